@@ -1,0 +1,139 @@
+"""The rules engine's command line (the contract in docs/rulebook-cli.md).
+
+    python -m rulebook odds  EDITION ACTION < query.json
+    python -m rulebook roll  EDITION ACTION [--seed N | --dice 4,3,6] < query.json
+    python -m rulebook table EDITION [TABLE [ROLL]]
+    python -m rulebook bench
+
+One JSON object on stdout and exit 0; bad input exits 2 with ``{"error": ...}`` on stderr.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from rulebook import editions
+from rulebook.dice import RandomDice, ScriptedDice, SeededDice, parse_dice
+from rulebook.errors import RulesInputError
+from rulebook.query import load_query
+
+USAGE = """\
+Necromunda rules engine (Underhive Ledger)
+
+usage:
+  python -m rulebook odds  EDITION ACTION < query.json    exact probabilities
+  python -m rulebook roll  EDITION ACTION [--seed N | --dice 4,3,6] < query.json
+                                                          one resolution, every die and step
+  python -m rulebook table EDITION [TABLE [ROLL]]         a table row, a whole table, or the list
+  python -m rulebook actions EDITION                      the actions an edition answers
+  python -m rulebook bench                                time representative odds queries
+
+EDITION is classic (the 1995 rulebook) or n18 (the 2018+ rules).
+Output is one JSON object on stdout; bad input exits 2 with {"error": ...} on stderr.
+"""
+
+
+def _emit(obj: dict) -> int:
+    json.dump(obj, sys.stdout, indent=2, sort_keys=False)
+    sys.stdout.write("\n")
+    return 0
+
+
+def _fail(message: str) -> int:
+    sys.stderr.write(json.dumps({"error": message}) + "\n")
+    return 2
+
+
+def _need(args: list[str], count: int, what: str) -> None:
+    if len(args) < count:
+        raise RulesInputError(what, "is required (see python -m rulebook --help)")
+
+
+def _dice_source(options: list[str]):
+    seed = dice = None
+    rest = list(options)
+    while rest:
+        flag = rest.pop(0)
+        if flag in ("--seed", "--dice") and not rest:
+            raise RulesInputError(flag[2:], f"{flag} needs a value")
+        if flag == "--seed":
+            value = rest.pop(0)
+            if not value.lstrip("-").isdigit():
+                raise RulesInputError("seed", f"must be a whole number, not {value!r}")
+            seed = int(value)
+        elif flag == "--dice":
+            dice = parse_dice(rest.pop(0))
+        else:
+            raise RulesInputError("options", f"unknown option {flag!r}; use --seed N or --dice 4,3,6")
+    if seed is not None and dice is not None:
+        raise RulesInputError("dice", "give either --seed or --dice, not both")
+    if dice is not None:
+        return ScriptedDice(dice)
+    if seed is not None:
+        return SeededDice(seed)
+    return RandomDice()
+
+
+def _odds(args: list[str]) -> int:
+    _need(args, 2, "action")
+    action = editions.action(args[0], args[1])
+    if len(args) > 2:
+        raise RulesInputError("options", f"odds takes no options, got {' '.join(args[2:])}")
+    query = load_query(sys.stdin.read())
+    return _emit({"edition": args[0], "action": action.name, **action.odds(query)})
+
+
+def _roll(args: list[str]) -> int:
+    _need(args, 2, "action")
+    action = editions.action(args[0], args[1])
+    source = _dice_source(args[2:])
+    query = load_query(sys.stdin.read())
+    result = action.roll(query, source)
+    answer = {"edition": args[0], "action": action.name, **result, "dice": source.log()}
+    if isinstance(source, ScriptedDice) and source.remaining:
+        answer["unused_dice"] = source.remaining
+    return _emit(answer)
+
+
+def _table(args: list[str]) -> int:
+    _need(args, 1, "edition")
+    if len(args) == 1:
+        tables = editions.tables(args[0])
+        return _emit({"edition": args[0], "tables": {name: t.title for name, t in sorted(tables.items())}})
+    table = editions.table(args[0], args[1])
+    if len(args) == 2:
+        return _emit({"edition": args[0], **table.as_json()})
+    if len(args) > 3:
+        raise RulesInputError("roll", f"give one roll, got {' '.join(args[2:])}")
+    return _emit({"edition": args[0], **table.lookup(args[2])})
+
+
+def _actions(args: list[str]) -> int:
+    _need(args, 1, "edition")
+    found = editions.actions(args[0])
+    return _emit({"edition": args[0], "actions": {name: a.summary for name, a in sorted(found.items())}})
+
+
+def _bench(args: list[str]) -> int:
+    from rulebook.bench import run
+
+    return _emit(run())
+
+
+COMMANDS = {"odds": _odds, "roll": _roll, "table": _table, "actions": _actions, "bench": _bench}
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] in ("-h", "--help", "help"):
+        sys.stdout.write(USAGE)
+        return 0
+    command, args = argv[0], argv[1:]
+    if command not in COMMANDS:
+        return _fail(f"command: unknown command {command!r}; use one of {', '.join(COMMANDS)}")
+    try:
+        return COMMANDS[command](args)
+    except RulesInputError as exc:
+        return _fail(str(exc))
+    except RecursionError:
+        return _fail("query: too deeply nested")

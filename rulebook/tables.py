@@ -1,0 +1,90 @@
+"""Rules tables read with a die: one row per range of results.
+
+A :class:`Table` knows its dice, so it can refuse a result those dice cannot show (a D66 of
+17, a 2D6 of 13), look a result up, list itself whole, and roll itself on a dice source.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rulebook.dice import D66_VALUES, DiceSource
+from rulebook.errors import RulesInputError
+
+POSSIBLE = {
+    "D3": tuple(range(1, 4)),
+    "D6": tuple(range(1, 7)),
+    "2D6": tuple(range(2, 13)),
+    "D66": D66_VALUES,
+}
+
+
+@dataclass(frozen=True)
+class Row:
+    low: int
+    high: int
+    result: str
+    details: dict = field(default_factory=dict)
+
+    def covers(self, roll: int) -> bool:
+        return self.low <= roll <= self.high
+
+    @property
+    def label(self) -> str:
+        return str(self.low) if self.low == self.high else f"{self.low}-{self.high}"
+
+
+@dataclass(frozen=True)
+class Table:
+    name: str
+    title: str
+    dice: str
+    rows: tuple[Row, ...]
+    source: str
+
+    def __post_init__(self) -> None:
+        possible = POSSIBLE[self.dice]
+        for value in possible:
+            matches = [r for r in self.rows if r.covers(value)]
+            if len(matches) != 1:
+                raise ValueError(f"table {self.name}: {value} matches {len(matches)} rows")
+
+    def check_roll(self, roll) -> int:
+        if isinstance(roll, str):
+            if not roll.strip().isdigit():
+                raise RulesInputError("roll", f"{roll!r} is not a whole number")
+            roll = int(roll)
+        if roll not in POSSIBLE[self.dice]:
+            hint = " (tens die then units die, each 1-6)" if self.dice == "D66" else ""
+            raise RulesInputError("roll", f"{roll} cannot be rolled on {self.dice}{hint} for the {self.title} table")
+        return roll
+
+    def row(self, roll) -> Row:
+        roll = self.check_roll(roll)
+        return next(r for r in self.rows if r.covers(roll))
+
+    def lookup(self, roll) -> dict:
+        roll = self.check_roll(roll)
+        row = self.row(roll)
+        return {"table": self.name, "roll": roll, "rows": row.label, "result": row.result, **row.details}
+
+    def roll(self, dice: DiceSource) -> dict:
+        purpose = f"{self.title} table"
+        if self.dice == "D66":
+            value = dice.d66(purpose)
+        elif self.dice == "2D6":
+            value = sum(dice.two_d6(purpose))
+        elif self.dice == "D3":
+            value = dice.d3(purpose)
+        else:
+            value = dice.d6(purpose)
+        return self.lookup(value)
+
+    def as_json(self) -> dict:
+        return {
+            "table": self.name,
+            "title": self.title,
+            "dice": self.dice,
+            "source": self.source,
+            "rows": [{"rows": r.label, "low": r.low, "high": r.high, "result": r.result, **r.details} for r in self.rows],
+        }
