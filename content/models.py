@@ -155,7 +155,9 @@ class Equipment(ContentRecord):
 
     kind = models.CharField(max_length=8, choices=EquipmentKind.choices)
     category = models.CharField(max_length=16, choices=EquipmentCategory.choices)
-    cost = models.PositiveIntegerField(help_text="List (base) price in credits.")
+    cost = models.PositiveIntegerField(
+        null=True, blank=True, help_text="List (base) price in credits; empty when the price is rolled or derived."
+    )
     rarity = models.CharField(max_length=12, blank=True, help_text='2018+: "Common", "R9", "I10"; classic: "rare".')
     rare_cost = models.CharField(max_length=20, blank=True, help_text='Classic Trading Post price, e.g. "100+4D6".')
     save = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Armour save on a D6 (6 for 6+).")
