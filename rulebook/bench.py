@@ -27,7 +27,7 @@ def run(repeat: int = 5) -> dict:
         module = editions.edition_module(edition)
         for label, action_name, query in getattr(module, "BENCHMARKS", ()):
             action = editions.action(edition, action_name)
-            seconds = _time(lambda: action.odds(Query(query)), repeat)
+            seconds = _time(lambda action=action, query=query: action.odds(Query(query)), repeat)
             target = getattr(module, "BENCHMARK_TARGETS_MS", {}).get(label)
             results.append(
                 {

@@ -16,7 +16,9 @@ def prob(name: str, p: Fraction) -> dict:
 
 def dist(name: str, distribution: dict) -> dict:
     """A distribution keyed by outcome, as ``{name: {...floats}, name_exact: {...fractions}}``."""
-    keys = sorted(distribution, key=lambda k: (not isinstance(k, (int, float)), k if isinstance(k, (int, float)) else str(k)))
+    keys = sorted(
+        distribution, key=lambda k: (not isinstance(k, (int, float)), k if isinstance(k, (int, float)) else str(k))
+    )
     return {
         name: {str(k): as_float(distribution[k]) for k in keys},
         f"{name}_exact": {str(k): str(Fraction(distribution[k])) for k in keys},

@@ -50,9 +50,12 @@ class Query:
         if value is default and default is not _MISSING:
             return value
         if isinstance(value, bool) or not isinstance(value, int):
-            if isinstance(value, float) and value.is_integer():
-                value = int(value)
-            elif isinstance(value, str) and value.strip().lstrip("-").isdigit():
+            if (
+                isinstance(value, float)
+                and value.is_integer()
+                or isinstance(value, str)
+                and value.strip().lstrip("-").isdigit()
+            ):
                 value = int(value)
             else:
                 raise RulesInputError(self.field(name), f"must be a whole number, not {value!r}")

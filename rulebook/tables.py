@@ -86,5 +86,39 @@ class Table:
             "title": self.title,
             "dice": self.dice,
             "source": self.source,
-            "rows": [{"rows": r.label, "low": r.low, "high": r.high, "result": r.result, **r.details} for r in self.rows],
+            "rows": [
+                {"rows": r.label, "low": r.low, "high": r.high, "result": r.result, **r.details} for r in self.rows
+            ],
+        }
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A rules chart read by a characteristic rather than a die (to-hit by BS, wounds by Strength).
+
+    It answers the command line like a :class:`Table`: ``lookup`` one row, ``as_json`` the whole.
+    ``rows`` maps each possible value of ``key`` to that row's columns.
+    """
+
+    name: str
+    title: str
+    key: str
+    rows: dict
+    source: str
+
+    def lookup(self, value) -> dict:
+        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+            value = int(value)
+        if value not in self.rows:
+            low, high = min(self.rows), max(self.rows)
+            raise RulesInputError("roll", f"{value!r} is not a {self.key} on the {self.title} chart ({low}-{high})")
+        return {"table": self.name, self.key: value, **self.rows[value]}
+
+    def as_json(self) -> dict:
+        return {
+            "table": self.name,
+            "title": self.title,
+            "key": self.key,
+            "source": self.source,
+            "rows": [{self.key: k, **v} for k, v in self.rows.items()],
         }

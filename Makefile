@@ -1,0 +1,57 @@
+# Two commands do all the set-up on a fresh machine with Python 3.10+ and make:
+#   make run    the site with demo data on http://127.0.0.1:8000 (PORT= overrides)
+#   make test   lint, migration check, and the tests on SQLite and (when it answers) PostgreSQL
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PORT ?= 8000
+# PostgreSQL for the second test run: DATABASE_URL if set, else a local server if one answers.
+PG_DEFAULT_URL := postgres://postgres@127.0.0.1:5432/underhive_ledger
+
+.PHONY: run test lint install install-dev bench
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: requirements.txt | $(PY)
+	$(PY) -m pip install --quiet -r requirements.txt
+	touch $@
+
+$(VENV)/.installed-dev: requirements.txt requirements-dev.txt | $(PY)
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	touch $@ $(VENV)/.installed
+
+install: $(VENV)/.installed
+install-dev: $(VENV)/.installed-dev
+
+run: export DEBUG ?= 1
+run: install
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py demo
+	@echo ""
+	@echo "  Underhive Ledger is running at http://127.0.0.1:$(PORT)/"
+	@echo "  Log in as demo / demo"
+	@echo ""
+	$(PY) manage.py runserver 127.0.0.1:$(PORT)
+
+lint: install-dev
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+	DEBUG=1 $(PY) manage.py makemigrations --check --dry-run
+
+test: lint
+	@echo "== tests on SQLite =="
+	env -u DATABASE_URL $(PY) -m pytest
+	@url="$${DATABASE_URL:-}"; \
+	if [ -z "$$url" ] && $(PY) -c "import socket; socket.create_connection(('127.0.0.1', 5432), 1)" 2>/dev/null; then \
+		url="$(PG_DEFAULT_URL)"; fi; \
+	if [ -n "$$url" ]; then \
+		echo "== tests on PostgreSQL ($${url%%@*}@...) =="; \
+		DATABASE_URL="$$url" $(PY) -m pytest; \
+	else \
+		echo "== PostgreSQL not reachable: ran on SQLite only =="; \
+	fi
+
+bench: install
+	$(PY) -m rulebook bench

@@ -1,0 +1,82 @@
+"""Fixtures every app's tests share: factories for users and the data later apps add,
+and a real browser (Debian's Chromium through Playwright) against a live server.
+
+Apps extend this with their own factories (``make_gang``, ``make_fighter``...) here, so a
+test anywhere in the tree can build what it needs in one line.
+"""
+
+import itertools
+import os
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path(os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"))
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PASSWORD = "Underhive-pass-1"
+_serial = itertools.count(1)
+
+
+@pytest.fixture
+def make_user(db):
+    """``make_user("alice")`` → a saved user whose password is :data:`PASSWORD`."""
+    from django.contrib.auth import get_user_model
+
+    def make(username: str | None = None, **fields):
+        username = username or f"user{next(_serial)}"
+        user = get_user_model().objects.create_user(username=username, password=PASSWORD, **fields)
+        return user
+
+    return make
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Headless Chromium. Skips when Chromium is absent locally; fails on CI, where it must exist."""
+    if not CHROMIUM.exists():
+        message = f"Chromium not found at {CHROMIUM} (apt-get install chromium)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    # Playwright's sync API runs an event loop in this thread; the database calls tests make
+    # around it are still synchronous, so Django's async guard does not apply.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_FLAGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser, live_server):
+    """A fresh browser tab on the live server, phone-sized unless a test resizes it."""
+    context = browser.new_context(base_url=live_server.url, viewport={"width": 412, "height": 915})
+    context.set_default_timeout(10_000)
+    tab = context.new_page()
+    yield tab
+    context.close()
+
+
+@pytest.fixture
+def log_in_browser(page, live_server):
+    """``log_in_browser(user)`` puts a logged-in session cookie in the browser tab."""
+    from django.test import Client
+
+    def log_in(user):
+        client = Client()
+        client.force_login(user)
+        cookie = client.cookies["sessionid"]
+        page.context.add_cookies([{"name": "sessionid", "value": cookie.value, "url": live_server.url}])
+        return page
+
+    return log_in

@@ -1,0 +1,1 @@
+"""Site-wide pieces: home page, accounts, health check, htmx messages and the demo command."""

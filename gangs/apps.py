@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class GangsConfig(AppConfig):
+    name = "gangs"
+    verbose_name = "Gangs"

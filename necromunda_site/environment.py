@@ -1,0 +1,38 @@
+"""Reading settings from the environment, kept apart from settings.py so tests can call it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+import dj_database_url
+
+TRUE = {"1", "true", "yes", "on"}
+
+
+def flag(environ: Mapping[str, str], name: str, default: bool = False) -> bool:
+    value = environ.get(name)
+    return default if value is None else value.strip().lower() in TRUE
+
+
+def listing(environ: Mapping[str, str], name: str, default: list[str]) -> list[str]:
+    value = environ.get(name)
+    if value is None:
+        return default
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def database(environ: Mapping[str, str], base_dir: Path) -> dict:
+    """``DATABASE_URL`` (PostgreSQL through psycopg 3) or, without it, an SQLite file in the project.
+
+    Connections to PostgreSQL are kept for a minute and health-checked, which is what several
+    app servers sharing one database want; SQLite waits for a lock instead of failing at once.
+    """
+    url = environ.get("DATABASE_URL", "").strip()
+    if url:
+        config = dj_database_url.parse(url, conn_max_age=60, conn_health_checks=True)
+    else:
+        config = {"ENGINE": "django.db.backends.sqlite3", "NAME": str(base_dir / "db.sqlite3")}
+    if config["ENGINE"] == "django.db.backends.sqlite3":
+        config.setdefault("OPTIONS", {})["timeout"] = 20
+    return config

@@ -1,0 +1,52 @@
+"""The command line's shape and its refusals (docs/rulebook-cli.md)."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(*args, stdin=""):
+    return subprocess.run(
+        [sys.executable, "-m", "rulebook", *args], input=stdin, capture_output=True, text=True, cwd=ROOT
+    )
+
+
+def test_usage_without_arguments():
+    result = run()
+    assert result.returncode == 0
+    assert "python -m rulebook odds" in result.stdout
+
+
+def test_unknown_command_exits_2_with_json_naming_it():
+    result = run("divine")
+    assert result.returncode == 2
+    assert "command" in json.loads(result.stderr)["error"]
+    assert "Traceback" not in result.stderr
+
+
+def test_unknown_edition_is_named():
+    result = run("table", "gorkamorka")
+    assert result.returncode == 2
+    assert json.loads(result.stderr)["error"].startswith("edition")
+
+
+def test_bad_json_is_named():
+    result = run("odds", "classic", "shoot", stdin="{not json")
+    assert result.returncode == 2
+    error = json.loads(result.stderr)["error"]
+    assert error.startswith("query") or error.startswith("action")
+
+
+def test_rulebook_never_imports_django():
+    code = (
+        "import pkgutil, importlib, sys, rulebook\n"
+        "for m in pkgutil.walk_packages(rulebook.__path__, 'rulebook.'):\n"
+        "    if '.tests' not in m.name and not m.name.endswith('__main__'): importlib.import_module(m.name)\n"
+        "bad = sorted(n for n in sys.modules if n.split('.')[0] in {'django','core','content','gangs','campaigns','battles','necromunda_site'})\n"
+        "print(bad); sys.exit(1 if bad else 0)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 0, result.stdout + result.stderr
