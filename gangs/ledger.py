@@ -1,0 +1,71 @@
+"""The one writer of the totals the ledger determines: Stash, Reputation and experience.
+
+Every service that changes credits, experience or Reputation calls :func:`ledger_record`, which
+writes the entry and moves the stored total by the same amount in the same transaction, with an
+``F()`` update so concurrent requests cannot lose each other's changes. A refusal (the Stash
+would go below zero) raises ``ValidationError`` and writes nothing.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import F, Sum
+
+from gangs.models import Fighter, Gang, LedgerEntry, LedgerKind
+
+
+@transaction.atomic
+def ledger_record(
+    *,
+    gang: Gang,
+    kind: LedgerKind | str,
+    description: str,
+    fighter: Fighter | None = None,
+    credits: int = 0,
+    experience: int = 0,
+    reputation: int = 0,
+    reason: str = "",
+    dice: list | None = None,
+    data: dict | None = None,
+    actor=None,
+    reverses: LedgerEntry | None = None,
+) -> LedgerEntry:
+    if experience and fighter is None:
+        raise ValueError("experience belongs to a fighter")
+    if credits:
+        locked = Gang.objects.select_for_update().only("stash").get(pk=gang.pk)
+        if locked.stash + credits < 0:
+            raise ValidationError(f"The Stash holds {locked.stash} credits; this needs {-credits}.")
+    if credits or reputation:
+        Gang.objects.filter(pk=gang.pk).update(stash=F("stash") + credits, reputation=F("reputation") + reputation)
+        gang.refresh_from_db(fields=["stash", "reputation"])
+    if experience:
+        locked = Fighter.objects.select_for_update().only("experience").get(pk=fighter.pk)
+        if locked.experience + experience < 0:
+            raise ValidationError(f"{fighter.name} has {locked.experience} experience; this needs {-experience}.")
+        Fighter.objects.filter(pk=fighter.pk).update(experience=F("experience") + experience)
+        fighter.refresh_from_db(fields=["experience"])
+    return LedgerEntry.objects.create(
+        gang=gang,
+        fighter=fighter,
+        kind=kind,
+        credits=credits,
+        experience=experience,
+        reputation=reputation,
+        description=description,
+        reason=reason,
+        dice=dice or [],
+        data=data or {},
+        actor=actor,
+        reverses=reverses,
+    )
+
+
+def ledger_totals(gang: Gang) -> dict:
+    """What the entries add up to; equal to the stored totals (tests check it after every change)."""
+    sums = gang.ledger.aggregate(stash=Sum("credits"), reputation=Sum("reputation"))
+    experience = dict(
+        gang.ledger.filter(fighter__isnull=False).values_list("fighter").annotate(total=Sum("experience"))
+    )
+    return {"stash": sums["stash"] or 0, "reputation": sums["reputation"] or 0, "experience": experience}
