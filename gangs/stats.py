@@ -1,0 +1,44 @@
+"""A fighter's stat line as it stands: the hired base plus every change, each with its source.
+
+Reads ``fighter.stat_changes.all()``, so callers that show many fighters prefetch
+``stat_changes`` (see ``gangs.selectors``) and this costs no query.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from gangs.models import STATS_BY_EDITION, Fighter
+
+
+@dataclass(frozen=True)
+class StatValue:
+    code: str
+    base: int
+    value: int
+    changes: tuple[str, ...] = field(default_factory=tuple)  # "+1 (Advancement)", "-1 (Lasting Injury)"
+
+    @property
+    def changed(self) -> bool:
+        return self.value != self.base
+
+
+def stat_line(fighter: Fighter) -> list[StatValue]:
+    """Every characteristic of the fighter's edition, in roster order."""
+    deltas: dict[str, int] = {}
+    notes: dict[str, list[str]] = {}
+    for change in fighter.stat_changes.all():
+        deltas[change.stat] = deltas.get(change.stat, 0) + change.delta
+        notes.setdefault(change.stat, []).append(f"{change.delta:+d} ({change.get_source_display()})")
+    line = []
+    for code in STATS_BY_EDITION[fighter.gang.edition]:
+        base = fighter.base_stats.get(code)
+        if base is None:
+            continue
+        line.append(StatValue(code, base, base + deltas.get(code, 0), tuple(notes.get(code, ()))))
+    return line
+
+
+def current_stats(fighter: Fighter) -> dict[str, int]:
+    """``{"M": 4, "WS": 3, ...}`` with every change applied."""
+    return {value.code: value.value for value in stat_line(fighter)}
