@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rulebook.dice import D66_VALUES, DiceSource
+from rulebook.dice import D3, D6, D66, D66_VALUES, TWO_D6, DiceSource, Dist
 from rulebook.errors import RulesInputError
 
 POSSIBLE = {
@@ -80,6 +80,15 @@ class Table:
             value = dice.d6(purpose)
         return self.lookup(value)
 
+    def distribution(self) -> Dist:
+        """Exact chance of each result (by row name) on one roll of the table's dice."""
+        faces = {"D3": D3.distribution(), "D6": D6.distribution(), "2D6": TWO_D6, "D66": D66}[self.dice]
+        out: Dist = {}
+        for value, p in faces.items():
+            name = self.row(value).result
+            out[name] = out.get(name, 0) + p
+        return out
+
     def as_json(self) -> dict:
         return {
             "table": self.name,
@@ -111,8 +120,17 @@ class Chart:
             value = int(value)
         if value not in self.rows:
             low, high = min(self.rows), max(self.rows)
-            raise RulesInputError("roll", f"{value!r} is not a {self.key} on the {self.title} chart ({low}-{high})")
+            raise RulesInputError("roll", f"{value!r} is not a {self.key} in the {self.title} ({low}-{high})")
         return {"table": self.name, self.key: value, **self.rows[value]}
+
+    def distribution(self) -> Dist:
+        """Exact chance of each result (by row name) on one roll of the table's dice."""
+        faces = {"D3": D3.distribution(), "D6": D6.distribution(), "2D6": TWO_D6, "D66": D66}[self.dice]
+        out: Dist = {}
+        for value, p in faces.items():
+            name = self.row(value).result
+            out[name] = out.get(name, 0) + p
+        return out
 
     def as_json(self) -> dict:
         return {

@@ -29,21 +29,24 @@ API (all pure; dice only through a :class:`~rulebook.dice.DiceSource`):
   ``Target(T, wounds_left=1, save=None, flesh_wounds=0, WS=None, BS=None)`` — frozen inputs.
 - ``hit_odds(hit, target) -> dict``: exact distribution over :data:`OUTCOMES`
   (``no_wound``, ``saved``, ``wound_lost``, ``flesh_wound``, ``down``, ``out_of_action``),
-  Fractions summing to 1, every key present.
+  Fractions summing to 1, every key present. ``hits_odds(hit, target, n)``: the same for n hits
+  on one fighter in turn (the worst result counts). ``hit_transitions(hit, target)``: the
+  (outcome, Target afterwards) distribution, for callers that chain further hits themselves.
 - ``hit_roll(hit, target, dice, who="target") -> HitResult``: one resolution; ``HitResult``
   has ``outcome`` (one of :data:`OUTCOMES`), ``wounds_lost``, ``flesh_wounds`` (new ones),
   ``injury_rolls`` and ``steps`` (every die, what it needed and what followed);
   ``as_json()`` for the command line.
 - ``wound_needed(S, T)``, ``save_needed(save, save_mod)``, ``strength_save_modifier(S)``,
   ``damage_distribution(damage)``, ``roll_damage(damage, dice, purpose)``,
-  ``injury_dice(wounds, wounds_left)`` and the :data:`INJURY` table.
+  ``injury_dice(wounds, wounds_left)``, ``injuries_odds(target, count)`` and the :data:`INJURY` table.
 - :data:`WOUND_CHART`: the chart as printed, for ``table classic wound-chart``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import lru_cache
 from math import comb
 
 from rulebook.dice import D3, D6, Dist, certain, sum_of
@@ -191,14 +194,51 @@ def _injury_outcome(target: Target, sixes: bool, downs: bool, ones: int) -> str:
     return DOWN if downs else FLESH_WOUND
 
 
-def injuries_odds(target: Target, count: int) -> Dist:
-    """Exact outcome of ``count`` Injury dice rolled together (count >= 1)."""
-    out: Dist = {OUT_OF_ACTION: 1 - Fraction(5, 6) ** count}
+def _injuries(target: Target, count: int) -> Dist:
+    """Exact result of ``count`` Injury dice rolled together, as (outcome, flesh wounds taken)."""
+    out: Dist = {(OUT_OF_ACTION, 0): 1 - Fraction(5, 6) ** count}
     # No 6 among the dice: k ones and the rest Down results.
     for ones in range(count + 1):
         p = comb(count, ones) * Fraction(1, 6) ** ones * Fraction(4, 6) ** (count - ones)
-        key = _injury_outcome(target, False, ones < count, ones)
+        key = (_injury_outcome(target, False, ones < count, ones), ones)
         out[key] = out.get(key, 0) + p
+    return out
+
+
+def injuries_odds(target: Target, count: int) -> Dist:
+    """Exact outcome of ``count`` Injury dice rolled together (count >= 1), e.g. for recovery."""
+    out: Dist = {}
+    for (outcome, _), p in _injuries(target, count).items():
+        out[outcome] = out.get(outcome, 0) + p
+    return out
+
+
+@lru_cache(maxsize=4096)
+def hit_transitions(hit: Hit, target: Target) -> Dist:
+    """Exact distribution of (outcome, target afterwards) for one hit: the state a further hit meets."""
+    out: Dist = {}
+
+    def add(key, p):
+        out[key] = out.get(key, 0) + p
+
+    wound = wound_needed(hit.strength, target.T)
+    if wound is None:
+        return {(NO_WOUND, target): Fraction(1)}
+    p_wound = Fraction(7 - wound, 6)
+    save = save_needed(target.save, hit.save_mod)
+    p_saved = Fraction(0) if save is None else Fraction(7 - save, 6)
+    add((NO_WOUND, target), 1 - p_wound)
+    add((SAVED, target), p_wound * p_saved)
+    p_through = p_wound * (1 - p_saved)
+    for wounds, p in damage_distribution(hit.damage).items():
+        lost = min(wounds, target.wounds_left)
+        count = injury_dice(wounds, target.wounds_left)
+        if count == 0:
+            add((WOUND_LOST, replace(target, wounds_left=target.wounds_left - lost)), p_through * p)
+            continue
+        for (outcome, ones), q in _injuries(target, count).items():
+            after = replace(target, wounds_left=0, flesh_wounds=target.flesh_wounds + ones)
+            add((outcome, after), p_through * p * q)
     return out
 
 
@@ -206,33 +246,35 @@ def _blank() -> dict:
     return {k: Fraction(0) for k in OUTCOMES}
 
 
-def wounded_odds(hit: Hit, target: Target) -> Dist:
-    """Outcome once a hit has wounded and the save has failed (damage, wounds, injuries)."""
-    out = _blank()
-    for wounds, p in damage_distribution(hit.damage).items():
-        count = injury_dice(wounds, target.wounds_left)
-        if count == 0:
-            out[WOUND_LOST] += p
-            continue
-        for key, q in injuries_odds(target, count).items():
-            out[key] += p * q
-    return out
-
-
 def hit_odds(hit: Hit, target: Target) -> dict:
     """Exact distribution over :data:`OUTCOMES` for one hit on ``target``."""
     out = _blank()
-    wound = wound_needed(hit.strength, target.T)
-    if wound is None:
-        out[NO_WOUND] = Fraction(1)
-        return out
-    p_wound = Fraction(7 - wound, 6)
-    save = save_needed(target.save, hit.save_mod)
-    p_saved = Fraction(0) if save is None else Fraction(7 - save, 6)
-    out[NO_WOUND] = 1 - p_wound
-    out[SAVED] = p_wound * p_saved
-    for key, p in wounded_odds(hit, target).items():
-        out[key] += p_wound * (1 - p_saved) * p
+    for (outcome, _), p in hit_transitions(hit, target).items():
+        out[outcome] += p
+    return out
+
+
+def hits_odds(hit: Hit, target: Target, count: int) -> dict:
+    """Exact distribution over :data:`OUTCOMES` for ``count`` hits on one fighter, one after another.
+
+    Each hit meets the fighter as the earlier ones left him (fewer wounds, more flesh wounds);
+    the answer is the worst result he suffers (a Down fighter who takes a Flesh Wound stays Down).
+    """
+    rank = {k: i for i, k in enumerate(OUTCOMES)}
+    states: Dist = {(NO_WOUND, target): Fraction(1)}
+    for _ in range(count):
+        nxt: Dist = {}
+        for (worst, state), p in states.items():
+            if worst == OUT_OF_ACTION:
+                nxt[(worst, state)] = nxt.get((worst, state), 0) + p
+                continue
+            for (outcome, after), q in hit_transitions(hit, state).items():
+                key = (max(worst, outcome, key=rank.get), after)
+                nxt[key] = nxt.get(key, 0) + p * q
+        states = nxt
+    out = _blank()
+    for (worst, _), p in states.items():
+        out[worst] += p
     return out
 
 
@@ -246,6 +288,14 @@ class HitResult:
     flesh_wounds: int = 0
     injury_rolls: tuple = ()
     steps: tuple = field(default_factory=tuple)
+
+    def target_after(self, target: Target) -> Target:
+        """The fighter as this hit left him, ready for the next hit."""
+        return replace(
+            target,
+            wounds_left=target.wounds_left - self.wounds_lost,
+            flesh_wounds=target.flesh_wounds + self.flesh_wounds,
+        )
 
     def as_json(self) -> dict:
         return {
