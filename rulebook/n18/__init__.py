@@ -3,8 +3,40 @@
 Each table and action is defined in the module that implements its rule and registered here.
 """
 
+from rulebook.editions import Action
+from rulebook.n18 import checks, fighting, movement, shooting
 from rulebook.n18.resolution import INJURY_DICE
 
-ACTIONS: dict = {}
+CORE_ACTIONS = (
+    Action("shoot", "a Shoot action at one fighter: hit, wound, save, Damage and Injury dice", shooting.odds, shooting.roll),
+    Action("fight", "one fighter's close combat Attack dice against one enemy", fighting.odds, fighting.roll),
+    Action("test", "characteristic, Nerve, Rally, Bottle, Recovery and Ammo tests", checks.odds, checks.roll),
+    Action("agility", "an Agility test (4+, natural 1 fails, natural 6 passes)", movement.agility_odds,
+           movement.agility_roll),
+    Action("move-cost", "the Movement a path over terrain uses, and the tests it asks for", movement.move_cost_odds,
+           movement.move_cost_roll),
+    Action("fall", "falling, being forced off a ledge, or jumping down", movement.fall_odds, movement.fall_roll),
+)  # fmt: skip
+
+ACTIONS: dict = {action.name: action for action in CORE_ACTIONS}
 TABLES: dict = {table.name: table for table in (INJURY_DICE,)}
-BENCHMARKS: list = []
+
+BENCHMARKS: list = [
+    (
+        "n18 shoot: BS 4+ lasgun at a T3 W1 5+ fighter in partial cover",
+        "shoot",
+        {"shooter": {"BS": 4}, "weapon": "lasgun", "target": {"T": 3, "W": 1, "save": 5}, "distance": 12,
+         "cover": "partial"},
+    ),
+    (
+        "n18 shoot: BS 3+ plasma gun at maximal power at a T4 W2 4+ fighter",
+        "shoot",
+        {"shooter": {"BS": 3}, "weapon": "plasma gun", "profile": "maximal power",
+         "target": {"T": 4, "W": 2, "save": 4}, "distance": 10},
+    ),
+    (
+        "n18 fight: WS 3+ A3 S4 power hammer against a T4 W2 5+ fighter",
+        "fight",
+        {"attacker": {"WS": 3, "A": 3, "S": 4}, "weapon": "power hammer", "target": {"T": 4, "W": 2, "save": 5}},
+    ),
+]  # fmt: skip

@@ -1,32 +1,38 @@
-"""The 2018+ core resolution: hit, wound and save rolls, Damage and the Injury dice.
+"""The 2018+ core resolution: hit, wound and save rolls, Damage, the Injury dice and Flesh Wounds.
 
 Sources (numbers are facts; the wording here is ours):
 
-- N1 a copy of the 2023 core rulebook text, N2 necrodamus.org / necrovox.org, N3 a research note
-  that checked both against the 2023 book (compiled in the project's content facts, section 3).
-- The Injury dice read as a D6 (1-2 Flesh Wound, 3-5 Seriously Injured, 6 Out of Action): a Discord
-  rules bot citing "Necromunda Rulebook (2018) p.71" and a 2021 rpol.net N18 campaign summary
-  (secondary evidence: the physical die has two Flesh Wound faces, three Seriously Injured faces and
-  one Out of Action face).
+- N1 a copy of the 2023 core rulebook text, N2 necrodamus.org / necrovox.org ("Resolve Hits"), N3 a research
+  note that checked both against the 2023 book; compiled in the project's content facts, section 3.
+- The Injury dice read as a D6 (1-2 Flesh Wound, 3-5 Seriously Injured, 6 Out of Action): a Discord rules bot
+  citing "Necromunda Rulebook (2018) p.71", a 2021 rpol.net N18 campaign summary, and Goonhammer's
+  "Hammer of Math: Necromath... da" (a third Flesh Wound, half Seriously Injured, a sixth Out of Action).
+- Trait effects on the dice (Power, Rending, Shock, Melta): BSData necromunda-gang-war
+  ``Necromunda-Gang-War.gst`` shared rules.
+
+Every rule is written once as a function of the die faces (``hit_face_result``, ``wound_succeeds``,
+``save_succeeds``, ``apply_injury``), so exact odds (enumerating faces) and a roll on a dice source
+(reading faces from it) share the same code.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from rulebook.dice import D6, DiceSource, Dist, certain, chain, combine, d6_at_least, map_dist
+from rulebook.dice import D3, D6, DiceSource, Dist, certain, chain, map_dist, mix
+from rulebook.errors import RulesInputError
+from rulebook.query import Query
 from rulebook.tables import Row, Table
 
 FLESH_WOUND = "flesh_wound"
 SERIOUSLY_INJURED = "seriously_injured"
 OUT_OF_ACTION = "out_of_action"
 INJURY_NAMES = {FLESH_WOUND: "Flesh Wound", SERIOUSLY_INJURED: "Seriously Injured", OUT_OF_ACTION: "Out of Action"}
-# Worse results rank higher: several Injury dice resolve to the worst of them (plus every Flesh Wound).
-INJURY_RANK = {FLESH_WOUND: 0, SERIOUSLY_INJURED: 1, OUT_OF_ACTION: 2}
 
 INJURY_SOURCE = (
-    "Injury dice read as a D6: Discord rules bot citing Necromunda Rulebook (2018) p.71; "
-    "2021 rpol.net N18 campaign summary; content facts section 3 (N1-N3)"
+    "Injury dice read as a D6: Discord rules bot citing Necromunda Rulebook (2018) p.71; 2021 rpol.net N18 "
+    "campaign summary; goonhammer.com Hammer of Math: Necromath... da (1/3, 1/2, 1/6); content facts section 3"
 )
 
 INJURY_DICE = Table(
@@ -41,6 +47,8 @@ INJURY_DICE = Table(
     source=INJURY_SOURCE,
 )
 
+INJURY_PURPOSE = "Injury dice (1-2 Flesh Wound, 3-5 Seriously Injured, 6 Out of Action)"
+
 
 def injury_result(face: int) -> str:
     """The Injury dice result (``FLESH_WOUND`` ...) that a D6 reading ``face`` stands for."""
@@ -50,48 +58,137 @@ def injury_result(face: int) -> str:
 INJURY_DIE: Dist = map_dist(D6.distribution(), injury_result)
 
 
-def roll_injury_die(dice: DiceSource, purpose: str = "Injury dice") -> str:
-    """Roll one Injury dice on a D6 (1-2 Flesh Wound, 3-5 Seriously Injured, 6 Out of Action)."""
-    return injury_result(dice.d6(f"{purpose} (1-2 Flesh Wound, 3-5 Seriously Injured, 6 Out of Action)"))
+def roll_injury_die(dice: DiceSource, purpose: str = INJURY_PURPOSE) -> str:
+    return injury_result(dice.d6(purpose))
 
 
-def injury_dice(count: int) -> Dist:
-    """The distribution of ``count`` Injury dice as (worst result, number of Flesh Wounds)."""
-    total: Dist = certain((FLESH_WOUND, 0)) if count else {}
-    for _ in range(count):
-        total = combine(total, INJURY_DIE, _add_injury)
-    return total
+# --- a fighter's condition --------------------------------------------------------------
 
 
-def _add_injury(state: tuple[str, int], result: str) -> tuple[str, int]:
-    worst, flesh_wounds = state
-    if INJURY_RANK[result] > INJURY_RANK[worst]:
-        worst = result
-    return worst, flesh_wounds + (result == FLESH_WOUND)
+@dataclass(frozen=True)
+class Fighter:
+    """What the resolution needs to know about the fighter being hit."""
+
+    toughness: int
+    wounds: int  # wounds left; 0 for a fighter already Seriously Injured
+    flesh_wounds: int = 0
+    seriously_injured: bool = False
+    out_of_action: bool = False
 
 
-def injury_outcome(worst: str, new_flesh_wounds: int, toughness: int, flesh_wounds: int = 0) -> str:
-    """What a set of Injury dice does to a fighter.
+def apply_injury(fighter: Fighter, result: str, melta: bool = False) -> Fighter:
+    """One Injury dice result applied to a fighter (content facts section 3).
 
-    Out of Action if any die says so, or if the Flesh Wounds (old and new) bring Toughness to 0;
-    otherwise Seriously Injured if any die says so; otherwise a Flesh Wound.
+    A Flesh Wound lowers Toughness by one and Toughness 0 means Out of Action; a second Seriously Injured
+    result on a fighter already Seriously Injured counts as a Flesh Wound. A Melta hit at short range
+    takes the fighter Out of Action instead of an Injury roll (BSData gst, Melta trait).
     """
-    if worst == OUT_OF_ACTION or flesh_wounds + new_flesh_wounds >= toughness:
+    if fighter.out_of_action:
+        return fighter
+    if melta or result == OUT_OF_ACTION:
+        return replace(fighter, out_of_action=True)
+    if result == SERIOUSLY_INJURED and not fighter.seriously_injured:
+        return replace(fighter, seriously_injured=True)
+    flesh = fighter.flesh_wounds + 1
+    return replace(fighter, flesh_wounds=flesh, out_of_action=flesh >= fighter.toughness)
+
+
+def injury_dice_count(fighter: Fighter, damage: int) -> int:
+    """Each point of Damage removes a Wound; the point that reaches 0 and every point beyond is an Injury dice."""
+    return max(0, damage - fighter.wounds + 1) if fighter.wounds else damage
+
+
+def lose_wounds(fighter: Fighter, damage: int) -> Fighter:
+    return replace(fighter, wounds=max(0, fighter.wounds - damage))
+
+
+def damage_outcomes(fighter: Fighter, damage: int, melta: bool = False) -> Dist:
+    """Exact distribution of the fighter after an unsaved hit of ``damage``."""
+    dice = injury_dice_count(fighter, damage)
+    states: Dist = certain(lose_wounds(fighter, damage))
+    for _ in range(dice):
+        states = chain(states, lambda f: map_dist(INJURY_DIE, lambda r, f=f: apply_injury(f, r, melta)))
+    return states
+
+
+def roll_damage(fighter: Fighter, damage: int, dice: DiceSource, melta: bool = False) -> Fighter:
+    """The same as :func:`damage_outcomes`, rolled on a dice source."""
+    dice_count = injury_dice_count(fighter, damage)
+    fighter = lose_wounds(fighter, damage)
+    for _ in range(dice_count):
+        if fighter.out_of_action:
+            break
+        fighter = apply_injury(fighter, roll_injury_die(dice), melta)
+    return fighter
+
+
+def classify(before: Fighter, after: Fighter) -> str:
+    """Name what an unsaved hit did, worst first."""
+    if after.out_of_action:
         return OUT_OF_ACTION
-    return worst
-
-
-def injuries(count: int, toughness: int, flesh_wounds: int = 0) -> Dist:
-    """Outcome distribution (Flesh Wound / Seriously Injured / Out of Action) of ``count`` Injury dice."""
-    return map_dist(injury_dice(count), lambda s: injury_outcome(s[0], s[1], toughness, flesh_wounds))
+    if after.seriously_injured and not before.seriously_injured:
+        return SERIOUSLY_INJURED
+    if after.flesh_wounds > before.flesh_wounds:
+        return FLESH_WOUND
+    return "wound_lost"
 
 
 # --- hit, wound and save rolls ----------------------------------------------------------
 
+MISS = "miss"
+
 
 def target_roll(needed: int) -> Fraction:
     """Chance of a D6 roll of ``needed`` or more where a natural 1 always fails."""
-    return d6_at_least(max(2, needed))
+    return Fraction(min(5, max(0, 7 - needed)), 6)
+
+
+def hit_face_result(face: int, skill: int, modifier: int) -> bool:
+    """A hit roll against a target number (BS or WS): the die plus modifiers must reach it; a 1 always misses."""
+    return face != 1 and face + modifier >= skill
+
+
+def hit_needed(skill: int, modifier: int) -> dict:
+    """What the hit roll needs: ``{"needed": n, "then": None}``; ``needed`` 6 ``then`` BS for the improbable shot.
+
+    Improbable shot (content facts section 3): when modifiers put a hit out of reach, a 6 lets the shooter
+    roll again, hitting on the bare target number.
+    """
+    needed = max(2, skill - modifier)
+    if needed <= 6:
+        return {"needed": needed, "then": None, "modifier": modifier}
+    return {"needed": 6, "then": skill, "modifier": modifier}
+
+
+def hit_faces(skill: int, modifier: int, improbable: bool = True) -> Dist:
+    """Distribution of the natural face of a hitting die (2-6), or ``MISS``."""
+    need = hit_needed(skill, modifier)
+    if need["then"] is None:
+        return _faces_or_miss(lambda f: hit_face_result(f, skill, modifier))
+    if not improbable:
+        return certain(MISS)
+    second = _faces_or_miss(lambda f: hit_face_result(f, skill, 0))
+    return mix([(Fraction(5, 6), certain(MISS)), (Fraction(1, 6), second)])
+
+
+def _faces_or_miss(hits) -> Dist:
+    out: Dist = {}
+    for face in D6.faces:
+        key = face if hits(face) else MISS
+        out[key] = out.get(key, 0) + Fraction(1, 6)
+    return out
+
+
+def roll_hit(dice: DiceSource, skill: int, modifier: int, purpose: str = "hit roll"):
+    """Roll a hit: returns the natural face of the hitting die, or ``MISS``."""
+    need = hit_needed(skill, modifier)
+    if need["then"] is None:
+        face = dice.d6(f"{purpose} (needs {need['needed']}+, a 1 always misses)")
+        return face if hit_face_result(face, skill, modifier) else MISS
+    if dice.d6(f"{purpose}: improbable shot, needs a 6 to roll again") != 6:
+        return MISS
+    face = dice.d6(f"{purpose}: improbable shot, second die needs {skill}+")
+    return face if hit_face_result(face, skill, 0) else MISS
 
 
 def wound_target(strength: int, toughness: int) -> int:
@@ -107,12 +204,22 @@ def wound_target(strength: int, toughness: int) -> int:
     return 5
 
 
+def wound_succeeds(face: int, strength: int, toughness: int) -> bool:
+    return face >= wound_target(strength, toughness)
+
+
 def save_target(save: int | None, ap: int = 0, modifier: int = 0) -> int | None:
-    """The D6 score a save needs after AP (``ap`` <= 0) and other modifiers; None when none is left."""
+    """The D6 score a save needs after AP (``ap`` <= 0) and other modifiers; None when no save is left."""
     if save is None:
         return None
     needed = save - ap - modifier
     return needed if needed <= 6 else None
+
+
+def save_succeeds(face: int, save: int | None, ap: int = 0, modifier: int = 0) -> bool:
+    """A save roll: a natural 1 always fails (content facts section 3)."""
+    needed = save_target(save, ap, modifier)
+    return needed is not None and face != 1 and face >= needed
 
 
 def p_save(save: int | None, ap: int = 0, modifier: int = 0) -> Fraction:
@@ -120,16 +227,163 @@ def p_save(save: int | None, ap: int = 0, modifier: int = 0) -> Fraction:
     return Fraction(0) if needed is None else target_roll(needed)
 
 
-def damage_outcome(damage: int, wounds: int, toughness: int, flesh_wounds: int = 0) -> Dist:
-    """What an unsaved hit of ``damage`` does to a fighter with ``wounds`` left.
+# --- one attack ---------------------------------------------------------------------------
 
-    Each point of Damage removes a Wound; the point that takes the fighter to 0 Wounds, and each point
-    beyond it, is an Injury dice (content facts section 3). Outcomes: ``wound_lost`` or an injury result.
+DAMAGE_DICE = {"D3": D3, "D6": D6}
+
+
+@dataclass(frozen=True)
+class Attack:
+    """One hit roll's worth of attack: a weapon profile at a target, with the hit modifiers known.
+
+    ``skill`` None means the attack hits without a roll (a template weapon).
     """
-    if damage < wounds:
-        return certain("wound_lost")
-    return injuries(damage - wounds + 1, toughness, flesh_wounds)
+
+    skill: int | None
+    hit_modifier: int
+    strength: int
+    ap: int
+    damage: int | str  # an int, "D3" or "D6"
+    save: int | None
+    save_modifier: int = 0
+    traits: frozenset = frozenset()
+    melta: bool = False  # Melta at short range: Out of Action instead of an Injury roll
+
+    def has(self, trait: str) -> bool:
+        return trait in self.traits
 
 
-def damage_distribution(damage: Dist, wounds: int, toughness: int, flesh_wounds: int = 0) -> Dist:
-    return chain(damage, lambda d: damage_outcome(d, wounds, toughness, flesh_wounds))
+def damage_distribution(damage: int | str) -> Dist:
+    if isinstance(damage, int):
+        return certain(damage)
+    return DAMAGE_DICE[damage].distribution()
+
+
+def roll_damage_value(damage: int | str, dice: DiceSource) -> int:
+    if isinstance(damage, int):
+        return damage
+    return dice.roll(DAMAGE_DICE[damage], "Damage")
+
+
+def extra_damage(attack: Attack, hit_face, wound_face) -> int:
+    """Power: a natural 6 to hit adds 1 Damage; Rending: a 6 to wound adds 1 Damage (BSData gst traits)."""
+    return int(attack.has("Power") and hit_face == 6) + int(attack.has("Rending") and wound_face == 6)
+
+
+def save_allowed(attack: Attack, hit_face) -> bool:
+    """Power: a natural 6 to hit allows no save (BSData gst, Power trait)."""
+    return not (attack.has("Power") and hit_face == 6)
+
+
+def auto_wounds(attack: Attack, hit_face) -> bool:
+    """Shock: a natural 6 to hit wounds without a wound roll (BSData gst, Shock trait)."""
+    return attack.has("Shock") and hit_face == 6
+
+
+def attack_faces(attack: Attack) -> Dist:
+    return certain(0) if attack.skill is None else hit_faces(attack.skill, attack.hit_modifier)
+
+
+def resolve(attack: Attack, fighter: Fighter) -> Dist:
+    """Exact distribution of (step, Injury dice rolled, fighter after) for one attack.
+
+    ``step`` is ``miss``, ``no_wound``, ``saved`` or ``unsaved``.
+    """
+
+    def after_hit(hit_face) -> Dist:
+        if hit_face == MISS:
+            return certain((MISS, 0, fighter))
+        wound_faces: Dist = certain(None) if auto_wounds(attack, hit_face) else D6.distribution()
+        return chain(wound_faces, lambda w: after_wound(hit_face, w))
+
+    def after_wound(hit_face, wound_face) -> Dist:
+        if wound_face is not None and not wound_succeeds(wound_face, attack.strength, fighter.toughness):
+            return certain(("no_wound", 0, fighter))
+        extra = extra_damage(attack, hit_face, wound_face)
+        unsaved = chain(damage_distribution(attack.damage), lambda d: unsaved_hit(d + extra))
+
+        if not save_allowed(attack, hit_face):
+            return unsaved
+        saved = p_save(attack.save, attack.ap, attack.save_modifier)
+        return mix([(saved, certain(("saved", 0, fighter))), (1 - saved, unsaved)])
+
+    def unsaved_hit(damage: int) -> Dist:
+        dice = injury_dice_count(fighter, damage)
+        return map_dist(damage_outcomes(fighter, damage, attack.melta), lambda f: ("unsaved", dice, f))
+
+    return chain(attack_faces(attack), after_hit)
+
+
+def roll_attack(attack: Attack, fighter: Fighter, dice: DiceSource) -> tuple[str, int, Fighter]:
+    """One attack rolled on a dice source: the same steps as :func:`resolve`."""
+    hit_face = 0 if attack.skill is None else roll_hit(dice, attack.skill, attack.hit_modifier)
+    if hit_face == MISS:
+        return MISS, 0, fighter
+    wound_face = None
+    if not auto_wounds(attack, hit_face):
+        needed = wound_target(attack.strength, fighter.toughness)
+        wound_face = dice.d6(f"wound roll (S{attack.strength} against T{fighter.toughness} needs {needed}+)")
+        if not wound_succeeds(wound_face, attack.strength, fighter.toughness):
+            return "no_wound", 0, fighter
+    if save_allowed(attack, hit_face):
+        needed = save_target(attack.save, attack.ap, attack.save_modifier)
+        if needed is not None:
+            face = dice.d6(f"save roll (needs {needed}+, a 1 always fails)")
+            if save_succeeds(face, attack.save, attack.ap, attack.save_modifier):
+                return "saved", 0, fighter
+    damage = roll_damage_value(attack.damage, dice) + extra_damage(attack, hit_face, wound_face)
+    return "unsaved", injury_dice_count(fighter, damage), roll_damage(fighter, damage, dice, attack.melta)
+
+
+# --- reading inputs -------------------------------------------------------------------------
+
+
+def target_number(query: Query, name: str, low: int = 2, high: int = 6, default=None) -> int:
+    """A 2018+ target-number characteristic such as BS 4+ (given as 4 or "4+")."""
+    raw = query.raw(name, default)
+    if isinstance(raw, str) and raw.strip().endswith("+"):
+        raw = raw.strip()[:-1]
+    return Query({name: raw}, query.path).int(name, low, high)
+
+
+def read_save(query: Query, name: str = "save") -> int | None:
+    """An armour save such as 5 for 5+ (or "5+"), or null for none."""
+    if not query.has(name):
+        return None
+    return target_number(query, name, 2, 6)
+
+
+STATES = ("standing", "engaged", "prone", "seriously_injured")
+
+
+def read_fighter(query: Query) -> tuple[Fighter, str]:
+    """The target of an attack: ``T``, ``W`` (wounds left), ``flesh_wounds``, ``state``."""
+    toughness = query.int("T", 1, 10)
+    state = query.choice("state", STATES, default="standing")
+    seriously_injured = state == "seriously_injured"
+    wounds = 0 if seriously_injured else query.int("W", 1, 10, default=1)
+    flesh = query.int("flesh_wounds", 0, toughness - 1, default=0)
+    return Fighter(toughness, wounds, flesh, seriously_injured), state
+
+
+def check_possible(value, field: str, possible) -> None:
+    if value not in possible:
+        raise RulesInputError(field, f"{value!r} cannot be rolled; a die here shows {', '.join(map(str, possible))}")
+
+
+def read_modifiers(query: Query, name: str = "modifiers") -> int:
+    """The sum of a list of whole-number modifiers (``[-1, 1]``)."""
+    raw = query.raw(name, [])
+    if not isinstance(raw, list):
+        raise RulesInputError(query.field(name), "must be a list of whole numbers, e.g. [-1]")
+    return sum(Query({"m": m}, f"{query.field(name)}[{i}]").int("m", -6, 6) for i, m in enumerate(raw))
+
+
+def fighter_json(fighter: Fighter) -> dict:
+    return {
+        "wounds": fighter.wounds,
+        "flesh_wounds": fighter.flesh_wounds,
+        "toughness": fighter.toughness - fighter.flesh_wounds,
+        "seriously_injured": fighter.seriously_injured,
+        "out_of_action": fighter.out_of_action,
+    }

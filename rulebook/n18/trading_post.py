@@ -1,0 +1,147 @@
+"""The 2018+ Trading Post: common weapons, armour, grenades and wargear, read from
+``rulebook/data/n18/trading_post.json``.
+
+The file's ``sources`` map names where each record's numbers come from (BSData necromunda-gang-war for
+profiles and rarity, gyrinx content for list prices). Look-ups accept a slug (``plasma-pistol``) or a
+name in any case (``Plasma pistol``), and a profile by its name (``maximal power``).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+from rulebook.errors import RulesInputError
+
+DATA = Path(__file__).resolve().parent.parent / "data" / "n18" / "trading_post.json"
+KINDS = ("weapons", "armour", "wargear")
+
+
+@cache
+def data() -> dict:
+    with DATA.open(encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def _key(text: str) -> str:
+    return " ".join(text.lower().replace("-", " ").replace("_", " ").split())
+
+
+@cache
+def _index(kind: str) -> dict:
+    index = {}
+    for item in data()[kind]:
+        index[_key(item["slug"])] = item
+        index[_key(item["name"])] = item
+    return index
+
+
+def find(kind: str, name: str, field: str = "name") -> dict:
+    """The record of ``kind`` (weapons, armour, wargear) whose slug or name is ``name``."""
+    item = _index(kind).get(_key(name))
+    if item is None:
+        known = ", ".join(sorted(i["slug"] for i in data()[kind]))
+        raise RulesInputError(field, f"unknown {kind[:-1] if kind != 'armour' else kind} {name!r}; known: {known}")
+    return item
+
+
+def weapon(name: str, field: str = "weapon") -> dict:
+    return find("weapons", name, field)
+
+
+def profile(item: dict, name: str | None, field: str = "profile") -> dict:
+    """One profile of a weapon: the only one, or the one named (``"krak"``, ``"low power"``)."""
+    profiles = item["profiles"]
+    if name is None:
+        if len(profiles) > 1:
+            names = ", ".join(p["name"] for p in profiles)
+            raise RulesInputError(field, f"{item['name']} has several profiles; choose one of: {names}")
+        return profiles[0]
+    for candidate in profiles:
+        if _key(candidate["name"]) == _key(name):
+            return candidate
+    names = ", ".join(repr(p["name"]) for p in profiles)
+    raise RulesInputError(field, f"{item['name']} has no profile {name!r}; its profiles: {names}")
+
+
+# --- a weapon profile in a query: a Trading Post name, or the profile written out --------------
+
+RANGE_WORDS = ("E", "T")
+GRENADE_RANGES = {"Sx2": 2, "Sx3": 3}
+
+
+def read_profile(query, field: str = "weapon", profile_field: str = "profile") -> dict:
+    """The weapon profile a query names (``"lasgun"``) or spells out (an object in the n18 profile format)."""
+    raw = query.raw(field)
+    if isinstance(raw, str):
+        item = weapon(raw, field)
+        return profile(item, query.raw(profile_field, None), profile_field) | {"weapon": item["name"]}
+    spec = query.sub(field)
+    out = {
+        "weapon": spec.str("name", default="(profile given)"),
+        "short_range": _range(spec, "short_range", default=None),
+        "long_range": _range(spec, "long_range"),
+        "acc_short": spec.int("acc_short", -3, 3, default=None),
+        "acc_long": spec.int("acc_long", -3, 3, default=None),
+        "strength": _strength(spec),
+        "ap": spec.int("ap", -6, 0, default=0),
+        "damage": _damage(spec),
+        "ammo": _ammo(spec),
+        "traits": _traits(spec),
+    }
+    return out
+
+
+def _range(spec, name: str, default=None):
+    raw = spec.raw(name, default)
+    if raw is None or raw in RANGE_WORDS or raw in GRENADE_RANGES:
+        return raw
+    return spec.int(name, 0, 120)
+
+
+def _strength(spec):
+    raw = spec.raw("strength", None)
+    if raw is None or isinstance(raw, int) and not isinstance(raw, bool):
+        return spec.int("strength", 1, 12, default=None)
+    if isinstance(raw, str) and (raw == "S" or raw.startswith("S+") and raw[2:].isdigit()):
+        return raw
+    raise RulesInputError(spec.field("strength"), f"must be a number or 'S', 'S+1'...; got {raw!r}")
+
+
+def _damage(spec):
+    raw = spec.raw("damage", 1)
+    if raw in ("D3", "D6") or raw is None:
+        return raw
+    return spec.int("damage", 1, 10)
+
+
+def _ammo(spec):
+    raw = spec.raw("ammo", None)
+    if raw is None:
+        return None
+    text = str(raw).strip().rstrip("+")
+    if not text.isdigit() or not 2 <= int(text) <= 6:
+        raise RulesInputError(spec.field("ammo"), f"must be an Ammo value 2+ to 6+, or null; got {raw!r}")
+    return f"{text}+"
+
+
+def _traits(spec) -> list:
+    raw = spec.raw("traits", [])
+    if not isinstance(raw, list) or not all(isinstance(t, str) for t in raw):
+        raise RulesInputError(spec.field("traits"), "must be a list of trait names")
+    return raw
+
+
+def trait_names(profile: dict) -> set:
+    """Trait names without their values: ``Rapid Fire (1)`` → ``Rapid Fire``."""
+    return {t.split("(")[0].strip() for t in profile["traits"]}
+
+
+def resolve_strength(value, user_strength: int | None, field: str) -> int:
+    """A profile's Strength as a number: ``S+1`` needs the user's Strength."""
+    if isinstance(value, int):
+        return value
+    if user_strength is None:
+        raise RulesInputError(field, f"the weapon's Strength is {value!r}: give the fighter's S")
+    return user_strength + (int(value[2:]) if value.startswith("S+") else 0)
