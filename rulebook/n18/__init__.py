@@ -4,7 +4,7 @@ Each table and action is defined in the module that implements its rule and regi
 """
 
 from rulebook.editions import Action
-from rulebook.n18 import checks, fighting, movement, shooting
+from rulebook.n18 import campaign, checks, fighting, movement, shooting
 from rulebook.n18.resolution import INJURY_DICE
 
 CORE_ACTIONS = (
@@ -18,8 +18,8 @@ CORE_ACTIONS = (
     Action("fall", "falling, being forced off a ledge, or jumping down", movement.fall_odds, movement.fall_roll),
 )  # fmt: skip
 
-ACTIONS: dict = {action.name: action for action in CORE_ACTIONS}
-TABLES: dict = {table.name: table for table in (INJURY_DICE,)}
+ACTIONS: dict = {action.name: action for action in (*CORE_ACTIONS, *campaign.ACTIONS)}
+TABLES: dict = {table.name: table for table in (INJURY_DICE, *campaign.TABLES)}
 
 BENCHMARKS: list = [
     (
