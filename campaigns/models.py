@@ -1,0 +1,324 @@
+"""Campaigns: who runs them, which gangs play, their territories, and the battles they fight.
+
+A campaign follows the club campaign guide ("Playing Necromunda Games in Cycle 1 & 2") for the
+2018+ rules: numbered cycles, random pairings in Cycle 1 and challenges from Cycle 2, the 2D6
+scenario roll, crews and the battle report that the post-battle sequence starts from. A classic
+(1995) campaign has no cycles: the arbitrator pairs battles freely.
+
+Every battle is one :class:`Battle` row from the moment it is paired or challenged: it stores how it
+came about (pairing, challenge, arranged), the stakes (a territory or a Rescue Mission), the scenario
+roll with its dice, each side's crew with its dice, and, once played, the report and its per-fighter
+results. The report is only final when the opponent or an arbitrator confirms it; the post-battle
+sequence reads confirmed battles through :mod:`campaigns.selectors`.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from content.models import Edition
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(16)
+
+
+class CampaignStatus(models.TextChoices):
+    NOT_STARTED = "not_started", "Not started"
+    IN_PROGRESS = "in_progress", "In progress"
+    FINISHED = "finished", "Finished"
+
+
+class Campaign(models.Model):
+    edition = models.CharField(max_length=8, choices=Edition.choices)
+    name = models.CharField(max_length=100)
+    description = models.TextField(blank=True)
+    starting_credits = models.PositiveIntegerField(default=1000)
+    house_rules = models.TextField(blank=True, help_text="The club's own rules for this campaign, in plain words.")
+    status = models.CharField(max_length=12, choices=CampaignStatus.choices, default=CampaignStatus.NOT_STARTED)
+    cycle = models.PositiveSmallIntegerField(default=0, help_text="The current cycle; 0 before the first (2018+ only).")
+    invite_token = models.CharField(max_length=32, unique=True, default=new_invite_token)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "pk"]
+        constraints = [
+            models.CheckConstraint(condition=Q(edition__in=Edition.values), name="campaign_edition_valid"),
+            models.CheckConstraint(condition=Q(status__in=CampaignStatus.values), name="campaign_status_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def has_cycles(self) -> bool:
+        """The 2018+ campaign guide runs numbered cycles; the classic rules pair battles freely."""
+        return self.edition == Edition.N18
+
+
+class CampaignArbitrator(models.Model):
+    """An arbitrator of the campaign: its creator, and any co-arbitrators they add."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="arbitrators")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="arbitrated")
+    added_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["added_at", "pk"]
+        constraints = [models.UniqueConstraint(fields=["campaign", "user"], name="campaign_arbitrator_once")]
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.campaign})"
+
+
+class CampaignGang(models.Model):
+    """A gang's membership of a campaign. Removing a gang keeps the row (its battles stay in history)."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
+    gang = models.ForeignKey("gangs.Gang", on_delete=models.CASCADE, related_name="memberships")
+    wants_to_play = models.BooleanField(default=True, help_text="Cycle 1 pairs only the gangs who want to play.")
+    joined_at = models.DateTimeField(auto_now_add=True)
+    removed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["joined_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "gang"], name="campaign_gang_once"),
+            # A gang plays one campaign at a time: its Stash and roster cannot serve two.
+            models.UniqueConstraint(fields=["gang"], condition=Q(removed_at__isnull=True), name="gang_one_campaign"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.gang} in {self.campaign}"
+
+    @property
+    def is_active(self) -> bool:
+        return self.removed_at is None
+
+
+class Cycle(models.Model):
+    """A numbered cycle of a 2018+ campaign: its pairing dice (Cycle 1) and who passed on challenging."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="cycles")
+    number = models.PositiveSmallIntegerField()
+    started_at = models.DateTimeField(auto_now_add=True)
+    pairing_dice = models.JSONField(default=list, blank=True, help_text="Dice of the last random pairing.")
+    odd_gang_out = models.ForeignKey(
+        "gangs.Gang", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", help_text="Left unpaired."
+    )
+    passed = models.ManyToManyField(
+        "gangs.Gang", blank=True, related_name="+", help_text="Gangs who chose not to issue a challenge this cycle."
+    )
+
+    class Meta:
+        ordering = ["campaign", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "number"], name="cycle_number_once"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="cycle_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Cycle {self.number}"
+
+
+class CampaignTerritory(models.Model):
+    """A territory of the campaign's pool, held by a gang or unclaimed. A Home Settlement cannot be lost."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="territories")
+    territory = models.ForeignKey("content.Territory", on_delete=models.PROTECT, related_name="+")
+    holder = models.ForeignKey(
+        "gangs.Gang", null=True, blank=True, on_delete=models.SET_NULL, related_name="campaign_territories"
+    )
+    is_home_settlement = models.BooleanField(default=False)
+    changed_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["territory__name", "pk"]
+        verbose_name_plural = "campaign territories"
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(is_home_settlement=False) | Q(holder__isnull=False), name="home_settlement_has_holder"
+            ),
+            models.UniqueConstraint(
+                fields=["campaign", "holder"], condition=Q(is_home_settlement=True), name="one_home_settlement"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.territory.name
+
+
+class BattleOrigin(models.TextChoices):
+    PAIRING = "pairing", "Cycle 1 pairing"
+    CHALLENGE = "challenge", "Challenge"
+    ARRANGED = "arranged", "Arranged by an arbitrator"
+
+
+class BattleStatus(models.TextChoices):
+    SCHEDULED = "scheduled", "Scheduled"
+    REPORTED = "reported", "Reported, awaiting confirmation"
+    CONFIRMED = "confirmed", "Confirmed"
+
+
+class Side(models.TextChoices):
+    ATTACKER = "attacker", "Attacker"
+    DEFENDER = "defender", "Defender"
+
+
+class Battle(models.Model):
+    """One battle of a campaign, from pairing or challenge to confirmed report.
+
+    ``attacker`` is the challenger (or the roll-off winner); when the scenario has no attacker and
+    defender (Border Dispute) ``has_roles`` is false and the two are simply the two sides.
+
+    JSON fields, as the post-battle sequence and the battle assistant read them:
+
+    - ``scenario_roll``: ``{"roll": 7, "dice": [{"die", "for", "value"}], "entered": bool,
+      "roll_off": {...} or absent}``;
+    - ``crews``: ``{"attacker": <select_crew result + "size_dice">, "defender": ...}``, fighter ids as strings;
+    - ``scenario_facts``: the scenario's own facts, e.g. ``{"caskets_opened": 3, "relic_defiled":
+      {"attacker": true, "defender": false}, "caches_destroyed": 1, "caches_recovered": 2,
+      "victory_points": {"attacker": 4, "defender": 2}}``;
+    - ``rewards``: the scenario's rewards as data (``rulebook`` ``Reward.as_json()``), to be rolled
+      after the battle.
+    """
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="battles")
+    cycle = models.ForeignKey(Cycle, null=True, blank=True, on_delete=models.CASCADE, related_name="battles")
+    origin = models.CharField(max_length=10, choices=BattleOrigin.choices)
+    attacker = models.ForeignKey("gangs.Gang", on_delete=models.PROTECT, related_name="battles_as_attacker")
+    defender = models.ForeignKey("gangs.Gang", on_delete=models.PROTECT, related_name="battles_as_defender")
+    has_roles = models.BooleanField(default=True, help_text="False when the scenario names no attacker or defender.")
+    stakes = models.ForeignKey(
+        CampaignTerritory,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="challenges",
+        help_text="The territory challenged for.",
+    )
+    is_rescue = models.BooleanField(default=False, help_text="A Rescue Mission challenge against the captors.")
+    scenario = models.SlugField(max_length=40, blank=True, help_text="The scenario's slug in the rulebook.")
+    scenario_name = models.CharField(max_length=80, blank=True)
+    scenario_roll = models.JSONField(default=dict, blank=True)
+    crews = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=10, choices=BattleStatus.choices, default=BattleStatus.SCHEDULED)
+    winner = models.ForeignKey("gangs.Gang", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    is_draw = models.BooleanField(default=False)
+    attacker_bottled = models.BooleanField(default=False)
+    defender_bottled = models.BooleanField(default=False)
+    attacker_fled = models.BooleanField(default=False)
+    defender_fled = models.BooleanField(default=False)
+    scenario_facts = models.JSONField(default=dict, blank=True)
+    rewards = models.JSONField(default=list, blank=True)
+    notes = models.TextField(blank=True)
+    reported_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    reported_at = models.DateTimeField(null=True, blank=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["campaign", "status"])]
+        constraints = [
+            models.CheckConstraint(condition=~Q(attacker=models.F("defender")), name="battle_two_gangs"),
+            models.CheckConstraint(condition=Q(status__in=BattleStatus.values), name="battle_status_valid"),
+            models.CheckConstraint(condition=Q(origin__in=BattleOrigin.values), name="battle_origin_valid"),
+            models.CheckConstraint(
+                condition=~(Q(is_draw=True) & Q(winner__isnull=False)), name="battle_draw_no_winner"
+            ),
+            models.CheckConstraint(
+                condition=Q(winner__isnull=True) | Q(winner=models.F("attacker")) | Q(winner=models.F("defender")),
+                name="battle_winner_is_a_side",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.attacker} v {self.defender}"
+
+    def gang_of(self, side: str):
+        return self.attacker if side == Side.ATTACKER else self.defender
+
+    def side_of(self, gang) -> str | None:
+        if gang.pk == self.attacker_id:
+            return Side.ATTACKER
+        if gang.pk == self.defender_id:
+            return Side.DEFENDER
+        return None
+
+    @property
+    def loser(self):
+        if self.is_draw or self.winner_id is None:
+            return None
+        return self.defender if self.winner_id == self.attacker_id else self.attacker
+
+    @property
+    def has_scenario(self) -> bool:
+        return bool(self.scenario)
+
+    @property
+    def is_confirmed(self) -> bool:
+        return self.status == BattleStatus.CONFIRMED
+
+
+class Outcome(models.TextChoices):
+    OK = "ok", "Fine"
+    SERIOUSLY_INJURED = "seriously_injured", "Seriously Injured at the end"
+    OUT_OF_ACTION = "out_of_action", "Out of Action"
+
+
+class BattleFighterResult(models.Model):
+    """How one fighter ended the battle: what happened to them, by whom, and the awards they earned.
+
+    ``awards`` holds counts the post-battle sequence turns into experience, e.g. ``{"out_of_action": 2,
+    "leader_or_champion_out_of_action": 1, "kills": 0, "rallies": 1, "relic_defiled": 1,
+    "caches_destroyed": 0, "caches_recovered": 0}``.
+    """
+
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="fighter_results")
+    fighter = models.ForeignKey("gangs.Fighter", on_delete=models.CASCADE, related_name="battle_results")
+    side = models.CharField(max_length=8, choices=Side.choices)
+    outcome = models.CharField(max_length=20, choices=Outcome.choices, default=Outcome.OK)
+    caused_by = models.ForeignKey(
+        "gangs.Fighter", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", help_text="The enemy."
+    )
+    captured = models.BooleanField(default=False, help_text="Taken captive by the opposing gang.")
+    awards = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["side", "fighter__order", "fighter__pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["battle", "fighter"], name="battle_fighter_once"),
+            models.CheckConstraint(condition=Q(outcome__in=Outcome.values), name="battle_outcome_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.fighter}: {self.get_outcome_display()}"
+
+
+class StandingSnapshot(models.Model):
+    """A gang's rating and Reputation at a moment of the campaign (joining, a new cycle, a confirmed
+    battle), for the charts of the campaign page."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="snapshots")
+    gang = models.ForeignKey("gangs.Gang", on_delete=models.CASCADE, related_name="+")
+    rating = models.IntegerField()
+    reputation = models.IntegerField()
+    reason = models.CharField(max_length=100)
+    taken_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["taken_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.gang}: {self.rating} / {self.reputation} ({self.reason})"
