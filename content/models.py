@@ -54,7 +54,7 @@ class ContentRecord(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.name} ({self.get_edition_display()})"
+        return f"{self.name} ({self.edition})"
 
 
 class House(ContentRecord):
@@ -131,6 +131,10 @@ class FighterType(ContentRecord):
             ),
         ]
 
+    def __str__(self) -> str:
+        # Every house has a "Leader": name the house too (select_related("house") where this is listed).
+        return f"{self.house.name} {self.name} ({self.edition})"
+
 
 class EquipmentKind(models.TextChoices):
     WEAPON = "weapon", "Weapon"
@@ -160,7 +164,8 @@ class Equipment(ContentRecord):
     )
     rarity = models.CharField(max_length=12, blank=True, help_text='2018+: "Common", "R9", "I10"; classic: "rare".')
     rare_cost = models.CharField(max_length=20, blank=True, help_text='Classic Trading Post price, e.g. "100+4D6".')
-    save = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Armour save on a D6 (6 for 6+).")
+    # Not "save": a field of that name would hide Model.save().
+    armour_save = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Armour save on a D6 (6 for 6+).")
     special_rules = models.JSONField(default=list, blank=True, help_text="Classic special rules by name.")
 
     class Meta(ContentRecord.Meta):
@@ -168,7 +173,8 @@ class Equipment(ContentRecord):
         constraints = [
             *ContentRecord.Meta.constraints,
             models.CheckConstraint(
-                condition=Q(save__isnull=True) | Q(save__gte=2, save__lte=6), name="content_equipment_save_is_d6"
+                condition=Q(armour_save__isnull=True) | Q(armour_save__gte=2, armour_save__lte=6),
+                name="content_equipment_save_is_d6",
             ),
         ]
 
@@ -178,7 +184,7 @@ class WeaponProfile(models.Model):
 
     Classic: ranges in inches (null for templates and hand-to-hand), ``hit_short``/``hit_long``,
     ``save_mod``, ``ammo`` as the Ammo roll ("4+", "auto"), ``template``, ``sustained_fire``.
-    2018+: ``range_code`` "E" (engagement) or "T" (template) instead of ranges, ``acc_short``/
+    2018+: ``range_code`` "E" (engagement), "T" (template) or a thrown range like "Sx3" instead of inches, ``acc_short``/
     ``acc_long``, ``ap``, ``ammo``, ``traits``.
     """
 
@@ -187,7 +193,9 @@ class WeaponProfile(models.Model):
     name = models.CharField(max_length=60, blank=True)
     short_range = models.PositiveSmallIntegerField(null=True, blank=True)
     long_range = models.PositiveSmallIntegerField(null=True, blank=True)
-    range_code = models.CharField(max_length=2, blank=True)
+    range_code = models.CharField(
+        max_length=8, blank=True, help_text='2018+ range that is not inches: "E", "T", "Sx3".'
+    )
     hit_short = models.SmallIntegerField(null=True, blank=True)
     hit_long = models.SmallIntegerField(null=True, blank=True)
     acc_short = models.SmallIntegerField(null=True, blank=True)
