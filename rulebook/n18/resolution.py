@@ -28,7 +28,6 @@ from rulebook.tables import Row, Table
 FLESH_WOUND = "flesh_wound"
 SERIOUSLY_INJURED = "seriously_injured"
 OUT_OF_ACTION = "out_of_action"
-INJURY_NAMES = {FLESH_WOUND: "Flesh Wound", SERIOUSLY_INJURED: "Seriously Injured", OUT_OF_ACTION: "Out of Action"}
 
 INJURY_SOURCE = (
     "Injury dice read as a D6: Discord rules bot citing Necromunda Rulebook (2018) p.71; 2021 rpol.net N18 "
@@ -364,11 +363,6 @@ def read_fighter(query: Query) -> tuple[Fighter, str]:
     wounds = 0 if seriously_injured else query.int("W", 1, 10, default=1)
     flesh = query.int("flesh_wounds", 0, toughness - 1, default=0)
     return Fighter(toughness, wounds, flesh, seriously_injured), state
-
-
-def check_possible(value, field: str, possible) -> None:
-    if value not in possible:
-        raise RulesInputError(field, f"{value!r} cannot be rolled; a die here shows {', '.join(map(str, possible))}")
 
 
 def read_modifiers(query: Query, name: str = "modifiers") -> int:

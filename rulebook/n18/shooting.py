@@ -69,8 +69,10 @@ def read_shot(query: Query) -> tuple[Attack, dict, object, dict]:
     modifier = COVER[cover] + extra
     if not template and facts["band"] != "out_of_range":
         modifier += profile["acc_short" if facts["band"] == "short" else "acc_long"] or 0
-        modifier -= state == "engaged"
-        modifier -= state in ("prone", "seriously_injured") and facts["band"] == "long"
+        if state == "engaged":
+            modifier -= 1
+        if state in ("prone", "seriously_injured") and facts["band"] == "long":
+            modifier -= 1
     traits = trading_post.trait_names(profile)
     attack = Attack(
         skill=None if template else skill,
