@@ -30,7 +30,7 @@ API (all pure; dice only through a :class:`~rulebook.dice.DiceSource`):
 - ``hit_odds(hit, target) -> dict``: exact distribution over :data:`OUTCOMES`
   (``no_wound``, ``saved``, ``wound_lost``, ``flesh_wound``, ``down``, ``out_of_action``),
   Fractions summing to 1, every key present. ``hits_odds(hit, target, n)``: the same for n hits
-  on one fighter in turn (the worst result counts). ``hit_transitions(hit, target)``: the
+  on one fighter in turn (the worst result counts); ``hits_series`` for 0..n at once. ``hit_transitions(hit, target)``: the
   (outcome, Target afterwards) distribution, for callers that chain further hits themselves.
 - ``hit_roll(hit, target, dice, who="target") -> HitResult``: one resolution; ``HitResult``
   has ``outcome`` (one of :data:`OUTCOMES`), ``wounds_lost``, ``flesh_wounds`` (new ones),
@@ -254,28 +254,42 @@ def hit_odds(hit: Hit, target: Target) -> dict:
     return out
 
 
-def hits_odds(hit: Hit, target: Target, count: int) -> dict:
-    """Exact distribution over :data:`OUTCOMES` for ``count`` hits on one fighter, one after another.
+def _relevant(target: Target) -> Target:
+    """The fighter with only what can change a later hit: flesh wounds count only for the 0/0 rule."""
+    return target if target.WS is not None and target.BS is not None else replace(target, flesh_wounds=0)
+
+
+def hits_series(hit: Hit, target: Target, most: int) -> list[dict]:
+    """Exact distributions over :data:`OUTCOMES` for 0, 1, ... ``most`` hits on one fighter in turn.
 
     Each hit meets the fighter as the earlier ones left him (fewer wounds, more flesh wounds);
     the answer is the worst result he suffers (a Down fighter who takes a Flesh Wound stays Down).
     """
     rank = {k: i for i, k in enumerate(OUTCOMES)}
-    states: Dist = {(NO_WOUND, target): Fraction(1)}
-    for _ in range(count):
+    states: Dist = {(NO_WOUND, _relevant(target)): Fraction(1)}
+    series = []
+    for n in range(most + 1):
+        out = _blank()
+        for (worst, _), p in states.items():
+            out[worst] += p
+        series.append(out)
+        if n == most:
+            break
         nxt: Dist = {}
         for (worst, state), p in states.items():
             if worst == OUT_OF_ACTION:
                 nxt[(worst, state)] = nxt.get((worst, state), 0) + p
                 continue
             for (outcome, after), q in hit_transitions(hit, state).items():
-                key = (max(worst, outcome, key=rank.get), after)
+                key = (max(worst, outcome, key=rank.get), _relevant(after))
                 nxt[key] = nxt.get(key, 0) + p * q
         states = nxt
-    out = _blank()
-    for (worst, _), p in states.items():
-        out[worst] += p
-    return out
+    return series
+
+
+def hits_odds(hit: Hit, target: Target, count: int) -> dict:
+    """Exact distribution over :data:`OUTCOMES` for ``count`` hits on one fighter in turn."""
+    return hits_series(hit, target, count)[count]
 
 
 # --- one resolution on dice ---------------------------------------------------------------------

@@ -33,7 +33,7 @@ from rulebook.classic.resolution import (
     Target,
     hit_odds,
     hit_roll,
-    hits_odds,
+    hits_series,
 )
 from rulebook.dice import D6, JAM, SUSTAINED_FIRE, certain, combine
 from rulebook.errors import RulesInputError
@@ -118,6 +118,11 @@ class Shot:
         return Hit(self.profile.strength, self.profile.damage, self.profile.save_mod)
 
     @property
+    def flamer_tests_ammo(self) -> bool:
+        """A flamer makes an Ammo roll every time it fires (a one-shot one is simply spent)."""
+        return self.band == "template" and self.profile.ammo_roll is not None and not self.profile.one_shot
+
+    @property
     def to_hit(self) -> ToHit:
         if self.band == "out_of_range":
             return ToHit(None)
@@ -145,6 +150,8 @@ def _profile(query: Query) -> tuple[armoury.Profile, str | None, bool]:
         template=template,
         sustained_fire=w.int("sustained_fire", 0, 3, default=0),
     )
+    if template == "flamer" and profile.sustained_fire:
+        raise RulesInputError(w.field("sustained_fire"), "a flamer template cannot fire sustained bursts")
     if ranged and profile.long_range < profile.short_range:
         raise RulesInputError(w.field("long_range"), "must not be shorter than short_range")
     return profile, None, w.bool("grenade")
@@ -197,6 +204,11 @@ def read_shot(query: Query) -> Shot:
             # The rulebook gives one overwatch penalty for a fleeting or a charging target, not two.
             chosen = [m for m in chosen if m != "overwatch_charging"]
         modifiers.extend(MODIFIERS[m] for m in dict.fromkeys(chosen))
+    opponents = query.int("hand_to_hand_opponents", 0, 5, default=0)
+    if opponents and band == "template":
+        raise RulesInputError(
+            "hand_to_hand_opponents", "a flamer hits whoever its template covers: ask once per fighter"
+        )
     dice_allowed = profile.sustained_fire
     sustained = query.int("sustained_fire_dice", 0, dice_allowed, default=dice_allowed)
     has_shooter_profile = shooter.has("T")
@@ -211,7 +223,7 @@ def read_shot(query: Query) -> Shot:
         band=band,
         sustained_dice=sustained,
         partial_template=query.choice("under_template", ["wholly", "partially"], default="wholly") == "partially",
-        opponents=query.int("hand_to_hand_opponents", 0, 5, default=0),
+        opponents=opponents,
         friend_in_path=query.bool("friend_in_path"),
         shooter=_target(shooter) if has_shooter_profile else None,
     )
@@ -240,7 +252,7 @@ def shot_events(shot: Shot) -> dict:
     on_target = Fraction(1, shot.opponents + 1)
     if shot.band == "template":
         p_hit = blast.PARTIAL_HIT if shot.partial_template else Fraction(1)
-        rolls = 0 if shot.profile.one_shot else 1  # a flamer tests its ammo every time it fires
+        rolls = int(shot.flamer_tests_ammo)
         add((1, rolls), p_hit)
         add((MISS, rolls), 1 - p_hit)
         return events
@@ -263,13 +275,15 @@ def shoot_odds(query: Query) -> dict:
     outcome = {k: Fraction(0) for k in SHOT_OUTCOMES}
     rolls: dict = {}
     hits: dict = {}
+    most = max((landed for landed, _ in events if landed != MISS), default=0)
+    series = hits_series(shot.hit, shot.target, most)
     for (landed, n), p in events.items():
         rolls[n] = rolls.get(n, 0) + p
         hits[0 if landed == MISS else landed] = hits.get(0 if landed == MISS else landed, 0) + p
         if landed == MISS:
             outcome[MISS] += p
             continue
-        for key, q in hits_odds(shot.hit, shot.target, landed).items():
+        for key, q in series[landed].items():
             outcome[key] += p * q
     p_hit = 1 - outcome[MISS]
     answer = {
@@ -357,7 +371,7 @@ def shoot_roll(query: Query, dice) -> dict:
     ammo_due = []
     if first == 6 and shot.profile.ammo_roll is not None:
         ammo_due.append("to-hit roll of 6")
-    if shot.band == "template" and not shot.profile.one_shot:
+    if shot.flamer_tests_ammo:
         ammo_due.append("flamers test after every shot")
     hits = 1 if hit else 0
     if hit and shot.sustained_dice:
