@@ -191,6 +191,7 @@ FALL_BANDS = (
 )
 NO_FALL = {"band": None, "distance": "no fall", "hit": None, "effects": []}
 FALL_CAUSES = ("fall", "forced", "jump_down")
+ASSUMED_TARGET = {"T": 3, "W": 1}
 
 
 def fall_band(height: Fraction) -> int:
@@ -228,7 +229,8 @@ def _fall_result(result: tuple, fighter: Fighter) -> str:
 def _read_fall(query: Query):
     height = Fraction(str(query.number("height", 0, 100)))
     cause = query.choice("cause", FALL_CAUSES, default="fall")
-    target = query.sub("target", default=None) if query.has("target") else Query({"T": 3}, "target")
+    # Without a target the hit is worked out against a T3, 1-Wound fighter with no save, and the answer says so.
+    target = query.sub("target") if query.has("target") else Query(ASSUMED_TARGET, "target")
     fighter, _ = read_fighter(target)
     save = read_save(target)
     railings = query.bool("railings")
@@ -256,6 +258,7 @@ def fall_odds(query: Query) -> dict:
         "agility_modifier": modifier,
         **dist("outcome", outcome),
         "falling_table_source": 'bands from the seed; hits of the 3"-6" and over-6" bands recalled, unconfirmed',
+        "target": query.raw("target", None) or {**ASSUMED_TARGET, "assumed": True},
     }
     if cause != "fall":
         answer.update(prob("p_agility", p_test))
