@@ -65,6 +65,10 @@ HATE_ASSUMPTION = (
     "a fighter who hates his foe re-rolls all his Attack dice when he would otherwise not win "
     "(attacker first, before any parry)"
 )
+BROKEN_NOTE = (
+    "a broken fighter who survives the phase breaks from combat even if he wins, "
+    "taking one automatic hit as he turns (see the break-off action)"
+)
 ODD_HIT_ASSUMPTION = "with two weapons the hits alternate, the first listed weapon striking the odd hit"
 
 
@@ -364,6 +368,8 @@ def _assumptions(att: Combatant, dfn: Combatant) -> list[str]:
         notes.append(HATE_ASSUMPTION)
     if len(att.weapons) == 2 or len(dfn.weapons) == 2:
         notes.append(ODD_HIT_ASSUMPTION)
+    if att.broken or dfn.broken:
+        notes.append(BROKEN_NOTE)
     return notes
 
 
@@ -479,6 +485,31 @@ def multi_fight_odds(fighter: Combatant, opponents: Iterable[Combatant]) -> dict
             "the lone fighter going down leaves all his side down: he counts as Out of Action",
         ],
     }
+
+
+# --- breaking from combat ----------------------------------------------------------------------
+
+
+def break_off_odds(opponent: Combatant, fleeing: Combatant) -> dict:
+    """The one automatic hit a fighter takes as he breaks from combat (Breaking from Combat).
+
+    It is struck with the opponent's first weapon. The fleeing fighter is no longer in the
+    fight, so a Down result stays Down.
+    """
+    fate = _blank_outcomes()
+    for (worst, _), p in hits_odds(strikes(opponent.weapons[:1], opponent.S, 1), fleeing.as_target()).items():
+        fate[worst] += p
+    return {
+        "why": ["a fighter breaking from hand-to-hand takes one automatic hit from his opponent before he runs"],
+        **dist("outcome", {k: p for k, p in fate.items() if k != NOT_HIT}),
+    }
+
+
+def break_off_roll(opponent: Combatant, fleeing: Combatant, dice: DiceSource) -> dict:
+    wounds, _, _ = strike_roll(
+        replace(opponent, weapons=opponent.weapons[:1]), fleeing.as_target(), 1, dice, "fleeing fighter"
+    )
+    return {"why": ["one automatic hit as he breaks from combat"], **wounds}
 
 
 # --- one fight on dice --------------------------------------------------------------------------

@@ -23,6 +23,8 @@ from rulebook.classic.combat import (
     MAX_DICE,
     Combatant,
     HandWeapon,
+    break_off_odds,
+    break_off_roll,
     fight_odds_json,
     fight_roll,
     multi_fight_odds,
@@ -167,6 +169,18 @@ def multi_fight_roll_action(q: Query, dice: DiceSource) -> dict:
     return multi_fight_roll(*_multi(q, True), dice)
 
 
+def _break_off(q: Query, rolling: bool) -> tuple[Combatant, Combatant]:
+    return combatant(q.sub("opponent"), rolling), combatant(q.sub("fighter"), rolling)
+
+
+def break_off_odds_action(q: Query) -> dict:
+    return break_off_odds(*_break_off(q, False))
+
+
+def break_off_roll_action(q: Query, dice: DiceSource) -> dict:
+    return break_off_roll(*_break_off(q, True), dice)
+
+
 ACTIONS = (
     Action("fight", "one-on-one hand-to-hand: winner, hits and injuries", fight_odds_action, fight_roll_action),
     Action(
@@ -174,6 +188,12 @@ ACTIONS = (
         "an outnumbered fighter against each opponent in turn",
         multi_fight_odds_action,
         multi_fight_roll_action,
+    ),
+    Action(
+        "break-off",
+        "the automatic hit a fighter takes as he breaks from hand-to-hand",
+        break_off_odds_action,
+        break_off_roll_action,
     ),
 )
 

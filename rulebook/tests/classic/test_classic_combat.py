@@ -19,7 +19,13 @@ from rulebook.classic.combat import (
     score_odds,
     verdict,
 )
-from rulebook.classic.combat_actions import combatant, fight_odds_action, fight_roll_action
+from rulebook.classic.combat_actions import (
+    break_off_odds_action,
+    break_off_roll_action,
+    combatant,
+    fight_odds_action,
+    fight_roll_action,
+)
 from rulebook.classic.resolution import DOWN, OUT_OF_ACTION
 from rulebook.dice import ScriptedDice
 from rulebook.errors import RulesInputError
@@ -324,3 +330,18 @@ def test_bad_fighters_name_the_field(fighter_json, field):
     with pytest.raises(RulesInputError) as err:
         fight_odds_action(Query({"attacker": fighter_json, "defender": {"WS": 3, "I": 3}}))
     assert err.value.field == field
+
+
+# --- breaking from combat ----------------------------------------------------------------------------
+
+
+def test_breaking_from_combat_takes_one_hit_with_the_first_weapon():
+    q = Query({"fighter": {"WS": 3, "I": 3}, "opponent": {"WS": 3, "I": 3, "S": 3, "weapons": ["knife", "power fist"]}})
+    answer = break_off_odds_action(q)
+    # One S3 knife blow on T3: 1/2 no wound; then injury 1/6 flesh, 4/6 down (not finished off), 1/6 out.
+    assert answer["outcome_exact"]["no_wound"] == "1/2"
+    assert answer["outcome_exact"]["down"] == "1/3"
+    assert answer["outcome_exact"]["out_of_action"] == "1/12"
+    rolled = break_off_roll_action(q, ScriptedDice([4, 3]))
+    assert rolled["outcome"] == DOWN
+    assert rolled["hits"][0]["weapon"] == "Knife"
