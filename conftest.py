@@ -80,3 +80,61 @@ def log_in_browser(page, live_server):
         return page
 
     return log_in
+
+
+# --- gangs ----------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def make_house_list(db):
+    """``make_house_list("classic")`` → a small house list (fighter types, equipment, skills) in the database.
+
+    Built once per edition per test; see ``gangs/testing.py`` for what it holds.
+    """
+    from gangs.testing import BUILDERS
+
+    made = {}
+
+    def make(edition: str = "classic"):
+        if edition not in made:
+            made[edition] = BUILDERS[edition]()
+        return made[edition]
+
+    return make
+
+
+@pytest.fixture
+def make_gang(make_user, make_house_list):
+    """``make_gang(owner=None, edition="classic", name=None, extra_credits=0)`` → a new gang with its starting credits."""
+    from gangs.ledger import ledger_record
+    from gangs.models import LedgerKind
+    from gangs.services import gang_create
+
+    def make(owner=None, edition: str = "classic", name: str | None = None, extra_credits: int = 0):
+        owner = owner or make_user()
+        gang = gang_create(owner=owner, house=make_house_list(edition), name=name or f"Gang {next(_serial)}")
+        if extra_credits:
+            ledger_record(gang=gang, kind=LedgerKind.CREDITS, credits=extra_credits, description="Test credits")
+        return gang
+
+    return make
+
+
+@pytest.fixture
+def make_fighter():
+    """``make_fighter(gang, "ganger", name=None)`` → a fighter hired through ``fighter_hire`` (seeded dice).
+
+    The second argument is a fighter type slug without the house prefix, or a category.
+    """
+    from gangs.services import fighter_hire
+    from rulebook.dice import SeededDice
+
+    def make(gang, kind: str = "ganger", name: str | None = None, **options):
+        types = gang.house.fighter_types.all()
+        fighter_type = next(t for t in types if t.slug == f"{gang.house.slug}-{kind}" or t.category == kind)
+        name = name or f"Fighter {next(_serial)}"
+        return fighter_hire(
+            gang=gang, fighter_type=fighter_type, name=name, actor=gang.owner, dice=SeededDice(1), **options
+        )
+
+    return make

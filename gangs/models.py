@@ -70,6 +70,9 @@ class Fighter(models.Model):
     base_stats = models.JSONField(help_text="The fighter type's stat line when hired, e.g. {'M': 4, 'WS': 3, ...}.")
     status = models.CharField(max_length=16, choices=FighterStatus.choices, default=FighterStatus.ACTIVE)
     experience = models.IntegerField(default=0, help_text="Equals the sum of the ledger's experience for this fighter.")
+    starting_experience = models.PositiveIntegerField(
+        default=0, help_text="Experience on joining; classic advance rolls count thresholds passed above it."
+    )
     kills = models.PositiveIntegerField(default=0)
     captured_by = models.ForeignKey(
         Gang, null=True, blank=True, on_delete=models.SET_NULL, related_name="captives", help_text="While Captured."

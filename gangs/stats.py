@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from content.models import Edition
 from gangs.models import STATS_BY_EDITION, Fighter
+from rulebook.n18.campaign.lasting_injury import TARGET_NUMBER_CHARACTERISTICS
 
 
 @dataclass(frozen=True)
@@ -17,6 +19,11 @@ class StatValue:
     base: int
     value: int
     changes: tuple[str, ...] = field(default_factory=tuple)  # "+1 (Advancement)", "-1 (Lasting Injury)"
+    target: bool = False  # a 2018+ target number, shown as "4+"
+
+    @property
+    def shown(self) -> str:
+        return f"{self.value}+" if self.target else str(self.value)
 
     @property
     def changed(self) -> bool:
@@ -31,11 +38,13 @@ def stat_line(fighter: Fighter) -> list[StatValue]:
         deltas[change.stat] = deltas.get(change.stat, 0) + change.delta
         notes.setdefault(change.stat, []).append(f"{change.delta:+d} ({change.get_source_display()})")
     line = []
-    for code in STATS_BY_EDITION[fighter.gang.edition]:
+    edition = fighter.gang.edition
+    for code in STATS_BY_EDITION[edition]:
         base = fighter.base_stats.get(code)
         if base is None:
             continue
-        line.append(StatValue(code, base, base + deltas.get(code, 0), tuple(notes.get(code, ()))))
+        target = edition == Edition.N18 and code in TARGET_NUMBER_CHARACTERISTICS
+        line.append(StatValue(code, base, base + deltas.get(code, 0), tuple(notes.get(code, ())), target))
     return line
 
 

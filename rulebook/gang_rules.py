@@ -1,0 +1,275 @@
+"""Gang building between battles: composition, advancement and gang rating, for both editions.
+
+- Composition: a house list sets limits per fighter type (one Leader, at most two Heavies) and
+  share rules over categories (classic: Juves at most half the gang), plus a minimum number of
+  fighters to play. Classic: 1,000 credits, at least 3 fighters, exactly one Leader, at most two
+  Heavies, Juves no more than half the gang (S3 p76). 2018+ limits come from the house list data.
+  The numbers arrive as data (:class:`HouseRules`); this module only reads them.
+- Classic advancement (thresholds, the 2D6 Advance roll, skill tables) lives in
+  ``rulebook.classic.campaign.experience``; the web app uses it from there.
+- 2018+ advancement: experience spent at the published costs, each advance adding to the
+  fighter's credit value (Necromunda 2018 rulebook, Advancements table, as summarised by N2
+  necrodamus.org and the Goonhammer "Campaign Progression" guide). Repeats of the same
+  characteristic cost 2 XP more each time, except for Juves and Prospects (N3).
+- Gang rating: classic adds fighters' cost, equipment and experience (S3 p85, "gang rating");
+  2018+ adds fighters' cost, equipment and advancements' credit value. Dead and Retired fighters
+  are left out in both.
+
+Source keys are those of content-facts: S1-S3 classic, N1-N3 2018+.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from rulebook.dice import DiceSource
+from rulebook.errors import RulesInputError
+from rulebook.n18.campaign.lasting_injury import characteristic_step
+from rulebook.roster import pick_index, roll_amount
+
+# --- composition ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TypeLimit:
+    """A fighter type of a house list with how many a gang may (or must) have."""
+
+    slug: str
+    name: str
+    category: str
+    min_per_gang: int = 0
+    max_per_gang: int | None = None
+
+
+@dataclass(frozen=True)
+class HouseRules:
+    """A house's composition rules as content gives them.
+
+    ``share_rules`` are dicts: ``{"kind": "max_share"|"min_share", "categories": [...], "share": "1/2"}``
+    or ``{"kind": "max_count", "categories": [...], "count": 2}``.
+    """
+
+    name: str
+    types: tuple[TypeLimit, ...]
+    min_fighters: int | None = None
+    share_rules: tuple[Mapping, ...] = ()
+    sources: tuple[str, ...] = ()
+
+    def type(self, slug: str) -> TypeLimit:
+        for limit in self.types:
+            if limit.slug == slug:
+                return limit
+        raise RulesInputError("fighter_type", f"{slug!r} is not on the {self.name} house list")
+
+
+@dataclass(frozen=True)
+class Breach:
+    """A composition rule the gang breaks. ``maximum`` breaches block a hire; the others block play."""
+
+    rule: str
+    message: str
+    maximum: bool
+    types: frozenset[str] = field(default_factory=frozenset)
+
+
+_CATEGORY_PLURALS = {"juve": "Juves", "heavy": "Heavies", "leader": "Leaders", "champion": "Champions"}
+
+
+def _categories_label(categories: Iterable[str]) -> str:
+    names = [_CATEGORY_PLURALS.get(c, f"{c.capitalize()}s") for c in categories]
+    return " and ".join(names)
+
+
+def _plural(limit: TypeLimit, count: int) -> str:
+    if count == 1:
+        return limit.name
+    return _CATEGORY_PLURALS.get(limit.name.lower(), f"{limit.name}s")
+
+
+def _share_text(share: Fraction) -> str:
+    return {Fraction(1, 2): "half", Fraction(1, 3): "a third", Fraction(1, 4): "a quarter"}.get(share, str(share))
+
+
+def _share_rule(house: HouseRules, index: int, rule: Mapping, roster: Sequence[str]) -> Breach | None:
+    kind = rule.get("kind")
+    categories = tuple(rule.get("categories") or ())
+    if not categories:
+        raise RulesInputError(f"composition_rules[{index}].categories", "names no fighter category")
+    in_rule = frozenset(t.slug for t in house.types if t.category in categories)
+    count = sum(1 for slug in roster if slug in in_rule)
+    label = _categories_label(categories)
+    if kind == "max_count":
+        limit = int(rule["count"])
+        if count > limit:
+            return Breach(
+                f"max-count-{'-'.join(categories)}",
+                f"at most {limit} {label} (the gang would have {count})",
+                True,
+                in_rule,
+            )
+        return None
+    if kind not in ("max_share", "min_share"):
+        raise RulesInputError(f"composition_rules[{index}].kind", f"unknown composition rule {kind!r}")
+    share = Fraction(str(rule["share"]))
+    total = len(roster)
+    if kind == "max_share" and count > share * total:
+        text = f"{label} may be at most {_share_text(share)} of the gang ({count} of {total} would be)"
+        return Breach(f"max-share-{'-'.join(categories)}", text, True, in_rule)
+    if kind == "min_share" and total and count < share * total:
+        text = f"{label} must be at least {_share_text(share)} of the gang ({count} of {total} are)"
+        return Breach(f"min-share-{'-'.join(categories)}", text, False, in_rule)
+    return None
+
+
+def composition_breaches(house: HouseRules, roster: Sequence[str]) -> tuple[Breach, ...]:
+    """Every composition rule the roster (fighter type slugs of fighters on the roster) breaks."""
+    counts = Counter(roster)
+    for slug in counts:
+        house.type(slug)
+    breaches = []
+    for limit in house.types:
+        count = counts.get(limit.slug, 0)
+        if limit.max_per_gang is not None and count > limit.max_per_gang:
+            most = "one" if limit.max_per_gang == 1 else str(limit.max_per_gang)
+            text = f"at most {most} {_plural(limit, limit.max_per_gang)} per gang (the gang would have {count})"
+            breaches.append(Breach(f"max-{limit.slug}", text, True, frozenset({limit.slug})))
+        if count < limit.min_per_gang:
+            least = "one" if limit.min_per_gang == 1 else str(limit.min_per_gang)
+            text = f"a gang needs at least {least} {_plural(limit, limit.min_per_gang)} (it has {count})"
+            breaches.append(Breach(f"min-{limit.slug}", text, False, frozenset({limit.slug})))
+    for index, rule in enumerate(house.share_rules):
+        breach = _share_rule(house, index, rule, roster)
+        if breach:
+            breaches.append(breach)
+    if house.min_fighters and len(roster) < house.min_fighters:
+        text = f"a gang needs at least {house.min_fighters} fighters to play (it has {len(roster)})"
+        breaches.append(Breach("min-fighters", text, False))
+    return tuple(breaches)
+
+
+def hire_breaches(house: HouseRules, roster: Sequence[str], hire: str) -> tuple[Breach, ...]:
+    """The maximum rules that hiring a fighter of type ``hire`` would break (minimums wait for play)."""
+    after = composition_breaches(house, [*roster, hire])
+    return tuple(b for b in after if b.maximum and hire in b.types)
+
+
+# --- 2018+ advancement -------------------------------------------------------------------------
+
+N18_ADVANCEMENT_SOURCE = "Necromunda 2018 rulebook, Advancements table (via N2 and Goonhammer); repeats +2 XP (N3)"
+
+# Experience cost and credit value of +1 to a characteristic (a target number drops by one).
+N18_CHARACTERISTIC_COSTS = {
+    "Wil": (3, 5),
+    "Int": (3, 5),
+    "Ld": (4, 10),
+    "Cl": (4, 10),
+    "I": (5, 10),
+    "M": (5, 10),
+    "WS": (6, 20),
+    "BS": (6, 20),
+    "S": (8, 30),
+    "T": (8, 30),
+    "W": (12, 45),
+    "A": (12, 45),
+}
+# (access, how chosen) → (XP, credits).
+N18_SKILL_COSTS = {
+    ("primary", "chosen"): (9, 20),
+    ("secondary", "chosen"): (12, 35),
+    ("primary", "random"): (6, 20),
+    ("secondary", "random"): (9, 35),
+}
+# Fighter categories that buy advancements; Gangers roll on their own table instead (not built yet).
+N18_ADVANCING_CATEGORIES = frozenset({"leader", "champion", "juve", "prospect", "specialist"})
+# These pay no more for repeating a characteristic (N3).
+N18_NO_ESCALATION = frozenset({"juve", "prospect"})
+
+
+@dataclass(frozen=True)
+class AdvanceCost:
+    xp: int
+    value: int
+    why: str
+
+
+def n18_characteristic_cost(characteristic: str, *, category: str, times_taken: int) -> AdvanceCost:
+    """XP and credit value of raising ``characteristic`` again after ``times_taken`` earlier raises."""
+    if characteristic not in N18_CHARACTERISTIC_COSTS:
+        raise RulesInputError("characteristic", f"{characteristic!r} is not a 2018+ characteristic")
+    _check_category(category)
+    xp, value = N18_CHARACTERISTIC_COSTS[characteristic]
+    extra = 0 if category in N18_NO_ESCALATION else 2 * times_taken
+    why = f"+1 {characteristic}: {xp} XP" + (f" +{extra} for {times_taken} earlier" if extra else "")
+    return AdvanceCost(xp + extra, value, f"{why}, worth {value} credits ({N18_ADVANCEMENT_SOURCE})")
+
+
+def n18_skill_cost(*, access: str, random: bool, category: str) -> AdvanceCost:
+    _check_category(category)
+    how = "random" if random else "chosen"
+    if (access, how) not in N18_SKILL_COSTS:
+        raise RulesInputError("access", f"{access!r} is not primary or secondary skill access")
+    xp, value = N18_SKILL_COSTS[(access, how)]
+    return AdvanceCost(xp, value, f"{how} {access} skill: {xp} XP, worth {value} credits ({N18_ADVANCEMENT_SOURCE})")
+
+
+def n18_improved(characteristic: str, value: int) -> int:
+    """The number after +1: one higher, or one lower for a target number (BS 4+ becomes 3+)."""
+    return value + characteristic_step(characteristic, "improve")
+
+
+def n18_random_skill(table: str, skills: Sequence[str], known: Iterable[str], dice: DiceSource) -> str:
+    """A random skill from ``table``, rolled again while the fighter already has it."""
+    known = set(known)
+    if all(s in known for s in skills):
+        raise RulesInputError("skill_table", f"the fighter already has every {table} skill; choose another table")
+    while True:
+        skill = skills[pick_index(len(skills), dice, f"{table} skill")]
+        if skill not in known:
+            return skill
+
+
+def _check_category(category: str) -> None:
+    if category not in N18_ADVANCING_CATEGORIES:
+        raise RulesInputError(
+            "fighter.category", f"{category.capitalize()}s advance on their own 2D6 table, which is not built yet"
+        )
+
+
+# --- hiring ------------------------------------------------------------------------------------
+
+
+def roll_starting_experience(expr: str, dice: DiceSource, purpose: str) -> int:
+    """Starting experience written as a sum of terms: ``"60+D6"`` (classic Heavies, S3 p85), ``"0"``."""
+    terms = [t.strip() for t in expr.split("+")]
+    if not all(terms):
+        raise RulesInputError("starting_xp", f"{expr!r} is not a sum such as 60+D6")
+    return sum(roll_amount(term, dice, purpose) for term in terms)
+
+
+# --- gang rating -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RatedFighter:
+    cost: int
+    equipment: int
+    experience: int = 0
+    advancements: int = 0
+    on_roster: bool = True
+
+
+def fighter_value(edition: str, fighter: RatedFighter) -> int:
+    """Classic: cost + equipment + experience (S3 p85). 2018+: cost + equipment + advancements' value."""
+    if edition == "classic":
+        return fighter.cost + fighter.equipment + fighter.experience
+    if edition == "n18":
+        return fighter.cost + fighter.equipment + fighter.advancements
+    raise RulesInputError("edition", f"unknown edition {edition!r}")
+
+
+def gang_rating(edition: str, fighters: Iterable[RatedFighter]) -> int:
+    """The sum of fighter values, Dead and Retired fighters left out."""
+    return sum(fighter_value(edition, f) for f in fighters if f.on_roster)
