@@ -6,9 +6,9 @@ or a :class:`rulebook.tables.Chart` for charts read by a characteristic) and ``B
 ((label, action, query) for ``python -m rulebook bench``) with ``BENCHMARK_TARGETS_MS``.
 """
 
-from rulebook.classic import checks, combat_actions, shooting_actions
+from rulebook.classic import campaign, checks, combat_actions, shooting_actions
 
-_MODULES = (shooting_actions, combat_actions, checks)
+_MODULES = (shooting_actions, combat_actions, checks, campaign)
 
 ACTIONS: dict = {a.name: a for m in _MODULES for a in getattr(m, "ACTIONS", ())}
 TABLES: dict = {t.name: t for m in _MODULES for t in getattr(m, "TABLES", ())}

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from rulebook.dice import TWO_D6, DiceSource, Dist
+from rulebook.dice import DiceSource, Dist
 from rulebook.errors import RulesInputError
 from rulebook.n18.campaign.lasting_injury import CAPTURED, CONVALESCENCE, CRITICAL_INJURY, DEAD, RECOVERY
 from rulebook.roster import FighterSnapshot, pick_index, roll_amount
@@ -305,11 +305,8 @@ SCENARIO_TABLE = Table(
 
 def scenario_distribution() -> Dist:
     """Exact chance of each scenario on the 2D6 roll, by slug."""
-    dist: Dist = {}
-    for total, p in TWO_D6.items():
-        slug = SCENARIO_TABLE.row(total).details["slug"]
-        dist[slug] = dist.get(slug, 0) + p
-    return dist
+    by_name = SCENARIO_TABLE.distribution()
+    return {s.slug: by_name[s.name] for s in SCENARIOS.values() if s.name in by_name}
 
 
 def roll_scenario(dice: DiceSource, *, rescue_mission: bool = False) -> dict:
