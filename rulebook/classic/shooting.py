@@ -13,7 +13,16 @@ harm an exploding weapon does to him; ``target.flesh_wounds``, ``target.WS``/``B
 rule); ``sustained_fire_dice`` (default: all the weapon has; 0 for a single shot);
 ``under_template``: ``wholly`` or ``partially`` for flamers; ``hand_to_hand_opponents``: how
 many fighters the target is fighting (a hit lands on each of them as likely as on him, and
-nobody is pinned); ``friend_in_path``: a friend within 1/2" of the line of fire (stray shots).
+nobody is pinned); ``friend_in_path``: a friend within 1/2" of the line of fire (stray shots);
+``spread_hits``: sustained fire keeps one hit on the target and spreads the rest;
+``bystanders``: fighters near the target under a blast marker or flamer template, each a target
+object with ``"under": "wholly"`` or ``"partially"`` (hit on a further 4+).
+
+The answer is the contract's plus ``range``, ``modifiers`` (each with why), ``p_pinned``,
+``p_explodes``, and where they apply ``hits`` (sustained fire), ``scatter_if_missed``,
+``p_hit_other_fighter``, ``p_stray_hit``, ``bystanders``, ``explosion_on_shooter``. Every
+probability has its exact fraction beside it. The dice-by-dice side is
+:mod:`rulebook.classic.shooting_roll`.
 """
 
 from __future__ import annotations
@@ -32,7 +41,6 @@ from rulebook.classic.resolution import (
     Hit,
     Target,
     hit_odds,
-    hit_roll,
     hits_series,
 )
 from rulebook.dice import D6, JAM, SUSTAINED_FIRE, certain, combine
@@ -112,10 +120,17 @@ class Shot:
     opponents: int
     friend_in_path: bool
     shooter: Target | None
+    spread_hits: bool = False
+    bystanders: tuple = ()  # (Target, wholly under the marker or template)
 
     @property
     def hit(self) -> Hit:
         return Hit(self.profile.strength, self.profile.damage, self.profile.save_mod)
+
+    @property
+    def explosion(self) -> Hit:
+        """An exploding weapon strikes its firer with its own Strength less 1."""
+        return replace(self.hit, strength=self.profile.strength - 1)
 
     @property
     def flamer_tests_ammo(self) -> bool:
@@ -212,6 +227,16 @@ def read_shot(query: Query) -> Shot:
     dice_allowed = profile.sustained_fire
     sustained = query.int("sustained_fire_dice", 0, dice_allowed, default=dice_allowed)
     has_shooter_profile = shooter.has("T")
+    bystanders = ()
+    if query.has("bystanders"):
+        if profile.template is None:
+            raise RulesInputError(
+                "bystanders", "only a blast marker or a flamer template hits fighters near the target"
+            )
+        bystanders = tuple(
+            (_target(b), b.choice("under", ["wholly", "partially"], default="partially") == "wholly")
+            for b in query.items("bystanders")
+        )
     return Shot(
         bs=bs,
         profile=profile,
@@ -226,6 +251,8 @@ def read_shot(query: Query) -> Shot:
         opponents=opponents,
         friend_in_path=query.bool("friend_in_path"),
         shooter=_target(shooter) if has_shooter_profile else None,
+        spread_hits=query.bool("spread_hits"),
+        bystanders=bystanders,
     )
 
 
@@ -263,7 +290,8 @@ def shot_events(shot: Shot) -> dict:
         add((MISS, six), p_first * (1 - p_hit))
         for (hits, jams), q in volley.items():
             rolls = six + (jams if shot.profile.ammo_roll is not None else 0)
-            landed = hits if hits else MISS
+            # Spread hits: one stays on the target, the rest go to other fighters within 4".
+            landed = (min(hits, 1) if shot.spread_hits else hits) or MISS
             add((landed, rolls), p_first * p_hit * q * on_target)
             add((MISS, rolls), p_first * p_hit * q * (1 - on_target))
     return events
@@ -300,25 +328,32 @@ def shoot_odds(query: Query) -> dict:
         **ammo.ammo_odds(shot.profile, rolls),
     }
     if shot.sustained_dice:
-        answer["hits"] = hits
+        answer["hits"] = hits  # hits on the target (with spread_hits, the rest went to others)
     if shot.opponents:
         answer["p_hit_other_fighter"] = _p_roll_hits(shot) * Fraction(shot.opponents, shot.opponents + 1)
     if shot.friend_in_path and shot.band != "template":
         answer["p_stray_hit"] = Fraction(1, 6) * Fraction(1, 6)
     if shot.profile.template == "blast" and shot.band != "out_of_range":
         answer["scatter_if_missed"] = blast.scatter_odds(shot.distance, shot.thrown)
+    if shot.bystanders:
+        answer["bystanders"] = [_bystander_odds(shot, target, wholly) for target, wholly in shot.bystanders]
     if shot.shooter is not None and answer["p_explodes"]:
-        answer["explosion_on_shooter"] = hit_odds(_explosion(shot), shot.shooter)
+        answer["explosion_on_shooter"] = hit_odds(shot.explosion, shot.shooter)
     return _render(answer)
+
+
+def _bystander_odds(shot: Shot, target: Target, wholly: bool) -> dict:
+    """A fighter near the target: hit if the marker lands on the target (or the template covers
+    him), on a further 4+ if he is only partly under it; one hit, no scatter counted."""
+    placed = Fraction(1) if shot.band == "template" else _p_roll_hits(shot)
+    p_hit = placed * (1 if wholly else blast.PARTIAL_HIT)
+    outcome = {MISS: 1 - p_hit, **{k: p_hit * p for k, p in hit_odds(shot.hit, target).items()}}
+    return _render({"p_hit": p_hit, "outcome": outcome})
 
 
 def _p_roll_hits(shot: Shot) -> Fraction:
     """Chance that the to-hit roll succeeds, whoever the shot then strikes."""
     return sum((p * shot.to_hit.p_hit_on(f) for f, p in D6.distribution().items()), Fraction(0))
-
-
-def _explosion(shot: Shot) -> Hit:
-    return replace(shot.hit, strength=shot.profile.strength - 1)
 
 
 def _render(answer: dict) -> dict:
@@ -336,103 +371,3 @@ def _render(answer: dict) -> dict:
         else:
             out[key] = value
     return out
-
-
-# --- one shot on dice ------------------------------------------------------------------------------
-
-
-def _roll_to_hit(shot: Shot, dice, steps: list) -> tuple[bool, int | None]:
-    """The to-hit roll (and the 7+ second die): whether it hit and what the first die showed."""
-    if shot.band == "template":
-        if not shot.partial_template:
-            steps.append({"step": "template", "result": "wholly under the template: hit"})
-            return True, None
-        roll = dice.d6("partly under the template (hit on 4+)")
-        steps.append({"step": "template", "roll": roll, "needed": 4, "result": "hit" if roll >= 4 else "missed"})
-        return roll >= 4, None
-    needed = shot.to_hit
-    label = "out of range: only the ammo check" if shot.band == "out_of_range" else f"to hit (needs {needed.needed}+)"
-    first = dice.d6(label)
-    step = {"step": "to hit", "needed": needed.needed, "roll": first}
-    hit = needed.needed is not None and first >= needed.needed
-    if hit and needed.then is not None:
-        second = dice.d6(f"7+ to hit: second die (needs {needed.then}+)")
-        step["then"], step["second_roll"] = needed.then, second
-        hit = second >= needed.then
-    step["result"] = "hit" if hit else "missed"
-    steps.append(step)
-    return hit, first
-
-
-def shoot_roll(query: Query, dice) -> dict:
-    shot = read_shot(query)
-    steps: list = []
-    hit, first = _roll_to_hit(shot, dice, steps)
-    ammo_due = []
-    if first == 6 and shot.profile.ammo_roll is not None:
-        ammo_due.append("to-hit roll of 6")
-    if shot.flamer_tests_ammo:
-        ammo_due.append("flamers test after every shot")
-    hits = 1 if hit else 0
-    if hit and shot.sustained_dice:
-        faces = [dice.roll(SUSTAINED_FIRE, f"sustained fire dice {i + 1}") for i in range(shot.sustained_dice)]
-        hits = sum(f for f in faces if f != JAM)
-        if shot.profile.ammo_roll is not None:
-            ammo_due += ["sustained fire jam"] * faces.count(JAM)
-        steps.append({"step": "sustained fire", "dice": faces, "hits": hits})
-    if hits and shot.opponents:
-        who = _roll_who_is_hit(shot.opponents + 1, dice)
-        steps.append(
-            {"step": "shooting into hand-to-hand", "roll": who, "result": "target" if who == 1 else "another fighter"}
-        )
-        if who != 1:
-            hits = 0
-    target, outcome = shot.target, (MISS if not hits else NO_WOUND)
-    rank = {k: i for i, k in enumerate(SHOT_OUTCOMES)}
-    for i in range(hits):
-        if outcome == OUT_OF_ACTION:
-            break
-        result = hit_roll(shot.hit, target, dice, who=f"target (hit {i + 1} of {hits})")
-        steps.extend(result.steps)
-        target = result.target_after(target)
-        outcome = max(outcome, result.outcome, key=rank.get)
-    failed = exploded = False
-    for why in ammo_due:
-        step = ammo.ammo_roll(shot.profile, dice, why)
-        steps.append(step)
-        failed, exploded = failed or step["failed"], exploded or step["exploded"]
-    answer = {
-        "weapon": shot.weapon_name,
-        "range": shot.band,
-        "modifiers": [{"why": why, "value": v} for why, v in shot.modifiers],
-        "to_hit": None if shot.band == "template" else shot.to_hit.as_json(),
-        "hit": bool(hits),
-        "hits": hits,
-        "outcome": outcome,
-        "pinned": bool(hits) and not shot.opponents and outcome not in (DOWN, OUT_OF_ACTION),
-        "weapon_fails": failed or shot.profile.one_shot,
-        "weapon_explodes": exploded,
-    }
-    if exploded and shot.shooter is not None:
-        answer["explosion_on_shooter"] = hit_roll(_explosion(shot), shot.shooter, dice, who="shooter").as_json()
-    if not hit and shot.profile.template == "blast" and shot.band != "out_of_range":
-        steps.append(blast.scatter_roll(dice, shot.distance, shot.thrown))
-    if first == 1 and shot.friend_in_path:
-        stray = dice.d6("stray shot: does it hit the friend in the way? (on a 1)")
-        steps.append({"step": "stray shot", "roll": stray, "result": "friend hit" if stray == 1 else "no harm"})
-        answer["stray_hit"] = stray == 1
-    answer["steps"] = steps
-    return answer
-
-
-def _roll_who_is_hit(fighters: int, dice) -> int:
-    """Which of ``fighters`` equally likely models a shot into a combat strikes (1 is the target).
-
-    A D6 split into equal runs (1-3/4-6 for two, 1-2/3-4/5-6 for three); the scores left over
-    when six does not divide evenly are rolled again, as the rulebook reads a D4 from a D6.
-    """
-    span = 6 // fighters
-    while True:
-        roll = dice.d6(f"who is hit among {fighters} fighters in the combat (1-{span}: the target)")
-        if roll <= span * fighters:
-            return (roll - 1) // span + 1

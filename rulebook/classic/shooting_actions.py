@@ -2,7 +2,8 @@
 
 from rulebook.classic.blast import GRENADE_RANGE, MISFIRE_TABLE
 from rulebook.classic.resolution import INJURY, WOUND_CHART
-from rulebook.classic.shooting import SEVEN_PLUS, TO_HIT, shoot_odds, shoot_roll
+from rulebook.classic.shooting import SEVEN_PLUS, TO_HIT, shoot_odds
+from rulebook.classic.shooting_roll import shoot_roll
 from rulebook.editions import Action
 from rulebook.tables import Chart
 

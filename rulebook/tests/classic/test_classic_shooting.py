@@ -7,7 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulebook.classic import blast
-from rulebook.classic.shooting import TO_HIT, ToHit, _roll_who_is_hit, shoot_odds, shoot_roll, to_hit
+from rulebook.classic.shooting import TO_HIT, ToHit, shoot_odds, to_hit
+from rulebook.classic.shooting_roll import _roll_who_is_hit, shoot_roll
 from rulebook.dice import ScriptedDice
 from rulebook.errors import RulesInputError
 from rulebook.query import Query
@@ -205,6 +206,36 @@ def test_shooting_into_hand_to_hand_shares_the_hit_and_pins_nobody():
     assert exact(answer, "p_pinned") == 0
 
 
+def test_spread_hits_leave_one_on_the_target():
+    answer = odds(weapon="heavy stubber", distance=10, spread_hits=True)
+    hits = {k: F(v) for k, v in answer["hits_exact"].items()}
+    assert hits == {"0": F(1, 2) + F(1, 2) * F(1, 36), "1": F(1, 2) * F(35, 36)}
+
+
+def test_bystanders_under_a_blast_marker():
+    answer = shoot_odds(
+        Query(
+            {
+                "shooter": {"BS": 3, "S": 3},
+                "weapon": "frag grenade",
+                "target": OPEN,
+                "distance": 6,
+                "bystanders": [{"T": 3, "under": "wholly"}, {"T": 3, "under": "partially"}],
+            }
+        )
+    )
+    wholly, partly = answer["bystanders"]
+    assert F(wholly["p_hit_exact"]) == F(1, 2)
+    assert F(partly["p_hit_exact"]) == F(1, 4)
+    assert sum(F(v) for v in partly["outcome_exact"].values()) == 1
+
+
+def test_bystanders_need_a_marker_or_template():
+    with pytest.raises(RulesInputError) as err:
+        odds(weapon="autogun", distance=6, bystanders=[{"T": 3}])
+    assert err.value.field == "bystanders"
+
+
 def test_stray_shot_needs_a_one_then_a_one():
     assert exact(odds(weapon="autogun", distance=6, friend_in_path=True), "p_stray_hit") == F(1, 36)
 
@@ -286,27 +317,32 @@ profiles = st.fixed_dictionaries(
     }
 )
 profiles = profiles.map(lambda w: {**w, "sustained_fire": 0} if w["template"] == "flamer" else w)
-queries = st.fixed_dictionaries(
-    {
-        "shooter": st.fixed_dictionaries({"BS": st.integers(0, 10), "T": st.integers(1, 5)}),
-        "weapon": profiles,
-        "target": st.fixed_dictionaries(
-            {
-                "T": st.integers(1, 8),
-                "wounds_left": st.integers(0, 3),
-                "save": st.sampled_from([None, 4, 5, 6]),
-                "WS": st.integers(1, 4),
-                "BS": st.integers(1, 4),
-                "flesh_wounds": st.integers(0, 2),
-            }
-        ),
-        "distance": st.integers(0, 32),
-        "cover": st.sampled_from(["none", "partial", "cover"]),
-        "modifiers": st.lists(st.sampled_from(["rapid_moving", "overwatch_fleeting", "small_target"]), unique=True),
-        "hand_to_hand_opponents": st.integers(0, 2),
-        "friend_in_path": st.booleans(),
-    }
-).map(lambda q: {**q, "hand_to_hand_opponents": 0} if q["weapon"]["template"] == "flamer" else q)
+queries = (
+    st.fixed_dictionaries(
+        {
+            "shooter": st.fixed_dictionaries({"BS": st.integers(0, 10), "T": st.integers(1, 5)}),
+            "weapon": profiles,
+            "target": st.fixed_dictionaries(
+                {
+                    "T": st.integers(1, 8),
+                    "wounds_left": st.integers(0, 3),
+                    "save": st.sampled_from([None, 4, 5, 6]),
+                    "WS": st.integers(1, 4),
+                    "BS": st.integers(1, 4),
+                    "flesh_wounds": st.integers(0, 2),
+                }
+            ),
+            "distance": st.integers(0, 32),
+            "cover": st.sampled_from(["none", "partial", "cover"]),
+            "modifiers": st.lists(st.sampled_from(["rapid_moving", "overwatch_fleeting", "small_target"]), unique=True),
+            "hand_to_hand_opponents": st.integers(0, 2),
+            "friend_in_path": st.booleans(),
+            "spread_hits": st.booleans(),
+        }
+    )
+    .map(lambda q: {**q, "hand_to_hand_opponents": 0} if q["weapon"]["template"] == "flamer" else q)
+    .map(lambda q: {**q, "bystanders": [{"T": 3, "under": "partially"}]} if q["weapon"]["template"] else q)
+)
 
 
 def _p(answer, key, outcome=None):
@@ -358,5 +394,7 @@ def test_every_roll_lies_in_the_support_of_odds(drawn_dice, query, data):
         assert _p(answer, "p_explodes") > 0
     if rolled["weapon_fails"]:
         assert _p(answer, "p_weapon_fails") > 0
+    for rolled_outcome, odds_bystander in zip(rolled.get("bystanders", []), answer.get("bystanders", []), strict=True):
+        assert F(odds_bystander["outcome_exact"][rolled_outcome]) > 0
     replay = shoot_roll(Query(query), ScriptedDice(dice.faces))
     assert replay == rolled
