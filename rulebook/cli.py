@@ -137,3 +137,11 @@ def main(argv: list[str]) -> int:
         return _fail(str(exc))
     except RecursionError:
         return _fail("query: too deeply nested")
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:
+        # A value of the wrong shape that slipped past the field checks: still the caller's input,
+        # so answer as the contract says (exit 2, JSON) rather than with a traceback.
+        return _fail(f"query: could not be read ({type(exc).__name__}: {exc})")
+    except BrokenPipeError:
+        # The reader went away (``| head``); nothing more to say.
+        sys.stderr.close()
+        return 0
