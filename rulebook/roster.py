@@ -137,26 +137,32 @@ class InjuryOutcome:
 
 # --- amounts written as dice ------------------------------------------------------------------
 
-_AMOUNT = re.compile(r"^(?:(\d*)D([36])|(\d+))(?:\+(\d+))?(?:x(\d+))?$")
+_AMOUNT = re.compile(r"^(-?)(?:(\d*)D([36])|(\d+))(?:\+(\d+))?(?:x(\d+))?$")
 
 
 def _parse_amount(expr: str) -> tuple[int, int, int, int, int]:
-    """``"3D6x10"`` → (count 3, die 6, fixed 0, plus 0, times 10)."""
+    """``"3D6x10"`` → (count 3, die 6, fixed 0, plus 0, times 10); a leading ``-`` makes ``times`` negative."""
     match = _AMOUNT.match(expr.replace(" ", "").replace("×", "x"))
     if not match:
-        raise RulesInputError("amount", f"{expr!r} is not a dice amount such as D6x10 or D3+3")
-    count, sides, fixed, plus, times = match.groups()
+        raise RulesInputError("amount", f"{expr!r} is not a dice amount such as D6x10, D3+3 or -1")
+    sign, count, sides, fixed, plus, times = match.groups()
+    times = int(times or 1) * (-1 if sign else 1)
     if sides:
-        return int(count or 1), int(sides), 0, int(plus or 0), int(times or 1)
-    return 0, 6, int(fixed), int(plus or 0), int(times or 1)
+        return int(count or 1), int(sides), 0, int(plus or 0), times
+    return 0, 6, int(fixed), int(plus or 0), times
 
 
 def roll_amount(expr: str, dice: DiceSource, purpose: str) -> int:
-    """Roll an amount such as ``"D6x10"``, ``"3D6x10"``, ``"D3+3"`` or ``"8"``."""
+    """Roll an amount such as ``"D6x10"``, ``"3D6x10"``, ``"D3+3"``, ``"-D3"`` or ``"8"``."""
     count, sides, fixed, plus, times = _parse_amount(expr)
     die = D3 if sides == 3 else D6
     total = fixed + sum(dice.roll(die, f"{purpose} ({expr})") for _ in range(count))
     return (total + plus) * times
+
+
+def amount_dice(expr: str) -> int:
+    """How many dice an amount rolls (``"4D6x10"`` → 4)."""
+    return _parse_amount(expr)[0]
 
 
 def amount_distribution(expr: str) -> Dist:

@@ -221,3 +221,16 @@ DOWN_AT_END = Table(
     ),
     source="S3 via content facts section 2; talesofthesegmentumobscuras.obsidianportal.com/wikis/kia",
 )
+
+
+def pre_battle_checks(fighter: FighterSnapshot, dice) -> list[dict]:
+    """The rolls a fighter's old injuries ask for before each game: Old Battle Wound (D6, on a 1 he misses
+    the game) and Head Wound (D6: 1-3 stupidity, 4-6 frenzy for the game), every die shown."""
+    checks = []
+    if fighter.has_injury("old-battle-wound"):
+        face = dice.d6("Old Battle Wound (on a 1 misses this game)")
+        checks.append({"injury": "Old Battle Wound", "roll": face, "misses_game": face == 1})
+    if fighter.has_injury("head-wound"):
+        face = dice.d6("Head Wound (1-3 stupidity, 4-6 frenzy)")
+        checks.append({"injury": "Head Wound", "roll": face, "subject_to": "stupidity" if face <= 3 else "frenzy"})
+    return checks

@@ -16,11 +16,13 @@ from rulebook.dice import DiceSource
 from rulebook.errors import RulesInputError
 from rulebook.n18.campaign.lasting_injury import (
     CAPTURED,
+    CONVALESCENCE,
     CRITICAL_INJURY,
     DEAD,
     LASTING_INJURY_RULES,
     RECOVERY,
     STABILISED_REROLL,
+    STATUS_RANK,
 )
 from rulebook.roster import ACTIVE, Change, FighterSnapshot, InjuryOutcome, roll_amount
 from rulebook.tables import Row, Table
@@ -51,6 +53,21 @@ def post_battle_injury_test(
     if test["slug"] == "survives":
         return test, InjuryOutcome(fighter, (), ())
     return test, LASTING_INJURY_RULES.roll(fighter, dice, caused_by_attack_action=caused_by_attack_action)
+
+
+def old_battle_wound_check(fighter: FighterSnapshot, dice: DiceSource) -> InjuryOutcome:
+    """After each battle a fighter with an Old Battle Wound took part in: D6, on a 1 into Convalescence."""
+    if not fighter.has_injury("old-battle-wound"):
+        return InjuryOutcome(fighter, (), ())
+    mark = len(dice.rolls)
+    face = dice.d6("Old Battle Wound (on a 1 goes into Convalescence)")
+    rolled = tuple(r.as_json() for r in dice.rolls[mark:])
+    why = f"Old Battle Wound ({face})"
+    if face != 1 or STATUS_RANK[fighter.status] >= STATUS_RANK[CONVALESCENCE]:
+        effect = "no effect" if face != 1 else f"already {fighter.status.replace('_', ' ')}"
+        return InjuryOutcome(fighter, (Change("note", None, effect, why, rolled),), ())
+    change = Change("status", fighter.status, CONVALESCENCE, why, rolled)
+    return InjuryOutcome(replace(fighter, status=CONVALESCENCE), (change,), ("Old Battle Wound",))
 
 
 # --- Medical Escort -------------------------------------------------------------------------------

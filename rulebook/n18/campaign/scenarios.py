@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from rulebook.dice import DiceSource, Dist
 from rulebook.errors import RulesInputError
 from rulebook.n18.campaign.lasting_injury import CAPTURED, CONVALESCENCE, CRITICAL_INJURY, DEAD, RECOVERY
-from rulebook.roster import FighterSnapshot, pick_index, roll_amount
+from rulebook.roster import FighterSnapshot, amount_dice, pick_index, roll_amount
 from rulebook.tables import Row, Table
 
 GUIDE = "club campaign guide 'Playing Necromunda Games in Cycle 1 & 2'"
@@ -113,6 +113,19 @@ class Scenario:
             "notes": self.notes,
             "sources": list(self.sources),
         }
+
+
+def roll_reward(reward: Reward, dice: DiceSource, *, times: int = 1) -> dict:
+    """Roll a reward ``times`` times (once per casket, cache ... for a ``per`` reward), keeping to its cap:
+    Smash & Grab's D6x10 per unopened casket stops at 4D6x10, so at most four caskets are rolled for."""
+    if times < 0:
+        raise RulesInputError("times", f"must be at least 0, not {times}")
+    if reward.cap:
+        times = min(times, amount_dice(reward.cap) // max(1, amount_dice(reward.amount)))
+    mark = len(dice.rolls)
+    purpose = f"{reward.kind} for {reward.recipient}"
+    amount = sum(roll_amount(reward.amount, dice, purpose) for _ in range(times))
+    return {**reward.as_json(), "times": times, "total": amount, "dice": [r.as_json() for r in dice.rolls[mark:]]}
 
 
 BOTTLED_OUT = Reward("reputation", "each gang that bottled out", "-1")

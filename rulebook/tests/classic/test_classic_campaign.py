@@ -363,3 +363,12 @@ def test_income_distributions_sum_to_one(slug):
 
 def test_chem_pit_income_odds():
     assert income_distribution("chem-pit")[0] == Fraction(16, 36)
+
+
+def test_pre_battle_checks_for_old_injuries():
+    from rulebook.classic.campaign.serious_injury import pre_battle_checks
+
+    fighter = FighterSnapshot(PROFILE, injuries=("old-battle-wound", "head-wound"))
+    checks = pre_battle_checks(fighter, ScriptedDice([1, 5]))
+    assert checks[0]["misses_game"] is True and checks[1]["subject_to"] == "frenzy"
+    assert pre_battle_checks(GANGER, ScriptedDice([])) == []

@@ -300,3 +300,16 @@ def test_post_battle_action_eligibility(status, hierarchy, may_act):
     answer = post_battle_action_eligibility(FighterSnapshot(PROFILE, status=status), gang_hierarchy=hierarchy)
     assert answer["may_act"] is may_act
     assert ("Medical Escort" in answer["actions"]) is may_act
+
+
+@pytest.mark.parametrize(
+    ("status", "face", "after"),
+    [("active", 1, "convalescence"), ("active", 2, "active"), ("recovery", 1, "recovery")],
+)
+def test_old_battle_wound_check(status, face, after):
+    from rulebook.n18.campaign.post_battle import old_battle_wound_check
+
+    fighter = FighterSnapshot(PROFILE, injuries=("old-battle-wound",), status=status)
+    assert old_battle_wound_check(fighter, ScriptedDice([face])).fighter.status == after
+    source = ScriptedDice([])
+    assert old_battle_wound_check(GANGER, source).fighter == GANGER and source.log() == []

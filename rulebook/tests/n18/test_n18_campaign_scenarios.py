@@ -277,3 +277,33 @@ def test_random_crews_pick_available_fighters_once(statuses, seed):
     assert len(picked) == len(set(picked)) <= 6
     assert all(fighters[int(i)].status in ("active",) for i in picked)
     assert len(picked) == min(crew["random_count"], sum(s == "active" for s in statuses))
+
+
+# --- rewards --------------------------------------------------------------------------------------
+
+
+def test_smash_and_grab_casket_credits_stop_at_four_dice():
+    from rulebook.n18.campaign.scenarios import roll_reward
+
+    reward = SCENARIOS["smash-and-grab"].rewards[0]
+    source = ScriptedDice([1, 2, 3, 4])
+    rolled = roll_reward(reward, source, times=5)
+    assert (rolled["times"], rolled["total"]) == (4, 100) and source.remaining == 0
+
+
+@pytest.mark.parametrize(
+    ("amount", "dice", "total"), [("-1", [], -1), ("-D3", [2], -2), ("D3x10", [3], 30), ("D3", [1], 1)]
+)
+def test_reputation_and_credit_rewards(amount, dice, total):
+    from rulebook.n18.campaign.scenarios import Reward, roll_reward
+
+    assert roll_reward(Reward("reputation", "gang", amount), ScriptedDice(dice))["total"] == total
+
+
+def test_reward_amounts_are_exact_distributions():
+    from rulebook.roster import amount_distribution
+
+    assert amount_distribution("-D3") == {-1: Fraction(1, 3), -2: Fraction(1, 3), -3: Fraction(1, 3)}
+    assert sum(amount_distribution("3D6x10").values()) == 1 and min(amount_distribution("3D6x10")) == 30
+    with pytest.raises(RulesInputError):
+        amount_distribution("D7")
