@@ -24,12 +24,10 @@ from rulebook.classic.combat import (
     Combatant,
     HandWeapon,
     break_off_odds,
-    break_off_roll,
     fight_odds_json,
-    fight_roll,
     multi_fight_odds,
-    multi_fight_roll,
 )
+from rulebook.classic.combat_roll import break_off_roll, fight_roll, multi_fight_roll
 from rulebook.dice import DiceSource
 from rulebook.editions import Action
 from rulebook.errors import RulesInputError

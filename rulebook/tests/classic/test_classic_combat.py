@@ -11,9 +11,7 @@ from rulebook.classic.combat import (
     Combatant,
     HandWeapon,
     fight_odds,
-    fight_roll,
     multi_fight_odds,
-    multi_fight_roll,
     net,
     parries,
     score_odds,
@@ -26,6 +24,7 @@ from rulebook.classic.combat_actions import (
     fight_odds_action,
     fight_roll_action,
 )
+from rulebook.classic.combat_roll import fight_roll, multi_fight_roll
 from rulebook.classic.resolution import DOWN, OUT_OF_ACTION
 from rulebook.dice import ScriptedDice
 from rulebook.errors import RulesInputError

@@ -10,8 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulebook.classic.combat import ATTACKER, DEFENDER, STANDOFF, Combatant, HandWeapon, fight_odds, fight_roll
+from rulebook.classic.combat import ATTACKER, DEFENDER, STANDOFF, Combatant, HandWeapon, fight_odds
 from rulebook.classic.combat_actions import fight_odds_action
+from rulebook.classic.combat_roll import fight_roll
 from rulebook.dice import ScriptedDice
 from rulebook.query import Query
 
