@@ -52,6 +52,12 @@ class FighterSnapshot:
         object.__setattr__(self, "skills", tuple(self.skills))
         object.__setattr__(self, "injuries", tuple(self.injuries))
 
+    def __hash__(self) -> int:
+        # The characteristics mapping is read-only but not hashable itself.
+        return hash(
+            (tuple(sorted(self.characteristics.items())), self.skills, self.injuries, self.xp, self.status, self.id)
+        )
+
     def characteristic(self, name: str) -> int:
         if name not in self.characteristics:
             raise RulesInputError(f"fighter.characteristics.{name}", "is required by this result")

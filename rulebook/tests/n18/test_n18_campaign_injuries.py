@@ -313,3 +313,14 @@ def test_old_battle_wound_check(status, face, after):
     assert old_battle_wound_check(fighter, ScriptedDice([face])).fighter.status == after
     source = ScriptedDice([])
     assert old_battle_wound_check(GANGER, source).fighter == GANGER and source.log() == []
+
+
+def test_snapshots_are_frozen_and_hashable():
+    import dataclasses
+
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        GANGER.xp = 10
+    with pytest.raises(TypeError):
+        GANGER.characteristics["BS"] = 2
+    same = FighterSnapshot(dict(PROFILE), skills=["Nerves of Steel"], xp=5, id="g1")
+    assert same == GANGER and len({same, GANGER}) == 1
