@@ -94,6 +94,10 @@ class HandWeapon:
 
 @dataclass(frozen=True)
 class Combatant:
+    """A fighter in a hand-to-hand fight: his current profile (flesh wounds already taken off WS
+    and BS), his weapons, and what this turn adds (charging, higher up, frenzy, a later opponent's
+    ``extra_dice`` and ``bonus`` in a multiple combat...)."""
+
     WS: int
     A: int = 1
     I: int = 3  # noqa: E741 - the game's name for Initiative

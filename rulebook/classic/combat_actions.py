@@ -28,6 +28,7 @@ from rulebook.classic.combat import (
     multi_fight_odds,
 )
 from rulebook.classic.combat_roll import break_off_roll, fight_roll, multi_fight_roll
+from rulebook.classic.resolution import DAMAGE
 from rulebook.dice import DiceSource
 from rulebook.editions import Action
 from rulebook.errors import RulesInputError
@@ -84,7 +85,7 @@ def _spelled_out(q: Query) -> HandWeapon:
     return _weapon(
         q.str("name", default="weapon"),
         raw,
-        q.str("damage", default="1"),
+        q.choice("damage", DAMAGE, default="1"),
         q.int("save_mod", -6, 0, default=0),
         q.bool("parry", default=False),
         q.field("strength"),
@@ -92,9 +93,6 @@ def _spelled_out(q: Query) -> HandWeapon:
 
 
 def _weapon(name: str, strength, damage: str, save_mod: int, parry: bool, field: str) -> HandWeapon:
-    # Every hand-to-hand weapon and pistol does 1 wound; the hit-by-hit bookkeeping relies on it.
-    if damage != "1":
-        raise RulesInputError(field, f"{name}: only weapons doing 1 wound per hit are supported in hand-to-hand")
     if isinstance(strength, str):
         return HandWeapon(name, None, _user_strength(strength, field), damage, save_mod, parry)
     return HandWeapon(name, strength, 0, damage, save_mod, parry)
