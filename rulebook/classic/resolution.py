@@ -47,7 +47,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
-from math import comb
+from math import comb, lcm
 
 from rulebook.dice import D3, D6, Dist, certain, sum_of
 from rulebook.errors import RulesInputError
@@ -194,14 +194,15 @@ def _injury_outcome(target: Target, sixes: bool, downs: bool, ones: int) -> str:
     return DOWN if downs else FLESH_WOUND
 
 
+@lru_cache(maxsize=1024)
 def _injuries(target: Target, count: int) -> Dist:
     """Exact result of ``count`` Injury dice rolled together, as (outcome, flesh wounds taken)."""
-    out: Dist = {(OUT_OF_ACTION, 0): 1 - Fraction(5, 6) ** count}
-    # No 6 among the dice: k ones and the rest Down results.
+    den = 6**count
+    out: Dist = {(OUT_OF_ACTION, 0): Fraction(den - 5**count, den)}
+    # No 6 among the dice: k ones and the rest Down results (four faces each).
     for ones in range(count + 1):
-        p = comb(count, ones) * Fraction(1, 6) ** ones * Fraction(4, 6) ** (count - ones)
         key = (_injury_outcome(target, False, ones < count, ones), ones)
-        out[key] = out.get(key, 0) + p
+        out[key] = out.get(key, 0) + Fraction(comb(count, ones) * 4 ** (count - ones), den)
     return out
 
 
@@ -259,6 +260,17 @@ def _relevant(target: Target) -> Target:
     return target if target.WS is not None and target.BS is not None else replace(target, flesh_wounds=0)
 
 
+@lru_cache(maxsize=4096)
+def _scaled_transitions(hit: Hit, target: Target) -> tuple[int, tuple]:
+    """:func:`hit_transitions` as whole numbers over one denominator: chaining many hits in
+    integers is far quicker than in Fractions and just as exact."""
+    dist = hit_transitions(hit, target)
+    den = lcm(*(p.denominator for p in dist.values()))
+    return den, tuple(
+        ((outcome, _relevant(after)), p.numerator * (den // p.denominator)) for (outcome, after), p in dist.items()
+    )
+
+
 def hits_series(hit: Hit, target: Target, most: int) -> list[dict]:
     """Exact distributions over :data:`OUTCOMES` for 0, 1, ... ``most`` hits on one fighter in turn.
 
@@ -266,24 +278,29 @@ def hits_series(hit: Hit, target: Target, most: int) -> list[dict]:
     the answer is the worst result he suffers (a Down fighter who takes a Flesh Wound stays Down).
     """
     rank = {k: i for i, k in enumerate(OUTCOMES)}
-    states: Dist = {(NO_WOUND, _relevant(target)): Fraction(1)}
+    # States are weights over a shared denominator ``den``, scaled up at each hit.
+    states: dict = {(NO_WOUND, _relevant(target)): 1}
+    den = 1
     series = []
     for n in range(most + 1):
-        out = _blank()
-        for (worst, _), p in states.items():
-            out[worst] += p
-        series.append(out)
+        totals = dict.fromkeys(OUTCOMES, 0)
+        for (worst, _), w in states.items():
+            totals[worst] += w
+        series.append({k: Fraction(w, den) for k, w in totals.items()})
         if n == most:
             break
-        nxt: Dist = {}
-        for (worst, state), p in states.items():
+        steps = {state: _scaled_transitions(hit, state) for worst, state in states if worst != OUT_OF_ACTION}
+        scale = lcm(*(d for d, _ in steps.values())) if steps else 1
+        nxt: dict = {}
+        for (worst, state), w in states.items():
             if worst == OUT_OF_ACTION:
-                nxt[(worst, state)] = nxt.get((worst, state), 0) + p
+                nxt[(worst, state)] = nxt.get((worst, state), 0) + w * scale
                 continue
-            for (outcome, after), q in hit_transitions(hit, state).items():
-                key = (max(worst, outcome, key=rank.get), _relevant(after))
-                nxt[key] = nxt.get(key, 0) + p * q
-        states = nxt
+            d, moves = steps[state]
+            for (outcome, after), q in moves:
+                key = (max(worst, outcome, key=rank.get), after)
+                nxt[key] = nxt.get(key, 0) + w * q * (scale // d)
+        states, den = nxt, den * scale
     return series
 
 
