@@ -29,16 +29,18 @@ API (all pure; dice only through a :class:`~rulebook.dice.DiceSource`):
   ``Target(T, wounds_left=1, save=None, flesh_wounds=0, WS=None, BS=None)`` — frozen inputs.
 - ``hit_odds(hit, target) -> dict``: exact distribution over :data:`OUTCOMES`
   (``no_wound``, ``saved``, ``wound_lost``, ``flesh_wound``, ``down``, ``out_of_action``),
-  Fractions summing to 1, every key present. ``hits_odds(hit, target, n)``: the same for n hits
-  on one fighter in turn (the worst result counts); ``hits_series`` for 0..n at once. ``hit_transitions(hit, target)``: the
-  (outcome, Target afterwards) distribution, for callers that chain further hits themselves.
+  Fractions summing to 1, every key present. ``hits_odds(hit, target, n)``: the same for n
+  hits on one fighter in turn (the worst result counts); ``hits_series`` for 0..n at once.
+  ``hit_transitions(hit, target)``: the (outcome, Target afterwards) distribution, for callers
+  that chain further hits themselves.
 - ``hit_roll(hit, target, dice, who="target") -> HitResult``: one resolution; ``HitResult``
   has ``outcome`` (one of :data:`OUTCOMES`), ``wounds_lost``, ``flesh_wounds`` (new ones),
   ``injury_rolls`` and ``steps`` (every die, what it needed and what followed);
   ``as_json()`` for the command line.
 - ``wound_needed(S, T)``, ``save_needed(save, save_mod)``, ``strength_save_modifier(S)``,
   ``damage_distribution(damage)``, ``roll_damage(damage, dice, purpose)``,
-  ``injury_dice(wounds, wounds_left)``, ``injuries_odds(target, count)`` and the :data:`INJURY` table.
+  ``injury_dice(wounds, wounds_left)``, ``injuries_odds(target, count)`` and the
+  :data:`INJURY` table.
 - :data:`WOUND_CHART`: the chart as printed, for ``table classic wound-chart``.
 """
 
