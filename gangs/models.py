@@ -12,6 +12,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.urls import reverse
 
 from content.models import Edition
 
@@ -42,6 +43,9 @@ class Gang(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("gangs:gang-detail", args=[self.pk])
 
     @property
     def stat_codes(self) -> tuple[str, ...]:

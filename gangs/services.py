@@ -500,7 +500,7 @@ def purchase_move(*, purchase: Purchase, fighter: Fighter | None, actor) -> Purc
 # --- advancement -------------------------------------------------------------------------------
 
 
-def _skill_tables(edition: str, fighter_type: FighterType) -> tuple[dict, dict, dict]:
+def skill_tables(edition: str, fighter_type: FighterType) -> tuple[dict, dict, dict]:
     """(standard tables, all tables, access level by table) as {table name: [skill names in order]}."""
     tables = SkillTable.objects.filter(edition=edition, is_active=True).prefetch_related("skills")
     access = {a.table_id: a.level for a in SkillAccess.objects.filter(fighter_type=fighter_type)}
@@ -510,12 +510,10 @@ def _skill_tables(edition: str, fighter_type: FighterType) -> tuple[dict, dict, 
     return standard, every, levels
 
 
-def classic_advances_due(fighter: Fighter) -> int:
-    """Advance rolls earned by thresholds passed since hiring, less the advances already taken."""
-    earned = experience.advances_gained(
-        fighter.starting_experience, max(fighter.experience, fighter.starting_experience)
-    )
-    return max(0, earned - len(fighter.advancements.all()))
+def classic_advances_due(fighter: Fighter, taken: int) -> int:
+    """Advance rolls earned by thresholds passed since hiring, less the ``taken`` advances."""
+    top = max(fighter.experience, fighter.starting_experience)
+    return max(0, experience.advances_gained(fighter.starting_experience, top) - taken)
 
 
 def _save_advance(
@@ -563,11 +561,11 @@ def fighter_advance_classic(
     A skill result is rolled on ``skill_table``: one of the fighter's standard tables, or any table
     on a 2 or 12. The rules are ``rulebook.classic.campaign.experience``'s.
     """
-    if classic_advances_due(fighter) < 1:
+    if classic_advances_due(fighter, fighter.advancements.count()) < 1:
         nxt = next((t for t in experience.ADVANCE_THRESHOLDS if t > fighter.experience), None)
         raise ValidationError(f"{fighter.name} has no advance roll due; the next comes at {nxt} XP.")
     snapshot = FighterSnapshot(characteristics=current_stats(fighter), skills=_known_skills(fighter))
-    standard, _, _ = _skill_tables(Edition.CLASSIC, fighter.fighter_type)
+    standard, _, _ = skill_tables(Edition.CLASSIC, fighter.fighter_type)
     try:
         after, answer = experience.roll_advance(snapshot, dice)
         reason = f"Advance roll {answer['roll']}: {answer['result']} ({experience.ADVANCE.source})"
@@ -616,7 +614,7 @@ def fighter_advance_n18(
                 [],
             )
         else:
-            _, every, levels = _skill_tables(Edition.N18, fighter.fighter_type)
+            _, every, levels = skill_tables(Edition.N18, fighter.fighter_type)
             table = skill.table.name if skill else random_table
             if table not in levels:
                 raise RulesInputError("skill", f"{fighter.fighter_type.name} has no access to the {table} skills")

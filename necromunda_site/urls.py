@@ -4,5 +4,6 @@ from django.urls import include, path
 urlpatterns = [
     path("", include("core.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
+    path("gangs/", include("gangs.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -1,0 +1,351 @@
+"""Export a gang as JSON and import it back (format described in docs/gang-export.md).
+
+The file names content by slug (house, fighter types, equipment, skills), so it moves between
+sites that loaded the same content. An import is checked whole before anything is written: a
+bad file gives every problem with the path of the field (``fighters[2].equipment[0]``) and
+creates nothing. The Stash, Reputation and experience arrive as ledger entries of kind
+``credits``/``reputation``/``experience`` saying they were imported, so the totals still equal
+the ledger. Exporting an imported gang gives the same file.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from content.models import Edition, Equipment, FighterType, House, Skill
+from gangs.ledger import ledger_record
+from gangs.models import (
+    STATS_BY_EDITION,
+    Advancement,
+    Fighter,
+    FighterSkill,
+    FighterStatus,
+    Gang,
+    Injury,
+    LedgerKind,
+    Purchase,
+    StatChange,
+    StatChangeSource,
+)
+
+FORMAT = "underhive-ledger/gang"
+VERSION = 1
+MAX_FIGHTERS = 100
+
+
+# --- export ------------------------------------------------------------------------------------
+
+
+def _changes(changes) -> list[dict]:
+    return [{"stat": c.stat, "delta": c.delta} for c in changes]
+
+
+def _skills(skills) -> list[str]:
+    return [fs.skill.slug for fs in skills]
+
+
+def _fighter_export(fighter: Fighter) -> dict:
+    changes = list(fighter.stat_changes.all())
+    skills = list(fighter.skills.all())
+    return {
+        "name": fighter.name,
+        "type": fighter.fighter_type.slug,
+        "cost": fighter.cost,
+        "base_stats": dict(fighter.base_stats),
+        "status": fighter.status,
+        "experience": fighter.experience,
+        "starting_experience": fighter.starting_experience,
+        "kills": fighter.kills,
+        "notes": fighter.notes,
+        "equipment": [{"equipment": p.equipment.slug, "price": p.price} for p in fighter.purchases.all()],
+        "advancements": [
+            {
+                "kind": a.kind,
+                "description": a.description,
+                "xp_cost": a.xp_cost,
+                "value": a.value,
+                "dice": a.dice,
+                "stat_changes": _changes(c for c in changes if c.advancement_id == a.pk),
+                "skills": _skills(s for s in skills if s.advancement_id == a.pk),
+            }
+            for a in fighter.advancements.all()
+        ],
+        "injuries": [
+            {
+                "code": i.code,
+                "name": i.name,
+                "roll": i.roll,
+                "effects": i.effects,
+                "stat_changes": _changes(c for c in changes if c.injury_id == i.pk),
+                "skills": _skills(s for s in skills if s.injury_id == i.pk),
+            }
+            for i in fighter.injuries.all()
+        ],
+        "stat_changes": _changes(c for c in changes if not c.advancement_id and not c.injury_id),
+        "skills": _skills(s for s in skills if not s.advancement_id and not s.injury_id),
+    }
+
+
+def gang_export(gang: Gang) -> dict:
+    fighters = gang.fighters.select_related("fighter_type").prefetch_related(
+        "stat_changes", "skills__skill", "advancements", "injuries", "purchases__equipment"
+    )
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "edition": gang.edition,
+        "house": gang.house.slug,
+        "name": gang.name,
+        "notes": gang.notes,
+        "stash": gang.stash,
+        "reputation": gang.reputation,
+        "stash_items": [
+            {"equipment": p.equipment.slug, "price": p.price}
+            for p in gang.purchases.filter(fighter__isnull=True).select_related("equipment")
+        ],
+        "fighters": [_fighter_export(f) for f in fighters],
+    }
+
+
+# --- validation --------------------------------------------------------------------------------
+
+
+class _Checker:
+    """Collects every problem with its path; lookups of content by slug are loaded once."""
+
+    def __init__(self) -> None:
+        self.errors: list[str] = []
+
+    def fail(self, path: str, message: str) -> None:
+        self.errors.append(f"{path}: {message}")
+
+    def kind(self, data: dict, key: str, types, path: str, *, required: bool = True):
+        if key not in data:
+            if required:
+                self.fail(f"{path}{key}", "is missing")
+            return None
+        value = data[key]
+        if isinstance(value, bool) or not isinstance(value, types):
+            self.fail(f"{path}{key}", f"must be {_names(types)}")
+            return None
+        return value
+
+    def count(self, data: dict, key: str, path: str, *, low: int | None = 0, required: bool = True) -> int | None:
+        value = self.kind(data, key, int, path, required=required)
+        if value is not None and low is not None and value < low:
+            self.fail(f"{path}{key}", f"must be {low} or more")
+            return None
+        return value
+
+    def text(self, data: dict, key: str, path: str, *, max_length: int, blank: bool = True) -> str | None:
+        value = self.kind(data, key, str, path, required=not blank)
+        if value is None:
+            return None
+        if not blank and not value.strip():
+            self.fail(f"{path}{key}", "must not be empty")
+        if len(value) > max_length:
+            self.fail(f"{path}{key}", f"is longer than {max_length} characters")
+        return value
+
+    def items(self, data: dict, key: str, path: str, *, required: bool = False) -> list:
+        value = self.kind(data, key, list, path, required=required)
+        if value is None:
+            return []
+        good = []
+        for index, item in enumerate(value):
+            if isinstance(item, dict):
+                good.append((f"{path}{key}[{index}].", item))
+            else:
+                self.fail(f"{path}{key}[{index}]", "must be an object")
+        return good
+
+
+def _names(types) -> str:
+    names = {int: "a whole number", str: "text", list: "a list", dict: "an object"}
+    types = types if isinstance(types, tuple) else (types,)
+    return " or ".join(names.get(t, t.__name__) for t in types)
+
+
+def _check_changes(check: _Checker, data: dict, path: str, codes: tuple) -> None:
+    for where, change in check.items(data, "stat_changes", path):
+        if change.get("stat") not in codes:
+            check.fail(f"{where}stat", f"must be one of {', '.join(codes)}")
+        delta = check.count(change, "delta", where, low=None)
+        if delta == 0:
+            check.fail(f"{where}delta", "must not be 0")
+
+
+def _check_skills(check: _Checker, data: dict, path: str, skills: dict) -> None:
+    value = check.kind(data, "skills", list, path, required=False) or []
+    for index, slug in enumerate(value):
+        if slug not in skills:
+            check.fail(f"{path}skills[{index}]", f"unknown skill {slug!r}")
+
+
+def _check_equipment(check: _Checker, data: dict, key: str, path: str, equipment: dict) -> None:
+    for where, item in check.items(data, key, path):
+        if item.get("equipment") not in equipment:
+            check.fail(f"{where}equipment", f"unknown equipment {item.get('equipment')!r}")
+        check.count(item, "price", where)
+
+
+def _check_fighter(check: _Checker, path: str, data: dict, types: dict, content: dict, codes: tuple) -> None:
+    check.text(data, "name", path, max_length=80, blank=False)
+    if data.get("type") not in types:
+        check.fail(f"{path}type", f"unknown fighter type {data.get('type')!r} for this house")
+    check.count(data, "cost", path)
+    stats = check.kind(data, "base_stats", dict, path)
+    if stats is not None:
+        if set(stats) != set(codes):
+            check.fail(f"{path}base_stats", f"must give exactly {', '.join(codes)}")
+        for code, value in stats.items():
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 20:
+                check.fail(f"{path}base_stats.{code}", "must be a whole number from 0 to 20")
+    if data.get("status") not in FighterStatus.values:
+        check.fail(f"{path}status", f"must be one of {', '.join(FighterStatus.values)}")
+    for key in ("experience", "starting_experience", "kills"):
+        check.count(data, key, path)
+    check.text(data, "notes", path, max_length=10_000)
+    _check_equipment(check, data, "equipment", path, content["equipment"])
+    for where, advancement in check.items(data, "advancements", path):
+        if advancement.get("kind") not in Advancement.Kind.values:
+            check.fail(f"{where}kind", f"must be one of {', '.join(Advancement.Kind.values)}")
+        check.text(advancement, "description", where, max_length=200, blank=False)
+        check.count(advancement, "xp_cost", where)
+        check.count(advancement, "value", where, low=None)
+        check.kind(advancement, "dice", list, where, required=False)
+        _check_changes(check, advancement, where, codes)
+        _check_skills(check, advancement, where, content["skills"])
+    for where, injury in check.items(data, "injuries", path):
+        check.text(injury, "code", where, max_length=60, blank=False)
+        check.text(injury, "name", where, max_length=80, blank=False)
+        if injury.get("roll") is not None:
+            check.count(injury, "roll", where, low=1)
+        _check_changes(check, injury, where, codes)
+        _check_skills(check, injury, where, content["skills"])
+    _check_changes(check, data, path, codes)
+    _check_skills(check, data, path, content["skills"])
+
+
+def gang_import_check(data) -> tuple[list[str], dict]:
+    """Every problem in ``data`` (a parsed file), and the content rows it refers to."""
+    check = _Checker()
+    if not isinstance(data, dict):
+        return ["the file must hold a JSON object"], {}
+    if data.get("format") != FORMAT:
+        check.fail("format", f"must be {FORMAT!r}; is this a gang export?")
+    if data.get("version") != VERSION:
+        check.fail("version", f"version {data.get('version')!r} is not supported; this site reads version {VERSION}")
+    edition = data.get("edition")
+    if edition not in Edition.values:
+        check.fail("edition", f"must be one of {', '.join(Edition.values)}")
+        return check.errors, {}
+    house = House.objects.active().filter(edition=edition, slug=data.get("house")).first()
+    if house is None:
+        check.fail("house", f"unknown {edition} house {data.get('house')!r}")
+        return check.errors, {}
+    content = {
+        "house": house,
+        "types": {t.slug: t for t in FighterType.objects.filter(house=house)},
+        "equipment": {e.slug: e for e in Equipment.objects.filter(edition=edition)},
+        "skills": {s.slug: s for s in Skill.objects.filter(edition=edition)},
+    }
+    check.text(data, "name", "", max_length=80, blank=False)
+    check.text(data, "notes", "", max_length=10_000)
+    check.count(data, "stash", "")
+    check.count(data, "reputation", "", low=None)
+    _check_equipment(check, data, "stash_items", "", content["equipment"])
+    fighters = check.items(data, "fighters", "", required=True)
+    if len(fighters) > MAX_FIGHTERS:
+        check.fail("fighters", f"holds {len(fighters)} fighters; at most {MAX_FIGHTERS}")
+    for path, fighter in fighters:
+        _check_fighter(check, path, fighter, content["types"], content, STATS_BY_EDITION[edition])
+    return check.errors, content
+
+
+def parse_gang_file(raw: bytes) -> dict:
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ValidationError([f"the file is not JSON: {error}"]) from None
+
+
+# --- import ------------------------------------------------------------------------------------
+
+
+def _create_changes(fighter: Fighter, changes: list, source: str, **link) -> None:
+    for change in changes:
+        StatChange.objects.create(fighter=fighter, stat=change["stat"], delta=change["delta"], source=source, **link)
+
+
+def _create_skills(fighter: Fighter, slugs: list, skills: dict, **link) -> None:
+    for slug in slugs:
+        FighterSkill.objects.create(fighter=fighter, skill=skills[slug], **link)
+
+
+def _import_fighter(gang: Gang, order: int, data: dict, content: dict, actor) -> None:
+    fighter = Fighter.objects.create(
+        gang=gang,
+        fighter_type=content["types"][data["type"]],
+        name=data["name"].strip(),
+        cost=data["cost"],
+        base_stats=data["base_stats"],
+        status=data["status"],
+        starting_experience=data["starting_experience"],
+        kills=data["kills"],
+        notes=data.get("notes", ""),
+        order=order,
+    )
+    for item in data.get("equipment", []):
+        Purchase.objects.create(
+            gang=gang, fighter=fighter, equipment=content["equipment"][item["equipment"]], price=item["price"]
+        )
+    for a in data.get("advancements", []):
+        advancement = Advancement.objects.create(
+            fighter=fighter, kind=a["kind"], description=a["description"], xp_cost=a["xp_cost"], value=a["value"],
+            dice=a.get("dice", []),
+        )  # fmt: skip
+        _create_changes(fighter, a.get("stat_changes", []), StatChangeSource.ADVANCEMENT, advancement=advancement)
+        _create_skills(fighter, a.get("skills", []), content["skills"], advancement=advancement)
+    for i in data.get("injuries", []):
+        injury = Injury.objects.create(
+            fighter=fighter, code=i["code"], name=i["name"], roll=i.get("roll"), effects=i.get("effects", [])
+        )
+        _create_changes(fighter, i.get("stat_changes", []), StatChangeSource.INJURY, injury=injury)
+        _create_skills(fighter, i.get("skills", []), content["skills"], injury=injury)
+    _create_changes(fighter, data.get("stat_changes", []), StatChangeSource.OTHER)
+    _create_skills(fighter, data.get("skills", []), content["skills"])
+    if data["experience"]:
+        ledger_record(
+            gang=gang, fighter=fighter, kind=LedgerKind.EXPERIENCE, experience=data["experience"],
+            description=f"{fighter.name} imported with {data['experience']} XP", reason="Imported from a file", actor=actor,
+        )  # fmt: skip
+
+
+@transaction.atomic
+def gang_import(*, owner, data, actor=None) -> Gang:
+    """Create the gang ``data`` describes for ``owner``; ``ValidationError`` listing every problem, nothing created."""
+    errors, content = gang_import_check(data)
+    if errors:
+        raise ValidationError(errors)
+    actor = actor or owner
+    gang = Gang.objects.create(
+        owner=owner,
+        edition=data["edition"],
+        house=content["house"],
+        name=data["name"].strip(),
+        notes=data.get("notes", ""),
+    )
+    ledger_record(
+        gang=gang, kind=LedgerKind.CREDITS, credits=data["stash"], reputation=data["reputation"],
+        description=f"Imported with {data['stash']} credits in the Stash and {data['reputation']} Reputation",
+        reason="Imported from a file", actor=actor,
+    )  # fmt: skip
+    for item in data.get("stash_items", []):
+        Purchase.objects.create(gang=gang, equipment=content["equipment"][item["equipment"]], price=item["price"])
+    for order, fighter in enumerate(data["fighters"], start=1):
+        _import_fighter(gang, order, fighter, content, actor)
+    return gang

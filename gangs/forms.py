@@ -1,0 +1,170 @@
+"""Forms for the gang pages: validation only; the services decide the rules."""
+
+from __future__ import annotations
+
+from django import forms
+
+from content.models import Edition, FighterType, House, Skill
+from gangs.models import ON_ROSTER, Fighter, Gang
+from gangs.services import buyable_equipment
+from rulebook import gang_rules
+from rulebook.classic.campaign.experience import SKILL_TABLES as CLASSIC_SKILL_TABLES
+from rulebook.dice import parse_dice
+from rulebook.errors import RulesInputError
+
+
+class GangCreateForm(forms.Form):
+    name = forms.CharField(max_length=80)
+    house = forms.ChoiceField(label="Edition and house")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        houses = list(House.objects.active().order_by("name"))
+        self.houses = {str(h.pk): h for h in houses}
+        self.fields["house"].choices = [("", "Choose a house")] + [
+            (label, [(str(h.pk), h.name) for h in houses if h.edition == value]) for value, label in Edition.choices
+        ]
+
+    def clean_house(self) -> House:
+        return self.houses[self.cleaned_data["house"]]
+
+
+class RenameForm(forms.Form):
+    name = forms.CharField(max_length=80)
+
+
+class NotesForm(forms.Form):
+    notes = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False, max_length=10_000)
+
+
+class OverrideField(forms.CharField):
+    def __init__(self, **kwargs):
+        super().__init__(
+            required=False,
+            max_length=300,
+            label="Arbitrator override: reason",
+            help_text="Only for an arbitrator: allow what the rules refuse, recorded in the ledger.",
+            **kwargs,
+        )
+
+
+class HireForm(forms.Form):
+    fighter_type = forms.ChoiceField(label="Fighter type")
+    name = forms.CharField(max_length=80)
+
+    def __init__(self, *args, gang: Gang, can_override: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        # The house list comes prefetched with the gang (gangs.selectors), so this costs no query.
+        types = sorted((t for t in gang.house.fighter_types.all() if t.is_active), key=lambda t: (t.order, t.name))
+        self.types = {str(t.pk): t for t in types}
+        self.fields["fighter_type"].choices = [(pk, f"{t.name} ({t.cost} credits)") for pk, t in self.types.items()]
+        if can_override:
+            self.fields["override_reason"] = OverrideField()
+
+    def clean_fighter_type(self) -> FighterType:
+        return self.types[self.cleaned_data["fighter_type"]]
+
+
+class BuyForm(forms.Form):
+    equipment = forms.ChoiceField(label="Equipment")
+
+    def __init__(self, *args, gang: Gang, fighter: Fighter | None = None, can_override: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        offers = buyable_equipment(gang, fighter)
+        self.items = {str(item.pk): item for item, _, _ in offers}
+        self.fields["equipment"].choices = [
+            (str(item.pk), f"{item.name} — {price} credits ({where})") for item, price, where in offers
+        ]
+        if can_override:
+            self.fields["override_reason"] = OverrideField()
+
+    def clean_equipment(self):
+        return self.items[self.cleaned_data["equipment"]]
+
+
+class MoveForm(forms.Form):
+    to = forms.ChoiceField(label="Move to")
+
+    def __init__(self, *args, gang: Gang, **kwargs):
+        super().__init__(*args, **kwargs)
+        fighters = [f for f in gang.fighters.all() if f.status in ON_ROSTER]
+        self.fighters = {str(f.pk): f for f in fighters}
+        self.fields["to"].choices = [("stash", "The Stash")] + [(pk, f.name) for pk, f in self.fighters.items()]
+
+    def clean_to(self) -> Fighter | None:
+        return self.fighters.get(self.cleaned_data["to"])
+
+
+class ClassicAdvanceForm(forms.Form):
+    """The advance roll: rolled by the server, or the dice rolled at the table typed in order."""
+
+    dice = forms.CharField(
+        required=False,
+        label="Dice rolled at the table (optional)",
+        help_text="In order: the two Advance dice, then the D6 the result asks for, e.g. 3 4 5. Empty: the server rolls.",
+    )
+    skill_table = forms.ChoiceField(required=False, label="Skill table, if the roll gives a skill", choices=[("", "—")])
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["skill_table"].choices = [("", "—")] + [(t, t) for t in CLASSIC_SKILL_TABLES]
+
+    def clean_dice(self) -> list:
+        text = self.cleaned_data["dice"].strip()
+        if not text:
+            return []
+        try:
+            return parse_dice(text)
+        except RulesInputError as error:
+            raise forms.ValidationError(error.message) from None
+
+
+class N18AdvanceForm(forms.Form):
+    """What to spend experience on: a characteristic, a chosen skill or a random skill from a table."""
+
+    advance = forms.ChoiceField(label="Advancement")
+
+    def __init__(self, *args, fighter: Fighter, access: dict[str, str], **kwargs):
+        super().__init__(*args, **kwargs)
+        category = fighter.fighter_type.category
+        taken = {}
+        for change in fighter.stat_changes.all():
+            if change.source == "advancement":
+                taken[change.stat] = taken.get(change.stat, 0) + 1
+        characteristics = []
+        for code in fighter.base_stats:
+            cost = gang_rules.n18_characteristic_cost(code, category=category, times_taken=taken.get(code, 0))
+            characteristics.append((f"stat:{code}", f"+1 {code} — {cost.xp} XP"))
+        skills = Skill.objects.filter(edition=Edition.N18, table__name__in=access, is_active=True).select_related(
+            "table"
+        )
+        chosen, random = [], []
+        for table, level in access.items():
+            cost = gang_rules.n18_skill_cost(access=level, random=True, category=category)
+            random.append((f"random:{table}", f"Random {table} skill ({level}) — {cost.xp} XP"))
+        for skill in skills:
+            cost = gang_rules.n18_skill_cost(access=access[skill.table.name], random=False, category=category)
+            chosen.append((f"skill:{skill.pk}", f"{skill.name} ({skill.table.name}) — {cost.xp} XP"))
+        self.fields["advance"].choices = [
+            ("Characteristics", characteristics),
+            ("Random skills", random),
+            ("Chosen skills", chosen),
+        ]
+
+    def clean_advance(self) -> dict:
+        kind, _, value = self.cleaned_data["advance"].partition(":")
+        if kind == "stat":
+            return {"characteristic": value}
+        if kind == "random":
+            return {"random_table": value}
+        return {"skill": Skill.objects.get(pk=value)}
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(help_text="A gang exported from Underhive Ledger (JSON, version 1).")
+
+
+class OverrideForm(forms.Form):
+    credits = forms.IntegerField(initial=0, help_text="Added to the Stash (negative to take away).")
+    reputation = forms.IntegerField(initial=0)
+    reason = forms.CharField(max_length=300)

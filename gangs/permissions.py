@@ -1,0 +1,65 @@
+"""Who may see and change a gang.
+
+Anyone logged in may view a gang (read-only). Changes belong to the owner and to an arbitrator of
+a campaign the gang is in; everyone else gets 403 on a change and 404 for a gang that does not
+exist. Views decide with these helpers, never templates.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
+from django.http import Http404
+
+from gangs.models import Gang
+
+
+def is_gang_arbitrator(user, gang: Gang) -> bool:
+    """True when ``user`` arbitrates a campaign ``gang`` is in.
+
+    The campaigns app fills this in (its models own campaign membership and arbitrators); until
+    then nobody is an arbitrator of a gang.
+    """
+    return False
+
+
+def can_edit_gang(user, gang: Gang) -> bool:
+    if not user.is_authenticated:
+        return False
+    return gang.owner_id == user.pk or is_gang_arbitrator(user, gang)
+
+
+@dataclass(frozen=True)
+class GangAccess:
+    """What a viewer may do, worked out once per request (an arbitrator may also override rules)."""
+
+    can_edit: bool
+    is_arbitrator: bool
+
+
+def gang_access(user, gang: Gang) -> GangAccess:
+    arbitrator = user.is_authenticated and is_gang_arbitrator(user, gang)
+    return GangAccess(
+        can_edit=arbitrator or (user.is_authenticated and gang.owner_id == user.pk), is_arbitrator=arbitrator
+    )
+
+
+def gang_for_view(user, pk: int, queryset: QuerySet | None = None) -> Gang:
+    """The gang for any logged-in user; 404 when it does not exist or nobody is logged in."""
+    if not user.is_authenticated:
+        raise Http404
+    queryset = queryset if queryset is not None else Gang.objects.select_related("house", "owner")
+    try:
+        return queryset.get(pk=pk)
+    except Gang.DoesNotExist:
+        raise Http404 from None
+
+
+def gang_for_edit(user, pk: int, queryset: QuerySet | None = None) -> Gang:
+    """The gang when ``user`` may change it; 403 for a logged-in user who may only look."""
+    gang = gang_for_view(user, pk, queryset)
+    if not can_edit_gang(user, gang):
+        raise PermissionDenied("Only the gang's owner or an arbitrator of its campaign may change it.")
+    return gang

@@ -1,0 +1,127 @@
+"""Reads for the gang pages: each owns its joins, so a page costs the same few queries for 1 or 30 fighters.
+
+:func:`gang_roster` is what the gang page and the print page show (a paper roster): every
+fighter's stat line, weapons with profiles, wargear, skills, injuries and value, the Stash, the
+gang rating and the composition problems. :func:`gang_territories` is the hook the campaigns app
+fills with the territories a gang holds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db.models import Count, Prefetch, Sum
+from django.db.models.functions import Coalesce
+from django.shortcuts import get_object_or_404
+
+from content.models import Edition, EquipmentKind
+from gangs.models import ON_ROSTER, Fighter, FighterSkill, Gang, LedgerEntry, Purchase
+from gangs.services import classic_advances_due, composition_problems
+from gangs.stats import StatValue, stat_line
+from rulebook import gang_rules
+
+
+def _purchases() -> Prefetch:
+    return Prefetch(
+        "purchases", queryset=Purchase.objects.select_related("equipment").prefetch_related("equipment__profiles")
+    )
+
+
+def fighters_queryset():
+    return (
+        Fighter.objects.select_related("fighter_type")
+        .annotate(advancement_value=Coalesce(Sum("advancements__value"), 0), advancement_count=Count("advancements"))
+        .prefetch_related(
+            "stat_changes", "injuries", Prefetch("skills", queryset=FighterSkill.objects.select_related("skill__table"))
+        )
+    )
+
+
+def gang_queryset():
+    """A gang with its house list, fighters and every purchase (a fighter's or the Stash's)."""
+    return Gang.objects.select_related("house", "owner").prefetch_related(
+        "house__fighter_types", Prefetch("fighters", queryset=fighters_queryset()), _purchases()
+    )
+
+
+@dataclass
+class FighterRow:
+    fighter: Fighter
+    stats: list[StatValue]
+    weapons: list[Purchase] = field(default_factory=list)
+    wargear: list[Purchase] = field(default_factory=list)
+    value: int = 0
+    advances_due: int = 0
+
+    @property
+    def on_roster(self) -> bool:
+        return self.fighter.status in ON_ROSTER
+
+
+@dataclass
+class GangRoster:
+    gang: Gang
+    fighters: list[FighterRow]
+    stash_items: list[Purchase]
+    rating: int
+    problems: list[str]
+
+    @property
+    def active_fighters(self) -> list[FighterRow]:
+        return [row for row in self.fighters if row.on_roster]
+
+
+def fighter_row(gang: Gang, fighter: Fighter, purchases: list[Purchase]) -> FighterRow:
+    """A fighter as the roster shows them; ``fighter`` comes from :func:`fighters_queryset`."""
+    row = FighterRow(fighter, stat_line(fighter))
+    for purchase in purchases:
+        (row.weapons if purchase.equipment.kind == EquipmentKind.WEAPON else row.wargear).append(purchase)
+    rated = gang_rules.RatedFighter(
+        cost=fighter.cost,
+        equipment=sum(p.price for p in purchases),
+        experience=fighter.experience,
+        advancements=fighter.advancement_value,
+        on_roster=row.on_roster,
+    )
+    row.value = gang_rules.fighter_value(gang.edition, rated)
+    if gang.edition == Edition.CLASSIC:
+        row.advances_due = classic_advances_due(fighter, fighter.advancement_count)
+    return row
+
+
+def gang_roster(gang: Gang) -> GangRoster:
+    """The roster of a gang loaded with :func:`gang_queryset` (no further queries)."""
+    by_fighter: dict[int | None, list[Purchase]] = {}
+    for purchase in gang.purchases.all():
+        by_fighter.setdefault(purchase.fighter_id, []).append(purchase)
+    rows = [fighter_row(gang, f, by_fighter.get(f.pk, [])) for f in gang.fighters.all()]
+    rating = sum(row.value for row in rows if row.on_roster)
+    return GangRoster(gang, rows, by_fighter.get(None, []), rating, composition_problems(gang))
+
+
+def gang_territories(gang: Gang) -> list:
+    """Territories the gang holds, for the gang page. The campaigns app fills this in (one query)."""
+    return []
+
+
+def gang_history(gang: Gang, limit: int | None = None) -> list[LedgerEntry]:
+    """The ledger, newest first, with who did it and for which fighter."""
+    entries = gang.ledger.select_related("actor", "fighter").order_by("-created_at", "-pk")
+    return list(entries[:limit] if limit else entries)
+
+
+def fighter_detail(gang: Gang, pk: int) -> tuple[FighterRow, list]:
+    """One fighter with advancements (and what each changed) and every purchase; 404 when not in ``gang``."""
+    fighters = fighters_queryset().prefetch_related("advancements", _purchases())
+    fighter = get_object_or_404(fighters, gang=gang, pk=pk)
+    fighter.gang = gang
+    return fighter_row(gang, fighter, list(fighter.purchases.all())), list(fighter.advancements.all())
+
+
+def gangs_owned_by(user) -> list[Gang]:
+    return list(
+        Gang.objects.filter(owner=user)
+        .select_related("house")
+        .annotate(fighter_count=Count("fighters"))
+        .order_by("name")
+    )

@@ -1,0 +1,369 @@
+"""Gang pages: list, create, roster, fighter, history, print, export/import, and every change.
+
+Each change view gets the gang through :mod:`gangs.permissions` (403 for a viewer who may only
+look), validates a form, calls a service and then: for htmx, re-renders the part of the page
+that changed (``page.html#fragment``); for a plain POST, redirects back to the page. An invalid
+form re-renders with its errors and status 200.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from content.models import Edition
+from gangs import exchange, forms, services
+from gangs.models import Purchase
+from gangs.permissions import gang_access, gang_for_edit, gang_for_view
+from gangs.selectors import (
+    fighter_detail,
+    gang_history,
+    gang_queryset,
+    gang_roster,
+    gang_territories,
+    gangs_owned_by,
+)
+from rulebook import gang_rules
+from rulebook.dice import RandomDice, ScriptedDice
+
+PRINT_SIZES = {"a4": "A4", "letter": "Letter"}
+
+
+def _fail(form, error: ValidationError) -> None:
+    for message in error.messages:
+        form.add_error(None, message)
+
+
+def _done(request, message: str, url: str):
+    messages.success(request, message)
+    return redirect(url)
+
+
+# --- gangs -------------------------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def gang_list(request):
+    return render(request, "gangs/gang_list.html", {"gangs": gangs_owned_by(request.user)})
+
+
+@login_required
+def gang_create(request):
+    form = forms.GangCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            gang = services.gang_create(owner=request.user, **form.cleaned_data)
+        except ValidationError as error:
+            _fail(form, error)
+        else:
+            return _done(request, f"{gang.name} founded with {gang.stash} credits.", gang.get_absolute_url())
+    return render(request, "gangs/gang_create.html", {"form": form})
+
+
+def _gang_page(request, gang, *, partial: str = "", hire_form=None, status: int = 200):
+    access = gang_access(request.user, gang)
+    context = {
+        "gang": gang,
+        "roster": gang_roster(gang),
+        "access": access,
+        "territories": gang_territories(gang),
+        "hire_form": hire_form or forms.HireForm(gang=gang, can_override=access.is_arbitrator),
+    }
+    template = f"gangs/gang_detail.html#{partial}" if partial else "gangs/gang_detail.html"
+    return render(request, template, context, status=status)
+
+
+@login_required
+@require_GET
+def gang_detail(request, pk: int):
+    return _gang_page(request, gang_for_view(request.user, pk, gang_queryset()))
+
+
+@login_required
+@require_GET
+def gang_history_view(request, pk: int):
+    gang = gang_for_view(request.user, pk)
+    template = "gangs/gang_history.html#history" if request.htmx else "gangs/gang_history.html"
+    return render(request, template, {"gang": gang, "entries": gang_history(gang)})
+
+
+@login_required
+@require_POST
+def gang_rename(request, pk: int):
+    gang = gang_for_edit(request.user, pk)
+    form = forms.RenameForm(request.POST)
+    if form.is_valid():
+        services.gang_rename(gang=gang, name=form.cleaned_data["name"], actor=request.user)
+        return _done(request, f"Renamed {gang.name}.", gang.get_absolute_url())
+    messages.error(request, "A gang needs a name of at most 80 characters.")
+    return redirect(gang)
+
+
+@login_required
+@require_POST
+def gang_override(request, pk: int):
+    gang = gang_for_edit(request.user, pk)
+    form = forms.OverrideForm(request.POST)
+    if not gang_access(request.user, gang).is_arbitrator:
+        return HttpResponse("Only an arbitrator of the gang's campaign may override.", status=403)
+    if form.is_valid():
+        services.gang_override(gang=gang, actor=request.user, **form.cleaned_data)
+        return _done(request, "Override recorded.", gang.get_absolute_url())
+    messages.error(request, "An override needs whole numbers and a reason.")
+    return redirect(gang)
+
+
+@login_required
+@require_POST
+def fighter_hire(request, pk: int):
+    gang = gang_for_edit(request.user, pk, gang_queryset())
+    access = gang_access(request.user, gang)
+    form = forms.HireForm(request.POST, gang=gang, can_override=access.is_arbitrator)
+    if form.is_valid():
+        try:
+            fighter = services.fighter_hire(gang=gang, actor=request.user, dice=RandomDice(), **form.cleaned_data)
+        except ValidationError as error:
+            _fail(form, error)
+        else:
+            messages.success(request, f"Hired {fighter.name} for {fighter.cost} credits.")
+            if not request.htmx:
+                return redirect(gang)
+            return _gang_page(request, gang_for_view(request.user, pk, gang_queryset()), partial="roster")
+    return _gang_page(request, gang, partial="roster" if request.htmx else "", hire_form=form)
+
+
+# --- fighters ----------------------------------------------------------------------------------
+
+
+def _fighter_forms(gang, row, access, posted: dict | None = None) -> dict:
+    """The forms of the fighter page, with the one that was posted (bound, maybe with errors) in place."""
+    fighter = row.fighter
+    built = {"buy_form": forms.BuyForm(gang=gang, fighter=fighter, can_override=access.is_arbitrator)}
+    built["move_form"] = forms.MoveForm(gang=gang)
+    built["rename_form"] = forms.RenameForm(initial={"name": fighter.name})
+    built["notes_form"] = forms.NotesForm(initial={"notes": fighter.notes})
+    if gang.edition == Edition.CLASSIC:
+        built["advance_form"] = forms.ClassicAdvanceForm() if row.advances_due else None
+    elif fighter.fighter_type.category in gang_rules.N18_ADVANCING_CATEGORIES:
+        _, _, levels = services.skill_tables(Edition.N18, fighter.fighter_type)
+        built["advance_form"] = forms.N18AdvanceForm(fighter=fighter, access=levels)
+    return {**built, **(posted or {})}
+
+
+def _fighter_page(request, gang, fighter_pk: int, *, partial: bool = False, posted: dict | None = None):
+    access = gang_access(request.user, gang)
+    row, advancements = fighter_detail(gang, fighter_pk)
+    context = {"gang": gang, "row": row, "fighter": row.fighter, "advancements": advancements, "access": access}
+    if access.can_edit:
+        context.update(_fighter_forms(gang, row, access, posted))
+    template = "gangs/fighter_detail.html#fighter" if partial else "gangs/fighter_detail.html"
+    return render(request, template, context)
+
+
+def _after_fighter_change(request, gang, fighter_pk: int, message: str, form_name: str = "", form=None):
+    """htmx: the fighter part of the page again; plain POST: back to the fighter page (or it with the errors)."""
+    if form is not None and form.errors:
+        return _fighter_page(request, gang, fighter_pk, partial=bool(request.htmx), posted={form_name: form})
+    messages.success(request, message)
+    if request.htmx:
+        return _fighter_page(request, gang, fighter_pk, partial=True)
+    return redirect("gangs:fighter-detail", pk=gang.pk, fighter_pk=fighter_pk)
+
+
+@login_required
+@require_GET
+def fighter_detail_view(request, pk: int, fighter_pk: int):
+    return _fighter_page(request, gang_for_view(request.user, pk), fighter_pk)
+
+
+@login_required
+@require_POST
+def fighter_rename(request, pk: int, fighter_pk: int):
+    gang = gang_for_edit(request.user, pk)
+    fighter = get_object_or_404(gang.fighters, pk=fighter_pk)
+    form = forms.RenameForm(request.POST)
+    if form.is_valid():
+        services.fighter_rename(fighter=fighter, name=form.cleaned_data["name"], actor=request.user)
+    return _after_fighter_change(request, gang, fighter.pk, f"Renamed {fighter.name}.", "rename_form", form)
+
+
+@login_required
+@require_POST
+def fighter_notes(request, pk: int, fighter_pk: int):
+    gang = gang_for_edit(request.user, pk)
+    fighter = get_object_or_404(gang.fighters, pk=fighter_pk)
+    form = forms.NotesForm(request.POST)
+    if form.is_valid():
+        services.fighter_notes_set(fighter=fighter, notes=form.cleaned_data["notes"], actor=request.user)
+    return _after_fighter_change(request, gang, fighter.pk, "Notes saved.", "notes_form", form)
+
+
+@login_required
+@require_POST
+def fighter_retire(request, pk: int, fighter_pk: int):
+    gang = gang_for_edit(request.user, pk)
+    fighter = get_object_or_404(gang.fighters, pk=fighter_pk)
+    try:
+        services.fighter_retire(fighter=fighter, actor=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, f"{fighter.name} has retired; their equipment went to the Stash.")
+    if request.htmx:
+        return HttpResponseClientRedirect(gang.get_absolute_url())
+    return redirect(gang)
+
+
+def _advance(gang, fighter, form, actor):
+    data = form.cleaned_data
+    if gang.edition == Edition.CLASSIC:
+        dice = ScriptedDice(data["dice"]) if data["dice"] else RandomDice()
+        return services.fighter_advance_classic(
+            fighter=fighter, actor=actor, dice=dice, skill_table=data["skill_table"]
+        )
+    return services.fighter_advance_n18(fighter=fighter, actor=actor, dice=RandomDice(), **data["advance"])
+
+
+@login_required
+@require_POST
+def fighter_advance(request, pk: int, fighter_pk: int):
+    gang = gang_for_edit(request.user, pk)
+    fighter = get_object_or_404(gang.fighters.select_related("fighter_type"), pk=fighter_pk)
+    if gang.edition == Edition.CLASSIC:
+        form = forms.ClassicAdvanceForm(request.POST)
+    else:
+        _, _, levels = services.skill_tables(Edition.N18, fighter.fighter_type)
+        form = forms.N18AdvanceForm(request.POST, fighter=fighter, access=levels)
+    message = ""
+    if form.is_valid():
+        try:
+            advancement = _advance(gang, fighter, form, request.user)
+            message = f"{fighter.name}: {advancement.description}."
+        except ValidationError as error:
+            _fail(form, error)
+    return _after_fighter_change(request, gang, fighter.pk, message, "advance_form", form)
+
+
+# --- equipment ---------------------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def purchase_buy(request, pk: int, fighter_pk: int):
+    gang = gang_for_edit(request.user, pk)
+    fighter = get_object_or_404(gang.fighters.select_related("fighter_type"), pk=fighter_pk)
+    access = gang_access(request.user, gang)
+    form = forms.BuyForm(request.POST, gang=gang, fighter=fighter, can_override=access.is_arbitrator)
+    message = ""
+    if form.is_valid():
+        try:
+            purchase = services.purchase_buy(gang=gang, fighter=fighter, actor=request.user, **form.cleaned_data)
+            message = f"Bought {purchase.equipment.name} for {purchase.price} credits."
+        except ValidationError as error:
+            _fail(form, error)
+    return _after_fighter_change(request, gang, fighter.pk, message, "buy_form", form)
+
+
+def _purchase(request, pk: int, purchase_pk: int) -> Purchase:
+    gang = gang_for_edit(request.user, pk)
+    return get_object_or_404(Purchase.objects.select_related("equipment", "fighter", "gang"), gang=gang, pk=purchase_pk)
+
+
+def _back_from_purchase(request, purchase_gang, fighter_pk: int | None, message: str):
+    """Back to the fighter the item belonged to, or to the gang page for the Stash."""
+    if fighter_pk:
+        return _after_fighter_change(request, purchase_gang, fighter_pk, message)
+    messages.success(request, message)
+    if request.htmx:
+        gang = gang_for_view(request.user, purchase_gang.pk, gang_queryset())
+        return _gang_page(request, gang, partial="roster")
+    return redirect(purchase_gang)
+
+
+@login_required
+@require_POST
+def purchase_sell(request, pk: int, purchase_pk: int):
+    purchase = _purchase(request, pk, purchase_pk)
+    fighter_pk, name = purchase.fighter_id, purchase.equipment.name
+    entry = services.purchase_sell(purchase=purchase, actor=request.user, dice=RandomDice())
+    return _back_from_purchase(request, purchase.gang, fighter_pk, f"Sold {name} for {entry.credits} credits.")
+
+
+@login_required
+@require_POST
+def purchase_discard(request, pk: int, purchase_pk: int):
+    purchase = _purchase(request, pk, purchase_pk)
+    fighter_pk, name = purchase.fighter_id, purchase.equipment.name
+    services.purchase_discard(purchase=purchase, actor=request.user)
+    return _back_from_purchase(request, purchase.gang, fighter_pk, f"Discarded {name}.")
+
+
+@login_required
+@require_POST
+def purchase_move(request, pk: int, purchase_pk: int):
+    purchase = _purchase(request, pk, purchase_pk)
+    fighter_pk = purchase.fighter_id
+    form = forms.MoveForm(request.POST, gang=purchase.gang)
+    try:
+        if not form.is_valid():
+            raise ValidationError("Choose a fighter of the gang or the Stash.")
+        services.purchase_move(purchase=purchase, fighter=form.cleaned_data["to"], actor=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        return redirect(
+            reverse("gangs:fighter-detail", args=[pk, fighter_pk]) if fighter_pk else purchase.gang.get_absolute_url()
+        )
+    target = purchase.fighter.name if purchase.fighter else "the Stash"
+    return _back_from_purchase(request, purchase.gang, fighter_pk, f"Moved {purchase.equipment.name} to {target}.")
+
+
+# --- print, export, import ---------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def gang_print(request, pk: int):
+    gang = gang_for_view(request.user, pk, gang_queryset())
+    size = request.GET.get("size", "a4")
+    context = {
+        "gang": gang,
+        "roster": gang_roster(gang),
+        "size": size if size in PRINT_SIZES else "a4",
+        "page_size": PRINT_SIZES.get(size, "A4"),
+        "sizes": PRINT_SIZES,
+        "cards": request.GET.get("cards") == "1",
+    }
+    return render(request, "gangs/gang_print.html", context)
+
+
+@login_required
+@require_GET
+def gang_export(request, pk: int):
+    gang = gang_for_view(request.user, pk)
+    response = HttpResponse(json.dumps(exchange.gang_export(gang), indent=2), content_type="application/json")
+    response["Content-Disposition"] = f'attachment; filename="gang-{gang.pk}.json"'
+    return response
+
+
+@login_required
+def gang_import(request):
+    form = forms.ImportForm(request.POST or None, request.FILES or None)
+    problems = []
+    if request.method == "POST" and form.is_valid():
+        try:
+            data = exchange.parse_gang_file(form.cleaned_data["file"].read())
+            gang = exchange.gang_import(owner=request.user, data=data)
+        except ValidationError as error:
+            problems = error.messages
+        else:
+            return _done(request, f"Imported {gang.name}.", gang.get_absolute_url())
+    return render(request, "gangs/gang_import.html", {"form": form, "problems": problems})
