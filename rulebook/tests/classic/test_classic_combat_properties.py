@@ -1,4 +1,5 @@
-"""Properties of hand-to-hand odds, rolls in the support of the odds, and the command line's bad input."""
+"""Properties of hand-to-hand odds, rolls in the support of the odds, and the command line's bad input
+(fight, multi-fight, break-off and test)."""
 
 import json
 import subprocess
@@ -156,6 +157,13 @@ def test_cli_fight_roll_with_dice():
             {"attacker": {"WS": 3, "I": 3}, "defender": {"WS": 3, "I": 3}},
             "dice",
         ),
+        (("odds", "classic", "test"), {"kind": "panic"}, "kind"),
+        (("odds", "classic", "test"), {"kind": "leadership", "Ld": "high"}, "Ld"),
+        (("odds", "classic", "test"), {"kind": "bottle", "gang_size": 0}, "gang_size"),
+        (("odds", "classic", "test"), {"kind": "fall", "height": 4, "edge": "cliff"}, "edge"),
+        (("odds", "classic", "test"), {"kind": "structure", "T": 6, "wounds": 1, "hits": 1, "strength": 0}, "strength"),
+        (("roll", "classic", "test", "--dice", "6"), {"kind": "leadership", "Ld": 7}, "dice"),
+        (("odds", "classic", "break-off"), {"fighter": {"WS": 3, "I": 3}}, "opponent"),
     ],
 )
 def test_cli_bad_input_exits_2_naming_the_field(args, query, field):
