@@ -172,3 +172,13 @@ def test_cli_bad_input_exits_2_naming_the_field(args, query, field):
     assert "Traceback" not in done.stderr
     error = json.loads(done.stderr)["error"]
     assert error.startswith(f"{field}:")
+
+
+def test_the_benchmarked_fight_has_four_dice_a_side_and_a_parry():
+    from rulebook import classic
+
+    label = next(label for label, target in classic.BENCHMARK_TARGETS_MS.items() if target == 50)
+    query = next(q for name, action, q in classic.BENCHMARKS if name == label)
+    answer = fight_odds_action(Query(query))
+    assert answer["attacker"]["attack_dice"] == answer["defender"]["attack_dice"] == 4
+    assert answer["attacker"]["parries"] == 1
