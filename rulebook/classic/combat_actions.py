@@ -1,9 +1,14 @@
-"""The ``fight`` and ``multi-fight`` actions: JSON queries read into :mod:`rulebook.classic.combat`.
+"""The ``fight``, ``multi-fight`` and ``break-off`` actions: JSON queries read into fighters.
 
-A fighter in a query (docs/rulebook-cli.md, "classic fight")::
+``fight``: ``{"attacker": FIGHTER, "defender": FIGHTER}`` (docs/rulebook-cli.md, "classic fight").
+``multi-fight``: ``{"fighter": FIGHTER, "opponents": [FIGHTER, ...]}``, opponents in the order
+they fight. ``break-off``: ``{"fighter": FIGHTER, "opponent": FIGHTER}``, the fighter breaking.
+A FIGHTER::
 
     {"WS": 3, "A": 1, "I": 3, "S": 3, "weapons": ["sword"], "charging": true}
 
+WS and BS are current values (flesh wounds already taken off); ``BS`` is only needed for the
+rule that a fighter at WS 0 and BS 0 is out of action.
 ``WS`` and ``I`` are required; ``A`` defaults to 1, ``S`` and ``T`` to 3, ``wounds_left`` (or
 ``W``) to 1, ``save`` to none. ``weapons`` holds up to two pistols or hand-to-hand weapons, by
 name or as ``{"name": "plasma pistol", "profile": "low power"}``; none means the knife every
