@@ -138,3 +138,66 @@ def make_fighter():
         )
 
     return make
+
+
+# --- campaigns ------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def make_territory(db):
+    """``make_territory("n18", "Old Ruins")`` → a content territory a campaign can add to its pool."""
+    from django.utils.text import slugify
+
+    from content.models import Territory
+
+    def make(edition: str = "n18", name: str | None = None, income: str = "D6x10"):
+        name = name or f"Territory {next(_serial)}"
+        return Territory.objects.create(edition=edition, slug=slugify(name), name=name, income=income)
+
+    return make
+
+
+@pytest.fixture
+def make_campaign(make_user, make_gang):
+    """``make_campaign(edition="n18", gangs=4, started=True, arbitrator=None)`` → a campaign whose ``gangs``
+    new gangs (each with its own player) have joined; started campaigns are in Cycle 1 (2018+)."""
+    from campaigns.services import campaign_create, campaign_join, campaign_start
+
+    def make(edition: str = "n18", gangs: int = 0, started: bool = False, arbitrator=None, name: str | None = None):
+        campaign = campaign_create(user=arbitrator or make_user(), edition=edition, name=name or "Test campaign")
+        for _ in range(gangs):
+            gang = make_gang(edition=edition)
+            campaign_join(campaign=campaign, gang=gang, user=gang.owner)
+        if started:
+            campaign = campaign_start(campaign=campaign)
+        return campaign
+
+    return make
+
+
+# --- battles --------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def make_battle(make_gang, make_fighter):
+    """``make_battle(edition="classic", fighters=3, **battle_start options)`` → a battle in progress between two
+    new gangs of ``fighters`` each (a Leader and gangers), every fighter with a pistol and a close combat weapon."""
+    from battles.services import battle_start
+    from content.models import Equipment
+    from gangs.services import purchase_buy
+
+    arms = {"classic": ("laspistol", "sword"), "n18": ("autopistol", "fighting-knife")}
+
+    def make(edition: str = "classic", fighters: int = 3, **options):
+        gangs = []
+        for _ in range(2):
+            gang = make_gang(edition=edition, extra_credits=100 * fighters)
+            for kind in ["leader"] + ["ganger"] * (fighters - 1):
+                fighter = make_fighter(gang, kind)
+                for slug in arms[edition]:
+                    item = Equipment.objects.get(edition=edition, slug=slug)
+                    purchase_buy(gang=gang, equipment=item, fighter=fighter, actor=gang.owner, override_reason="test")
+            gangs.append(gang)
+        return battle_start(gang_a=gangs[0], gang_b=gangs[1], started_by=gangs[0].owner, **options)
+
+    return make

@@ -225,6 +225,13 @@ class BattleAction(models.Model):
     dice_entered = models.BooleanField(default=False, help_text="Dice rolled at the table and entered.")
     result = models.JSONField(default=dict, blank=True)
     changes = models.JSONField(default=list, blank=True, help_text="What changed, in words.")
+    side = models.CharField(max_length=1, choices=Side.choices, blank=True, help_text="The gang a test was for.")
+    casualties = models.JSONField(
+        default=list, blank=True, help_text="Fighters this action put down, Seriously Injured or out (ids)."
+    )
+    round = models.PositiveSmallIntegerField(default=1)
+    turn_side = models.CharField(max_length=1, choices=Side.choices, default=Side.A)
+    phase = models.CharField(max_length=16, choices=Phase.choices, blank=True)
     state_before = models.JSONField(default=dict, blank=True, help_text="The whole battle before, for undo.")
     undone = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)

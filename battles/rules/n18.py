@@ -1,0 +1,350 @@
+"""The 2018+ rules at the table: queries for ``n18`` shoot, fight, test, agility, fall and the campaign
+guide's scenario actions, and their effects.
+
+States follow the project's content facts (section 3): a fighter is Active, Pinned, Seriously Injured or
+Out of Action, and apart from that Standing or Prone, Broken or not, Ready or already activated this
+round; a Standing fighter who is hit becomes Prone and Pinned. Prompts: Nerve tests for friends of a
+fighter who is Seriously Injured or taken Out of Action, and in the End phase the Bottle test, Recovery
+tests for Seriously Injured fighters and Rally tests for Broken ones. Scenario actions follow the club
+campaign guide (seed ``n18-campaign-cycles-1-2``): opening loot caskets, ransacking an ammo cache and
+defiling an enemy gang's relic (Border Dispute; no dice).
+"""
+
+from __future__ import annotations
+
+from battles.models import PHASES, Condition, Phase, other_side
+from battles.rules import Plan, Prompt
+
+KINDS = {"shoot": "Shoot", "fight": "Fight", "test": "Test", "scenario": "Scenario"}
+TESTS = {
+    "nerve": "Nerve",
+    "rally": "Rally",
+    "bottle": "Bottle test",
+    "recovery": "Recovery",
+    "agility": "Agility",
+    "fall": "Falling",
+    "willpower": "Willpower",
+    "intelligence": "Intelligence",
+}
+SCENARIO_ACTIONS = {"loot-casket": "Open a loot casket", "ammo-cache": "Ransack the ammo cache",
+                    "defile-relic": "Defile the enemy relic"}  # fmt: skip
+COVER = {"none": "In the open", "partial": "Partial cover (-1)", "full": "Full cover (-2)"}
+FALL_CAUSES = {"fall": "Falls", "forced": "Forced off a ledge", "jump_down": "Jumps down"}
+CHARACTERISTIC = {"willpower": "Wil", "intelligence": "Int"}
+RELIC_BONUS = 2  # Border Dispute: Cool and Leadership tests within 6" of the gang's own relic
+
+
+def fresh_state(profile: dict) -> dict:
+    return {"wounds_left": profile["stats"].get("W", 1), "condition": Condition.ACTIVE, "ready": True}
+
+
+# --- queries -------------------------------------------------------------------------------
+
+
+def weapon_query(fighter, choice: str) -> tuple[dict, dict]:
+    key, _, index = choice.partition(":")
+    weapon = fighter.weapon(key)
+    return weapon["profiles"][int(index or 0)]["query"], weapon
+
+
+def _state(fighter) -> str:
+    if fighter.condition == Condition.SERIOUSLY_INJURED:
+        return "seriously_injured"
+    if fighter.engaged:
+        return "engaged"
+    return "prone" if fighter.prone else "standing"
+
+
+def target_query(fighter) -> dict:
+    # The rulebook reads a fighter at 0 wounds only as Seriously Injured; a standing fighter left at 0
+    # by a Flesh Wound is given as 1 wound left (noted in the battle log's assumptions).
+    toughness = fighter.stats["T"]
+    return {
+        "T": toughness,
+        "W": max(1, fighter.wounds_left),
+        "flesh_wounds": min(fighter.flesh_wounds, toughness - 1),
+        "state": _state(fighter),
+        "save": fighter.profile.get("save"),
+    }
+
+
+def shoot_plan(params: dict, fighters: list) -> Plan:
+    shooter, target = params["fighter"], params["target"]
+    weapon, entry = weapon_query(shooter, params["weapon"])
+    query = {
+        "shooter": {"BS": shooter.stats["BS"], "S": shooter.stats["S"]},
+        **weapon,
+        "target": target_query(target),
+        "distance": params["distance"],
+        "cover": params.get("cover") or "none",
+        "modifiers": [params["modifier"]] if params.get("modifier") else [],
+    }
+    summary = f'{shooter.name} shoots {target.name} with the {entry["name"]} at {params["distance"]}"'
+    return Plan("shoot", "shoot", query, summary, shooter, target, params=params)
+
+
+def fight_plan(params: dict, fighters: list) -> Plan:
+    attacker, target = params["fighter"], params["target"]
+    query = {
+        "attacker": {"WS": attacker.stats["WS"], "A": attacker.stats.get("A", 1), "S": attacker.stats["S"]},
+        "target": target_query(target),
+        "modifiers": [params["modifier"]] if params.get("modifier") else [],
+    }
+    weapon_name = "bare hands"
+    if params.get("weapon"):
+        weapon, entry = weapon_query(attacker, params["weapon"])
+        query.update(weapon)
+        weapon_name = f"the {entry['name']}"
+    summary = f"{attacker.name} fights {target.name} with {weapon_name}"
+    return Plan("fight", "fight", query, summary, attacker, target, params=params)
+
+
+def _relic_bonus(battle, fighter, params) -> int:
+    relic_intact = not battle.facts.get("relics_defiled", {}).get(fighter.side)
+    return RELIC_BONUS if params.get("near_relic") and relic_intact else 0
+
+
+def test_plan(params: dict, fighters: list, battle) -> Plan:
+    test, fighter = params["test"], params.get("fighter")
+    if test == "bottle":
+        side = params["side"]
+        mine = [f for f in fighters if f.side == side]
+        query = {
+            "kind": "bottle",
+            "starting_crew": battle.starting_crew(side) or len(mine),
+            "seriously_injured": sum(f.condition == Condition.SERIOUSLY_INJURED for f in mine),
+            "out_of_action": sum(f.out_of_action for f in mine),
+        }
+        return Plan("test", "test", query, f"Bottle test for {battle.gang(side).name}", side=side, params=params)
+    rule, query = "test", {"kind": test}
+    if test in ("nerve", "rally"):
+        query.update(Cl=fighter.stats["Cl"], modifier=_relic_bonus(battle, fighter, params))
+    elif test == "recovery":
+        toughness = fighter.stats["T"]
+        query.update(T=toughness, flesh_wounds=min(fighter.flesh_wounds, toughness - 1))
+        query["assisted"] = bool(params.get("assisted"))
+    elif test in CHARACTERISTIC:
+        name = CHARACTERISTIC[test]
+        query = {"kind": "characteristic", "characteristic": name, "value": fighter.stats[name]}
+    elif test == "agility":
+        rule, query = "agility", {"modifier": params.get("modifier") or 0}
+    elif test == "fall":
+        rule = "fall"
+        query = {"height": params.get("height") or 1, "cause": params.get("cause") or "fall",
+                 "target": target_query(fighter)}  # fmt: skip
+    return Plan("test", rule, query, f"{fighter.name}: {TESTS[test]}", fighter, side=fighter.side, params=params)
+
+
+def scenario_plan(params: dict, fighters: list, battle) -> Plan:
+    action, fighter = params["action"], params["fighter"]
+    summary = f"{fighter.name}: {SCENARIO_ACTIONS[action].lower()}"
+    if action == "loot-casket":
+        query = {"smash_and_grab": battle.scenario == "smash-and-grab"}
+        return Plan("scenario", "loot-casket", query, summary, fighter, side=fighter.side, params=params)
+    if action == "ammo-cache":
+        _, entry = weapon_query(fighter, params["weapon"])
+        ammo = next((p["ammo"] for p in entry["profiles"] if p.get("ammo")), None)
+        query = {"ammo": int(str(ammo or "4+").rstrip("+"))}
+        return Plan("scenario", "ammo-cache", query, summary, fighter, side=fighter.side, params=params)
+    return Plan("scenario", "", {}, summary, fighter, side=fighter.side, params=params)
+
+
+PLANS = {"shoot": shoot_plan, "fight": fight_plan}
+
+
+def plan(kind: str, params: dict, fighters: list, battle) -> Plan:
+    if kind == "test":
+        return test_plan(params, fighters, battle)
+    if kind == "scenario":
+        return scenario_plan(params, fighters, battle)
+    return PLANS[kind](params, fighters)
+
+
+# --- effects ----------------------------------------------------------------------------------
+
+
+def harm(fighter, after: dict, by) -> list[str]:
+    """The rulebook's ``target_after`` written onto the fighter."""
+    changes = []
+    lost = fighter.wounds_left - after["wounds"]
+    if lost > 0:
+        changes.append(f"{fighter.name} loses {lost} wound{'s' * (lost > 1)}")
+    fighter.wounds_left = after["wounds"]
+    new_flesh = after["flesh_wounds"] - min(fighter.flesh_wounds, fighter.stats["T"] - 1)
+    if new_flesh > 0:
+        fighter.flesh_wounds += new_flesh
+        changes.append(f"{fighter.name} takes {new_flesh} Flesh Wound{'s' * (new_flesh > 1)}")
+    if after["out_of_action"] and not fighter.out_of_action:
+        fighter.condition, fighter.engaged, fighter.ready = Condition.OUT_OF_ACTION, False, False
+        fighter.taken_out_by = by
+        changes.append(f"{fighter.name} is Out of Action")
+    elif after["seriously_injured"] and fighter.condition != Condition.SERIOUSLY_INJURED:
+        fighter.condition, fighter.prone = Condition.SERIOUSLY_INJURED, True
+        fighter.seriously_injured_by = by
+        changes.append(f"{fighter.name} is Seriously Injured")
+    return changes
+
+
+def _pin(fighter) -> list[str]:
+    """A Standing fighter who is hit becomes Prone and Pinned."""
+    if fighter.condition != Condition.ACTIVE:
+        return []
+    fighter.condition, fighter.prone = Condition.PINNED, True
+    return [f"{fighter.name} is Prone and Pinned"]
+
+
+def _activated(fighter) -> None:
+    fighter.ready = False
+
+
+def apply_shoot(plan: Plan, result: dict, battle) -> list[str]:
+    shooter, target = plan.fighter, plan.target
+    changes = harm(target, result["target_after"], by=shooter)
+    if result["result"] != "miss":
+        changes += _pin(target)
+    if result.get("ammo_test") == "out_of_ammo":
+        key = plan.params["weapon"].partition(":")[0]
+        shooter.failed_weapons = [*shooter.failed_weapons, key]
+        changes.append(f"{shooter.name}'s {shooter.weapon(key)['name']} is out of ammo")
+    _activated(shooter)
+    return changes or ["No effect"]
+
+
+def apply_fight(plan: Plan, result: dict, battle) -> list[str]:
+    attacker, target = plan.fighter, plan.target
+    changes = harm(target, result["target_after"], by=attacker)
+    if result.get("hits"):
+        changes += _pin(target)
+    for fighter in (attacker, target):
+        fighter.engaged = not fighter.out_of_action
+    _activated(attacker)
+    return changes or ["No effect"]
+
+
+RECOVERY_WORDS = {"recovers": "recovers: Prone and Pinned", "stays_down": "stays Seriously Injured"}
+
+
+def apply_test(plan: Plan, result: dict, battle) -> list[str]:
+    kind, fighter = plan.params["test"], plan.fighter
+    if kind == "bottle":
+        if result.get("bottled"):
+            setattr(battle, f"bottled_{plan.side}", True)
+            return [f"{battle.gang(plan.side).name} bottles out"]
+        return [f"{battle.gang(plan.side).name} holds"]
+    if kind == "nerve" and not result["passed"]:
+        fighter.broken = True
+        return [f"{fighter.name} is Broken"]
+    if kind == "rally" and result["passed"]:
+        fighter.broken = False
+        return [f"{fighter.name} rallies"]
+    if kind == "recovery":
+        return _recovery(fighter, result["outcome"], plan.query["assisted"])
+    if kind == "fall":
+        changes = harm(fighter, result["target_after"], by=None)
+        if result["outcome"] not in ("stays_put", "no_fall"):
+            changes += _pin(fighter)
+        return changes or [f"{fighter.name}: {result['outcome'].replace('_', ' ')}"]
+    return [f"{fighter.name} {'passes' if result.get('passed') else 'fails'}"]
+
+
+def _recovery(fighter, outcome: str, assisted: bool) -> list[str]:
+    if outcome == "out_of_action":
+        fighter.condition, fighter.ready = Condition.OUT_OF_ACTION, False
+        return [f"{fighter.name} is Out of Action"]
+    if not assisted:
+        fighter.flesh_wounds += 1
+    if outcome == "recovers":
+        fighter.condition, fighter.prone = Condition.PINNED, True
+    words = f"{fighter.name} {RECOVERY_WORDS[outcome]}"
+    return [words + ("" if assisted else ", with a Flesh Wound")]
+
+
+def apply_scenario(plan: Plan, result: dict, battle) -> list[str]:
+    action, fighter = plan.params["action"], plan.fighter
+    facts = dict(battle.facts)
+    if action == "loot-casket":
+        record = {"side": fighter.side, "fighter": fighter.pk, "result": result.get("result"),
+                  "credits": result.get("credits_gained", 0)}  # fmt: skip
+        facts["caskets"] = [*facts.get("caskets", []), record]
+        words = [f"{fighter.name} opens a loot casket: {result.get('result')}"]
+        if record["credits"]:
+            words.append(f"{record['credits']} credits for {battle.gang(fighter.side).name}'s Stash after the battle")
+    elif action == "ammo-cache":
+        exhausted = result["cache_exhausted"]
+        facts["ammo_cache_exhausted"] = bool(facts.get("ammo_cache_exhausted") or exhausted)
+        words = [f"{fighter.name} ransacks the ammo cache: {'passed' if result['passed'] else 'failed'}"]
+        if exhausted:
+            words.append("The ammo cache is exhausted")
+    else:
+        enemy = other_side(fighter.side)
+        defiled = dict(facts.get("relics_defiled", {}))
+        defiled[enemy] = {"fighter": fighter.pk, "name": fighter.name}
+        facts["relics_defiled"] = defiled
+        words = [f"{fighter.name} defiles {battle.gang(enemy).name}'s relic"]
+    battle.facts = facts
+    _activated(fighter)
+    return words
+
+
+APPLY = {"shoot": apply_shoot, "fight": apply_fight, "test": apply_test, "scenario": apply_scenario}
+
+
+def apply(plan: Plan, result: dict, battle) -> list[str]:
+    return APPLY[plan.kind](plan, result, battle)
+
+
+def casualties(plan: Plan) -> list:
+    """Fighters Seriously Injured or taken Out of Action by this action: their friends take Nerve tests."""
+    involved = [f for f in (plan.fighter, plan.target) if f is not None]
+    harmful = (Condition.SERIOUSLY_INJURED, Condition.OUT_OF_ACTION)
+    return [f for f in dict.fromkeys(involved) if f.condition in harmful]
+
+
+# --- prompts and the round ----------------------------------------------------------------------
+
+
+def prompts(battle, fighters: list, last_casualties: list, taken: set) -> list[Prompt]:
+    out = []
+    for casualty in last_casualties:
+        for f in fighters:
+            if f.side == casualty.side and f.pk != casualty.pk and _can_break(f) and ("nerve", f.pk) not in taken:
+                out.append(
+                    Prompt(
+                        f'{f.name}: Nerve test if within 3" of {casualty.name}',
+                        "test",
+                        {"test": "nerve", "fighter": f.pk},
+                        f"{casualty.name} is {casualty.get_condition_display()}",
+                    )
+                )
+    if battle.phase != Phase.END:
+        return out
+    for side in ("a", "b"):
+        mine = [f for f in fighters if f.side == side]
+        hurt = sum(f.is_casualty for f in mine)
+        if hurt and not battle.bottled(side) and ("bottle", side) not in taken:
+            text = f"Bottle test for {battle.gang(side).name}"
+            out.append(Prompt(text, "test", {"test": "bottle", "side": side}, f"{hurt} Seriously Injured or out"))
+    for f in fighters:
+        if f.condition == Condition.SERIOUSLY_INJURED and ("recovery", f.pk) not in taken:
+            out.append(Prompt(f"{f.name}: Recovery test", "test", {"test": "recovery", "fighter": f.pk}))
+        if f.broken and not f.out_of_action and ("rally", f.pk) not in taken:
+            out.append(Prompt(f"{f.name}: Rally test", "test", {"test": "rally", "fighter": f.pk}))
+    return out
+
+
+def _can_break(fighter) -> bool:
+    return fighter.condition in (Condition.ACTIVE, Condition.PINNED) and not fighter.broken
+
+
+def advance(battle, fighters: list) -> list[str]:
+    """The next phase; after the End phase a new round begins and every fighter still in play is Ready."""
+    order = PHASES[battle.edition]
+    index = order.index(battle.phase)
+    if index + 1 < len(order):
+        battle.phase = order[index + 1]
+        return [f"{battle.get_phase_display()} phase"]
+    battle.phase = order[0]
+    battle.round += 1
+    for f in fighters:
+        f.ready = f.condition in (Condition.ACTIVE, Condition.PINNED)
+    return [f"Round {battle.round}: fighters in play are Ready"]

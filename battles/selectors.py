@@ -1,0 +1,80 @@
+"""Reads for the battle pages: a battle with its gangs and players, its fighters, the log, the prompts and who
+may act. Each page costs a fixed number of queries, whatever the number of fighters."""
+
+from __future__ import annotations
+
+from django.db.models import Q
+
+from battles.models import BattleAction, BattleFighter, BattleSession, BattleStatus
+from battles.rules import Prompt, edition_rules
+
+RECENT_ACTIONS = 12
+
+
+def battle_get(pk: int) -> BattleSession:
+    return BattleSession.objects.select_related(
+        "gang_a", "gang_b", "player_a", "player_b", "campaign_battle__campaign"
+    ).get(pk=pk)
+
+
+def battle_fighters(battle: BattleSession) -> list[BattleFighter]:
+    return list(battle.fighters.select_related("taken_out_by", "seriously_injured_by"))
+
+
+def battle_log(battle: BattleSession, limit: int | None = RECENT_ACTIONS) -> list[BattleAction]:
+    actions = battle.actions.select_related("actor", "fighter", "target").defer("state_before", "query")
+    return list(actions[:limit] if limit else actions)
+
+
+def phase_actions(battle: BattleSession) -> list[BattleAction]:
+    """The actions still standing in the current phase (what prompts have been answered)."""
+    return list(
+        battle.actions.filter(undone=False, round=battle.round, turn_side=battle.turn_side, phase=battle.phase).only(
+            "rule", "query", "side", "fighter_id", "casualties"
+        )
+    )
+
+
+def battle_prompts(
+    battle: BattleSession, fighters: list[BattleFighter] | None = None, actions: list[BattleAction] | None = None
+) -> list[Prompt]:
+    """What the rules ask for now, from the fighters' states and the tests already taken this phase."""
+    if battle.is_over:
+        return []
+    fighters = fighters if fighters is not None else list(battle.fighters.all())
+    actions = actions if actions is not None else phase_actions(battle)
+    by_pk = {f.pk: f for f in fighters}
+    taken = set()
+    casualty_ids: list[int] = []
+    for action in actions:
+        if action.rule == "test":
+            kind = action.query.get("kind")
+            taken.add((kind, action.side if kind == "bottle" else action.fighter_id))
+        casualty_ids += action.casualties
+    casualties = [by_pk[pk] for pk in dict.fromkeys(casualty_ids) if pk in by_pk]
+    return edition_rules(battle.edition).prompts(battle, fighters, casualties, taken)
+
+
+def is_arbitrator(user, battle: BattleSession) -> bool:
+    campaign_battle = battle.campaign_battle
+    if campaign_battle is None:
+        return False
+    return campaign_battle.campaign.arbitrators.filter(user=user).exists()
+
+
+def can_act(user, battle: BattleSession) -> bool:
+    """The two players act; so do the campaign's arbitrators for a campaign battle."""
+    if not user.is_authenticated:
+        return False
+    return user.pk in (battle.player_a_id, battle.player_b_id) or is_arbitrator(user, battle)
+
+
+def battles_for_user(user) -> dict[str, list[BattleSession]]:
+    """The user's own battles (in progress, ended) and others' battles in progress to watch."""
+    mine = Q(player_a=user) | Q(player_b=user)
+    base = BattleSession.objects.select_related("gang_a", "gang_b")
+    return {
+        "playing": list(base.filter(mine, status=BattleStatus.IN_PROGRESS)),
+        "ended": list(base.filter(mine, status=BattleStatus.ENDED)[:20]),
+        "watch": list(base.exclude(mine).filter(status=BattleStatus.IN_PROGRESS)[:20]),
+    }

@@ -1,0 +1,265 @@
+"""State changes of both editions with scripted dice, undo, prompts and the end of a battle."""
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from battles.models import BattleStatus, Condition, Phase
+from battles.selectors import battle_prompts
+from battles.services import (
+    action_resolve,
+    action_undo,
+    battle_advance,
+    battle_end,
+    battle_state,
+    fighter_adjust,
+)
+
+
+def sides(battle):
+    fighters = list(battle.fighters.all())
+    return [f for f in fighters if f.side == "a"], [f for f in fighters if f.side == "b"]
+
+
+def weapon(fighter, category):
+    entry = next(w for w in fighter.profile["weapons"] if w["category"] == category)
+    return f"{entry['key']}:0"
+
+
+def shoot(battle, shooter, target, dice, distance=6, **extra):
+    params = {"fighter": shooter, "target": target, "weapon": weapon(shooter, "pistol"), "distance": distance}
+    return action_resolve(battle=battle, kind="shoot", params={**params, **extra}, actor=battle.player_a, dice=dice)
+
+
+@pytest.mark.django_db
+def test_battle_start_snapshots_each_fighter_and_fresh_state(make_battle):
+    battle = make_battle("classic", fighters=3)
+    mine, theirs = sides(battle)
+    assert len(mine) == len(theirs) == 3
+    assert battle.phase == Phase.MOVEMENT and battle.round == 1 and battle.starting_crew_a == 3
+    leader = mine[0]
+    assert leader.profile["category"] == "leader" and leader.profile["stats"]["BS"] == 4
+    assert {w["slug"] for w in leader.profile["weapons"]} == {"laspistol", "sword"}
+    assert leader.wounds_left == 1 and leader.condition == Condition.STANDING
+    laspistol = next(w for w in leader.profile["weapons"] if w["slug"] == "laspistol")
+    assert laspistol["profiles"][0]["query"] == {"weapon": "laspistol"}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("dice", "condition", "flesh", "pinned_shooter_weapon"),
+    [
+        ([3, 6, 2], Condition.DOWN, 0, False),  # hit on 3 (needs 2 at short range with BS 4), wound 6, injury 2: down
+        ([3, 6, 1], Condition.PINNED, 1, False),  # injury 1: flesh wound, and pinned by the hit
+        ([3, 6, 6], Condition.OUT_OF_ACTION, 0, False),
+        ([3, 2], Condition.PINNED, 0, False),  # hit, no wound: pinned
+        ([1], Condition.STANDING, 0, False),  # a 1 always misses
+        (
+            [6, 2, 1],
+            Condition.PINNED,
+            0,
+            True,
+        ),  # a 6 to hit calls the Ammo roll: laspistol 2+ fails on 1, no explosion on 2
+    ],
+)
+def test_classic_shoot_applies_the_outcome(make_battle, dice, condition, flesh, pinned_shooter_weapon):
+    battle = make_battle("classic", fighters=2)
+    (leader, _), (target, _) = sides(battle)
+    action = shoot(battle, leader, target, [*dice, *([2] if pinned_shooter_weapon else [])])
+    target.refresh_from_db()
+    leader.refresh_from_db()
+    assert target.condition == condition
+    assert target.flesh_wounds == flesh
+    assert bool(leader.failed_weapons) == pinned_shooter_weapon
+    assert action.dice[0]["value"] == dice[0] and action.dice_entered
+    if condition == Condition.OUT_OF_ACTION:
+        assert target.taken_out_by_id == leader.pk
+
+
+@pytest.mark.django_db
+def test_classic_fight_winner_strikes_the_loser(make_battle):
+    battle = make_battle("classic", fighters=2)
+    (leader, _), (enemy, _) = sides(battle)
+    # attack dice: leader has 1 A + sword & laspistol (2 weapons: 2 dice) and the enemy the same.
+    action = action_resolve(
+        battle=battle,
+        kind="fight",
+        params={"fighter": leader, "target": enemy, "charging": True},
+        actor=battle.player_a,
+        dice=None,
+    )
+    enemy.refresh_from_db()
+    leader.refresh_from_db()
+    assert action.result["winner"] in ("attacker", "defender", "standoff")
+    loser = {"attacker": leader, "defender": enemy}.get(action.result.get("loser"))
+    if loser is not None and action.result["wounds"]["outcome"] in ("down", "out_of_action"):
+        assert loser.condition == Condition.OUT_OF_ACTION  # down in a one-on-one fight is out of action
+    assert action.odds["p_attacker_wins"] > 0
+
+
+@pytest.mark.django_db
+def test_classic_test_leadership_breaks_and_nerve_recovers(make_battle):
+    battle = make_battle("classic", fighters=2)
+    (_, ganger), _ = sides(battle)
+    action_resolve(
+        battle=battle, kind="test", params={"test": "leadership", "fighter": ganger}, actor=battle.player_a, dice=[6, 6]
+    )
+    ganger.refresh_from_db()
+    assert ganger.broken
+    action_resolve(
+        battle=battle,
+        kind="test",
+        params={"test": "nerve", "fighter": ganger, "in_cover_unseen": True},
+        actor=battle.player_a,
+        dice=[1, 2],
+    )
+    ganger.refresh_from_db()
+    assert not ganger.broken
+
+
+@pytest.mark.django_db
+def test_classic_bottle_prompt_after_a_quarter_down(make_battle):
+    battle = make_battle("classic", fighters=3)
+    (leader, _, _), (target, _, _) = sides(battle)
+    shoot(battle, leader, target, [3, 6, 2])  # down
+    battle.refresh_from_db()
+    prompts = [p.text for p in battle_prompts(battle)]
+    assert any("Leadership test" in p for p in prompts)  # friends of the fighter who went down
+    for _ in range(4):  # to side b's movement phase
+        battle_advance(battle=battle, actor=battle.player_a)
+    battle.refresh_from_db()
+    assert battle.turn_side == "b" and battle.phase == Phase.MOVEMENT
+    prompts = battle_prompts(battle)
+    bottle = next(p for p in prompts if p.params.get("test") == "bottle")
+    action_resolve(battle=battle, kind="test", params=bottle.params, actor=battle.player_b, dice=[6, 6])
+    battle.refresh_from_db()
+    assert battle.bottled_b
+    assert not any(p.params.get("test") == "bottle" for p in battle_prompts(battle))
+
+
+@pytest.mark.django_db
+def test_classic_recovery_roll_in_the_recovery_phase(make_battle):
+    battle = make_battle("classic", fighters=2)
+    (leader, _), (target, _) = sides(battle)
+    shoot(battle, leader, target, [3, 6, 2])
+    for _ in range(7):  # side b's recovery phase
+        battle_advance(battle=battle, actor=battle.player_a)
+    battle.refresh_from_db()
+    assert battle.phase == Phase.RECOVERY and battle.turn_side == "b"
+    prompt = next(p for p in battle_prompts(battle) if p.params.get("test") == "recovery")
+    action_resolve(battle=battle, kind="test", params=prompt.params, actor=battle.player_b, dice=[1])
+    target.refresh_from_db()
+    assert target.condition == Condition.PINNED and target.flesh_wounds == 1
+
+
+@pytest.mark.django_db
+def test_n18_shoot_seriously_injures_and_pins(make_battle):
+    battle = make_battle("n18", fighters=2)
+    (leader, _), (_, target) = sides(battle)
+    # hit (BS 4+ with +1 short), wound S3 v T4 needs 5, no save, injury dice 4: Seriously Injured, Firepower 1
+    action = shoot(battle, leader, target, [4, 5, 4, 1], distance=3)
+    target.refresh_from_db()
+    leader.refresh_from_db()
+    assert action.result["outcome"] == "seriously_injured", action.result
+    assert target.condition == Condition.SERIOUSLY_INJURED and target.prone
+    assert target.seriously_injured_by_id == leader.pk
+    assert not leader.ready
+
+
+@pytest.mark.django_db
+def test_n18_shoot_hit_pins_a_standing_fighter(make_battle):
+    battle = make_battle("n18", fighters=2)
+    (leader, _), (_, target) = sides(battle)
+    shoot(battle, leader, target, [4, 1, 1], distance=3)  # hit, no wound, Firepower 1
+    target.refresh_from_db()
+    assert target.condition == Condition.PINNED and target.prone
+
+
+@pytest.mark.django_db
+def test_n18_end_phase_prompts_bottle_recovery_and_rally(make_battle):
+    battle = make_battle("n18", fighters=2)
+    (leader, ganger), (enemy_leader, target) = sides(battle)
+    shoot(battle, leader, target, [4, 5, 4, 1], distance=3)
+    prompts = battle_prompts(battle)
+    nerve = next(p for p in prompts if p.params.get("test") == "nerve")
+    action_resolve(battle=battle, kind="test", params=nerve.params, actor=battle.player_b, dice=[1, 1])
+    battle_advance(battle=battle, actor=battle.player_a)
+    battle_advance(battle=battle, actor=battle.player_a)
+    battle.refresh_from_db()
+    assert battle.phase == Phase.END
+    kinds = {(p.params["test"], p.params.get("side") or p.params.get("fighter")) for p in battle_prompts(battle)}
+    assert ("bottle", "b") in kinds and ("recovery", target.pk) in kinds and ("rally", enemy_leader.pk) in kinds
+    action_resolve(
+        battle=battle, kind="test", params={"test": "recovery", "fighter": target}, actor=battle.player_b, dice=[1]
+    )
+    target.refresh_from_db()
+    assert target.condition == Condition.PINNED and target.flesh_wounds == 1
+    battle_advance(battle=battle, actor=battle.player_a)
+    battle.refresh_from_db()
+    leader.refresh_from_db()
+    assert battle.round == 2 and battle.phase == Phase.PRIORITY and leader.ready
+
+
+@pytest.mark.django_db
+def test_n18_loot_casket_and_relic_become_scenario_facts(make_battle):
+    battle = make_battle("n18", fighters=2)
+    (leader, ganger), _ = sides(battle)
+    action_resolve(
+        battle=battle,
+        kind="scenario",
+        params={"action": "loot-casket", "fighter": leader},
+        actor=battle.player_a,
+        dice=[3, 4],
+    )
+    action_resolve(
+        battle=battle, kind="scenario", params={"action": "defile-relic", "fighter": ganger}, actor=battle.player_a
+    )
+    battle.refresh_from_db()
+    assert battle.facts["caskets"] == [{"side": "a", "fighter": leader.pk, "result": "Nothing Much", "credits": 4}]
+    assert battle.facts["relics_defiled"]["b"]["fighter"] == ganger.pk
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("edition", ["classic", "n18"])
+def test_undo_restores_the_exact_state(make_battle, edition):
+    battle = make_battle(edition, fighters=3)
+    (leader, ganger, _), (_, target, _) = sides(battle)
+    fighters = list(battle.fighters.all())
+    before = battle_state(battle, fighters)
+    shoot(battle, leader, target, [3, 6, 6] if edition == "classic" else [4, 5, 6, 1], distance=3)
+    fighter_adjust(battle=battle, fighter=ganger, field="broken", value=True, actor=battle.player_a)
+    battle_advance(battle=battle, actor=battle.player_a)
+    for _ in range(3):
+        action_undo(battle=battle, actor=battle.player_a)
+    battle.refresh_from_db()
+    assert battle_state(battle, list(battle.fighters.all())) == before
+    assert battle.actions.filter(undone=False).count() == 0
+    with pytest.raises(ValidationError):
+        action_undo(battle=battle, actor=battle.player_a)
+
+
+@pytest.mark.django_db
+def test_entered_dice_must_all_be_used(make_battle):
+    battle = make_battle("classic", fighters=2)
+    (leader, _), (target, _) = sides(battle)
+    with pytest.raises(ValidationError, match="dice"):
+        shoot(battle, leader, target, [1, 4, 4])
+    with pytest.raises(ValidationError, match="ran out of dice"):
+        shoot(battle, leader, target, [3])
+    assert not battle.actions.exists()
+
+
+@pytest.mark.django_db
+def test_battle_end_writes_the_report(make_battle):
+    battle = make_battle("classic", fighters=2)
+    (leader, _), (target, _) = sides(battle)
+    shoot(battle, leader, target, [3, 6, 6])
+    battle = battle_end(battle=battle, actor=battle.player_a, winner="a")
+    assert battle.status == BattleStatus.ENDED
+    report = battle.report
+    assert report["winner"] == "a" and report["sides"]["a"]["bottled_out"] is False
+    ended = {f["name"]: f for f in report["fighters"]}
+    assert ended[target.name]["outcome"] == "out_of_action"
+    assert ended[target.name]["by"] == leader.fighter_id
+    assert ended[leader.name]["awards"] == {"out_of_action": 1, "leader_or_champion_out_of_action": 1}
+    with pytest.raises(ValidationError):
+        shoot(battle, leader, target, [3, 6, 6])
