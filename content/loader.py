@@ -122,8 +122,8 @@ class _Field:
             self.fail("", "must be an object")
 
     def fail(self, key: str, message: str):
-        place = f"{self.where}.{key}" if key else self.where
-        raise ContentFileError(f"{self.path.name}: {place}: {message}")
+        place = ".".join(part for part in (self.where, key) if part)
+        raise ContentFileError(f"{self.path.name}: {place}: {message}" if place else f"{self.path.name}: {message}")
 
     def get(self, key: str, kind: type | tuple, *, required: bool = True, default: Any = None) -> Any:
         if key not in self.record or self.record[key] is None:

@@ -135,6 +135,21 @@ class FighterType(ContentRecord):
         # Every house has a "Leader": name the house too (select_related("house") where this is listed).
         return f"{self.house.name} {self.name} ({self.edition})"
 
+    @property
+    def statline(self) -> list[tuple[str, str]]:
+        """(label, value as printed) in the edition's order: 2018+ prints inches and target numbers (3+)."""
+        plain = [("M", self.movement), ("WS", self.weapon_skill), ("BS", self.ballistic_skill), ("S", self.strength)]
+        plain += [("T", self.toughness), ("W", self.wounds), ("I", self.initiative), ("A", self.attacks)]
+        plain += [("Ld", self.leadership)]
+        if self.edition != Edition.N18:
+            return [(label, str(value)) for label, value in plain]
+        plain += [("Cl", self.cool), ("Wil", self.willpower), ("Int", self.intelligence)]
+        target = {"WS", "BS", "I", "Ld", "Cl", "Wil", "Int"}
+        return [
+            (label, f'{value}"' if label == "M" else f"{value}+" if label in target else str(value))
+            for label, value in plain
+        ]
+
 
 class EquipmentKind(models.TextChoices):
     WEAPON = "weapon", "Weapon"

@@ -4,6 +4,8 @@ from django.urls import include, path
 urlpatterns = [
     path("", include("core.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
+    path("content/", include("content.urls")),
     path("gangs/", include("gangs.urls")),
+    path("battles/", include("battles.urls")),
     path("admin/", admin.site.urls),
 ]

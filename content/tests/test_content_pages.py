@@ -1,0 +1,131 @@
+"""The public reference pages: open to anyone, semantic tables, and a flat query count."""
+
+import html
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from content.models import House
+
+pytestmark = pytest.mark.django_db
+
+
+def test_index_lists_houses_by_edition(client, loaded_content):
+    response = client.get(reverse("content:index"))
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Classic (1995)" in page and "2018+ rules" in page
+    assert reverse("content:house-detail", args=["n18", "van-saar"]) in page
+    assert reverse("content:house-detail", args=["classic", "cawdor"]) in page
+
+
+def test_classic_house_page_shows_stat_lines_and_the_equipment_list(client, loaded_content):
+    response = client.get(reverse("content:house-detail", args=["classic", "escher"]))
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert '<table class="statline">' in page
+    assert '<th scope="col">Ld</th>' in page and '<th scope="col">Cl</th>' not in page
+    assert "Starting XP 60+D6" in page
+    assert reverse("content:equipment-detail", args=["classic", "lasgun"]) in page
+
+
+def test_n18_house_page_prints_target_numbers_and_list_prices(client, loaded_content):
+    response = client.get(reverse("content:house-detail", args=["n18", "escher"]))
+    page = response.content.decode()
+    assert '<th scope="col">Wil</th>' in page
+    assert "<td>5+</td>" in page  # the Gang Queen's Leadership
+    assert "Finesse (secondary)" in page
+    assert "Gang Queen" in page and "Little Sister" in page
+
+
+def test_weapon_page_shows_every_profile(client, loaded_content):
+    response = client.get(reverse("content:equipment-detail", args=["classic", "missile-launcher"]))
+    page = response.content.decode()
+    assert '<table class="profile">' in page
+    assert page.count('<th scope="row">') >= 2  # frag and krak missiles
+    lasgun = html.unescape(client.get(reverse("content:equipment-detail", args=["classic", "lasgun"])).content.decode())
+    assert '0–12"' in lasgun and '12–24"' in lasgun and "<td>2+</td>" in lasgun
+
+
+def test_n18_weapon_page_shows_traits_and_house_prices(client, loaded_content):
+    page = client.get(reverse("content:equipment-detail", args=["n18", "lasgun"])).content.decode()
+    assert "Plentiful" in page
+    assert "Gang Queen: 5 credits" in page
+
+
+@pytest.mark.parametrize("name", ["equipment-list", "skill-list", "territory-list"])
+def test_edition_pages(client, loaded_content, name):
+    response = client.get(reverse(f"content:{name}", args=["n18"]))
+    assert response.status_code == 200
+
+
+def test_territory_page_marks_the_home_settlement(client, loaded_content):
+    page = client.get(reverse("content:territory-list", args=["n18"])).content.decode()
+    assert "Home Settlement" in page and "D6x10" in page
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/content/n23/equipment/",
+        "/content/n23/houses/escher/",
+        "/content/classic/houses/nobody/",
+        "/content/classic/equipment/plasma-cannon/",
+    ],
+)
+def test_unknown_pages_are_404(client, loaded_content, url):
+    assert client.get(url).status_code == 404
+
+
+def test_inactive_content_is_not_shown(client, loaded_content):
+    House.objects.filter(edition="classic", slug="cawdor").update(is_active=False)
+    assert client.get(reverse("content:house-detail", args=["classic", "cawdor"])).status_code == 404
+    assert b"Cawdor" not in client.get(reverse("content:index")).content.split(b"2018+ rules")[0]
+
+
+def query_count(client, url) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url).status_code == 200
+    return len(queries)
+
+
+HOUSE_PAGE_QUERIES = 4  # the house, its fighter types, their skill access, their equipment lists
+EQUIPMENT_PAGE_QUERIES = 3  # the item, its profiles, the lists that carry it
+
+
+def test_house_page_query_count_stays_flat(client, make_house, django_assert_num_queries):
+    small, big = make_house(fighters=2, items=3), make_house(fighters=7, items=40)
+    for house in (small, big):
+        with django_assert_num_queries(HOUSE_PAGE_QUERIES):
+            client.get(reverse("content:house-detail", args=[house.edition, house.slug]))
+
+
+def test_equipment_page_query_count_stays_flat(client, make_house, equipment_factory, django_assert_num_queries):
+    make_house(fighters=7, items=2)
+    lonely, carried = equipment_factory(profiles=1), equipment_factory(profiles=4)
+    make_house(fighters=1, items=0)
+    from content.models import FighterType, FighterTypeEquipment
+
+    for fighter_type in FighterType.objects.all():
+        FighterTypeEquipment.objects.create(fighter_type=fighter_type, equipment=carried, cost=5)
+    for item in (lonely, carried):
+        with django_assert_num_queries(EQUIPMENT_PAGE_QUERIES):
+            client.get(reverse("content:equipment-detail", args=[item.edition, item.slug]))
+
+
+def test_index_and_list_pages_query_counts_stay_flat(client, make_house):
+    make_house(fighters=1, items=1)
+    counts = [query_count(client, reverse(name, args=args)) for name, args in PAGES]
+    make_house(fighters=5, items=30)
+    make_house(fighters=5, items=30)
+    assert [query_count(client, reverse(name, args=args)) for name, args in PAGES] == counts
+
+
+PAGES = [
+    ("content:index", []),
+    ("content:equipment-list", ["classic"]),
+    ("content:skill-list", ["classic"]),
+    ("content:territory-list", ["classic"]),
+]
