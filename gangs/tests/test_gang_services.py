@@ -1,0 +1,307 @@
+"""Every change to a gang through its service, and the ledger entries it writes."""
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from content.models import Equipment, Skill
+from gangs import services
+from gangs.ledger import ledger_totals
+from gangs.models import FighterStatus, LedgerKind, Purchase
+from gangs.stats import current_stats
+from rulebook.dice import ScriptedDice
+
+
+def assert_ledger_matches(gang):
+    """The Stash, Reputation and every fighter's experience equal what the ledger adds up to."""
+    gang.refresh_from_db()
+    totals = ledger_totals(gang)
+    assert gang.stash == totals["stash"]
+    assert gang.reputation == totals["reputation"]
+    for fighter in gang.fighters.all():
+        assert fighter.experience == totals["experience"].get(fighter.pk, 0), fighter.name
+
+
+def item(edition, slug):
+    return Equipment.objects.get(edition=edition, slug=slug)
+
+
+@pytest.mark.django_db
+def test_a_new_gang_starts_with_its_house_credits_as_a_ledger_entry(make_user, make_house_list):
+    owner = make_user()
+    gang = services.gang_create(owner=owner, house=make_house_list("classic"), name="  Iron Rats ")
+    assert (gang.name, gang.edition, gang.stash) == ("Iron Rats", "classic", 1000)
+    entry = gang.ledger.get()
+    assert (entry.kind, entry.credits, entry.actor) == (LedgerKind.CREDITS, 1000, owner)
+
+
+@pytest.mark.django_db
+def test_hiring_pays_the_price_of_the_moment_and_rolls_starting_experience(make_gang):
+    gang = make_gang()
+    leader_type = gang.house.fighter_types.get(category="leader")
+    leader = services.fighter_hire(
+        gang=gang, fighter_type=leader_type, name="Kal", actor=gang.owner, dice=ScriptedDice([5])
+    )
+    leader_type.cost = 200  # a later price change does not reprice the hired fighter
+    leader_type.save()
+    leader.refresh_from_db()
+    assert (leader.cost, leader.experience, leader.starting_experience) == (120, 65, 65)
+    assert leader.base_stats == {"M": 4, "WS": 4, "BS": 4, "S": 3, "T": 3, "W": 1, "I": 4, "A": 1, "Ld": 8}
+    hire, xp = gang.ledger.filter(fighter=leader).order_by("pk")
+    assert (hire.kind, hire.credits) == (LedgerKind.HIRE, -120)
+    assert (xp.kind, xp.experience, xp.dice[0]["value"]) == (LedgerKind.EXPERIENCE, 65, 5)
+    assert "60+D6" in xp.reason
+    assert_ledger_matches(gang)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("first", "hire", "message"),
+    [
+        (["leader"], "leader", "at most one Leader"),
+        (["leader", "heavy", "heavy"], "heavy", "at most 2 Heavies"),
+        (["leader", "juve"], "juve", "Juves may be at most half of the gang"),
+    ],
+)
+def test_composition_refusals_name_the_rule_and_change_nothing(make_gang, make_fighter, first, hire, message):
+    gang = make_gang()
+    for kind in first:
+        make_fighter(gang, kind)
+    gang.refresh_from_db()
+    before = (gang.stash, gang.ledger.count(), gang.fighters.count())
+    with pytest.raises(ValidationError, match=message) as error:
+        make_fighter(gang, hire)
+    assert "Composition rule (Orlock)" in error.value.messages[0]
+    gang.refresh_from_db()
+    assert (gang.stash, gang.ledger.count(), gang.fighters.count()) == before
+
+
+@pytest.mark.django_db
+def test_an_arbitrator_override_is_recorded_before_the_hire(make_gang, make_fighter):
+    gang = make_gang()
+    make_fighter(gang, "leader")
+    second = make_fighter(gang, "leader", override_reason="Campaign special: twin leaders")
+    override = gang.ledger.get(kind=LedgerKind.OVERRIDE)
+    assert override.fighter == second
+    assert override.reason == "Campaign special: twin leaders"
+    assert "at most one Leader" in override.description
+    assert_ledger_matches(gang)
+
+
+@pytest.mark.django_db
+def test_a_hire_the_stash_cannot_pay_for_is_refused(make_gang, make_fighter):
+    gang = make_gang()
+    services.gang_override(gang=gang, actor=gang.owner, reason="Lost in a bet", credits=-900)
+    with pytest.raises(ValidationError, match="The Stash holds"):
+        make_fighter(gang, "leader")
+    assert not gang.fighters.filter(fighter_type__category="leader").exists()
+
+
+@pytest.mark.django_db
+def test_buying_from_the_list_and_the_trading_post(make_gang, make_fighter):
+    gang = make_gang()
+    ganger = make_fighter(gang, "ganger")
+    lasgun = services.purchase_buy(gang=gang, equipment=item("classic", "lasgun"), fighter=ganger, actor=gang.owner)
+    flak = services.purchase_buy(gang=gang, equipment=item("classic", "flak-armour"), fighter=ganger, actor=gang.owner)
+    assert (lasgun.price, flak.price) == (25, 10)
+    reasons = list(gang.ledger.filter(kind=LedgerKind.PURCHASE).values_list("reason", "credits"))
+    assert reasons == [("Ganger equipment list", -25), ("Trading Post", -10)]
+    for slug, message in [("heavy-stubber", "not on Fighter"), ("mesh-armour", "Trading Post does not sell it")]:
+        with pytest.raises(ValidationError, match=message):
+            services.purchase_buy(gang=gang, equipment=item("classic", slug), fighter=ganger, actor=gang.owner)
+    assert_ledger_matches(gang)
+
+
+@pytest.mark.django_db
+def test_n18_buys_common_items_at_the_trading_post_and_refuses_rare_ones(make_gang, make_fighter):
+    gang = make_gang(edition="n18")
+    boss = make_fighter(gang, "champion")
+    mesh = services.purchase_buy(gang=gang, equipment=item("n18", "mesh-armour"), fighter=boss, actor=gang.owner)
+    assert mesh.price == 15
+    with pytest.raises(ValidationError):
+        services.purchase_buy(gang=gang, equipment=item("n18", "combat-shotgun"), fighter=boss, actor=gang.owner)
+    tyrant = make_fighter(gang, "leader")
+    shotgun = services.purchase_buy(
+        gang=gang, equipment=item("n18", "combat-shotgun"), fighter=tyrant, actor=gang.owner
+    )
+    assert shotgun.price == 70  # on the Forge Tyrant's own list
+    assert_ledger_matches(gang)
+
+
+@pytest.mark.django_db
+def test_classic_sale_pays_half_the_price(make_gang, make_fighter):
+    gang = make_gang()
+    ganger = make_fighter(gang, "ganger")
+    purchase = services.purchase_buy(gang=gang, equipment=item("classic", "lasgun"), fighter=ganger, actor=gang.owner)
+    entry = services.purchase_sell(purchase=purchase, actor=gang.owner)
+    assert (entry.kind, entry.credits) == (LedgerKind.SALE, 12)
+    assert "half" in entry.reason
+    assert not Purchase.objects.exists()
+    assert_ledger_matches(gang)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("slug", "die", "paid"), [("combat-shotgun", 2, 50), ("stub-cannon", 6, 5)])
+def test_n18_sale_takes_d6x10_off_with_a_minimum_of_5(make_gang, make_fighter, slug, die, paid):
+    gang = make_gang(edition="n18")
+    tyrant = make_fighter(gang, "leader")
+    bought = services.purchase_buy(gang=gang, equipment=item("n18", slug), fighter=tyrant, actor=gang.owner)
+    entry = services.purchase_sell(purchase=bought, actor=gang.owner, dice=ScriptedDice([die]))
+    assert entry.credits == paid
+    assert entry.dice[0]["value"] == die
+    assert_ledger_matches(gang)
+
+
+@pytest.mark.django_db
+def test_discard_move_and_retire(make_gang, make_fighter):
+    gang = make_gang()
+    leader, ganger, juve = make_fighter(gang, "leader"), make_fighter(gang, "ganger"), make_fighter(gang, "juve")
+    lasgun = services.purchase_buy(gang=gang, equipment=item("classic", "lasgun"), fighter=ganger, actor=gang.owner)
+    sword = services.purchase_buy(gang=gang, equipment=item("classic", "sword"), fighter=ganger, actor=gang.owner)
+    with pytest.raises(ValidationError, match="not on .*equipment list"):
+        services.purchase_move(purchase=lasgun, fighter=juve, actor=gang.owner)  # juves carry no basic weapons
+    services.purchase_move(purchase=lasgun, fighter=leader, actor=gang.owner)
+    services.purchase_move(purchase=sword, fighter=None, actor=gang.owner)
+    assert (Purchase.objects.get(pk=lasgun.pk).fighter, Purchase.objects.get(pk=sword.pk).fighter) == (leader, None)
+    services.purchase_discard(purchase=Purchase.objects.get(pk=sword.pk), actor=gang.owner)
+    services.fighter_retire(fighter=leader, actor=gang.owner)
+    leader.refresh_from_db()
+    assert leader.status == FighterStatus.RETIRED
+    assert Purchase.objects.get(pk=lasgun.pk).fighter is None  # back to the Stash
+    with pytest.raises(ValidationError, match="already Retired"):
+        services.fighter_retire(fighter=leader, actor=gang.owner)
+    kinds = list(gang.ledger.order_by("pk").values_list("kind", flat=True))[-4:]
+    assert kinds == [LedgerKind.EQUIPMENT, LedgerKind.EQUIPMENT, LedgerKind.EQUIPMENT, LedgerKind.STATUS]
+    assert_ledger_matches(gang)
+
+
+@pytest.mark.django_db
+def test_renames_are_in_the_history(make_gang, make_fighter):
+    gang = make_gang(name="Old")
+    fighter = make_fighter(gang, "ganger", name="Vex")
+    services.gang_rename(gang=gang, name="New", actor=gang.owner)
+    services.fighter_rename(fighter=fighter, name="Vexx", actor=gang.owner)
+    assert list(gang.ledger.filter(kind=LedgerKind.OTHER).values_list("description", flat=True)) == [
+        "Renamed from Old to New",
+        "Vex renamed Vexx",
+    ]
+
+
+@pytest.mark.django_db
+def test_classic_advance_needs_a_threshold_and_reads_entered_dice(make_gang, make_fighter):
+    gang = make_gang()
+    ganger = make_fighter(gang, "ganger")  # 20+D6 with the seeded die
+    with pytest.raises(ValidationError, match="no advance roll due"):
+        services.fighter_advance_classic(fighter=ganger, actor=gang.owner, dice=ScriptedDice([3, 3, 1]))
+    services.experience_award(fighter=ganger, amount=40, actor=gang.owner, reason="Test battles")
+    ganger.refresh_from_db()
+    # From 20+D6 to 60+D6 passes 31, 41, 51 and 61.
+    assert services.classic_advances_due(ganger, 0) == 4
+    # 3 + 3 = 6: WS or BS; the D6 shows 5: BS.
+    advancement = services.fighter_advance_classic(fighter=ganger, actor=gang.owner, dice=ScriptedDice([3, 3, 5]))
+    assert advancement.description == "+1 BS"
+    assert current_stats(ganger)["BS"] == 4
+    entry = gang.ledger.get(kind=LedgerKind.ADVANCEMENT)
+    assert [d["value"] for d in entry.dice] == [3, 3, 5]
+    assert "Advance roll 6" in entry.reason
+    # 2 + 1 = 3: a skill from a standard table; Combat is one of the Ganger's, the D6 4 is Feint.
+    skill = services.fighter_advance_classic(
+        fighter=ganger, actor=gang.owner, dice=ScriptedDice([2, 1, 4]), skill_table="Combat"
+    )
+    assert skill.description == "Feint (Combat)"
+    assert services.classic_advances_due(ganger, ganger.advancements.count()) == 2
+    assert_ledger_matches(gang)
+
+
+@pytest.mark.django_db
+def test_classic_skill_advance_refuses_a_table_the_fighter_cannot_use(make_gang, make_fighter):
+    gang = make_gang()
+    ganger = make_fighter(gang, "ganger")
+    services.experience_award(fighter=ganger, amount=10, actor=gang.owner, reason="Test")
+    with pytest.raises(ValidationError, match="choose one of Combat, Ferocity, Shooting"):
+        services.fighter_advance_classic(
+            fighter=ganger, actor=gang.owner, dice=ScriptedDice([2, 1, 4]), skill_table="Techno"
+        )
+    assert not ganger.advancements.exists()
+
+
+@pytest.mark.django_db
+def test_n18_advances_spend_experience_at_the_published_costs(make_gang, make_fighter):
+    gang = make_gang(edition="n18")
+    boss = make_fighter(gang, "champion")
+    services.experience_award(fighter=boss, amount=30, actor=gang.owner, reason="Test")
+    first = services.fighter_advance_n18(fighter=boss, actor=gang.owner, characteristic="BS")
+    second = services.fighter_advance_n18(fighter=boss, actor=gang.owner, characteristic="BS")
+    assert [(a.xp_cost, a.value) for a in (first, second)] == [(6, 20), (8, 20)]
+    assert current_stats(boss)["BS"] == 2  # 4+ → 3+ → 2+
+    skill = Skill.objects.get(edition="n18", name="Headbutt")
+    chosen = services.fighter_advance_n18(fighter=boss, actor=gang.owner, skill=skill)
+    assert (chosen.xp_cost, chosen.value) == (9, 20)  # Brawn is primary for a Forge Boss
+    boss.refresh_from_db()
+    assert boss.experience == 30 - 6 - 8 - 9
+    with pytest.raises(ValidationError, match="costs 12 XP"):
+        services.fighter_advance_n18(fighter=boss, actor=gang.owner, characteristic="W")
+    random = services.fighter_advance_n18(
+        fighter=boss, actor=gang.owner, random_table="Ferocity", dice=ScriptedDice([1])
+    )
+    assert random.description == "Berserker (Ferocity)"
+    assert_ledger_matches(gang)
+
+
+@pytest.mark.django_db
+def test_n18_refuses_skills_outside_access_and_gangers(make_gang, make_fighter):
+    gang = make_gang(edition="n18")
+    boss, bruiser = make_fighter(gang, "champion"), make_fighter(gang, "ganger")
+    for fighter in (boss, bruiser):
+        services.experience_award(fighter=fighter, amount=20, actor=gang.owner, reason="Test")
+    with pytest.raises(ValidationError, match="no access to the Leadership skills"):
+        services.fighter_advance_n18(fighter=boss, actor=gang.owner, skill=Skill.objects.get(name="Mentor"))
+    with pytest.raises(ValidationError, match="Gangers advance on their own 2D6 table"):
+        services.fighter_advance_n18(fighter=bruiser, actor=gang.owner, characteristic="BS")
+
+
+def every_kind_of_change(gang, make_fighter):
+    """One of each service that touches credits, experience, Reputation, equipment or status."""
+    owner = gang.owner
+    leader = make_fighter(gang, "leader")
+    ganger = make_fighter(gang, "ganger")
+    yield "hire"
+    knife_slug = "knife" if gang.edition == "classic" else "fighting-knife"
+    bought = services.purchase_buy(gang=gang, equipment=item(gang.edition, knife_slug), fighter=ganger, actor=owner)
+    yield "buy"
+    services.purchase_move(purchase=bought, fighter=leader, actor=owner)
+    yield "move"
+    services.purchase_sell(purchase=bought, actor=owner, dice=ScriptedDice([1]))
+    yield "sell"
+    again = services.purchase_buy(gang=gang, equipment=item(gang.edition, knife_slug), fighter=leader, actor=owner)
+    services.purchase_discard(purchase=again, actor=owner)
+    yield "discard"
+    services.experience_award(fighter=leader, amount=20, actor=owner, reason="Battle")
+    yield "experience"
+    if gang.edition == "classic":
+        services.fighter_advance_classic(fighter=leader, actor=owner, dice=ScriptedDice([3, 3, 1]))
+    else:
+        services.fighter_advance_n18(fighter=leader, actor=owner, characteristic="Wil")
+    yield "advance"
+    services.injury_record(
+        fighter=ganger, code="eye-injury", name="Eye Injury", roll=44, stat_deltas={"BS": -1}, actor=owner,
+        reason="Lasting Injury", status=FighterStatus.RECOVERY,
+    )  # fmt: skip
+    yield "injury"
+    services.gang_override(gang=gang, actor=owner, reason="Arbitrator fix", credits=15, reputation=2)
+    yield "override"
+    services.fighter_retire(fighter=ganger, actor=owner)
+    yield "retire"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("edition", ["classic", "n18"])
+def test_totals_equal_the_ledger_after_every_kind_of_change(make_gang, make_fighter, edition):
+    gang = make_gang(edition=edition)
+    assert_ledger_matches(gang)
+    steps = []
+    for step in every_kind_of_change(gang, make_fighter):
+        steps.append(step)
+        assert_ledger_matches(gang)
+    assert len(steps) == 10
+    gang.refresh_from_db()
+    assert gang.reputation == 2
