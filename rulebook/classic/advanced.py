@@ -23,7 +23,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rulebook.classic import resolution
-from rulebook.classic.combat import strikes
+from rulebook.classic.combat import struck_with
 from rulebook.classic.combat_actions import combatant
 from rulebook.classic.resolution import DOWN, OUT_OF_ACTION, Hit, Target
 from rulebook.dice import DiceSource, combine, d6_at_least
@@ -204,7 +204,7 @@ def _read_structure(q: Query) -> tuple[int, int, list[Hit]]:
     wounds = q.int("wounds", 1, 20)
     if q.has("fighter"):
         fighter = combatant(q.sub("fighter"))
-        return toughness, wounds, list(strikes(fighter.weapons, fighter.S, fighter.A))
+        return toughness, wounds, [weapon.hit(fighter.S) for weapon in struck_with(fighter.weapons, fighter.A)]
     if not q.has("hits"):
         raise RulesInputError("fighter", 'give the fighter striking it, or "hits" with "strength" and "damage"')
     count = q.int("hits", 1, 20)

@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from functools import cache, lru_cache
+from functools import cache
 from itertools import combinations_with_replacement
 from math import factorial
 
@@ -92,6 +92,10 @@ class HandWeapon:
         return Hit(self.strength, self.damage, self.save_mod)
 
 
+# Every fighter carries a knife at the least (Hand-to-Hand Combat: Weapons): a blow with his own Strength.
+KNIFE = HandWeapon("Knife")
+
+
 @dataclass(frozen=True)
 class Combatant:
     """A fighter in a hand-to-hand fight: his current profile (flesh wounds already taken off WS
@@ -102,7 +106,7 @@ class Combatant:
     A: int = 1
     I: int = 3  # noqa: E741 - the game's name for Initiative
     S: int = 3
-    weapons: tuple[HandWeapon, ...] = ()
+    weapons: tuple[HandWeapon, ...] = (KNIFE,)
     T: int = 3
     wounds_left: int = 1
     save: int | None = None
@@ -296,8 +300,9 @@ def struck_with(weapons: tuple[HandWeapon, ...], hits: int) -> list[HandWeapon]:
     return [weapons[i % len(weapons)] for i in range(hits)] if weapons else []
 
 
-def strikes(weapons: tuple[HandWeapon, ...], user_strength: int, hits: int) -> tuple[Hit, ...]:
-    return tuple(weapon.hit(user_strength) for weapon in struck_with(weapons, hits))
+def strikes(fighter: Combatant) -> tuple[Hit, ...]:
+    """The hit each of his weapons strikes, in the order his hits go round them."""
+    return tuple(weapon.hit(fighter.S) for weapon in fighter.weapons)
 
 
 _RANK = {outcome: i for i, outcome in enumerate(FIGHT_OUTCOMES)}
@@ -307,25 +312,32 @@ def worse(a: str, b: str) -> str:
     return a if _RANK[a] >= _RANK[b] else b
 
 
-@lru_cache(maxsize=4096)
-def hits_odds(hits: tuple[Hit, ...], target: Target) -> dict[tuple[str, Target], Fraction]:
-    """Exact (worst outcome, fighter afterwards) once ``hits`` have landed one after another.
+_SERIES: dict[tuple, list] = {}
 
-    Each hit meets the fighter as the earlier ones left him (:func:`resolution.hit_transitions`):
-    fewer wounds, more flesh wounds; a Down fighter hit again rolls injury dice again.
+
+def hits_odds(cycle: tuple[Hit, ...], target: Target, count: int) -> dict[tuple[str, Target], Fraction]:
+    """Exact (worst outcome, fighter afterwards) once ``count`` hits have landed one after another.
+
+    The hits go round ``cycle`` (one hit per weapon, see :func:`strikes`). Each meets the fighter
+    as the earlier ones left him (:func:`resolution.hit_transitions`): fewer wounds, more flesh
+    wounds; a Down fighter hit again rolls injury dice again. The series after 0, 1, 2 ... hits
+    is kept, so asking for every count costs no more than asking for the largest.
     """
-    states: dict[tuple[str, Target], Fraction] = {(NOT_HIT if not hits else NO_WOUND, target): Fraction(1)}
-    for hit in hits:
+    if len(_SERIES) > 4096:
+        _SERIES.clear()
+    series = _SERIES.setdefault((cycle, target), [{(NOT_HIT, target): Fraction(1)}])
+    while len(series) <= count:
+        hit = cycle[(len(series) - 1) % len(cycle)]
         out: dict[tuple[str, Target], Fraction] = {}
-        for (worst, now), p in states.items():
+        for (worst, now), p in series[-1].items():
             if worst == OUT_OF_ACTION:
                 out[worst, now] = out.get((worst, now), 0) + p
                 continue
             for (outcome, after), q in resolution.hit_transitions(hit, now).items():
                 key = (worse(worst, outcome), after)
                 out[key] = out.get(key, 0) + p * q
-        states = out
-    return states
+        series.append(out)
+    return series[count]
 
 
 def finished(worst: str, one_on_one: bool) -> str:
@@ -355,7 +367,7 @@ def fight_odds(att: Combatant, dfn: Combatant, *, one_on_one: bool = True) -> di
         striker, struck_fighter = (att, dfn) if winner == ATTACKER else (dfn, att)
         loser = DEFENDER if winner == ATTACKER else ATTACKER
         fate[winner][NOT_HIT] += p
-        for (worst, _), q in hits_odds(strikes(striker.weapons, striker.S, count), struck_fighter.as_target()).items():
+        for (worst, _), q in hits_odds(strikes(striker), struck_fighter.as_target(), count).items():
             fate[loser][finished(worst, one_on_one)] += p * q
     return {"win": win, "hits": hits, "fate": fate}
 
@@ -455,14 +467,13 @@ def multi_fight_odds(fighter: Combatant, opponents: Iterable[Combatant]) -> dict
                 if winner != DEFENDER:
                     opp_fate[NOT_HIT] += p * q
                 if winner == ATTACKER:
-                    for (worst, then), r in hits_odds(strikes(opponent.weapons, opponent.S, count), now).items():
+                    for (worst, then), r in hits_odds(strikes(opponent), now, count).items():
                         if worst in (DOWN, OUT_OF_ACTION):
                             fighter_out += p * q * r
                         else:
                             after[then] = after.get(then, 0) + p * q * r
                 elif winner == DEFENDER:
-                    hits = strikes(me.weapons, me.S, count)
-                    for (worst, _), r in hits_odds(hits, opponent.as_target()).items():
+                    for (worst, _), r in hits_odds(strikes(me), opponent.as_target(), count).items():
                         opp_fate[worst] += p * q * r
         opp_fate[NOT_HIT] += 1 - p_fought  # no bout: the lone fighter was already out
         standing = after
@@ -499,7 +510,7 @@ def break_off_odds(opponent: Combatant, fleeing: Combatant) -> dict:
     fight, so a Down result stays Down.
     """
     fate = _blank_outcomes()
-    for (worst, _), p in hits_odds(strikes(opponent.weapons[:1], opponent.S, 1), fleeing.as_target()).items():
+    for (worst, _), p in hits_odds(strikes(opponent)[:1], fleeing.as_target(), 1).items():
         fate[worst] += p
     return {
         "why": ["a fighter breaking from hand-to-hand takes one automatic hit from his opponent before he runs"],
