@@ -201,3 +201,40 @@ def make_battle(make_gang, make_fighter):
         return battle_start(gang_a=gangs[0], gang_b=gangs[1], started_by=gangs[0].owner, **options)
 
     return make
+
+
+# --- post-battle sequence -------------------------------------------------------------------------
+
+
+@pytest.fixture
+def make_confirmed_battle(make_campaign, make_fighter):
+    """``make_confirmed_battle(edition="n18", scenario="the-trap", winner="attacker", results=[...])`` → a confirmed
+    battle between two new gangs of a started campaign. Each gang has two Gangers, a Leader and (2018+) a Champion,
+    indexed 0-3 in that order; ``results`` rows are ``(side, index, outcome, caused_by index or None, awards)``."""
+    from campaigns.models import Battle, BattleFighterResult, BattleOrigin, BattleStatus, Side
+    from rulebook.n18.campaign.scenarios import SCENARIOS
+
+    def make(edition="n18", scenario=None, winner="attacker", results=(), facts=None, campaign=None, **fields):
+        campaign = campaign or make_campaign(edition=edition, gangs=2, started=True)
+        attacker, defender = [m.gang for m in campaign.memberships.select_related("gang").order_by("pk")][:2]
+        kinds = ["ganger", "ganger", "leader"] + (["champion"] if edition == "n18" else ["ganger"])
+        roster = {}
+        for side, gang in ((Side.ATTACKER, attacker), (Side.DEFENDER, defender)):
+            roster[side] = list(gang.fighters.order_by("pk")) or [make_fighter(gang, kind) for kind in kinds]
+        scenario = scenario or ("the-trap" if edition == "n18" else "gang-fight")
+        rewards = [r.as_json() for r in SCENARIOS[scenario].rewards] if edition == "n18" else []
+        battle = Battle.objects.create(
+            campaign=campaign, origin=BattleOrigin.ARRANGED, attacker=attacker, defender=defender,
+            scenario=scenario, scenario_name=scenario.replace("-", " ").title(), status=BattleStatus.CONFIRMED,
+            winner={"attacker": attacker, "defender": defender}.get(winner), is_draw=winner is None,
+            scenario_facts=facts or {}, rewards=rewards, **fields,
+        )  # fmt: skip
+        for side, index, outcome, caused_by, awards in results:
+            enemy = Side.DEFENDER if side == Side.ATTACKER else Side.ATTACKER
+            BattleFighterResult.objects.create(
+                battle=battle, fighter=roster[side][index], side=side, outcome=outcome,
+                caused_by=roster[enemy][caused_by] if caused_by is not None else None, awards=awards or {},
+            )  # fmt: skip
+        return battle
+
+    return make

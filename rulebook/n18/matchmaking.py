@@ -84,3 +84,16 @@ def next_challenger(contenders: Iterable[Contender], *, done: Iterable[str] = ()
     """The gang whose turn it is to issue a challenge, or None when every gang has played or passed."""
     order = challenge_order(contenders, done=done)
     return order[0] if order else None
+
+
+def roll_off(first: str, second: str, dice: DiceSource) -> tuple[str, tuple[dict, ...]]:
+    """A roll-off: each side rolls a D6, ties roll again; the higher scorer wins. Outside a challenge
+    the scenarios with an attacker and a defender let the winner decide (guide, Smash & Grab and The
+    Trap, Attacker & Defender)."""
+    if first == second:
+        raise RulesInputError("gangs", "a roll-off needs two different gangs")
+    mark = len(dice.rolls)
+    while True:
+        a, b = dice.d6(f"Roll-off: {first}"), dice.d6(f"Roll-off: {second}")
+        if a != b:
+            return (first if a > b else second), tuple(r.as_json() for r in dice.rolls[mark:])

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from rulebook.dice import ScriptedDice, SeededDice
 from rulebook.errors import RulesInputError
-from rulebook.n18.matchmaking import Contender, challenge_order, next_challenger, pair_at_random
+from rulebook.n18.matchmaking import Contender, challenge_order, next_challenger, pair_at_random, roll_off
 
 
 def matching(pairing) -> frozenset:
@@ -104,3 +104,10 @@ def test_gangs_that_played_or_passed_leave_the_order():
 def test_equal_rating_and_reputation_falls_back_to_name():
     gangs = [Contender("2", 1000, 1, "Zeta"), Contender("1", 1000, 1, "Alpha")]
     assert [c.name for c in challenge_order(gangs)] == ["Alpha", "Zeta"]
+
+
+@pytest.mark.parametrize(("dice", "winner", "rolled"), [([5, 2], "a", 2), ([1, 6], "b", 2), ([3, 3, 2, 4], "b", 4)])
+def test_roll_off_rerolls_ties(dice, winner, rolled):
+    won, log = roll_off("a", "b", ScriptedDice(dice))
+    assert won == winner
+    assert len(log) == rolled

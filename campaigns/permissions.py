@@ -1,0 +1,69 @@
+"""Who may see and change a campaign.
+
+Arbitrators (the creator and co-arbitrators) run matchmaking and may change anything in the
+campaign. Players (owners of the campaign's active gangs) see it and act for their own gangs only.
+Anyone else gets a 404, as if the campaign did not exist; a player asking for an arbitrator's
+action gets a 403.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+
+from campaigns.models import Battle, Campaign
+
+
+@dataclass(frozen=True)
+class Access:
+    campaign: Campaign
+    is_arbitrator: bool
+    gang_ids: frozenset[int]  # the viewer's own active gangs in this campaign
+
+    def can_act_for(self, gang_id: int) -> bool:
+        return self.is_arbitrator or gang_id in self.gang_ids
+
+    def require_arbitrator(self) -> None:
+        if not self.is_arbitrator:
+            raise PermissionDenied("Only the campaign's arbitrators may do that.")
+
+    def require_gang(self, gang_id: int) -> None:
+        if not self.can_act_for(gang_id):
+            raise PermissionDenied("You may act only for your own gang.")
+
+
+def is_arbitrator(user, campaign: Campaign) -> bool:
+    return user.is_authenticated and campaign.arbitrators.filter(user=user).exists()
+
+
+def campaign_access(user, campaign_id: int) -> Access:
+    """The campaign and what ``user`` may do in it; 404 for a stranger."""
+    campaign = get_object_or_404(Campaign, pk=campaign_id)
+    if not user.is_authenticated:
+        raise Http404
+    arbitrator = is_arbitrator(user, campaign)
+    gang_ids = frozenset(
+        campaign.memberships.filter(gang__owner=user, removed_at__isnull=True).values_list("gang_id", flat=True)
+    )
+    if not arbitrator and not gang_ids:
+        raise Http404
+    return Access(campaign, arbitrator, gang_ids)
+
+
+def battle_access(user, campaign_id: int, battle_id: int) -> tuple[Access, Battle]:
+    access = campaign_access(user, campaign_id)
+    battle = get_object_or_404(
+        Battle.objects.select_related("attacker__owner", "defender__owner", "cycle", "stakes__territory"),
+        pk=battle_id,
+        campaign=access.campaign,
+    )
+    return access, battle
+
+
+def battle_player_or_arbitrator(access: Access, battle: Battle) -> None:
+    """The two gangs' players and the arbitrators may act on a battle; other players may only watch."""
+    if not (access.is_arbitrator or {battle.attacker_id, battle.defender_id} & access.gang_ids):
+        raise PermissionDenied("Only the two players and the arbitrators may do that.")

@@ -1,0 +1,226 @@
+"""Reads the campaign pages, the gang page and the post-battle sequence need.
+
+Every page selector runs a fixed number of queries whatever the number of gangs: ratings are
+subqueries, win/draw/loss counts and territories are counted in Python from one query each.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from django.db.models import IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum, Value
+from django.db.models.functions import Coalesce
+
+from campaigns.models import (
+    Battle,
+    BattleFighterResult,
+    BattleStatus,
+    Campaign,
+    CampaignGang,
+    CampaignTerritory,
+    Cycle,
+    StandingSnapshot,
+)
+from gangs.models import ON_ROSTER, Advancement, Fighter, FighterStatus, Gang, LedgerEntry, LedgerKind, Purchase
+from rulebook.gang_rules import RatedFighter
+from rulebook.gang_rules import gang_rating as rulebook_gang_rating
+from rulebook.n18.matchmaking import Contender, challenge_order
+
+
+def _sum(queryset: QuerySet, column: str) -> Coalesce:
+    total = queryset.values("gang" if queryset.model is not Advancement else "fighter__gang")
+    total = total.annotate(total=Sum(column)).values("total")
+    return Coalesce(Subquery(total, output_field=IntegerField()), Value(0))
+
+
+def with_rating(gangs: QuerySet[Gang]) -> QuerySet[Gang]:
+    """Annotate the totals the gang rating adds up, over the fighters on the roster, as subqueries
+    (so a page of many gangs costs one query); :func:`gang_rating` applies the edition's rule."""
+    fighters = Fighter.objects.filter(gang=OuterRef("pk"), status__in=ON_ROSTER)
+    carried = Purchase.objects.filter(gang=OuterRef("pk"), fighter__status__in=ON_ROSTER)
+    advances = Advancement.objects.filter(fighter__gang=OuterRef("pk"), fighter__status__in=ON_ROSTER)
+    return gangs.annotate(
+        rating_cost=_sum(fighters, "cost"),
+        rating_equipment=_sum(carried, "price"),
+        rating_advances=_sum(advances, "value"),
+        rating_experience=_sum(fighters, "experience"),
+    )
+
+
+def gang_rating(gang: Gang) -> int:
+    """The rating of a gang annotated by :func:`with_rating`: ``rulebook.gang_rules`` values each
+    fighter linearly, so the gang's totals rate as one."""
+    totals = RatedFighter(cost=gang.rating_cost, equipment=gang.rating_equipment, experience=gang.rating_experience,
+                          advancements=gang.rating_advances)  # fmt: skip
+    return rulebook_gang_rating(gang.edition, [totals])
+
+
+def rating_of(gang: Gang) -> int:
+    return gang_rating(with_rating(Gang.objects.filter(pk=gang.pk)).get())
+
+
+def campaigns_for_user(user) -> dict:
+    arbitrated = Campaign.objects.filter(arbitrators__user=user).distinct()
+    playing = Campaign.objects.filter(memberships__gang__owner=user, memberships__removed_at__isnull=True).distinct()
+    return {"arbitrated": list(arbitrated), "playing": list(playing.exclude(pk__in=arbitrated))}
+
+
+def active_memberships(campaign: Campaign) -> QuerySet[CampaignGang]:
+    return campaign.memberships.filter(removed_at__isnull=True)
+
+
+@dataclass
+class Standing:
+    membership: CampaignGang
+    gang: Gang
+    rating: int
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    territories: list = field(default_factory=list)
+
+    @property
+    def reputation(self) -> int:
+        return self.gang.reputation
+
+    @property
+    def played(self) -> int:
+        return self.wins + self.draws + self.losses
+
+
+def standings(campaign: Campaign) -> list[Standing]:
+    """Active gangs with rating, Reputation, wins, draws, losses and territories (3 queries)."""
+    memberships = active_memberships(campaign).select_related("gang__owner", "gang__house")
+    gangs = with_rating(Gang.objects.filter(memberships__in=memberships)).select_related("owner", "house")
+    by_id = {g.pk: g for g in gangs}
+    rows = {m.gang_id: Standing(m, by_id[m.gang_id], gang_rating(by_id[m.gang_id])) for m in memberships}
+    for battle in campaign.battles.filter(status=BattleStatus.CONFIRMED).only(
+        "attacker", "defender", "winner", "is_draw"
+    ):
+        for gang_id in (battle.attacker_id, battle.defender_id):
+            row = rows.get(gang_id)
+            if row is None:
+                continue
+            if battle.is_draw or battle.winner_id is None:
+                row.draws += 1
+            elif battle.winner_id == gang_id:
+                row.wins += 1
+            else:
+                row.losses += 1
+    for held in campaign.territories.filter(holder__isnull=False).select_related("territory"):
+        if held.holder_id in rows:
+            rows[held.holder_id].territories.append(held)
+    return sorted(rows.values(), key=lambda r: (-r.wins, -r.reputation, -r.rating, r.gang.name))
+
+
+def contenders(rows: list[Standing]) -> list[Contender]:
+    return [Contender(str(r.gang.pk), r.rating, r.reputation, r.gang.name) for r in rows]
+
+
+def current_cycle(campaign: Campaign) -> Cycle | None:
+    if not campaign.has_cycles or not campaign.cycle:
+        return None
+    return campaign.cycles.filter(number=campaign.cycle).first()
+
+
+def battles(campaign: Campaign) -> QuerySet[Battle]:
+    return campaign.battles.select_related("attacker__owner", "defender__owner", "winner", "cycle", "stakes__territory")
+
+
+def engaged_gang_ids(cycle: Cycle) -> set[int]:
+    """Gangs already in a battle of this cycle, or who passed on challenging."""
+    ids = set()
+    for attacker, defender in cycle.battles.values_list("attacker_id", "defender_id"):
+        ids.update((attacker, defender))
+    return ids | set(cycle.passed.values_list("pk", flat=True))
+
+
+def challenge_queue(campaign: Campaign, rows: list[Standing], cycle: Cycle | None) -> list[Standing]:
+    """From Cycle 2: the gangs still to challenge, in the guide's order (lowest rating first)."""
+    if cycle is None or cycle.number < 2:
+        return []
+    by_id = {str(r.gang.pk): r for r in rows}
+    order = challenge_order(contenders(rows), done={str(i) for i in engaged_gang_ids(cycle)})
+    return [by_id[c.id] for c in order]
+
+
+def campaign_log(campaign: Campaign, *, gang_id: int | None = None, kind: str = "", limit: int = 100) -> list:
+    """Every ledger entry of the campaign's gangs since they joined, newest first, filterable."""
+    entries = LedgerEntry.objects.filter(gang__memberships__campaign=campaign)
+    entries = entries.filter(created_at__gte=campaign.created_at).select_related("gang", "fighter", "actor")
+    if gang_id:
+        entries = entries.filter(gang_id=gang_id)
+    if kind in LedgerKind.values:
+        entries = entries.filter(kind=kind)
+    return list(entries.order_by("-created_at", "-pk")[:limit])
+
+
+def snapshots(campaign: Campaign) -> list[StandingSnapshot]:
+    return list(campaign.snapshots.select_related("gang").order_by("taken_at", "pk"))
+
+
+def campaign_page(campaign: Campaign) -> dict:
+    """What the campaign page shows: a fixed number of queries for any number of gangs."""
+    rows = standings(campaign)
+    cycle = current_cycle(campaign)
+    all_battles = battles(campaign)
+    return {
+        "standings": rows,
+        "cycle": cycle,
+        "cycle_battles": list(all_battles.filter(cycle=cycle)) if cycle else [],
+        "open_battles": list(all_battles.exclude(status=BattleStatus.CONFIRMED)) if not cycle else [],
+        "recent_battles": list(all_battles.filter(status=BattleStatus.CONFIRMED).order_by("-confirmed_at")[:10]),
+        "challenge_queue": challenge_queue(campaign, rows, cycle),
+        "arbitrators": list(campaign.arbitrators.select_related("user")),
+        "unclaimed": list(campaign.territories.filter(holder__isnull=True).select_related("territory")),
+        "snapshots": snapshots(campaign),
+    }
+
+
+def battle_detail(battle: Battle) -> Battle:
+    """A battle with its fighters' results and both rosters, for the battle page and the post-battle
+    sequence: ``battle.fighter_results.all()`` (fighter, caused_by) and ``gang.fighters.all()``."""
+    results = BattleFighterResult.objects.select_related("fighter", "caused_by")
+    roster = Fighter.objects.select_related("fighter_type").exclude(status=FighterStatus.DEAD)
+    return (
+        Battle.objects.select_related(
+            "campaign", "cycle", "attacker__owner", "defender__owner", "winner", "stakes__territory",
+            "reported_by", "confirmed_by",
+        )
+        .prefetch_related(
+            Prefetch("fighter_results", queryset=results),
+            Prefetch("attacker__fighters", queryset=roster),
+            Prefetch("defender__fighters", queryset=roster),
+        )
+        .get(pk=battle.pk)
+    )  # fmt: skip
+
+
+def confirmed_battles(gang: Gang) -> QuerySet[Battle]:
+    """The gang's confirmed battles, newest first: where the post-battle sequence starts from."""
+    mine = Q(attacker=gang) | Q(defender=gang)
+    return Battle.objects.filter(mine, status=BattleStatus.CONFIRMED).order_by("-confirmed_at", "-pk")
+
+
+def gang_territories(gang: Gang) -> list[CampaignTerritory]:
+    """The territories the gang holds in its campaigns (Home Settlement first), for the gang page and income."""
+    held = CampaignTerritory.objects.filter(holder=gang, campaign__memberships__gang=gang)
+    held = held.filter(campaign__memberships__removed_at__isnull=True).select_related("territory", "campaign")
+    return sorted(held, key=lambda t: (not t.is_home_settlement, t.territory.name))
+
+
+def gang_campaign(gang: Gang) -> CampaignGang | None:
+    return gang.memberships.filter(removed_at__isnull=True).select_related("campaign").first()
+
+
+def captives_of(gang: Gang, captors: Gang) -> QuerySet[Fighter]:
+    """Fighters of ``gang`` held captive by ``captors`` (the Rescue Mission's reason)."""
+    return Fighter.objects.filter(gang=gang, captured_by=captors, status=FighterStatus.CAPTURED)
+
+
+def snapshot_series(rows: list[StandingSnapshot]) -> dict[int, list[StandingSnapshot]]:
+    series: dict[int, list[StandingSnapshot]] = defaultdict(list)
+    for snap in rows:
+        series[snap.gang_id].append(snap)
+    return series
