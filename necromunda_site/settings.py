@@ -41,6 +41,7 @@ INSTALLED_APPS = [
     "content",
     "gangs",
     "campaigns",
+    "postbattle",
     "battles",
 ]
 

@@ -1,0 +1,159 @@
+"""Reads for the post-battle sequence: the battle's facts as the engine's :class:`Context`, the
+fighters' snapshots at the start, the live sequence of a gang, and a gang's history of sequences."""
+
+from __future__ import annotations
+
+from django.db.models import Prefetch, Q, QuerySet, Sum
+
+from campaigns.models import Battle, BattleFighterResult, CampaignTerritory, Side
+from campaigns.selectors import rating_of
+from content.models import Edition, FighterCategory, SkillAccess
+from gangs.models import ON_ROSTER, Fighter, FighterStatus, Gang
+from gangs.stats import current_stats
+from postbattle.engine import Context, FighterInfo, ResultInfo, TerritoryInfo
+from postbattle.models import Sequence, SequenceState
+from rulebook.n18.campaign.battle_rewards import GangResult
+from rulebook.roster import FighterSnapshot
+
+# Roster statuses as the rulebook names them (both editions use these words).
+RULEBOOK_STATUS = {status: status.value for status in FighterStatus}
+
+
+def has_gang_hierarchy(fighter: Fighter) -> bool:
+    """Gang Hierarchy (Leader) or (Champion): the special rule, or a Leader or Champion without rules listed."""
+    rules = fighter.fighter_type.special_rules or []
+    if any(str(rule).startswith("Gang Hierarchy") for rule in rules):
+        return True
+    return fighter.fighter_type.category in (FighterCategory.LEADER, FighterCategory.CHAMPION)
+
+
+def roster(gang: Gang) -> list[Fighter]:
+    """The gang's fighters on the roster, with what a snapshot reads."""
+    return list(
+        gang.fighters.filter(status__in=ON_ROSTER)
+        .select_related("fighter_type", "gang")
+        .prefetch_related("stat_changes", "skills__skill", "injuries")
+        .order_by("order", "pk")
+    )
+
+
+def snapshot(fighter: Fighter) -> FighterSnapshot:
+    return FighterSnapshot(
+        characteristics=current_stats(fighter),
+        skills=tuple(fs.skill.name for fs in fighter.skills.all()),
+        injuries=tuple(i.code for i in fighter.injuries.all()),
+        xp=fighter.experience,
+        status=RULEBOOK_STATUS[fighter.status],
+        id=str(fighter.pk),
+    )
+
+
+def _skill_tables(fighters: list[Fighter]) -> dict[int, tuple[str, ...]]:
+    access = SkillAccess.objects.filter(fighter_type__in={f.fighter_type_id for f in fighters}).select_related("table")
+    tables: dict[int, list[str]] = {}
+    for row in access.order_by("table__name"):
+        tables.setdefault(row.fighter_type_id, []).append(row.table.name)
+    return {f.pk: tuple(tables.get(f.fighter_type_id, ())) for f in fighters}
+
+
+def _value(fighter: Fighter) -> int:
+    return fighter.cost + (fighter.purchases.aggregate(total=Sum("price"))["total"] or 0)
+
+
+def _gang_result(battle: Battle, side: str, gang: Gang) -> GangResult:
+    facts = battle.scenario_facts or {}
+    relic = facts.get("relic_defiled") or {}
+    other = Side.DEFENDER if side == Side.ATTACKER else Side.ATTACKER
+    return GangResult(
+        side=side,
+        won=battle.winner_id == gang.pk,
+        draw=battle.is_draw,
+        bottled=battle.attacker_bottled if side == Side.ATTACKER else battle.defender_bottled,
+        own_relic_defiled=bool(relic.get(side)),
+        enemy_relic_defiled=bool(relic.get(other)),
+        caskets_opened=int(facts.get("caskets_opened") or 0),
+        caches_destroyed=int(facts.get("caches_destroyed") or 0),
+        caches_recovered=int(facts.get("caches_recovered") or 0),
+    )
+
+
+def battle_context(battle: Battle, gang: Gang) -> tuple[Context, dict[str, FighterSnapshot]]:
+    """The engine's view of ``battle`` for ``gang``, and each fighter's snapshot now."""
+    side = battle.side_of(gang)
+    opponent = battle.defender if side == Side.ATTACKER else battle.attacker
+    fighters = roster(gang)
+    tables = _skill_tables(fighters)
+    results = BattleFighterResult.objects.filter(battle=battle, fighter__gang=gang).select_related("caused_by")
+    captives = Fighter.objects.filter(captured_by=gang, status=FighterStatus.CAPTURED).select_related("fighter_type")
+    held = CampaignTerritory.objects.filter(campaign=battle.campaign_id, holder=gang).select_related("territory")
+    leader = next((f for f in fighters if f.fighter_type.category == FighterCategory.LEADER), None)
+    underdog = 0
+    if battle.campaign.edition == Edition.CLASSIC:
+        underdog = max(0, rating_of(opponent) - rating_of(gang))
+    context = Context(
+        edition=battle.campaign.edition,
+        scenario=battle.scenario,
+        scenario_name=battle.scenario_name or battle.scenario,
+        gang_id=gang.pk,
+        gang_name=gang.name,
+        opponent_id=opponent.pk,
+        opponent_name=opponent.name,
+        result=_gang_result(battle, side, gang),
+        fighters={
+            str(f.pk): FighterInfo(
+                str(f.pk), f.name, f.fighter_type.category, has_gang_hierarchy(f), f.cost, tables[f.pk], f.experience
+            )  # fmt: skip
+            for f in fighters
+        },
+        results={
+            str(r.fighter_id): ResultInfo(
+                r.outcome,
+                str(r.caused_by_id) if r.caused_by_id else None,
+                r.caused_by.name if r.caused_by else "",
+                r.caused_by.gang_id if r.caused_by else None,
+                r.captured,
+                dict(r.awards or {}),
+            )
+            for r in results
+        },
+        territories=tuple(
+            TerritoryInfo(t.territory.name, t.territory.income, t.is_home_settlement, t.territory.slug)
+            for t in sorted(held, key=lambda t: (not t.is_home_settlement, t.territory.name))
+        ),
+        captives={
+            str(c.pk): FighterInfo(str(c.pk), c.name, c.fighter_type.category, value=_value(c)) for c in captives
+        },
+        leader=str(leader.pk) if leader else None,
+        underdog_by=underdog,
+    )
+    return context, {str(f.pk): snapshot(f) for f in fighters}
+
+
+def live_sequence(battle: Battle, gang: Gang) -> Sequence | None:
+    """The gang's draft or applied sequence for the battle (at most one, a database constraint)."""
+    return Sequence.objects.filter(battle=battle, gang=gang).exclude(state=SequenceState.REVERTED).first()
+
+
+def sequence_for_page(pk: int) -> Sequence:
+    return Sequence.objects.select_related("battle__campaign", "gang__owner", "application").get(pk=pk)
+
+
+def gang_sequences(gang: Gang) -> QuerySet[Sequence]:
+    """Every sequence the gang has finished (applied or reverted), newest first, for its history."""
+    return (
+        Sequence.objects.filter(gang=gang)
+        .filter(Q(state=SequenceState.APPLIED) | Q(state=SequenceState.REVERTED))
+        .select_related("battle", "application__applied_by", "application__reverted_by")
+        .order_by("-created_at", "-pk")
+    )
+
+
+def pending_battles(gang: Gang) -> QuerySet[Battle]:
+    """Confirmed battles of the gang whose sequence has not been applied yet."""
+    applied = Sequence.objects.filter(gang=gang, state=SequenceState.APPLIED).values("battle")
+    mine = Q(attacker=gang) | Q(defender=gang)
+    return (
+        Battle.objects.filter(mine, status="confirmed")
+        .exclude(pk__in=applied)
+        .prefetch_related(Prefetch("post_battle_sequences", queryset=Sequence.objects.filter(gang=gang)))
+    )

@@ -1,0 +1,163 @@
+"""Every change to a post-battle sequence: start, submit a step, go back, apply, revert, run again.
+
+A sequence is a draft until :func:`sequence_apply`: each step's dice (rolled by the server or entered
+from the table), choices and results are saved on the sequence and nothing touches the roster. The
+apply writes everything in one transaction, exactly once: the sequence row is locked
+(``select_for_update``) and its state checked, and the :class:`~postbattle.models.Application` row
+(unique per sequence) is written first, so a double submit, a second tab or concurrent requests apply
+it once. Permissions are the views' job; a refusal a user can hit is a ``ValidationError``.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from campaigns.models import Battle, BattleStatus
+from gangs.models import Gang
+from postbattle import engine
+from postbattle.apply import effects_apply, effects_revert
+from postbattle.models import Application, Sequence, SequenceState
+from postbattle.selectors import battle_context, live_sequence
+from rulebook.dice import DiceSource, ScriptedDice
+from rulebook.errors import RulesInputError
+
+
+def _refuse(error: RulesInputError) -> ValidationError:
+    return ValidationError(error.message if error.field == "dice" else f"{error.field}: {error.message}")
+
+
+def _locked(sequence: Sequence) -> Sequence:
+    return Sequence.objects.select_for_update().select_related("battle__campaign", "gang__house").get(pk=sequence.pk)
+
+
+def fighters_before(sequence: Sequence, index: int) -> dict:
+    """The fighters as they stand before step ``index``: the start, or after the step before it."""
+    steps = engine.steps_for(sequence.edition)
+    source = sequence.draft["start"] if index == 0 else sequence.draft["steps"][steps[index - 1].slug]["fighters"]
+    return {fid: engine.snapshot_from_json(data) for fid, data in source.items()}
+
+
+@transaction.atomic
+def sequence_start(*, battle: Battle, gang: Gang, actor) -> Sequence:
+    """The gang's draft sequence for a confirmed battle (the one already started, if any)."""
+    if battle.status != BattleStatus.CONFIRMED:
+        raise ValidationError("The post-battle sequence starts once the battle report is confirmed.")
+    if gang.pk not in (battle.attacker_id, battle.defender_id):
+        raise ValidationError(f"{gang.name} did not fight this battle.")
+    existing = live_sequence(battle, gang)
+    if existing is not None:
+        return existing
+    _, start = battle_context(battle, gang)
+    run = (Sequence.objects.filter(battle=battle, gang=gang).aggregate(m=Max("run"))["m"] or 0) + 1
+    try:
+        with transaction.atomic():
+            return Sequence.objects.create(
+                battle=battle, gang=gang, edition=battle.campaign.edition, run=run, started_by=actor,
+                draft={"start": {fid: s.as_json() for fid, s in start.items()}, "steps": {}},
+            )  # fmt: skip
+    except IntegrityError:
+        # Another request started it at the same moment: use theirs.
+        return live_sequence(battle, gang)
+
+
+def _require_draft(sequence: Sequence) -> None:
+    if sequence.state != SequenceState.DRAFT:
+        raise ValidationError(f"This sequence has been {sequence.get_state_display().lower()}; nothing more to roll.")
+
+
+@transaction.atomic
+def sequence_step_submit(
+    *, sequence: Sequence, dice: DiceSource, entered: bool = False, choices: dict | None = None, actor=None
+) -> Sequence:
+    """Roll (or read the entered dice for) the current step with the player's choices and save the result
+    in the draft. Entered dice must all be used: a die left over means the table rolled something else."""
+    sequence = _locked(sequence)
+    _require_draft(sequence)
+    steps = engine.steps_for(sequence.edition)
+    if sequence.step >= len(steps):
+        raise ValidationError("Every step is done: apply the sequence.")
+    step, choices = steps[sequence.step], dict(choices or {})
+    context, _ = battle_context(sequence.battle, sequence.gang)
+    try:
+        outcome = step.run(context, fighters_before(sequence, sequence.step), dice, choices)
+    except RulesInputError as error:
+        raise _refuse(error) from None
+    if entered and isinstance(dice, ScriptedDice) and dice.remaining:
+        raise ValidationError(f"{dice.remaining} dice left over: this step used {len(dice.rolls)}.")
+    inputs = {"dice": [r.value for r in dice.rolls], "entered": entered, "choices": choices}
+    record = {"inputs": inputs, "lines": outcome.lines, "effects": outcome.effects,
+              "fighters": {fid: s.as_json() for fid, s in outcome.fighters.items()}}  # fmt: skip
+    sequence.draft = {**sequence.draft, "steps": {**sequence.draft["steps"], step.slug: record}}
+    sequence.step += 1
+    sequence.save(update_fields=["draft", "step", "updated_at"])
+    return sequence
+
+
+@transaction.atomic
+def sequence_step_back(*, sequence: Sequence, to: int) -> Sequence:
+    """Go back to step ``to`` (to enter other dice or choices): it and the steps after it are dropped."""
+    sequence = _locked(sequence)
+    _require_draft(sequence)
+    steps = engine.steps_for(sequence.edition)
+    if not 0 <= to < sequence.step:
+        raise ValidationError("That step has not been done yet.")
+    kept = {s.slug: sequence.draft["steps"][s.slug] for s in steps[:to]}
+    sequence.draft = {**sequence.draft, "steps": kept}
+    sequence.step = to
+    sequence.save(update_fields=["draft", "step", "updated_at"])
+    return sequence
+
+
+@transaction.atomic
+def sequence_apply(*, sequence: Sequence, actor) -> Application:
+    """Apply everything the sequence decided, in one transaction, exactly once."""
+    sequence = _locked(sequence)
+    if sequence.state != SequenceState.DRAFT:
+        raise ValidationError("This post-battle sequence has already been applied.")
+    steps = engine.steps_for(sequence.edition)
+    if sequence.step < len(steps):
+        raise ValidationError(f"Finish the steps first: {steps[sequence.step].title} is next.")
+    try:
+        with transaction.atomic():
+            application = Application.objects.create(sequence=sequence, applied_by=actor)
+    except IntegrityError:
+        raise ValidationError("This post-battle sequence has already been applied.") from None
+    application.undo = effects_apply(sequence, step_slugs=[s.slug for s in steps], actor=actor)
+    application.save(update_fields=["undo"])
+    sequence.state = SequenceState.APPLIED
+    sequence.save(update_fields=["state", "updated_at"])
+    return application
+
+
+@transaction.atomic
+def sequence_revert(*, sequence: Sequence, actor) -> Sequence:
+    """An arbitrator undoes an applied sequence: every entry reversed, the roster restored. The gang can
+    then run the battle's sequence again (:func:`sequence_rerun`)."""
+    sequence = _locked(sequence)
+    if sequence.state != SequenceState.APPLIED:
+        raise ValidationError("Only an applied sequence can be reverted.")
+    application = Application.objects.select_for_update().get(sequence=sequence)
+    effects_revert(sequence, application.undo, actor=actor)
+    application.reverted_by, application.reverted_at = actor, timezone.now()
+    application.save(update_fields=["reverted_by", "reverted_at"])
+    sequence.state = SequenceState.REVERTED
+    sequence.save(update_fields=["state", "updated_at"])
+    return sequence
+
+
+@transaction.atomic
+def sequence_rerun(*, sequence: Sequence, actor, same_dice: bool = False) -> Sequence:
+    """A new draft after a revert; with ``same_dice`` every step is replayed with the dice and choices
+    of the reverted run (then the player or arbitrator may go back to a step and change it)."""
+    if sequence.state != SequenceState.REVERTED:
+        raise ValidationError("Revert the sequence before running it again.")
+    fresh = sequence_start(battle=sequence.battle, gang=sequence.gang, actor=actor)
+    if same_dice:
+        for step in engine.steps_for(sequence.edition):
+            inputs = sequence.draft["steps"][step.slug]["inputs"]
+            fresh = sequence_step_submit(sequence=fresh, dice=ScriptedDice(inputs["dice"]), entered=inputs["entered"],
+                                         choices=inputs["choices"], actor=actor)  # fmt: skip
+    return fresh

@@ -1,0 +1,169 @@
+"""After a battle: which scenario rewards a gang and its fighters receive, and what each post-battle
+action does.
+
+Sources:
+
+- The club campaign guide "Playing Necromunda Games in Cycle 1 & 2" (GUIDE), each scenario's
+  Rewards (the rewards themselves are data in :mod:`.scenarios`). This module only decides who is
+  owed which reward, and how many times, from the battle's facts.
+- The same guide's Search & Destroy lists four "Standard rewards" of experience (+1 for an enemy
+  taken Out of Action, +1 more for an enemy Leader or Champion, +1 for a kill during the battle,
+  +1 for a Rally). Our reading: "standard" means the rules' standard experience, owed after every
+  battle, so every scenario gives them (Search & Destroy does not give them twice).
+- Smash & Grab sets up five loot caskets (its deployment), so the unopened ones are 5 minus those
+  opened.
+- Post-battle actions: the guide names Trade, Sell to Guilders, Claim Bounties, Dispose of
+  Captives and Medical Escort (with its D6 table) but gives the first four no effects. Our reading,
+  marked as such wherever it is shown: Trade is a visit to the Trading Post (the player buys as
+  usual in Update Roster); Sell to Guilders sells one captive the gang holds for half its value
+  in credits, the 2018+ rules' price for a captive sold to the Guilders as public summaries give
+  it; Dispose of Captives kills a captive the gang holds; Claim Bounties adds the bounty the
+  arbitrator set, entered in credits. An arbitrator can correct any of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from rulebook.errors import RulesInputError
+from rulebook.n18.campaign.scenarios import SCENARIOS, SEARCH_AND_DESTROY, Reward
+
+GUIDE = "club campaign guide 'Playing Necromunda Games in Cycle 1 & 2'"
+LOOT_CASKETS = 5
+
+# The report's per-fighter award counts each "per" of a fighter reward reads.
+FIGHTER_AWARDS = {
+    "enemy taken Out of Action": "out_of_action",
+    "enemy Leader or Champion taken Out of Action": "leader_or_champion_out_of_action",
+    "enemy killed during the battle": "kills",
+    "successful Rally": "rallies",
+}
+FIGHTER_RECIPIENTS = {
+    "fighter who defiled an enemy relic": "relic_defiled",
+    "fighter who destroyed a cache": "caches_destroyed",
+    "fighter who recovered a cache": "caches_recovered",
+}
+STANDARD_EXPERIENCE = tuple(r for r in SEARCH_AND_DESTROY.rewards if r.recipient == "fighter")
+STANDARD_SOURCE = f"{GUIDE}, Search & Destroy: Standard rewards (read as owed after every battle)"
+
+
+@dataclass(frozen=True)
+class GangResult:
+    """One gang's side of a confirmed battle, as the rewards ask about it."""
+
+    side: str
+    won: bool = False
+    draw: bool = False
+    bottled: bool = False
+    own_relic_defiled: bool = False
+    enemy_relic_defiled: bool = False
+    caskets_opened: int = 0
+    caches_destroyed: int = 0
+    caches_recovered: int = 0
+
+    @property
+    def lost(self) -> bool:
+        return not self.won and not self.draw
+
+
+@dataclass(frozen=True)
+class RewardDue:
+    """A reward owed: to the gang (``fighter`` None) or to one fighter (its id), rolled ``times`` times."""
+
+    reward: Reward
+    times: int
+    fighter: str | None = None
+    source: str = ""
+
+    def as_json(self) -> dict:
+        return {"reward": self.reward.as_json(), "times": self.times, "fighter": self.fighter, "source": self.source}
+
+
+def _gang_times(reward: Reward, gang: GangResult) -> int:
+    """How many times a gang reward is owed (0: not owed)."""
+    recipient, condition = reward.recipient, reward.condition
+    owed = {
+        "attacker": gang.side == "attacker",
+        "defender": gang.side == "defender",
+        "victorious gang": gang.won,
+        "losing gang": gang.lost and not gang.draw,
+        "each gang that bottled out": gang.bottled,
+        "gang whose relic was defiled": gang.own_relic_defiled and not gang.enemy_relic_defiled,
+        "gang whose relic was not defiled": not gang.own_relic_defiled and gang.enemy_relic_defiled,
+        "each gang": {
+            None: True,
+            "its relic was not defiled": not gang.own_relic_defiled,
+            "its relic was defiled": gang.own_relic_defiled,
+            "the battle is a draw": gang.draw,
+        }.get(condition, False),
+    }
+    if recipient not in owed:
+        raise RulesInputError("reward.recipient", f"no reading for a reward to {recipient!r}")
+    if not owed[recipient]:
+        return 0
+    per = {
+        None: 1,
+        "loot casket not opened": max(0, LOOT_CASKETS - gang.caskets_opened),
+        "cache destroyed": gang.caches_destroyed,
+        "cache recovered": gang.caches_recovered,
+    }
+    if reward.per not in per:
+        raise RulesInputError("reward.per", f"no reading for a reward per {reward.per!r}")
+    return per[reward.per]
+
+
+def rewards_due(
+    scenario: str, gang: GangResult, fighter_awards: Mapping[str, Mapping[str, int]], *, leader: str | None
+) -> list[RewardDue]:
+    """Every reward of ``scenario`` (plus the standard experience) owed to ``gang`` and its fighters.
+
+    ``fighter_awards`` maps a fighter id to the report's award counts (``{"out_of_action": 2, ...}``);
+    ``leader`` is the gang's Leader, who earns the victorious Leader's XP whether or not they fought.
+    """
+    if scenario not in SCENARIOS:
+        raise RulesInputError("scenario", f"unknown scenario {scenario!r}")
+    found = SCENARIOS[scenario]
+    source = f"{GUIDE}, {found.name}: Rewards"
+    rewards = [(r, source) for r in found.rewards]
+    rewards += [(r, STANDARD_SOURCE) for r in STANDARD_EXPERIENCE if r not in found.rewards]
+    due: list[RewardDue] = []
+    for reward, where in rewards:
+        if reward.recipient == "victorious gang's Leader":
+            if gang.won and leader is not None:
+                due.append(RewardDue(reward, 1, leader, where))
+        elif reward.recipient == "fighter" or reward.recipient in FIGHTER_RECIPIENTS:
+            key = (
+                FIGHTER_AWARDS.get(reward.per)
+                if reward.recipient == "fighter"
+                else FIGHTER_RECIPIENTS[reward.recipient]
+            )
+            if key is None:
+                raise RulesInputError("reward.per", f"no reading for a fighter reward per {reward.per!r}")
+            for fighter, awards in fighter_awards.items():
+                if awards.get(key, 0) > 0:
+                    due.append(RewardDue(reward, int(awards[key]), fighter, where))
+        else:
+            times = _gang_times(reward, gang)
+            if times:
+                due.append(RewardDue(reward, times, None, where))
+    return due
+
+
+# --- post-battle actions ----------------------------------------------------------------------------
+
+ACTION_SOURCE = f"{GUIDE}, Post Battle Actions (effects other than Medical Escort: our reading, see module notes)"
+ACTION_EFFECTS = {
+    "Trade": {"needs": None, "effect": "visits the Trading Post: the gang buys as usual when updating its roster"},
+    "Sell to Guilders": {"needs": "captive", "effect": "sells a captive the gang holds for half its value in credits"},
+    "Claim Bounties": {"needs": "credits", "effect": "claims the bounty the arbitrator set, entered in credits"},
+    "Dispose of Captives": {"needs": "captive", "effect": "kills a captive the gang holds"},
+    "Medical Escort": {"needs": "patient", "effect": "takes a fighter with a Critical Injury to the Doc (D6)"},
+}
+
+
+def captive_sale_price(value: int) -> int:
+    """Credits the Guilders pay for a captive worth ``value`` credits: half, rounded down."""
+    if value < 0:
+        raise RulesInputError("captive.value", f"must be at least 0, not {value}")
+    return value // 2
