@@ -19,11 +19,15 @@ Source: the core rules' Movement chapter (the project's seed ``n18-core-movement
 - A falling fighter who would land on another rolls a D6: on 4+ they land on them and both count as falling
   the same distance.
 
-The Falling table itself is cut off in the seed. Its bands (under 3", 3" to 6", over 6") come from the seed's
-jumping-down text, as does the effect of the lowest band (the fighter is Pinned/Suppressed and their
-activation ends, with no hit). The hits of the two higher bands (S3 AP- D1; S5 AP-1 D2) are recalled from
-the 2018+ core rules and could not be confirmed in the public references searched (BSData
-necromunda-gang-war, necrodamus.org, goonhammer.com): check them against the book before relying on them.
+The Falling table itself is cut off in the seed. Its rows are taken from the 2023 core rulebook as
+necrovox.org publishes it (https://necrovox.org/docs/the-rules/resolve-hits, "Falling"; read through the
+copy in the public repository yakuzadave/necroman_v2, ``necrovox_docs_flat/6-the-rules/14-resolve-hits.md``):
+a fall of 3" or more is an automatic hit whose profile depends on the distance fallen, rounded up to the
+nearest inch: 3"-5" S3 AP- D1, 6"-7" S5 AP-1 D1, 8"-9" S7 AP-2 D2, 10" or more S9 AP-3 D3. A shorter fall
+is no hit; the fighter is still Pinned and their activation ends (the seed's jumping-down text). The same
+page's terrain section (https://necrovox.org/docs/the-rules/terrain, "Falling") gives the rounding. The
+seed's own example names a 3"-6" band, which does not match the 2023 rows exactly: the published rows are
+used and the seed's rule (a good landing lowers the fall one row) is applied to them.
 How far a jump down costs in Movement is not in the seed; the Catfall skill's wording in BSData
 necromunda-gang-war (a faller "counts as having moved half the vertical distance") implies the full
 vertical distance normally counts, which is what :func:`segment_cost` charges.
@@ -31,6 +35,7 @@ vertical distance normally counts, which is what :func:`segment_cost` charges.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -186,8 +191,14 @@ def move_cost_roll(query: Query, dice: DiceSource) -> dict:
 
 FALL_BANDS = (
     {"band": 0, "distance": 'under 3"', "hit": None, "effects": ["Pinned (Suppressed) and the activation ends"]},
-    {"band": 1, "distance": '3" to 6"', "hit": {"strength": 3, "ap": 0, "damage": 1}, "effects": ["Pinned"]},
-    {"band": 2, "distance": 'over 6"', "hit": {"strength": 5, "ap": -1, "damage": 2}, "effects": ["Pinned"]},
+    {"band": 1, "distance": '3"-5"', "hit": {"strength": 3, "ap": 0, "damage": 1}, "effects": ["Pinned"]},
+    {"band": 2, "distance": '6"-7"', "hit": {"strength": 5, "ap": -1, "damage": 1}, "effects": ["Pinned"]},
+    {"band": 3, "distance": '8"-9"', "hit": {"strength": 7, "ap": -2, "damage": 2}, "effects": ["Pinned"]},
+    {"band": 4, "distance": '10" or more', "hit": {"strength": 9, "ap": -3, "damage": 3}, "effects": ["Pinned"]},
+)
+FALL_BAND_FROM = (3, 6, 8, 10)  # the whole inches at which each row with a hit starts
+FALLING_TABLE_SOURCE = (
+    "2023 core rulebook, Falling (https://necrovox.org/docs/the-rules/resolve-hits); distance rounded up to the inch"
 )
 NO_FALL = {"band": None, "distance": "no fall", "hit": None, "effects": []}
 FALL_CAUSES = ("fall", "forced", "jump_down")
@@ -195,9 +206,9 @@ ASSUMED_TARGET = {"T": 3, "W": 1}
 
 
 def fall_band(height: Fraction) -> int:
-    if height < 3:
-        return 0
-    return 1 if height <= 6 else 2
+    """The Falling table row for a fall of ``height`` inches, rounded up to the nearest inch first."""
+    inches = math.ceil(height)
+    return sum(inches >= start for start in FALL_BAND_FROM)
 
 
 def band_after_landing(band: int, landed_well: bool) -> int | None:
@@ -257,7 +268,7 @@ def fall_odds(query: Query) -> dict:
         "falling_table": FALL_BANDS[band],
         "agility_modifier": modifier,
         **dist("outcome", outcome),
-        "falling_table_source": 'bands from the seed; hits of the 3"-6" and over-6" bands recalled, unconfirmed',
+        "falling_table_source": FALLING_TABLE_SOURCE,
         "target": query.raw("target", None) or {**ASSUMED_TARGET, "assumed": True},
     }
     if cause != "fall":

@@ -113,32 +113,53 @@ def test_movement_cost_adds_up(parts):
 # --- falling ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("height", "band"), [(0.5, 0), (2.9, 0), (3, 1), (6, 1), (6.5, 2), (12, 2)])
-def test_falling_table_bands(height, band):
+@pytest.mark.parametrize(
+    ("height", "band"),
+    [(0.5, 0), (2, 0), (2.1, 1), (3, 1), (5, 1), (5.5, 2), (6, 2), (7, 2), (7.5, 3), (8, 3), (9, 3), (9.2, 4),
+     (10, 4), (40, 4)],
+)  # fmt: skip
+def test_falling_table_bands_round_the_distance_up(height, band):
     assert fall_band(F(str(height))) == band
 
 
 @pytest.mark.parametrize(
     ("band", "hit"),
-    [(0, None), (1, {"strength": 3, "ap": 0, "damage": 1}), (2, {"strength": 5, "ap": -1, "damage": 2})],
-)
+    [(0, None), (1, {"strength": 3, "ap": 0, "damage": 1}), (2, {"strength": 5, "ap": -1, "damage": 1}),
+     (3, {"strength": 7, "ap": -2, "damage": 2}), (4, {"strength": 9, "ap": -3, "damage": 3})],
+)  # fmt: skip
 def test_falling_table_rows(band, hit):
     assert FALL_BANDS[band]["hit"] == hit
 
 
+# Each row's hit on a T3, 1-Wound fighter with no save, worked by hand: the wound roll (S against T3), then
+# one Injury dice per point of Damage (1/3 Flesh Wound, 1/2 Seriously Injured, 1/6 Out of Action), a second
+# Seriously Injured counting as a Flesh Wound and a third Flesh Wound taking a T3 fighter Out of Action.
+@pytest.mark.parametrize(
+    ("height", "outcome"),
+    [(4, {"pinned": F(1, 2), "flesh_wound": F(1, 6), "seriously_injured": F(1, 4), "out_of_action": F(1, 12)}),
+     (7, {"pinned": F(1, 3), "flesh_wound": F(2, 9), "seriously_injured": F(1, 3), "out_of_action": F(1, 9)}),
+     (9, {"pinned": F(1, 6), "out_of_action": F(5, 6) * F(11, 36), "seriously_injured": F(5, 6) * F(7, 12),
+          "flesh_wound": F(5, 6) * F(1, 9)}),
+     (11, {"pinned": F(1, 6), "out_of_action": F(5, 6) * F(11, 24), "seriously_injured": F(5, 6) * F(13, 24)})],
+)  # fmt: skip
+def test_each_falling_row_by_hand(height, outcome):
+    answer = movement.fall_odds(Query({"height": height, "target": {"T": 3, "W": 1}}))
+    assert exact(answer, "outcome") == outcome
+    assert "necrovox.org" in answer["falling_table_source"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 14))
+def test_a_longer_fall_is_never_kinder(height):
+    def harm(h):
+        outcome = exact(movement.fall_odds(Query({"height": h, "target": {"T": 3, "W": 2, "save": 5}})), "outcome")
+        return outcome.get("out_of_action", 0), 1 - outcome.get("pinned", 0) - outcome.get("no_fall", 0)
+
+    assert all(longer >= shorter for longer, shorter in zip(harm(height + 1), harm(height), strict=True))
+
+
 def test_a_short_fall_pins_without_a_hit():
     assert exact(movement.fall_odds(Query({"height": 2})), "outcome") == {"pinned": 1}
-
-
-def test_a_long_fall_by_hand():
-    # S5 against T3 wounds on 3+; Damage 2 on a 1-Wound fighter rolls two Injury dice.
-    outcome = exact(movement.fall_odds(Query({"height": 7, "target": {"T": 3, "W": 1}})), "outcome")
-    assert outcome == {
-        "pinned": F(1, 3),
-        "out_of_action": F(2, 3) * F(11, 36),
-        "seriously_injured": F(2, 3) * F(7, 12),
-        "flesh_wound": F(2, 3) * F(1, 9),
-    }
 
 
 def test_jumping_down_a_good_landing_lowers_the_band():
