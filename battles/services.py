@@ -80,6 +80,8 @@ def crew_pick(*, gang: Gang, chosen: list[int], scenario: str, role: str, dice: 
 
     mark = len(dice.rolls)
     size = roll_crew_size(rule, dice)
+    if not chosen and rule.method == "custom":
+        chosen = list(by_id)  # nobody ticked: the roster's first fighters, as many as the rule allows
     snapshots = [FighterSnapshot(characteristics={}, id=str(f.pk)) for f in fighters]
     picked = select_crew(rule, snapshots, dice, chosen=[str(pk) for pk in chosen[: size[0]]], size=size)
     return {

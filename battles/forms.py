@@ -1,0 +1,369 @@
+"""Short forms for the table: start a battle, describe an action, end the battle. Validation only.
+
+Action forms hand the service a ``params`` dict (:meth:`ActionForm.params`) whose fighters are
+:class:`BattleFighter` rows and whose weapon is ``"<weapon key>:<profile index>"``.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from django import forms
+from django.core.exceptions import ValidationError
+
+from battles.models import BattleFighter, Condition, Role, Side
+from battles.rules import classic, n18
+from gangs.models import AVAILABLE_FOR_BATTLE, Gang
+from rulebook.dice import parse_dice
+from rulebook.errors import RulesInputError
+
+# --- starting a battle --------------------------------------------------------------------------
+
+
+class BattleStartForm(forms.Form):
+    gang_a = forms.ModelChoiceField(queryset=Gang.objects.none(), label="Your gang")
+    gang_b = forms.ModelChoiceField(queryset=Gang.objects.none(), label="Opponent's gang")
+    scenario = forms.ChoiceField(required=False, label="Scenario (2018+ campaign guide)")
+    role_a = forms.ChoiceField(choices=Role.choices, required=False, label="Your gang is")
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        from rulebook.n18.campaign.scenarios import SCENARIOS
+
+        self.fields["gang_a"].queryset = Gang.objects.filter(owner=user).select_related("house")
+        self.fields["gang_b"].queryset = Gang.objects.select_related("house", "owner")
+        self.fields["gang_b"].label_from_instance = lambda g: (
+            f"{g.name} ({g.owner.username}, {g.get_edition_display()})"
+        )
+        choices = [("", "None (a friendly game)")]
+        choices += [(slug, s.name) for slug, s in SCENARIOS.items() if s.crews]
+        self.fields["scenario"].choices = choices
+        self.crew_fields = {}
+        gangs = self._gangs()
+        for side, gang in gangs.items():
+            if gang is None:
+                continue
+            name = f"crew_{side}"
+            fighters = gang.fighters.filter(status__in=AVAILABLE_FOR_BATTLE).select_related("fighter_type")
+            self.fields[name] = forms.ModelMultipleChoiceField(
+                queryset=fighters,
+                required=False,
+                widget=forms.CheckboxSelectMultiple,
+                label=f"{gang.name}: fighters you choose",
+                help_text="With a scenario crew rule the dice decide how many you may choose (in this order) "
+                "and pick the rest at random; leave empty for the whole gang in a friendly game.",
+            )
+            self.crew_fields[side] = self[name]
+
+    def _gangs(self) -> dict:
+        out = {}
+        for side in ("a", "b"):
+            value = self.data.get(f"gang_{side}") if self.is_bound else None
+            queryset = self.fields[f"gang_{side}"].queryset
+            out[side] = queryset.filter(pk=value).first() if value and str(value).isdigit() else None
+        return out
+
+    @property
+    def has_crews(self) -> bool:
+        return len(self.crew_fields) == 2
+
+    def clean(self):
+        data = super().clean()
+        a, b = data.get("gang_a"), data.get("gang_b")
+        if a and b and a.pk == b.pk:
+            raise ValidationError("Pick two different gangs.")
+        if a and b and a.edition != b.edition:
+            raise ValidationError("Both gangs must play the same edition.")
+        if a and a.edition != "n18" and data.get("scenario"):
+            raise ValidationError("The scenarios here are the 2018+ campaign guide's; leave it empty for classic.")
+        return data
+
+
+# --- actions ------------------------------------------------------------------------------------
+
+
+def _in_play(fighters, side=None):
+    return [f for f in fighters if not f.out_of_action and (side is None or f.side == side)]
+
+
+def _fighter_choices(fighters) -> list:
+    return [("", "—")] + [(f.pk, f"{f.name} ({'AB'[f.side == Side.B]})") for f in fighters]
+
+
+def _weapon_choices(fighters, use: str, unarmed: bool = False) -> list:
+    """``"<fighter id>:<weapon key>:<profile index>"`` for every weapon a fighter in play can use."""
+    out = [("", "—")]
+    for f in fighters:
+        for w in f.profile.get("weapons", []):
+            if not w[use]:
+                continue
+            broken = " — out of action" if w["key"] in f.failed_weapons else ""
+            for index, profile in enumerate(w["profiles"]):
+                label = f"{f.name}: {w['name']}" + (f" ({profile['name']})" if profile["name"] else "")
+                out.append((f"{f.pk}:{w['key']}:{index}", label + broken))
+        if unarmed:
+            out.append((f"{f.pk}::", f"{f.name}: bare hands"))
+    return out
+
+
+class ActionForm(forms.Form):
+    """What every action form shares: the dice, rolled here or entered from the table."""
+
+    dice = forms.CharField(
+        required=False,
+        label="Dice rolled at the table",
+        help_text="In the order asked, e.g. 4 3 6. Leave empty to roll here.",
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )
+
+    def __init__(self, *args, battle, fighters: list[BattleFighter], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.battle = battle
+        self.by_pk = {f.pk: f for f in fighters}
+        self.fighters = fighters
+
+    def fighter(self, name: str) -> BattleFighter | None:
+        value = self.cleaned_data.get(name)
+        return self.by_pk.get(int(value)) if value not in (None, "") else None
+
+    def clean_dice(self):
+        text = self.cleaned_data["dice"].strip()
+        if not text:
+            return None
+        try:
+            return parse_dice(text)
+        except RulesInputError as exc:
+            raise ValidationError(exc.message) from None
+
+    def params(self) -> dict:
+        raise NotImplementedError
+
+
+class ShootForm(ActionForm):
+    shooter = forms.ChoiceField(label="Shooter and weapon")
+    target = forms.ChoiceField(label="Target")
+    distance = forms.IntegerField(min_value=0, max_value=200, label='Distance (")')
+    cover = forms.ChoiceField(widget=forms.RadioSelect, initial="none")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        rules = classic if self.battle.edition == "classic" else n18
+        self.fields["shooter"].choices = _weapon_choices(_in_play(self.fighters), "shoots")
+        self.fields["target"].choices = _fighter_choices(_in_play(self.fighters))
+        self.fields["cover"].choices = list(rules.COVER.items())
+        if self.battle.edition == "classic":
+            self.fields["modifiers"] = forms.MultipleChoiceField(
+                choices=list(classic.SHOOT_MODIFIERS.items()), required=False, widget=forms.CheckboxSelectMultiple
+            )
+        else:
+            self.fields["modifier"] = forms.IntegerField(
+                min_value=-6, max_value=6, required=False, label="Other hit modifier", initial=0
+            )
+        self.order_fields(["shooter", "target", "distance", "cover", "modifiers", "modifier", "dice"])
+
+    def clean(self):
+        data = super().clean()
+        shooter, target = data.get("shooter"), data.get("target")
+        if shooter and target and int(shooter.split(":")[0]) == int(target):
+            raise ValidationError("A fighter cannot shoot himself.")
+        return data
+
+    def params(self) -> dict:
+        fighter_pk, key, index = self.cleaned_data["shooter"].split(":")
+        return {
+            "fighter": self.by_pk[int(fighter_pk)],
+            "weapon": f"{key}:{index}",
+            "target": self.fighter("target"),
+            "distance": self.cleaned_data["distance"],
+            "cover": self.cleaned_data["cover"],
+            "modifiers": self.cleaned_data.get("modifiers") or [],
+            "modifier": self.cleaned_data.get("modifier") or 0,
+        }
+
+
+class FightForm(ActionForm):
+    attacker = forms.ChoiceField(label="Attacker")
+    target = forms.ChoiceField(label="Opponent")
+    charging = forms.BooleanField(required=False, label="Charging")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        in_play = _in_play(self.fighters)
+        if self.battle.edition == "classic":
+            self.fields["attacker"].choices = _fighter_choices(in_play)
+            self.fields["higher_up"] = forms.BooleanField(required=False, label="Attacker higher up")
+            self.fields["obstacle"] = forms.BooleanField(required=False, label="Attacker charged across an obstacle")
+            self.fields["defender_higher_up"] = forms.BooleanField(required=False, label="Opponent higher up")
+        else:
+            self.fields["attacker"].label = "Attacker and weapon"
+            self.fields["attacker"].choices = _weapon_choices(in_play, "fights", unarmed=True)
+            self.fields["modifier"] = forms.IntegerField(
+                min_value=-6, max_value=6, required=False, label="Hit modifier", initial=0
+            )
+            del self.fields["charging"]
+        self.fields["target"].choices = _fighter_choices(in_play)
+        self.order_fields(["attacker", "target", "charging", "higher_up", "obstacle", "defender_higher_up", "dice"])
+
+    def clean(self):
+        data = super().clean()
+        attacker, target = data.get("attacker"), data.get("target")
+        if attacker and target and int(attacker.split(":")[0]) == int(target):
+            raise ValidationError("A fighter cannot fight himself.")
+        return data
+
+    def params(self) -> dict:
+        fighter_pk, _, weapon = self.cleaned_data["attacker"].partition(":")
+        params = {"fighter": self.by_pk[int(fighter_pk)], "target": self.fighter("target")}
+        if weapon and weapon != ":":
+            params["weapon"] = weapon
+        for name in ("charging", "higher_up", "obstacle", "defender_higher_up", "modifier"):
+            if self.cleaned_data.get(name):
+                params[name] = self.cleaned_data[name]
+        return params
+
+
+class MultiFightForm(ActionForm):
+    fighter = forms.ChoiceField(label="The outnumbered fighter")
+    opponents = forms.MultipleChoiceField(widget=forms.CheckboxSelectMultiple, label="Opponents, in order")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        in_play = _in_play(self.fighters)
+        self.fields["fighter"].choices = _fighter_choices(in_play)
+        self.fields["opponents"].choices = _fighter_choices(in_play)[1:]
+        self.order_fields(["fighter", "opponents", "dice"])
+
+    def clean(self):
+        data = super().clean()
+        lone, opponents = data.get("fighter"), data.get("opponents") or []
+        if lone and lone in opponents:
+            raise ValidationError("The outnumbered fighter cannot be his own opponent.")
+        if lone and opponents and any(self.by_pk[int(o)].side == self.by_pk[int(lone)].side for o in opponents):
+            raise ValidationError("Opponents are enemies of the outnumbered fighter.")
+        return data
+
+    def params(self) -> dict:
+        return {
+            "fighter": self.fighter("fighter"),
+            "opponents": [self.by_pk[int(pk)] for pk in self.cleaned_data["opponents"]],
+        }
+
+
+# Which fields each test asks for (beyond the fighter), so a test is a short form.
+TEST_FIELDS = {
+    "leadership": ("leader_near",),
+    "nerve": ("leader_near", "in_cover_unseen", "broken_this_turn", "near_relic"),
+    "fear": ("leader_near", "situation"),
+    "escape_pinning": ("friend_within_2",),
+    "recovery": ("assisted",),
+    "fall": ("height", "edge", "cause"),
+    "rally": ("near_relic",),
+    "agility": ("modifier",),
+    "bottle": ("side",),
+}
+OPTION_FIELDS = {
+    "leader_near": forms.BooleanField(required=False, label='Leader within 6" (and not down or broken)'),
+    "in_cover_unseen": forms.BooleanField(required=False, label="In cover and out of enemy sight", initial=True),
+    "broken_this_turn": forms.BooleanField(required=False, label="Broke this turn"),
+    "near_relic": forms.BooleanField(required=False, label="Within 6\" of the gang's own relic (+2)"),
+    "friend_within_2": forms.BooleanField(required=False, label='A friend within 2" (not a juve, down or broken)'),
+    "assisted": forms.BooleanField(required=False, label='Assisted by a Standing, Active friend within 1"'),
+    "height": forms.IntegerField(min_value=1, max_value=100, label='Height (")', initial=3),
+    "modifier": forms.IntegerField(min_value=-5, max_value=5, required=False, label="Modifier", initial=0),
+}
+
+
+class TestForm(ActionForm):
+    """One test; ``test`` is fixed by the page (a prompt or the test menu), so only its fields show."""
+
+    fighter = forms.ChoiceField(label="Fighter")
+
+    def __init__(self, *args, test: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.test = test
+        wanted = TEST_FIELDS.get(test, ())
+        for name in wanted:
+            if name in OPTION_FIELDS:
+                self.fields[name] = copy.deepcopy(OPTION_FIELDS[name])
+        if test == "bottle":
+            del self.fields["fighter"]
+            names = {s: self.battle.gang(s).name for s in (Side.A, Side.B)}
+            self.fields["side"] = forms.ChoiceField(choices=list(names.items()), label="Gang")
+        else:
+            self.fields["fighter"].choices = _fighter_choices(_in_play(self.fighters))
+        if "situation" in wanted:
+            self.fields["situation"] = forms.ChoiceField(choices=list(classic.FEAR_SITUATIONS.items()))
+        if "edge" in wanted and self.battle.edition == "classic":
+            self.fields["edge"] = forms.ChoiceField(choices=list(classic.FALL_EDGES.items()), required=False)
+        if "cause" in wanted and self.battle.edition == "n18":
+            self.fields["cause"] = forms.ChoiceField(choices=list(n18.FALL_CAUSES.items()))
+        self.order_fields(["side", "fighter", *wanted, "dice"])
+
+    def clean(self):
+        data = super().clean()
+        fighter = self.fighter("fighter") if "fighter" in self.fields else None
+        if (
+            self.test == "recovery"
+            and fighter
+            and fighter.condition not in (Condition.DOWN, Condition.SERIOUSLY_INJURED)
+        ):
+            raise ValidationError(f"{fighter.name} is not down: only a fighter who is down rolls to recover.")
+        return data
+
+    def params(self) -> dict:
+        params = {"test": self.test}
+        for name, value in self.cleaned_data.items():
+            if name not in ("dice", "fighter"):
+                params[name] = value
+        if "fighter" in self.fields:
+            params["fighter"] = self.fighter("fighter")
+        return params
+
+
+class ScenarioForm(ActionForm):
+    fighter = forms.ChoiceField(label="Fighter")
+
+    def __init__(self, *args, action: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.action = action
+        if action == "ammo-cache":
+            del self.fields["fighter"]
+            self.fields["weapon"] = forms.ChoiceField(label="Fighter and weapon")
+            self.fields["weapon"].choices = _weapon_choices(_in_play(self.fighters), "shoots")
+        else:
+            self.fields["fighter"].choices = _fighter_choices(_in_play(self.fighters))
+        if action == "defile-relic":
+            del self.fields["dice"]
+
+    def params(self) -> dict:
+        if self.action == "ammo-cache":
+            fighter_pk, key, index = self.cleaned_data["weapon"].split(":")
+            return {"action": self.action, "fighter": self.by_pk[int(fighter_pk)], "weapon": f"{key}:{index}"}
+        return {"action": self.action, "fighter": self.fighter("fighter")}
+
+
+ACTION_FORMS = {"shoot": ShootForm, "fight": FightForm, "multi-fight": MultiFightForm}
+
+
+class FighterSetForm(forms.Form):
+    """One state set by hand: ``field`` and ``value`` (``"1"``/``"0"`` or a condition)."""
+
+    field = forms.CharField(max_length=20)
+    value = forms.CharField(max_length=20)
+
+    def clean_value(self):
+        value = self.cleaned_data["value"]
+        return {"1": True, "0": False}.get(value, value)
+
+
+class BattleEndForm(forms.Form):
+    winner = forms.ChoiceField(required=False, label="Winner", widget=forms.RadioSelect)
+    notes = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 3}), label="Notes for the report")
+
+    def __init__(self, *args, battle, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["winner"].choices = [
+            (Side.A, battle.gang_a.name),
+            (Side.B, battle.gang_b.name),
+            ("", "A draw"),
+        ]

@@ -1,0 +1,258 @@
+"""The battle pages: who may act and who may only watch, each changing view's answers, and query budgets."""
+
+import pytest
+from django.urls import reverse
+
+from battles.models import BattleStatus, Condition
+
+PASSWORD_FREE = {}
+
+
+def url(name, battle, *args):
+    return reverse(f"battles:{name}", args=[battle.pk, *args])
+
+
+def b_leader(battle):
+    return battle.fighters.get(side="b", order=0)
+
+
+def a_leader(battle):
+    return battle.fighters.get(side="a", order=0)
+
+
+def shoot_post(battle):
+    shooter = a_leader(battle)
+    pistol = next(w for w in shooter.profile["weapons"] if w["category"] == "pistol")
+    return {
+        "shooter": f"{shooter.pk}:{pistol['key']}:0",
+        "target": b_leader(battle).pk,
+        "distance": 6,
+        "cover": "none",
+        "op": "roll",
+        "dice": "3 6 6",
+    }
+
+
+# name, method, extra url args, post data (a function of the battle)
+CHANGES = [
+    ("battle-act", "post", ("shoot",), shoot_post),
+    ("fighter-set", "post", "fighter", lambda b: {"field": "broken", "value": "1"}),
+    ("battle-advance", "post", (), lambda b: {}),
+    ("action-undo", "post", (), lambda b: {}),
+    ("battle-end", "post", (), lambda b: {"winner": "a"}),
+]
+
+
+def change_url(battle, name, args):
+    if args == "fighter":
+        return url(name, battle, b_leader(battle).pk)
+    return url(name, battle, *args)
+
+
+@pytest.fixture
+def battle(make_battle):
+    return make_battle("classic", fighters=2)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("name", "method", "args", "data"), CHANGES)
+def test_anonymous_is_sent_to_log_in(client, battle, name, method, args, data):
+    response = client.post(change_url(battle, name, args), data(battle))
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("name", "method", "args", "data"), CHANGES)
+def test_a_watcher_may_not_act(client, make_user, battle, name, method, args, data):
+    client.force_login(make_user())
+    before = battle.version
+    assert client.post(change_url(battle, name, args), data(battle)).status_code == 403
+    battle.refresh_from_db()
+    assert battle.version == before and battle.status == BattleStatus.IN_PROGRESS
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("name", "method", "args", "data"), CHANGES)
+@pytest.mark.parametrize("who", ["player_a", "player_b"])
+def test_each_player_acts(client, battle, name, method, args, data, who):
+    client.force_login(getattr(battle, who))
+    if name == "action-undo":
+        client.post(url("battle-advance", battle))
+    response = client.post(change_url(battle, name, args), data(battle))
+    assert response.status_code == 302, response.content.decode()[:2000]
+    battle.refresh_from_db()
+    assert battle.version >= 1
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("name", "method", "args", "data"), CHANGES)
+def test_an_arbitrator_acts_in_a_campaign_battle(client, make_user, battle, name, method, args, data):
+    from campaigns.models import Battle, Campaign, CampaignArbitrator
+
+    arbitrator = make_user()
+    campaign = Campaign.objects.create(edition="classic", name="C", created_by=arbitrator)
+    CampaignArbitrator.objects.create(campaign=campaign, user=arbitrator)
+    battle.campaign_battle = Battle.objects.create(
+        campaign=campaign, origin="arranged", attacker=battle.gang_a, defender=battle.gang_b
+    )
+    battle.save()
+    client.force_login(arbitrator)
+    if name == "action-undo":
+        client.post(url("battle-advance", battle))
+    assert client.post(change_url(battle, name, args), data(battle)).status_code == 302
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("name", "method", "args", "data"), [c for c in CHANGES if c[0] in ("fighter-set", "battle-advance", "action-undo")]
+)
+def test_wrong_method(client, battle, name, method, args, data):
+    client.force_login(battle.player_a)
+    assert client.get(change_url(battle, name, args)).status_code == 405
+
+
+@pytest.mark.django_db
+def test_unknown_battle_is_404(client, make_user):
+    client.force_login(make_user())
+    assert client.get(reverse("battles:battle-detail", args=[999999])).status_code == 404
+    assert client.post(reverse("battles:battle-advance", args=[999999])).status_code == 404
+
+
+@pytest.mark.django_db
+def test_shoot_shows_odds_then_rolls_the_entered_dice(client, battle):
+    client.force_login(battle.player_a)
+    data = shoot_post(battle)
+    response = client.post(url("battle-act", battle, "shoot"), {**data, "op": "odds"})
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "The odds" in page and "Out of action" in page
+    response = client.post(url("battle-act", battle, "shoot"), data)
+    assert response.status_code == 302
+    target = b_leader(battle)
+    assert target.condition == Condition.OUT_OF_ACTION
+
+
+@pytest.mark.django_db
+def test_invalid_action_form_rerenders_with_errors(client, battle):
+    client.force_login(battle.player_a)
+    data = {**shoot_post(battle), "distance": "", "dice": "seven"}
+    response = client.post(url("battle-act", battle, "shoot"), data, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    assert "errorlist" in response.content.decode()
+    assert not battle.actions.exists()
+
+
+@pytest.mark.django_db
+def test_wrong_dice_are_refused_with_the_reason(client, battle):
+    client.force_login(battle.player_a)
+    response = client.post(url("battle-act", battle, "shoot"), {**shoot_post(battle), "dice": "3"})
+    assert response.status_code == 200
+    assert "ran out of dice" in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_htmx_success_redirects_the_client(client, battle):
+    client.force_login(battle.player_a)
+    response = client.post(url("battle-advance", battle), HTTP_HX_REQUEST="true")
+    assert response.status_code == 200 and response["HX-Redirect"] == url("battle-detail", battle)
+
+
+@pytest.mark.django_db
+def test_watcher_sees_the_follow_view_without_buttons(client, make_user, battle):
+    client.force_login(make_user())
+    page = client.get(url("battle-detail", battle)).content.decode()
+    assert "read-only" in page and "Next phase" not in page and 'hx-trigger="every 3s"' in page
+    page = client.get(url("battle-follow", battle)).content.decode()
+    assert 'hx-trigger="every 3s"' in page and "Set state" not in page
+
+
+@pytest.mark.django_db
+def test_polling_an_unchanged_battle_answers_204(client, make_user, battle):
+    client.force_login(make_user())
+    follow = url("battle-follow", battle)
+    assert client.get(follow, {"v": battle.version}, HTTP_HX_REQUEST="true").status_code == 204
+    response = client.get(follow, {"v": battle.version - 1}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200 and 'id="battle-state"' in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_test_menu_and_prompted_test(client, battle):
+    client.force_login(battle.player_a)
+    page = client.get(url("battle-act", battle, "test")).content.decode()
+    assert "Bottle test" in page and "Escape pinning" in page
+    page = client.get(url("battle-act", battle, "test") + "?test=bottle&side=b").content.decode()
+    assert 'name="side"' in page and 'name="fighter"' not in page
+
+
+@pytest.mark.django_db
+def test_end_battle_then_report(client, battle):
+    client.force_login(battle.player_b)
+    assert client.get(url("battle-end", battle)).status_code == 200
+    response = client.post(url("battle-end", battle), {"winner": "b", "notes": "Close one"})
+    assert response["Location"] == url("battle-report", battle)
+    page = client.get(url("battle-report", battle)).content.decode()
+    assert "wins after 1 round" in page and "Close one" in page
+    assert client.post(url("battle-advance", battle)).status_code == 302
+    battle.refresh_from_db()
+    assert battle.round == 1 and battle.status == BattleStatus.ENDED
+
+
+@pytest.mark.django_db
+def test_start_a_friendly_battle(client, make_battle):
+    old = make_battle("n18", fighters=2)
+    user = old.player_a
+    client.force_login(user)
+    data = {"gang_a": old.gang_a.pk, "gang_b": old.gang_b.pk, "scenario": "", "role_a": "", "step": "crew"}
+    page = client.post(reverse("battles:battle-start"), data).content.decode()
+    assert "Start the battle" in page
+    fighter = old.gang_a.fighters.first()
+    response = client.post(reverse("battles:battle-start"), {**data, "step": "start", "crew_a": [fighter.pk]})
+    assert response.status_code == 302
+    new = user.battle_sessions_as_a.exclude(pk=old.pk).get()
+    assert new.fighters.filter(side="a").count() == 1 and new.fighters.filter(side="b").count() == 2
+
+
+@pytest.mark.django_db
+def test_start_with_a_scenario_rolls_the_crews(client, make_battle):
+    old = make_battle("n18", fighters=4)
+    client.force_login(old.player_a)
+    data = {"gang_a": old.gang_a.pk, "gang_b": old.gang_b.pk, "scenario": "search-and-destroy", "role_a": "defender"}
+    response = client.post(reverse("battles:battle-start"), {**data, "step": "start"})
+    assert response.status_code == 302
+    new = old.player_a.battle_sessions_as_a.exclude(pk=old.pk).get()
+    defender = new.crews["a"]
+    assert defender["method"] == "random" and defender["dice"]  # Random (D3+3): rolled and shown
+    assert new.starting_crew_a == len(defender["fighters"]) == min(4, defender["random_count"])
+
+
+def _grow(battle, more):
+    """Add ``more`` fighters a side to a battle (copies of its first fighter)."""
+    from battles.models import BattleFighter
+
+    rows = []
+    for f in battle.fighters.all():
+        for i in range(more):
+            f.pk, f.order = None, 10 + i
+            rows.append(BattleFighter(**{k: v for k, v in f.__dict__.items() if not k.startswith("_")}))
+        if rows:
+            break
+    BattleFighter.objects.bulk_create(rows)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("view", ["battle-detail", "battle-follow"])
+def test_battle_page_query_budget_is_flat_in_the_number_of_fighters(client, battle, django_assert_num_queries, view):
+    client.force_login(battle.player_a)
+    client.post(url("battle-act", battle, "shoot"), shoot_post(battle))
+    counts = []
+    for grow in (0, 20):
+        _grow(battle, grow)
+        from django.db import connection
+        from django.test.utils import CaptureQueriesContext
+
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url(view, battle)).status_code == 200
+        counts.append(len(queries))
+    assert counts[0] == counts[1]
+    with django_assert_num_queries(counts[0]):
+        client.get(url(view, battle))

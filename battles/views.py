@@ -1,0 +1,259 @@
+"""Battle pages: the list, starting a battle, the assistant, each action, the follow view, the report.
+
+Anyone logged in may watch a battle (read-only); the two players, and the arbitrators of a campaign
+battle, act. Every change view gets the battle through :func:`_battle_for_acting` (403 for a watcher,
+404 for a battle that does not exist), validates a form, calls a service and moves the user on
+(``HttpResponseClientRedirect`` for htmx). Invalid forms re-render with status 200.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from battles import display, forms, selectors, services
+from battles.models import BattleFighter, BattleSession
+from battles.rules import edition_rules
+
+
+def _battle_for_viewing(pk: int) -> BattleSession:
+    try:
+        return selectors.battle_get(pk)
+    except BattleSession.DoesNotExist:
+        raise Http404("No such battle.") from None
+
+
+def _battle_for_acting(user, pk: int) -> BattleSession:
+    battle = _battle_for_viewing(pk)
+    if not selectors.can_act(user, battle):
+        raise PermissionDenied("Only the two players (and a campaign's arbitrators) act in this battle.")
+    return battle
+
+
+def _fail(form, error: ValidationError) -> None:
+    for message in error.messages:
+        form.add_error(None, message)
+
+
+def _moved(request, url: str, message: str = ""):
+    if message:
+        messages.success(request, message)
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+def _detail_url(battle) -> str:
+    return reverse("battles:battle-detail", args=[battle.pk])
+
+
+@login_required
+@require_GET
+def battle_list(request):
+    return render(request, "battles/battle_list.html", {"battles": selectors.battles_for_user(request.user)})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def battle_start(request):
+    form = forms.BattleStartForm(request.POST or None, user=request.user)
+    if request.method == "POST" and request.POST.get("step") == "start" and form.is_valid() and form.has_crews:
+        data = form.cleaned_data
+        try:
+            battle = services.battle_start(
+                gang_a=data["gang_a"],
+                gang_b=data["gang_b"],
+                started_by=request.user,
+                chosen_a=[f.pk for f in data["crew_a"]],
+                chosen_b=[f.pk for f in data["crew_b"]],
+                scenario=data["scenario"],
+                scenario_name=dict(form.fields["scenario"].choices).get(data["scenario"], "")
+                if data["scenario"]
+                else "",
+                role_a=data["role_a"],
+            )
+        except ValidationError as error:
+            _fail(form, error)
+        else:
+            return _moved(request, _detail_url(battle), "The battle begins.")
+    return render(request, "battles/battle_start.html", {"form": form})
+
+
+def _page_context(request, battle, *, follow: bool = False) -> dict:
+    fighters = selectors.battle_fighters(battle)
+    can_act = not follow and selectors.can_act(request.user, battle)
+    adjustable = services.ADJUSTABLE[battle.edition] if can_act and not battle.is_over else ()
+    return {
+        "battle": battle,
+        "sides": [
+            {
+                "gang": battle.gang(side),
+                "bottled": battle.bottled(side),
+                "rows": display.fighter_rows([f for f in fighters if f.side == side], adjustable, battle.edition),
+            }
+            for side in ("a", "b")
+        ],
+        "prompts": [_prompt_link(battle, p) for p in selectors.battle_prompts(battle, fighters)] if can_act else [],
+        "log": selectors.battle_log(battle),
+        "can_act": can_act,
+        "follow": follow,
+        "kinds": edition_rules(battle.edition).KINDS,
+    }
+
+
+def _prompt_link(battle, prompt) -> dict:
+    url = reverse("battles:battle-act", args=[battle.pk, prompt.kind])
+    return {"text": prompt.text, "why": prompt.why, "url": f"{url}?{urlencode(prompt.params)}"}
+
+
+@login_required
+@require_GET
+def battle_detail(request, pk: int):
+    """The assistant for the players; a read-only page that follows the battle for everyone else."""
+    battle = _battle_for_viewing(pk)
+    if request.htmx and request.GET.get("v") == str(battle.version):
+        return HttpResponse(status=204)  # nothing changed since the last poll: keep the page as it is
+    template = "battles/battle_detail.html#state" if request.htmx else "battles/battle_detail.html"
+    return render(request, template, _page_context(request, battle))
+
+
+@login_required
+@require_GET
+def battle_follow(request, pk: int):
+    """The read-only follow view (a phone on the table, an opponent, watchers), polled with htmx."""
+    battle = _battle_for_viewing(pk)
+    if request.htmx and request.GET.get("v") == str(battle.version):
+        return HttpResponse(status=204)
+    context = _page_context(request, battle, follow=True)
+    template = "battles/battle_detail.html#state" if request.htmx else "battles/battle_detail.html"
+    return render(request, template, context)
+
+
+def _action_form(battle, kind: str, request, fighters):
+    data = request.POST if request.method == "POST" else None
+    initial = {k: v for k, v in request.GET.items() if k in ("fighter", "side", "target")}
+    options = {"battle": battle, "fighters": fighters, "initial": initial}
+    if kind == "test":
+        return forms.TestForm(data, test=request.GET.get("test") or request.POST.get("test"), **options)
+    if kind == "scenario":
+        return forms.ScenarioForm(data, action=request.GET.get("action") or request.POST.get("action"), **options)
+    return forms.ACTION_FORMS[kind](data, **options)
+
+
+def _menu(battle, kind: str, request) -> list | None:
+    """Tests and scenario actions start from a menu of big buttons."""
+    rules = edition_rules(battle.edition)
+    if kind == "test" and not (request.GET.get("test") or request.POST.get("test")):
+        return list(rules.TESTS.items())
+    if kind == "scenario" and not (request.GET.get("action") or request.POST.get("action")):
+        return list(rules.SCENARIO_ACTIONS.items())
+    return None
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def battle_act(request, pk: int, kind: str):
+    """One action: the short form, then its exact odds, then the roll (here, or the dice entered)."""
+    battle = _battle_for_acting(request.user, pk)
+    if kind not in edition_rules(battle.edition).KINDS or battle.is_over:
+        raise Http404("No such action here.")
+    context = {"battle": battle, "kind": kind, "label": edition_rules(battle.edition).KINDS[kind]}
+    menu = _menu(battle, kind, request)
+    if menu is not None:
+        return render(request, "battles/battle_act.html", {**context, "menu": menu})
+    fighters = selectors.battle_fighters(battle)
+    form = _action_form(battle, kind, request, fighters)
+    if request.method == "POST" and form.is_valid():
+        try:
+            if request.POST.get("op") == "roll":
+                action = services.action_resolve(
+                    battle=battle,
+                    kind=kind,
+                    params=form.params(),
+                    actor=request.user,
+                    dice=form.cleaned_data.get("dice"),
+                )
+                return _moved(request, _detail_url(battle), "; ".join(action.changes) or action.summary)
+            plan = services.action_plan(battle=battle, kind=kind, params=form.params(), fighters=fighters)
+            odds = services.action_odds(battle=battle, plan=plan)
+            context.update(plan=plan, odds=display.odds_rows(odds), rolls=plan.rolls)
+        except ValidationError as error:
+            _fail(form, error)
+    template = "battles/battle_act.html#action-form" if request.htmx else "battles/battle_act.html"
+    return render(request, template, {**context, "form": form})
+
+
+@login_required
+@require_POST
+def fighter_set(request, pk: int, fighter_pk: int):
+    battle = _battle_for_acting(request.user, pk)
+    fighter = BattleFighter.objects.filter(battle=battle, pk=fighter_pk).first()
+    form = forms.FighterSetForm(request.POST)
+    if fighter is None or not form.is_valid():
+        raise Http404("No such fighter or state.")
+    try:
+        services.fighter_adjust(battle=battle, fighter=fighter, actor=request.user, **form.cleaned_data)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    return _moved(request, _detail_url(battle))
+
+
+def _simple_change(request, pk: int, service, done: str):
+    battle = _battle_for_acting(request.user, pk)
+    try:
+        service(battle=battle, actor=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        return _moved(request, _detail_url(battle))
+    return _moved(request, _detail_url(battle), done)
+
+
+@login_required
+@require_POST
+def battle_advance(request, pk: int):
+    return _simple_change(request, pk, services.battle_advance, "")
+
+
+@login_required
+@require_POST
+def action_undo(request, pk: int):
+    return _simple_change(request, pk, services.action_undo, "The last action was undone.")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def battle_end(request, pk: int):
+    battle = _battle_for_acting(request.user, pk)
+    if battle.is_over:
+        return redirect("battles:battle-report", pk=battle.pk)
+    form = forms.BattleEndForm(request.POST or None, battle=battle)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.battle_end(battle=battle, actor=request.user, **form.cleaned_data)
+        except ValidationError as error:
+            _fail(form, error)
+        else:
+            url = reverse("battles:battle-report", args=[battle.pk])
+            return _moved(request, url, "The battle is over: its report is written.")
+    return render(request, "battles/battle_end.html", {"battle": battle, "form": form})
+
+
+@login_required
+@require_GET
+def battle_report(request, pk: int):
+    battle = _battle_for_viewing(pk)
+    context = {
+        "battle": battle,
+        "report": battle.report,
+        "rows": display.report_rows(battle.report),
+        "facts": display.fact_lines(battle.facts, {"a": battle.gang_a.name, "b": battle.gang_b.name}),
+        "log": selectors.battle_log(battle, limit=None),
+        "can_act": selectors.can_act(request.user, battle),
+    }
+    return render(request, "battles/battle_report.html", context)
