@@ -152,6 +152,7 @@ def sequence_revert(*, sequence: Sequence, actor) -> Sequence:
 def sequence_rerun(*, sequence: Sequence, actor, same_dice: bool = False) -> Sequence:
     """A new draft after a revert; with ``same_dice`` every step is replayed with the dice and choices
     of the reverted run (then the player or arbitrator may go back to a step and change it)."""
+    sequence = Sequence.objects.select_related("battle", "gang").get(pk=sequence.pk)
     if sequence.state != SequenceState.REVERTED:
         raise ValidationError("Revert the sequence before running it again.")
     fresh = sequence_start(battle=sequence.battle, gang=sequence.gang, actor=actor)

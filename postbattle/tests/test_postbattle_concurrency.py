@@ -1,0 +1,65 @@
+"""Exactly once under load: 20 concurrent submissions of the same sequence apply it once (PostgreSQL).
+
+Each thread has its own database connection (Django opens one per thread), so the requests really
+race: the row lock and the unique Application row must let exactly one through.
+"""
+
+import threading
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.db import connection, connections
+
+from gangs.ledger import ledger_totals
+from gangs.models import Injury, LedgerEntry
+from postbattle import services
+from postbattle.models import Application
+from rulebook.dice import ScriptedDice
+
+pytestmark = [
+    pytest.mark.postgres_only,
+    pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks need PostgreSQL"),
+    pytest.mark.django_db(transaction=True),
+]
+
+
+def test_twenty_concurrent_submissions_apply_the_sequence_once(make_confirmed_battle):
+    battle = make_confirmed_battle(
+        edition="n18",
+        results=[("attacker", 0, "out_of_action", 2, {}), ("attacker", 2, "ok", None, {"out_of_action": 1})],
+    )
+    gang = battle.attacker
+    leader, champion = list(gang.fighters.order_by("pk"))[2:]
+    sequence = services.sequence_start(battle=battle, gang=gang, actor=gang.owner)
+    choices = {f"action_{leader.pk}": "Trade", f"action_{champion.pk}": "Trade"}
+    steps = [([], {}), ([4, 4], {}), ([3, 2, 1], {}), ([5], {"recruit": False}), ([], choices), ([], {})]
+    for dice, picked in steps:
+        sequence = services.sequence_step_submit(sequence=sequence, dice=ScriptedDice(dice), entered=True,
+                                                 choices=picked, actor=gang.owner)  # fmt: skip
+    stash, xp = gang.stash, leader.experience
+    barrier = threading.Barrier(20)
+    outcomes = []
+
+    def submit():
+        try:
+            barrier.wait()
+            services.sequence_apply(sequence=sequence, actor=gang.owner)
+            outcomes.append("applied")
+        except ValidationError:
+            outcomes.append("refused")
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=submit) for _ in range(20)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["applied"] + ["refused"] * 19
+    gang.refresh_from_db(), leader.refresh_from_db()
+    assert gang.stash == stash + 30 + 50
+    assert leader.experience == xp + 2 + 1
+    assert Injury.objects.filter(fighter__gang=gang).count() == 1
+    assert Application.objects.filter(sequence=sequence).count() == 1
+    assert LedgerEntry.objects.filter(data__post_battle=sequence.pk).count() == 7
+    assert ledger_totals(gang)["stash"] == gang.stash
