@@ -182,6 +182,10 @@ class _EditionLoader:
             model: {row.slug: row for row in model.objects.filter(edition=edition)}
             for model in (House, FighterType, Equipment, SkillTable, Skill, Territory)
         }
+        # Child rows of the whole edition, read once per model: {parent id: {key: row}}.
+        self.children: dict[type, dict[int, dict]] = {}
+        self.to_create: dict[type, list] = defaultdict(list)
+        self.to_delete: dict[type, list[int]] = defaultdict(list)
 
     def run(self) -> None:
         kinds = defaultdict(list)
@@ -210,6 +214,7 @@ class _EditionLoader:
         for root in kinds["territories"]:
             for record in root.children("territories", required=True):
                 self.load_territory(record)
+        self.flush_children()
         self.deactivate_missing()
 
     # --- rows -----------------------------------------------------------------------------------------------
@@ -220,6 +225,7 @@ class _EditionLoader:
         if row is not None and row.pk in self.seen[model]:
             place.fail("slug", f"{slug!r} is defined twice in {self.edition}")
         values = identity | values | {"is_official": True, "is_active": True}
+        _check_lengths(model, values, place)
         if row is None:
             row = model.objects.create(edition=self.edition, **values)
             self.existing[model][slug] = row
@@ -242,13 +248,22 @@ class _EditionLoader:
         self.report.note(type(row), "changed" if changed else "unchanged")
 
     def sync_children(self, model: type[models.Model], parent_field: str, parent, key_field: str, wanted: dict) -> None:
-        """Make the official child rows of ``parent`` exactly ``wanted`` ({key: values}); house rules stay."""
+        """Make the official child rows of ``parent`` exactly ``wanted`` ({key: values}); house rules stay.
+
+        New rows and removals are batched (see :meth:`flush_children`); changes are saved at once.
+        """
         official = {"is_official": True} if any(f.name == "is_official" for f in model._meta.fields) else {}
-        rows = {_field_value(row, key_field): row for row in model.objects.filter(**{parent_field: parent})}
+        if model not in self.children:
+            by_parent = defaultdict(dict)
+            parent_id = f"{parent_field}_id"
+            for row in model.objects.filter(**{f"{parent_field}__edition": self.edition}):
+                by_parent[getattr(row, parent_id)][_field_value(row, key_field)] = row
+            self.children[model] = by_parent
+        rows = self.children[model].pop(parent.pk, {})
         for key, values in wanted.items():
             row = rows.pop(key, None)
             if row is None:
-                model.objects.create(**{parent_field: parent, key_field: key}, **values, **official)
+                self.to_create[model].append(model(**{parent_field: parent, key_field: key}, **values, **official))
                 self.report.note(model, "added")
             elif official and not row.is_official:
                 self.report.note(model, "kept")
@@ -256,8 +271,14 @@ class _EditionLoader:
                 self._update(row, values | official)
         for row in rows.values():
             if not official or row.is_official:
-                row.delete()
+                self.to_delete[model].append(row.pk)
                 self.report.note(model, "removed")
+
+    def flush_children(self) -> None:
+        for model, pks in self.to_delete.items():
+            model.objects.filter(pk__in=pks).delete()
+        for model, rows in self.to_create.items():
+            model.objects.bulk_create(rows)
 
     def deactivate_missing(self) -> None:
         for model, rows in self.existing.items():
@@ -337,6 +358,7 @@ class _EditionLoader:
         values["ammo"] = _text_or_blank(profile.record.get("ammo_roll", profile.record.get("ammo")))
         values["template"] = profile.text("template")
         values["sustained_fire"] = profile.count("sustained_fire", required=False) or 0
+        _check_lengths(WeaponProfile, values, profile)
         return values
 
     # --- skills ---------------------------------------------------------------------------------------------
@@ -478,6 +500,14 @@ class _EditionLoader:
             "is_home_settlement": record.get("is_home_settlement", bool, required=False, default=False),
         }
         self.upsert(Territory, record.identity(), values, record)
+
+
+def _check_lengths(model: type[models.Model], values: dict, place: _Field) -> None:
+    """Refuse text longer than its column here, naming the file (SQLite would store it, PostgreSQL refuse)."""
+    for name, value in values.items():
+        limit = getattr(model._meta.get_field(name), "max_length", None)
+        if isinstance(value, str) and limit and len(value) > limit:
+            place.fail(name, f"{value!r} is longer than {limit} characters")
 
 
 def _field_value(row: models.Model, name: str) -> Any:

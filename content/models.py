@@ -178,7 +178,7 @@ class Equipment(ContentRecord):
         null=True, blank=True, help_text="List (base) price in credits; empty when the price is rolled or derived."
     )
     rarity = models.CharField(max_length=12, blank=True, help_text='2018+: "Common", "R9", "I10"; classic: "rare".')
-    rare_cost = models.CharField(max_length=20, blank=True, help_text='Classic Trading Post price, e.g. "100+4D6".')
+    rare_cost = models.CharField(max_length=40, blank=True, help_text='Classic Trading Post price, e.g. "100+4D6".')
     # Not "save": a field of that name would hide Model.save().
     armour_save = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Armour save on a D6 (6 for 6+).")
     special_rules = models.JSONField(default=list, blank=True, help_text="Classic special rules by name.")

@@ -108,6 +108,10 @@ def unknown_category(data):
     data["classic/houses.json"]["fighter_types"][0]["category"] = "warlord"
 
 
+def overlong_income(data):
+    data["classic/territories.json"]["territories"][0]["income"] = "a great deal of credits"
+
+
 def unknown_file_shape(data):
     data["classic/notes.json"] = {"edition": "classic", "things": []}
 
@@ -123,6 +127,7 @@ def unknown_file_shape(data):
         (duplicate_slug, "'dodge' is defined twice in classic"),
         (unknown_category, "'warlord' is not a fighter category"),
         (unknown_file_shape, "notes.json: has none of"),
+        (overlong_income, "territories[0].income: 'a great deal of credits' is longer than 20 characters"),
     ],
 )
 def test_a_bad_file_rejects_the_whole_load(write_data, small_data, spoil, message):
