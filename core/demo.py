@@ -18,4 +18,6 @@ def demo_user():
     return user
 
 
-STEPS: list[str] = []
+STEPS: list[str] = [
+    "gangs.demo.build_demo_gangs",
+]

@@ -72,6 +72,10 @@ def _refuse(error: RulesInputError) -> ValidationError:
     return ValidationError(error.message)
 
 
+def _rolls_since(dice: DiceSource, mark: int) -> list[dict]:
+    return [r.as_json() for r in dice.rolls[mark:]]
+
+
 def _override(*, gang: Gang, actor, what: str, reason: str, fighter: Fighter | None = None) -> LedgerEntry:
     return ledger_record(
         gang=gang,
@@ -229,7 +233,7 @@ def _starting_experience(fighter: Fighter, fighter_type: FighterType, actor, dic
         raise _refuse(error) from None
     if not xp:
         return
-    rolls = [r.as_json() for r in dice.rolls[mark:]]
+    rolls = _rolls_since(dice, mark)
     ledger_record(
         gang=fighter.gang,
         fighter=fighter,
@@ -435,7 +439,7 @@ def sale_value(gang: Gang, purchase: Purchase, dice: DiceSource) -> tuple[int, s
         return purchase.price // 2, CLASSIC_SALE_SOURCE, []
     mark = len(dice.rolls)
     less = roll_amount("D6x10", dice, f"selling {purchase.equipment.name}")
-    return max(5, purchase.price - less), N18_SALE_SOURCE, [r.as_json() for r in dice.rolls[mark:]]
+    return max(5, purchase.price - less), N18_SALE_SOURCE, _rolls_since(dice, mark)
 
 
 @transaction.atomic
@@ -564,6 +568,7 @@ def fighter_advance_classic(
     if classic_advances_due(fighter, fighter.advancements.count()) < 1:
         nxt = next((t for t in experience.ADVANCE_THRESHOLDS if t > fighter.experience), None)
         raise ValidationError(f"{fighter.name} has no advance roll due; the next comes at {nxt} XP.")
+    mark = len(dice.rolls)
     snapshot = FighterSnapshot(characteristics=current_stats(fighter), skills=_known_skills(fighter))
     standard, _, _ = skill_tables(Edition.CLASSIC, fighter.fighter_type)
     try:
@@ -573,7 +578,7 @@ def fighter_advance_classic(
             stat = answer["change"]["what"]
             return _save_advance(
                 fighter, kind=Advancement.Kind.CHARACTERISTIC, description=f"+1 {stat}", actor=actor, reason=reason,
-                dice=dice.log(), stat=stat, delta=1,
+                dice=_rolls_since(dice, mark), stat=stat, delta=1,
             )  # fmt: skip
         allowed = experience.SKILL_TABLES if answer["from"] == experience.ANY_SKILL["from"] else standard
         if skill_table not in allowed:
@@ -583,7 +588,7 @@ def fighter_advance_classic(
         raise _refuse(error) from None
     return _save_advance(
         fighter, kind=Advancement.Kind.SKILL, description=f"{picked['skill']} ({skill_table})", actor=actor,
-        reason=reason, dice=dice.log(), skill=_skill(Edition.CLASSIC, skill_table, picked["skill"]),
+        reason=reason, dice=_rolls_since(dice, mark), skill=_skill(Edition.CLASSIC, skill_table, picked["skill"]),
     )  # fmt: skip
 
 
@@ -621,8 +626,9 @@ def fighter_advance_n18(
             cost = gang_rules.n18_skill_cost(access=levels[table], random=skill is None, category=category)
             if skill is None:
                 dice = dice or RandomDice()
+                mark = len(dice.rolls)
                 name = gang_rules.n18_random_skill(table, every[table], _known_skills(fighter), dice)
-                skill, rolls = _skill(Edition.N18, table, name), dice.log()
+                skill, rolls = _skill(Edition.N18, table, name), _rolls_since(dice, mark)
             elif fighter.skills.filter(skill=skill).exists():
                 raise RulesInputError("skill", f"{fighter.name} already has {skill.name}")
             else:
