@@ -19,5 +19,6 @@ def demo_user():
 
 
 STEPS: list[str] = [
+    "content.demo.load_demo_content",
     "gangs.demo.build_demo_gangs",
 ]
