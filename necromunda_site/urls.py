@@ -7,5 +7,6 @@ urlpatterns = [
     path("content/", include("content.urls")),
     path("gangs/", include("gangs.urls")),
     path("battles/", include("battles.urls")),
+    path("post-battle/", include("postbattle.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -1,0 +1,171 @@
+"""Pages of the post-battle sequence: one page per gang and battle that walks through the steps.
+
+Each change view gets the battle and gang through :mod:`postbattle.permissions`, checks who may act,
+validates a form and calls a service. An htmx request gets the sequence panel back
+(``sequence.html#panel``); a plain POST is redirected to the page. An invalid step form, or dice the
+step refuses, re-renders the panel with its errors and status 200.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from gangs.permissions import gang_for_view
+from postbattle import engine, selectors, services
+from postbattle.forms import StepForm
+from postbattle.permissions import sequence_access
+
+
+def _page_url(battle, gang) -> str:
+    return reverse("postbattle:sequence-detail", args=[battle.pk, gang.pk])
+
+
+def _panel(request, access, battle, gang, form: StepForm | None = None):
+    sequence = selectors.live_sequence(battle, gang)
+    steps = engine.steps_for(battle.campaign.edition)
+    current = None
+    if sequence is not None and sequence.is_draft and sequence.step < len(steps):
+        step = steps[sequence.step]
+        context, _ = selectors.battle_context(battle, gang)
+        fighters = services.fighters_before(sequence, sequence.step)
+        fields = step.fields(context, fighters)
+        current = {"index": sequence.step, "step": step, "dice": step.dice(context, fighters),
+                   "form": form or StepForm(fields=fields)}  # fmt: skip
+    done = [(i, s, sequence.draft["steps"][s.slug]) for i, s in enumerate(steps) if sequence and i < sequence.step]
+    can_run = access.can_act_for(gang.pk)
+    template = "postbattle/sequence.html#panel" if request.htmx else "postbattle/sequence.html"
+    return render(request, template, {
+        "battle": battle, "gang": gang, "sequence": sequence, "steps": steps, "done": done, "current": current,
+        "can_run": can_run, "is_arbitrator": access.is_arbitrator, "page_url": _page_url(battle, gang),
+        "can_apply": bool(can_run and sequence and sequence.is_draft and sequence.step >= len(steps)),
+        "previous": selectors.gang_sequences(gang).filter(battle=battle, state="reverted"),
+    })  # fmt: skip
+
+
+def _after(request, access, battle, gang, message: str):
+    messages.success(request, message)
+    return _panel(request, access, battle, gang) if request.htmx else redirect(_page_url(battle, gang))
+
+
+def _refused(request, access, battle, gang, error: ValidationError):
+    messages.error(request, " ".join(error.messages))
+    return _panel(request, access, battle, gang) if request.htmx else redirect(_page_url(battle, gang))
+
+
+def _live(battle, gang):
+    sequence = selectors.live_sequence(battle, gang)
+    if sequence is None:
+        raise Http404
+    return sequence
+
+
+@login_required
+@require_GET
+def sequence_detail(request, battle_pk: int, gang_pk: int):
+    access, battle, gang = sequence_access(request.user, battle_pk, gang_pk)
+    return _panel(request, access, battle, gang)
+
+
+@login_required
+@require_POST
+def sequence_start(request, battle_pk: int, gang_pk: int):
+    access, battle, gang = sequence_access(request.user, battle_pk, gang_pk)
+    access.require_gang(gang.pk)
+    try:
+        services.sequence_start(battle=battle, gang=gang, actor=request.user)
+    except ValidationError as error:
+        return _refused(request, access, battle, gang, error)
+    return _after(request, access, battle, gang, "Post-battle sequence started.")
+
+
+@login_required
+@require_POST
+def sequence_step(request, battle_pk: int, gang_pk: int):
+    access, battle, gang = sequence_access(request.user, battle_pk, gang_pk)
+    access.require_gang(gang.pk)
+    sequence = _live(battle, gang)
+    steps = engine.steps_for(sequence.edition)
+    if not sequence.is_draft or sequence.step >= len(steps):
+        return _refused(request, access, battle, gang, ValidationError("There is no step left to roll."))
+    context, _ = selectors.battle_context(battle, gang)
+    fields = steps[sequence.step].fields(context, services.fighters_before(sequence, sequence.step))
+    form = StepForm(request.POST, fields=fields)
+    if form.is_valid():
+        try:
+            services.sequence_step_submit(sequence=sequence, dice=form.dice_source(), entered=form.entered,
+                                          choices=form.choices(), actor=request.user)  # fmt: skip
+            return _after(request, access, battle, gang, f"{steps[sequence.step].title}: done.")
+        except ValidationError as error:
+            form.add_error(None, error)
+    return _panel(request, access, battle, gang, form=form)
+
+
+@login_required
+@require_POST
+def sequence_back(request, battle_pk: int, gang_pk: int, step: int):
+    access, battle, gang = sequence_access(request.user, battle_pk, gang_pk)
+    access.require_gang(gang.pk)
+    try:
+        services.sequence_step_back(sequence=_live(battle, gang), to=step)
+    except ValidationError as error:
+        return _refused(request, access, battle, gang, error)
+    return _after(request, access, battle, gang, "Back to an earlier step: roll it again.")
+
+
+@login_required
+@require_POST
+def sequence_apply(request, battle_pk: int, gang_pk: int):
+    access, battle, gang = sequence_access(request.user, battle_pk, gang_pk)
+    access.require_gang(gang.pk)
+    try:
+        services.sequence_apply(sequence=_live(battle, gang), actor=request.user)
+    except ValidationError as error:
+        return _refused(request, access, battle, gang, error)
+    return _after(request, access, battle, gang, "Applied to the roster. Hire and buy as usual from the gang page.")
+
+
+@login_required
+@require_POST
+def sequence_revert(request, battle_pk: int, gang_pk: int):
+    access, battle, gang = sequence_access(request.user, battle_pk, gang_pk)
+    access.require_arbitrator()
+    try:
+        services.sequence_revert(sequence=_live(battle, gang), actor=request.user)
+    except ValidationError as error:
+        return _refused(request, access, battle, gang, error)
+    return _after(request, access, battle, gang, "Reverted: every entry reversed and the roster restored.")
+
+
+@login_required
+@require_POST
+def sequence_rerun(request, battle_pk: int, gang_pk: int):
+    access, battle, gang = sequence_access(request.user, battle_pk, gang_pk)
+    access.require_gang(gang.pk)
+    last = selectors.gang_sequences(gang).filter(battle=battle, state="reverted").first()
+    if last is None:
+        raise Http404
+    try:
+        services.sequence_rerun(sequence=last, actor=request.user, same_dice=request.POST.get("same_dice") == "1")
+    except ValidationError as error:
+        return _refused(request, access, battle, gang, error)
+    return _after(request, access, battle, gang, "A new run of the sequence is ready.")
+
+
+@login_required
+@require_GET
+def gang_history(request, gang_pk: int):
+    """Each battle's sequence as a readable account: the dice, the rule, the effect."""
+    gang = gang_for_view(request.user, gang_pk)
+    sequences = selectors.gang_sequences(gang)
+    steps = {edition: {s.slug: s for s in found} for edition, found in engine.STEPS.items()}
+    accounts = [
+        (sequence, [(steps[sequence.edition][slug], record) for slug, record in sequence.draft["steps"].items()])
+        for sequence in sequences
+    ]
+    return render(request, "postbattle/history.html", {"gang": gang, "accounts": accounts})
