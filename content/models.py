@@ -150,6 +150,14 @@ class FighterType(ContentRecord):
             for label, value in plain
         ]
 
+    @property
+    def skill_tables_by_level(self) -> dict[str, list[str]]:
+        """Table names per access level, from ``skill_access`` (prefetch it with its tables when listing)."""
+        levels = {level: [] for level in SkillAccessLevel.values}
+        for access in self.skill_access.all():
+            levels[access.level].append(access.table.name)
+        return levels
+
 
 class EquipmentKind(models.TextChoices):
     WEAPON = "weapon", "Weapon"

@@ -36,7 +36,7 @@ def test_n18_house_page_prints_target_numbers_and_list_prices(client, loaded_con
     page = response.content.decode()
     assert '<th scope="col">Wil</th>' in page
     assert "<td>5+</td>" in page  # the Gang Queen's Leadership
-    assert "Finesse (secondary)" in page
+    assert "Secondary: Cunning, Ferocity, Finesse" in page
     assert "Gang Queen" in page and "Little Sister" in page
 
 
