@@ -108,16 +108,21 @@ def battle_start(
     scenario_name: str = "",
     role_a: str = "",
     campaign_battle=None,
+    crews: dict | None = None,
     dice: DiceSource | None = None,
 ) -> BattleSession:
-    """Start a battle between two saved gangs of one edition, with each side's crew."""
+    """Start a battle between two saved gangs of one edition, with each side's crew.
+
+    ``crews`` (``{"a": {"fighters": [ids], ...}, "b": ...}``) are crews picked already, by a campaign
+    battle; otherwise each side's crew is picked here (:func:`crew_pick`).
+    """
     if gang_a.pk == gang_b.pk:
         raise ValidationError("Pick two different gangs.")
     if gang_a.edition != gang_b.edition:
         raise ValidationError("Both gangs must play the same edition.")
     dice = dice or RandomDice()
     role_b = {Role.ATTACKER: Role.DEFENDER, Role.DEFENDER: Role.ATTACKER}.get(role_a, "")
-    crews = {
+    crews = crews or {
         Side.A: crew_pick(gang=gang_a, chosen=chosen_a or [], scenario=scenario, role=role_a, dice=dice),
         Side.B: crew_pick(gang=gang_b, chosen=chosen_b or [], scenario=scenario, role=role_b, dice=dice),
     }
@@ -145,6 +150,9 @@ def battle_start(
     rows = []
     for side, gang in ((Side.A, gang_a), (Side.B, gang_b)):
         by_id = {f.pk: f for f in _available(gang)}
+        missing = [pk for pk in crews[side]["fighters"] if pk not in by_id]
+        if missing:
+            raise ValidationError(f"{gang.name}: fighters {missing} are not available for battle.")
         for order, pk in enumerate(crews[side]["fighters"]):
             profile = snapshot(by_id[pk])
             rows.append(
@@ -160,6 +168,31 @@ def battle_start(
             )
     BattleFighter.objects.bulk_create(rows)
     return battle
+
+
+def battle_start_from_campaign(*, campaign_battle, started_by, dice: DiceSource | None = None) -> BattleSession:
+    """Start the battle a campaign paired: attacker as the first gang, its scenario and the crews it picked."""
+    if not campaign_battle.scenario:
+        raise ValidationError("Roll the scenario for this campaign battle first.")
+    picked = campaign_battle.crews or {}
+    roles = (Role.ATTACKER, Role.DEFENDER)
+    crews = None
+    if all(picked.get(role, {}).get("fighters") for role in roles):
+        crews = {
+            side: {**picked[role], "fighters": [int(pk) for pk in picked[role]["fighters"]]}
+            for side, role in zip((Side.A, Side.B), roles, strict=True)
+        }
+    return battle_start(
+        gang_a=campaign_battle.attacker,
+        gang_b=campaign_battle.defender,
+        started_by=started_by,
+        scenario=campaign_battle.scenario,
+        scenario_name=campaign_battle.scenario_name,
+        role_a=Role.ATTACKER if campaign_battle.has_roles else "",
+        campaign_battle=campaign_battle,
+        crews=crews,
+        dice=dice,
+    )
 
 
 # --- the state, for undo -------------------------------------------------------------------------
@@ -428,5 +461,56 @@ def battle_end(*, battle: BattleSession, actor, winner: str = "", notes: str = "
     battle.ended_at = timezone.now()
     battle.version += 1
     battle.save(update_fields=["report", "status", "ended_at", "version", "updated_at"])
-    _log(battle, before, actor, kind="end", summary="The battle ends", changes=["Battle report written"])
+    changes = ["Battle report written"]
+    if battle.campaign_battle_id:
+        _campaign_report_submit(battle, report, actor)
+        changes.append("Report sent to the campaign for confirmation")
+    _log(battle, before, actor, kind="end", summary="The battle ends", changes=changes)
     return battle
+
+
+# The campaign's post-battle sequence reads "seriously_injured" as the classic fighter down at the end.
+CAMPAIGN_OUTCOMES = {"ok": "ok", "down": "seriously_injured", "seriously_injured": "seriously_injured",
+                     "out_of_action": "out_of_action"}  # fmt: skip
+
+
+def campaign_facts(battle: BattleSession) -> dict:
+    """The scenario facts in the campaign's words (roles rather than sides)."""
+    role = {Side.A: battle.role_a or "attacker", Side.B: battle.role_b or "defender"}
+    facts = battle.facts
+    out = {"caskets_opened": len(facts.get("caskets", [])), "caskets": facts.get("caskets", [])}
+    if battle.scenario == "border-dispute" or facts.get("relics_defiled"):
+        defiled = facts.get("relics_defiled", {})
+        out["relic_defiled"] = {role[side]: side in defiled for side in (Side.A, Side.B)}
+    return out
+
+
+def _campaign_report_submit(battle: BattleSession, report: dict, actor) -> None:
+    from campaigns.services import battle_report_submit
+
+    campaign_battle = battle.campaign_battle
+    winner = {Side.A: battle.gang_a, Side.B: battle.gang_b}.get(report["winner"] or "")
+    results = [
+        {
+            "fighter": f["fighter"],
+            "outcome": CAMPAIGN_OUTCOMES[f["outcome"]],
+            "caused_by": f["by"] if f["outcome"] != "ok" else None,
+            "awards": f["awards"],
+        }
+        for f in report["fighters"]
+        if f["fighter"] is not None
+    ]
+    bottled = {
+        battle.role(side) or default: battle.bottled(side) for side, default in (("a", "attacker"), ("b", "defender"))
+    }
+    battle_report_submit(
+        battle=campaign_battle,
+        actor=actor,
+        winner=winner,
+        is_draw=winner is None,
+        attacker_bottled=bottled.get("attacker", False),
+        defender_bottled=bottled.get("defender", False),
+        fighter_results=results,
+        scenario_facts=campaign_facts(battle),
+        notes=report.get("notes", ""),
+    )

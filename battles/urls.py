@@ -7,6 +7,7 @@ app_name = "battles"
 urlpatterns = [
     path("", views.battle_list, name="battle-list"),
     path("new/", views.battle_start, name="battle-start"),
+    path("new/campaign/<int:battle_id>/", views.battle_start_campaign, name="battle-start-campaign"),
     path("<int:pk>/", views.battle_detail, name="battle-detail"),
     path("<int:pk>/follow/", views.battle_follow, name="battle-follow"),
     path("<int:pk>/act/<slug:kind>/", views.battle_act, name="battle-act"),

@@ -85,6 +85,30 @@ def battle_start(request):
     return render(request, "battles/battle_start.html", {"form": form})
 
 
+@login_required
+@require_http_methods(["GET", "POST"])
+def battle_start_campaign(request, battle_id: int):
+    """Start the assistant for a campaign battle: one of its two players or an arbitrator."""
+    from campaigns.models import Battle
+
+    campaign_battle = Battle.objects.select_related("attacker", "defender", "campaign").filter(pk=battle_id).first()
+    if campaign_battle is None:
+        raise Http404("No such campaign battle.")
+    players = (campaign_battle.attacker.owner_id, campaign_battle.defender.owner_id)
+    if request.user.pk not in players and not campaign_battle.campaign.arbitrators.filter(user=request.user).exists():
+        raise PermissionDenied("Only the two players or an arbitrator start this battle.")
+    error = ""
+    if request.method == "POST":
+        try:
+            battle = services.battle_start_from_campaign(campaign_battle=campaign_battle, started_by=request.user)
+        except ValidationError as refusal:
+            error = " ".join(refusal.messages)
+        else:
+            return _moved(request, _detail_url(battle), "The battle begins.")
+    context = {"campaign_battle": campaign_battle, "error": error}
+    return render(request, "battles/battle_start_campaign.html", context)
+
+
 def _page_context(request, battle, *, follow: bool = False) -> dict:
     fighters = selectors.battle_fighters(battle)
     can_act = not follow and selectors.can_act(request.user, battle)

@@ -202,7 +202,7 @@ def apply_shoot(plan: Plan, result: dict, battle) -> list[str]:
     changes = harm(target, result["target_after"], by=shooter)
     if result["result"] != "miss":
         changes += _pin(target)
-    if result.get("ammo_test") == "out_of_ammo":
+    if result.get("ammo_test") == "out_of_ammo" or result.get("jammed"):
         key = plan.params["weapon"].partition(":")[0]
         shooter.failed_weapons = [*shooter.failed_weapons, key]
         changes.append(f"{shooter.name}'s {shooter.weapon(key)['name']} is out of ammo")

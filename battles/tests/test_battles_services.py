@@ -10,6 +10,7 @@ from battles.services import (
     action_undo,
     battle_advance,
     battle_end,
+    battle_start_from_campaign,
     battle_state,
     fighter_adjust,
 )
@@ -155,8 +156,8 @@ def test_classic_recovery_roll_in_the_recovery_phase(make_battle):
 def test_n18_shoot_seriously_injures_and_pins(make_battle):
     battle = make_battle("n18", fighters=2)
     (leader, _), (_, target) = sides(battle)
-    # hit (BS 4+ with +1 short), wound S3 v T4 needs 5, no save, injury dice 4: Seriously Injured, Firepower 1
-    action = shoot(battle, leader, target, [4, 5, 4, 1], distance=3)
+    # hit (BS 4+ with +1 short), Firepower 1, wound S3 v T4 needs 5, no save, Injury dice 4: Seriously Injured
+    action = shoot(battle, leader, target, [4, 1, 5, 4], distance=3)
     target.refresh_from_db()
     leader.refresh_from_db()
     assert action.result["outcome"] == "seriously_injured", action.result
@@ -169,7 +170,7 @@ def test_n18_shoot_seriously_injures_and_pins(make_battle):
 def test_n18_shoot_hit_pins_a_standing_fighter(make_battle):
     battle = make_battle("n18", fighters=2)
     (leader, _), (_, target) = sides(battle)
-    shoot(battle, leader, target, [4, 1, 1], distance=3)  # hit, no wound, Firepower 1
+    shoot(battle, leader, target, [4, 1, 1], distance=3)  # hit, Firepower 1, no wound
     target.refresh_from_db()
     assert target.condition == Condition.PINNED and target.prone
 
@@ -178,7 +179,7 @@ def test_n18_shoot_hit_pins_a_standing_fighter(make_battle):
 def test_n18_end_phase_prompts_bottle_recovery_and_rally(make_battle):
     battle = make_battle("n18", fighters=2)
     (leader, ganger), (enemy_leader, target) = sides(battle)
-    shoot(battle, leader, target, [4, 5, 4, 1], distance=3)
+    shoot(battle, leader, target, [4, 1, 5, 4], distance=3)
     prompts = battle_prompts(battle)
     nerve = next(p for p in prompts if p.params.get("test") == "nerve")
     action_resolve(battle=battle, kind="test", params=nerve.params, actor=battle.player_b, dice=[1, 1])
@@ -225,7 +226,7 @@ def test_undo_restores_the_exact_state(make_battle, edition):
     (leader, ganger, _), (_, target, _) = sides(battle)
     fighters = list(battle.fighters.all())
     before = battle_state(battle, fighters)
-    shoot(battle, leader, target, [3, 6, 6] if edition == "classic" else [4, 5, 6, 1], distance=3)
+    shoot(battle, leader, target, [3, 6, 6] if edition == "classic" else [4, 1, 5, 6], distance=3)
     fighter_adjust(battle=battle, fighter=ganger, field="broken", value=True, actor=battle.player_a)
     battle_advance(battle=battle, actor=battle.player_a)
     for _ in range(3):
@@ -263,3 +264,56 @@ def test_battle_end_writes_the_report(make_battle):
     assert ended[leader.name]["awards"] == {"out_of_action": 1, "leader_or_champion_out_of_action": 1}
     with pytest.raises(ValidationError):
         shoot(battle, leader, target, [3, 6, 6])
+
+
+@pytest.fixture
+def campaign_battle(make_battle):
+    """A campaign battle (The Trap) between two fresh gangs, with an arbitrator."""
+    from campaigns.models import Battle, Campaign, CampaignArbitrator
+
+    friendly = make_battle("n18", fighters=3)
+    campaign = Campaign.objects.create(edition="n18", name="Cycle test", created_by=friendly.player_a)
+    CampaignArbitrator.objects.create(campaign=campaign, user=friendly.player_a)
+    return Battle.objects.create(
+        campaign=campaign,
+        origin="arranged",
+        attacker=friendly.gang_a,
+        defender=friendly.gang_b,
+        scenario="the-trap",
+        scenario_name="The Trap",
+    )
+
+
+@pytest.mark.django_db
+def test_campaign_battle_starts_with_its_scenario_and_ends_into_its_report(campaign_battle):
+    from campaigns.models import BattleStatus as CampaignStatus
+    from rulebook.dice import SeededDice
+
+    battle = battle_start_from_campaign(
+        campaign_battle=campaign_battle, started_by=campaign_battle.attacker.owner, dice=SeededDice(4)
+    )
+    assert battle.scenario == "the-trap" and battle.role_a == "attacker" and battle.role_b == "defender"
+    assert battle.crews["a"]["label"] == "Custom (6)" and battle.starting_crew_a == 3
+    (leader, *_), (_, target, _) = sides(battle)
+    shoot(battle, leader, target, [4, 1, 5, 6], distance=3)  # out of action
+    battle_end(battle=battle, actor=battle.player_a, winner="a")
+    campaign_battle.refresh_from_db()
+    assert campaign_battle.status == CampaignStatus.REPORTED
+    assert campaign_battle.winner_id == battle.gang_a_id
+    result = campaign_battle.fighter_results.get(fighter=target.fighter)
+    assert result.outcome == "out_of_action" and result.caused_by_id == leader.fighter_id
+    assert campaign_battle.fighter_results.get(fighter=leader.fighter).awards == {"out_of_action": 1}
+
+
+@pytest.mark.django_db
+def test_campaign_battle_uses_the_crews_the_campaign_picked(campaign_battle):
+    attacker = list(campaign_battle.attacker.fighters.values_list("pk", flat=True))[:2]
+    defender = list(campaign_battle.defender.fighters.values_list("pk", flat=True))[:1]
+    campaign_battle.crews = {
+        "attacker": {"fighters": [str(pk) for pk in attacker], "dice": []},
+        "defender": {"fighters": [str(pk) for pk in defender], "dice": []},
+    }
+    campaign_battle.save()
+    battle = battle_start_from_campaign(campaign_battle=campaign_battle, started_by=campaign_battle.attacker.owner)
+    assert [f.fighter_id for f in battle.fighters.filter(side="a")] == attacker
+    assert battle.starting_crew_b == 1

@@ -5,8 +5,6 @@ from django.urls import reverse
 
 from battles.models import BattleStatus, Condition
 
-PASSWORD_FREE = {}
-
 
 def url(name, battle, *args):
     return reverse(f"battles:{name}", args=[battle.pk, *args])
@@ -93,7 +91,7 @@ def test_an_arbitrator_acts_in_a_campaign_battle(client, make_user, battle, name
     campaign = Campaign.objects.create(edition="classic", name="C", created_by=arbitrator)
     CampaignArbitrator.objects.create(campaign=campaign, user=arbitrator)
     battle.campaign_battle = Battle.objects.create(
-        campaign=campaign, origin="arranged", attacker=battle.gang_a, defender=battle.gang_b
+        campaign=campaign, origin="arranged", attacker=battle.gang_a, defender=battle.gang_b, scenario="gang-fight"
     )
     battle.save()
     client.force_login(arbitrator)
