@@ -166,3 +166,22 @@ def test_every_official_record_names_its_sources(loaded_content):
     for model in (House, FighterType, Equipment, SkillTable, Skill, Territory):
         unsourced = model.objects.filter(is_official=True, sources=[])
         assert not unsourced.exists(), [str(row) for row in unsourced[:5]]
+
+
+def test_house_only_weapons_come_from_the_house_file(loaded_content):
+    carbine = Equipment.objects.get(edition="n18", slug="las-carbine")
+    assert carbine.sources == ["N7"]
+    profile = carbine.profiles.get()
+    assert (profile.short_range, profile.long_range, profile.acc_short, profile.strength, profile.ammo) == (
+        10,
+        24,
+        1,
+        "3",
+        "4+",
+    )
+    assert profile.traits == ["Plentiful", "Rapid Fire (1)"]
+    buyers = set(carbine.fighter_type_lists.values_list("fighter_type__slug", flat=True))
+    assert buyers == {"van-saar-prime", "van-saar-augmek", "van-saar-tek", "van-saar-tek-specialist"}
+    rad_gun = Equipment.objects.get(edition="n18", slug="rad-gun")
+    assert rad_gun.profiles.get().range_code == "T"
+    assert not rad_gun.fighter_type_lists.filter(fighter_type__slug="van-saar-tek").exists()  # specialists only
