@@ -21,4 +21,6 @@ def demo_user():
 STEPS: list[str] = [
     "content.demo.load_demo_content",
     "gangs.demo.build_demo_gangs",
+    # After the campaigns step: it applies one post-battle sequence to a confirmed demo battle.
+    "postbattle.demo.build_demo_post_battle",
 ]

@@ -344,18 +344,26 @@ def _patients(fighters: dict) -> list[str]:
 
 
 def _n18_action_fields(ctx: Context, fighters: dict) -> list[Field]:
+    """One action per fighter who may act; the first ones default to escorting each patient to the Doc."""
     actions = tuple((a, a) for a in battle_rewards.ACTION_EFFECTS)
+    patients = _patients(fighters)
     targets = [("", "—")]
-    targets += [(f"patient:{fid}", f"Doc for {ctx.name(fid)}") for fid in _patients(fighters)]
+    targets += [(f"patient:{fid}", f"Doc for {ctx.name(fid)}") for fid in patients]
     targets += [(f"captive:{fid}", f"Captive {ctx.name(fid)}") for fid in ctx.captives]
     out = []
-    for fid in may_act(ctx, fighters):
-        name = ctx.name(fid)
-        out.append(Field(f"action_{fid}", f"{name}: action", "select", actions, initial="Medical Escort"
-                         if _patients(fighters) else "Trade"))  # fmt: skip
-        out.append(Field(f"target_{fid}", f"{name}: for whom", "select", tuple(targets), initial=targets[-1][0]
-                         if len(targets) > 1 else ""))  # fmt: skip
-        out.append(Field(f"credits_{fid}", f"{name}: bounty credits (Claim Bounties)", "number", initial=0))
+    for n, fid in enumerate(may_act(ctx, fighters)):
+        name, escort = ctx.name(fid), n < len(patients)
+        out += [
+            Field(f"action_{fid}", f"{name}: action", "select", actions, "Medical Escort" if escort else "Trade"),
+            Field(
+                f"target_{fid}",
+                f"{name}: for whom",
+                "select",
+                tuple(targets),
+                f"patient:{patients[n]}" if escort else "",
+            ),  # fmt: skip
+            Field(f"credits_{fid}", f"{name}: bounty credits (Claim Bounties)", "number", initial=0),
+        ]
     return out
 
 
@@ -378,14 +386,11 @@ def _n18_actions(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) 
             row = MEDICAL_ESCORT.lookup(face)
             out.line(rule, f"{name} escorts {ctx.name(target)} to the Doc: {face} {row['result']}", _since(dice, mark),
                      name)  # fmt: skip
-            _injure(
-                ctx,
-                out,
-                out.fighters,
-                target,
-                "Medical Escort",
-                lambda f, face=face: apply_medical_escort(f, face, dice),
-            )
+            treated_by_doc = apply_medical_escort(out.fighters[target], face, dice)
+            # The rulebook lists the Doc's settling of the Critical Injury first; the account tells it last.
+            changes = (*treated_by_doc.changes[1:], treated_by_doc.changes[0])
+            injury_effects(ctx, out, target, replace(treated_by_doc, changes=changes), "Medical Escort")
+            out.fighters[target] = treated_by_doc.fighter
         elif effect["needs"] == "captive":
             if kind != "captive" or target not in ctx.captives or target in disposed:
                 raise RulesInputError(f"target_{fid}", f"{name}: choose a captive the gang holds")

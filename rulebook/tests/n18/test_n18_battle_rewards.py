@@ -1,0 +1,96 @@
+"""Who is owed which scenario reward after a battle, the standard experience, and captive sales."""
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rulebook.errors import RulesInputError
+from rulebook.n18.campaign.battle_rewards import (
+    ACTION_EFFECTS,
+    STANDARD_EXPERIENCE,
+    GangResult,
+    captive_sale_price,
+    rewards_due,
+)
+from rulebook.n18.campaign.post_battle import POST_BATTLE_ACTIONS
+from rulebook.n18.campaign.scenarios import SCENARIOS
+
+
+def owed(scenario, gang, awards=None, leader="L"):
+    return sorted(
+        (d.reward.kind, d.reward.recipient, d.reward.amount, d.times, d.fighter)
+        for d in rewards_due(scenario, gang, awards or {}, leader=leader)
+    )
+
+
+@pytest.mark.parametrize(
+    ("scenario", "gang", "expected"),
+    [
+        ("the-trap", GangResult("attacker", won=True), [
+            ("credits", "victorious gang", "D6x10", 1, None),
+            ("experience", "victorious gang's Leader", "D3", 1, "L"),
+            ("reputation", "victorious gang", "D3", 1, None)]),
+        ("the-trap", GangResult("defender", bottled=True), [
+            ("credits", "losing gang", "D3x10", 1, None),
+            ("reputation", "each gang that bottled out", "-1", 1, None)]),
+        ("the-trap", GangResult("defender", draw=True), [("credits", "each gang", "D6x10", 1, None)]),
+        ("smash-and-grab", GangResult("defender", won=True, caskets_opened=2), [
+            ("credits", "defender", "D6x10", 3, None),
+            ("experience", "victorious gang's Leader", "D3", 1, "L"),
+            ("reputation", "victorious gang", "D3", 1, None)]),
+        ("smash-and-grab", GangResult("attacker", won=True, caskets_opened=5), [
+            ("experience", "victorious gang's Leader", "D3", 1, "L"),
+            ("reputation", "victorious gang", "D3", 1, None)]),
+        ("border-dispute", GangResult("attacker", draw=True, own_relic_defiled=True), [
+            ("credits", "each gang", "D3x10", 1, None),
+            ("reputation", "gang whose relic was defiled", "-D3", 1, None)]),
+        ("border-dispute", GangResult("defender", won=True, enemy_relic_defiled=True), [
+            ("credits", "each gang", "D6x10", 1, None),
+            ("experience", "victorious gang's Leader", "D3", 1, "L"),
+            ("reputation", "gang whose relic was not defiled", "D3", 1, None)]),
+        ("search-and-destroy", GangResult("attacker", won=True, caches_destroyed=2), [
+            ("credits", "attacker", "D6x10", 2, None),
+            ("reputation", "victorious gang", "D3", 1, None)]),
+    ],
+)  # fmt: skip
+def test_gang_rewards(scenario, gang, expected):
+    assert owed(scenario, gang) == sorted(expected)
+
+
+def test_fighter_rewards_and_the_standard_experience_in_every_scenario():
+    awards = {"a": {"out_of_action": 2, "kills": 1}, "b": {"relic_defiled": 1, "rallies": 1}}
+    got = owed("border-dispute", GangResult("attacker"), awards)
+    assert ("experience", "fighter", "1", 2, "a") in got and ("experience", "fighter", "1", 1, "a") in got
+    assert ("experience", "fighter who defiled an enemy relic", "D3", 1, "b") in got
+    assert len([g for g in got if g[4] == "b"]) == 2
+    # Search & Destroy lists the standard rewards itself: they are not owed twice.
+    twice = owed("search-and-destroy", GangResult("attacker"), {"a": {"out_of_action": 1}})
+    assert twice == [("experience", "fighter", "1", 1, "a")]
+    assert len(STANDARD_EXPERIENCE) == 4
+
+
+def test_victorious_leader_xp_needs_a_leader():
+    assert owed("the-trap", GangResult("attacker", won=True), leader=None) == [
+        ("credits", "victorious gang", "D6x10", 1, None),
+        ("reputation", "victorious gang", "D3", 1, None),
+    ]
+
+
+def test_unknown_scenario_is_refused():
+    with pytest.raises(RulesInputError) as err:
+        rewards_due("gang-fight", GangResult("attacker"), {}, leader=None)
+    assert err.value.field == "scenario"
+
+
+def test_every_guide_action_has_an_effect():
+    assert set(ACTION_EFFECTS) == set(POST_BATTLE_ACTIONS)
+
+
+@given(st.integers(min_value=0, max_value=5000))
+def test_captive_sells_for_half_its_value(value):
+    assert captive_sale_price(value) == value // 2 and 2 * captive_sale_price(value) <= value
+
+
+def test_rescue_mission_owes_only_the_standard_experience():
+    assert SCENARIOS["rescue-mission"].rewards == ()
+    assert owed("rescue-mission", GangResult("attacker", won=True)) == []
