@@ -1,0 +1,79 @@
+"""The flows at the table, in a phone-sized browser: a shooting action, a fight, and ending a battle into its report."""
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def no_horizontal_scroll(page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_shoot_shows_the_odds_then_rolls_the_entered_dice(page, log_in_browser, make_battle):
+    battle = make_battle("classic", fighters=2)
+    shooter = battle.fighters.get(side="a", order=0)
+    target = battle.fighters.get(side="b", order=0)
+    log_in_browser(battle.player_a)
+    page.goto(f"/battles/{battle.pk}/")
+    assert no_horizontal_scroll(page)
+    page.get_by_role("link", name="Shoot").click()
+    page.select_option("select[name=shooter]", label=f"{shooter.name}: Laspistol")
+    page.select_option("select[name=target]", str(target.pk))
+    page.fill("input[name=distance]", "6")
+    page.get_by_role("button", name="Show the odds").click()
+    odds = page.get_by_test_id("odds")
+    odds.wait_for()
+    assert "Out of action" in odds.inner_text()
+    assert no_horizontal_scroll(page)
+    page.screenshot(path="/tmp/battle-shoot-odds.png", full_page=True)
+    page.fill("input[name=dice]", "3 6 6")
+    page.get_by_role("button", name="Roll").click()
+    page.wait_for_url(f"**/battles/{battle.pk}/")
+    card = page.get_by_test_id(f"fighter-{target.pk}")
+    assert "Out of Action" in card.inner_text()
+    assert "Laspistol" in page.locator(".action-log").inner_text()
+    page.screenshot(path="/tmp/battle-detail.png", full_page=True)
+
+
+def test_a_fight_rolled_on_the_server(page, log_in_browser, make_battle):
+    battle = make_battle("n18", fighters=2)
+    attacker = battle.fighters.get(side="a", order=1)
+    defender = battle.fighters.get(side="b", order=1)
+    log_in_browser(battle.player_b)
+    page.goto(f"/battles/{battle.pk}/act/fight/")
+    page.select_option("select[name=attacker]", label=f"{attacker.name}: Fighting knife")
+    page.select_option("select[name=target]", str(defender.pk))
+    page.get_by_role("button", name="Show the odds").click()
+    page.get_by_test_id("odds").wait_for()
+    assert "Out of action" in page.get_by_test_id("odds").inner_text()
+    page.get_by_role("button", name="Roll").click()
+    page.wait_for_url(f"**/battles/{battle.pk}/")
+    assert f"{attacker.name} fights {defender.name}" in page.locator(".action-log").inner_text()
+    attacker.refresh_from_db()
+    assert not attacker.ready and attacker.engaged
+
+
+def test_end_the_battle_into_its_report(page, log_in_browser, make_battle):
+    battle = make_battle("classic", fighters=2)
+    log_in_browser(battle.player_a)
+    page.goto(f"/battles/{battle.pk}/")
+    page.get_by_role("link", name="End the battle").click()
+    page.get_by_label(battle.gang_b.name).check()
+    page.fill("textarea[name=notes]", "Held the bridge")
+    page.get_by_role("button", name="End the battle and write the report").click()
+    page.wait_for_url(f"**/battles/{battle.pk}/report/")
+    report = page.get_by_test_id("report").inner_text()
+    assert f"{battle.gang_b.name} wins" in report and "Held the bridge" in report
+    assert no_horizontal_scroll(page)
+    page.screenshot(path="/tmp/battle-report.png", full_page=True)
+
+
+def test_the_follow_view_refreshes_itself(page, log_in_browser, make_battle, make_user):
+    from battles.services import battle_advance
+
+    battle = make_battle("classic", fighters=2)
+    log_in_browser(make_user())
+    page.goto(f"/battles/{battle.pk}/follow/")
+    assert "Movement phase" in page.locator(".turn-line").inner_text()
+    battle_advance(battle=battle, actor=battle.player_a)
+    page.wait_for_function("document.querySelector('.turn-line').innerText.includes('Shooting')", timeout=8000)
