@@ -274,13 +274,21 @@ def action_odds(*, battle: BattleSession, plan: Plan) -> dict:
         raise ValidationError(f"The rulebook cannot answer this: {exc}") from None
 
 
-def _dice_source(dice: list | None) -> DiceSource:
+def _dice_source(dice: list | DiceSource | None) -> DiceSource:
+    if isinstance(dice, DiceSource):
+        return dice
     return ScriptedDice(dice) if dice else RandomDice()
 
 
 @transaction.atomic
-def action_resolve(*, battle: BattleSession, kind: str, params: dict, actor, dice: list | None = None) -> BattleAction:
-    """Resolve one action: odds, the roll (on the server, or the dice entered from the table), the effects."""
+def action_resolve(
+    *, battle: BattleSession, kind: str, params: dict, actor, dice: list | DiceSource | None = None
+) -> BattleAction:
+    """Resolve one action: odds, the roll (on the server, or the dice entered from the table), the effects.
+
+    ``dice``: the faces entered from the table, in order; or a dice source (seeded, for the demo); or None
+    to roll on the server.
+    """
     battle, fighters = _locked(battle)
     before = battle_state(battle, fighters)
     plan = action_plan(battle=battle, kind=kind, params=params, fighters=fighters)
@@ -310,7 +318,7 @@ def action_resolve(*, battle: BattleSession, kind: str, params: dict, actor, dic
         query=plan.query,
         odds=odds,
         dice=source.log(),
-        dice_entered=bool(dice),
+        dice_entered=isinstance(dice, list) and bool(dice),
         result=result,
         changes=changes,
         side=plan.side or "",

@@ -23,4 +23,6 @@ STEPS: list[str] = [
     "gangs.demo.build_demo_gangs",
     # After the campaigns step: it applies one post-battle sequence to a confirmed demo battle.
     "postbattle.demo.build_demo_post_battle",
+    # After the gangs step: a battle in progress between the demo user's gang and the rival's.
+    "battles.demo.build_demo_battle",
 ]

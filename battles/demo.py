@@ -1,0 +1,71 @@
+"""Demo data: a battle in progress between two demo gangs, with a few actions in its log.
+
+Runs after the gangs demo step (``gangs.demo``): the demo user's 2018+ gang against the rival's, a
+Border Dispute with its crews rolled, the turn moved on to the Action phase, a shot and a fight. Dice are
+seeded, so a fresh database always gets the same battle. Idempotent: once the demo user has a battle,
+it does nothing.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db.models import Q
+
+from battles.models import BattleSession
+from battles.services import action_resolve, battle_advance, battle_start
+from content.models import Edition
+from gangs.models import Gang
+from rulebook.dice import SeededDice
+
+RIVAL_USERNAME = "demo-rival"
+
+
+def _gangs(user):
+    for edition in (Edition.N18, Edition.CLASSIC):
+        mine = Gang.objects.filter(owner=user, edition=edition).order_by("pk").first()
+        rival = Gang.objects.filter(owner__username=RIVAL_USERNAME, edition=edition).order_by("pk").first()
+        if mine and rival:
+            return mine, rival
+    return None, None
+
+
+def _weapon(fighter, use: str) -> str | None:
+    """The fighter's first weapon for ``use`` (shoots, fights), close combat weapons first for a fight."""
+    weapons = [w for w in fighter.profile.get("weapons", []) if w[use]]
+    weapons.sort(key=lambda w: use == "fights" and w["category"] == "pistol")
+    return f"{weapons[0]['key']}:0" if weapons else None
+
+
+def build_demo_battle(*, user, stdout) -> None:
+    if BattleSession.objects.filter(Q(player_a=user) | Q(player_b=user)).exists():
+        return
+    mine, rival = _gangs(user)
+    if mine is None:
+        stdout.write(
+            "Skipped the demo battle: no demo gangs of one edition for demo and demo-rival (run the gangs step)."
+        )
+        return
+    scenario = {"scenario": "border-dispute", "scenario_name": "Border Dispute"} if mine.edition == Edition.N18 else {}
+    battle = battle_start(gang_a=mine, gang_b=rival, started_by=user, dice=SeededDice(7), **scenario)
+    battle_advance(battle=battle, actor=user)
+    if battle.edition == Edition.CLASSIC:
+        battle_advance(battle=battle, actor=user)  # classic: on to the shooting phase
+    fighters = list(battle.fighters.all())
+    ours = [f for f in fighters if f.side == "a"]
+    theirs = [f for f in fighters if f.side == "b"]
+    shooter = next((f for f in ours if _weapon(f, "shoots")), None)
+    planned = []
+    if shooter:
+        planned.append(("shoot", {"fighter": shooter, "target": theirs[0], "weapon": _weapon(shooter, "shoots"),
+                                  "distance": 9, "cover": "partial"}))  # fmt: skip
+    brawler = ours[-1]
+    fight = {"fighter": brawler, "target": theirs[-1]}
+    if battle.edition == Edition.N18 and _weapon(brawler, "fights"):
+        fight["weapon"] = _weapon(brawler, "fights")
+    planned.append(("fight", fight))
+    for seed, (kind, params) in enumerate(planned, start=11):
+        try:
+            action_resolve(battle=battle, kind=kind, params=params, actor=user, dice=SeededDice(seed))
+        except ValidationError as refusal:
+            stdout.write(f"Demo battle: skipped a {kind} ({' '.join(refusal.messages)}).")
+    stdout.write(f"Demo battle in progress: {mine.name} v {rival.name}.")
