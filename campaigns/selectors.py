@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from django.db.models import IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 
+from campaigns import rules
 from campaigns.models import (
     Battle,
     BattleFighterResult,
@@ -224,3 +225,71 @@ def snapshot_series(rows: list[StandingSnapshot]) -> dict[int, list[StandingSnap
     for snap in rows:
         series[snap.gang_id].append(snap)
     return series
+
+
+def crew_page(battle: Battle, side: str, fighters: list[Fighter]) -> dict:
+    """The crew rule of ``side``, what has been rolled, and which fighters may be picked."""
+    available = rules.available(fighters)
+    crew = rules.crew_rule(battle.campaign.edition, battle.scenario, side, len(available))
+    stored = battle.crews.get(side, {})
+    return {
+        "crew_rule": crew,
+        "stored": stored,
+        "size": stored.get("size"),
+        "needs_size_roll": rules.size_needs_dice_before_choosing(crew) and not stored.get("size"),
+        "picked": stored.get("fighters") is not None,
+        "fighter_rows": [(f, f.pk in available) for f in fighters],
+    }
+
+
+def report_initial(battle: Battle) -> dict:
+    """The report form's starting values: the stored report, or the crews as taking part."""
+    initial: dict = {}
+    if battle.winner_id or battle.is_draw:
+        initial["result"] = (
+            "draw" if battle.is_draw else ("attacker" if battle.winner_id == battle.attacker_id else "defender")
+        )
+    for flag in ("attacker_bottled", "defender_bottled", "attacker_fled", "defender_fled"):
+        initial[flag] = getattr(battle, flag)
+    facts = battle.scenario_facts
+    for key in ("caskets_opened", "caches_destroyed", "caches_recovered"):
+        initial[key] = facts.get(key)
+    for side in ("attacker", "defender"):
+        initial[f"{side}_relic_defiled"] = facts.get("relic_defiled", {}).get(side, False)
+        initial[f"{side}_victory_points"] = facts.get("victory_points", {}).get(side)
+    initial["notes"] = battle.notes
+    crew_ids = {int(i) for crew in battle.crews.values() for i in crew.get("fighters", [])}
+    results = {r.fighter_id: r for r in battle.fighter_results.all()}
+    for gang in (battle.attacker, battle.defender):
+        for fighter in gang.fighters.all():
+            result = results.get(fighter.pk)
+            prefix = f"fighter-{fighter.pk}"
+            initial[f"{prefix}-took_part"] = result is not None or fighter.pk in crew_ids
+            if result is not None:
+                initial[f"{prefix}-outcome"] = result.outcome
+                initial[f"{prefix}-caused_by"] = result.caused_by_id
+                initial[f"{prefix}-captured"] = result.captured
+    return initial
+
+
+FACT_LABELS = {
+    "caskets_opened": "Loot caskets opened",
+    "relic_defiled": "Relic defiled",
+    "caches_destroyed": "Caches destroyed",
+    "caches_recovered": "Caches recovered",
+    "victory_points": "Victory Points",
+}
+
+
+def facts_display(battle: Battle) -> list[str]:
+    """The scenario's facts as short lines for the battle page."""
+    names = {"attacker": battle.attacker.name, "defender": battle.defender.name}
+    lines = []
+    for key, value in battle.scenario_facts.items():
+        label = FACT_LABELS.get(key, key.replace("_", " ").capitalize())
+        if isinstance(value, dict):
+            parts = [f"{names.get(side, side)}{'' if v is True else f' {v}'}" for side, v in value.items()]
+            lines.append(f"{label}: {', '.join(parts)}")
+        else:
+            lines.append(f"{label}: {value}")
+    return lines

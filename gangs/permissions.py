@@ -17,12 +17,12 @@ from gangs.models import Gang
 
 
 def is_gang_arbitrator(user, gang: Gang) -> bool:
-    """True when ``user`` arbitrates a campaign ``gang`` is in.
+    """True when ``user`` arbitrates a campaign ``gang`` is in (and has not been removed from)."""
+    from campaigns.models import CampaignArbitrator  # campaigns builds on gangs
 
-    The campaigns app fills this in (its models own campaign membership and arbitrators); until
-    then nobody is an arbitrator of a gang.
-    """
-    return False
+    return CampaignArbitrator.objects.filter(
+        user=user, campaign__memberships__gang=gang, campaign__memberships__removed_at__isnull=True
+    ).exists()
 
 
 def can_edit_gang(user, gang: Gang) -> bool:

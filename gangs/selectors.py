@@ -100,8 +100,10 @@ def gang_roster(gang: Gang) -> GangRoster:
 
 
 def gang_territories(gang: Gang) -> list:
-    """Territories the gang holds, for the gang page. The campaigns app fills this in (one query)."""
-    return []
+    """Territories the gang holds in its campaign, for the gang page (one query; see campaigns.selectors)."""
+    from campaigns.selectors import gang_territories as held_territories  # campaigns builds on gangs
+
+    return held_territories(gang)
 
 
 def gang_history(gang: Gang, limit: int | None = None) -> list[LedgerEntry]:

@@ -6,7 +6,8 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("content/", include("content.urls")),
     path("gangs/", include("gangs.urls")),
-    path("battles/", include("battles.urls")),
+    path("campaigns/", include("campaigns.urls")),
     path("post-battle/", include("postbattle.urls")),
+    path("battles/", include("battles.urls")),
     path("admin/", admin.site.urls),
 ]

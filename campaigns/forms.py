@@ -1,0 +1,251 @@
+"""Campaign forms: validation only; the services decide the rules."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth import get_user_model
+
+from campaigns.models import Campaign, CampaignTerritory, Outcome
+from content.models import Territory
+from gangs.models import Gang, LedgerKind
+from rulebook.dice import parse_dice
+from rulebook.errors import RulesInputError
+
+
+class CampaignForm(forms.ModelForm):
+    class Meta:
+        model = Campaign
+        fields = ["edition", "name", "description", "starting_credits", "house_rules"]
+        widgets = {"description": forms.Textarea(attrs={"rows": 3}), "house_rules": forms.Textarea(attrs={"rows": 4})}
+
+
+class CampaignEditForm(CampaignForm):
+    class Meta(CampaignForm.Meta):
+        fields = ["name", "description", "starting_credits", "house_rules"]
+
+
+class ArbitratorForm(forms.Form):
+    username = forms.CharField(max_length=150, help_text="The co-arbitrator's user name.")
+
+    def clean_username(self):
+        user = get_user_model().objects.filter(username=self.cleaned_data["username"]).first()
+        if user is None:
+            raise forms.ValidationError("No user has that name.")
+        return user
+
+
+class JoinForm(forms.Form):
+    gang = forms.ModelChoiceField(queryset=Gang.objects.none(), empty_label=None)
+
+    def __init__(self, *args, gangs, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["gang"].queryset = gangs
+
+
+class DiceForm(forms.Form):
+    """Dice rolled by the server, or entered from the table (``"3 5"``)."""
+
+    dice = forms.CharField(
+        required=False, max_length=100, label="Dice rolled at the table",
+        help_text="Leave empty for the server to roll; or enter each die in order, e.g. 3 5.",
+    )  # fmt: skip
+
+    def clean_dice(self):
+        text = self.cleaned_data["dice"].strip()
+        if not text:
+            return None
+        try:
+            return parse_dice(text)
+        except RulesInputError as err:
+            raise forms.ValidationError(err.message) from err
+
+
+class PairForm(forms.Form):
+    attacker = forms.ModelChoiceField(queryset=Gang.objects.none(), label="Attacker (or first gang)")
+    defender = forms.ModelChoiceField(queryset=Gang.objects.none(), label="Defender (or second gang)")
+    stakes = forms.ModelChoiceField(queryset=CampaignTerritory.objects.none(), required=False, label="For territory")
+
+    def __init__(self, *args, gangs, territories, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["attacker"].queryset = gangs
+        self.fields["defender"].queryset = gangs
+        self.fields["stakes"].queryset = territories
+
+
+class ChallengeForm(forms.Form):
+    challenger = forms.ModelChoiceField(queryset=Gang.objects.none())
+    target = forms.ModelChoiceField(queryset=Gang.objects.none(), label="Challenge")
+    stakes = forms.ModelChoiceField(
+        queryset=CampaignTerritory.objects.none(), required=False, label="For territory",
+        help_text="A territory the challenged gang holds, or an unclaimed one.",
+    )  # fmt: skip
+    rescue = forms.BooleanField(required=False, label="Rescue Mission (they hold one of our fighters captive)")
+
+    def __init__(self, *args, challengers, gangs, territories, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["challenger"].queryset = challengers
+        self.fields["target"].queryset = gangs
+        self.fields["stakes"].queryset = territories
+
+
+class GangChoiceForm(forms.Form):
+    gang = forms.ModelChoiceField(queryset=Gang.objects.none())
+
+    def __init__(self, *args, gangs, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["gang"].queryset = gangs
+
+
+class WantsToPlayForm(forms.Form):
+    wants_to_play = forms.BooleanField(required=False)
+
+
+class TerritoryAddForm(forms.Form):
+    territory = forms.ModelChoiceField(queryset=Territory.objects.none())
+
+    def __init__(self, *args, edition, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["territory"].queryset = Territory.objects.active().filter(edition=edition, is_home_settlement=False)
+
+
+class TerritoryAssignForm(forms.Form):
+    holder = forms.ModelChoiceField(queryset=Gang.objects.none(), required=False, empty_label="Unclaimed")
+    reason = forms.CharField(max_length=200, required=False)
+
+    def __init__(self, *args, gangs, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["holder"].queryset = gangs
+
+
+class ScenarioChoiceForm(forms.Form):
+    scenario = forms.ChoiceField(choices=())
+    chooser = forms.ModelChoiceField(queryset=Gang.objects.none(), empty_label=None, label="Chosen by")
+
+    def __init__(self, *args, choices, gangs, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["scenario"].choices = choices
+        self.fields["chooser"].queryset = gangs
+
+
+class CrewForm(DiceForm):
+    chosen = forms.MultipleChoiceField(choices=(), required=False, widget=forms.CheckboxSelectMultiple,
+                                       label="Fighters you choose")  # fmt: skip
+
+    def __init__(self, *args, fighters, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["chosen"].choices = [(str(f.pk), f.name) for f in fighters]
+
+    def clean_chosen(self):
+        return [int(pk) for pk in self.cleaned_data["chosen"]]
+
+
+OUTCOME_PREFIX = "fighter"
+
+
+class ReportForm(forms.Form):
+    """The battle report: result and flags, the scenario's facts, and one row per fighter.
+
+    Fighter rows are fields named ``fighter-<pk>-outcome``, ``-caused_by``, ``-captured``, built
+    from the two rosters so the form also works without JavaScript.
+    """
+
+    result = forms.ChoiceField(choices=(), widget=forms.RadioSelect)
+    attacker_bottled = forms.BooleanField(required=False)
+    defender_bottled = forms.BooleanField(required=False)
+    attacker_fled = forms.BooleanField(required=False)
+    defender_fled = forms.BooleanField(required=False)
+    caskets_opened = forms.IntegerField(required=False, min_value=0, max_value=5, label="Loot caskets opened")
+    attacker_relic_defiled = forms.BooleanField(required=False)
+    defender_relic_defiled = forms.BooleanField(required=False)
+    caches_destroyed = forms.IntegerField(required=False, min_value=0, max_value=4, label="Caches destroyed")
+    caches_recovered = forms.IntegerField(required=False, min_value=0, max_value=4, label="Caches recovered")
+    attacker_victory_points = forms.IntegerField(required=False, min_value=0, max_value=99)
+    defender_victory_points = forms.IntegerField(required=False, min_value=0, max_value=99)
+    notes = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 3}))
+
+    def __init__(self, *args, battle, attacker_fighters, defender_fighters, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.battle = battle
+        first, second = ("Attacker", "Defender") if battle.has_roles else ("First gang", "Second gang")
+        self.fields["result"].choices = [
+            ("attacker", f"{battle.attacker.name} won"), ("defender", f"{battle.defender.name} won"), ("draw", "Draw")
+        ]  # fmt: skip
+        for side, label in (("attacker", first), ("defender", second)):
+            self.fields[f"{side}_bottled"].label = f"{label} bottled out"
+            self.fields[f"{side}_fled"].label = f"{label} fled the battlefield"
+            self.fields[f"{side}_relic_defiled"].label = f"{label}'s relic defiled"
+            self.fields[f"{side}_victory_points"].label = f"{label}'s Victory Points"
+        self.rows = []
+        for fighters, enemies in ((attacker_fighters, defender_fighters), (defender_fighters, attacker_fighters)):
+            for fighter in fighters:
+                self.rows.append((fighter, self._fighter_fields(fighter, enemies)))
+
+    def _fighter_fields(self, fighter, enemies) -> list[str]:
+        names = [f"{OUTCOME_PREFIX}-{fighter.pk}-{part}" for part in ("took_part", "outcome", "caused_by", "captured")]
+        self.fields[names[0]] = forms.BooleanField(required=False, label="Took part")
+        self.fields[names[1]] = forms.ChoiceField(
+            choices=Outcome.choices, initial=Outcome.OK, required=False, label="Outcome"
+        )
+        self.fields[names[2]] = forms.TypedChoiceField(
+            choices=[("", "—")] + [(str(e.pk), e.name) for e in enemies], required=False, coerce=int,
+            empty_value=None, label="By",
+        )  # fmt: skip
+        self.fields[names[3]] = forms.BooleanField(required=False, label="Captured")
+        return [self[name] for name in names]
+
+    def clean(self):
+        data = super().clean()
+        if not self.errors:
+            data["fighter_results"] = [
+                {
+                    "fighter": fighter.pk,
+                    "outcome": data[f"{OUTCOME_PREFIX}-{fighter.pk}-outcome"] or Outcome.OK,
+                    "caused_by": data[f"{OUTCOME_PREFIX}-{fighter.pk}-caused_by"],
+                    "captured": data[f"{OUTCOME_PREFIX}-{fighter.pk}-captured"],
+                }
+                for fighter, _ in self.rows
+                if data[f"{OUTCOME_PREFIX}-{fighter.pk}-took_part"]
+            ]
+        return data
+
+    def report(self) -> dict:
+        """Keyword arguments for ``battle_report_submit``."""
+        data, battle = self.cleaned_data, self.battle
+        facts = {
+            "caskets_opened": data["caskets_opened"],
+            "relic_defiled": {s: data[f"{s}_relic_defiled"] for s in ("attacker", "defender")},
+            "caches_destroyed": data["caches_destroyed"],
+            "caches_recovered": data["caches_recovered"],
+            "victory_points": {s: data[f"{s}_victory_points"] for s in ("attacker", "defender")},
+        }
+        return {
+            "winner": {"attacker": battle.attacker, "defender": battle.defender}.get(data["result"]),
+            "is_draw": data["result"] == "draw",
+            "attacker_bottled": data["attacker_bottled"],
+            "defender_bottled": data["defender_bottled"],
+            "attacker_fled": data["attacker_fled"],
+            "defender_fled": data["defender_fled"],
+            "fighter_results": data["fighter_results"],
+            "scenario_facts": _drop_empty(facts),
+            "notes": data["notes"],
+        }
+
+
+def _drop_empty(facts: dict) -> dict:
+    """Keep only the facts the players entered (``None`` and all-false pairs are left out)."""
+    out = {}
+    for key, value in facts.items():
+        if isinstance(value, dict):
+            value = {k: v for k, v in value.items() if v not in (None, False)}
+        if value not in (None, {}):
+            out[key] = value
+    return out
+
+
+class LogFilterForm(forms.Form):
+    gang = forms.TypedChoiceField(choices=(), required=False, coerce=int, empty_value=None)
+    kind = forms.ChoiceField(choices=[("", "Every kind")] + LedgerKind.choices, required=False)
+
+    def __init__(self, *args, gangs, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["gang"].choices = [("", "Every gang")] + [(str(g.pk), g.name) for g in gangs]

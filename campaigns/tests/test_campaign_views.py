@@ -1,0 +1,309 @@
+"""Campaign pages: who may change what (anonymous, stranger, player, owner, arbitrator, wrong method),
+the changes themselves, the gang-page hooks, and the campaign page's query budget."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from campaigns import services
+from campaigns.models import Battle, BattleStatus, Campaign, CampaignStatus, Outcome, Side
+from gangs.permissions import can_edit_gang
+from rulebook.dice import ScriptedDice
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def world(make_user, make_gang, make_fighter, make_territory):
+    """An n18 campaign in Cycle 1 run by ``arbitrator``: alice's and bob's gangs fight a Smash & Grab
+    (alice attacks), carol's gang sits out; ``stranger`` has nothing to do with it."""
+    users = {name: make_user(name) for name in ("arbitrator", "alice", "bob", "carol", "stranger")}
+    campaign = services.campaign_create(user=users["arbitrator"], edition="n18", name="Dust Falls")
+    gangs = {}
+    for name in ("alice", "bob", "carol"):
+        gangs[name] = make_gang(owner=users[name], edition="n18", name=f"{name.title()}'s gang")
+        for _ in range(3):
+            make_fighter(gangs[name], "ganger")
+        services.campaign_join(campaign=campaign, gang=gangs[name], user=users[name])
+    services.campaign_start(campaign=campaign)
+    battle = services.battle_arrange(campaign=campaign, attacker=gangs["alice"], defender=gangs["bob"])
+    battle = services.battle_scenario_roll(battle=battle, dice=ScriptedDice([1, 1, 6, 1]))
+    held = services.territory_add(campaign=campaign, territory=make_territory(name="Old Ruins"))
+    return {"campaign": campaign, "battle": battle, "held": held, "users": users, "gangs": gangs}
+
+
+def reported(world):
+    battle = world["battle"]
+    return services.battle_report_submit(battle=battle, actor=world["users"]["alice"], winner=battle.attacker)
+
+
+def url(name, world, *extra):
+    return reverse(f"campaigns:{name}", args=[world["campaign"].pk, *extra])
+
+
+# name, url, data, who may, prepare (to reach the state the change needs), did it happen
+CHANGES = {
+    "campaign-edit": (
+        lambda w: url("campaign-edit", w),
+        {"name": "Renamed", "description": "", "starting_credits": 1000, "house_rules": ""},
+        "arbitrator", None, lambda w: Campaign.objects.get(pk=w["campaign"].pk).name == "Renamed",
+    ),
+    "arbitrator-add": (
+        lambda w: url("arbitrator-add", w), {"username": "stranger"}, "arbitrator", None,
+        lambda w: w["campaign"].arbitrators.filter(user__username="stranger").exists(),
+    ),
+    "cycle-advance": (
+        lambda w: url("cycle-advance", w), {}, "arbitrator", None,
+        lambda w: Campaign.objects.get(pk=w["campaign"].pk).cycle == 2,
+    ),
+    "campaign-finish": (
+        lambda w: url("campaign-finish", w), {}, "arbitrator", None,
+        lambda w: Campaign.objects.get(pk=w["campaign"].pk).status == CampaignStatus.FINISHED,
+    ),
+    "cycle-pair": (
+        lambda w: url("cycle-pair", w), {"dice": ""}, "arbitrator",
+        lambda w: services.battle_cancel(battle=w["battle"]),
+        lambda w: w["campaign"].battles.count() == 1,
+    ),
+    "membership-remove": (
+        lambda w: url("membership-remove", w, w["gangs"]["carol"].pk), {}, "arbitrator", None,
+        lambda w: w["campaign"].memberships.get(gang=w["gangs"]["carol"]).removed_at is not None,
+    ),
+    "membership-wants-to-play": (
+        lambda w: url("membership-wants-to-play", w, w["gangs"]["alice"].pk), {}, "alice", None,
+        lambda w: not w["campaign"].memberships.get(gang=w["gangs"]["alice"]).wants_to_play,
+    ),
+    "territory-add": (
+        lambda w: url("territory-add", w), lambda w: {"territory": w["held"].territory_id}, "arbitrator", None,
+        lambda w: w["campaign"].territories.filter(territory=w["held"].territory).count() == 2,
+    ),
+    "territory-assign": (
+        lambda w: url("territory-assign", w, w["held"].pk), lambda w: {"holder": w["gangs"]["carol"].pk},
+        "arbitrator", None, lambda w: w["campaign"].territories.get(pk=w["held"].pk).holder == w["gangs"]["carol"],
+    ),
+    "battle-arrange": (
+        lambda w: url("battle-arrange", w), lambda w: {"attacker": w["gangs"]["carol"].pk,
+                                                       "defender": w["gangs"]["alice"].pk},
+        "arbitrator", lambda w: services.battle_cancel(battle=w["battle"]),
+        lambda w: w["campaign"].battles.filter(attacker=w["gangs"]["carol"]).exists(),
+    ),
+    "battle-cancel": (
+        lambda w: url("battle-cancel", w, w["battle"].pk), {}, "arbitrator", None,
+        lambda w: not Battle.objects.filter(pk=w["battle"].pk).exists(),
+    ),
+    "battle-scenario-roll": (
+        lambda w: url("battle-scenario-roll", w, w["battle"].pk), {"dice": "6 6 6 1"}, "alice",
+        lambda w: Battle.objects.filter(pk=w["battle"].pk).update(scenario=""),
+        lambda w: Battle.objects.get(pk=w["battle"].pk).scenario == "search-and-destroy",
+    ),
+    "battle-crew": (
+        lambda w: url("battle-crew", w, w["battle"].pk, Side.ATTACKER),
+        lambda w: {"chosen": [w["gangs"]["alice"].fighters.first().pk], "dice": ""}, "alice", None,
+        lambda w: len(Battle.objects.get(pk=w["battle"].pk).crews.get(Side.ATTACKER, {}).get("fighters", [])) == 1,
+    ),
+    "battle-crew-size": (
+        lambda w: url("battle-crew-size", w, w["battle"].pk, Side.DEFENDER), {"dice": "4"}, "bob", None,
+        lambda w: Battle.objects.get(pk=w["battle"].pk).crews.get(Side.DEFENDER, {}).get("size") == [3, 4],
+    ),
+    "battle-report": (
+        lambda w: url("battle-report", w, w["battle"].pk), {"result": "attacker"}, "bob", None,
+        lambda w: Battle.objects.get(pk=w["battle"].pk).status == BattleStatus.REPORTED,
+    ),
+    "battle-confirm": (
+        lambda w: url("battle-confirm", w, w["battle"].pk), {}, "bob", reported,
+        lambda w: Battle.objects.get(pk=w["battle"].pk).status == BattleStatus.CONFIRMED,
+    ),
+}  # fmt: skip
+POST_ONLY = {"arbitrator-add", "cycle-advance", "campaign-finish", "cycle-pair", "membership-remove",
+             "membership-wants-to-play", "territory-add", "battle-cancel", "battle-scenario-roll",
+             "battle-crew-size", "battle-confirm"}  # fmt: skip
+
+
+def as_user(client, user):
+    client.logout()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+@pytest.mark.parametrize("name", CHANGES)
+def test_who_may_change_what(client, world, name):
+    make_url, data, allowed, prepare, happened = CHANGES[name]
+    if prepare:
+        prepare(world)
+    target, data = make_url(world), data(world) if callable(data) else data
+    users = world["users"]
+    # carol plays in the campaign but is neither an arbitrator nor in alice's and bob's battle
+    refused_player = "carol" if allowed == "arbitrator" or allowed in ("alice", "bob") else None
+    response = as_user(client, None).post(target, data)
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    assert as_user(client, users["stranger"]).post(target, data).status_code == 404
+    assert as_user(client, users[refused_player]).post(target, data).status_code == 403
+    if allowed == "arbitrator":
+        assert as_user(client, users["alice"]).post(target, data).status_code == 403
+    if name in POST_ONLY:
+        assert as_user(client, users[allowed]).get(target).status_code == 405
+    assert not happened(world)
+    response = as_user(client, users[allowed]).post(target, data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert happened(world)
+
+
+def test_htmx_success_redirects_the_client(client, world):
+    as_user(client, world["users"]["arbitrator"])
+    response = client.post(url("cycle-advance", world), HTTP_HX_REQUEST="true")
+    assert response.status_code == 200 and response["HX-Redirect"] == url("campaign-detail", world)
+
+
+def test_a_refused_move_comes_back_as_a_message(client, world):
+    as_user(client, world["users"]["arbitrator"])
+    response = client.post(url("battle-confirm", world, world["battle"].pk), follow=True)
+    assert "There is no report waiting for confirmation." in response.content.decode()
+
+
+def test_the_reporter_cannot_confirm_but_an_arbitrator_can(client, world):
+    reported(world)
+    as_user(client, world["users"]["alice"]).post(url("battle-confirm", world, world["battle"].pk))
+    assert Battle.objects.get(pk=world["battle"].pk).status == BattleStatus.REPORTED
+    as_user(client, world["users"]["arbitrator"]).post(url("battle-confirm", world, world["battle"].pk))
+    assert Battle.objects.get(pk=world["battle"].pk).status == BattleStatus.CONFIRMED
+
+
+def test_the_scenario_is_rolled_once_unless_an_arbitrator_rolls_again(client, world):
+    target = url("battle-scenario-roll", world, world["battle"].pk)
+    as_user(client, world["users"]["alice"]).post(target, {"dice": "6 6 6 1"})
+    assert Battle.objects.get(pk=world["battle"].pk).scenario == "smash-and-grab"
+    as_user(client, world["users"]["arbitrator"]).post(target, {"dice": "6 6 6 1"})
+    assert Battle.objects.get(pk=world["battle"].pk).scenario == "search-and-destroy"
+
+
+def test_player_crews_only_their_own_side(client, world):
+    target = url("battle-crew", world, world["battle"].pk, Side.DEFENDER)
+    assert as_user(client, world["users"]["alice"]).get(target).status_code == 403
+    assert as_user(client, world["users"]["bob"]).get(target).status_code == 200
+    assert (
+        as_user(client, world["users"]["bob"]).get(url("battle-crew", world, world["battle"].pk, "x")).status_code
+        == 404
+    )
+
+
+def test_report_form_records_fighters_and_facts(client, world):
+    battle = world["battle"]
+    mine, theirs = world["gangs"]["alice"].fighters.first(), world["gangs"]["bob"].fighters.first()
+    data = {
+        "result": "attacker", "defender_bottled": "on", "caskets_opened": "3",
+        f"fighter-{mine.pk}-took_part": "on", f"fighter-{mine.pk}-outcome": Outcome.OK,
+        f"fighter-{theirs.pk}-took_part": "on", f"fighter-{theirs.pk}-outcome": Outcome.OUT_OF_ACTION,
+        f"fighter-{theirs.pk}-caused_by": str(mine.pk), f"fighter-{theirs.pk}-captured": "on",
+    }  # fmt: skip
+    response = as_user(client, world["users"]["alice"]).post(url("battle-report", world, battle.pk), data)
+    assert response.status_code == 302
+    battle.refresh_from_db()
+    assert battle.winner == world["gangs"]["alice"] and battle.defender_bottled
+    assert battle.scenario_facts == {"caskets_opened": 3}
+    result = battle.fighter_results.get(fighter=theirs)
+    assert (result.outcome, result.caused_by, result.captured, result.side) == (
+        Outcome.OUT_OF_ACTION, mine, True, Side.DEFENDER,
+    )  # fmt: skip
+    page = client.get(url("battle-detail", world, battle.pk)).content.decode()
+    assert "Loot caskets opened: 3" in page and "Out of Action" in page
+
+
+def test_an_invalid_report_stays_on_the_form(client, world):
+    response = as_user(client, world["users"]["alice"]).post(
+        url("battle-report", world, world["battle"].pk), {"result": "draw", "attacker_fled": "on"},
+        HTTP_HX_REQUEST="true",
+    )  # fmt: skip
+    assert response.status_code == 200
+    assert "A gang flees only after bottling out." in response.content.decode()
+
+
+def test_join_with_the_invitation_link(client, world, make_gang, make_user):
+    dave = make_user("dave")
+    gang = make_gang(owner=dave, edition="n18", name="Dave's gang")
+    make_gang(owner=dave, edition="classic", name="Old school")
+    target = reverse("campaigns:campaign-join", args=[world["campaign"].invite_token])
+    assert client.get(target).status_code == 302  # log in first
+    page = as_user(client, dave).get(target).content.decode()
+    assert "Dave&#x27;s gang" in page and "Old school" not in page
+    response = client.post(target, {"gang": gang.pk})
+    assert response.status_code == 302
+    assert world["campaign"].memberships.filter(gang=gang).exists()
+    assert client.get(url("campaign-detail", world)).status_code == 200
+    assert client.get(reverse("campaigns:campaign-join", args=["wrong"])).status_code == 404
+
+
+def test_joining_with_someone_elses_gang_is_refused(client, world, make_gang):
+    target = reverse("campaigns:campaign-join", args=[world["campaign"].invite_token])
+    response = as_user(client, world["users"]["stranger"]).post(target, {"gang": world["gangs"]["carol"].pk})
+    assert response.status_code == 200 and not response.context["form"].is_valid()
+
+
+def test_create_a_campaign(client, make_user):
+    user = make_user()
+    data = {"edition": "classic", "name": "Glory Hole", "description": "", "starting_credits": 1000, "house_rules": ""}
+    response = as_user(client, user).post(reverse("campaigns:campaign-create"), data)
+    campaign = Campaign.objects.get(name="Glory Hole")
+    assert response["Location"] == reverse("campaigns:campaign-detail", args=[campaign.pk])
+    assert campaign.arbitrators.filter(user=user).exists()
+    assert client.get(reverse("campaigns:campaign-list")).status_code == 200
+
+
+def test_campaign_page_shows_the_standings_cycle_log_and_charts(client, world):
+    page = as_user(client, world["users"]["carol"]).get(url("campaign-detail", world)).content.decode()
+    for text in ("Standings", "Alice&#x27;s gang", "Cycle 1", "Smash &amp; Grab", "Campaign log", "Home Settlement",
+                 "<svg", "Gang rating", "Reputation"):  # fmt: skip
+        assert text in page
+    assert "Invitation link" not in page  # arbitrator tools are for arbitrators
+    assert as_user(client, world["users"]["stranger"]).get(url("campaign-detail", world)).status_code == 404
+
+
+def test_campaign_log_filters_by_gang_as_a_fragment(client, world):
+    as_user(client, world["users"]["arbitrator"])
+    response = client.get(
+        url("campaign-detail", world), {"gang": world["gangs"]["bob"].pk}, HTTP_HX_REQUEST="true",
+        HTTP_HX_TARGET="campaign-log",
+    )  # fmt: skip
+    page = response.content.decode()
+    assert page.lstrip().startswith('<section id="campaign-log"')
+    assert "Bob&#x27;s gang" in page and "Alice&#x27;s gang" not in page.split("</form>")[1]
+
+
+def test_gang_page_shows_its_territories(client, world):
+    gang = world["gangs"]["alice"]
+    page = as_user(client, world["users"]["bob"]).get(reverse("gangs:gang-detail", args=[gang.pk])).content.decode()
+    assert "Home Settlement" in page and "Dust Falls" in page
+
+
+def test_arbitrators_may_edit_the_campaigns_gangs(world, make_user):
+    gang = world["gangs"]["alice"]
+    assert can_edit_gang(world["users"]["arbitrator"], gang)
+    assert not can_edit_gang(world["users"]["bob"], gang)
+    services.gang_remove(membership=world["campaign"].memberships.get(gang=gang), actor=world["users"]["arbitrator"])
+    assert not can_edit_gang(world["users"]["arbitrator"], gang)
+
+
+def campaign_queries(client, campaign, user) -> int:
+    as_user(client, user)
+    client.get(reverse("campaigns:campaign-detail", args=[campaign.pk]))  # warm the session
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(reverse("campaigns:campaign-detail", args=[campaign.pk]))
+    assert response.status_code == 200
+    return len(queries)
+
+
+def test_campaign_page_queries_do_not_grow_with_the_gangs(client, make_campaign, make_fighter):
+    counts = []
+    for size in (4, 32):
+        campaign = make_campaign(gangs=size, started=True)
+        services.cycle_pair(campaign=campaign, dice=ScriptedDice([1] * size))
+        for membership in campaign.memberships.select_related("gang")[:4]:
+            make_fighter(membership.gang, "ganger")
+        for battle in campaign.battles.all()[:2]:
+            battle = services.battle_scenario_roll(battle=battle, dice=ScriptedDice([1, 1, 6, 1]))
+            services.battle_report_submit(battle=battle, actor=campaign.created_by, winner=battle.attacker)
+            services.battle_report_confirm(battle=battle, actor=campaign.created_by, is_arbitrator=True)
+        counts.append(campaign_queries(client, campaign, campaign.created_by))
+    assert counts[0] == counts[1], counts
+    assert counts[0] <= 20
