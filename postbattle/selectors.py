@@ -4,6 +4,7 @@ fighters' snapshots at the start, the live sequence of a gang, and a gang's hist
 from __future__ import annotations
 
 from django.db.models import Prefetch, Q, QuerySet, Sum
+from django.db.models.functions import Coalesce
 
 from campaigns.models import Battle, BattleFighterResult, CampaignTerritory, Side
 from campaigns.selectors import rating_of
@@ -56,10 +57,6 @@ def _skill_tables(fighters: list[Fighter]) -> dict[int, tuple[str, ...]]:
     return {f.pk: tuple(tables.get(f.fighter_type_id, ())) for f in fighters}
 
 
-def _value(fighter: Fighter) -> int:
-    return fighter.cost + (fighter.purchases.aggregate(total=Sum("price"))["total"] or 0)
-
-
 def _gang_result(battle: Battle, side: str, gang: Gang) -> GangResult:
     facts = battle.scenario_facts or {}
     relic = facts.get("relic_defiled") or {}
@@ -85,6 +82,8 @@ def battle_context(battle: Battle, gang: Gang) -> tuple[Context, dict[str, Fight
     tables = _skill_tables(fighters)
     results = BattleFighterResult.objects.filter(battle=battle, fighter__gang=gang).select_related("caused_by")
     captives = Fighter.objects.filter(captured_by=gang, status=FighterStatus.CAPTURED).select_related("fighter_type")
+    # A captive's value: what the gang paid for the fighter and the kit they carry.
+    captives = captives.annotate(kit=Coalesce(Sum("purchases__price"), 0))
     held = CampaignTerritory.objects.filter(campaign=battle.campaign_id, holder=gang).select_related("territory")
     leader = next((f for f in fighters if f.fighter_type.category == FighterCategory.LEADER), None)
     underdog = 0
@@ -121,7 +120,7 @@ def battle_context(battle: Battle, gang: Gang) -> tuple[Context, dict[str, Fight
             for t in sorted(held, key=lambda t: (not t.is_home_settlement, t.territory.name))
         ),
         captives={
-            str(c.pk): FighterInfo(str(c.pk), c.name, c.fighter_type.category, value=_value(c)) for c in captives
+            str(c.pk): FighterInfo(str(c.pk), c.name, c.fighter_type.category, value=c.cost + c.kit) for c in captives
         },
         leader=str(leader.pk) if leader else None,
         underdog_by=underdog,

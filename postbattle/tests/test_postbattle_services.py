@@ -253,3 +253,21 @@ def test_classic_sequence_injuries_experience_advances_income(make_confirmed_bat
         "hand-injury"
     ]
     assert sum(f.advancements.count() for f in fighters(gang)) == count
+
+
+def test_classic_captured_and_dead_fighters_and_no_experience_for_the_dead(make_confirmed_battle):
+    battle = make_confirmed_battle(
+        edition="classic", winner="defender",
+        results=[("attacker", 0, OOA, None, {}), ("attacker", 1, OOA, None, {}), ("attacker", 2, "ok", None, {})],
+    )  # fmt: skip
+    gang, enemy = battle.attacker, battle.defender
+    ganger0, ganger1, leader, ganger3 = fighters(gang)
+    # ganger0 11 Dead; ganger1 61 Captured; experience: D6 for ganger1 (captured still earns) and the Leader.
+    sequence = run(services.sequence_start(battle=battle, gang=gang, actor=None), ([1, 1, 6, 1], {}), ([4, 5], {}))
+    lines = sequence.draft["steps"]["experience"]["lines"]
+    assert [line["fighter"] for line in lines] == [ganger1.name, leader.name]
+    sequence = run(sequence, *[([], {})] * 3)
+    services.sequence_apply(sequence=sequence, actor=None)
+    ganger0.refresh_from_db(), ganger1.refresh_from_db()
+    assert ganger0.status == FighterStatus.DEAD
+    assert ganger1.status == FighterStatus.CAPTURED and ganger1.captured_by_id == enemy.pk

@@ -135,3 +135,16 @@ def test_history_shows_the_account(client, make_user, battle, django_assert_max_
     with django_assert_max_num_queries(12):
         page = client.get(reverse("postbattle:gang-history", args=[battle.attacker.pk])).content.decode()
     assert "Lasting Injury" in page and "Home Settlement" in page and "D6" in page
+
+
+@pytest.mark.parametrize("extra", [0, 8])
+def test_sequence_page_queries_do_not_grow_with_the_gang(
+    client, battle, make_fighter, extra, django_assert_num_queries
+):
+    for _ in range(extra):
+        make_fighter(battle.attacker, "ganger")
+    services.sequence_start(battle=battle, gang=battle.attacker, actor=None)
+    client.force_login(battle.attacker.owner)
+    client.get(url("sequence-detail", battle))  # warm the session
+    with django_assert_num_queries(15):
+        assert client.get(url("sequence-detail", battle)).status_code == 200
