@@ -3,7 +3,10 @@
 The 1995 rulebook ("What You Will Need: Dice") names four dice: the ordinary D6, the
 Sustained Fire dice (1, 1, 2, 2, 3 and a Jam symbol), the Artillery dice (2, 4, 6, 8, 10 and a
 Misfire symbol) and the Scatter dice (four arrows and two Hit symbols). D3, 2D6 and D66 are
-read from ordinary dice. The 2018+ rules use the same D6, D3, 2D6 and D66.
+read from ordinary dice. The 2018+ rules use the same D6, D3, 2D6 and D66, and add the Firepower dice:
+five faces show one, two or three bullet holes (1, 1, 2, 2, 3) and the sixth shows the Ammo symbol beside
+one bullet hole, entered as ``1a`` (https://necrovox.org/docs/the-rules/shooting, "The Firepower Dice";
+what each face means is in ``rulebook.n18.shooting``).
 
 A :class:`DiceSource` hands out rolls and keeps a log of every die it rolled and what for.
 Three sources exist: :class:`RandomDice` for real rolls, :class:`SeededDice` for reproducible
@@ -24,6 +27,7 @@ JAM = "jam"
 MISFIRE = "misfire"
 HIT = "hit"
 ARROW = "arrow"
+AMMO_FACE = "1a"  # the Firepower dice's Ammo symbol, with its one bullet hole
 
 
 @dataclass(frozen=True)
@@ -46,8 +50,9 @@ D6 = Die("D6", (1, 2, 3, 4, 5, 6))
 SUSTAINED_FIRE = Die("Sustained Fire", (1, 1, 2, 2, 3, JAM))
 ARTILLERY = Die("Artillery", (2, 4, 6, 8, 10, MISFIRE))
 SCATTER = Die("Scatter", (HIT, HIT, ARROW, ARROW, ARROW, ARROW))
+FIREPOWER = Die("Firepower", (1, 1, 2, 2, 3, AMMO_FACE))
 
-DICE = {die.name: die for die in (D3, D6, SUSTAINED_FIRE, ARTILLERY, SCATTER)}
+DICE = {die.name: die for die in (D3, D6, SUSTAINED_FIRE, ARTILLERY, SCATTER, FIREPOWER)}
 
 
 # --- exact distributions -------------------------------------------------------------
@@ -186,7 +191,8 @@ class SeededDice(DiceSource):
 class ScriptedDice(DiceSource):
     """Dice a player rolled at the table, used in the order given.
 
-    Values are ints or the words ``jam``, ``misfire``, ``hit``, ``arrow`` for the special dice.
+    Values are ints or the words ``jam``, ``misfire``, ``hit``, ``arrow`` for the special dice, and ``1a`` for
+    the Firepower dice's Ammo face.
     Running out, or a value that the die cannot show, is a :class:`RulesInputError` on ``dice``.
     """
 
@@ -223,7 +229,7 @@ class ScriptedDice(DiceSource):
 
 
 def parse_dice(text: str) -> list:
-    """Parse ``"4,3,6"`` or ``"2 jam 3"`` into the list :class:`ScriptedDice` takes."""
+    """Parse ``"4,3,6"``, ``"2 jam 3"`` or ``"4,1a"`` into the list :class:`ScriptedDice` takes."""
     tokens = [t for t in text.replace(",", " ").split() if t]
     if not tokens:
         raise RulesInputError("dice", "give at least one die, e.g. --dice 4,3,6")

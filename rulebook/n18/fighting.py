@@ -1,20 +1,38 @@
-"""The 2018+ close combat attacks of one fighter against one enemy: Attack dice, hit rolls against WS, then
-each hit resolved in turn against the enemy's changing condition.
+"""The 2018+ close combat attacks of one fighter against one enemy, and the enemy's Reaction attacks.
 
-Sources: hit rolls against WS with "a 1 always misses" and the wound, save, Damage and Injury steps from the
-project's content facts section 3 (N1-N3); weapon profiles from ``rulebook/data/n18/trading_post.json``;
-an unarmed attack is the fighter's own Strength, AP -, Damage 1. Modelled traits: Power, Rending, Shock.
-Not modelled (listed in each answer): Parry, reaction attacks, Backstab, Knockback and the other traits.
+Sources (numbers are facts; the wording here is ours):
+
+- Attack dice (the Attacks characteristic, +1 when charging), hit rolls against WS with "a 1 always misses",
+  the weapon's Accuracy applying to Melee weapons but not to pistols (Sidearm), unarmed attacks at the
+  fighter's own Strength, AP -, Damage 1, and Reaction attacks by an enemy still Standing and Engaged once
+  the attacks are resolved: the 2023 core rulebook, https://necrovox.org/docs/the-rules/close-combat (read
+  through the copy in the public repository yakuzadave/necroman_v2,
+  ``necrovox_docs_flat/6-the-rules/13-close-combat.md``); the wound, save, Damage and Injury steps from the
+  project's content facts section 3 (N1-N3).
+- Parry: after the attacks are rolled, a fighter with a Parry weapon makes the attacker re-roll one
+  successful hit (two with two Parry weapons); Power attacks are parried only by Power weapons. Disarm: a
+  natural 6 to hit leaves the target only unarmed Reaction attacks. Power, Shock, Rending and Knockback as in
+  ``rulebook.n18.resolution``. BSData necromunda-gang-war ``Necromunda-Gang-War.gst`` shared rules
+  (https://github.com/BSData/necromunda-gang-war).
+- Weapon profiles from ``rulebook/data/n18/trading_post.json``.
+
+Choices the rules leave to the players, fixed here and named in each answer: the parrying fighter always
+parries and makes the attacker re-roll their best hit (the highest natural face); hits are resolved highest
+face first; the target, if still Standing, makes Reaction attacks only when the query asks (``reaction``).
 """
 
 from __future__ import annotations
 
-from rulebook.dice import DiceSource, Die, Dist, certain, chain, map_dist, sum_of
+from fractions import Fraction
+from functools import cache
+
+from rulebook.dice import D6, DiceSource, Dist, certain, chain, combine, map_dist
 from rulebook.errors import RulesInputError
 from rulebook.n18 import trading_post
 from rulebook.n18.resolution import (
     MISS,
     Attack,
+    Fighter,
     classify,
     fighter_json,
     hit_face_result,
@@ -22,80 +40,256 @@ from rulebook.n18.resolution import (
     read_fighter,
     read_modifiers,
     read_save,
-    resolve,
-    roll_attack,
+    resolve_hits,
+    roll_hit_resolution,
     target_number,
 )
-from rulebook.n18.shooting import MODELLED, not_modelled
 from rulebook.output import dist, prob
 from rulebook.query import Query
 
 UNARMED = {"weapon": "Unarmed", "name": "", "strength": "S", "ap": 0, "damage": 1, "traits": ["Melee"]}
 OUTCOMES = ("unharmed", "wound_lost", "flesh_wound", "seriously_injured", "out_of_action")
+RESOLVED = frozenset({"Power", "Rending", "Shock"})
+MODELLED = RESOLVED | {"Parry", "Disarm", "Knockback", "Melee", "Pistol", "Sidearm"}
+CLOSE_COMBAT = {"Melee", "Pistol", "Sidearm", "Versatile"}
+ASSUMPTIONS = (
+    "a fighter with a Parry weapon always parries, making the attacker re-roll the hit with the highest face; "
+    "hits are resolved highest face first"
+)
 
 
-def read_fight(query: Query) -> tuple[Attack, int, object, dict]:
-    attacker = query.sub("attacker")
-    skill = target_number(attacker, "WS")
-    attacks = attacker.int("A", 1, 10)
-    strength = attacker.int("S", 1, 10)
-    profile = trading_post.read_profile(query) if query.has("weapon") else UNARMED
-    if profile.get("long_range") not in ("E", None) and "Pistol" not in trading_post.trait_names(profile):
-        raise RulesInputError("weapon", f"{profile['weapon']} is not a Melee weapon or a pistol")
-    target = query.sub("target")
-    fighter, _ = read_fighter(target)
-    attack = Attack(
-        skill=skill,
-        hit_modifier=read_modifiers(query),
-        strength=trading_post.resolve_strength(profile["strength"], strength, "attacker.S"),
-        ap=profile["ap"],
-        damage=profile["damage"],
-        save=read_save(target),
-        traits=frozenset(trading_post.trait_names(profile) & MODELLED),
-    )
-    return attack, attacks, fighter, profile
+# --- one side's attacks -----------------------------------------------------------------------------
 
 
-def hits_distribution(attack: Attack, attacks: int) -> Dist:
-    """How many of the Attack dice hit."""
-    faces = tuple(int(hit_face_result(face, attack.skill, attack.hit_modifier)) for face in range(1, 7))
-    return sum_of(Die("hits", faces), attacks)
+class Side:
+    """One fighter's close combat attacks: Attack dice, weapon and its traits, read from a query."""
+
+    def __init__(self, fighter: Query, weapon_query: Query, profile_field: str) -> None:
+        self.skill = target_number(fighter, "WS")
+        self.dice = fighter.int("A", 1, 10) + fighter.bool("charging")
+        self.strength = fighter.int("S", 1, 10)
+        self.profile = close_combat_weapon(weapon_query, profile_field)
+        self.field = weapon_query.field("weapon")
+        self.traits = trading_post.trait_names(self.profile)
+
+    @property
+    def accuracy(self) -> int:
+        """A Melee weapon's Accuracy applies in close combat; a pistol's does not."""
+        if self.traits & {"Pistol", "Sidearm"}:
+            return 0
+        return self.profile.get("acc_short") or self.profile.get("acc_long") or 0
+
+    @property
+    def parries(self) -> int:
+        return int("Parry" in self.traits)
+
+    def attack(self, modifier: int, save: int | None, knockback_blocked: int | None, unarmed: bool = False) -> Attack:
+        profile = UNARMED if unarmed else self.profile
+        traits = trading_post.trait_names(profile)
+        return Attack(
+            skill=self.skill,
+            hit_modifier=modifier + (0 if unarmed else self.accuracy),
+            strength=trading_post.resolve_strength(profile["strength"], self.strength, self.field),
+            ap=profile["ap"],
+            damage=profile["damage"],
+            save=save,
+            traits=frozenset(traits & RESOLVED),
+            knockback_blocked=knockback_blocked if "Knockback" in traits else None,
+        )
+
+
+def close_combat_weapon(query: Query, profile_field: str) -> dict:
+    """The weapon a fighter uses in close combat (``weapon``), or an unarmed attack when none is named."""
+    if not query.has("weapon"):
+        return UNARMED
+    profile = trading_post.read_profile(query, "weapon", profile_field)
+    if profile["long_range"] != "E" and not trading_post.trait_names(profile) & CLOSE_COMBAT:
+        raise RulesInputError(query.field("weapon"), f"{profile['weapon']} is not a Melee weapon or a pistol")
+    return profile
+
+
+def can_parry(attack: Attack, parry_has_power: bool) -> bool:
+    """Power attacks are parried only by Power weapons."""
+    return not attack.has("Power") or parry_has_power
+
+
+def hit_face_dist(attack: Attack) -> Dist:
+    """One Attack dice: its natural face when it hits, else ``MISS``."""
+    out: Dist = {}
+    for face in D6.faces:
+        key = face if hit_face_result(face, attack.skill, attack.hit_modifier) else MISS
+        out[key] = out.get(key, 0) + Fraction(1, 6)
+    return out
+
+
+@cache
+def hit_faces(attack: Attack, dice: int, parries: int) -> Dist:
+    """Exact distribution of the hitting faces (a tuple, highest first) after the defender's parries."""
+    one = hit_face_dist(attack)
+    rolled: Dist = certain(((), ()))  # (hits not re-rolled, hits already re-rolled)
+    for _ in range(dice):
+        rolled = combine(rolled, one, lambda state, face: state if face == MISS else (_add(state[0], face), ()))
+    for _ in range(parries):
+        rolled = chain(rolled, lambda state: _parry(state, one))
+    return map_dist(rolled, lambda state: tuple(sorted(state[0] + state[1], reverse=True)))
+
+
+def _add(faces: tuple, face) -> tuple:
+    return tuple(sorted((*faces, face), reverse=True))
+
+
+def _parry(state: tuple, one: Dist) -> Dist:
+    """Re-roll the best hit that has not been re-rolled yet."""
+    fresh, rerolled = state
+    if not fresh:
+        return certain(state)
+    rest = fresh[1:]
+    return map_dist(one, lambda face: (rest, rerolled if face == MISS else _add(rerolled, face)))
+
+
+def side_results(attack: Attack, dice: int, parries: int, fighter: Fighter) -> Dist:
+    """Exact distribution of (hitting faces, fighter after) for one side's attacks."""
+    return chain(
+        hit_faces(attack, dice, parries), lambda faces: map_dist(resolve_hits(attack, fighter, faces),
+                                                                  lambda r: (faces, r[2]))
+    )  # fmt: skip
+
+
+# --- reading a fight ---------------------------------------------------------------------------------
+
+
+class Fight:
+    """A fight query read once: the attacker's attacks, the target, its parries and its Reaction attacks."""
+
+    def __init__(self, query: Query) -> None:
+        attacker_q, target_q = query.sub("attacker"), query.sub("target")
+        self.attacker = Side(attacker_q, query, "profile")
+        self.target, _ = read_fighter(target_q)
+        defender_weapon = close_combat_weapon(target_q, "weapon_profile")
+        blocked = target_q.int("S", 1, 10) if target_q.bool("knockback_blocked") else None
+        self.attack = self.attacker.attack(read_modifiers(query), read_save(target_q), blocked)
+        parry_traits = trading_post.trait_names(defender_weapon)
+        self.parries = int("Parry" in parry_traits) if can_parry(self.attack, "Power" in parry_traits) else 0
+        self.reaction = None
+        if query.bool("reaction"):
+            self.defender = Side(target_q, target_q, "weapon_profile")
+            self.attacker_fighter, _ = read_fighter(attacker_q)
+            save = read_save(attacker_q)
+            self.reaction = self.defender.attack(read_modifiers(target_q), save, None)
+            self.reaction_unarmed = self.defender.attack(read_modifiers(target_q), save, None, unarmed=True)
+            own = self.attacker.traits
+            self.reaction_parries = int("Parry" in own) if can_parry(self.reaction, "Power" in own) else 0
+
+
+def reacts(fighter: Fighter) -> bool:
+    """A fighter still Standing (not Seriously Injured nor Out of Action) strikes back."""
+    return not (fighter.out_of_action or fighter.seriously_injured)
+
+
+def disarmed(fight: Fight, faces: tuple) -> bool:
+    return "Disarm" in fight.attacker.traits and 6 in faces
+
+
+def _outcome(before: Fighter, states: Dist) -> dict:
+    out = dict.fromkeys(OUTCOMES, Fraction(0))
+    for after, p in states.items():
+        out["unharmed" if after == before else classify(before, after)] += p
+    return out
+
+
+# --- exact odds -----------------------------------------------------------------------------------------
 
 
 def odds(query: Query) -> dict:
-    attack, attacks, fighter, profile = read_fight(query)
-    states: Dist = certain(fighter)
-    for _ in range(attacks):
-        states = chain(states, lambda f: map_dist(resolve(attack, f), lambda r: r[2]))
-    outcome = dict.fromkeys(OUTCOMES, 0)
-    for after, p in states.items():
-        outcome["unharmed" if after == fighter else classify(fighter, after)] += p
-    hits = hits_distribution(attack, attacks)
-    return {
-        "weapon": profile["weapon"],
+    fight = Fight(query)
+    attack = fight.attack
+    found = side_results(attack, fight.attacker.dice, fight.parries, fight.target)
+    hits = map_dist(found, lambda r: len(r[0]))
+    answer = {
+        "weapon": fight.attacker.profile["weapon"],
         "to_hit": hit_needed(attack.skill, attack.hit_modifier),
-        "attack_dice": attacks,
+        "attack_dice": fight.attacker.dice,
+        "parries": fight.parries,
         **dist("hits", hits),
         **prob("p_any_hit", 1 - hits.get(0, 0)),
-        **dist("outcome", outcome),
-        "traits_not_modelled": not_modelled(profile),
-        "assumptions": "the attacker's Attack dice only: no Parry re-rolls and no reaction attacks",
+        **dist("outcome", _outcome(fight.target, map_dist(found, lambda r: r[1]))),
+        "traits_not_modelled": trading_post.unmodelled(fight.attacker.profile, MODELLED),
+        "assumptions": ASSUMPTIONS,
     }
+    if fight.reaction is not None:
+        answer["reaction"] = reaction_odds(fight, found)
+    return answer
+
+
+def reaction_odds(fight: Fight, found: Dist) -> dict:
+    """The target's Reaction attacks against the attacker, when the target is still Standing."""
+    states: Dist = {}
+    p_reacts = Fraction(0)
+    for (faces, target_after), p in found.items():
+        if not reacts(target_after):
+            states[fight.attacker_fighter] = states.get(fight.attacker_fighter, 0) + p
+            continue
+        p_reacts += p
+        attack = fight.reaction_unarmed if disarmed(fight, faces) else fight.reaction
+        back = side_results(attack, fight.defender.dice, fight.reaction_parries, fight.attacker_fighter)
+        for (_, after), q in back.items():
+            states[after] = states.get(after, 0) + p * q
+    return {
+        "weapon": fight.defender.profile["weapon"],
+        "to_hit": hit_needed(fight.reaction.skill, fight.reaction.hit_modifier),
+        "attack_dice": fight.defender.dice,
+        "parries": fight.reaction_parries,
+        **prob("p_reacts", p_reacts),
+        **dist("attacker_outcome", _outcome(fight.attacker_fighter, states)),
+        "traits_not_modelled": trading_post.unmodelled(fight.defender.profile, MODELLED),
+    }
+
+
+# --- one roll -------------------------------------------------------------------------------------------
+
+
+def roll_side(attack: Attack, dice_count: int, parries: int, fighter: Fighter, dice: DiceSource, who: str):
+    """Roll one side's Attack dice, the parries and each hit; returns (faces, hits, steps, fighter after)."""
+    need = hit_needed(attack.skill, attack.hit_modifier)["needed"]
+    faces = [dice.d6(f"{who} Attack dice {n + 1} (hits on {need}+, a 1 always misses)") for n in range(dice_count)]
+    fresh = sorted((f for f in faces if hit_face_result(f, attack.skill, attack.hit_modifier)), reverse=True)
+    rerolled = []
+    for _ in range(min(parries, len(fresh))):
+        again = dice.d6(f"{who}: parried hit ({fresh.pop(0)}) re-rolled")
+        if hit_face_result(again, attack.skill, attack.hit_modifier):
+            rerolled.append(again)
+    hits = sorted(fresh + rerolled, reverse=True)
+    steps = []
+    for number, face in enumerate(hits, 1):
+        if fighter.out_of_action:
+            break
+        step, injuries, fighter = roll_hit_resolution(attack, fighter, dice, face)
+        steps.append({"hit": number, "face": face, "result": step, "injury_dice": injuries})
+    return faces, hits, steps, fighter
 
 
 def roll(query: Query, dice: DiceSource) -> dict:
-    attack, attacks, fighter, profile = read_fight(query)
-    before, steps = fighter, []
-    for number in range(1, attacks + 1):
-        if fighter.out_of_action:
-            break
-        step, injuries, fighter = roll_attack(attack, fighter, dice)
-        steps.append({"attack": number, "result": step, "injury_dice": injuries})
-    return {
-        "weapon": profile["weapon"],
+    fight = Fight(query)
+    faces, hits, steps, after = roll_side(fight.attack, fight.attacker.dice, fight.parries, fight.target, dice,
+                                          "attacker")  # fmt: skip
+    answer = {
+        "weapon": fight.attacker.profile["weapon"],
+        "attack_dice": faces,
         "attacks": steps,
-        "hits": sum(s["result"] != MISS for s in steps),
-        "outcome": "unharmed" if fighter == before else classify(before, fighter),
-        "target_after": fighter_json(fighter),
-        "traits_not_modelled": not_modelled(profile),
+        "hits": len(hits),
+        "outcome": "unharmed" if after == fight.target else classify(fight.target, after),
+        "target_after": fighter_json(after),
+        "traits_not_modelled": trading_post.unmodelled(fight.attacker.profile, MODELLED),
     }
+    if fight.reaction is not None:
+        answer["reaction"] = {"made": reacts(after)}
+        if reacts(after):
+            attack = fight.reaction_unarmed if disarmed(fight, tuple(hits)) else fight.reaction
+            back = roll_side(attack, fight.defender.dice, fight.reaction_parries, fight.attacker_fighter, dice,
+                             "target")  # fmt: skip
+            answer["reaction"].update({
+                "attack_dice": back[0], "attacks": back[2], "hits": len(back[1]),
+                "outcome": "unharmed" if back[3] == fight.attacker_fighter else classify(fight.attacker_fighter, back[3]),
+                "attacker_after": fighter_json(back[3]),
+            })  # fmt: skip
+    return answer

@@ -7,18 +7,23 @@ Sources (numbers are facts; the wording here is ours):
 - The Injury dice read as a D6 (1-2 Flesh Wound, 3-5 Seriously Injured, 6 Out of Action): a Discord rules bot
   citing "Necromunda Rulebook (2018) p.71", a 2021 rpol.net N18 campaign summary, and Goonhammer's
   "Hammer of Math: Necromath... da" (a third Flesh Wound, half Seriously Injured, a sixth Out of Action).
-- Trait effects on the dice (Power, Rending, Shock, Melta): BSData necromunda-gang-war
-  ``Necromunda-Gang-War.gst`` shared rules.
+- Trait effects on the dice (Power, Rending, Shock, Melta, Knockback): BSData necromunda-gang-war
+  ``Necromunda-Gang-War.gst`` shared rules (https://github.com/BSData/necromunda-gang-war).
+- A Flesh Wound lowers Toughness, so later wound rolls are made against the lowered value
+  (https://necrovox.org/docs/the-rules/resolve-hits, "Injury Dice").
 
 Every rule is written once as a function of the die faces (``hit_face_result``, ``wound_succeeds``,
 ``save_succeeds``, ``apply_injury``), so exact odds (enumerating faces) and a roll on a dice source
-(reading faces from it) share the same code.
+(reading faces from it) share the same code. A hit is resolved from its natural hit face
+(:func:`resolve_hit`, :func:`roll_hit_resolution`), so several hits from one hit roll (Rapid Fire) or from
+several Attack dice share the steps after the hit.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import cache
 
 from rulebook.dice import D3, D6, DiceSource, Dist, certain, chain, map_dist, mix
 from rulebook.errors import RulesInputError
@@ -73,6 +78,11 @@ class Fighter:
     flesh_wounds: int = 0
     seriously_injured: bool = False
     out_of_action: bool = False
+
+    @property
+    def current_toughness(self) -> int:
+        """Toughness after Flesh Wounds, which later wound rolls are made against."""
+        return self.toughness - self.flesh_wounds
 
 
 def apply_injury(fighter: Fighter, result: str, melta: bool = False) -> Fighter:
@@ -247,6 +257,7 @@ class Attack:
     save_modifier: int = 0
     traits: frozenset = frozenset()
     melta: bool = False  # Melta at short range: Out of Action instead of an Injury roll
+    knockback_blocked: int | None = None  # the target's Strength when Knockback cannot move them, else None
 
     def has(self, trait: str) -> bool:
         return trait in self.traits
@@ -265,8 +276,11 @@ def roll_damage_value(damage: int | str, dice: DiceSource) -> int:
 
 
 def extra_damage(attack: Attack, hit_face, wound_face) -> int:
-    """Power: a natural 6 to hit adds 1 Damage; Rending: a 6 to wound adds 1 Damage (BSData gst traits)."""
-    return int(attack.has("Power") and hit_face == 6) + int(attack.has("Rending") and wound_face == 6)
+    """Power: a natural 6 to hit adds 1 Damage; Rending: a 6 to wound adds 1 Damage; Knockback: a hit roll at
+    or above the target's Strength, when a wall or another fighter stops them being moved, adds 1 Damage
+    (BSData gst traits)."""
+    knocked = attack.knockback_blocked is not None and hit_face != 0 and hit_face >= attack.knockback_blocked
+    return int(attack.has("Power") and hit_face == 6) + int(attack.has("Rending") and wound_face == 6) + knocked
 
 
 def save_allowed(attack: Attack, hit_face) -> bool:
@@ -289,18 +303,23 @@ def resolve(attack: Attack, fighter: Fighter) -> Dist:
     ``step`` is ``miss``, ``no_wound``, ``saved`` or ``unsaved``.
     """
 
-    def after_hit(hit_face) -> Dist:
-        if hit_face == MISS:
-            return certain((MISS, 0, fighter))
-        wound_faces: Dist = certain(None) if auto_wounds(attack, hit_face) else D6.distribution()
-        return chain(wound_faces, lambda w: after_wound(hit_face, w))
+    def after_hit(face) -> Dist:
+        return certain((MISS, 0, fighter)) if face == MISS else resolve_hit(attack, fighter, face)
 
-    def after_wound(hit_face, wound_face) -> Dist:
-        if wound_face is not None and not wound_succeeds(wound_face, attack.strength, fighter.toughness):
+    return chain(attack_faces(attack), after_hit)
+
+
+@cache
+def resolve_hit(attack: Attack, fighter: Fighter, hit_face) -> Dist:
+    """Exact distribution of (step, Injury dice, fighter after) for a hit scored with the natural ``hit_face``
+    (0 for a hit without a roll): the wound roll, the save and the Damage."""
+    toughness = fighter.current_toughness
+
+    def after_wound(wound_face) -> Dist:
+        if wound_face is not None and not wound_succeeds(wound_face, attack.strength, toughness):
             return certain(("no_wound", 0, fighter))
         extra = extra_damage(attack, hit_face, wound_face)
         unsaved = chain(damage_distribution(attack.damage), lambda d: unsaved_hit(d + extra))
-
         if not save_allowed(attack, hit_face):
             return unsaved
         saved = p_save(attack.save, attack.ap, attack.save_modifier)
@@ -310,7 +329,34 @@ def resolve(attack: Attack, fighter: Fighter) -> Dist:
         dice = injury_dice_count(fighter, damage)
         return map_dist(damage_outcomes(fighter, damage, attack.melta), lambda f: ("unsaved", dice, f))
 
-    return chain(attack_faces(attack), after_hit)
+    if fighter.out_of_action:
+        return certain(("no_wound", 0, fighter))
+    wound_faces: Dist = certain(None) if auto_wounds(attack, hit_face) else D6.distribution()
+    return chain(wound_faces, after_wound)
+
+
+STEP_ORDER = {MISS: 0, "no_wound": 1, "saved": 2, "unsaved": 3}
+
+
+def later_step(a: str, b: str) -> str:
+    """Of two hits' steps, the one that went further (a wound that got through beats a saved one)."""
+    return a if STEP_ORDER[a] >= STEP_ORDER[b] else b
+
+
+def resolve_hits(attack: Attack, fighter: Fighter, faces: tuple) -> Dist:
+    """Several hits, each with its natural hit face, resolved in turn against the fighter's changing condition.
+
+    Returns (furthest step, Injury dice rolled in all, fighter after); no hits at all is a ``miss``.
+    """
+
+    def next_hit(state: tuple, face) -> Dist:
+        step, injuries, current = state
+        return map_dist(resolve_hit(attack, current, face), lambda r: (later_step(step, r[0]), injuries + r[1], r[2]))
+
+    states: Dist = certain((MISS, 0, fighter))
+    for face in faces:
+        states = chain(states, lambda state, face=face: next_hit(state, face))
+    return states
 
 
 def roll_attack(attack: Attack, fighter: Fighter, dice: DiceSource) -> tuple[str, int, Fighter]:
@@ -318,11 +364,19 @@ def roll_attack(attack: Attack, fighter: Fighter, dice: DiceSource) -> tuple[str
     hit_face = 0 if attack.skill is None else roll_hit(dice, attack.skill, attack.hit_modifier)
     if hit_face == MISS:
         return MISS, 0, fighter
+    return roll_hit_resolution(attack, fighter, dice, hit_face)
+
+
+def roll_hit_resolution(attack: Attack, fighter: Fighter, dice: DiceSource, hit_face) -> tuple[str, int, Fighter]:
+    """A hit scored with the natural ``hit_face``, rolled on a dice source: the same steps as :func:`resolve_hit`."""
+    if fighter.out_of_action:
+        return "no_wound", 0, fighter
+    toughness = fighter.current_toughness
     wound_face = None
     if not auto_wounds(attack, hit_face):
-        needed = wound_target(attack.strength, fighter.toughness)
-        wound_face = dice.d6(f"wound roll (S{attack.strength} against T{fighter.toughness} needs {needed}+)")
-        if not wound_succeeds(wound_face, attack.strength, fighter.toughness):
+        needed = wound_target(attack.strength, toughness)
+        wound_face = dice.d6(f"wound roll (S{attack.strength} against T{toughness} needs {needed}+)")
+        if not wound_succeeds(wound_face, attack.strength, toughness):
             return "no_wound", 0, fighter
     if save_allowed(attack, hit_face):
         needed = save_target(attack.save, attack.ap, attack.save_modifier)

@@ -1,90 +1,206 @@
-"""The 2018+ Shoot action against one fighter: range, the hit roll and its modifiers, then the hit resolved.
+"""The 2018+ Shoot action against one fighter: range, the hit roll and its modifiers, the Firepower dice, then
+each hit resolved in turn.
 
-Sources: hit modifiers, the improbable shot and the Firepower dice's Ammo symbol from the project's content
-facts section 3 (N1-N3); the Ammo symbol showing on one face in six and the Ammo test (a D6 below the Ammo
-value fails) from goonhammer.com "Hammer of Math: Necromunda Ammo Checks"; weapon profiles from
-``rulebook/data/n18/trading_post.json``.
+Sources (numbers are facts; the wording here is ours):
 
-Modelled: accuracy at short and long range, cover (partial -1, full -2), a Standing and Engaged target -1,
-a Prone target at long range -1, other modifiers as numbers, template weapons hitting without a roll, the
-Power, Rending, Shock and Melta traits. Not modelled (listed in each answer): extra hits from Rapid Fire,
-Scattershot's extra wound rolls, other fighters under a Blast marker, and the other traits.
+- Hit modifiers, the improbable shot, the Firepower dice rolled with every attack by a weapon with an Ammo
+  value (even out of range or with a template), its Ammo symbol calling for an Ammo test (a D6 below the Ammo
+  value fails and the weapon is Out of Ammo), Blast markers (a hit leaves the marker on the target, a miss
+  scatters it D6" in the Scatter dice's direction; every fighter under it is hit), Flame templates (every
+  fighter under it is hit, no hit roll) and the +1/+2 save for cover against either: the 2023 core rulebook,
+  https://necrovox.org/docs/the-rules/shooting (read through the copy in the public repository
+  yakuzadave/necroman_v2, ``necrovox_docs/Necromunda_Docs/6-the-rules/12-shooting.md``), and the project's
+  content facts section 3 (N1-N3).
+- The Firepower dice's faces: that page says most faces show one, two or three bullet holes and one shows the
+  Ammo symbol, and that rolling the symbol does not make the attack miss. The split 1, 1, 2, 2, 3 and the
+  Ammo face with one bullet hole is the physical dice as we know it; no public text found states it, so it is
+  an assumption the answers name (``FIREPOWER_ASSUMPTION``).
+- Rapid Fire (X): a hit scores as many hits as the bullet holes shown; up to X Firepower dice may be rolled;
+  an Ammo test for each Ammo symbol; one failure is Out of Ammo, two or more jam the weapon for the battle.
+  Unstable: an Ammo symbol also calls for a D6, and on 1-3 the weapon overloads and takes the attacker Out of
+  Action (the attack is still resolved). Scattershot: D6 wound rolls for each hit. Knockback: a hit roll at or
+  above the target's Strength moves them 1", and a blocked fighter takes +1 Damage. Scarce weapons cannot be
+  reloaded; Plentiful ones reload without an Ammo test. Flak armour: 6+, and 5+ against Blast markers and
+  Flame templates (2023; BSData's 2019 text names Blast markers only). BSData necromunda-gang-war
+  ``Necromunda-Gang-War.gst`` shared rules (https://github.com/BSData/necromunda-gang-war) and
+  https://necrovox.org/docs/armoury/armour.
+- Weapon profiles from ``rulebook/data/n18/trading_post.json``.
+
+All hits of one Rapid Fire attack go to the target here (the rules let the extra hits go to other fighters
+within 3"); a scattered Blast marker's landing place cannot be known, so for the target a scatter counts as a
+miss, and a fighter the marker lands on is asked about with ``target.under_marker``.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
 
-from rulebook.dice import D6, DiceSource, map_dist, probability
+from rulebook.dice import AMMO_FACE, D6, FIREPOWER, DiceSource, Dist, certain, chain, combine, map_dist, mix
+from rulebook.dice import probability as chance
 from rulebook.errors import RulesInputError
 from rulebook.n18 import trading_post
 from rulebook.n18.resolution import (
     MISS,
     Attack,
+    attack_faces,
     classify,
     fighter_json,
     hit_needed,
+    later_step,
     read_fighter,
     read_modifiers,
-    read_save,
-    resolve,
-    roll_attack,
+    resolve_hit,
+    roll_hit,
+    roll_hit_resolution,
+    save_target,
     target_number,
 )
 from rulebook.output import dist, prob
 from rulebook.query import Query
 
 COVER = {"none": 0, "partial": -1, "full": -2}
-MODELLED = {"Power", "Rending", "Shock", "Melta", "Template"}
-NOT_MODELLED = {
-    "Rapid Fire", "Scattershot", "Blast", "Knockback", "Blaze", "Toxin", "Gas", "Flash", "Smoke",
-    "Unstable", "Pulverise", "Pulverize", "Disarm", "Backstab", "Parry", "Versatile", "Demolitions",
-}  # fmt: skip
+SAVE_COVER = {"none": 0, "partial": 1, "full": 2}  # against Blast markers and Flame templates
+NO_ARMOUR = 7  # an unarmoured fighter given a positive save modifier counts as having a 7+ save
+MODELLED = frozenset(
+    {"Power", "Rending", "Shock", "Melta", "Template", "Blast", "Rapid Fire", "Scattershot", "Knockback",
+     "Unstable", "Scarce", "Limited", "Plentiful"}
+)  # fmt: skip
+RESOLVED = frozenset({"Power", "Rending", "Shock"})  # traits the hit resolution reads from the Attack
 OUTCOMES = ("miss", "no_wound", "saved", "wound_lost", "flesh_wound", "seriously_injured", "out_of_action")
-AMMO_SYMBOL = Fraction(1, 6)
+MAX_RAPID_FIRE = 6
+UNSTABLE_OVERLOAD = 3  # a D6 of 3 or less overloads an Unstable weapon
+FIREPOWER_ASSUMPTION = (
+    "Firepower dice faces 1, 1, 2, 2, 3 bullet holes and the Ammo symbol with one bullet hole (entered as 1a)"
+)
 
 
-def not_modelled(profile: dict) -> list:
-    return sorted(trading_post.trait_names(profile) & NOT_MODELLED)
+# --- the Firepower dice ------------------------------------------------------------------------
 
 
-def read_shot(query: Query) -> tuple[Attack, dict, object, dict]:
-    """Turn a shoot query into an :class:`Attack`, the range facts, the target and the profile."""
-    shooter = query.sub("shooter")
-    skill = target_number(shooter, "BS")
-    user_strength = shooter.int("S", 1, 10, default=None)
-    profile = trading_post.read_profile(query)
-    if profile["long_range"] == "E":
-        raise RulesInputError("weapon", f"{profile['weapon']} is a close combat weapon; use the fight action")
-    if profile["strength"] is None or profile["damage"] is None:
-        raise RulesInputError("weapon", f"{profile['weapon']} does not wound: its effect is a trait, not a hit")
-    target = query.sub("target")
-    fighter, state = read_fighter(target)
-    save = read_save(target)
-    distance = query.number("distance", 0, 200)
-    cover = query.choice("cover", COVER, default="none")
-    extra = read_modifiers(query)
-    facts = _range_band(profile, distance, user_strength)
-    template = facts["band"] == "template"
-    modifier = COVER[cover] + extra
-    if not template and facts["band"] != "out_of_range":
-        modifier += profile["acc_short" if facts["band"] == "short" else "acc_long"] or 0
-        if state == "engaged":
-            modifier -= 1
-        if state in ("prone", "seriously_injured") and facts["band"] == "long":
-            modifier -= 1
-    traits = trading_post.trait_names(profile)
-    attack = Attack(
-        skill=None if template else skill,
-        hit_modifier=modifier,
-        strength=trading_post.resolve_strength(profile["strength"], user_strength, "shooter.S"),
-        ap=profile["ap"],
-        damage=profile["damage"],
-        save=save,
-        traits=frozenset(traits & MODELLED),
-        melta="Melta" in traits and facts["band"] == "short",
-    )
-    return attack, facts, fighter, profile
+def bullet_holes(face) -> int:
+    return 1 if face == AMMO_FACE else face
+
+
+def firepower(count: int) -> Dist:
+    """Exact distribution of (bullet holes, Ammo symbols) shown by ``count`` Firepower dice."""
+    one = map_dist(FIREPOWER.distribution(), lambda f: (bullet_holes(f), int(f == AMMO_FACE)))
+    total: Dist = certain((0, 0))
+    for _ in range(count):
+        total = combine(total, one, lambda a, b: (a[0] + b[0], a[1] + b[1]))
+    return total
+
+
+def ammo_fail(ammo: str | None) -> Fraction:
+    """Chance one Ammo test fails: a D6 below the Ammo value."""
+    return Fraction(0) if ammo is None else Fraction(int(ammo[:-1]) - 1, 6)
+
+
+def ammo_failures(symbols: int, ammo: str | None) -> Dist:
+    """Exact distribution of failed Ammo tests, one test per Ammo symbol."""
+    one = {True: ammo_fail(ammo), False: 1 - ammo_fail(ammo)}
+    total: Dist = certain(0)
+    for _ in range(symbols):
+        total = combine(total, one, lambda n, failed: n + failed)
+    return total
+
+
+# --- reading a shot ------------------------------------------------------------------------------
+
+
+class Shot:
+    """Everything a shoot query asks, read and checked once for ``odds`` and ``roll``."""
+
+    def __init__(self, query: Query) -> None:
+        shooter = query.sub("shooter")
+        skill = target_number(shooter, "BS")
+        user_strength = shooter.int("S", 1, 10, default=None)
+        self.profile = profile = trading_post.read_profile(query)
+        if profile["long_range"] == "E":
+            raise RulesInputError("weapon", f"{profile['weapon']} is a close combat weapon; use the fight action")
+        if profile["strength"] is None or profile["damage"] is None:
+            raise RulesInputError("weapon", f"{profile['weapon']} does not wound: its effect is a trait, not a hit")
+        self.traits = traits = trading_post.trait_names(profile)
+        self.rapid_fire = trading_post.trait_value(profile, "Rapid Fire", MAX_RAPID_FIRE)
+        self.firepower_dice = self._firepower_dice(query)
+        target = query.sub("target")
+        fighter, state = read_fighter(target)
+        self.fighter = fighter
+        self.under_marker = target.bool("under_marker")
+        if self.under_marker and "Blast" not in traits:
+            raise RulesInputError("target.under_marker", f"{profile['weapon']} does not use a Blast marker")
+        distance = query.number("distance", 0, 200)
+        cover = query.choice("cover", COVER, default="none")
+        self.extra_targets = query.int("extra_targets", 0, 20, default=0)
+        if self.extra_targets and not traits & {"Blast", "Template"}:
+            raise RulesInputError("extra_targets", "only a Blast marker or a Flame template hits other fighters")
+        self.range = _range_band(profile, distance, user_strength)
+        self.template = self.range["band"] == "template"
+        modifier = COVER[cover] + read_modifiers(query)
+        if not self.template and self.range["band"] != "out_of_range":
+            modifier += profile["acc_short" if self.range["band"] == "short" else "acc_long"] or 0
+            if state == "engaged":
+                modifier -= 1
+            if state in ("prone", "seriously_injured") and self.range["band"] == "long":
+                modifier -= 1
+        area = self.template or "Blast" in traits
+        save, save_modifier = read_armour(target, area, cover if self.template else target_cover(target))
+        self.attack = Attack(
+            skill=None if self.template or self.under_marker else skill,
+            hit_modifier=modifier,
+            strength=trading_post.resolve_strength(profile["strength"], user_strength, "shooter.S"),
+            ap=profile["ap"],
+            damage=profile["damage"],
+            save=save,
+            save_modifier=save_modifier,
+            traits=frozenset(traits & RESOLVED),
+            melta="Melta" in traits and self.range["band"] == "short",
+            knockback_blocked=knockback(target, traits),
+        )
+        self.in_range = self.range["band"] != "out_of_range" or self.under_marker
+
+    def _firepower_dice(self, query: Query) -> int:
+        """Up to X Firepower dice for Rapid Fire (X); one for a weapon with an Ammo value; none without."""
+        if self.rapid_fire:
+            return query.int("firepower_dice", 1, self.rapid_fire, default=self.rapid_fire)
+        most = 0 if self.profile["ammo"] is None else 1
+        return query.int("firepower_dice", most, most, default=most)
+
+    def hits_per_hit(self, holes: int) -> int:
+        return holes if self.rapid_fire else 1
+
+
+def target_cover(target: Query) -> str:
+    return target.choice("cover_from_marker", SAVE_COVER, default="none")
+
+
+def read_armour(target: Query, area: bool, cover: str) -> tuple[int | None, int]:
+    """The target's save and save modifier: ``save`` (5 for 5+) or ``armour`` by Trading Post name.
+
+    Against a Blast marker or Flame template, flak armour saves on 5+ and cover adds +1 (partial) or +2 (full),
+    an unarmoured fighter then counting as 7+ (https://necrovox.org/docs/the-rules/shooting).
+    """
+    if target.has("armour") and target.has("save"):
+        raise RulesInputError("target.armour", "give the armour or the save, not both")
+    save = None
+    if target.has("armour"):
+        item = trading_post.find("armour", target.str("armour"), "target.armour")
+        save = item.get("save_vs_blast", item["save"]) if area else item["save"]
+    elif target.has("save"):
+        save = target_number(target, "save", 2, 6)
+    modifier = SAVE_COVER[cover] if area else 0
+    if modifier and save is None:
+        save = NO_ARMOUR
+    return save, modifier
+
+
+def knockback(target: Query, traits: set) -> int | None:
+    """The target's Strength when a Knockback hit cannot move them (``target.knockback_blocked``), else None."""
+    blocked = target.bool("knockback_blocked")
+    if not blocked:
+        return None
+    if "Knockback" not in traits:
+        raise RulesInputError("target.knockback_blocked", "the weapon has no Knockback trait")
+    return target.int("S", 1, 10)
 
 
 def _range_band(profile: dict, distance: float, user_strength: int | None) -> dict:
@@ -105,59 +221,214 @@ def _range_band(profile: dict, distance: float, user_strength: int | None) -> di
     return {"band": band, "short_range": short, "long_range": long_range}
 
 
-def _ammo(profile: dict) -> dict:
-    if profile["ammo"] is None:
-        return {**prob("p_ammo_check", Fraction(0)), **prob("p_out_of_ammo", Fraction(0))}
-    fail = Fraction(int(profile["ammo"][:-1]) - 1, 6)
-    return {**prob("p_ammo_check", AMMO_SYMBOL), **prob("p_out_of_ammo", AMMO_SYMBOL * fail)}
+# --- exact odds ----------------------------------------------------------------------------------
+
+
+def hit_ladder(shot: Shot, face, most: int) -> list[Dist]:
+    """The target after 0, 1 ... ``most`` wound rolls from hits scored with the natural hit ``face``."""
+    ladder = [certain((MISS, 0, shot.fighter))]
+    for _ in range(most):
+        ladder.append(chain(ladder[-1], lambda state: _next_hit(shot, state, face)))
+    return ladder
+
+
+def _next_hit(shot: Shot, state: tuple, face) -> Dist:
+    step, injuries, fighter = state
+    return map_dist(resolve_hit(shot.attack, fighter, face), lambda r: (later_step(step, r[0]), injuries + r[1], r[2]))
+
+
+def scored_hits(shot: Shot) -> Dist:
+    """How many hits a successful hit roll scores: the bullet holes shown for Rapid Fire, else one."""
+    if not shot.rapid_fire:
+        return certain(1)
+    return map_dist(firepower(shot.firepower_dice), lambda fp: fp[0])
+
+
+def wound_rolls(shot: Shot, hits: int) -> Dist:
+    """How many wound rolls ``hits`` hits make: one each, or D6 each for Scattershot."""
+    if "Scattershot" not in shot.traits:
+        return certain(hits)
+    total: Dist = certain(0)
+    for _ in range(hits):
+        total = combine(total, D6.distribution(), lambda a, b: a + b)
+    return total
+
+
+def hits_distribution(shot: Shot) -> Dist:
+    """How many hits the target takes (before Scattershot's wound rolls)."""
+    if not shot.in_range:
+        return certain(0)
+    p_hit = 1 - attack_faces(shot.attack).get(MISS, 0)
+    return mix([(1 - p_hit, certain(0)), (p_hit, scored_hits(shot))])
+
+
+def results(shot: Shot) -> Dist:
+    """Exact distribution of (furthest step, Injury dice, target after) for the whole shot."""
+    if not shot.in_range:
+        return certain((MISS, 0, shot.fighter))
+    rolls = chain(scored_hits(shot), lambda hits: wound_rolls(shot, hits))
+    most = max(rolls)
+
+    def after_face(face) -> Dist:
+        if face == MISS:
+            return certain((MISS, 0, shot.fighter))
+        ladder = hit_ladder(shot, face, most)
+        return chain(rolls, lambda n: ladder[n])
+
+    return chain(attack_faces(shot.attack), after_face)
+
+
+def ammo_odds(shot: Shot) -> dict:
+    symbols = map_dist(firepower(shot.firepower_dice), lambda fp: fp[1])
+    failures = chain(symbols, lambda s: ammo_failures(s, shot.profile["ammo"]))
+    answer = {
+        **prob("p_ammo_check", chance(symbols, lambda s: s > 0)),
+        **prob("p_out_of_ammo", chance(failures, lambda f: f > 0)),
+        **prob("p_jammed", chance(failures, lambda f: f > 1) if shot.rapid_fire else Fraction(0)),
+        "after_out_of_ammo": after_out_of_ammo(shot.traits),
+    }
+    if "Unstable" in shot.traits:
+        overload = chance(symbols, lambda s: s > 0) * Fraction(UNSTABLE_OVERLOAD, 6)
+        answer.update(prob("p_overload_out_of_action", overload))
+    return answer
+
+
+def after_out_of_ammo(traits: set) -> str:
+    if traits & {"Scarce", "Limited"}:
+        return "cannot be reloaded this battle"
+    if "Plentiful" in traits:
+        return "reloads without an Ammo test"
+    return "a Reload action and a passed Ammo test"
+
+
+def area_odds(shot: Shot, p_hit: Fraction) -> dict | None:
+    """What a Blast marker or Flame template does beyond the target."""
+    if shot.template:
+        return {"kind": "template", **prob("p_on_target", Fraction(1)), "extra_targets": shot.extra_targets,
+                **dist("extra_targets_hit", {shot.extra_targets: Fraction(1)})}  # fmt: skip
+    if "Blast" not in shot.traits:
+        return None
+    size = next(t.split("(")[1].rstrip(")") for t in shot.profile["traits"] if t.startswith("Blast"))
+    if shot.under_marker:
+        return {"kind": "blast", "marker": size, "under_marker": True, **prob("p_on_target", Fraction(1))}
+    return {
+        "kind": "blast",
+        "marker": size,
+        **prob("p_on_target", p_hit),
+        **prob("p_scatters", 1 - p_hit),
+        "extra_targets": shot.extra_targets,
+        **dist("extra_targets_hit", {0: 1 - p_hit, shot.extra_targets: p_hit} if shot.extra_targets else {0: 1}),
+        "scatter": "a Scatter dice and a D6 (inches); a Hit symbol with a 1 is a dud on 2-6 of a further D6, "
+        "centred on the shooter on a 1; ask about a fighter it lands on with target.under_marker",
+    }
 
 
 def odds(query: Query) -> dict:
-    attack, facts, fighter, profile = read_shot(query)
-    if facts["band"] == "out_of_range":
-        results = {(MISS, 0, fighter): Fraction(1)}
+    shot = Shot(query)
+    found = results(shot)
+    attack = shot.attack
+    if not shot.in_range:
         to_hit = {"needed": None, "then": None, "modifier": attack.hit_modifier}
+    elif attack.skill is None:
+        to_hit = {"needed": None, "then": None, "modifier": 0}
     else:
-        results = resolve(attack, fighter)
-        to_hit = {"needed": None, "then": None, "modifier": 0} if attack.skill is None else None
-        to_hit = to_hit or hit_needed(attack.skill, attack.hit_modifier)
-    outcome = {name: Fraction(0) for name in OUTCOMES}
-    for (step, _, after), p in results.items():
-        outcome[step if step != "unsaved" else classify(fighter, after)] += p
-    return {
-        "weapon": profile["weapon"],
-        "profile": profile.get("name", ""),
-        "range": facts,
-        "to_hit": {**to_hit, "template": attack.skill is None},
-        **prob("p_hit", probability(results, lambda r: r[0] != MISS)),
-        **prob("p_wound", probability(results, lambda r: r[0] in ("saved", "unsaved"))),
-        **prob("p_unsaved", probability(results, lambda r: r[0] == "unsaved")),
+        to_hit = hit_needed(attack.skill, attack.hit_modifier)
+    outcome = dict.fromkeys(OUTCOMES, Fraction(0))
+    for (step, _, after), p in found.items():
+        outcome[step if step != "unsaved" else classify(shot.fighter, after)] += p
+    p_hit = chance(found, lambda r: r[0] != MISS)
+    answer = {
+        "weapon": shot.profile["weapon"],
+        "profile": shot.profile.get("name", ""),
+        "range": shot.range,
+        "to_hit": {**to_hit, "template": shot.template, "automatic": attack.skill is None},
+        "firepower": {"dice": shot.firepower_dice, "rapid_fire": shot.rapid_fire},
+        **prob("p_hit", p_hit),
+        **prob("p_wound", chance(found, lambda r: r[0] in ("saved", "unsaved"))),
+        **prob("p_unsaved", chance(found, lambda r: r[0] == "unsaved")),
+        **dist("hits", hits_distribution(shot)),
         **dist("outcome", outcome),
-        **dist("injury_dice", map_dist(results, lambda r: r[1])),
-        **_ammo(profile),
-        "traits_not_modelled": not_modelled(profile),
-        "assumptions": "one Firepower dice (no extra Rapid Fire hits); the Ammo symbol shows on one face in six",
+        **dist("injury_dice", map_dist(found, lambda r: r[1])),
+        **ammo_odds(shot),
+        "save": {"needed": _save_needed(attack), "modifier": attack.save_modifier},
+        "traits_not_modelled": trading_post.unmodelled(shot.profile, MODELLED),
+        "assumptions": _assumptions(shot),
     }
+    area = area_odds(shot, p_hit)
+    if area:
+        answer["area"] = area
+    return answer
+
+
+def _save_needed(attack: Attack):
+    return save_target(attack.save, attack.ap, attack.save_modifier)
+
+
+def _assumptions(shot: Shot) -> str:
+    notes = [FIREPOWER_ASSUMPTION]
+    if shot.rapid_fire:
+        notes.append(
+            f'{shot.firepower_dice} Firepower dice, every hit on the target (none moved to fighters within 3")'
+        )
+    if "Blast" in shot.traits and not shot.under_marker:
+        notes.append("a scattered Blast marker counts as a miss for the target")
+    return "; ".join(notes)
+
+
+# --- one roll --------------------------------------------------------------------------------------
 
 
 def roll(query: Query, dice: DiceSource) -> dict:
-    attack, facts, fighter, profile = read_shot(query)
-    if facts["band"] == "out_of_range":
-        step, injuries, after = MISS, 0, fighter
-    else:
-        step, injuries, after = roll_attack(attack, fighter, dice)
-    ammo = None
-    # The Firepower dice is read as a D6 whose 6 stands for the Ammo symbol (one face in six).
-    if profile["ammo"] is not None and dice.roll(D6, "Firepower dice (6 stands for the Ammo symbol)") == 6:
-        passed = dice.d6(f"Ammo test (needs {profile['ammo']})") >= int(profile["ammo"][:-1])
-        ammo = "passed" if passed else "out_of_ammo"
-    return {
-        "weapon": profile["weapon"],
-        "range": facts,
+    """One shot on a dice source. Dice are taken in this order: the hit roll; for Rapid Fire the Firepower
+    dice and their Ammo tests next (their bullet holes count the hits); then the wound, save, Damage and Injury
+    dice of each hit; for any other weapon its Firepower dice and Ammo test come last, as entered before
+    Rapid Fire was modelled (the order of independent dice does not change the result)."""
+    shot = Shot(query)
+    attack, fighter = shot.attack, shot.fighter
+    hit_face = MISS
+    if shot.in_range:
+        hit_face = 0 if attack.skill is None else roll_hit(dice, attack.skill, attack.hit_modifier)
+    ammo = roll_firepower(shot, dice) if shot.rapid_fire else None
+    hits = 0 if hit_face == MISS else shot.hits_per_hit(ammo["bullet_holes"] if ammo else 1)
+    wound_rolls_made = hits
+    if hits and "Scattershot" in shot.traits:
+        wound_rolls_made = sum(dice.d6(f"Scattershot: wound rolls for hit {n + 1}") for n in range(hits))
+    step, injuries, after = MISS, 0, fighter
+    for _ in range(wound_rolls_made):
+        result = roll_hit_resolution(attack, after, dice, hit_face)
+        step = later_step(step, result[0])
+        injuries, after = injuries + result[1], result[2]
+    answer = {
+        "weapon": shot.profile["weapon"],
+        "range": shot.range,
         "result": step,
         "outcome": step if step != "unsaved" else classify(fighter, after),
+        "hits": hits,
         "injury_dice": injuries,
-        "ammo_test": ammo,
+        **(ammo or roll_firepower(shot, dice)),
         "target_after": fighter_json(after),
-        "traits_not_modelled": not_modelled(profile),
+        "traits_not_modelled": trading_post.unmodelled(shot.profile, MODELLED),
     }
+    if "Blast" in shot.traits and not shot.under_marker and hit_face == MISS and shot.in_range:
+        answer["blast_marker"] = "scatters: roll the Scatter dice and a D6 at the table"
+    return answer
+
+
+def roll_firepower(shot: Shot, dice: DiceSource) -> dict:
+    """The Firepower dice, an Ammo test for each Ammo symbol rolled, and the Unstable overload roll."""
+    count = shot.firepower_dice
+    faces = [dice.roll(FIREPOWER, f"Firepower dice {n + 1} of {count} (1a is the Ammo symbol)") for n in range(count)]
+    symbols = sum(f == AMMO_FACE for f in faces)
+    ammo = shot.profile["ammo"]
+    tests = [dice.d6(f"Ammo test (needs {ammo})") >= int(ammo[:-1]) for _ in range(symbols if ammo else 0)]
+    failed = tests.count(False)
+    answer = {
+        "firepower_dice": faces,
+        "bullet_holes": sum(bullet_holes(f) for f in faces),
+        "ammo_test": None if not tests else ("out_of_ammo" if failed else "passed"),
+        "ammo_tests": ["passed" if t else "failed" for t in tests],
+        "jammed": bool(shot.rapid_fire) and failed > 1,
+    }
+    if symbols and "Unstable" in shot.traits:
+        answer["overload"] = dice.d6("Unstable: the weapon overloads on 1-3") <= UNSTABLE_OVERLOAD
+    return answer

@@ -138,6 +138,22 @@ def trait_names(profile: dict) -> set:
     return {t.split("(")[0].strip() for t in profile["traits"]}
 
 
+def trait_value(profile: dict, name: str, most: int) -> int:
+    """The number of a trait such as ``Rapid Fire (2)`` (0 when the profile lacks it), at most ``most``."""
+    for trait in profile["traits"]:
+        if trait.split("(")[0].strip() == name:
+            text = trait.partition("(")[2].rstrip(")").strip()
+            if not text.isdigit() or not 1 <= int(text) <= most:
+                raise RulesInputError("weapon.traits", f"{trait!r} needs a whole number from 1 to {most}")
+            return int(text)
+    return 0
+
+
+def unmodelled(profile: dict, modelled: frozenset) -> list:
+    """The profile's traits that the answer does not work into its odds, to be listed beside them."""
+    return sorted(trait_names(profile) - modelled)
+
+
 def resolve_strength(value, user_strength: int | None, field: str) -> int:
     """A profile's Strength as a number: ``S+1`` needs the user's Strength."""
     if isinstance(value, int):

@@ -306,7 +306,7 @@ def test_fight_sums_to_one_and_rolls_are_possible(ws, attacks, strength, target,
 
 
 def test_scripted_shot_reports_every_die():
-    dice = ScriptedDice([4, 4, 1, 3, 2])  # hit 4, wound 4, save 1 fails, Injury 3, Firepower 2
+    dice = ScriptedDice([4, 4, 1, 3, 2])  # hit 4, wound 4, save 1 fails, Injury 3, Firepower 2 (last)
     answer = shooting.roll(Query(LASGUN), dice)
     assert answer["outcome"] == "seriously_injured"
     assert [r["value"] for r in dice.log()] == [4, 4, 1, 3, 2]
