@@ -147,12 +147,21 @@ def gang_sequences(gang: Gang) -> QuerySet[Sequence]:
     )
 
 
-def pending_battles(gang: Gang) -> QuerySet[Battle]:
-    """Confirmed battles of the gang whose sequence has not been applied yet."""
-    applied = Sequence.objects.filter(gang=gang, state=SequenceState.APPLIED).values("battle")
-    mine = Q(attacker=gang) | Q(defender=gang)
-    return (
+def battles_for_user(user, limit: int = 50) -> list[dict]:
+    """Confirmed battles the user played or arbitrates, each gang with its sequence's state, newest first."""
+    mine = Q(attacker__owner=user) | Q(defender__owner=user) | Q(campaign__arbitrators__user=user)
+    live = Sequence.objects.exclude(state=SequenceState.REVERTED)
+    battles = (
         Battle.objects.filter(mine, status="confirmed")
-        .exclude(pk__in=applied)
-        .prefetch_related(Prefetch("post_battle_sequences", queryset=Sequence.objects.filter(gang=gang)))
+        .distinct()
+        .select_related("campaign", "attacker", "defender")
+        .prefetch_related(Prefetch("post_battle_sequences", queryset=live, to_attr="live_sequences"))
+        .order_by("-confirmed_at", "-pk")[:limit]
     )
+    rows = []
+    for battle in battles:
+        states = {s.gang_id: s for s in battle.live_sequences}
+        rows.append(
+            {"battle": battle, "gangs": [(gang, states.get(gang.pk)) for gang in (battle.attacker, battle.defender)]}
+        )
+    return rows

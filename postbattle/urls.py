@@ -7,6 +7,7 @@ app_name = "postbattle"
 _SEQUENCE = "battles/<int:battle_pk>/gangs/<int:gang_pk>/"
 
 urlpatterns = [
+    path("", views.battle_list, name="battle-list"),
     path(_SEQUENCE, views.sequence_detail, name="sequence-detail"),
     path(f"{_SEQUENCE}start/", views.sequence_start, name="sequence-start"),
     path(f"{_SEQUENCE}step/", views.sequence_step, name="sequence-step"),

@@ -67,6 +67,12 @@ def _live(battle, gang):
 
 @login_required
 @require_GET
+def battle_list(request):
+    return render(request, "postbattle/battle_list.html", {"rows": selectors.battles_for_user(request.user)})
+
+
+@login_required
+@require_GET
 def sequence_detail(request, battle_pk: int, gang_pk: int):
     access, battle, gang = sequence_access(request.user, battle_pk, gang_pk)
     return _panel(request, access, battle, gang)

@@ -36,6 +36,8 @@ def test_full_sequence_in_the_browser(page, log_in_browser, make_confirmed_battl
     roll(page, "5 6 2", "Post-battle actions")  # 50 credits; 62: a free Juve
     assert page.locator(f"select[name=action_{leader.pk}]").input_value() == "Medical Escort"
     page.select_option(f"select[name=action_{champion.pk}]", "Trade")
+    page.screenshot(path="/tmp/postbattle-actions.png", full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     roll(page, "3 3 1", "Update roster")  # Stabilised; 31 Convalescence, then Recovery
     page.get_by_label("Roll the dice for me").check()
     page.get_by_role("button", name="Roll this step").click()

@@ -148,3 +148,11 @@ def test_sequence_page_queries_do_not_grow_with_the_gang(
     client.get(url("sequence-detail", battle))  # warm the session
     with django_assert_num_queries(15):
         assert client.get(url("sequence-detail", battle)).status_code == 200
+
+
+def test_after_battle_list_shows_players_and_arbitrators_their_battles(client, make_user, battle):
+    services.sequence_start(battle=battle, gang=battle.attacker, actor=None)
+    for user, shown in ((battle.attacker.owner, True), (battle.campaign.created_by, True), (make_user(), False)):
+        client.force_login(user)
+        page = client.get(reverse("postbattle:battle-list")).content.decode()
+        assert (battle.attacker.name in page and "In progress" in page and "not started" in page) == shown

@@ -152,7 +152,10 @@ def rewards_due(
 
 # --- post-battle actions ----------------------------------------------------------------------------
 
-ACTION_SOURCE = f"{GUIDE}, Post Battle Actions (effects other than Medical Escort: our reading, see module notes)"
+ACTION_SOURCE = (
+    f"{GUIDE}, Post Battle Actions; the effects of all but Medical Escort are our reading of the 2018+ rules, "
+    "which an arbitrator can correct"
+)
 ACTION_EFFECTS = {
     "Trade": {"needs": None, "effect": "visits the Trading Post: the gang buys as usual when updating its roster"},
     "Sell to Guilders": {"needs": "captive", "effect": "sells a captive the gang holds for half its value in credits"},
