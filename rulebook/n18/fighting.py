@@ -24,23 +24,24 @@ face first; the target, if still Standing, makes Reaction attacks only when the 
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import cache
+from functools import lru_cache
 
-from rulebook.dice import D6, DiceSource, Dist, certain, chain, combine, map_dist
+from rulebook.dice import D6, DiceSource, Dist, certain, chain, combine, map_dist, mix
 from rulebook.errors import RulesInputError
 from rulebook.n18 import trading_post
 from rulebook.n18.resolution import (
     MISS,
     Attack,
     Fighter,
+    canonical_face,
     classify,
+    fighter_after_hits,
     fighter_json,
     hit_face_result,
     hit_needed,
     read_fighter,
     read_modifiers,
     read_save,
-    resolve_hits,
     roll_hit_resolution,
     target_number,
 )
@@ -122,7 +123,7 @@ def hit_face_dist(attack: Attack) -> Dist:
     return out
 
 
-@cache
+@lru_cache(maxsize=1024)
 def hit_faces(attack: Attack, dice: int, parries: int) -> Dist:
     """Exact distribution of the hitting faces (a tuple, highest first) after the defender's parries."""
     one = hit_face_dist(attack)
@@ -148,11 +149,14 @@ def _parry(state: tuple, one: Dist) -> Dist:
 
 
 def side_results(attack: Attack, dice: int, parries: int, fighter: Fighter) -> Dist:
-    """Exact distribution of (hitting faces, fighter after) for one side's attacks."""
+    """Exact distribution of (hits, a natural 6 among them, fighter after) for one side's attacks."""
+    faces = map_dist(
+        hit_faces(attack, dice, parries),
+        lambda f: (len(f), 6 in f, tuple(canonical_face(attack, face) for face in f)),
+    )
     return chain(
-        hit_faces(attack, dice, parries), lambda faces: map_dist(resolve_hits(attack, fighter, faces),
-                                                                  lambda r: (faces, r[2]))
-    )  # fmt: skip
+        faces, lambda k: map_dist(fighter_after_hits(attack, fighter, k[2]), lambda after: (k[0], k[1], after))
+    )
 
 
 # --- reading a fight ---------------------------------------------------------------------------------
@@ -186,8 +190,9 @@ def reacts(fighter: Fighter) -> bool:
     return not (fighter.out_of_action or fighter.seriously_injured)
 
 
-def disarmed(fight: Fight, faces: tuple) -> bool:
-    return "Disarm" in fight.attacker.traits and 6 in faces
+def disarmed(fight: Fight, six: bool) -> bool:
+    """Disarm: a natural 6 to hit leaves the target only unarmed Reaction attacks."""
+    return "Disarm" in fight.attacker.traits and six
 
 
 def _outcome(before: Fighter, states: Dist) -> dict:
@@ -204,7 +209,7 @@ def odds(query: Query) -> dict:
     fight = Fight(query)
     attack = fight.attack
     found = side_results(attack, fight.attacker.dice, fight.parries, fight.target)
-    hits = map_dist(found, lambda r: len(r[0]))
+    hits = map_dist(found, lambda r: r[0])
     answer = {
         "weapon": fight.attacker.profile["weapon"],
         "to_hit": hit_needed(attack.skill, attack.hit_modifier),
@@ -212,7 +217,7 @@ def odds(query: Query) -> dict:
         "parries": fight.parries,
         **dist("hits", hits),
         **prob("p_any_hit", 1 - hits.get(0, 0)),
-        **dist("outcome", _outcome(fight.target, map_dist(found, lambda r: r[1]))),
+        **dist("outcome", _outcome(fight.target, map_dist(found, lambda r: r[2]))),
         "traits_not_modelled": trading_post.unmodelled(fight.attacker.profile, MODELLED),
         "assumptions": ASSUMPTIONS,
     }
@@ -223,24 +228,27 @@ def odds(query: Query) -> dict:
 
 def reaction_odds(fight: Fight, found: Dist) -> dict:
     """The target's Reaction attacks against the attacker, when the target is still Standing."""
-    states: Dist = {}
-    p_reacts = Fraction(0)
-    for (faces, target_after), p in found.items():
-        if not reacts(target_after):
-            states[fight.attacker_fighter] = states.get(fight.attacker_fighter, 0) + p
-            continue
-        p_reacts += p
-        attack = fight.reaction_unarmed if disarmed(fight, faces) else fight.reaction
-        back = side_results(attack, fight.defender.dice, fight.reaction_parries, fight.attacker_fighter)
-        for (_, after), q in back.items():
-            states[after] = states.get(after, 0) + p * q
+    p_armed = sum(
+        (p for (_, six, after), p in found.items() if reacts(after) and not disarmed(fight, six)), Fraction(0)
+    )
+    p_unarmed = sum((p for (_, six, after), p in found.items() if reacts(after) and disarmed(fight, six)), Fraction(0))
+    before = fight.attacker_fighter
+
+    def back(attack: Attack) -> Dist:
+        return map_dist(side_results(attack, fight.defender.dice, fight.reaction_parries, before), lambda r: r[2])
+
+    states = mix(
+        [(1 - p_armed - p_unarmed, certain(before)), (p_armed, back(fight.reaction)),
+         (p_unarmed, back(fight.reaction_unarmed))]
+    )  # fmt: skip
     return {
         "weapon": fight.defender.profile["weapon"],
         "to_hit": hit_needed(fight.reaction.skill, fight.reaction.hit_modifier),
         "attack_dice": fight.defender.dice,
         "parries": fight.reaction_parries,
-        **prob("p_reacts", p_reacts),
-        **dist("attacker_outcome", _outcome(fight.attacker_fighter, states)),
+        **prob("p_reacts", p_armed + p_unarmed),
+        **prob("p_disarmed", p_unarmed),
+        **dist("attacker_outcome", _outcome(before, states)),
         "traits_not_modelled": trading_post.unmodelled(fight.defender.profile, MODELLED),
     }
 
@@ -284,7 +292,7 @@ def roll(query: Query, dice: DiceSource) -> dict:
     if fight.reaction is not None:
         answer["reaction"] = {"made": reacts(after)}
         if reacts(after):
-            attack = fight.reaction_unarmed if disarmed(fight, tuple(hits)) else fight.reaction
+            attack = fight.reaction_unarmed if disarmed(fight, 6 in hits) else fight.reaction
             back = roll_side(attack, fight.defender.dice, fight.reaction_parries, fight.attacker_fighter, dice,
                              "target")  # fmt: skip
             answer["reaction"].update({

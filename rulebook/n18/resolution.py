@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from functools import cache
+from functools import lru_cache
 
 from rulebook.dice import D3, D6, DiceSource, Dist, certain, chain, map_dist, mix
 from rulebook.errors import RulesInputError
@@ -309,7 +309,22 @@ def resolve(attack: Attack, fighter: Fighter) -> Dist:
     return chain(attack_faces(attack), after_hit)
 
 
-@cache
+def canonical_face(attack: Attack, face):
+    """A hit face standing for every face that resolves the same way, so equal cases are worked out once.
+
+    Only a natural 6 (Power, Shock) and a face at or above a blocked target's Strength (Knockback) change
+    what happens after the hit; any other hit is resolved like a hit without a roll (face 0).
+    """
+    if face in (MISS, 0):
+        return face
+    if face == 6 and (attack.has("Power") or attack.has("Shock")):
+        return 6
+    if attack.knockback_blocked is not None and face >= attack.knockback_blocked:
+        return attack.knockback_blocked
+    return 0
+
+
+@lru_cache(maxsize=8192)
 def resolve_hit(attack: Attack, fighter: Fighter, hit_face) -> Dist:
     """Exact distribution of (step, Injury dice, fighter after) for a hit scored with the natural ``hit_face``
     (0 for a hit without a roll): the wound roll, the save and the Damage."""
@@ -341,6 +356,15 @@ STEP_ORDER = {MISS: 0, "no_wound": 1, "saved": 2, "unsaved": 3}
 def later_step(a: str, b: str) -> str:
     """Of two hits' steps, the one that went further (a wound that got through beats a saved one)."""
     return a if STEP_ORDER[a] >= STEP_ORDER[b] else b
+
+
+@lru_cache(maxsize=8192)
+def fighter_after_hits(attack: Attack, fighter: Fighter, faces: tuple) -> Dist:
+    """Exact distribution of the fighter after hits with these natural faces, resolved in the order given."""
+    if not faces:
+        return certain(fighter)
+    before = fighter_after_hits(attack, fighter, faces[:-1])
+    return chain(before, lambda f: map_dist(resolve_hit(attack, f, faces[-1]), lambda r: r[2]))
 
 
 def resolve_hits(attack: Attack, fighter: Fighter, faces: tuple) -> Dist:

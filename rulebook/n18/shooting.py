@@ -43,6 +43,7 @@ from rulebook.n18.resolution import (
     MISS,
     Attack,
     attack_faces,
+    canonical_face,
     classify,
     fighter_json,
     hit_needed,
@@ -275,7 +276,7 @@ def results(shot: Shot) -> Dist:
         ladder = hit_ladder(shot, face, most)
         return chain(rolls, lambda n: ladder[n])
 
-    return chain(attack_faces(shot.attack), after_face)
+    return chain(map_dist(attack_faces(shot.attack), lambda f: canonical_face(shot.attack, f)), after_face)
 
 
 def ammo_odds(shot: Shot) -> dict:
