@@ -120,6 +120,8 @@ AWARD_WORDS = {
     "leader_or_champion_out_of_action": "took out a Leader or Champion",
     "rallies": "rallied",
     "relic_defiled": "defiled a relic",
+    "caches_destroyed": "destroyed a weapon cache",
+    "caches_recovered": "recovered a weapon cache",
 }
 
 
@@ -144,6 +146,13 @@ def fact_lines(facts: dict, names: dict) -> list[str]:
         lines.append(f"{names[casket['side']]} opened a loot casket: {casket['result']}{credits}")
     for side, record in facts.get("relics_defiled", {}).items():
         lines.append(f"{names[side]}'s relic was defiled by {record['name']}")
+    for name, words in (
+        ("caches_found", "found"),
+        ("caches_destroyed", "destroyed"),
+        ("caches_recovered", "recovered"),
+    ):
+        for record in facts.get(name, []):
+            lines.append(f"{record['name']} ({names[record['side']]}) {words} a weapon cache")
     if facts.get("ammo_cache_exhausted"):
         lines.append("The ammo cache was exhausted")
     return lines

@@ -155,11 +155,16 @@ class ShootForm(ActionForm):
             self.fields["modifiers"] = forms.MultipleChoiceField(
                 choices=list(classic.SHOOT_MODIFIERS.items()), required=False, widget=forms.CheckboxSelectMultiple
             )
+            self.fields["in_combat_with"] = forms.IntegerField(
+                min_value=0, max_value=5, required=False, initial=0,
+                label="Fighters the target is in hand-to-hand with",
+                help_text="A shot into a fight may hit any of them.",
+            )  # fmt: skip
         else:
             self.fields["modifier"] = forms.IntegerField(
                 min_value=-6, max_value=6, required=False, label="Other hit modifier", initial=0
             )
-        self.order_fields(["shooter", "target", "distance", "cover", "modifiers", "modifier", "dice"])
+        self.order_fields(["shooter", "target", "distance", "cover", "modifiers", "in_combat_with", "modifier", "dice"])
 
     def clean(self):
         data = super().clean()
@@ -178,6 +183,7 @@ class ShootForm(ActionForm):
             "cover": self.cleaned_data["cover"],
             "modifiers": self.cleaned_data.get("modifiers") or [],
             "modifier": self.cleaned_data.get("modifier") or 0,
+            "in_combat_with": self.cleaned_data.get("in_combat_with") or 0,
         }
 
 
@@ -332,14 +338,21 @@ class ScenarioForm(ActionForm):
             self.fields["weapon"].choices = _weapon_choices(_in_play(self.fighters), "shoots")
         else:
             self.fields["fighter"].choices = _fighter_choices(_in_play(self.fighters))
-        if action == "defile-relic":
+        if action in ("defile-relic", "recover-cache"):
             del self.fields["dice"]
+        if action == "destroy-cache":
+            self.fields["friends_near"] = forms.IntegerField(
+                min_value=0, max_value=6, initial=0, label='Friends within 2" (+1 each)'
+            )
 
     def params(self) -> dict:
         if self.action == "ammo-cache":
             fighter_pk, key, index = self.cleaned_data["weapon"].split(":")
             return {"action": self.action, "fighter": self.by_pk[int(fighter_pk)], "weapon": f"{key}:{index}"}
-        return {"action": self.action, "fighter": self.fighter("fighter")}
+        params = {"action": self.action, "fighter": self.fighter("fighter")}
+        if "friends_near" in self.cleaned_data:
+            params["friends_near"] = self.cleaned_data["friends_near"]
+        return params
 
 
 ACTION_FORMS = {"shoot": ShootForm, "fight": FightForm, "multi-fight": MultiFightForm}

@@ -348,16 +348,25 @@ def fighter_adjust(*, battle: BattleSession, fighter: BattleFighter, field: str,
         raise ValidationError("That fighter is not in play.")
     before = battle_state(battle, fighters)
     setattr(row, field, value)
-    label = BattleFighter._meta.get_field(field).verbose_name
-    words = f"{row.name}: {label} → {_word(value)}"
+    words = f"{row.name} is {_word(field, value)}"
     _save(battle, fighters, before)
     return _log(battle, before, actor, kind="adjust", fighter=row, summary=words, changes=[words])
 
 
-def _word(value) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return Condition(value).label
+STATE_WORDS = {
+    "broken": ("Broken", "no longer Broken"),
+    "hidden": ("Hidden", "no longer Hidden"),
+    "overwatch": ("on Overwatch", "off Overwatch"),
+    "engaged": ("Engaged", "no longer Engaged"),
+    "prone": ("Prone", "Standing"),
+    "ready": ("Ready", "Activated"),
+}
+
+
+def _word(field: str, value) -> str:
+    if field == "condition":
+        return Condition(value).label
+    return STATE_WORDS[field][0 if value else 1]
 
 
 @transaction.atomic
@@ -368,6 +377,19 @@ def battle_advance(*, battle: BattleSession, actor) -> BattleAction:
     changes = edition_rules(battle.edition).advance(battle, fighters)
     _save(battle, fighters, before)
     return _log(battle, before, actor, kind="phase", summary=changes[0], changes=changes)
+
+
+@transaction.atomic
+def battle_priority_set(*, battle: BattleSession, side: str, actor) -> BattleAction:
+    """2018+: the gang that won the Priority roll-off (classic: whose turn it is)."""
+    battle, fighters = _locked(battle)
+    if side not in Side.values:
+        raise ValidationError("Priority goes to one of the two gangs.")
+    before = battle_state(battle, fighters)
+    battle.turn_side = side
+    words = f"{battle.gang(side).name} has Priority" if battle.edition == "n18" else f"{battle.gang(side).name}'s turn"
+    _save(battle, fighters, before)
+    return _log(battle, before, actor, kind="adjust", summary=words, changes=[words])
 
 
 @transaction.atomic
@@ -421,6 +443,9 @@ def battle_report(battle: BattleSession, fighters: list[BattleFighter], actions:
             award(action.fighter_id, "rallies")
     for record in battle.facts.get("relics_defiled", {}).values():
         award(record["fighter"], "relic_defiled")
+    for name in ("caches_destroyed", "caches_recovered"):
+        for record in battle.facts.get(name, []):
+            award(record["fighter"], name)
 
     def end(f: BattleFighter) -> dict:
         by = by_pk.get(f.taken_out_by_id or f.seriously_injured_by_id)
@@ -487,6 +512,9 @@ def campaign_facts(battle: BattleSession) -> dict:
     role = {Side.A: battle.role_a or "attacker", Side.B: battle.role_b or "defender"}
     facts = battle.facts
     out = {"caskets_opened": len(facts.get("caskets", [])), "caskets": facts.get("caskets", [])}
+    for name in ("caches_destroyed", "caches_recovered"):
+        if facts.get(name):
+            out[name] = len(facts[name])
     if battle.scenario == "border-dispute" or facts.get("relics_defiled"):
         defiled = facts.get("relics_defiled", {})
         out["relic_defiled"] = {role[side]: side in defiled for side in (Side.A, Side.B)}

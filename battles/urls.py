@@ -13,6 +13,7 @@ urlpatterns = [
     path("<int:pk>/act/<slug:kind>/", views.battle_act, name="battle-act"),
     path("<int:pk>/fighters/<int:fighter_pk>/set/", views.fighter_set, name="fighter-set"),
     path("<int:pk>/advance/", views.battle_advance, name="battle-advance"),
+    path("<int:pk>/priority/", views.battle_priority, name="battle-priority"),
     path("<int:pk>/undo/", views.action_undo, name="action-undo"),
     path("<int:pk>/end/", views.battle_end, name="battle-end"),
     path("<int:pk>/report/", views.battle_report, name="battle-report"),

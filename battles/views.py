@@ -117,6 +117,7 @@ def _page_context(request, battle, *, follow: bool = False) -> dict:
         "battle": battle,
         "sides": [
             {
+                "key": side,
                 "gang": battle.gang(side),
                 "bottled": battle.bottled(side),
                 "rows": display.fighter_rows([f for f in fighters if f.side == side], adjustable, battle.edition),
@@ -176,7 +177,7 @@ def _menu(battle, kind: str, request) -> list | None:
     if kind == "test" and not (request.GET.get("test") or request.POST.get("test")):
         return list(rules.TESTS.items())
     if kind == "scenario" and not (request.GET.get("action") or request.POST.get("action")):
-        return list(rules.SCENARIO_ACTIONS.items())
+        return list(rules.scenario_actions(battle).items())
     return None
 
 
@@ -193,6 +194,7 @@ def battle_act(request, pk: int, kind: str):
         return render(request, "battles/battle_act.html", {**context, "menu": menu})
     fighters = selectors.battle_fighters(battle)
     form = _action_form(battle, kind, request, fighters)
+    context["rolls"] = "dice" in form.fields
     if request.method == "POST" and form.is_valid():
         try:
             if request.POST.get("op") == "roll":
@@ -206,7 +208,7 @@ def battle_act(request, pk: int, kind: str):
                 return _moved(request, _detail_url(battle), "; ".join(action.changes) or action.summary)
             plan = services.action_plan(battle=battle, kind=kind, params=form.params(), fighters=fighters)
             odds = services.action_odds(battle=battle, plan=plan)
-            context.update(plan=plan, odds=display.odds_rows(odds), rolls=plan.rolls)
+            context.update(plan=plan, odds=display.odds_rows(odds))
         except ValidationError as error:
             _fail(form, error)
     template = "battles/battle_act.html#action-form" if request.htmx else "battles/battle_act.html"
@@ -242,6 +244,17 @@ def _simple_change(request, pk: int, service, done: str):
 @require_POST
 def battle_advance(request, pk: int):
     return _simple_change(request, pk, services.battle_advance, "")
+
+
+@login_required
+@require_POST
+def battle_priority(request, pk: int):
+    battle = _battle_for_acting(request.user, pk)
+    try:
+        services.battle_priority_set(battle=battle, side=request.POST.get("side", ""), actor=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    return _moved(request, _detail_url(battle))
 
 
 @login_required

@@ -87,6 +87,8 @@ def shoot_plan(params: dict) -> Plan:
         "cover": params.get("cover") or "none",
         "modifiers": list(params.get("modifiers") or []),
     }
+    if params.get("in_combat_with"):
+        query["hand_to_hand_opponents"] = params["in_combat_with"]
     summary = f'{shooter.name} shoots {target.name} with the {entry["name"]} at {params["distance"]}"'
     return Plan("shoot", "shoot", query, summary, shooter, target, params=params)
 

@@ -26,8 +26,23 @@ TESTS = {
     "willpower": "Willpower",
     "intelligence": "Intelligence",
 }
-SCENARIO_ACTIONS = {"loot-casket": "Open a loot casket", "ammo-cache": "Ransack the ammo cache",
-                    "defile-relic": "Defile the enemy relic"}  # fmt: skip
+SCENARIO_ACTIONS = {
+    "loot-casket": "Open a loot casket",
+    "ammo-cache": "Ransack the ammo cache",
+    "defile-relic": "Defile the enemy relic",
+    "search-cache": "Search for the weapon cache",
+    "destroy-cache": "Destroy a weapon cache",
+    "recover-cache": "Carry a weapon cache off",
+}
+# Which scenario actions each scenario has (every battle of the guide has loot caskets and the ammo cache).
+SCENARIO_ONLY = {
+    "defile-relic": "border-dispute",
+    "search-cache": "search-and-destroy",
+    "destroy-cache": "search-and-destroy",
+    "recover-cache": "search-and-destroy",
+}
+# The guide's weapon cache search (a D6, 5+ in the End phase) has no rulebook action yet: offered once it has.
+SEARCH_RULE = "cache-search"
 COVER = {"none": "In the open", "partial": "Partial cover (-1)", "full": "Full cover (-2)"}
 FALL_CAUSES = {"fall": "Falls", "forced": "Forced off a ledge", "jump_down": "Jumps down"}
 CHARACTERISTIC = {"willpower": "Wil", "intelligence": "Int"}
@@ -135,9 +150,32 @@ def test_plan(params: dict, fighters: list, battle) -> Plan:
     return Plan("test", rule, query, f"{fighter.name}: {TESTS[test]}", fighter, side=fighter.side, params=params)
 
 
+def scenario_actions(battle) -> dict:
+    """The scenario actions this battle offers: its scenario's own, and those the rulebook can answer."""
+    from rulebook import editions
+
+    known = editions.actions("n18")
+    out = {}
+    for key, words in SCENARIO_ACTIONS.items():
+        only = SCENARIO_ONLY.get(key)
+        if only and battle.scenario and battle.scenario != only:
+            continue
+        if key == "search-cache" and SEARCH_RULE not in known:
+            continue
+        out[key] = words
+    return out
+
+
 def scenario_plan(params: dict, fighters: list, battle) -> Plan:
     action, fighter = params["action"], params["fighter"]
     summary = f"{fighter.name}: {SCENARIO_ACTIONS[action].lower()}"
+    if action == "search-cache":
+        return Plan("scenario", SEARCH_RULE, {}, summary, fighter, side=fighter.side, params=params)
+    if action == "destroy-cache":
+        # A Double action in base contact: an Intelligence test, +1 for each friend within 2".
+        query = {"kind": "characteristic", "characteristic": "Int", "value": fighter.stats["Int"],
+                 "modifier": params.get("friends_near") or 0}  # fmt: skip
+        return Plan("scenario", "test", query, summary, fighter, side=fighter.side, params=params)
     if action == "loot-casket":
         query = {"smash_and_grab": battle.scenario == "smash-and-grab"}
         return Plan("scenario", "loot-casket", query, summary, fighter, side=fighter.side, params=params)
@@ -275,15 +313,32 @@ def apply_scenario(plan: Plan, result: dict, battle) -> list[str]:
         words = [f"{fighter.name} ransacks the ammo cache: {'passed' if result['passed'] else 'failed'}"]
         if exhausted:
             words.append("The ammo cache is exhausted")
-    else:
+    elif action == "defile-relic":
         enemy = other_side(fighter.side)
         defiled = dict(facts.get("relics_defiled", {}))
         defiled[enemy] = {"fighter": fighter.pk, "name": fighter.name}
         facts["relics_defiled"] = defiled
         words = [f"{fighter.name} defiles {battle.gang(enemy).name}'s relic"]
+    else:
+        words = _cache(facts, action, fighter, result)
     battle.facts = facts
     _activated(fighter)
     return words
+
+
+CACHE_FACTS = {"search-cache": "caches_found", "destroy-cache": "caches_destroyed", "recover-cache": "caches_recovered"}
+CACHE_WORDS = {"search-cache": "finds a weapon cache", "destroy-cache": "destroys a weapon cache",
+               "recover-cache": "carries a weapon cache off the battlefield"}  # fmt: skip
+
+
+def _cache(facts: dict, action: str, fighter, result: dict) -> list[str]:
+    """Search & Destroy's weapon caches: found on the search roll, destroyed on a passed Int test, or recovered."""
+    succeeded = result.get("found", result.get("passed", True)) if result else True
+    if not succeeded:
+        return [f"{fighter.name} fails to {CACHE_WORDS[action].split(' ', 1)[0].rstrip('s')} it"]
+    name = CACHE_FACTS[action]
+    facts[name] = [*facts.get(name, []), {"side": fighter.side, "fighter": fighter.pk, "name": fighter.name}]
+    return [f"{fighter.name} {CACHE_WORDS[action]}"]
 
 
 APPLY = {"shoot": apply_shoot, "fight": apply_fight, "test": apply_test, "scenario": apply_scenario}

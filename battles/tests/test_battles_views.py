@@ -36,6 +36,7 @@ CHANGES = [
     ("battle-act", "post", ("shoot",), shoot_post),
     ("fighter-set", "post", "fighter", lambda b: {"field": "broken", "value": "1"}),
     ("battle-advance", "post", (), lambda b: {}),
+    ("battle-priority", "post", (), lambda b: {"side": "b"}),
     ("action-undo", "post", (), lambda b: {}),
     ("battle-end", "post", (), lambda b: {"winner": "a"}),
 ]
@@ -102,7 +103,8 @@ def test_an_arbitrator_acts_in_a_campaign_battle(client, make_user, battle, name
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(
-    ("name", "method", "args", "data"), [c for c in CHANGES if c[0] in ("fighter-set", "battle-advance", "action-undo")]
+    ("name", "method", "args", "data"),
+    [c for c in CHANGES if c[0] in ("fighter-set", "battle-advance", "battle-priority", "action-undo")],
 )
 def test_wrong_method(client, battle, name, method, args, data):
     client.force_login(battle.player_a)
@@ -254,3 +256,36 @@ def test_battle_page_query_budget_is_flat_in_the_number_of_fighters(client, batt
     assert counts[0] == counts[1]
     with django_assert_num_queries(counts[0]):
         client.get(url(view, battle))
+
+
+@pytest.mark.django_db
+def test_a_watcher_cannot_open_an_action_form(client, make_user, battle):
+    client.force_login(make_user())
+    assert client.get(url("battle-act", battle, "shoot")).status_code == 403
+
+
+@pytest.mark.django_db
+def test_scenario_menu_and_a_relic_defiled_without_dice(client, make_battle):
+    battle = make_battle("n18", fighters=2, scenario="border-dispute")
+    client.force_login(battle.player_a)
+    page = client.get(url("battle-act", battle, "scenario")).content.decode()
+    assert "Defile the enemy relic" in page and "Open a loot casket" in page and "weapon cache" not in page
+    fighter = battle.fighters.get(side="a", order=0)
+    form = url("battle-act", battle, "scenario") + "?action=defile-relic"
+    page = client.get(form).content.decode()
+    assert 'name="dice"' not in page and "Do it" in page
+    response = client.post(form, {"action": "defile-relic", "fighter": fighter.pk, "op": "roll"})
+    assert response.status_code == 302
+    battle.refresh_from_db()
+    assert battle.facts["relics_defiled"]["b"]["name"] == fighter.name
+
+
+@pytest.mark.django_db
+def test_priority_buttons_in_the_priority_phase(client, make_battle):
+    battle = make_battle("n18", fighters=2)
+    client.force_login(battle.player_b)
+    page = client.get(url("battle-detail", battle)).content.decode()
+    assert f"{battle.gang_b.name} has Priority" in page
+    client.post(url("battle-priority", battle), {"side": "b"})
+    battle.refresh_from_db()
+    assert battle.turn_side == "b"

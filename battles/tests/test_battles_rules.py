@@ -1,0 +1,159 @@
+"""More of each edition's actions with scripted dice: multiple combats, falls, agility, scenario actions,
+Priority and what may be set by hand."""
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from battles.models import Condition
+from battles.rules import n18
+from battles.services import (
+    action_plan,
+    action_resolve,
+    action_undo,
+    battle_end,
+    battle_priority_set,
+    fighter_adjust,
+)
+
+
+def sides(battle):
+    rows = list(battle.fighters.all())
+    return [f for f in rows if f.side == "a"], [f for f in rows if f.side == "b"]
+
+
+def resolve(battle, kind, dice=None, **params):
+    return action_resolve(battle=battle, kind=kind, params=params, actor=battle.player_a, dice=dice)
+
+
+@pytest.mark.django_db
+def test_classic_multiple_combat_each_bout_strikes_its_loser(make_battle):
+    battle = make_battle("classic", fighters=3)
+    (lone, *_), (first, second, _) = sides(battle)
+    action = resolve(battle, "multi-fight", fighter=lone, opponents=[first, second])
+    assert len(action.result["bouts"]) in (1, 2)
+    for row in (lone, first, second):
+        row.refresh_from_db()
+    struck = [f for f in (lone, first, second) if f.condition != Condition.STANDING or f.flesh_wounds]
+    for bout in action.result["bouts"]:
+        if bout.get("loser") and bout["wounds"]["outcome"] in ("down", "out_of_action", "flesh_wound"):
+            assert struck
+    assert all(f.engaged or f.out_of_action for f in (lone, first, second))
+
+
+@pytest.mark.django_db
+def test_classic_shot_into_a_fight_names_the_other_fighters(make_battle):
+    battle = make_battle("classic", fighters=2)
+    (leader, _), (target, _) = sides(battle)
+    pistol = next(f"{w['key']}:0" for w in leader.profile["weapons"] if w["category"] == "pistol")
+    params = {"fighter": leader, "target": target, "weapon": pistol, "distance": 6, "in_combat_with": 1}
+    plan = action_plan(battle=battle, kind="shoot", params=params)
+    assert plan.query["hand_to_hand_opponents"] == 1
+
+
+@pytest.mark.django_db
+def test_classic_fall_from_an_edge(make_battle):
+    battle = make_battle("classic", fighters=2)
+    (_, ganger), _ = sides(battle)
+    # I 3: a 4 falls; 3" is S3, 1 wound: wound roll 4 (needs 4), injury 2: down
+    resolve(battle, "test", [4, 4, 2], test="fall", fighter=ganger, height=3, edge="pinned_or_down")
+    ganger.refresh_from_db()
+    assert ganger.condition == Condition.DOWN
+    resolve(battle, "test", [6], test="recovery", fighter=ganger)
+    ganger.refresh_from_db()
+    assert ganger.condition == Condition.OUT_OF_ACTION
+
+
+@pytest.mark.django_db
+def test_n18_fight_with_a_knife(make_battle):
+    battle = make_battle("n18", fighters=2)
+    (_, bruiser), (_, target) = sides(battle)
+    knife = next(f"{w['key']}:0" for w in bruiser.profile["weapons"] if w["category"] == "close_combat")
+    # WS 4+, 1 Attack: hit 4, S4 v T4 wound 4, no save, Injury dice 6: Out of Action
+    action = resolve(battle, "fight", [4, 4, 6], fighter=bruiser, target=target, weapon=knife)
+    target.refresh_from_db()
+    bruiser.refresh_from_db()
+    assert action.result["outcome"] == "out_of_action"
+    assert target.out_of_action and target.taken_out_by_id == bruiser.pk
+    assert bruiser.engaged and not bruiser.ready
+
+
+@pytest.mark.django_db
+def test_n18_agility_and_fall(make_battle):
+    battle = make_battle("n18", fighters=2)
+    (_, bruiser), _ = sides(battle)
+    action = resolve(battle, "test", [4], test="agility", fighter=bruiser)
+    assert action.rule == "agility" and action.result["passed"]
+    resolve(battle, "test", None, test="fall", fighter=bruiser, height=2, cause="fall")
+    bruiser.refresh_from_db()
+    assert bruiser.condition == Condition.PINNED and bruiser.prone  # a short fall: Pinned
+
+
+@pytest.mark.django_db
+def test_search_and_destroy_caches_become_facts_and_awards(make_battle):
+    battle = make_battle("n18", fighters=2, scenario="search-and-destroy", role_a="attacker")
+    (leader, bruiser), _ = sides(battle)
+    menu = n18.scenario_actions(battle)
+    assert "destroy-cache" in menu and "recover-cache" in menu and "defile-relic" not in menu
+    action = resolve(battle, "scenario", [6, 6], action="destroy-cache", fighter=leader, friends_near=1)
+    assert action.query == {"kind": "characteristic", "characteristic": "Int", "value": 7, "modifier": 1}
+    resolve(battle, "scenario", None, action="recover-cache", fighter=bruiser)
+    battle = battle_end(battle=battle, actor=battle.player_a, winner="a")
+    assert len(battle.facts["caches_destroyed"]) == len(battle.facts["caches_recovered"]) == 1
+    awards = {f["name"]: f["awards"] for f in battle.report["fighters"]}
+    assert awards[leader.name] == {"caches_destroyed": 1} and awards[bruiser.name] == {"caches_recovered": 1}
+
+
+@pytest.mark.django_db
+def test_border_dispute_offers_the_relic_not_the_caches(make_battle):
+    battle = make_battle("n18", fighters=2, scenario="border-dispute")
+    menu = n18.scenario_actions(battle)
+    assert "defile-relic" in menu and "destroy-cache" not in menu and "loot-casket" in menu
+
+
+@pytest.mark.django_db
+def test_relic_bonus_on_nerve_until_defiled(make_battle):
+    battle = make_battle("n18", fighters=2, scenario="border-dispute")
+    (_, bruiser), (enemy, _) = sides(battle)
+    params = {"test": "nerve", "fighter": bruiser, "near_relic": True}
+    assert action_plan(battle=battle, kind="test", params=params).query["modifier"] == 2
+    resolve(battle, "scenario", None, action="defile-relic", fighter=enemy)
+    battle.refresh_from_db()
+    assert action_plan(battle=battle, kind="test", params=params).query["modifier"] == 0
+
+
+@pytest.mark.django_db
+def test_priority_is_set_and_undone(make_battle):
+    battle = make_battle("n18", fighters=2)
+    battle_priority_set(battle=battle, side="b", actor=battle.player_b)
+    battle.refresh_from_db()
+    assert battle.turn_side == "b"
+    action_undo(battle=battle, actor=battle.player_b)
+    battle.refresh_from_db()
+    assert battle.turn_side == "a"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("edition", "field", "value"),
+    [
+        ("classic", "condition", Condition.DOWN),  # the dice decide who goes down
+        ("classic", "prone", True),  # a 2018+ state
+        ("n18", "hidden", True),  # a classic state
+        ("n18", "wounds_left", 0),
+        ("n18", "broken", "maybe"),
+    ],
+)
+def test_only_table_states_are_set_by_hand(make_battle, edition, field, value):
+    battle = make_battle(edition, fighters=2)
+    (leader, _), _ = sides(battle)
+    with pytest.raises(ValidationError):
+        fighter_adjust(battle=battle, fighter=leader, field=field, value=value, actor=battle.player_a)
+
+
+@pytest.mark.django_db
+def test_set_by_hand_is_logged(make_battle):
+    battle = make_battle("classic", fighters=2)
+    (leader, _), _ = sides(battle)
+    action = fighter_adjust(battle=battle, fighter=leader, field="overwatch", value=True, actor=battle.player_a)
+    leader.refresh_from_db()
+    assert leader.overwatch and action.kind == "adjust" and "Overwatch" in action.summary
