@@ -96,18 +96,23 @@ class MoveForm(forms.Form):
 
 
 class ClassicAdvanceForm(forms.Form):
-    """The advance roll: rolled by the server, or the dice rolled at the table typed in order."""
+    """The advance roll: rolled by the server, or the dice rolled at the table typed in order.
 
+    The skill tables are chosen before the roll, so the server never rolls twice for one advance.
+    """
+
+    skill_table = forms.ChoiceField(label="Skill table if the roll gives a skill (3-4, 10-11)")
+    any_table = forms.ChoiceField(required=False, label="Skill table on a 2 or 12 (any table)")
     dice = forms.CharField(
         required=False,
         label="Dice rolled at the table (optional)",
         help_text="In order: the two Advance dice, then the D6 the result asks for, e.g. 3 4 5. Empty: the server rolls.",
     )
-    skill_table = forms.ChoiceField(required=False, label="Skill table, if the roll gives a skill", choices=[("", "—")])
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, standard_tables, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["skill_table"].choices = [("", "—")] + [(t, t) for t in CLASSIC_SKILL_TABLES]
+        self.fields["skill_table"].choices = [(t, t) for t in standard_tables]
+        self.fields["any_table"].choices = [("", "The same table")] + [(t, t) for t in CLASSIC_SKILL_TABLES]
 
     def clean_dice(self) -> list:
         text = self.cleaned_data["dice"].strip()

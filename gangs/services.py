@@ -557,39 +557,80 @@ def _known_skills(fighter: Fighter) -> list[str]:
 
 @transaction.atomic
 def fighter_advance_classic(
-    *, fighter: Fighter, actor, dice: DiceSource, skill_table: str | None = None
+    *, fighter: Fighter, actor, dice: DiceSource, skill_table: str, any_table: str = ""
 ) -> Advancement:
     """An advance roll owed for a threshold passed: 2D6 on the Advance table, then the D6 it asks for.
 
     ``dice`` is ``RandomDice`` for the server's roll or ``ScriptedDice`` for dice rolled at the table.
-    A skill result is rolled on ``skill_table``: one of the fighter's standard tables, or any table
-    on a 2 or 12. The rules are ``rulebook.classic.campaign.experience``'s.
+    The player names the tables before the dice are rolled, so a roll is never thrown away: a skill
+    comes from ``skill_table`` (one of the fighter's standard tables) or, on a 2 or 12, from
+    ``any_table`` (any table; the standard choice when empty). The rules are
+    ``rulebook.classic.campaign.experience``'s.
     """
     if classic_advances_due(fighter, fighter.advancements.count()) < 1:
         nxt = next((t for t in experience.ADVANCE_THRESHOLDS if t > fighter.experience), None)
         raise ValidationError(f"{fighter.name} has no advance roll due; the next comes at {nxt} XP.")
+    standard, _, _ = skill_tables(Edition.CLASSIC, fighter.fighter_type)
+    if skill_table not in standard:
+        raise ValidationError(f"Choose one of {fighter.fighter_type.name}'s skill tables: {', '.join(standard)}.")
+    if any_table and any_table not in experience.SKILL_TABLES:
+        raise ValidationError(f"{any_table} is not a skill table.")
     mark = len(dice.rolls)
     snapshot = FighterSnapshot(characteristics=current_stats(fighter), skills=_known_skills(fighter))
-    standard, _, _ = skill_tables(Edition.CLASSIC, fighter.fighter_type)
     try:
         after, answer = experience.roll_advance(snapshot, dice)
-        reason = f"Advance roll {answer['roll']}: {answer['result']} ({experience.ADVANCE.source})"
-        if answer["kind"] == "characteristic":
-            stat = answer["change"]["what"]
-            return _save_advance(
-                fighter, kind=Advancement.Kind.CHARACTERISTIC, description=f"+1 {stat}", actor=actor, reason=reason,
-                dice=_rolls_since(dice, mark), stat=stat, delta=1,
-            )  # fmt: skip
-        allowed = experience.SKILL_TABLES if answer["from"] == experience.ANY_SKILL["from"] else standard
-        if skill_table not in allowed:
-            raise RulesInputError("skill_table", f"{answer['result']}: choose one of {', '.join(allowed)}")
-        _, picked = experience.roll_skill(after, skill_table, dice)
+        if answer["kind"] == "skill":
+            table = (any_table or skill_table) if answer["from"] == experience.ANY_SKILL["from"] else skill_table
+            _, picked = experience.roll_skill(after, table, dice)
     except RulesInputError as error:
         raise _refuse(error) from None
+    reason = f"Advance roll {answer['roll']}: {answer['result']} ({experience.ADVANCE.source})"
+    if answer["kind"] == "characteristic":
+        stat = answer["change"]["what"]
+        return _save_advance(
+            fighter, kind=Advancement.Kind.CHARACTERISTIC, description=f"+1 {stat}", actor=actor, reason=reason,
+            dice=_rolls_since(dice, mark), stat=stat, delta=1,
+        )  # fmt: skip
     return _save_advance(
-        fighter, kind=Advancement.Kind.SKILL, description=f"{picked['skill']} ({skill_table})", actor=actor,
-        reason=reason, dice=_rolls_since(dice, mark), skill=_skill(Edition.CLASSIC, skill_table, picked["skill"]),
+        fighter, kind=Advancement.Kind.SKILL, description=f"{picked['skill']} ({table})", actor=actor,
+        reason=reason, dice=_rolls_since(dice, mark), skill=_skill(Edition.CLASSIC, table, picked["skill"]),
     )  # fmt: skip
+
+
+def _n18_characteristic(fighter: Fighter, characteristic: str) -> dict:
+    if characteristic not in fighter.base_stats:
+        raise RulesInputError("characteristic", f"{fighter.name} has no {characteristic}")
+    taken = fighter.stat_changes.filter(source=StatChangeSource.ADVANCEMENT, stat=characteristic).count()
+    category = fighter.fighter_type.category
+    return {
+        "cost": gang_rules.n18_characteristic_cost(characteristic, category=category, times_taken=taken),
+        "kind": Advancement.Kind.CHARACTERISTIC,
+        "description": f"+1 {characteristic}",
+        "stat": characteristic,
+        "delta": gang_rules.n18_improved(characteristic, 0),
+    }
+
+
+def _n18_skill(fighter: Fighter, skill: Skill | None, random_table: str | None, dice: DiceSource) -> dict:
+    _, every, levels = skill_tables(Edition.N18, fighter.fighter_type)
+    table = skill.table.name if skill else random_table
+    if table not in levels:
+        raise RulesInputError("skill", f"{fighter.fighter_type.name} has no access to the {table} skills")
+    cost = gang_rules.n18_skill_cost(access=levels[table], random=skill is None, category=fighter.fighter_type.category)
+    mark = len(dice.rolls)
+    if skill is None:
+        skill = _skill(
+            Edition.N18, table, gang_rules.n18_random_skill(table, every[table], _known_skills(fighter), dice)
+        )
+    elif fighter.skills.filter(skill=skill).exists():
+        raise RulesInputError("skill", f"{fighter.name} already has {skill.name}")
+    return {
+        "cost": cost,
+        "kind": Advancement.Kind.SKILL,
+        "description": f"{skill.name} ({table})",
+        "skill": skill,
+        "dice": _rolls_since(dice, mark),
+    }
 
 
 @transaction.atomic
@@ -603,42 +644,16 @@ def fighter_advance_n18(
     dice: DiceSource | None = None,
 ) -> Advancement:
     """Spend experience on +1 to a characteristic, a chosen skill, or a random skill from a table."""
-    category = fighter.fighter_type.category
     try:
         if characteristic:
-            if characteristic not in fighter.base_stats:
-                raise RulesInputError("characteristic", f"{fighter.name} has no {characteristic}")
-            taken = fighter.stat_changes.filter(source=StatChangeSource.ADVANCEMENT, stat=characteristic).count()
-            cost = gang_rules.n18_characteristic_cost(characteristic, category=category, times_taken=taken)
-            delta = gang_rules.n18_improved(characteristic, 0)
-            kind, description, stat, picked, rolls = (
-                Advancement.Kind.CHARACTERISTIC,
-                f"+1 {characteristic}",
-                characteristic,
-                None,
-                [],
-            )
+            advance = _n18_characteristic(fighter, characteristic)
         else:
-            _, every, levels = skill_tables(Edition.N18, fighter.fighter_type)
-            table = skill.table.name if skill else random_table
-            if table not in levels:
-                raise RulesInputError("skill", f"{fighter.fighter_type.name} has no access to the {table} skills")
-            cost = gang_rules.n18_skill_cost(access=levels[table], random=skill is None, category=category)
-            if skill is None:
-                dice = dice or RandomDice()
-                mark = len(dice.rolls)
-                name = gang_rules.n18_random_skill(table, every[table], _known_skills(fighter), dice)
-                skill, rolls = _skill(Edition.N18, table, name), _rolls_since(dice, mark)
-            elif fighter.skills.filter(skill=skill).exists():
-                raise RulesInputError("skill", f"{fighter.name} already has {skill.name}")
-            else:
-                rolls = []
-            kind, description, stat, delta, picked = Advancement.Kind.SKILL, f"{skill.name} ({table})", None, 0, skill
+            advance = _n18_skill(fighter, skill, random_table, dice or RandomDice())
     except RulesInputError as error:
         raise _refuse(error) from None
+    cost = advance.pop("cost")
     if fighter.experience < cost.xp:
-        raise ValidationError(f"{fighter.name} has {fighter.experience} XP; {description} costs {cost.xp} XP.")
-    return _save_advance(
-        fighter, kind=kind, description=description, actor=actor, reason=cost.why, xp=cost.xp, value=cost.value,
-        dice=rolls, stat=stat, delta=delta, skill=picked,
-    )  # fmt: skip
+        raise ValidationError(
+            f"{fighter.name} has {fighter.experience} XP; {advance['description']} costs {cost.xp} XP."
+        )
+    return _save_advance(fighter, actor=actor, reason=cost.why, xp=cost.xp, value=cost.value, **advance)

@@ -151,12 +151,21 @@ def _fighter_forms(gang, row, access, posted: dict | None = None) -> dict:
     built["move_form"] = forms.MoveForm(gang=gang)
     built["rename_form"] = forms.RenameForm(initial={"name": fighter.name})
     built["notes_form"] = forms.NotesForm(initial={"notes": fighter.notes})
-    if gang.edition == Edition.CLASSIC:
-        built["advance_form"] = forms.ClassicAdvanceForm() if row.advances_due else None
-    elif fighter.fighter_type.category in gang_rules.N18_ADVANCING_CATEGORIES:
-        _, _, levels = services.skill_tables(Edition.N18, fighter.fighter_type)
-        built["advance_form"] = forms.N18AdvanceForm(fighter=fighter, access=levels)
+    if (
+        gang.edition == Edition.N18
+        and fighter.fighter_type.category in gang_rules.N18_ADVANCING_CATEGORIES
+        or gang.edition == Edition.CLASSIC
+        and row.advances_due
+    ):
+        built["advance_form"] = _advance_form(gang, fighter)
     return {**built, **(posted or {})}
+
+
+def _advance_form(gang, fighter, data=None):
+    standard, _, levels = services.skill_tables(gang.edition, fighter.fighter_type)
+    if gang.edition == Edition.CLASSIC:
+        return forms.ClassicAdvanceForm(data, standard_tables=standard)
+    return forms.N18AdvanceForm(data, fighter=fighter, access=levels)
 
 
 def _fighter_page(request, gang, fighter_pk: int, *, partial: bool = False, posted: dict | None = None):
@@ -238,11 +247,7 @@ def _advance(gang, fighter, form, actor):
 def fighter_advance(request, pk: int, fighter_pk: int):
     gang = gang_for_edit(request.user, pk)
     fighter = get_object_or_404(gang.fighters.select_related("fighter_type"), pk=fighter_pk)
-    if gang.edition == Edition.CLASSIC:
-        form = forms.ClassicAdvanceForm(request.POST)
-    else:
-        _, _, levels = services.skill_tables(Edition.N18, fighter.fighter_type)
-        form = forms.N18AdvanceForm(request.POST, fighter=fighter, access=levels)
+    form = _advance_form(gang, fighter, request.POST)
     message = ""
     if form.is_valid():
         try:

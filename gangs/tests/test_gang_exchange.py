@@ -30,7 +30,9 @@ def full_gang(make_gang, make_fighter):
     )
     services.purchase_buy(gang=gang, equipment=lasgun, actor=gang.owner)  # into the Stash
     services.experience_award(fighter=ganger, amount=40, actor=gang.owner, reason="Battles")
-    services.fighter_advance_classic(fighter=ganger, actor=gang.owner, dice=ScriptedDice([3, 3, 5]))
+    services.fighter_advance_classic(
+        fighter=ganger, actor=gang.owner, dice=ScriptedDice([3, 3, 5]), skill_table="Combat"
+    )
     services.fighter_advance_classic(
         fighter=ganger, actor=gang.owner, dice=ScriptedDice([2, 1, 4]), skill_table="Combat"
     )

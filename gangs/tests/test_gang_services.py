@@ -191,13 +191,17 @@ def test_classic_advance_needs_a_threshold_and_reads_entered_dice(make_gang, mak
     gang = make_gang()
     ganger = make_fighter(gang, "ganger")  # 20+D6 with the seeded die
     with pytest.raises(ValidationError, match="no advance roll due"):
-        services.fighter_advance_classic(fighter=ganger, actor=gang.owner, dice=ScriptedDice([3, 3, 1]))
+        services.fighter_advance_classic(
+            fighter=ganger, actor=gang.owner, dice=ScriptedDice([3, 3, 1]), skill_table="Combat"
+        )
     services.experience_award(fighter=ganger, amount=40, actor=gang.owner, reason="Test battles")
     ganger.refresh_from_db()
     # From 20+D6 to 60+D6 passes 31, 41, 51 and 61.
     assert services.classic_advances_due(ganger, 0) == 4
     # 3 + 3 = 6: WS or BS; the D6 shows 5: BS.
-    advancement = services.fighter_advance_classic(fighter=ganger, actor=gang.owner, dice=ScriptedDice([3, 3, 5]))
+    advancement = services.fighter_advance_classic(
+        fighter=ganger, actor=gang.owner, dice=ScriptedDice([3, 3, 5]), skill_table="Combat"
+    )
     assert advancement.description == "+1 BS"
     assert current_stats(ganger)["BS"] == 4
     entry = gang.ledger.get(kind=LedgerKind.ADVANCEMENT)
@@ -213,15 +217,27 @@ def test_classic_advance_needs_a_threshold_and_reads_entered_dice(make_gang, mak
 
 
 @pytest.mark.django_db
-def test_classic_skill_advance_refuses_a_table_the_fighter_cannot_use(make_gang, make_fighter):
+def test_classic_tables_are_chosen_before_any_die_is_rolled(make_gang, make_fighter):
     gang = make_gang()
     ganger = make_fighter(gang, "ganger")
     services.experience_award(fighter=ganger, amount=10, actor=gang.owner, reason="Test")
-    with pytest.raises(ValidationError, match="choose one of Combat, Ferocity, Shooting"):
-        services.fighter_advance_classic(
-            fighter=ganger, actor=gang.owner, dice=ScriptedDice([2, 1, 4]), skill_table="Techno"
-        )
+    dice = ScriptedDice([2, 1, 4])
+    with pytest.raises(ValidationError, match="Choose one of Ganger's skill tables: Combat, Ferocity, Shooting"):
+        services.fighter_advance_classic(fighter=ganger, actor=gang.owner, dice=dice, skill_table="Techno")
+    assert dice.remaining == 3  # nothing rolled, so a refused request cannot be used to re-roll
     assert not ganger.advancements.exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("any_table", "skill"), [("Techno", "Armourer (Techno)"), ("", "Combat Master (Combat)")])
+def test_classic_2_or_12_rolls_on_any_table(make_gang, make_fighter, any_table, skill):
+    gang = make_gang()
+    ganger = make_fighter(gang, "ganger")
+    services.experience_award(fighter=ganger, amount=10, actor=gang.owner, reason="Test")
+    advancement = services.fighter_advance_classic(
+        fighter=ganger, actor=gang.owner, dice=ScriptedDice([6, 6, 1]), skill_table="Combat", any_table=any_table
+    )
+    assert advancement.description == skill
 
 
 @pytest.mark.django_db
@@ -278,7 +294,9 @@ def every_kind_of_change(gang, make_fighter):
     services.experience_award(fighter=leader, amount=20, actor=owner, reason="Battle")
     yield "experience"
     if gang.edition == "classic":
-        services.fighter_advance_classic(fighter=leader, actor=owner, dice=ScriptedDice([3, 3, 1]))
+        services.fighter_advance_classic(
+            fighter=leader, actor=owner, dice=ScriptedDice([3, 3, 1]), skill_table="Combat"
+        )
     else:
         services.fighter_advance_n18(fighter=leader, actor=owner, characteristic="Wil")
     yield "advance"

@@ -53,7 +53,11 @@ def change_requests(gang):
         ("purchase-move", reverse("gangs:purchase-move", args=[gang.pk, purchase.pk]), {"to": "stash"}),
         ("purchase-sell", reverse("gangs:purchase-sell", args=[gang.pk, purchase.pk]), {}),
         ("purchase-discard", reverse("gangs:purchase-discard", args=[gang.pk, purchase.pk]), {}),
-        ("fighter-advance", reverse("gangs:fighter-advance", args=[gang.pk, ganger.pk]), {"dice": "3 3 5"}),
+        (
+            "fighter-advance",
+            reverse("gangs:fighter-advance", args=[gang.pk, ganger.pk]),
+            {"dice": "3 3 5", "skill_table": "Combat"},
+        ),
         ("fighter-retire", reverse("gangs:fighter-retire", args=[gang.pk, ganger.pk]), {}),
     ]
 
@@ -204,11 +208,17 @@ def test_an_invalid_htmx_advance_is_200_with_errors(client, gang_with_kit):
     gang = gang_with_kit
     client.force_login(gang.owner)
     url, _ = request_for(gang, "fighter-advance")
-    response = client.post(url, {"dice": "3 3 5"}, HTTP_HX_REQUEST="true")
+    response = client.post(url, {"dice": "3 3 5", "skill_table": "Combat"}, HTTP_HX_REQUEST="true")
     assert response.status_code == 200
     assert "no advance roll due" in response.content.decode()
-    response = client.post(url, {"dice": "3 9"}, HTTP_HX_REQUEST="true")
+    vex = gang.fighters.get(name="Vex")
+    services.experience_award(fighter=vex, amount=40, actor=gang.owner, reason="Test")
+    response = client.post(url, {"dice": "3 9", "skill_table": "Combat"}, HTTP_HX_REQUEST="true")
     assert response.status_code == 200
+    assert "is not a face of the D6 die" in response.content.decode()
+    response = client.post(url, {"dice": "3 3 5", "skill_table": "Techno"}, HTTP_HX_REQUEST="true")
+    assert "Select a valid choice" in response.content.decode()
+    assert not vex.advancements.exists()
 
 
 @pytest.mark.django_db
