@@ -597,6 +597,11 @@ def fighter_advance_classic(
     )  # fmt: skip
 
 
+def _afford(fighter: Fighter, cost: gang_rules.AdvanceCost, what: str) -> None:
+    if fighter.experience < cost.xp:
+        raise ValidationError(f"{fighter.name} has {fighter.experience} XP; {what} costs {cost.xp} XP.")
+
+
 def _n18_characteristic(fighter: Fighter, characteristic: str) -> dict:
     if characteristic not in fighter.base_stats:
         raise RulesInputError("characteristic", f"{fighter.name} has no {characteristic}")
@@ -617,6 +622,7 @@ def _n18_skill(fighter: Fighter, skill: Skill | None, random_table: str | None, 
     if table not in levels:
         raise RulesInputError("skill", f"{fighter.fighter_type.name} has no access to the {table} skills")
     cost = gang_rules.n18_skill_cost(access=levels[table], random=skill is None, category=fighter.fighter_type.category)
+    _afford(fighter, cost, f"a {table} skill")  # before any die, so a refusal cannot be used to re-roll
     mark = len(dice.rolls)
     if skill is None:
         skill = _skill(

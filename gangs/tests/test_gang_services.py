@@ -273,6 +273,11 @@ def test_n18_refuses_skills_outside_access_and_gangers(make_gang, make_fighter):
         services.fighter_advance_n18(fighter=boss, actor=gang.owner, skill=Skill.objects.get(name="Mentor"))
     with pytest.raises(ValidationError, match="Gangers advance on their own 2D6 table"):
         services.fighter_advance_n18(fighter=bruiser, actor=gang.owner, characteristic="BS")
+    tyrant = make_fighter(gang, "leader")
+    dice = ScriptedDice([1])
+    with pytest.raises(ValidationError, match="has 0 XP; a Brawn skill costs 6 XP"):
+        services.fighter_advance_n18(fighter=tyrant, actor=gang.owner, random_table="Brawn", dice=dice)
+    assert dice.remaining == 1  # refused before the roll
 
 
 def every_kind_of_change(gang, make_fighter):
