@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-WIDTH, HEIGHT = 600, 240
-LEFT, RIGHT, TOP, BOTTOM = 48, 12, 12, 28
+WIDTH, HEIGHT = 420, 220
+LEFT, RIGHT, TOP, BOTTOM = 44, 10, 12, 28
 # Colour-blind-safe palette (Okabe-Ito); past eight gangs the dash pattern tells lines apart.
 COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442")
 DASHES = ("", "6 3", "2 3", "8 3 2 3")

@@ -72,8 +72,11 @@ class ScenarioRoll:
     extra: dict = field(default_factory=dict)
 
 
-def roll_scenario(edition: str, dice: DiceSource, *, rescue: bool, roll_off_needed: bool) -> ScenarioRoll:
-    """The scenario of a battle. For the classic table a result may leave the choice to a player
+def roll_scenario(
+    edition: str, dice: DiceSource, *, rescue: bool, roll_off_between: tuple[str, str] | None
+) -> ScenarioRoll:
+    """The scenario of a battle; outside a challenge, the two gangs (attacker first) roll off for
+    attacker when it has one. For the classic table a result may leave the choice to a player
     (``extra["chooser"]``): the scenario is then set with :func:`classic_choice`."""
     if edition == Edition.CLASSIC:
         found = classic_scenarios.roll_scenario(dice)
@@ -84,9 +87,9 @@ def roll_scenario(edition: str, dice: DiceSource, *, rescue: bool, roll_off_need
     result = n18_scenarios.roll_scenario(dice, rescue_mission=rescue)
     scenario = n18_scenarios.SCENARIOS[result["slug"]]
     has_roles, extra, defender_won = result["attacker"] is not None, {}, False
-    if has_roles and roll_off_needed:
-        winner, roll_dice = roll_off("first", "second", dice)
-        defender_won = winner == "second"
+    if has_roles and roll_off_between:
+        winner, roll_dice = roll_off(*roll_off_between, dice)
+        defender_won = winner == roll_off_between[1]
         extra = {"roll_off": {"dice": list(roll_dice), "note": "the roll-off winner attacks"}}
     rewards = tuple(r.as_json() for r in scenario.rewards)
     return ScenarioRoll(scenario.slug, scenario.name, result["roll"], has_roles, rewards, defender_won, extra)

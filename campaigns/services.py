@@ -39,6 +39,11 @@ from rulebook.errors import RulesInputError
 from rulebook.n18.matchmaking import next_challenger, pair_at_random
 
 
+def _rolled_since(dice: DiceSource, mark: int) -> list[dict]:
+    """The dice this step rolled (a source may be shared by several steps)."""
+    return [r.as_json() for r in dice.rolls[mark:]]
+
+
 def _rules_error(err: RulesInputError) -> ValidationError:
     return ValidationError(f"{err.field}: {err.message}" if err.field != "dice" else err.message)
 
@@ -385,16 +390,18 @@ def battle_scenario_roll(*, battle: Battle, dice: DiceSource, entered: bool = Fa
     attacker when the scenario has one. Rolling again replaces the roll and any crews."""
     battle = Battle.objects.select_for_update().select_related("attacker", "defender").get(pk=battle.pk)
     _require_scheduled(battle)
+    mark = len(dice.rolls)
+    # The challenger attacks; any other battle rolls off (attacker first, so a tie-free roll is readable).
+    roll_off = None if battle.origin == BattleOrigin.CHALLENGE else (battle.attacker.name, battle.defender.name)
     try:
-        result = rules.roll_scenario(battle.campaign.edition, dice, rescue=battle.is_rescue,
-                                     roll_off_needed=battle.origin != BattleOrigin.CHALLENGE)  # fmt: skip
+        result = rules.roll_scenario(battle.campaign.edition, dice, rescue=battle.is_rescue, roll_off_between=roll_off)
     except RulesInputError as err:
         raise _rules_error(err) from err
     if result.defender_wins_roll_off:
         battle.attacker, battle.defender = battle.defender, battle.attacker
     battle.scenario, battle.scenario_name = result.slug, result.name
     battle.has_roles = result.has_roles
-    battle.scenario_roll = {"roll": result.roll, "dice": list(dice.log()), "entered": entered, **result.extra}
+    battle.scenario_roll = {"roll": result.roll, "dice": _rolled_since(dice, mark), "entered": entered, **result.extra}
     battle.rewards = list(result.rewards)
     battle.crews = {}
     battle.save()
@@ -437,11 +444,12 @@ def battle_crew_size_roll(*, battle: Battle, side: str, dice: DiceSource) -> Bat
     crew = _crew_rule(battle, side, crew_candidates(battle.gang_of(side)))
     if battle.crews.get(side, {}).get("size"):
         raise ValidationError("The crew size has been rolled already.")
+    mark = len(dice.rolls)
     try:
         size = rules.crew_size(crew, dice)
     except RulesInputError as err:
         raise _rules_error(err) from err
-    battle.crews = {**battle.crews, side: {"size": list(size), "size_dice": dice.log()}}
+    battle.crews = {**battle.crews, side: {"size": list(size), "size_dice": _rolled_since(dice, mark)}}
     battle.save(update_fields=["crews"])
     return battle
 
