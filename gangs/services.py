@@ -265,9 +265,28 @@ def fighter_notes_set(*, fighter: Fighter, notes: str, actor) -> Fighter:
     return fighter
 
 
+def _kit_leaves(fighter: Fighter, status: str) -> tuple[str, list]:
+    """What happens to a leaving fighter's equipment, and the items it concerns.
+
+    Retired, and Dead in the 2018+ rules: it goes to the Stash. Dead in classic: it is lost with
+    the fighter (S3 p84, Serious Injuries 11-16).
+    """
+    items = [
+        {"purchase": p.pk, "equipment": p.equipment.slug, "price": p.price}
+        for p in fighter.purchases.select_related("equipment")
+    ]
+    if status not in (FighterStatus.DEAD, FighterStatus.RETIRED) or not items:
+        return "", []
+    if status == FighterStatus.DEAD and fighter.gang.edition == Edition.CLASSIC:
+        fighter.purchases.all().delete()
+        return f"; {len(items)} items lost with them", items
+    fighter.purchases.update(fighter=None)
+    return f"; {len(items)} items to the Stash", items
+
+
 @transaction.atomic
 def fighter_status_set(*, fighter: Fighter, status: str, actor, reason: str = "", dice: list | None = None) -> Fighter:
-    """Set Active, Recovery, Convalescence, Captured, Dead or Retired; a Dead or Retired fighter's kit goes to the Stash."""
+    """Set Active, Recovery, Convalescence, Captured, Dead or Retired (see :func:`_kit_leaves` for the kit)."""
     if status not in FighterStatus.values:
         raise ValidationError(f"{status!r} is not a fighter status.")
     old = fighter.get_status_display()
@@ -275,19 +294,15 @@ def fighter_status_set(*, fighter: Fighter, status: str, actor, reason: str = ""
     if status != FighterStatus.CAPTURED:
         fighter.captured_by = None
     fighter.save(update_fields=["status", "captured_by"])
-    moved = []
-    if status in (FighterStatus.DEAD, FighterStatus.RETIRED):
-        moved = list(fighter.purchases.values_list("pk", flat=True))
-        fighter.purchases.update(fighter=None)
+    kit, items = _kit_leaves(fighter, status)
     ledger_record(
         gang=fighter.gang,
         fighter=fighter,
         kind=Kind.STATUS,
-        description=f"{fighter.name}: {old} → {fighter.get_status_display()}"
-        + (f"; {len(moved)} items to the Stash" if moved else ""),
+        description=f"{fighter.name}: {old} → {fighter.get_status_display()}{kit}",
         reason=reason,
         dice=dice,
-        data={"status": status, "purchases_to_stash": moved},
+        data={"status": status, "equipment": items},
         actor=actor,
     )
     return fighter

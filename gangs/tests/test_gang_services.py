@@ -175,6 +175,21 @@ def test_discard_move_and_retire(make_gang, make_fighter):
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize(("edition", "kept"), [("classic", False), ("n18", True)])
+def test_a_dead_fighters_kit_is_lost_in_classic_and_kept_in_n18(make_gang, make_fighter, edition, kept):
+    gang = make_gang(edition=edition)
+    leader = make_fighter(gang, "leader")
+    slug = "knife" if edition == "classic" else "fighting-knife"
+    services.purchase_buy(gang=gang, equipment=item(edition, slug), fighter=leader, actor=gang.owner)
+    services.fighter_status_set(fighter=leader, status=FighterStatus.DEAD, actor=gang.owner, reason="Dead (11)")
+    assert Purchase.objects.filter(gang=gang, fighter__isnull=True).exists() == kept
+    assert not Purchase.objects.filter(fighter=leader).exists()
+    entry = gang.ledger.get(kind=LedgerKind.STATUS)
+    assert entry.data["equipment"][0]["equipment"] == slug
+    assert ("to the Stash" in entry.description) == kept
+
+
+@pytest.mark.django_db
 def test_renames_are_in_the_history(make_gang, make_fighter):
     gang = make_gang(name="Old")
     fighter = make_fighter(gang, "ganger", name="Vex")
