@@ -18,7 +18,7 @@ class StatValue:
     code: str
     base: int
     value: int
-    changes: tuple[str, ...] = field(default_factory=tuple)  # "+1 (Advancement)", "-1 (Lasting Injury)"
+    changes: tuple[str, ...] = field(default_factory=tuple)  # "3 → 4 (Advancement)", "4+ → 5+ (Lasting Injury)"
     target: bool = False  # a 2018+ target number, shown as "4+"
 
     @property
@@ -31,20 +31,27 @@ class StatValue:
 
 
 def stat_line(fighter: Fighter) -> list[StatValue]:
-    """Every characteristic of the fighter's edition, in roster order."""
-    deltas: dict[str, int] = {}
+    """Every characteristic of the fighter's edition, in roster order.
+
+    Each change reads "3 → 4 (Advancement)", or "3+ → 2+" for a 2018+ target number, where a
+    lower number is better, so the direction is never in doubt.
+    """
+    edition = fighter.gang.edition
+    running = dict(fighter.base_stats)
     notes: dict[str, list[str]] = {}
     for change in fighter.stat_changes.all():
-        deltas[change.stat] = deltas.get(change.stat, 0) + change.delta
-        notes.setdefault(change.stat, []).append(f"{change.delta:+d} ({change.get_source_display()})")
+        suffix = "+" if edition == Edition.N18 and change.stat in TARGET_NUMBER_CHARACTERISTICS else ""
+        before = running.get(change.stat, 0)
+        running[change.stat] = before + change.delta
+        text = f"{before}{suffix} → {running[change.stat]}{suffix} ({change.get_source_display()})"
+        notes.setdefault(change.stat, []).append(text)
     line = []
-    edition = fighter.gang.edition
     for code in STATS_BY_EDITION[edition]:
         base = fighter.base_stats.get(code)
         if base is None:
             continue
         target = edition == Edition.N18 and code in TARGET_NUMBER_CHARACTERISTICS
-        line.append(StatValue(code, base, base + deltas.get(code, 0), tuple(notes.get(code, ())), target))
+        line.append(StatValue(code, base, running[code], tuple(notes.get(code, ())), target))
     return line
 
 

@@ -7,7 +7,7 @@ from content.models import Equipment, Skill
 from gangs import services
 from gangs.ledger import ledger_totals
 from gangs.models import FighterStatus, LedgerKind, Purchase
-from gangs.stats import current_stats
+from gangs.stats import current_stats, stat_line
 from rulebook.dice import ScriptedDice
 
 
@@ -263,7 +263,9 @@ def test_n18_advances_spend_experience_at_the_published_costs(make_gang, make_fi
     first = services.fighter_advance_n18(fighter=boss, actor=gang.owner, characteristic="BS")
     second = services.fighter_advance_n18(fighter=boss, actor=gang.owner, characteristic="BS")
     assert [(a.xp_cost, a.value) for a in (first, second)] == [(6, 20), (8, 20)]
-    assert current_stats(boss)["BS"] == 2  # 4+ → 3+ → 2+
+    assert current_stats(boss)["BS"] == 2
+    bs = next(v for v in stat_line(boss) if v.code == "BS")
+    assert (bs.shown, bs.changes) == ("2+", ("4+ → 3+ (Advancement)", "3+ → 2+ (Advancement)"))
     skill = Skill.objects.get(edition="n18", name="Headbutt")
     chosen = services.fighter_advance_n18(fighter=boss, actor=gang.owner, skill=skill)
     assert (chosen.xp_cost, chosen.value) == (9, 20)  # Brawn is primary for a Forge Boss
