@@ -10,7 +10,8 @@ File shapes (see /docs and the files' own ``notes``):
 
 - Armoury / Trading Post: ``weapons``, ``armour``, ``wargear`` lists (the team's weapons format).
 - Houses: ``composition``, ``houses`` (each with ``fighter_types`` and, for n18, an
-  ``equipment_list`` of ``{"item", "cost", "fighter_types"}``), an optional ``equipment`` block
+  ``equipment_list`` of ``{"item", "cost", "fighter_types"}``; an entry marked ``"optional": true``
+  waits, reported, until its item exists), an optional ``equipment`` block
   (house-list items missing from the Trading Post, in the weapons format) and, for classic,
   ``fighter_types`` shared by every house with per-house ``skill_access``.
 - Skills: ``skill_tables`` with their ``skills``.
@@ -70,6 +71,8 @@ class LoadReport:
     """What a load did, per model: added, changed, unchanged, deactivated, removed, kept (house rules)."""
 
     counts: dict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))
+    # Optional equipment list entries whose item is not in the data yet, as "edition/slug".
+    waiting: set[str] = field(default_factory=set)
 
     def note(self, model: type[models.Model], outcome: str) -> None:
         self.counts[model._meta.verbose_name_plural.capitalize()][outcome] += 1
@@ -81,10 +84,15 @@ class LoadReport:
 
     def lines(self) -> list[str]:
         always, sometimes = ["added", "changed", "unchanged"], ["deactivated", "removed", "kept"]
-        return [
+        lines = [
             f"{label}: " + ", ".join(f"{counter[o]} {o}" for o in always + [o for o in sometimes if counter[o]])
             for label, counter in sorted(self.counts.items())
         ]
+        if self.waiting:
+            lines.append(
+                f"Equipment list entries waiting for items not in the data yet: {', '.join(sorted(self.waiting))}"
+            )
+        return lines
 
 
 def load_content(*, data_dir: Path = DATA_DIR) -> LoadReport:
@@ -288,11 +296,15 @@ class _EditionLoader:
                     row.save(update_fields=["is_active"])
                     self.report.note(model, "deactivated")
 
-    def lookup(self, model: type[models.Model], slug: str, place: _Field, key: str):
+    def in_data(self, model: type[models.Model], slug: str) -> bool:
+        """Loaded from the files in this run, or a house rule (never an official row the files dropped)."""
         row = self.existing[model].get(slug)
-        if row is None or (row.is_official and row.pk not in self.seen[model]):
+        return row is not None and (not row.is_official or row.pk in self.seen[model])
+
+    def lookup(self, model: type[models.Model], slug: str, place: _Field, key: str):
+        if not self.in_data(model, slug):
             place.fail(key, f"no {model._meta.verbose_name} {slug!r} in the {self.edition} data")
-        return row
+        return self.existing[model][slug]
 
     # --- equipment ------------------------------------------------------------------------------------------
     def load_equipment(self, root: _Field) -> None:
@@ -480,7 +492,12 @@ class _EditionLoader:
                     ):
                         wanted[local_slug][item.pk] = {"cost": item.cost}
         for entry in house_record.children("equipment_list"):
-            item = self.lookup(Equipment, entry.get("item", str), entry, "item")
+            slug = entry.get("item", str)
+            if entry.get("optional", bool, required=False, default=False) and not self.in_data(Equipment, slug):
+                # A house-list item the Trading Post file does not sell yet: listed as soon as it does.
+                self.report.waiting.add(f"{self.edition}/{slug}")
+                continue
+            item = self.lookup(Equipment, slug, entry, "item")
             cost = entry.count("cost")
             for local_slug in entry.strings("fighter_types"):
                 if local_slug not in wanted:

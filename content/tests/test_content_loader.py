@@ -217,3 +217,24 @@ def test_the_command_refuses_a_bad_folder_with_a_clear_message(write_data, small
     drop_cost(small_data)
     with pytest.raises(CommandError, match="Nothing was loaded: houses.json: fighter_types\\[0\\].cost: is required"):
         call_command("load_content", data_dir=write_data(small_data))
+
+
+def test_an_optional_list_entry_waits_for_its_item(write_data, small_data):
+    houses = small_data["classic/houses.json"]["houses"][0]
+    houses["equipment_list"] = [{"item": "hive-cannon", "cost": 300, "fighter_types": ["leader"], "optional": True}]
+    report = load_content(data_dir=write_data(small_data))
+    assert report.waiting == {"classic/hive-cannon"}
+    assert "waiting for items not in the data yet: classic/hive-cannon" in report.lines()[-1]
+    small_data["classic/armoury.json"]["weapons"].append(
+        dict(small_data["classic/armoury.json"]["weapons"][0], slug="hive-cannon", name="Hive cannon", category="heavy")
+    )
+    report = load_content(data_dir=write_data(small_data))
+    assert not report.waiting
+    assert (
+        FighterTypeEquipment.objects.get(fighter_type__slug="escher-leader", equipment__slug="hive-cannon").cost == 300
+    )
+    # Without the flag, a missing item is an error like any other unknown name.
+    del houses["equipment_list"][0]["optional"]
+    houses["equipment_list"][0]["item"] = "hive-mortar"
+    with pytest.raises(ContentFileError, match="no equipment 'hive-mortar' in the classic data"):
+        load_content(data_dir=write_data(small_data))
