@@ -6,7 +6,7 @@ and leaves the database as it was. It never changes or deletes house rules (rows
 ``is_official=False``); official rows that left the files are deactivated, not deleted, because
 gangs may own them.
 
-File shapes (see /docs and the files' own ``notes``):
+File shapes (see docs/content.md and the files' own ``notes``):
 
 - Armoury / Trading Post: ``weapons``, ``armour``, ``wargear`` lists (the team's weapons format).
 - Houses: ``composition``, ``houses`` (each with ``fighter_types`` and, for n18, an
