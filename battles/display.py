@@ -96,6 +96,14 @@ def toggles(fighter: BattleFighter, adjustable: tuple, edition: str) -> list[tup
     return out
 
 
+TARGET_NUMBERS = ("WS", "BS", "I", "Ld", "Cl", "Wil", "Int")  # 2018+ characteristics rolled against, shown as 4+
+
+
+def stat_words(stats: dict, edition: str) -> list[tuple[str, str]]:
+    plus = edition == "n18"
+    return [(code, f"{value}+" if plus and code in TARGET_NUMBERS else str(value)) for code, value in stats.items()]
+
+
 def fighter_rows(fighters: list[BattleFighter], adjustable: tuple, edition: str) -> list[dict]:
     return [
         {
@@ -103,7 +111,7 @@ def fighter_rows(fighters: list[BattleFighter], adjustable: tuple, edition: str)
             "badges": badges(f, edition),
             "toggles": toggles(f, adjustable, edition),
             "weapons": [(w["name"], w["key"] in f.failed_weapons) for w in f.profile.get("weapons", [])],
-            "stats": list(f.stats.items()),
+            "stats": stat_words(f.stats, edition),
         }
         for f in fighters
     ]

@@ -87,7 +87,7 @@ def _in_play(fighters, side=None):
 
 
 def _fighter_choices(fighters) -> list:
-    return [("", "—")] + [(f.pk, f"{f.name} ({'AB'[f.side == Side.B]})") for f in fighters]
+    return [("", "—")] + [(f.pk, f"{f.name} ({f.battle.gang(f.side).name})") for f in fighters]
 
 
 def _weapon_choices(fighters, use: str, unarmed: bool = False) -> list:

@@ -160,24 +160,43 @@ def battle_follow(request, pk: int):
     return render(request, template, context)
 
 
+CHOICE_PARAM = {"test": "test", "scenario": "action"}  # actions that start from a menu of choices
+
+
+def _choice(kind: str, request) -> str | None:
+    name = CHOICE_PARAM.get(kind)
+    return (request.GET.get(name) or request.POST.get(name)) if name else None
+
+
 def _action_form(battle, kind: str, request, fighters):
     data = request.POST if request.method == "POST" else None
     initial = {k: v for k, v in request.GET.items() if k in ("fighter", "side", "target")}
     options = {"battle": battle, "fighters": fighters, "initial": initial}
     if kind == "test":
-        return forms.TestForm(data, test=request.GET.get("test") or request.POST.get("test"), **options)
+        return forms.TestForm(data, test=_choice(kind, request), **options)
     if kind == "scenario":
-        return forms.ScenarioForm(data, action=request.GET.get("action") or request.POST.get("action"), **options)
+        return forms.ScenarioForm(data, action=_choice(kind, request), **options)
     return forms.ACTION_FORMS[kind](data, **options)
 
 
-def _menu(battle, kind: str, request) -> list | None:
-    """Tests and scenario actions start from a menu of big buttons."""
+def _menu(battle, kind: str) -> list:
     rules = edition_rules(battle.edition)
-    if kind == "test" and not (request.GET.get("test") or request.POST.get("test")):
-        return list(rules.TESTS.items())
-    if kind == "scenario" and not (request.GET.get("action") or request.POST.get("action")):
-        return list(rules.scenario_actions(battle).items())
+    return list((rules.TESTS if kind == "test" else rules.scenario_actions(battle)).items())
+
+
+def _act(request, battle, kind: str, form, fighters, context: dict):
+    """Show the odds of the described action, or roll it; a refusal lands on the form."""
+    try:
+        if request.POST.get("op") == "roll":
+            dice = form.cleaned_data.get("dice")
+            action = services.action_resolve(
+                battle=battle, kind=kind, params=form.params(), actor=request.user, dice=dice
+            )
+            return _moved(request, _detail_url(battle), "; ".join(action.changes) or action.summary)
+        plan = services.action_plan(battle=battle, kind=kind, params=form.params(), fighters=fighters)
+        context.update(plan=plan, odds=display.odds_rows(services.action_odds(battle=battle, plan=plan)))
+    except ValidationError as error:
+        _fail(form, error)
     return None
 
 
@@ -186,31 +205,25 @@ def _menu(battle, kind: str, request) -> list | None:
 def battle_act(request, pk: int, kind: str):
     """One action: the short form, then its exact odds, then the roll (here, or the dice entered)."""
     battle = _battle_for_acting(request.user, pk)
-    if kind not in edition_rules(battle.edition).KINDS or battle.is_over:
+    rules = edition_rules(battle.edition)
+    if kind not in rules.KINDS or battle.is_over:
         raise Http404("No such action here.")
-    context = {"battle": battle, "kind": kind, "label": edition_rules(battle.edition).KINDS[kind]}
-    menu = _menu(battle, kind, request)
-    if menu is not None:
-        return render(request, "battles/battle_act.html", {**context, "menu": menu})
+    choice = _choice(kind, request)
+    labels = {**rules.TESTS, **getattr(rules, "SCENARIO_ACTIONS", {})}
+    context = {"battle": battle, "kind": kind, "label": labels.get(choice, rules.KINDS[kind])}
+    if kind in CHOICE_PARAM and not choice:
+        return render(request, "battles/battle_act.html", {**context, "menu": _menu(battle, kind)})
+    if choice and choice not in dict(_menu(battle, kind)):
+        raise Http404("No such test or scenario action here.")
     fighters = selectors.battle_fighters(battle)
+    for fighter in fighters:
+        fighter.battle = battle  # the forms name each fighter's gang without a query per fighter
     form = _action_form(battle, kind, request, fighters)
     context["rolls"] = "dice" in form.fields
     if request.method == "POST" and form.is_valid():
-        try:
-            if request.POST.get("op") == "roll":
-                action = services.action_resolve(
-                    battle=battle,
-                    kind=kind,
-                    params=form.params(),
-                    actor=request.user,
-                    dice=form.cleaned_data.get("dice"),
-                )
-                return _moved(request, _detail_url(battle), "; ".join(action.changes) or action.summary)
-            plan = services.action_plan(battle=battle, kind=kind, params=form.params(), fighters=fighters)
-            odds = services.action_odds(battle=battle, plan=plan)
-            context.update(plan=plan, odds=display.odds_rows(odds))
-        except ValidationError as error:
-            _fail(form, error)
+        moved = _act(request, battle, kind, form, fighters, context)
+        if moved:
+            return moved
     template = "battles/battle_act.html#action-form" if request.htmx else "battles/battle_act.html"
     return render(request, template, {**context, "form": form})
 

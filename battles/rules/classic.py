@@ -15,12 +15,12 @@ from battles.rules import Plan, Prompt
 
 KINDS = {"shoot": "Shoot", "fight": "Fight", "multi-fight": "Multiple combat", "test": "Test"}
 TESTS = {
-    "leadership": "Leadership",
-    "nerve": "Recover nerve",
+    "leadership": "Leadership test",
+    "nerve": "Recovering his nerve",
     "bottle": "Bottle test",
-    "escape_pinning": "Escape pinning",
-    "fear": "Fear",
-    "recovery": "Recovery (down)",
+    "escape_pinning": "Escaping pinning",
+    "fear": "Fear test",
+    "recovery": "Recovery roll (down)",
     "fall": "Falling",
 }
 COVER = {"none": "In the open", "partial": "Partial cover (-1)", "cover": "In cover (-2)"}
@@ -178,7 +178,7 @@ def test_plan(params: dict, fighters: list) -> Plan:
         query.update(_target(fighter), height=params.get("height") or 1)
         if params.get("edge"):
             query.update(edge=params["edge"], I=fighter.stats["I"])
-    summary = f"{fighter.name}: {TESTS[test]} test"
+    summary = f"{fighter.name}: {TESTS[test]}"
     return Plan("test", "test", query, summary, fighter, side=fighter.side, params=params)
 
 

@@ -17,14 +17,14 @@ from battles.rules import Plan, Prompt
 
 KINDS = {"shoot": "Shoot", "fight": "Fight", "test": "Test", "scenario": "Scenario"}
 TESTS = {
-    "nerve": "Nerve",
-    "rally": "Rally",
+    "nerve": "Nerve test",
+    "rally": "Rally test",
     "bottle": "Bottle test",
-    "recovery": "Recovery",
-    "agility": "Agility",
+    "recovery": "Recovery test",
+    "agility": "Agility test",
     "fall": "Falling",
-    "willpower": "Willpower",
-    "intelligence": "Intelligence",
+    "willpower": "Willpower test",
+    "intelligence": "Intelligence test",
 }
 SCENARIO_ACTIONS = {
     "loot-casket": "Open a loot casket",

@@ -179,7 +179,7 @@ def test_polling_an_unchanged_battle_answers_204(client, make_user, battle):
 def test_test_menu_and_prompted_test(client, battle):
     client.force_login(battle.player_a)
     page = client.get(url("battle-act", battle, "test")).content.decode()
-    assert "Bottle test" in page and "Escape pinning" in page
+    assert "Bottle test" in page and "Escaping pinning" in page
     page = client.get(url("battle-act", battle, "test") + "?test=bottle&side=b").content.decode()
     assert 'name="side"' in page and 'name="fighter"' not in page
 
@@ -289,3 +289,10 @@ def test_priority_buttons_in_the_priority_phase(client, make_battle):
     client.post(url("battle-priority", battle), {"side": "b"})
     battle.refresh_from_db()
     assert battle.turn_side == "b"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["test/?test=bogus", "scenario/?action=loot-casket", "nonsense/"])
+def test_unknown_actions_are_404(client, battle, path):
+    client.force_login(battle.player_a)
+    assert client.get(url("battle-detail", battle) + "act/" + path).status_code == 404
