@@ -272,3 +272,18 @@ def test_gang_and_print_pages_cost_the_same_queries_for_1_and_30_fighters(
     assert counts[0] == counts[1] <= QUERY_BUDGET
     with django_assert_num_queries(counts[1]):
         client.get(url)
+
+
+@pytest.mark.django_db
+def test_removing_with_htmx_updates_the_part_of_the_page_it_came_from(client, gang_with_kit):
+    gang = gang_with_kit
+    client.force_login(gang.owner)
+    carried = Purchase.objects.get(gang=gang)
+    body = client.post(reverse("gangs:purchase-sell", args=[gang.pk, carried.pk]), HTTP_HX_REQUEST="true")
+    assert body.content.decode().lstrip().startswith('<div id="fighter"')
+    assert "Sold Lasgun for 12 credits." in body.content.decode()
+    lasgun = Equipment.objects.get(edition="classic", slug="lasgun")
+    stashed = services.purchase_buy(gang=gang, equipment=lasgun, actor=gang.owner)
+    body = client.post(reverse("gangs:purchase-discard", args=[gang.pk, stashed.pk]), HTTP_HX_REQUEST="true")
+    assert body.content.decode().lstrip().startswith('<section id="roster"')
+    assert not Purchase.objects.filter(gang=gang).exists()
