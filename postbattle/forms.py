@@ -38,7 +38,7 @@ class StepForm(forms.Form):
     def clean(self):
         data = super().clean()
         data["faces"] = []
-        if data.get("mode") == "enter":
+        if data.get("mode") == "enter" and (data.get("dice") or "").strip():
             try:
                 data["faces"] = parse_dice(data.get("dice") or "")
             except RulesInputError as error:

@@ -271,3 +271,19 @@ def test_classic_captured_and_dead_fighters_and_no_experience_for_the_dead(make_
     ganger0.refresh_from_db(), ganger1.refresh_from_db()
     assert ganger0.status == FighterStatus.DEAD
     assert ganger1.status == FighterStatus.CAPTURED and ganger1.captured_by_id == enemy.pk
+
+
+def test_horrid_scars_gives_fearsome_and_lesson_learned_experience(make_confirmed_battle):
+    battle = make_confirmed_battle(
+        edition="n18", winner="defender", results=[("attacker", 0, OOA, None, {}), ("attacker", 1, OOA, None, {})]
+    )
+    gang = battle.attacker
+    ganger0, ganger1, _, _ = fighters(gang)
+    # ganger0 13 Horrid Scars; ganger1 11 Lesson Learned, D3 = 3 experience.
+    sequence = run(services.sequence_start(battle=battle, gang=gang, actor=None), ([], {}), ([1, 3, 1, 1, 3], {}))
+    sequence = run(sequence, ([1], {}), ([1], {"recruit": False}), ([], {}), ([], {}))
+    services.sequence_apply(sequence=sequence, actor=None)
+    ganger0.refresh_from_db(), ganger1.refresh_from_db()
+    assert list(ganger0.skills.values_list("skill__name", flat=True)) == ["Fearsome"]
+    assert ganger0.injuries.get().code == "horrid-scars"
+    assert ganger1.experience == 3 and ganger1.status == FighterStatus.CONVALESCENCE
