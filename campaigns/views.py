@@ -330,6 +330,7 @@ def battle_detail(request, pk: int, battle_id: int):
     context = {
         "campaign": access.campaign, "battle": battle, "can_act": can_act, "is_arbitrator": access.is_arbitrator,
         "can_confirm": can_act and (access.is_arbitrator or battle.reported_by_id != request.user.pk),
+        "post_battle_gangs": [g for g in (battle.attacker, battle.defender) if access.can_act_for(g.pk)],
         "crew_sides": _crew_sides(access, battle), "dice_form": DiceForm(), "facts": selectors.facts_display(battle),
         "choice_form": ScenarioChoiceForm(choices=classic_choices(), gangs=Gang.objects.filter(
             pk__in=[battle.attacker_id, battle.defender_id])),

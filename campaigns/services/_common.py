@@ -1,0 +1,77 @@
+"""Helpers the campaign services share: locking, state checks, snapshots, territory moves, dice logs."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+
+from campaigns.models import (
+    Campaign,
+    CampaignStatus,
+    CampaignTerritory,
+    Cycle,
+    StandingSnapshot,
+)
+from campaigns.selectors import active_memberships, rating_of
+from gangs.ledger import ledger_record
+from gangs.models import Gang, LedgerKind
+from rulebook.dice import DiceSource
+from rulebook.errors import RulesInputError
+
+
+def _rolled_since(dice: DiceSource, mark: int) -> list[dict]:
+    """The dice this step rolled (a source may be shared by several steps)."""
+    return [r.as_json() for r in dice.rolls[mark:]]
+
+
+def _rules_error(err: RulesInputError) -> ValidationError:
+    return ValidationError(f"{err.field}: {err.message}" if err.field != "dice" else err.message)
+
+
+def _lock(campaign: Campaign) -> None:
+    """Lock the campaign row for this transaction and refresh the caller's object (cycle, status)."""
+    Campaign.objects.select_for_update().filter(pk=campaign.pk).exists()
+    campaign.refresh_from_db()
+
+
+def _require_in_progress(campaign: Campaign) -> None:
+    if campaign.status != CampaignStatus.IN_PROGRESS:
+        raise ValidationError(f"The campaign is {campaign.get_status_display().lower()}.")
+
+
+def _snapshot(campaign: Campaign, gang: Gang, reason: str) -> StandingSnapshot:
+    gang.refresh_from_db(fields=["reputation"])
+    return StandingSnapshot.objects.create(
+        campaign=campaign, gang=gang, rating=rating_of(gang), reputation=gang.reputation, reason=reason
+    )
+
+
+def _snapshot_all(campaign: Campaign, reason: str) -> None:
+    for membership in active_memberships(campaign).select_related("gang"):
+        _snapshot(campaign, membership.gang, reason)
+
+
+def _current_cycle(campaign: Campaign) -> Cycle:
+    campaign.refresh_from_db(fields=["status", "cycle"])
+    _require_in_progress(campaign)
+    if not campaign.has_cycles:
+        raise ValidationError("Classic campaigns have no cycles: pair battles freely.")
+    return campaign.cycles.get(number=campaign.cycle)
+
+
+def _member(campaign: Campaign, gang: Gang) -> None:
+    if not active_memberships(campaign).filter(gang=gang).exists():
+        raise ValidationError(f"{gang.name} does not play in this campaign.")
+
+
+def _territory_move(held: CampaignTerritory, holder: Gang | None, actor, *, reason: str, battle=None) -> None:
+    name, data = held.territory.name, {"campaign": held.campaign_id, "territory": held.pk}
+    if battle is not None:
+        data["battle"] = battle.pk
+    if held.holder_id:
+        ledger_record(gang=held.holder, kind=LedgerKind.TERRITORY, description=f"Lost {name}", reason=reason,
+                      data=data, actor=actor)  # fmt: skip
+    if holder is not None:
+        ledger_record(gang=holder, kind=LedgerKind.TERRITORY, description=f"Took {name}", reason=reason,
+                      data=data, actor=actor)  # fmt: skip
+    held.holder = holder
+    held.save(update_fields=["holder", "changed_at"])

@@ -1,0 +1,232 @@
+"""A battle from scenario roll to confirmed report: scenario, crews with their dice, the report the
+players or the battle assistant submit, and the confirmation the post-battle sequence starts from."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from campaigns import rules
+from campaigns.models import (
+    Battle,
+    BattleFighterResult,
+    BattleOrigin,
+    BattleStatus,
+    Outcome,
+    Side,
+)
+from campaigns.services._common import (
+    _rolled_since,
+    _rules_error,
+    _snapshot,
+    _territory_move,
+)
+from gangs.models import Fighter, Gang
+from rulebook.dice import DiceSource
+from rulebook.errors import RulesInputError
+
+
+def _require_scheduled(battle: Battle) -> None:
+    if battle.status != BattleStatus.SCHEDULED:
+        raise ValidationError("This battle has been reported already.")
+
+
+@transaction.atomic
+def battle_scenario_roll(*, battle: Battle, dice: DiceSource, entered: bool = False) -> Battle:
+    """Roll (or enter) the scenario with its dice; a battle that was not a challenge rolls off for
+    attacker when the scenario has one. Rolling again replaces the roll and any crews."""
+    battle = Battle.objects.select_for_update().select_related("attacker", "defender").get(pk=battle.pk)
+    _require_scheduled(battle)
+    mark = len(dice.rolls)
+    # The challenger attacks; any other battle rolls off (attacker first, so a tie-free roll is readable).
+    roll_off = None if battle.origin == BattleOrigin.CHALLENGE else (battle.attacker.name, battle.defender.name)
+    try:
+        result = rules.roll_scenario(battle.campaign.edition, dice, rescue=battle.is_rescue, roll_off_between=roll_off)
+    except RulesInputError as err:
+        raise _rules_error(err) from err
+    if result.defender_wins_roll_off:
+        battle.attacker, battle.defender = battle.defender, battle.attacker
+    battle.scenario, battle.scenario_name = result.slug, result.name
+    battle.has_roles = result.has_roles
+    battle.scenario_roll = {"roll": result.roll, "dice": _rolled_since(dice, mark), "entered": entered, **result.extra}
+    battle.rewards = list(result.rewards)
+    battle.crews = {}
+    battle.save()
+    return battle
+
+
+@transaction.atomic
+def battle_scenario_choose(*, battle: Battle, scenario: str, chooser: Gang) -> Battle:
+    """Classic: when the Scenario table lets a player choose, the chosen scenario; the gang that
+    picks a scenario with an attacker and a defender attacks (1995 rulebook, Pre-battle Sequence)."""
+    battle = Battle.objects.select_for_update().select_related("attacker", "defender").get(pk=battle.pk)
+    _require_scheduled(battle)
+    if battle.scenario or not battle.scenario_roll.get("chooser"):
+        raise ValidationError("The scenario table did not leave this choice to a player.")
+    name, has_roles = rules.classic_choice(scenario)
+    if chooser.pk == battle.defender_id:
+        battle.attacker, battle.defender = battle.defender, battle.attacker
+    battle.scenario, battle.scenario_name, battle.has_roles = scenario, name, has_roles
+    battle.scenario_roll = {**battle.scenario_roll, "chosen_by": chooser.pk}
+    battle.save()
+    return battle
+
+
+def crew_candidates(gang: Gang) -> list[Fighter]:
+    """The gang's fighters a crew is picked from (the unavailable ones included, to be shown)."""
+    return list(gang.fighters.exclude(status__in=rules.GONE).order_by("order", "pk"))
+
+
+def _crew_rule(battle: Battle, side: str, fighters: list[Fighter]):
+    if side not in Side.values:
+        raise ValidationError(f"Unknown side {side!r}.")
+    return rules.crew_rule(battle.campaign.edition, battle.scenario, side, len(rules.available(fighters)))
+
+
+@transaction.atomic
+def battle_crew_size_roll(*, battle: Battle, side: str, dice: DiceSource) -> Battle:
+    """Roll how many fighters a side chooses and how many are picked at random (crew dice)."""
+    battle = Battle.objects.select_for_update().select_related("campaign", "attacker", "defender").get(pk=battle.pk)
+    _require_scheduled(battle)
+    crew = _crew_rule(battle, side, crew_candidates(battle.gang_of(side)))
+    if battle.crews.get(side, {}).get("size"):
+        raise ValidationError("The crew size has been rolled already.")
+    mark = len(dice.rolls)
+    try:
+        size = rules.crew_size(crew, dice)
+    except RulesInputError as err:
+        raise _rules_error(err) from err
+    battle.crews = {**battle.crews, side: {"size": list(size), "size_dice": _rolled_since(dice, mark)}}
+    battle.save(update_fields=["crews"])
+    return battle
+
+
+@transaction.atomic
+def battle_crew_select(*, battle: Battle, side: str, chosen: Sequence[int], dice: DiceSource) -> Battle:
+    """The player's chosen fighters, then the random picks among the other available fighters
+    (not in Recovery, Convalescence or Captured), every die stored on the battle."""
+    battle = Battle.objects.select_for_update().select_related("campaign", "attacker", "defender").get(pk=battle.pk)
+    _require_scheduled(battle)
+    fighters = crew_candidates(battle.gang_of(side))
+    crew = _crew_rule(battle, side, fighters)
+    stored = battle.crews.get(side, {})
+    if stored.get("fighters") is not None:
+        raise ValidationError("This crew has been picked already; roll the scenario again to start over.")
+    try:
+        size = tuple(stored["size"]) if stored.get("size") else None
+        if size is None and rules.size_needs_dice_before_choosing(crew):
+            raise ValidationError("Roll the crew size first.")
+        result = rules.select_crew(crew, fighters, dice, chosen=[str(pk) for pk in chosen], size=size)
+    except RulesInputError as err:
+        raise _rules_error(err) from err
+    battle.crews = {**battle.crews, side: {**stored, **result}}
+    battle.save(update_fields=["crews"])
+    return battle
+
+
+def _fighter_rows(battle: Battle, fighter_results: Iterable[dict]) -> list[BattleFighterResult]:
+    sides = {battle.attacker_id: Side.ATTACKER, battle.defender_id: Side.DEFENDER}
+    ids = set()
+    rows = []
+    entries = list(fighter_results)
+    fighters = Fighter.objects.in_bulk(
+        [e["fighter"] for e in entries] + [e["caused_by"] for e in entries if e.get("caused_by")]
+    )
+    for i, entry in enumerate(entries):
+        fighter = fighters.get(entry["fighter"])
+        if fighter is None or fighter.gang_id not in sides:
+            raise ValidationError(f"Fighter {i + 1} is not in either gang.")
+        if fighter.pk in ids:
+            raise ValidationError(f"{fighter.name} appears twice in the report.")
+        ids.add(fighter.pk)
+        outcome = entry.get("outcome", Outcome.OK)
+        if outcome not in Outcome.values:
+            raise ValidationError(f"{fighter.name}: unknown outcome {outcome!r}.")
+        caused_by = fighters.get(entry["caused_by"]) if entry.get("caused_by") else None
+        if caused_by is not None and caused_by.gang_id not in set(sides) - {fighter.gang_id}:
+            raise ValidationError(f"{fighter.name} can only be taken down by an enemy fighter.")
+        if caused_by is not None and outcome == Outcome.OK:
+            raise ValidationError(f"{fighter.name} is fine, so nobody took them down.")
+        rows.append(BattleFighterResult(battle=battle, fighter=fighter, side=sides[fighter.gang_id], outcome=outcome,
+                                        caused_by=caused_by, captured=bool(entry.get("captured")),
+                                        awards=dict(entry.get("awards") or {})))  # fmt: skip
+    return rows
+
+
+@transaction.atomic
+def battle_report_submit(
+    *,
+    battle: Battle,
+    actor,
+    winner: Gang | None,
+    is_draw: bool = False,
+    attacker_bottled: bool = False,
+    defender_bottled: bool = False,
+    attacker_fled: bool = False,
+    defender_fled: bool = False,
+    fighter_results: Iterable[dict] = (),
+    scenario_facts: dict | None = None,
+    notes: str = "",
+) -> Battle:
+    """Enter (or correct, until confirmed) the report of a battle.
+
+    ``fighter_results``: one dict per fighter who took part, ``{"fighter": <pk>, "outcome": "ok" |
+    "seriously_injured" | "out_of_action", "caused_by": <enemy fighter pk> or None, "captured": bool,
+    "awards": {...}}`` (see :class:`campaigns.models.BattleFighterResult`). ``scenario_facts`` is
+    the scenario's own facts (see :class:`campaigns.models.Battle`). The battle assistant calls this
+    when a battle ends; either player may call it from the report form.
+    """
+    battle = Battle.objects.select_for_update().select_related("attacker", "defender", "campaign").get(pk=battle.pk)
+    if battle.status == BattleStatus.CONFIRMED:
+        raise ValidationError("This report has been confirmed; an arbitrator can revert the post-battle sequence.")
+    if not battle.has_scenario:
+        raise ValidationError("Roll the scenario before reporting the battle.")
+    if is_draw == (winner is not None):
+        raise ValidationError("Give a winner, or mark the battle a draw.")
+    if winner is not None and winner.pk not in (battle.attacker_id, battle.defender_id):
+        raise ValidationError(f"{winner.name} did not fight this battle.")
+    fled = {Side.ATTACKER: attacker_fled, Side.DEFENDER: defender_fled}
+    for side, did in fled.items():
+        if did and not {Side.ATTACKER: attacker_bottled, Side.DEFENDER: defender_bottled}[side]:
+            raise ValidationError("A gang flees only after bottling out.")
+    if attacker_fled != defender_fled:
+        # The guide's scenarios: a gang that voluntarily bottles out and flees loses.
+        stayed = battle.defender if attacker_fled else battle.attacker
+        if winner is None or winner.pk != stayed.pk:
+            raise ValidationError(f"The gang that fled loses: {stayed.name} wins.")
+    rows = _fighter_rows(battle, fighter_results)
+    battle.winner, battle.is_draw = winner, is_draw
+    battle.attacker_bottled, battle.defender_bottled = attacker_bottled, defender_bottled
+    battle.attacker_fled, battle.defender_fled = attacker_fled, defender_fled
+    battle.scenario_facts = dict(scenario_facts or {})
+    battle.notes = notes
+    battle.status = BattleStatus.REPORTED
+    battle.reported_by, battle.reported_at = actor, timezone.now()
+    battle.save()
+    battle.fighter_results.all().delete()
+    BattleFighterResult.objects.bulk_create(rows)
+    return battle
+
+
+@transaction.atomic
+def battle_report_confirm(*, battle: Battle, actor, is_arbitrator: bool) -> Battle:
+    """The opponent (or an arbitrator) confirms the report; a territory challenged for changes hands
+    if the challenger won. The post-battle sequence starts from here (``status == confirmed``)."""
+    battle = Battle.objects.select_for_update().select_related("attacker", "defender", "campaign").get(pk=battle.pk)
+    if battle.status != BattleStatus.REPORTED:
+        raise ValidationError("There is no report waiting for confirmation." if battle.status == BattleStatus.SCHEDULED
+                              else "This report has been confirmed already.")  # fmt: skip
+    if not is_arbitrator and battle.reported_by_id == actor.pk:
+        raise ValidationError("The opponent or an arbitrator confirms a report, not the player who entered it.")
+    battle.status = BattleStatus.CONFIRMED
+    battle.confirmed_by, battle.confirmed_at = actor, timezone.now()
+    battle.save(update_fields=["status", "confirmed_by", "confirmed_at"])
+    stakes = battle.stakes
+    if stakes is not None and battle.winner_id == battle.attacker_id and stakes.holder_id != battle.attacker_id:
+        _territory_move(stakes, battle.attacker, actor, reason=f"Won {battle.scenario_name}", battle=battle)
+    for gang in (battle.attacker, battle.defender):
+        _snapshot(battle.campaign, gang, f"{battle.scenario_name}: {battle}")
+    return battle

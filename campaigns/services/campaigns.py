@@ -1,0 +1,168 @@
+"""Campaigns and membership: create, co-arbitrators, join with a gang (and its Home Settlement),
+remove a gang, start, cycles, finish."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from campaigns import rules
+from campaigns.models import (
+    Campaign,
+    CampaignArbitrator,
+    CampaignGang,
+    CampaignStatus,
+    CampaignTerritory,
+    Cycle,
+)
+from campaigns.selectors import active_memberships
+from campaigns.services._common import (
+    _lock,
+    _require_in_progress,
+    _snapshot,
+    _snapshot_all,
+    _territory_move,
+)
+from gangs.ledger import ledger_record
+from gangs.models import Gang, LedgerKind
+
+
+@transaction.atomic
+def campaign_create(
+    *, user, edition: str, name: str, description: str = "", starting_credits: int = 1000, house_rules: str = ""
+) -> Campaign:
+    campaign = Campaign.objects.create(
+        edition=edition,
+        name=name,
+        description=description,
+        starting_credits=starting_credits,
+        house_rules=house_rules,
+        created_by=user,
+    )
+    CampaignArbitrator.objects.create(campaign=campaign, user=user)
+    return campaign
+
+
+@transaction.atomic
+def campaign_update(
+    *, campaign: Campaign, name: str, description: str, starting_credits: int, house_rules: str
+) -> Campaign:
+    campaign.name, campaign.description, campaign.house_rules = name, description, house_rules
+    campaign.starting_credits = starting_credits
+    campaign.save(update_fields=["name", "description", "starting_credits", "house_rules"])
+    return campaign
+
+
+@transaction.atomic
+def arbitrator_add(*, campaign: Campaign, user) -> CampaignArbitrator:
+    if campaign.arbitrators.filter(user=user).exists():
+        raise ValidationError(f"{user} is already an arbitrator of this campaign.")
+    return CampaignArbitrator.objects.create(campaign=campaign, user=user)
+
+
+def _home_settlement(campaign: Campaign, gang: Gang, actor) -> CampaignTerritory | None:
+    """Give a 2018+ gang its Home Settlement (and its +1 Reputation while held)."""
+    territory = rules.home_settlement_territory(campaign.edition)
+    if territory is None:
+        return None
+    held = CampaignTerritory.objects.create(
+        campaign=campaign, territory=territory, holder=gang, is_home_settlement=True
+    )
+    ledger_record(
+        gang=gang,
+        kind=LedgerKind.TERRITORY,
+        reputation=rules.HOME_SETTLEMENT_REPUTATION,
+        description=f"Home Settlement in {campaign.name}",
+        reason=rules.HOME_SETTLEMENT_SOURCE,
+        data={"campaign": campaign.pk, "territory": held.pk},
+        actor=actor,
+    )
+    return held
+
+
+@transaction.atomic
+def campaign_join(*, campaign: Campaign, gang: Gang, user) -> CampaignGang:
+    """A player enters one of their gangs of the campaign's edition."""
+    if gang.owner_id != user.pk:
+        raise ValidationError("You can enter only your own gang.")
+    if gang.edition != campaign.edition:
+        raise ValidationError(f"{gang.name} is a {gang.get_edition_display()} gang; this campaign plays "
+                              f"{campaign.get_edition_display()}.")  # fmt: skip
+    if campaign.status == CampaignStatus.FINISHED:
+        raise ValidationError("This campaign has finished.")
+    if CampaignGang.objects.filter(campaign=campaign, gang=gang).exists():
+        raise ValidationError(f"{gang.name} has already been entered in this campaign.")
+    if gang.memberships.filter(removed_at__isnull=True).exists():
+        raise ValidationError(f"{gang.name} already plays in another campaign.")
+    membership = CampaignGang.objects.create(campaign=campaign, gang=gang)
+    _home_settlement(campaign, gang, user)
+    _snapshot(campaign, gang, "joined")
+    return membership
+
+
+@transaction.atomic
+def gang_remove(*, membership: CampaignGang, actor) -> CampaignGang:
+    """The arbitrator removes a gang: it keeps its history; its territories go back to the pool."""
+    if not membership.is_active:
+        raise ValidationError(f"{membership.gang.name} has already been removed.")
+    campaign, gang = membership.campaign, membership.gang
+    for held in campaign.territories.filter(holder=gang).select_related("territory"):
+        if held.is_home_settlement:
+            ledger_record(gang=gang, kind=LedgerKind.TERRITORY, reputation=-rules.HOME_SETTLEMENT_REPUTATION,
+                          description=f"Left {campaign.name}: Home Settlement given up",
+                          reason="Removed from the campaign", actor=actor)  # fmt: skip
+            held.delete()
+        else:
+            _territory_move(held, None, actor, reason="Removed from the campaign")
+    membership.removed_at = timezone.now()
+    membership.save(update_fields=["removed_at"])
+    return membership
+
+
+@transaction.atomic
+def wants_to_play_set(*, membership: CampaignGang, wants_to_play: bool) -> CampaignGang:
+    membership.wants_to_play = wants_to_play
+    membership.save(update_fields=["wants_to_play"])
+    return membership
+
+
+@transaction.atomic
+def campaign_start(*, campaign: Campaign) -> Campaign:
+    """Start the campaign: a 2018+ campaign opens Cycle 1; a classic one simply begins."""
+    _lock(campaign)
+    if campaign.status != CampaignStatus.NOT_STARTED:
+        raise ValidationError("The campaign has already started.")
+    if active_memberships(campaign).count() < 2:
+        raise ValidationError("A campaign needs at least two gangs.")
+    campaign.status = CampaignStatus.IN_PROGRESS
+    campaign.save(update_fields=["status"])
+    if campaign.has_cycles:
+        _open_cycle(campaign, 1)
+    _snapshot_all(campaign, "campaign started")
+    return campaign
+
+
+def _open_cycle(campaign: Campaign, number: int) -> Cycle:
+    campaign.cycle = number
+    campaign.save(update_fields=["cycle"])
+    return Cycle.objects.create(campaign=campaign, number=number)
+
+
+@transaction.atomic
+def cycle_advance(*, campaign: Campaign) -> Cycle:
+    _lock(campaign)
+    _require_in_progress(campaign)
+    if not campaign.has_cycles:
+        raise ValidationError("Classic campaigns have no cycles: pair battles freely.")
+    cycle = _open_cycle(campaign, campaign.cycle + 1)
+    _snapshot_all(campaign, f"Cycle {cycle.number}")
+    return cycle
+
+
+@transaction.atomic
+def campaign_finish(*, campaign: Campaign) -> Campaign:
+    _require_in_progress(campaign)
+    campaign.status = CampaignStatus.FINISHED
+    campaign.save(update_fields=["status"])
+    return campaign

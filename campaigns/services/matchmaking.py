@@ -1,0 +1,132 @@
+"""Who fights whom: Cycle 1 random pairing, arranged battles, challenges from Cycle 2 in rating order
+(``rulebook.n18.matchmaking``), passing on a challenge."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from campaigns.models import (
+    Battle,
+    BattleOrigin,
+    BattleStatus,
+    Campaign,
+    CampaignTerritory,
+    Cycle,
+)
+from campaigns.selectors import active_memberships, captives_of, contenders, engaged_gang_ids, standings
+from campaigns.services._common import (
+    _current_cycle,
+    _lock,
+    _member,
+    _require_in_progress,
+    _rules_error,
+)
+from gangs.models import Gang
+from rulebook.dice import DiceSource
+from rulebook.errors import RulesInputError
+from rulebook.n18.matchmaking import next_challenger, pair_at_random
+
+
+@transaction.atomic
+def cycle_pair(*, campaign: Campaign, dice: DiceSource) -> Cycle:
+    """Cycle 1: pair at random the gangs who want to play. Running it again re-rolls every pairing
+    that has not been reported yet; gangs whose battle was reported keep it."""
+    _lock(campaign)
+    cycle = _current_cycle(campaign)
+    if cycle.number != 1:
+        raise ValidationError("Random pairing is for Cycle 1; from Cycle 2 gangs issue challenges.")
+    cycle.battles.filter(origin=BattleOrigin.PAIRING, status=BattleStatus.SCHEDULED).delete()
+    engaged = engaged_gang_ids(cycle) - set(cycle.passed.values_list("pk", flat=True))
+    willing = active_memberships(campaign).filter(wants_to_play=True).exclude(gang_id__in=engaged)
+    gang_ids = [str(m.gang_id) for m in willing.order_by("gang__name", "gang_id")]
+    try:
+        pairing = pair_at_random(gang_ids, dice)
+    except RulesInputError as err:
+        raise _rules_error(err) from err
+    for first, second in pairing.pairs:
+        Battle.objects.create(campaign=campaign, cycle=cycle, origin=BattleOrigin.PAIRING,
+                              attacker_id=int(first), defender_id=int(second))  # fmt: skip
+    cycle.pairing_dice = list(pairing.dice)
+    cycle.odd_gang_out_id = int(pairing.odd_one_out) if pairing.odd_one_out else None
+    cycle.save(update_fields=["pairing_dice", "odd_gang_out"])
+    return cycle
+
+
+@transaction.atomic
+def battle_arrange(
+    *, campaign: Campaign, attacker: Gang, defender: Gang, stakes: CampaignTerritory | None = None
+) -> Battle:
+    """An arbitrator pairs two gangs: the classic rules' free pairing, or an adjustment to a cycle."""
+    _require_in_progress(campaign)
+    if attacker.pk == defender.pk:
+        raise ValidationError("A gang cannot fight itself.")
+    _member(campaign, attacker)
+    _member(campaign, defender)
+    cycle = _current_cycle(campaign) if campaign.has_cycles else None
+    if cycle and {attacker.pk, defender.pk} & (
+        engaged_gang_ids(cycle) - set(cycle.passed.values_list("pk", flat=True))
+    ):
+        raise ValidationError("One of these gangs already has a battle this cycle; cancel it first.")
+    if stakes is not None:
+        _check_stakes(campaign, stakes, defender)
+    return Battle.objects.create(campaign=campaign, cycle=cycle, origin=BattleOrigin.ARRANGED,
+                                 attacker=attacker, defender=defender, stakes=stakes)  # fmt: skip
+
+
+@transaction.atomic
+def battle_cancel(*, battle: Battle) -> None:
+    battle = Battle.objects.select_for_update().get(pk=battle.pk)
+    if battle.status != BattleStatus.SCHEDULED:
+        raise ValidationError("Only a battle that has not been reported can be cancelled.")
+    battle.delete()
+
+
+def _check_stakes(campaign: Campaign, stakes: CampaignTerritory, defender: Gang) -> None:
+    if stakes.campaign_id != campaign.pk:
+        raise ValidationError("That territory is not in this campaign.")
+    if stakes.is_home_settlement:
+        raise ValidationError("A Home Settlement cannot be lost.")
+    if stakes.holder_id not in (None, defender.pk):
+        raise ValidationError("Challenge for a territory the challenged gang holds, or an unclaimed one.")
+
+
+@transaction.atomic
+def challenge_issue(
+    *, campaign: Campaign, challenger: Gang, target: Gang, stakes: CampaignTerritory | None = None, rescue: bool = False
+) -> Battle:
+    """From Cycle 2 the gangs challenge in order, lowest rating first, for a territory or, against the
+    gang holding one of their fighters captive, for a Rescue Mission. The challenger attacks."""
+    _lock(campaign)
+    cycle = _current_cycle(campaign)
+    if cycle.number < 2:
+        raise ValidationError("Challenges start in Cycle 2; Cycle 1 is paired at random.")
+    if challenger.pk == target.pk:
+        raise ValidationError("A gang cannot challenge itself.")
+    _member(campaign, target)
+    engaged = engaged_gang_ids(cycle)
+    turn = next_challenger(contenders(standings(campaign)), done={str(i) for i in engaged})
+    if turn is None or turn.id != str(challenger.pk):
+        waiting = f"{turn.name} challenges next" if turn else "every gang has played or passed"
+        raise ValidationError(f"It is not {challenger.name}'s turn: {waiting} (lowest rating first).")
+    if target.pk in engaged:
+        raise ValidationError(f"{target.name} already has a battle this cycle or has passed.")
+    if rescue == (stakes is not None):
+        raise ValidationError("Challenge either for a territory or for a Rescue Mission.")
+    if rescue and not captives_of(challenger, target).exists():
+        raise ValidationError(f"{target.name} holds none of {challenger.name}'s fighters captive.")
+    if stakes is not None:
+        _check_stakes(campaign, stakes, target)
+    return Battle.objects.create(campaign=campaign, cycle=cycle, origin=BattleOrigin.CHALLENGE,
+                                 attacker=challenger, defender=target, stakes=stakes, is_rescue=rescue)  # fmt: skip
+
+
+@transaction.atomic
+def challenge_pass(*, campaign: Campaign, gang: Gang) -> Cycle:
+    """A gang declines to issue a challenge this cycle, letting the next gang in order challenge."""
+    cycle = _current_cycle(campaign)
+    _member(campaign, gang)
+    if gang.pk in engaged_gang_ids(cycle):
+        raise ValidationError(f"{gang.name} already has a battle this cycle or has passed.")
+    cycle.passed.add(gang)
+    return cycle
