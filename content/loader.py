@@ -73,6 +73,8 @@ class LoadReport:
     counts: dict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))
     # Optional equipment list entries whose item is not in the data yet, as "edition/slug".
     waiting: set[str] = field(default_factory=set)
+    # Data files that are not content (rules tables of the engine, say), as "edition/name".
+    skipped_files: set[str] = field(default_factory=set)
 
     def note(self, model: type[models.Model], outcome: str) -> None:
         self.counts[model._meta.verbose_name_plural.capitalize()][outcome] += 1
@@ -88,6 +90,8 @@ class LoadReport:
             f"{label}: " + ", ".join(f"{counter[o]} {o}" for o in always + [o for o in sometimes if counter[o]])
             for label, counter in sorted(self.counts.items())
         ]
+        if self.skipped_files:
+            lines.append(f"Not content, left alone: {', '.join(sorted(self.skipped_files))}")
         if self.waiting:
             lines.append(
                 f"Equipment list entries waiting for items not in the data yet: {', '.join(sorted(self.waiting))}"
@@ -204,9 +208,11 @@ class _EditionLoader:
                     kinds[kind].append(root)
                     break
             else:
-                if not {"weapons", "armour", "wargear"} & document.keys():
-                    root.fail("", "has none of houses, skill_tables, territories, weapons, armour, wargear")
-                kinds["equipment"].append(root)
+                if {"weapons", "armour", "wargear"} & document.keys():
+                    kinds["equipment"].append(root)
+                else:
+                    # The rules engine keeps other tables beside the content; they are not ours to load.
+                    self.report.skipped_files.add(f"{self.edition}/{path.name}")
         # Order matters: lists name equipment, access names skill tables, house tables name houses.
         for root in kinds["equipment"]:
             self.load_equipment(root)

@@ -112,10 +112,6 @@ def overlong_income(data):
     data["classic/territories.json"]["territories"][0]["income"] = "a great deal of credits"
 
 
-def unknown_file_shape(data):
-    data["classic/notes.json"] = {"edition": "classic", "things": []}
-
-
 @pytest.mark.parametrize(
     "spoil, message",
     [
@@ -126,7 +122,6 @@ def unknown_file_shape(data):
         (positive_save_modifier, "weapons[0].profiles[0].save_mod: must be 0 or negative"),
         (duplicate_slug, "'dodge' is defined twice in classic"),
         (unknown_category, "'warlord' is not a fighter category"),
-        (unknown_file_shape, "notes.json: has none of"),
         (overlong_income, "territories[0].income: 'a great deal of credits' is longer than 20 characters"),
     ],
 )
@@ -238,3 +233,10 @@ def test_an_optional_list_entry_waits_for_its_item(write_data, small_data):
     houses["equipment_list"][0]["item"] = "hive-mortar"
     with pytest.raises(ContentFileError, match="no equipment 'hive-mortar' in the classic data"):
         load_content(data_dir=write_data(small_data))
+
+
+def test_other_data_files_are_left_alone_and_reported(write_data, small_data):
+    small_data["classic/scenarios.json"] = {"edition": "classic", "scenarios": [{"roll": 2}]}
+    report = load_content(data_dir=write_data(small_data))
+    assert report.skipped_files == {"classic/scenarios.json"}
+    assert report.lines()[-1] == "Not content, left alone: classic/scenarios.json"
