@@ -15,6 +15,7 @@ urlpatterns = [
     path("<int:pk>/rename/", views.gang_rename, name="gang-rename"),
     path("<int:pk>/override/", views.gang_override, name="gang-override"),
     path("<int:pk>/hire/", views.fighter_hire, name="fighter-hire"),
+    path("<int:pk>/stash/buy/", views.stash_buy, name="stash-buy"),
     path("<int:pk>/fighters/<int:fighter_pk>/", views.fighter_detail_view, name="fighter-detail"),
     path("<int:pk>/fighters/<int:fighter_pk>/rename/", views.fighter_rename, name="fighter-rename"),
     path("<int:pk>/fighters/<int:fighter_pk>/notes/", views.fighter_notes, name="fighter-notes"),

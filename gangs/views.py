@@ -278,6 +278,22 @@ def purchase_buy(request, pk: int, fighter_pk: int):
     return _after_fighter_change(request, gang, fighter.pk, message, "buy_form", form)
 
 
+@login_required
+def stash_buy(request, pk: int):
+    """Buy for the Stash from the house lists or the Trading Post (a page of its own: it lists much)."""
+    gang = gang_for_edit(request.user, pk)
+    access = gang_access(request.user, gang)
+    form = forms.BuyForm(request.POST or None, gang=gang, can_override=access.is_arbitrator)
+    if request.method == "POST" and form.is_valid():
+        try:
+            purchase = services.purchase_buy(gang=gang, actor=request.user, **form.cleaned_data)
+        except ValidationError as error:
+            _fail(form, error)
+        else:
+            return _done(request, f"Bought {purchase.equipment.name} for the Stash.", gang.get_absolute_url())
+    return render(request, "gangs/stash_buy.html", {"gang": gang, "form": form})
+
+
 def _purchase(request, pk: int, purchase_pk: int) -> Purchase:
     gang = gang_for_edit(request.user, pk)
     return get_object_or_404(Purchase.objects.select_related("equipment", "fighter", "gang"), gang=gang, pk=purchase_pk)
