@@ -296,3 +296,33 @@ def test_priority_buttons_in_the_priority_phase(client, make_battle):
 def test_unknown_actions_are_404(client, battle, path):
     client.force_login(battle.player_a)
     assert client.get(url("battle-detail", battle) + "act/" + path).status_code == 404
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", ["battle-act", "battle-end", "battle-start-campaign"])
+def test_wrong_method_on_form_views(client, battle, name):
+    client.force_login(battle.player_a)
+    target = {
+        "battle-act": url("battle-act", battle, "shoot"),
+        "battle-end": url("battle-end", battle),
+        "battle-start-campaign": reverse("battles:battle-start-campaign", args=[1]),
+    }[name]
+    assert client.delete(target).status_code == 405
+
+
+@pytest.mark.django_db
+def test_start_from_a_campaign_battle_page(client, make_user, battle):
+    from campaigns.models import Battle, Campaign
+
+    campaign = Campaign.objects.create(edition="classic", name="C", created_by=battle.player_a)
+    paired = Battle.objects.create(
+        campaign=campaign, origin="arranged", attacker=battle.gang_a, defender=battle.gang_b, scenario="gang-fight"
+    )
+    start = reverse("battles:battle-start-campaign", args=[paired.pk])
+    client.force_login(make_user())
+    assert client.post(start).status_code == 403
+    client.force_login(battle.player_b)
+    assert client.get(start).status_code == 200
+    response = client.post(start)
+    assert response.status_code == 302
+    assert paired.sessions.get().gang_a_id == battle.gang_a_id
