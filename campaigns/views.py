@@ -389,12 +389,14 @@ def battle_scenario_choose(request, pk: int, battle_id: int):
                               gangs=Gang.objects.filter(pk__in=[battle.attacker_id, battle.defender_id]))  # fmt: skip
     if not form.is_valid():
         return _refused(request, ValidationError("Pick a scenario and the gang that chose it."), _battle_url(battle))
+    access.require_gang(form.cleaned_data["chooser"].pk)  # a player chooses for their own gang
     return _run(request, _battle_url(battle),
                 lambda: services.battle_scenario_choose(battle=battle, **form.cleaned_data), "Scenario chosen.")  # fmt: skip
 
 
 def _side(access, battle, side: str):
-    if side not in Side.values:
+    # Crews exist once a 2018+ scenario is rolled; classic gangs field everyone.
+    if side not in Side.values or not battle.has_scenario or not access.campaign.has_cycles:
         raise Http404
     access.require_gang(battle.gang_of(side).pk)
 

@@ -18,6 +18,7 @@ from campaigns.models import (
     Outcome,
     Side,
 )
+from campaigns.selectors import rating_of
 from campaigns.services._common import (
     _rolled_since,
     _rules_error,
@@ -67,6 +68,13 @@ def battle_scenario_choose(*, battle: Battle, scenario: str, chooser: Gang) -> B
     if battle.scenario or not battle.scenario_roll.get("chooser"):
         raise ValidationError("The scenario table did not leave this choice to a player.")
     name, has_roles = rules.classic_choice(scenario)
+    if chooser.pk not in (battle.attacker_id, battle.defender_id):
+        raise ValidationError(f"{chooser.name} does not fight this battle.")
+    ratings = {gang.pk: rating_of(gang) for gang in (battle.attacker, battle.defender)}
+    other = battle.defender_id if chooser.pk == battle.attacker_id else battle.attacker_id
+    wants_higher = battle.scenario_roll["chooser"] == "higher rating"
+    if ratings[chooser.pk] != ratings[other] and (ratings[chooser.pk] > ratings[other]) != wants_higher:
+        raise ValidationError(f"The table lets the gang with the {battle.scenario_roll['chooser']} choose.")
     if chooser.pk == battle.defender_id:
         battle.attacker, battle.defender = battle.defender, battle.attacker
     battle.scenario, battle.scenario_name, battle.has_roles = scenario, name, has_roles

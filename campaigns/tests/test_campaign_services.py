@@ -361,3 +361,39 @@ def test_cancel_only_scheduled(challenge):
     with pytest.raises(ValidationError):
         services.battle_cancel(battle=battle)
     assert Battle.objects.filter(pk=battle.pk).exists()
+
+
+# --- classic: free pairing and the 1995 Scenario table -------------------------------------------------
+
+
+@pytest.fixture
+def classic_battle(make_campaign, make_fighter):
+    campaign = make_campaign(edition="classic", gangs=2, started=True)
+    weaker, stronger = members(campaign)
+    make_fighter(stronger, "ganger")
+    return services.battle_arrange(campaign=campaign, attacker=weaker, defender=stronger)
+
+
+def test_classic_gang_fight_straight_from_the_table(classic_battle):
+    battle = services.battle_scenario_roll(battle=classic_battle, dice=ScriptedDice([2, 3]))
+    assert (battle.scenario, battle.scenario_name, battle.has_roles) == ("gang-fight", "Gang Fight", False)
+    assert battle.rewards == []
+
+
+def test_classic_table_lets_the_higher_rated_gang_choose_and_attack(classic_battle):
+    weaker, stronger = classic_battle.attacker, classic_battle.defender
+    battle = services.battle_scenario_roll(battle=classic_battle, dice=ScriptedDice([1, 1]))
+    assert battle.scenario == "" and battle.scenario_roll["chooser"] == "higher rating"
+    assert "cave-ins" in battle.scenario_roll["special"]
+    with pytest.raises(ValidationError, match="higher rating"):
+        services.battle_scenario_choose(battle=battle, scenario="hit-and-run", chooser=weaker)
+    battle = services.battle_scenario_choose(battle=battle, scenario="hit-and-run", chooser=stronger)
+    assert (battle.attacker, battle.defender, battle.has_roles) == (stronger, weaker, True)
+    with pytest.raises(ValidationError):
+        services.battle_scenario_choose(battle=battle, scenario="ambush", chooser=stronger)
+
+
+def test_classic_battles_have_no_crew_selection(classic_battle):
+    battle = services.battle_scenario_roll(battle=classic_battle, dice=ScriptedDice([2, 3]))
+    with pytest.raises(ValidationError, match="whole gang"):
+        services.battle_crew_select(battle=battle, side=Side.ATTACKER, chosen=[], dice=ScriptedDice([]))

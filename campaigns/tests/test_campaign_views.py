@@ -307,3 +307,34 @@ def test_campaign_page_queries_do_not_grow_with_the_gangs(client, make_campaign,
         counts.append(campaign_queries(client, campaign, campaign.created_by))
     assert counts[0] == counts[1], counts
     assert counts[0] <= 20
+
+
+def test_no_crew_page_before_the_scenario_or_in_classic(client, world, make_campaign):
+    Battle.objects.filter(pk=world["battle"].pk).update(scenario="")
+    target = url("battle-crew", world, world["battle"].pk, Side.ATTACKER)
+    assert as_user(client, world["users"]["alice"]).get(target).status_code == 404
+    classic = make_campaign(edition="classic", gangs=2, started=True, arbitrator=world["users"]["arbitrator"])
+    a, b = [m.gang for m in classic.memberships.all()]
+    battle = services.battle_arrange(campaign=classic, attacker=a, defender=b)
+    services.battle_scenario_roll(battle=battle, dice=ScriptedDice([2, 3]))
+    target = reverse("campaigns:battle-crew", args=[classic.pk, battle.pk, Side.ATTACKER])
+    assert as_user(client, world["users"]["arbitrator"]).get(target).status_code == 404
+    page = client.get(reverse("campaigns:battle-detail", args=[classic.pk, battle.pk])).content.decode()
+    assert "Gang Fight" in page and "Crews" not in page
+
+
+def test_who_may_choose_a_classic_scenario(client, make_campaign, make_fighter, make_user):
+    campaign = make_campaign(edition="classic", gangs=3, started=True)
+    weaker, stronger, bystander = [m.gang for m in campaign.memberships.select_related("gang__owner")]
+    make_fighter(stronger, "ganger")
+    battle = services.battle_arrange(campaign=campaign, attacker=weaker, defender=stronger)
+    services.battle_scenario_roll(battle=battle, dice=ScriptedDice([1, 1]))  # 2: the higher-rated gang chooses
+    target = reverse("campaigns:battle-scenario-choose", args=[campaign.pk, battle.pk])
+    data = {"scenario": "hit-and-run", "chooser": stronger.pk}
+    assert "/accounts/login/" in as_user(client, None).post(target, data)["Location"]
+    assert as_user(client, make_user()).post(target, data).status_code == 404
+    assert as_user(client, bystander.owner).post(target, data).status_code == 403
+    assert as_user(client, stronger.owner).get(target).status_code == 405
+    assert as_user(client, stronger.owner).post(target, data).status_code == 302
+    battle.refresh_from_db()
+    assert (battle.scenario, battle.attacker) == ("hit-and-run", stronger)
