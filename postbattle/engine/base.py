@@ -1,0 +1,222 @@
+"""What every post-battle step shares: the battle's facts as a :class:`Context`, what a step returns
+(:class:`StepOutcome`: account lines, effects, fighters after it), the choices it asks for
+(:class:`Field`), and how an injury table's changes become account lines and effects.
+
+A step takes the Context (read by :mod:`postbattle.selectors`), the fighters as they stand after the
+earlier steps (``{id: FighterSnapshot}``), a dice source (the server's or the table's,
+:class:`rulebook.dice.ScriptedDice`) and the player's choices, calls the rulebook and returns data;
+:mod:`postbattle.apply` writes the effects at the end. The rules are the rulebook's.
+
+Our reading where the report is silent: a fighter taken down by a named enemy fighter was taken down
+by an Attack action (Memorable Death's extra XP for the attacker).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from rulebook.dice import DiceSource
+from rulebook.n18.campaign import battle_rewards
+from rulebook.n18.campaign.lasting_injury import CAPTURED, CRITICAL_INJURY, DEAD
+from rulebook.roster import Change, FighterSnapshot, InjuryOutcome
+
+OUT_OF_ACTION = "out_of_action"
+SERIOUSLY_INJURED = "seriously_injured"
+CHARACTERISTICS = ("M", "WS", "BS", "S", "T", "W", "I", "A", "Ld", "Cl", "Wil", "Int")
+
+
+@dataclass(frozen=True)
+class FighterInfo:
+    id: str
+    name: str
+    category: str = "ganger"
+    hierarchy: bool = False
+    value: int = 0
+    skill_tables: tuple[str, ...] = ()
+    xp: int = 0  # experience before the sequence (classic advance thresholds count from here)
+
+
+@dataclass(frozen=True)
+class ResultInfo:
+    """One of the gang's fighters in the battle report."""
+
+    outcome: str
+    caused_by: str | None = None
+    caused_by_name: str = ""
+    caused_by_gang: int | None = None
+    captured: bool = False
+    awards: Mapping[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TerritoryInfo:
+    name: str
+    income: str
+    is_home_settlement: bool = False
+    slug: str = ""
+
+
+@dataclass(frozen=True)
+class Context:
+    edition: str
+    scenario: str
+    scenario_name: str
+    gang_id: int
+    gang_name: str
+    opponent_id: int
+    opponent_name: str
+    result: battle_rewards.GangResult
+    fighters: Mapping[str, FighterInfo]
+    results: Mapping[str, ResultInfo]
+    territories: tuple[TerritoryInfo, ...] = ()
+    captives: Mapping[str, FighterInfo] = field(default_factory=dict)
+    leader: str | None = None
+    underdog_by: int = 0
+
+    def name(self, fighter_id: str) -> str:
+        info = self.fighters.get(fighter_id) or self.captives.get(fighter_id)
+        return info.name if info else f"fighter {fighter_id}"
+
+
+@dataclass
+class StepOutcome:
+    lines: list[dict] = field(default_factory=list)
+    effects: list[dict] = field(default_factory=list)
+    fighters: dict[str, FighterSnapshot] = field(default_factory=dict)
+
+    def line(self, rule: str, text: str, dice=(), fighter: str = "") -> None:
+        self.lines.append({"rule": rule, "fighter": fighter, "text": text, "dice": list(dice)})
+
+    def effect(self, op: str, **values) -> None:
+        self.effects.append({"op": op, **values})
+
+
+@dataclass(frozen=True)
+class Field:
+    """A choice the player makes in a step (rendered as a form field)."""
+
+    name: str
+    label: str
+    kind: str  # "select", "checkbox", "text", "number"
+    options: tuple[tuple[str, str], ...] = ()
+    initial: object = None
+
+
+@dataclass(frozen=True)
+class Step:
+    slug: str
+    title: str
+    rule: str
+    source: str
+    dice: Callable[[Context, dict], str]
+    run: Callable[[Context, dict, DiceSource, dict], StepOutcome]
+    fields: Callable[[Context, dict], list[Field]] = lambda ctx, fighters: []
+
+
+def since(dice: DiceSource, mark: int) -> list[dict]:
+    return [r.as_json() for r in dice.rolls[mark:]]
+
+
+def taken_down(ctx: Context, outcome: str) -> list[str]:
+    return [fid for fid, r in ctx.results.items() if r.outcome == outcome and fid in ctx.fighters]
+
+
+# --- injuries as effects -------------------------------------------------------------------------------
+
+_ROLL = re.compile(r"\((\d+)\)")
+
+
+def injury_effects(ctx: Context, out: StepOutcome, fighter_id: str, injury: InjuryOutcome, rule: str) -> None:
+    """Turn an injury table's changes into account lines and effects: each result with its dice, an
+    injury record (characteristics, skills, notes) when it leaves a mark, experience, status, and the
+    attacker's experience."""
+    name = ctx.name(fighter_id)
+    group: dict | None = None
+    statuses: list[Change] = []
+
+    def close() -> None:
+        if group and (group["deltas"] or group["code"] or group["skills"]):
+            out.effect("injury", fighter=fighter_id, **group)
+
+    for change in injury.changes:
+        if change.what == "result":
+            close()
+            found = _ROLL.search(change.why)
+            group = {"code": None, "name": change.after, "roll": int(found.group(1)) if found else None,
+                     "deltas": {}, "skills": [], "notes": [], "reason": f"{rule}: {change.why}", "dice": list(change.dice)}  # fmt: skip
+            out.line(rule, f"{change.why}", change.dice, name)
+        elif change.what in CHARACTERISTICS:
+            group["deltas"][change.what] = group["deltas"].get(change.what, 0) + change.after - change.before
+            out.line(rule, f"{change.what} {change.before} → {change.after}", (), name)
+        elif change.what == "injuries":
+            group["code"] = change.after[-1]
+        elif change.what == "skills":
+            gained = [s for s in change.after if s not in change.before]
+            group["skills"] += gained
+            out.line(rule, f"gains {', '.join(gained)}", (), name)
+        elif change.what == "xp":
+            amount = change.after - change.before
+            out.effect("xp", fighter=fighter_id, amount=amount, reason=change.why, dice=list(change.dice))
+            out.line(rule, f"+{amount} XP ({change.why})", change.dice, name)
+        elif change.what == "status":
+            statuses.append(change)
+            _status_line(ctx, out, fighter_id, change, rule)
+        elif change.what == "attacker_xp":
+            _attacker_xp(ctx, out, fighter_id, change, rule)
+        else:
+            text = f"{change.what.replace('_', ' ')}: {change.after}" if change.what != "note" else str(change.after)
+            if group is not None:
+                group["notes"].append(text)
+            out.line(rule, text, change.dice, name)
+    close()
+    final = injury.fighter.status
+    # One status effect with the final status: the Doc's result settles a Critical Injury before the
+    # Lasting Injury it rolls, so the changes are not in the order they land.
+    if statuses and final != statuses[0].before and final != CRITICAL_INJURY:
+        reason = "; ".join(dict.fromkeys(c.why for c in statuses))
+        out.effect("status", fighter=fighter_id, status=final, captured_by=ctx.opponent_id if final == CAPTURED else None,
+                   reason=f"{rule}: {reason}", dice=[d for c in statuses for d in c.dice])  # fmt: skip
+
+
+def _status_line(ctx: Context, out: StepOutcome, fighter_id: str, change: Change, rule: str) -> None:
+    held = f" (held by {ctx.opponent_name})" if change.after == CAPTURED else ""
+    text = f"{change.before.replace('_', ' ')} → {change.after.replace('_', ' ')}{held}"
+    out.line(rule, text, change.dice, ctx.name(fighter_id))
+
+
+def _attacker_xp(ctx: Context, out: StepOutcome, fighter_id: str, change: Change, rule: str) -> None:
+    result = ctx.results.get(fighter_id)
+    if result is None or result.caused_by is None:
+        return
+    out.effect("xp", fighter=result.caused_by, gang=result.caused_by_gang, amount=change.after,
+               reason=f"{rule}: {change.why}", dice=[])  # fmt: skip
+    out.line(rule, f"{result.caused_by_name} ({ctx.opponent_name}) gains {change.after} XP: {change.why}", (),
+             ctx.name(fighter_id))  # fmt: skip
+
+
+def injure(ctx, out, fighters, fighter_id, rule, roll: Callable[[FighterSnapshot], InjuryOutcome]) -> None:
+    injury = roll(fighters[fighter_id])
+    injury_effects(ctx, out, fighter_id, injury, rule)
+    fighters[fighter_id] = injury.fighter
+
+
+def by_attack(ctx: Context, fighter_id: str) -> bool:
+    return ctx.results[fighter_id].caused_by is not None
+
+
+def roster_step(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) -> StepOutcome:
+    out = StepOutcome(fighters=dict(fighters))
+    for fid, snap in fighters.items():
+        if fid in ctx.fighters and snap.status in (DEAD, "retired"):
+            out.line("Update Roster", f"{ctx.name(fid)} leaves the active roster ({snap.status}); kept in the history.")
+    out.line("Update Roster", "Then hire and buy as usual from the gang's page.")
+    return out
+
+
+def snapshot_from_json(data: dict) -> FighterSnapshot:
+    return FighterSnapshot(
+        characteristics=data["characteristics"], skills=tuple(data["skills"]), injuries=tuple(data["injuries"]),
+        xp=data["xp"], status=data["status"], id=data.get("id"),
+    )  # fmt: skip

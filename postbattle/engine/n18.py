@@ -1,0 +1,266 @@
+"""The 2018+ post-battle sequence, as the club campaign guide's Post-Battle Sequence gives it
+(``rulebook.n18.campaign``): Prone and Seriously Injured test, Lasting Injuries, scenario rewards and
+the standard experience, income and the Home Settlement, post-battle actions (Medical Escort and the
+others), update roster.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from postbattle.engine.base import (
+    OUT_OF_ACTION,
+    SERIOUSLY_INJURED,
+    Context,
+    Field,
+    Step,
+    StepOutcome,
+    TerritoryInfo,
+    by_attack,
+    injure,
+    injury_effects,
+    roster_step,
+    since,
+    taken_down,
+)
+from rulebook.dice import DiceSource
+from rulebook.errors import RulesInputError
+from rulebook.n18.campaign import battle_rewards
+from rulebook.n18.campaign.lasting_injury import CRITICAL_INJURY, DEAD, LASTING_INJURY_RULES
+from rulebook.n18.campaign.post_battle import (
+    GUIDE,
+    HOME_SETTLEMENT,
+    MEDICAL_ESCORT,
+    POST_BATTLE_INJURY,
+    apply_medical_escort,
+    post_battle_action_eligibility,
+    post_battle_injury_test,
+    roll_home_settlement,
+    untreated_critical_injury,
+)
+from rulebook.n18.campaign.scenarios import Reward, roll_reward
+from rulebook.roster import roll_amount
+
+# --- 2018+ steps -------------------------------------------------------------------------------------------
+
+
+def _n18_injury_tests(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) -> StepOutcome:
+    out = StepOutcome(fighters=dict(fighters))
+    rule = "Prone & Seriously Injured"
+    for fid in taken_down(ctx, SERIOUSLY_INJURED):
+        mark = len(dice.rolls)
+        test, injury = post_battle_injury_test(out.fighters[fid], dice, caused_by_attack_action=by_attack(ctx, fid))
+        out.line(rule, f"injury test {test['roll']}: {test['result']}", since(dice, mark)[:1], ctx.name(fid))
+        injury_effects(ctx, out, fid, injury, "Lasting Injury")
+        out.fighters[fid] = injury.fighter
+    if not out.lines:
+        out.line(rule, "No fighter ended the battle Prone or Seriously Injured.")
+    return out
+
+
+def _n18_lasting_injuries(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) -> StepOutcome:
+    out = StepOutcome(fighters=dict(fighters))
+    for fid in taken_down(ctx, OUT_OF_ACTION):
+        attack = by_attack(ctx, fid)
+        injure(ctx, out, out.fighters, fid, "Lasting Injury",
+               lambda f, attack=attack: LASTING_INJURY_RULES.roll(f, dice, caused_by_attack_action=attack))  # fmt: skip
+    if not out.lines:
+        out.line("Lasting Injury", "No fighter went Out of Action.")
+    return out
+
+
+def _reward_text(reward: Reward, rolled: dict) -> str:
+    per = f" x{rolled['times']} ({reward.per})" if reward.per else ""
+    cond = f" if {reward.condition}" if reward.condition else ""
+    return f"{reward.kind} for {reward.recipient}{cond}: {reward.amount}{per} = {rolled['total']:+d}"
+
+
+def _n18_rewards(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) -> StepOutcome:
+    out = StepOutcome(fighters=dict(fighters))
+    awards = {fid: r.awards for fid, r in ctx.results.items() if fid in ctx.fighters}
+    for due in battle_rewards.rewards_due(ctx.scenario, ctx.result, awards, leader=ctx.leader):
+        rolled = roll_reward(due.reward, dice, times=due.times)
+        text, rule = _reward_text(due.reward, rolled), f"{ctx.scenario_name} rewards"
+        out.line(rule, text, rolled["dice"], ctx.name(due.fighter) if due.fighter else "")
+        if not rolled["total"]:
+            continue
+        if due.reward.kind == "experience":
+            out.effect("xp", fighter=due.fighter, amount=rolled["total"], reason=f"{text} ({due.source})",
+                       dice=rolled["dice"])  # fmt: skip
+            snap = out.fighters.get(due.fighter)
+            if snap is not None:
+                out.fighters[due.fighter] = replace(snap, xp=snap.xp + rolled["total"])
+        else:
+            out.effect(due.reward.kind, amount=rolled["total"], reason=f"{text} ({due.source})", dice=rolled["dice"])
+    if not out.lines:
+        out.line(f"{ctx.scenario_name} rewards", "Nothing is owed to this gang.")
+    return out
+
+
+def _territory_income(territory: TerritoryInfo, dice: DiceSource) -> int | None:
+    try:
+        return roll_amount(territory.income, dice, f"{territory.name} income")
+    except RulesInputError:
+        return None  # an income the rules leave to the arbitrator (e.g. "2D6x10 to 6D6x10")
+
+
+def _n18_income(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) -> StepOutcome:
+    out = StepOutcome(fighters=dict(fighters))
+    for territory in ctx.territories:
+        mark = len(dice.rolls)
+        if territory.is_home_settlement:
+            home = roll_home_settlement(dice, recruit=bool(choices.get("recruit")))
+            credits = home["income"]
+            out.line("Home Settlement", f"income {HOME_SETTLEMENT['income']} = {credits} credits; +1 Reputation "
+                     "while held (counted since the gang joined the campaign)", since(dice, mark)[:1])  # fmt: skip
+            if home["recruit"]:
+                recruit = home["recruit"]
+                out.line("Home Settlement: Recruit", f"two D6 read {recruit['roll']}: {recruit['result']}",
+                         since(dice, mark)[1:])  # fmt: skip
+                if recruit["recruit"]:
+                    name = (choices.get("recruit_name") or "").strip() or f"New {recruit['recruit']}"
+                    out.effect("recruit", category=recruit["recruit"].lower(), name=name,
+                               reason=f"Home Settlement recruit ({recruit['roll']})", dice=since(dice, mark)[1:])  # fmt: skip
+        else:
+            credits = _territory_income(territory, dice) if territory.income else 0
+            text = (f"income {territory.income} = {credits} credits" if credits is not None
+                    else f"income {territory.income}: the arbitrator decides it")  # fmt: skip
+            out.line(f"Collect Income: {territory.name}", text if territory.income else "no income", since(dice, mark))
+        if credits:
+            out.effect("credits", amount=credits, reason=f"Collect Income: {territory.name}",
+                       dice=since(dice, mark)[:1] if territory.is_home_settlement else since(dice, mark))  # fmt: skip
+    if not ctx.territories:
+        out.line("Collect Income", "The gang holds no territory.")
+    return out
+
+
+def _n18_income_fields(ctx: Context, fighters: dict) -> list[Field]:
+    if not any(t.is_home_settlement for t in ctx.territories):
+        return []
+    return [
+        Field("recruit", "Roll two D6 for a free recruit (Home Settlement)", "checkbox", initial=True),
+        Field("recruit_name", "Name for a recruit, if one comes", "text", initial=""),
+    ]
+
+
+def may_act(ctx: Context, fighters: dict) -> list[str]:
+    """Fighters who may take a post-battle action (Gang Hierarchy, not in Recovery or Captured)."""
+    return [
+        fid
+        for fid, info in ctx.fighters.items()
+        if fid in fighters and post_battle_action_eligibility(fighters[fid], gang_hierarchy=info.hierarchy)["may_act"]
+    ]
+
+
+def _patients(fighters: dict) -> list[str]:
+    return [fid for fid, snap in fighters.items() if snap.status == CRITICAL_INJURY]
+
+
+def _n18_action_fields(ctx: Context, fighters: dict) -> list[Field]:
+    """One action per fighter who may act; the first ones default to escorting each patient to the Doc."""
+    actions = tuple((a, a) for a in battle_rewards.ACTION_EFFECTS)
+    patients = _patients(fighters)
+    targets = [("", "—")]
+    targets += [(f"patient:{fid}", f"Doc for {ctx.name(fid)}") for fid in patients]
+    targets += [(f"captive:{fid}", f"Captive {ctx.name(fid)}") for fid in ctx.captives]
+    out = []
+    for n, fid in enumerate(may_act(ctx, fighters)):
+        name, escort = ctx.name(fid), n < len(patients)
+        out += [
+            Field(f"action_{fid}", f"{name}: action", "select", actions, "Medical Escort" if escort else "Trade"),
+            Field(
+                f"target_{fid}",
+                f"{name}: for whom",
+                "select",
+                tuple(targets),
+                f"patient:{patients[n]}" if escort else "",
+            ),  # fmt: skip
+            Field(f"credits_{fid}", f"{name}: bounty credits (Claim Bounties)", "number", initial=0),
+        ]
+    return out
+
+
+def _n18_actions(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) -> StepOutcome:
+    out = StepOutcome(fighters=dict(fighters))
+    treated, disposed = set(), set()
+    for fid in may_act(ctx, fighters):
+        action = choices.get(f"action_{fid}") or "Trade"
+        kind, _, target = (choices.get(f"target_{fid}") or "").partition(":")
+        name, rule = ctx.name(fid), f"Post-battle action: {action}"
+        effect = battle_rewards.ACTION_EFFECTS.get(action)
+        if effect is None:
+            raise RulesInputError(f"action_{fid}", f"unknown post-battle action {action!r}")
+        if effect["needs"] == "patient":
+            if kind != "patient" or target not in _patients(out.fighters) or target in treated:
+                raise RulesInputError(f"target_{fid}", f"{name}: choose a fighter with a Critical Injury to escort")
+            treated.add(target)
+            mark = len(dice.rolls)
+            face = dice.d6(f"Medical Escort for {ctx.name(target)}")
+            row = MEDICAL_ESCORT.lookup(face)
+            out.line(rule, f"{name} escorts {ctx.name(target)} to the Doc: {face} {row['result']}", since(dice, mark),
+                     name)  # fmt: skip
+            treated_by_doc = apply_medical_escort(out.fighters[target], face, dice)
+            # The rulebook lists the Doc's settling of the Critical Injury first; the account tells it last.
+            changes = (*treated_by_doc.changes[1:], treated_by_doc.changes[0])
+            injury_effects(ctx, out, target, replace(treated_by_doc, changes=changes), "Medical Escort")
+            out.fighters[target] = treated_by_doc.fighter
+        elif effect["needs"] == "captive":
+            if kind != "captive" or target not in ctx.captives or target in disposed:
+                raise RulesInputError(f"target_{fid}", f"{name}: choose a captive the gang holds")
+            disposed.add(target)
+            captive = ctx.captives[target]
+            out.line(rule, f"{name}: {effect['effect']} — {captive.name}", (), name)
+            out.effect("status", fighter=target, status=DEAD, captured_by=None, reason=f"{rule} ({battle_rewards.ACTION_SOURCE})", dice=[])  # fmt: skip
+            if action == "Sell to Guilders":
+                price = battle_rewards.captive_sale_price(captive.value)
+                out.effect("credits", amount=price, reason=f"{rule}: {captive.name} (half of {captive.value})", dice=[])
+        elif effect["needs"] == "credits":
+            amount = int(choices.get(f"credits_{fid}") or 0)
+            if amount < 0:
+                raise RulesInputError(f"credits_{fid}", "a bounty is not negative")
+            out.line(rule, f"{name} claims {amount} credits of bounties", (), name)
+            if amount:
+                out.effect("credits", amount=amount, reason=f"{rule} ({battle_rewards.ACTION_SOURCE})", dice=[])
+        else:
+            out.line(rule, f"{name} {effect['effect']}", (), name)
+    for fid in _patients(out.fighters):
+        injure(ctx, out, out.fighters, fid, "Critical Injury", untreated_critical_injury)
+    if not out.lines:
+        out.line("Post Battle Actions", "No fighter may take a post-battle action.")
+    return out
+
+
+def _count_dice(ctx: Context, outcome: str, text: str) -> str:
+    count = len(taken_down(ctx, outcome))
+    return f"{text} for each of {count} fighter(s)" if count else "No dice."
+
+
+N18_STEPS = (
+    Step("injury-tests", "Prone & Seriously Injured",
+         "A fighter who ended the battle Prone and Seriously Injured tests: on a 3+ they survive; on 1-2 they roll on "
+         "the Lasting Injury table.", POST_BATTLE_INJURY.source,
+         lambda ctx, f: _count_dice(ctx, SERIOUSLY_INJURED, "D6 (then D66 and any further dice on a 1-2)"),
+         _n18_injury_tests),
+    Step("lasting-injuries", "Lasting Injuries",
+         "Each fighter taken Out of Action rolls on the Lasting Injury table (D66: tens die, then units die); every "
+         "result is applied to the roster. Multiple Injuries rolls D3 more times, re-rolling Captured, Multiple "
+         "Injuries, Memorable Death, Critical Injury and Out Cold.", LASTING_INJURY_RULES.table.source,
+         lambda ctx, f: _count_dice(ctx, OUT_OF_ACTION, "D66 (tens then units) and any further dice"),
+         _n18_lasting_injuries),
+    Step("rewards", "Scenario rewards and experience",
+         "The scenario's credits, experience and Reputation, each with its dice, and the standard experience "
+         "recorded in the report.", battle_rewards.STANDARD_SOURCE,
+         lambda ctx, f: "The dice each reward names (D3, D6x10 ...), in the order listed.", _n18_rewards),
+    Step("income", "Collect Income and Home Settlement",
+         "Each Territory's income; the Home Settlement gives D6x10 credits and +1 Reputation while held, and two D6 "
+         "for a free recruit: a 6 on either die a Juve, a 6 on both a Ganger.", HOME_SETTLEMENT["sources"][0],
+         lambda ctx, f: "The dice of each territory's income, then two D6 for the recruit.", _n18_income,
+         _n18_income_fields),
+    Step("actions", "Post-battle actions",
+         "Each fighter with Gang Hierarchy who is not in Recovery or Captured takes one action. A Critical Injury "
+         "not taken to the Doc by a Medical Escort dies.", battle_rewards.ACTION_SOURCE,
+         lambda ctx, f: "D6 for each Medical Escort (and a Lasting Injury roll on 2-5).", _n18_actions,
+         _n18_action_fields),
+    Step("roster", "Update roster", "Dead fighters leave the active roster and stay in the history; then the gang "
+         "hires and buys as usual.", f"{GUIDE}, Update Roster", lambda ctx, f: "No dice.", roster_step),
+)  # fmt: skip
