@@ -1,0 +1,146 @@
+"""The end of a battle: the report the campaign's post-battle sequence takes over, and handing it to the campaign."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from battles.models import BattleAction, BattleFighter, BattleSession, BattleStatus, Condition, Side
+from battles.services.state import battle_state, locked, log_action
+
+END_OUTCOMES = {
+    Condition.OUT_OF_ACTION: "out_of_action",
+    Condition.SERIOUSLY_INJURED: "seriously_injured",
+    Condition.DOWN: "down",
+}
+
+
+def battle_report(battle: BattleSession, fighters: list[BattleFighter], actions: list[BattleAction]) -> dict:
+    """What the campaign's post-battle sequence needs: each fighter's end, by whom, bottle-outs, facts."""
+    by_pk = {f.pk: f for f in fighters}
+    awards: dict[int, dict] = {f.pk: {} for f in fighters}
+
+    def award(fighter_pk, name):
+        if fighter_pk in awards:
+            awards[fighter_pk][name] = awards[fighter_pk].get(name, 0) + 1
+
+    for f in fighters:
+        if f.out_of_action and f.taken_out_by_id:
+            award(f.taken_out_by_id, "out_of_action")
+            if f.profile.get("category") in ("leader", "champion"):
+                award(f.taken_out_by_id, "leader_or_champion_out_of_action")
+    for action in actions:
+        if action.undone or action.fighter_id is None:
+            continue
+        if action.rule == "test" and action.query.get("kind") == "rally" and action.result.get("passed"):
+            award(action.fighter_id, "rallies")
+    for record in battle.facts.get("relics_defiled", {}).values():
+        award(record["fighter"], "relic_defiled")
+    for name in ("caches_destroyed", "caches_recovered"):
+        for record in battle.facts.get(name, []):
+            award(record["fighter"], name)
+
+    def end(f: BattleFighter) -> dict:
+        by = by_pk.get(f.taken_out_by_id or f.seriously_injured_by_id)
+        return {
+            "fighter": f.fighter_id,
+            "name": f.name,
+            "side": f.side,
+            "outcome": END_OUTCOMES.get(f.condition, "ok"),
+            "by": by.fighter_id if by else None,
+            "by_name": by.name if by else "",
+            "flesh_wounds": f.flesh_wounds,
+            "awards": awards[f.pk],
+        }
+
+    return {
+        "edition": battle.edition,
+        "scenario": battle.scenario,
+        "rounds": battle.round,
+        "sides": {
+            side: {
+                "gang": battle.gang(side).pk,
+                "name": battle.gang(side).name,
+                "role": battle.role(side),
+                "bottled_out": battle.bottled(side),
+                "starting_crew": battle.starting_crew(side),
+            }
+            for side in (Side.A, Side.B)
+        },
+        "fighters": [end(f) for f in fighters],
+        "facts": battle.facts,
+        "actions": sum(not a.undone for a in actions),
+    }
+
+
+@transaction.atomic
+def battle_end(*, battle: BattleSession, actor, winner: str = "", notes: str = "") -> BattleSession:
+    """End the battle: write the report (and hand it to the campaign's post-battle sequence, if any)."""
+    battle, fighters = locked(battle)
+    if winner not in ("", Side.A, Side.B):
+        raise ValidationError("The winner is one of the two gangs, or nobody (a draw).")
+    report = battle_report(battle, fighters, list(battle.actions.all()))
+    report.update(winner=winner or None, draw=not winner, notes=notes)
+    before = battle_state(battle, fighters)
+    battle.report = report
+    battle.status = BattleStatus.ENDED
+    battle.ended_at = timezone.now()
+    battle.version += 1
+    battle.save(update_fields=["report", "status", "ended_at", "version", "updated_at"])
+    changes = ["Battle report written"]
+    if battle.campaign_battle_id:
+        _campaign_report_submit(battle, report, actor)
+        changes.append("Report sent to the campaign for confirmation")
+    log_action(battle, before, actor, kind="end", summary="The battle ends", changes=changes)
+    return battle
+
+
+# The campaign's post-battle sequence reads "seriously_injured" as the classic fighter down at the end.
+CAMPAIGN_OUTCOMES = {"ok": "ok", "down": "seriously_injured", "seriously_injured": "seriously_injured",
+                     "out_of_action": "out_of_action"}  # fmt: skip
+
+
+def campaign_facts(battle: BattleSession) -> dict:
+    """The scenario facts in the campaign's words (roles rather than sides)."""
+    role = {Side.A: battle.role_a or "attacker", Side.B: battle.role_b or "defender"}
+    facts = battle.facts
+    out = {"caskets_opened": len(facts.get("caskets", [])), "caskets": facts.get("caskets", [])}
+    for name in ("caches_destroyed", "caches_recovered"):
+        if facts.get(name):
+            out[name] = len(facts[name])
+    if battle.scenario == "border-dispute" or facts.get("relics_defiled"):
+        defiled = facts.get("relics_defiled", {})
+        out["relic_defiled"] = {role[side]: side in defiled for side in (Side.A, Side.B)}
+    return out
+
+
+def _campaign_report_submit(battle: BattleSession, report: dict, actor) -> None:
+    from campaigns.services import battle_report_submit
+
+    campaign_battle = battle.campaign_battle
+    winner = {Side.A: battle.gang_a, Side.B: battle.gang_b}.get(report["winner"] or "")
+    results = [
+        {
+            "fighter": f["fighter"],
+            "outcome": CAMPAIGN_OUTCOMES[f["outcome"]],
+            "caused_by": f["by"] if f["outcome"] != "ok" else None,
+            "awards": f["awards"],
+        }
+        for f in report["fighters"]
+        if f["fighter"] is not None
+    ]
+    bottled = {
+        battle.role(side) or default: battle.bottled(side) for side, default in (("a", "attacker"), ("b", "defender"))
+    }
+    battle_report_submit(
+        battle=campaign_battle,
+        actor=actor,
+        winner=winner,
+        is_draw=winner is None,
+        attacker_bottled=bottled.get("attacker", False),
+        defender_bottled=bottled.get("defender", False),
+        fighter_results=results,
+        scenario_facts=campaign_facts(battle),
+        notes=report.get("notes", ""),
+    )

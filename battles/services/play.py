@@ -1,0 +1,202 @@
+"""Playing: resolve an action through the rulebook, set a state by hand, move the turn on, undo.
+
+An action is resolved in three steps (load, compute, save): the edition's :mod:`battles.rules` module turns
+the fighters into the rulebook query, ``rulebook.editions.action(edition, rule)`` answers ``odds`` and
+``roll`` for that very query (the same functions ``python -m rulebook`` calls), and the answer is written
+onto the fighters. Each action is logged with the whole battle's state before it, so undo is exact.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from battles.models import (
+    CONDITIONS,
+    SIDE_STATE,
+    STATE_FIELDS,
+    BattleAction,
+    BattleFighter,
+    BattleSession,
+    Condition,
+    Side,
+)
+from battles.rules import Plan, edition_rules
+from battles.services.state import battle_state, locked, log_action, save_state
+from rulebook import editions
+from rulebook.dice import DiceSource, RandomDice, ScriptedDice
+from rulebook.errors import RulesInputError
+from rulebook.query import Query
+
+
+def _bind(params: dict, by_id: dict) -> dict:
+    """Swap fighters given by the form (or by id) for the rows loaded in this transaction."""
+    bound = dict(params)
+    for name in ("fighter", "target"):
+        value = bound.get(name)
+        if value is not None:
+            bound[name] = by_id[getattr(value, "pk", value)]
+    if "opponents" in bound:
+        bound["opponents"] = [by_id[getattr(o, "pk", o)] for o in bound["opponents"]]
+    return bound
+
+
+def action_plan(*, battle: BattleSession, kind: str, params: dict, fighters: list[BattleFighter] | None = None) -> Plan:
+    """The rulebook call an action makes, from the fighters as they stand (reads only)."""
+    fighters = fighters if fighters is not None else list(battle.fighters.all())
+    params = _bind(params, {f.pk: f for f in fighters})
+    rules = edition_rules(battle.edition)
+    if kind not in rules.KINDS:
+        raise ValidationError(f"No {kind} action in this edition.")
+    return rules.plan(kind, params, fighters, battle)
+
+
+def action_odds(*, battle: BattleSession, plan: Plan) -> dict:
+    """The exact odds of the planned action: the answer ``python -m rulebook odds`` gives for its query."""
+    if not plan.rolls:
+        return {}
+    try:
+        return editions.action(battle.edition, plan.rule).odds(Query(copy.deepcopy(plan.query)))
+    except RulesInputError as exc:
+        raise ValidationError(f"The rulebook cannot answer this: {exc}") from None
+
+
+def _dice_source(dice: list | DiceSource | None) -> DiceSource:
+    if isinstance(dice, DiceSource):
+        return dice
+    return ScriptedDice(dice) if dice else RandomDice()
+
+
+@transaction.atomic
+def action_resolve(
+    *, battle: BattleSession, kind: str, params: dict, actor, dice: list | DiceSource | None = None
+) -> BattleAction:
+    """Resolve one action: odds, the roll (on the server, or the dice entered from the table), the effects.
+
+    ``dice``: the faces entered from the table, in order; or a dice source (seeded, for the demo); or None
+    to roll on the server.
+    """
+    battle, fighters = locked(battle)
+    before = battle_state(battle, fighters)
+    plan = action_plan(battle=battle, kind=kind, params=params, fighters=fighters)
+    odds = action_odds(battle=battle, plan=plan)
+    source = _dice_source(dice)
+    result = {}
+    if plan.rolls:
+        try:
+            result = editions.action(battle.edition, plan.rule).roll(Query(copy.deepcopy(plan.query)), source)
+        except RulesInputError as exc:
+            raise ValidationError(str(exc)) from None
+        if isinstance(source, ScriptedDice) and source.remaining:
+            used = len(dice) - source.remaining
+            raise ValidationError(f"Only {used} of the {len(dice)} dice entered were needed; check them.")
+    rules = edition_rules(battle.edition)
+    changes = rules.apply(plan, result, battle)
+    save_state(battle, fighters, before)
+    return log_action(
+        battle,
+        before,
+        actor,
+        kind=plan.kind,
+        rule=plan.rule,
+        fighter=plan.fighter,
+        target=plan.target,
+        summary=plan.summary[:300],
+        query=plan.query,
+        odds=odds,
+        dice=source.log(),
+        dice_entered=isinstance(dice, list) and bool(dice),
+        result=result,
+        changes=changes,
+        side=plan.side or "",
+        casualties=[f.pk for f in rules.casualties(plan)],
+    )
+
+
+ADJUSTABLE = {
+    "classic": ("condition", "broken", "hidden", "overwatch", "engaged"),
+    "n18": ("condition", "broken", "prone", "ready", "engaged"),
+}
+ADJUSTABLE_CONDITIONS = {"classic": (Condition.STANDING, Condition.PINNED), "n18": (Condition.ACTIVE, Condition.PINNED)}
+
+
+@transaction.atomic
+def fighter_adjust(*, battle: BattleSession, fighter: BattleFighter, field: str, value, actor) -> BattleAction:
+    """Set one state at the table's word (hidden, on overwatch, Prone, activated...), logged and undoable."""
+    battle, fighters = locked(battle)
+    if field not in ADJUSTABLE[battle.edition]:
+        raise ValidationError(f"{field} cannot be set by hand in this edition.")
+    if field == "condition" and value not in ADJUSTABLE_CONDITIONS[battle.edition]:
+        raise ValidationError("Only Pinned or back on their feet can be set by hand; the dice decide the rest.")
+    if value not in (*CONDITIONS[battle.edition], True, False):
+        raise ValidationError("Not a value this state can take.")
+    row = next((f for f in fighters if f.pk == fighter.pk), None)
+    if row is None or row.out_of_action:
+        raise ValidationError("That fighter is not in play.")
+    before = battle_state(battle, fighters)
+    setattr(row, field, value)
+    words = f"{row.name} is {_word(field, value)}"
+    save_state(battle, fighters, before)
+    return log_action(battle, before, actor, kind="adjust", fighter=row, summary=words, changes=[words])
+
+
+STATE_WORDS = {
+    "broken": ("Broken", "no longer Broken"),
+    "hidden": ("Hidden", "no longer Hidden"),
+    "overwatch": ("on Overwatch", "off Overwatch"),
+    "engaged": ("Engaged", "no longer Engaged"),
+    "prone": ("Prone", "Standing"),
+    "ready": ("Ready", "Activated"),
+}
+
+
+def _word(field: str, value) -> str:
+    if field == "condition":
+        return Condition(value).label
+    return STATE_WORDS[field][0 if value else 1]
+
+
+@transaction.atomic
+def battle_advance(*, battle: BattleSession, actor) -> BattleAction:
+    """Move on to the next phase (and the next turn or round), as the edition says."""
+    battle, fighters = locked(battle)
+    before = battle_state(battle, fighters)
+    changes = edition_rules(battle.edition).advance(battle, fighters)
+    save_state(battle, fighters, before)
+    return log_action(battle, before, actor, kind="phase", summary=changes[0], changes=changes)
+
+
+@transaction.atomic
+def battle_priority_set(*, battle: BattleSession, side: str, actor) -> BattleAction:
+    """2018+: the gang that won the Priority roll-off (classic: whose turn it is)."""
+    battle, fighters = locked(battle)
+    if side not in Side.values:
+        raise ValidationError("Priority goes to one of the two gangs.")
+    before = battle_state(battle, fighters)
+    battle.turn_side = side
+    words = f"{battle.gang(side).name} has Priority" if battle.edition == "n18" else f"{battle.gang(side).name}'s turn"
+    save_state(battle, fighters, before)
+    return log_action(battle, before, actor, kind="adjust", summary=words, changes=[words])
+
+
+@transaction.atomic
+def action_undo(*, battle: BattleSession, actor) -> BattleAction:
+    """Undo the last action still standing: every fighter and the battle go back to the state before it."""
+    battle, fighters = locked(battle)
+    last = battle.actions.filter(undone=False).order_by("-number").first()
+    if last is None:
+        raise ValidationError("Nothing to undo.")
+    state = last.state_before
+    for name, value in state["battle"].items():
+        setattr(battle, name, value)
+    for f in fighters:
+        for name, value in state["fighters"].get(str(f.pk), {}).items():
+            setattr(f, name, value)
+    BattleFighter.objects.bulk_update(fighters, list(STATE_FIELDS[battle.edition]))
+    battle.version += 1
+    battle.save(update_fields=[*SIDE_STATE, "version", "updated_at"])
+    last.undone = True
+    last.save(update_fields=["undone"])
+    return last

@@ -1,0 +1,167 @@
+"""Starting a battle: two saved gangs (or a campaign battle), each side's crew, a snapshot of every fighter."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from battles.models import PHASES, BattleFighter, BattleSession, Role, Side
+from battles.roster import fighter_prefetch, snapshot
+from battles.rules import edition_rules
+from gangs.models import AVAILABLE_FOR_BATTLE, Fighter, Gang
+from rulebook.dice import DiceSource, RandomDice
+
+
+def _available(gang: Gang) -> list[Fighter]:
+    return list(
+        gang.fighters.filter(status__in=AVAILABLE_FOR_BATTLE)
+        .select_related("fighter_type", "gang")
+        .prefetch_related(*fighter_prefetch())
+    )
+
+
+def _scenario_crew(scenario_slug: str, role: str, edition: str):
+    """The campaign guide's crew rule for this side, or None for a free choice."""
+    if edition != "n18" or not scenario_slug:
+        return None
+    from rulebook.n18.campaign.scenarios import SCENARIOS
+
+    scenario = SCENARIOS.get(scenario_slug)
+    if scenario is None or not scenario.crews:
+        return None
+    return scenario.crew(role or "attacker")
+
+
+def crew_pick(*, gang: Gang, chosen: list[int], scenario: str, role: str, dice: DiceSource) -> dict:
+    """Pick a side's crew: the player's choice, or the scenario's crew rule with random picks rolled.
+
+    With a crew rule the number the player may choose is rolled first; the player's picks are kept in the
+    order given up to that number, then the random picks are rolled among the rest (every die recorded).
+    """
+    fighters = _available(gang)
+    by_id = {f.pk: f for f in fighters}
+    unknown = [pk for pk in chosen if pk not in by_id]
+    if unknown:
+        raise ValidationError(f"Not an available fighter of {gang.name}: {unknown}")
+    rule = _scenario_crew(scenario, role, gang.edition)
+    if rule is None:
+        picked = chosen or list(by_id)
+        return {"method": "custom", "label": "Chosen by the player", "fighters": picked, "dice": []}
+    from rulebook.n18.campaign.scenarios import roll_crew_size, select_crew
+    from rulebook.roster import FighterSnapshot
+
+    mark = len(dice.rolls)
+    size = roll_crew_size(rule, dice)
+    if not chosen and rule.method == "custom":
+        chosen = list(by_id)  # nobody ticked: the roster's first fighters, as many as the rule allows
+    snapshots = [FighterSnapshot(characteristics={}, id=str(f.pk)) for f in fighters]
+    picked = select_crew(rule, snapshots, dice, chosen=[str(pk) for pk in chosen[: size[0]]], size=size)
+    return {
+        "method": rule.method,
+        "label": rule.label,
+        "may_choose": picked["may_choose"],
+        "random_count": picked["random_count"],
+        "chosen": [int(pk) for pk in picked["chosen"]],
+        "random": [int(pk) for pk in picked["random"]],
+        "fighters": [int(pk) for pk in picked["fighters"]],
+        "dice": [r.as_json() for r in dice.rolls[mark:]],
+    }
+
+
+@transaction.atomic
+def battle_start(
+    *,
+    gang_a: Gang,
+    gang_b: Gang,
+    started_by,
+    chosen_a: list[int] | None = None,
+    chosen_b: list[int] | None = None,
+    scenario: str = "",
+    scenario_name: str = "",
+    role_a: str = "",
+    campaign_battle=None,
+    crews: dict | None = None,
+    dice: DiceSource | None = None,
+) -> BattleSession:
+    """Start a battle between two saved gangs of one edition, with each side's crew.
+
+    ``crews`` (``{"a": {"fighters": [ids], ...}, "b": ...}``) are crews picked already, by a campaign
+    battle; otherwise each side's crew is picked here (:func:`crew_pick`).
+    """
+    if gang_a.pk == gang_b.pk:
+        raise ValidationError("Pick two different gangs.")
+    if gang_a.edition != gang_b.edition:
+        raise ValidationError("Both gangs must play the same edition.")
+    dice = dice or RandomDice()
+    role_b = {Role.ATTACKER: Role.DEFENDER, Role.DEFENDER: Role.ATTACKER}.get(role_a, "")
+    crews = crews or {
+        Side.A: crew_pick(gang=gang_a, chosen=chosen_a or [], scenario=scenario, role=role_a, dice=dice),
+        Side.B: crew_pick(gang=gang_b, chosen=chosen_b or [], scenario=scenario, role=role_b, dice=dice),
+    }
+    for side, gang in ((Side.A, gang_a), (Side.B, gang_b)):
+        if not crews[side]["fighters"]:
+            raise ValidationError(f"{gang.name} has no fighter available for battle.")
+    battle = BattleSession.objects.create(
+        edition=gang_a.edition,
+        campaign_battle=campaign_battle,
+        scenario=scenario,
+        scenario_name=scenario_name,
+        gang_a=gang_a,
+        gang_b=gang_b,
+        player_a=gang_a.owner,
+        player_b=gang_b.owner,
+        role_a=role_a,
+        role_b=role_b,
+        starting_crew_a=len(crews[Side.A]["fighters"]),
+        starting_crew_b=len(crews[Side.B]["fighters"]),
+        crews=crews,
+        phase=PHASES[gang_a.edition][0],
+        created_by=started_by,
+    )
+    rules = edition_rules(battle.edition)
+    rows = []
+    for side, gang in ((Side.A, gang_a), (Side.B, gang_b)):
+        by_id = {f.pk: f for f in _available(gang)}
+        missing = [pk for pk in crews[side]["fighters"] if pk not in by_id]
+        if missing:
+            raise ValidationError(f"{gang.name}: fighters {missing} are not available for battle.")
+        for order, pk in enumerate(crews[side]["fighters"]):
+            profile = snapshot(by_id[pk])
+            rows.append(
+                BattleFighter(
+                    battle=battle,
+                    side=side,
+                    fighter=by_id[pk],
+                    name=by_id[pk].name,
+                    order=order,
+                    profile=profile,
+                    **rules.fresh_state(profile),
+                )
+            )
+    BattleFighter.objects.bulk_create(rows)
+    return battle
+
+
+def battle_start_from_campaign(*, campaign_battle, started_by, dice: DiceSource | None = None) -> BattleSession:
+    """Start the battle a campaign paired: attacker as the first gang, its scenario and the crews it picked."""
+    if not campaign_battle.scenario:
+        raise ValidationError("Roll the scenario for this campaign battle first.")
+    picked = campaign_battle.crews or {}
+    roles = (Role.ATTACKER, Role.DEFENDER)
+    crews = None
+    if all(picked.get(role, {}).get("fighters") for role in roles):
+        crews = {
+            side: {**picked[role], "fighters": [int(pk) for pk in picked[role]["fighters"]]}
+            for side, role in zip((Side.A, Side.B), roles, strict=True)
+        }
+    return battle_start(
+        gang_a=campaign_battle.attacker,
+        gang_b=campaign_battle.defender,
+        started_by=started_by,
+        scenario=campaign_battle.scenario,
+        scenario_name=campaign_battle.scenario_name,
+        role_a=Role.ATTACKER if campaign_battle.has_roles else "",
+        campaign_battle=campaign_battle,
+        crews=crews,
+        dice=dice,
+    )

@@ -1,0 +1,51 @@
+"""The battle's state as JSON (what undo puts back), and the helpers every write shares: lock, save, log."""
+
+from __future__ import annotations
+
+import copy
+
+from django.core.exceptions import ValidationError
+from django.db.models import Max
+
+from battles.models import SIDE_STATE, STATE_FIELDS, BattleAction, BattleFighter, BattleSession
+
+
+def battle_state(battle: BattleSession, fighters: list[BattleFighter]) -> dict:
+    """The whole battle's state as JSON: what undo puts back."""
+    fields = STATE_FIELDS[battle.edition]
+    return {
+        "battle": {name: copy.deepcopy(getattr(battle, name)) for name in SIDE_STATE},
+        "fighters": {str(f.pk): {name: copy.deepcopy(getattr(f, name)) for name in fields} for f in fighters},
+    }
+
+
+def save_state(battle: BattleSession, fighters: list[BattleFighter], before: dict) -> None:
+    fields = list(STATE_FIELDS[battle.edition])
+    now = battle_state(battle, fighters)["fighters"]
+    changed = [f for f in fighters if now[str(f.pk)] != before["fighters"].get(str(f.pk))]
+    if changed:
+        BattleFighter.objects.bulk_update(changed, fields)
+    battle.version += 1
+    battle.save(update_fields=[*SIDE_STATE, "version", "updated_at"])
+
+
+def locked(battle: BattleSession) -> tuple[BattleSession, list[BattleFighter]]:
+    battle = BattleSession.objects.select_for_update().select_related("gang_a", "gang_b").get(pk=battle.pk)
+    if battle.is_over:
+        raise ValidationError("This battle has ended.")
+    return battle, list(battle.fighters.all())
+
+
+def log_action(battle: BattleSession, before: dict, actor, **fields) -> BattleAction:
+    number = (battle.actions.aggregate(n=Max("number"))["n"] or 0) + 1
+    state = before["battle"]
+    return BattleAction.objects.create(
+        battle=battle,
+        number=number,
+        actor=actor,
+        round=state["round"],
+        turn_side=state["turn_side"],
+        phase=state["phase"],
+        state_before=before,
+        **fields,
+    )
