@@ -21,6 +21,7 @@ from postbattle.engine.base import (
     taken_down,
 )
 from rulebook.classic.campaign import experience as classic_xp
+from rulebook.classic.campaign.income import MAX_TERRITORIES_WORKED, gang_profit
 from rulebook.classic.campaign.serious_injury import DOWN_AT_END, SERIOUS_INJURY_RULES
 from rulebook.classic.campaign.territories import work_territory
 from rulebook.dice import DiceSource
@@ -115,21 +116,29 @@ def _classic_advances(ctx: Context, fighters: dict, dice: DiceSource, choices: d
 
 
 def _classic_income(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) -> StepOutcome:
+    """Each fighter who was not taken down works one territory (ten at most); the Income chart turns the
+    total into the profit kept. Our reading: a fighter still down at the end recuperates, like one out
+    of action, whatever their D6."""
     out = StepOutcome(fighters=dict(fighters))
     workers = [fid for fid in ctx.fighters if fid in fighters and fighters[fid].status not in (DEAD, CAPTURED)
-               and ctx.results.get(fid, ResultInfo("ok")).outcome != OUT_OF_ACTION]  # fmt: skip
-    for territory, worker in zip(ctx.territories, workers, strict=False):
+               and ctx.results.get(fid, ResultInfo("ok")).outcome not in (OUT_OF_ACTION, SERIOUSLY_INJURED)]  # fmt: skip
+    worked_by = list(zip(ctx.territories, workers[:MAX_TERRITORIES_WORKED], strict=False))
+    income, rolled = 0, []
+    for territory, worker in worked_by:
         worked = work_territory(territory.slug, dice)
         effect = f"; {worked['effect']}" if worked["effect"] else ""
         out.line(f"Working {territory.name}", f"{worked['income'] or 'no income'} = {worked['credits']} credits{effect}",
                  worked["dice"], ctx.name(worker))  # fmt: skip
-        if worked["credits"]:
-            out.effect("credits", amount=worked["credits"], reason=f"{territory.name} worked by {ctx.name(worker)}",
-                       dice=worked["dice"])  # fmt: skip
-    for territory in ctx.territories[len(workers) :]:
+        income, rolled = income + worked["credits"], rolled + worked["dice"]
+    for territory in ctx.territories[len(worked_by) :]:
         out.line(f"Working {territory.name}", "nobody left to work it")
-    if not ctx.territories:
-        out.line("Territory income", "The gang holds no territory.")
+    models = sum(1 for fid in ctx.fighters if fid in fighters and fighters[fid].status != DEAD)
+    profit = gang_profit(income, max(models, 1))
+    notes = f" ({'; '.join(profit['notes'])})" if profit["notes"] else ""
+    text = f"income {income} with {models} models (row {profit['row']}): profit {profit['profit']} credits{notes}"
+    out.line("Income chart", text)
+    if profit["profit"]:
+        out.effect("credits", amount=profit["profit"], reason=f"Income chart: {text} ({profit['source']})", dice=rolled)
     return out
 
 
@@ -150,8 +159,9 @@ CLASSIC_STEPS = (
          "on the table chosen).", classic_xp.ADVANCE.source,
          lambda ctx, f: "2D6 and a D6 for each advance.", _classic_advances, _classic_advance_fields),
     Step("income", "Territory income",
-         "Each fighter who did not go out of action may work one territory for its income.",
-         "rulebook.classic.campaign.territories (S3 p92)",
+         "Each fighter who did not go out of action works one territory (ten at most); the Income chart turns the "
+         "total and the number of models into the profit the gang keeps.",
+         "rulebook.classic.campaign.territories and .income (S3 pp92-93)",
          lambda ctx, f: "The dice of each territory worked.", _classic_income),
     Step("roster", "Update roster", "Dead fighters leave the roster and stay in the history; then the gang hires and "
          "buys as usual.", CLASSIC_SOURCE, lambda ctx, f: "No dice.", roster_step),

@@ -248,7 +248,8 @@ def test_classic_sequence_injuries_experience_advances_income(make_confirmed_bat
     sequence = run(sequence, ([3, 4, 2] * count, {}), ([], {}), ([], {}))  # 2D6 = 7: +1 I or Ld (D6 2: I)
     services.sequence_apply(sequence=sequence, actor=gang.owner)
     gang.refresh_from_db(), ganger0.refresh_from_db()
-    assert gang.stash == stash + 10
+    assert gang.stash == stash + 10  # Old Ruins 10, worked by the Leader; the Income chart: 0-29 with 4 models
+    assert "profit 10 credits" in sequence.draft["steps"]["income"]["lines"][-1]["text"]
     assert current_stats(ganger0)["WS"] == ws - 1 and list(ganger0.injuries.values_list("code", flat=True)) == [
         "hand-injury"
     ]
