@@ -16,6 +16,7 @@ class StepForm(forms.Form):
         widget=forms.RadioSelect,
         initial="roll",
     )
+    step = forms.IntegerField(min_value=0, widget=forms.HiddenInput, required=False)
     dice = forms.CharField(
         required=False, max_length=400, help_text="In the order asked, separated by spaces: e.g. 4 6 1 3."
     )

@@ -70,19 +70,29 @@ def _require_draft(sequence: Sequence) -> None:
 
 @transaction.atomic
 def sequence_step_submit(
-    *, sequence: Sequence, dice: DiceSource, entered: bool = False, choices: dict | None = None, actor=None
+    *,
+    sequence: Sequence,
+    dice: DiceSource,
+    entered: bool = False,
+    choices: dict | None = None,
+    actor=None,
+    step: int | None = None,
 ) -> Sequence:
     """Roll (or read the entered dice for) the current step with the player's choices and save the result
-    in the draft. Entered dice must all be used: a die left over means the table rolled something else."""
+    in the draft. Entered dice must all be used: a die left over means the table rolled something else.
+    ``step`` is the step the player's form was for: a form from a second tab, for a step already rolled,
+    is refused rather than read as the next step."""
     sequence = _locked(sequence)
     _require_draft(sequence)
     steps = engine.steps_for(sequence.edition)
     if sequence.step >= len(steps):
         raise ValidationError("Every step is done: apply the sequence.")
-    step, choices = steps[sequence.step], dict(choices or {})
+    if step is not None and step != sequence.step:
+        raise ValidationError("That step has been rolled already (in another tab?): here is where the sequence is.")
+    current, choices = steps[sequence.step], dict(choices or {})
     context, _ = battle_context(sequence.battle, sequence.gang)
     try:
-        outcome = step.run(context, fighters_before(sequence, sequence.step), dice, choices)
+        outcome = current.run(context, fighters_before(sequence, sequence.step), dice, choices)
     except RulesInputError as error:
         raise _refuse(error) from None
     if entered and isinstance(dice, ScriptedDice) and dice.remaining:
@@ -90,7 +100,7 @@ def sequence_step_submit(
     inputs = {"dice": [r.value for r in dice.rolls], "entered": entered, "choices": choices}
     record = {"inputs": inputs, "lines": outcome.lines, "effects": outcome.effects,
               "fighters": {fid: s.as_json() for fid, s in outcome.fighters.items()}}  # fmt: skip
-    sequence.draft = {**sequence.draft, "steps": {**sequence.draft["steps"], step.slug: record}}
+    sequence.draft = {**sequence.draft, "steps": {**sequence.draft["steps"], current.slug: record}}
     sequence.step += 1
     sequence.save(update_fields=["draft", "step", "updated_at"])
     return sequence

@@ -36,7 +36,7 @@ def _panel(request, access, battle, gang, form: StepForm | None = None):
         fighters = services.fighters_before(sequence, sequence.step)
         fields = step.fields(context, fighters)
         current = {"index": sequence.step, "step": step, "dice": step.dice(context, fighters),
-                   "form": form or StepForm(fields=fields)}  # fmt: skip
+                   "form": form or StepForm(fields=fields, initial={"step": sequence.step})}  # fmt: skip
     done = [(i, s, sequence.draft["steps"][s.slug]) for i, s in enumerate(steps) if sequence and i < sequence.step]
     can_run = access.can_act_for(gang.pk)
     template = "postbattle/sequence.html#panel" if request.htmx else "postbattle/sequence.html"
@@ -105,7 +105,7 @@ def sequence_step(request, battle_pk: int, gang_pk: int):
     if form.is_valid():
         try:
             services.sequence_step_submit(sequence=sequence, dice=form.dice_source(), entered=form.entered,
-                                          choices=form.choices(), actor=request.user)  # fmt: skip
+                                          choices=form.choices(), actor=request.user, step=form.cleaned_data["step"])  # fmt: skip
             return _after(request, access, battle, gang, f"{steps[sequence.step].title}: done.")
         except ValidationError as error:
             form.add_error(None, error)

@@ -156,3 +156,14 @@ def test_after_battle_list_shows_players_and_arbitrators_their_battles(client, m
         client.force_login(user)
         page = client.get(reverse("postbattle:battle-list")).content.decode()
         assert (battle.attacker.name in page and "In progress" in page and "not started" in page) == shown
+
+
+def test_a_step_form_from_a_second_tab_is_not_read_as_the_next_step(client, battle):
+    services.sequence_start(battle=battle, gang=battle.attacker, actor=None)
+    client.force_login(battle.attacker.owner)
+    form = {"step": "0", "mode": "enter", "dice": "4"}
+    assert client.post(url("sequence-step", battle), form).status_code == 302
+    second = client.post(url("sequence-step", battle), form, headers={"HX-Request": "true"})
+    assert second.status_code == 200 and "rolled already" in second.content.decode()
+    sequence = battle.post_battle_sequences.get()
+    assert sequence.step == 1
