@@ -325,4 +325,7 @@ def test_start_from_a_campaign_battle_page(client, make_user, battle):
     assert client.get(start).status_code == 200
     response = client.post(start)
     assert response.status_code == 302
-    assert paired.sessions.get().gang_a_id == battle.gang_a_id
+    session = paired.sessions.get()
+    assert session.gang_a_id == battle.gang_a_id
+    page = client.get(response["Location"]).content.decode()
+    assert reverse("campaigns:battle-detail", args=[campaign.pk, paired.pk]) in page
