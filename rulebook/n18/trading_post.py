@@ -80,8 +80,8 @@ def read_profile(query, field: str = "weapon", profile_field: str = "profile") -
     spec = query.sub(field)
     out = {
         "weapon": spec.str("name", default="(profile given)"),
-        "short_range": _range(spec, "short_range", default=None),
-        "long_range": _range(spec, "long_range"),
+        "short_range": _range(spec, "short_range", required=False),
+        "long_range": _range(spec, "long_range", required=True),
         "acc_short": spec.int("acc_short", -3, 3, default=None),
         "acc_long": spec.int("acc_long", -3, 3, default=None),
         "strength": _strength(spec),
@@ -90,12 +90,17 @@ def read_profile(query, field: str = "weapon", profile_field: str = "profile") -
         "ammo": _ammo(spec),
         "traits": _traits(spec),
     }
+    if isinstance(out["long_range"], int) and not isinstance(out["short_range"], (int, type(None))):
+        raise RulesInputError(spec.field("short_range"), "must be inches (or null) when the long range is inches")
     return out
 
 
-def _range(spec, name: str, default=None):
-    raw = spec.raw(name, default)
-    if raw is None or raw in RANGE_WORDS or raw in GRENADE_RANGES:
+def _range(spec, name: str, required: bool):
+    """Inches, or a word: ``E`` (close combat), ``T`` (template), ``Sx2``/``Sx3`` (thrown)."""
+    raw = spec.raw(name) if required else spec.raw(name, None)
+    if raw is None and not required:
+        return None
+    if isinstance(raw, str) and (raw in RANGE_WORDS or raw in GRENADE_RANGES):
         return raw
     return spec.int(name, 0, 120)
 
