@@ -166,11 +166,10 @@ class ReportForm(forms.Form):
     def __init__(self, *args, battle, attacker_fighters, defender_fighters, **kwargs):
         super().__init__(*args, **kwargs)
         self.battle = battle
-        first, second = ("Attacker", "Defender") if battle.has_roles else ("First gang", "Second gang")
         self.fields["result"].choices = [
             ("attacker", f"{battle.attacker.name} won"), ("defender", f"{battle.defender.name} won"), ("draw", "Draw")
         ]  # fmt: skip
-        for side, label in (("attacker", first), ("defender", second)):
+        for side, label in (("attacker", battle.attacker.name), ("defender", battle.defender.name)):
             self.fields[f"{side}_bottled"].label = f"{label} bottled out"
             self.fields[f"{side}_fled"].label = f"{label} fled the battlefield"
             self.fields[f"{side}_relic_defiled"].label = f"{label}'s relic defiled"

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum, Value
+from django.db.models import F, IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 
 from campaigns import rules
@@ -147,9 +147,11 @@ def challenge_queue(campaign: Campaign, rows: list[Standing], cycle: Cycle | Non
 
 
 def campaign_log(campaign: Campaign, *, gang_id: int | None = None, kind: str = "", limit: int = 100) -> list:
-    """Every ledger entry of the campaign's gangs since they joined, newest first, filterable."""
-    entries = LedgerEntry.objects.filter(gang__memberships__campaign=campaign)
-    entries = entries.filter(created_at__gte=campaign.created_at).select_related("gang", "fighter", "actor")
+    """Every ledger entry of the campaign's gangs while they played in it, newest first, filterable."""
+    while_member = Q(gang__memberships__removed_at__isnull=True) | Q(gang__memberships__removed_at__gte=F("created_at"))
+    entries = LedgerEntry.objects.filter(
+        while_member, gang__memberships__campaign=campaign, gang__memberships__joined_at__lte=F("created_at")
+    ).select_related("gang", "fighter", "actor")
     if gang_id:
         entries = entries.filter(gang_id=gang_id)
     if kind in LedgerKind.values:
