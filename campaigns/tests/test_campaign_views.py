@@ -306,7 +306,7 @@ def test_campaign_page_queries_do_not_grow_with_the_gangs(client, make_campaign,
             services.battle_report_confirm(battle=battle, actor=campaign.created_by, is_arbitrator=True)
         counts.append(campaign_queries(client, campaign, campaign.created_by))
     assert counts[0] == counts[1], counts
-    assert counts[0] <= 20
+    assert counts[0] <= 22  # 20 measured: session, user, access, standings, cycle, battles, log, charts, forms
 
 
 def test_no_crew_page_before_the_scenario_or_in_classic(client, world, make_campaign):
