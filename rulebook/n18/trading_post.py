@@ -34,6 +34,8 @@ def _index(kind: str) -> dict:
     for item in data()[kind]:
         index[_key(item["slug"])] = item
         index[_key(item["name"])] = item
+        # "flak" for "Flak armour": players name armour without the word
+        index.setdefault(_key(item["name"]).removesuffix(" armour"), item)
     return index
 
 
@@ -118,7 +120,7 @@ def _damage(spec):
     raw = spec.raw("damage", 1)
     if raw in ("D3", "D6") or raw is None:
         return raw
-    return spec.int("damage", 1, 10)
+    return spec.int("damage", 1, 10, default=1)
 
 
 def _ammo(spec):
