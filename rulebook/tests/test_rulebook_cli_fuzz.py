@@ -100,7 +100,7 @@ def test_junk_queries_are_answered_or_refused_never_a_traceback(edition, action,
 
 @pytest.mark.parametrize(("edition", "action"), ACTIONS)
 @settings(FUZZ, max_examples=8)
-@given(query=st.fixed_dictionaries({name: containers for name in FIELDS}))
+@given(query=st.fixed_dictionaries(dict.fromkeys(FIELDS, containers)))
 def test_every_field_of_the_wrong_shape_is_refused(edition, action, query):
     # An action that needs nothing (it answers ``{}``) may ignore every field; any other reads a field it needs
     # and finds a list or an object of junk where a value belongs.
