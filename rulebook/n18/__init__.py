@@ -35,8 +35,20 @@ BENCHMARKS: list = [
          "target": {"T": 4, "W": 2, "save": 4}, "distance": 10},
     ),
     (
+        "n18 shoot: BS 3+ heavy stubber, Rapid Fire (2), at a T3 W2 fighter in flak",
+        "shoot",
+        {"shooter": {"BS": 3}, "weapon": "heavy stubber", "target": {"T": 3, "W": 2, "armour": "flak"},
+         "distance": 18},
+    ),
+    (
         "n18 fight: WS 3+ A3 S4 power hammer against a T4 W2 5+ fighter",
         "fight",
         {"attacker": {"WS": 3, "A": 3, "S": 4}, "weapon": "power hammer", "target": {"T": 4, "W": 2, "save": 5}},
+    ),
+    (
+        "n18 fight: charging power sword against a chainsword that parries and strikes back",
+        "fight",
+        {"attacker": {"WS": 3, "A": 2, "S": 3, "T": 3, "W": 2, "save": 5, "charging": True}, "weapon": "power sword",
+         "reaction": True, "target": {"T": 3, "W": 2, "save": 5, "WS": 4, "A": 2, "S": 3, "weapon": "chainsword"}},
     ),
 ]  # fmt: skip

@@ -16,6 +16,11 @@ Sources (numbers are facts; the wording here is ours):
   (https://github.com/BSData/necromunda-gang-war).
 - Weapon profiles from ``rulebook/data/n18/trading_post.json``.
 
+The query: ``attacker`` {``WS``, ``A``, ``S``, ``charging``; ``T``, ``W``, ``save`` when the target strikes
+back}, ``weapon`` (and ``profile``; none for unarmed), ``modifiers``, ``target`` {``T``, ``W``,
+``flesh_wounds``, ``state``, ``save``, ``weapon`` (its Parry counts), ``S`` with ``knockback_blocked``; ``WS``,
+``A``, ``S``, ``modifiers`` when it strikes back} and ``reaction`` (true: the target's Reaction attacks).
+
 Choices the rules leave to the players, fixed here and named in each answer: the parrying fighter always
 parries and makes the attacker re-roll their best hit (the highest natural face); hits are resolved highest
 face first; the target, if still Standing, makes Reaction attacks only when the query asks (``reaction``).

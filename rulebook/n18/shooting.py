@@ -26,6 +26,13 @@ Sources (numbers are facts; the wording here is ours):
   https://necrovox.org/docs/armoury/armour.
 - Weapon profiles from ``rulebook/data/n18/trading_post.json``.
 
+The query (docs/rulebook-cli.md's classic shape, in 2018+ terms): ``shooter`` {``BS``, ``S`` for thrown
+weapons}, ``weapon`` (a Trading Post name with ``profile``, or a profile written out), ``target`` {``T``,
+``W``, ``flesh_wounds``, ``state``, ``save`` or ``armour`` (a Trading Post name, ``flak`` will do),
+``under_marker``, ``cover_from_marker``, ``S`` with ``knockback_blocked``}, ``distance``, ``cover``,
+``modifiers``, ``firepower_dice`` (Rapid Fire, 1 to X, default X) and ``extra_targets`` (other fighters under
+a Blast marker or Flame template). Dice a player enters for ``roll``: see :func:`roll`.
+
 All hits of one Rapid Fire attack go to the target here (the rules let the extra hits go to other fighters
 within 3"); a scattered Blast marker's landing place cannot be known, so for the target a scatter counts as a
 miss, and a fighter the marker lands on is asked about with ``target.under_marker``.
