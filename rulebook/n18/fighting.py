@@ -55,7 +55,7 @@ from rulebook.query import Query
 
 UNARMED = {"weapon": "Unarmed", "name": "", "strength": "S", "ap": 0, "damage": 1, "traits": ["Melee"]}
 OUTCOMES = ("unharmed", "wound_lost", "flesh_wound", "seriously_injured", "out_of_action")
-RESOLVED = frozenset({"Power", "Rending", "Shock"})
+RESOLVED = frozenset({"Power", "Rending", "Shock", "Toxin"})
 MODELLED = RESOLVED | {"Parry", "Disarm", "Knockback", "Melee", "Pistol", "Sidearm"}
 CLOSE_COMBAT = {"Melee", "Pistol", "Sidearm", "Versatile"}
 ASSUMPTIONS = (
@@ -92,12 +92,14 @@ class Side:
     def attack(self, modifier: int, save: int | None, knockback_blocked: int | None, unarmed: bool = False) -> Attack:
         profile = UNARMED if unarmed else self.profile
         traits = trading_post.trait_names(profile)
+        if (profile["strength"] is None or profile["damage"] is None) and "Toxin" not in traits:
+            raise RulesInputError(self.field, f"{profile['weapon']} needs a Strength and Damage, or the Toxin trait")
         return Attack(
             skill=self.skill,
             hit_modifier=modifier + (0 if unarmed else self.accuracy),
             strength=trading_post.resolve_strength(profile["strength"], self.strength, self.field),
             ap=profile["ap"],
-            damage=profile["damage"],
+            damage=profile["damage"] or 0,
             save=save,
             traits=frozenset(traits & RESOLVED),
             knockback_blocked=knockback_blocked if "Knockback" in traits else None,

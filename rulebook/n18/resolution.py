@@ -284,8 +284,19 @@ def extra_damage(attack: Attack, hit_face, wound_face) -> int:
 
 
 def save_allowed(attack: Attack, hit_face) -> bool:
-    """Power: a natural 6 to hit allows no save (BSData gst, Power trait)."""
-    return not (attack.has("Power") and hit_face == 6)
+    """Power: a natural 6 to hit allows no save (BSData gst, Power trait); Gas allows no save at all."""
+    return not (attack.has("Power") and hit_face == 6) and not attack.has("Gas")
+
+
+def poisons(attack: Attack) -> bool:
+    """Gas and Toxin: no wound roll; a D6 against Toughness decides whether an Injury roll is made
+    (https://necrovox.org/docs/gang-fighters-and-their-weaponry/weapon-traits)."""
+    return attack.has("Gas") or attack.has("Toxin")
+
+
+def poison_takes(face: int, toughness: int) -> bool:
+    """The Gas or Toxin roll: a D6 at or above the target's Toughness, or a natural 6."""
+    return face == 6 or face >= toughness
 
 
 def auto_wounds(attack: Attack, hit_face) -> bool:
@@ -344,8 +355,18 @@ def resolve_hit(attack: Attack, fighter: Fighter, hit_face) -> Dist:
         dice = injury_dice_count(fighter, damage)
         return map_dist(damage_outcomes(fighter, damage, attack.melta), lambda f: ("unsaved", dice, f))
 
+    def after_poison(face: int) -> Dist:
+        if not poison_takes(face, toughness):
+            return certain(("no_wound", 0, fighter))
+        # One Injury roll whatever the fighter's Wounds, after a save if the trait allows one.
+        injured = map_dist(INJURY_DIE, lambda r: ("unsaved", 1, apply_injury(fighter, r, attack.melta)))
+        saved = p_save(attack.save, attack.ap, attack.save_modifier) if save_allowed(attack, hit_face) else 0
+        return mix([(saved, certain(("saved", 0, fighter))), (1 - saved, injured)])
+
     if fighter.out_of_action:
         return certain(("no_wound", 0, fighter))
+    if poisons(attack):
+        return chain(D6.distribution(), after_poison)
     wound_faces: Dist = certain(None) if auto_wounds(attack, hit_face) else D6.distribution()
     return chain(wound_faces, after_wound)
 
@@ -396,20 +417,34 @@ def roll_hit_resolution(attack: Attack, fighter: Fighter, dice: DiceSource, hit_
     if fighter.out_of_action:
         return "no_wound", 0, fighter
     toughness = fighter.current_toughness
+    if poisons(attack):
+        face = dice.d6(f"{'Gas' if attack.has('Gas') else 'Toxin'} roll (needs {toughness}+ or a 6)")
+        if not poison_takes(face, toughness):
+            return "no_wound", 0, fighter
+        if roll_save(attack, hit_face, dice):
+            return "saved", 0, fighter
+        return "unsaved", 1, apply_injury(fighter, roll_injury_die(dice), attack.melta)
     wound_face = None
     if not auto_wounds(attack, hit_face):
         needed = wound_target(attack.strength, toughness)
         wound_face = dice.d6(f"wound roll (S{attack.strength} against T{toughness} needs {needed}+)")
         if not wound_succeeds(wound_face, attack.strength, toughness):
             return "no_wound", 0, fighter
-    if save_allowed(attack, hit_face):
-        needed = save_target(attack.save, attack.ap, attack.save_modifier)
-        if needed is not None:
-            face = dice.d6(f"save roll (needs {needed}+, a 1 always fails)")
-            if save_succeeds(face, attack.save, attack.ap, attack.save_modifier):
-                return "saved", 0, fighter
+    if roll_save(attack, hit_face, dice):
+        return "saved", 0, fighter
     damage = roll_damage_value(attack.damage, dice) + extra_damage(attack, hit_face, wound_face)
     return "unsaved", injury_dice_count(fighter, damage), roll_damage(fighter, damage, dice, attack.melta)
+
+
+def roll_save(attack: Attack, hit_face, dice: DiceSource) -> bool:
+    """A save roll on a dice source, when one is allowed and possible: True if saved."""
+    if not save_allowed(attack, hit_face):
+        return False
+    needed = save_target(attack.save, attack.ap, attack.save_modifier)
+    if needed is None:
+        return False
+    face = dice.d6(f"save roll (needs {needed}+, a 1 always fails)")
+    return save_succeeds(face, attack.save, attack.ap, attack.save_modifier)
 
 
 # --- reading inputs -------------------------------------------------------------------------

@@ -24,6 +24,10 @@ Sources (numbers are facts; the wording here is ours):
   Flame templates (2023; BSData's 2019 text names Blast markers only). BSData necromunda-gang-war
   ``Necromunda-Gang-War.gst`` shared rules (https://github.com/BSData/necromunda-gang-war) and
   https://necrovox.org/docs/armoury/armour.
+- Gas and Toxin (no wound roll: a D6 at or above Toughness, or a 6, brings one Injury roll; Gas allows no
+  save) and grenades (no Firepower dice: an Ammo test after every throw, and a failure is the last of that
+  grenade): https://necrovox.org/docs/gang-fighters-and-their-weaponry/weapon-traits (the copy's
+  ``necrovox_docs_flat/3-gang-fighters-and-their-weaponry/6-weapon-traits.md``).
 - Weapon profiles from ``rulebook/data/n18/trading_post.json``.
 
 The query (docs/rulebook-cli.md's classic shape, in 2018+ terms): ``shooter`` {``BS``, ``S`` for thrown
@@ -71,9 +75,9 @@ SAVE_COVER = {"none": 0, "partial": 1, "full": 2}  # against Blast markers and F
 NO_ARMOUR = 7  # an unarmoured fighter given a positive save modifier counts as having a 7+ save
 MODELLED = frozenset(
     {"Power", "Rending", "Shock", "Melta", "Template", "Blast", "Rapid Fire", "Scattershot", "Knockback",
-     "Unstable", "Scarce", "Limited", "Plentiful"}
+     "Unstable", "Scarce", "Limited", "Plentiful", "Gas", "Toxin", "Grenade"}
 )  # fmt: skip
-RESOLVED = frozenset({"Power", "Rending", "Shock"})  # traits the hit resolution reads from the Attack
+RESOLVED = frozenset({"Power", "Rending", "Shock", "Gas", "Toxin"})  # traits the hit resolution reads
 OUTCOMES = ("miss", "no_wound", "saved", "wound_lost", "flesh_wound", "seriously_injured", "out_of_action")
 MAX_RAPID_FIRE = 6
 UNSTABLE_OVERLOAD = 3  # a D6 of 3 or less overloads an Unstable weapon
@@ -125,9 +129,10 @@ class Shot:
         self.profile = profile = trading_post.read_profile(query)
         if profile["long_range"] == "E":
             raise RulesInputError("weapon", f"{profile['weapon']} is a close combat weapon; use the fight action")
-        if profile["strength"] is None or profile["damage"] is None:
-            raise RulesInputError("weapon", f"{profile['weapon']} does not wound: its effect is a trait, not a hit")
         self.traits = traits = trading_post.trait_names(profile)
+        poison = traits & {"Gas", "Toxin"}
+        if not poison and (profile["strength"] is None or profile["damage"] is None):
+            raise RulesInputError("weapon", f"{profile['weapon']} does not wound: its effect is a trait, not a hit")
         self.rapid_fire = trading_post.trait_value(profile, "Rapid Fire", MAX_RAPID_FIRE)
         self.firepower_dice = self._firepower_dice(query)
         target = query.sub("target")
@@ -157,7 +162,7 @@ class Shot:
             hit_modifier=modifier,
             strength=trading_post.resolve_strength(profile["strength"], user_strength, "shooter.S"),
             ap=profile["ap"],
-            damage=profile["damage"],
+            damage=profile["damage"] or 0,
             save=save,
             save_modifier=save_modifier,
             traits=frozenset(traits & RESOLVED),
@@ -170,7 +175,8 @@ class Shot:
         """Up to X Firepower dice for Rapid Fire (X); one for a weapon with an Ammo value; none without."""
         if self.rapid_fire:
             return query.int("firepower_dice", 1, self.rapid_fire, default=self.rapid_fire)
-        most = 0 if self.profile["ammo"] is None else 1
+        # A grenade rolls no Firepower dice: its Ammo test comes after the attack, as if the symbol showed.
+        most = 0 if self.profile["ammo"] is None or "Grenade" in self.traits else 1
         return query.int("firepower_dice", most, most, default=most)
 
     def hits_per_hit(self, holes: int) -> int:
@@ -286,8 +292,15 @@ def results(shot: Shot) -> Dist:
     return chain(map_dist(attack_faces(shot.attack), lambda f: canonical_face(shot.attack, f)), after_face)
 
 
+def ammo_symbols(shot: Shot) -> Dist:
+    """How many Ammo tests the attack calls for: one per Ammo symbol, or always one for a grenade."""
+    if "Grenade" in shot.traits and shot.profile["ammo"] is not None:
+        return certain(1)
+    return map_dist(firepower(shot.firepower_dice), lambda fp: fp[1])
+
+
 def ammo_odds(shot: Shot) -> dict:
-    symbols = map_dist(firepower(shot.firepower_dice), lambda fp: fp[1])
+    symbols = ammo_symbols(shot)
     failures = chain(symbols, lambda s: ammo_failures(s, shot.profile["ammo"]))
     answer = {
         **prob("p_ammo_check", chance(symbols, lambda s: s > 0)),
@@ -302,6 +315,8 @@ def ammo_odds(shot: Shot) -> dict:
 
 
 def after_out_of_ammo(traits: set) -> str:
+    if "Grenade" in traits:
+        return "out of that grenade for the battle"
     if traits & {"Scarce", "Limited"}:
         return "cannot be reloaded this battle"
     if "Plentiful" in traits:
@@ -412,6 +427,7 @@ def roll(query: Query, dice: DiceSource) -> dict:
         "result": step,
         "outcome": step if step != "unsaved" else classify(fighter, after),
         "hits": hits,
+        "pins": hits > 0 and "Gas" not in shot.traits,  # a Gas hit leaves the fighter Standing
         "injury_dice": injuries,
         **(ammo or roll_firepower(shot, dice)),
         "target_after": fighter_json(after),
@@ -426,7 +442,7 @@ def roll_firepower(shot: Shot, dice: DiceSource) -> dict:
     """The Firepower dice, an Ammo test for each Ammo symbol rolled, and the Unstable overload roll."""
     count = shot.firepower_dice
     faces = [dice.roll(FIREPOWER, f"Firepower dice {n + 1} of {count} (1a is the Ammo symbol)") for n in range(count)]
-    symbols = sum(f == AMMO_FACE for f in faces)
+    symbols = max(ammo_symbols(shot)) if "Grenade" in shot.traits else sum(f == AMMO_FACE for f in faces)
     ammo = shot.profile["ammo"]
     tests = [dice.d6(f"Ammo test (needs {ammo})") >= int(ammo[:-1]) for _ in range(symbols if ammo else 0)]
     failed = tests.count(False)

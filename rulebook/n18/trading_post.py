@@ -162,7 +162,9 @@ def unmodelled(profile: dict, modelled: frozenset) -> list:
 
 
 def resolve_strength(value, user_strength: int | None, field: str) -> int:
-    """A profile's Strength as a number: ``S+1`` needs the user's Strength."""
+    """A profile's Strength as a number: ``S+1`` needs the user's Strength; none (Gas, Toxin) is 0."""
+    if value is None:
+        return 0
     if isinstance(value, int):
         return value
     if user_strength is None:

@@ -140,6 +140,32 @@ def test_wound_rolls_after_a_flesh_wound_use_the_lowered_toughness():
     assert exact(shooting.odds(Query(query)), "p_wound") == F(1, 2) * F(2, 3)  # S3 against T2: 3+
 
 
+def test_gas_ignores_the_save_and_toughness_decides_an_injury_roll():
+    # Hit on 4+ (1/2); a D6 of 3+ against T3 (2/3) brings one Injury roll; the 4+ save does not count.
+    query = {"shooter": {"BS": 4, "S": 3}, "weapon": "choke gas grenade", "target": {"T": 3, "save": 4}, "distance": 6}
+    answer = shooting.odds(Query(query))
+    assert exact(answer, "outcome") == {
+        "miss": F(1, 2), "no_wound": F(1, 6), "saved": 0, "wound_lost": 0, "flesh_wound": F(1, 9),
+        "seriously_injured": F(1, 6), "out_of_action": F(1, 18)
+    }  # fmt: skip
+    rolled = shooting.roll(Query(query), ScriptedDice([4, 3, 6, 2]))  # hit, Gas 3, Injury 6, grenade Ammo 2
+    assert rolled["outcome"] == "out_of_action" and rolled["pins"] is False and rolled["ammo_test"] == "out_of_ammo"
+
+
+def test_toxin_allows_a_save_after_ap():
+    # Needle rifle: +2 Accuracy (BS 4+ hits on 2+), AP -2 on a 3+ save leaves 5+; Toxin takes on 3+ against T3.
+    query = {"shooter": {"BS": 4}, "weapon": "needle rifle", "target": {"T": 3, "save": 3}, "distance": 6}
+    assert exact(shooting.odds(Query(query)), "p_unsaved") == F(5, 6) * F(2, 3) * F(2, 3)
+
+
+def test_a_grenade_rolls_no_firepower_dice_and_always_tests_its_ammo():
+    query = {"shooter": {"BS": 4, "S": 3}, "weapon": "krak grenade", "target": {"T": 3}, "distance": 6}
+    answer = shooting.odds(Query(query))
+    assert answer["firepower"]["dice"] == 0
+    assert (exact(answer, "p_ammo_check"), exact(answer, "p_out_of_ammo")) == (1, F(1, 2))
+    assert answer["after_out_of_ammo"] == "out of that grenade for the battle"
+
+
 # --- Blast markers, templates and armour ------------------------------------------------------------
 
 FRAG = {"shooter": {"BS": 4, "S": 3}, "weapon": "frag grenade", "distance": 6}
@@ -278,8 +304,7 @@ def test_shots_sum_to_one_and_rolls_land_in_their_support(profile, target, seed)
 def test_more_firepower_dice_never_spare_the_target(profile, target):
     profile = {**profile, "traits": ["Rapid Fire (3)"]}
     unharmed = [
-        exact(shooting.odds(Query({**shot(profile, target).data, "firepower_dice": n})), "outcome")
-        for n in (1, 2, 3)
+        exact(shooting.odds(Query({**shot(profile, target).data, "firepower_dice": n})), "outcome") for n in (1, 2, 3)
     ]
     spared = [o["miss"] + o["no_wound"] + o["saved"] for o in unharmed]
     assert spared == sorted(spared, reverse=True)
