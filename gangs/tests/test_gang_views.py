@@ -301,3 +301,16 @@ def test_the_stash_page_offers_house_lists_and_the_trading_post(client, make_use
     assert "Flak armour — 10 credits (Trading Post)" in page
     assert "Heavy stubber — 120 credits (house lists)" in page
     assert "Mesh armour" not in page  # rare: not for sale outside a campaign's Trading Post roll
+
+
+@pytest.mark.django_db
+def test_fighters_and_purchases_of_another_gang_are_404_through_my_gang(client, make_gang, gang_with_kit):
+    mine = make_gang()
+    client.force_login(mine.owner)
+    theirs = gang_with_kit
+    fighter = theirs.fighters.get(name="Vex")
+    purchase = Purchase.objects.get(gang=theirs)
+    for name, args in [("fighter-detail", [mine.pk, fighter.pk]), ("purchase-sell", [mine.pk, purchase.pk])]:
+        method = client.get if name == "fighter-detail" else client.post
+        assert method(reverse(f"gangs:{name}", args=args)).status_code == 404
+    assert Purchase.objects.filter(pk=purchase.pk).exists()
