@@ -161,6 +161,8 @@ def fact_lines(facts: dict, names: dict) -> list[str]:
     ):
         for record in facts.get(name, []):
             lines.append(f"{record['name']} ({names[record['side']]}) {words} a weapon cache")
+    for side in facts.get("fled", []):
+        lines.append(f"{names[side]} bottled out and fled the battlefield")
     if facts.get("ammo_cache_exhausted"):
         lines.append("The ammo cache was exhausted")
     return lines

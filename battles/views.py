@@ -120,6 +120,7 @@ def _page_context(request, battle, *, follow: bool = False) -> dict:
                 "key": side,
                 "gang": battle.gang(side),
                 "bottled": battle.bottled(side),
+                "fled": side in battle.facts.get("fled", []),
                 "rows": display.fighter_rows([f for f in fighters if f.side == side], adjustable, battle.edition),
             }
             for side in ("a", "b")
@@ -265,6 +266,17 @@ def battle_priority(request, pk: int):
     battle = _battle_for_acting(request.user, pk)
     try:
         services.battle_priority_set(battle=battle, side=request.POST.get("side", ""), actor=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    return _moved(request, _detail_url(battle))
+
+
+@login_required
+@require_POST
+def gang_flee(request, pk: int):
+    battle = _battle_for_acting(request.user, pk)
+    try:
+        services.gang_flee(battle=battle, side=request.POST.get("side", ""), actor=request.user)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
     return _moved(request, _detail_url(battle))

@@ -12,6 +12,7 @@ from battles.services.play import (
     battle_advance,
     battle_priority_set,
     fighter_adjust,
+    gang_flee,
 )
 from battles.services.start import battle_start, battle_start_from_campaign, crew_pick
 from battles.services.state import battle_state
@@ -32,4 +33,5 @@ __all__ = [
     "campaign_facts",
     "crew_pick",
     "fighter_adjust",
+    "gang_flee",
 ]

@@ -64,6 +64,7 @@ def battle_report(battle: BattleSession, fighters: list[BattleFighter], actions:
                 "name": battle.gang(side).name,
                 "role": battle.role(side),
                 "bottled_out": battle.bottled(side),
+                "fled": side in battle.facts.get("fled", []),
                 "starting_crew": battle.starting_crew(side),
             }
             for side in (Side.A, Side.B)
@@ -130,9 +131,10 @@ def _campaign_report_submit(battle: BattleSession, report: dict, actor) -> None:
         for f in report["fighters"]
         if f["fighter"] is not None
     ]
-    bottled = {
-        battle.role(side) or default: battle.bottled(side) for side, default in (("a", "attacker"), ("b", "defender"))
-    }
+    # Side a is the campaign battle's attacker (or its first gang when the scenario has no roles).
+    roles = {Side.A: "attacker", Side.B: "defender"}
+    bottled = {roles[side]: report["sides"][side]["bottled_out"] for side in roles}
+    fled = {roles[side]: report["sides"][side]["fled"] for side in roles}
     battle_report_submit(
         battle=campaign_battle,
         actor=actor,
@@ -140,6 +142,8 @@ def _campaign_report_submit(battle: BattleSession, report: dict, actor) -> None:
         is_draw=winner is None,
         attacker_bottled=bottled.get("attacker", False),
         defender_bottled=bottled.get("defender", False),
+        attacker_fled=fled.get("attacker", False),
+        defender_fled=fled.get("defender", False),
         fighter_results=results,
         scenario_facts=campaign_facts(battle),
         notes=report.get("notes", ""),

@@ -182,6 +182,22 @@ def battle_priority_set(*, battle: BattleSession, side: str, actor) -> BattleAct
 
 
 @transaction.atomic
+def gang_flee(*, battle: BattleSession, side: str, actor) -> BattleAction:
+    """A gang bottles out of its own accord and flees the battlefield (the campaign guide: its opponent wins)."""
+    battle, fighters = locked(battle)
+    if side not in Side.values:
+        raise ValidationError("One of the two gangs flees.")
+    if side in battle.facts.get("fled", []):
+        raise ValidationError(f"{battle.gang(side).name} has fled already.")
+    before = battle_state(battle, fighters)
+    setattr(battle, f"bottled_{side}", True)
+    battle.facts = {**battle.facts, "fled": [*battle.facts.get("fled", []), side]}
+    words = f"{battle.gang(side).name} bottles out and flees the battlefield"
+    save_state(battle, fighters, before)
+    return log_action(battle, before, actor, kind="adjust", side=side, summary=words, changes=[words])
+
+
+@transaction.atomic
 def action_undo(*, battle: BattleSession, actor) -> BattleAction:
     """Undo the last action still standing: every fighter and the battle go back to the state before it."""
     battle, fighters = locked(battle)

@@ -13,6 +13,7 @@ from battles.services import (
     battle_start_from_campaign,
     battle_state,
     fighter_adjust,
+    gang_flee,
 )
 
 
@@ -317,3 +318,25 @@ def test_campaign_battle_uses_the_crews_the_campaign_picked(campaign_battle):
     battle = battle_start_from_campaign(campaign_battle=campaign_battle, started_by=campaign_battle.attacker.owner)
     assert [f.fighter_id for f in battle.fighters.filter(side="a")] == attacker
     assert battle.starting_crew_b == 1
+
+
+@pytest.mark.django_db
+def test_a_gang_that_flees_loses_in_the_campaign_report(campaign_battle):
+    battle = battle_start_from_campaign(campaign_battle=campaign_battle, started_by=campaign_battle.attacker.owner)
+    gang_flee(battle=battle, side="b", actor=battle.player_b)
+    battle.refresh_from_db()
+    assert battle.bottled_b and battle.facts["fled"] == ["b"]
+    with pytest.raises(ValidationError, match="wins"):
+        battle_end(battle=battle, actor=battle.player_a, winner="")  # the campaign: the gang that fled loses
+    battle_end(battle=battle, actor=battle.player_a, winner="a")
+    campaign_battle.refresh_from_db()
+    assert campaign_battle.defender_fled and campaign_battle.defender_bottled and not campaign_battle.attacker_fled
+
+
+@pytest.mark.django_db
+def test_fleeing_is_undone(make_battle):
+    battle = make_battle("classic", fighters=2)
+    gang_flee(battle=battle, side="a", actor=battle.player_a)
+    action_undo(battle=battle, actor=battle.player_a)
+    battle.refresh_from_db()
+    assert not battle.bottled_a and "fled" not in battle.facts

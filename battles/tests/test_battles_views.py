@@ -37,6 +37,7 @@ CHANGES = [
     ("fighter-set", "post", "fighter", lambda b: {"field": "broken", "value": "1"}),
     ("battle-advance", "post", (), lambda b: {}),
     ("battle-priority", "post", (), lambda b: {"side": "b"}),
+    ("gang-flee", "post", (), lambda b: {"side": "b"}),
     ("action-undo", "post", (), lambda b: {}),
     ("battle-end", "post", (), lambda b: {"winner": "a"}),
 ]
@@ -104,7 +105,7 @@ def test_an_arbitrator_acts_in_a_campaign_battle(client, make_user, battle, name
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     ("name", "method", "args", "data"),
-    [c for c in CHANGES if c[0] in ("fighter-set", "battle-advance", "battle-priority", "action-undo")],
+    [c for c in CHANGES if c[0] in ("fighter-set", "battle-advance", "battle-priority", "gang-flee", "action-undo")],
 )
 def test_wrong_method(client, battle, name, method, args, data):
     client.force_login(battle.player_a)
