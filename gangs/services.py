@@ -76,6 +76,11 @@ def _rolls_since(dice: DiceSource, mark: int) -> list[dict]:
     return [r.as_json() for r in dice.rolls[mark:]]
 
 
+def _require_on_roster(fighter: Fighter, what: str) -> None:
+    if fighter.status not in ON_ROSTER:
+        raise ValidationError(f"{fighter.name} is {fighter.get_status_display()} and cannot {what}.")
+
+
 def _override(*, gang: Gang, actor, what: str, reason: str, fighter: Fighter | None = None) -> LedgerEntry:
     return ledger_record(
         gang=gang,
@@ -422,8 +427,8 @@ def purchase_buy(
     """Buy for a fighter (from their list or the Trading Post) or for the Stash, at today's price."""
     if fighter is not None and fighter.gang_id != gang.pk:
         raise ValidationError(f"{fighter.name} is not in {gang.name}.")
-    if fighter is not None and fighter.status not in ON_ROSTER:
-        raise ValidationError(f"{fighter.name} is {fighter.get_status_display()} and cannot take equipment.")
+    if fighter is not None:
+        _require_on_roster(fighter, "take equipment")
     quote = price_now(gang, equipment, fighter)
     who = fighter.name if fighter else "the Stash"
     if quote is None:
@@ -497,8 +502,7 @@ def purchase_move(*, purchase: Purchase, fighter: Fighter | None, actor) -> Purc
     if fighter is not None:
         if fighter.gang_id != gang.pk:
             raise ValidationError(f"{fighter.name} is not in {gang.name}.")
-        if fighter.status not in ON_ROSTER:
-            raise ValidationError(f"{fighter.name} is {fighter.get_status_display()} and cannot take equipment.")
+        _require_on_roster(fighter, "take equipment")
         if price_now(gang, purchase.equipment, fighter) is None:
             raise ValidationError(f"{purchase.equipment.name} is not on {fighter.name}'s equipment list.")
     source = purchase.fighter.name if purchase.fighter else "the Stash"
@@ -582,6 +586,7 @@ def fighter_advance_classic(
     ``any_table`` (any table; the standard choice when empty). The rules are
     ``rulebook.classic.campaign.experience``'s.
     """
+    _require_on_roster(fighter, "advance")
     if classic_advances_due(fighter, fighter.advancements.count()) < 1:
         nxt = next((t for t in experience.ADVANCE_THRESHOLDS if t > fighter.experience), None)
         raise ValidationError(f"{fighter.name} has no advance roll due; the next comes at {nxt} XP.")
@@ -665,6 +670,7 @@ def fighter_advance_n18(
     dice: DiceSource | None = None,
 ) -> Advancement:
     """Spend experience on +1 to a characteristic, a chosen skill, or a random skill from a table."""
+    _require_on_roster(fighter, "advance")
     try:
         if characteristic:
             advance = _n18_characteristic(fighter, characteristic)

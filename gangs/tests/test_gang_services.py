@@ -169,6 +169,12 @@ def test_discard_move_and_retire(make_gang, make_fighter):
     assert Purchase.objects.get(pk=lasgun.pk).fighter is None  # back to the Stash
     with pytest.raises(ValidationError, match="already Retired"):
         services.fighter_retire(fighter=leader, actor=gang.owner)
+    with pytest.raises(ValidationError, match="is Retired and cannot take equipment"):
+        services.purchase_buy(gang=gang, equipment=item("classic", "sword"), fighter=leader, actor=gang.owner)
+    with pytest.raises(ValidationError, match="is Retired and cannot advance"):
+        services.fighter_advance_classic(
+            fighter=leader, actor=gang.owner, dice=ScriptedDice([3, 3, 1]), skill_table="Combat"
+        )
     kinds = list(gang.ledger.order_by("pk").values_list("kind", flat=True))[-4:]
     assert kinds == [LedgerKind.EQUIPMENT, LedgerKind.EQUIPMENT, LedgerKind.EQUIPMENT, LedgerKind.STATUS]
     assert_ledger_matches(gang)
