@@ -8,6 +8,7 @@ here is a ``ValidationError``. Import from this package: ``from campaigns.servic
 battle_report_submit``.
 """
 
+from campaigns.services._common import standing_snapshot_take
 from campaigns.services.battles import (
     battle_crew_select,
     battle_crew_size_roll,
@@ -52,6 +53,7 @@ __all__ = [
     "cycle_advance",
     "cycle_pair",
     "gang_remove",
+    "standing_snapshot_take",
     "territory_add",
     "territory_assign",
     "wants_to_play_set",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
+from django.db import transaction
 
 from campaigns.models import (
     Campaign,
@@ -38,7 +39,10 @@ def _require_in_progress(campaign: Campaign) -> None:
         raise ValidationError(f"The campaign is {campaign.get_status_display().lower()}.")
 
 
-def _snapshot(campaign: Campaign, gang: Gang, reason: str) -> StandingSnapshot:
+@transaction.atomic
+def standing_snapshot_take(*, campaign: Campaign, gang: Gang, reason: str) -> StandingSnapshot:
+    """Record the gang's rating and Reputation now, a point on the campaign page's charts (the
+    post-battle sequence calls this after applying its results)."""
     gang.refresh_from_db(fields=["reputation"])
     return StandingSnapshot.objects.create(
         campaign=campaign, gang=gang, rating=rating_of(gang), reputation=gang.reputation, reason=reason
@@ -47,7 +51,7 @@ def _snapshot(campaign: Campaign, gang: Gang, reason: str) -> StandingSnapshot:
 
 def _snapshot_all(campaign: Campaign, reason: str) -> None:
     for membership in active_memberships(campaign).select_related("gang"):
-        _snapshot(campaign, membership.gang, reason)
+        standing_snapshot_take(campaign=campaign, gang=membership.gang, reason=reason)
 
 
 def _current_cycle(campaign: Campaign) -> Cycle:

@@ -22,8 +22,8 @@ from campaigns.selectors import rating_of
 from campaigns.services._common import (
     _rolled_since,
     _rules_error,
-    _snapshot,
     _territory_move,
+    standing_snapshot_take,
 )
 from gangs.models import Fighter, Gang
 from rulebook.dice import DiceSource
@@ -236,5 +236,5 @@ def battle_report_confirm(*, battle: Battle, actor, is_arbitrator: bool) -> Batt
     if stakes is not None and battle.winner_id == battle.attacker_id and stakes.holder_id != battle.attacker_id:
         _territory_move(stakes, battle.attacker, actor, reason=f"Won {battle.scenario_name}", battle=battle)
     for gang in (battle.attacker, battle.defender):
-        _snapshot(battle.campaign, gang, f"{battle.scenario_name}: {battle}")
+        standing_snapshot_take(campaign=battle.campaign, gang=gang, reason=f"{battle.scenario_name}: {battle}")
     return battle

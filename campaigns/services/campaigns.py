@@ -20,9 +20,9 @@ from campaigns.selectors import active_memberships
 from campaigns.services._common import (
     _lock,
     _require_in_progress,
-    _snapshot,
     _snapshot_all,
     _territory_move,
+    standing_snapshot_take,
 )
 from gangs.ledger import ledger_record
 from gangs.models import Gang, LedgerKind
@@ -97,7 +97,7 @@ def campaign_join(*, campaign: Campaign, gang: Gang, user) -> CampaignGang:
         raise ValidationError(f"{gang.name} already plays in another campaign.")
     membership = CampaignGang.objects.create(campaign=campaign, gang=gang)
     _home_settlement(campaign, gang, user)
-    _snapshot(campaign, gang, "joined")
+    standing_snapshot_take(campaign=campaign, gang=gang, reason="joined")
     return membership
 
 

@@ -1,0 +1,60 @@
+"""Helpers the campaign views share: redirects that also work for htmx, refusals as messages, dice."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods
+from django_htmx.http import HttpResponseClientRedirect
+
+from campaigns.forms import (
+    DiceForm,
+)
+from campaigns.models import Campaign
+from campaigns.permissions import campaign_access
+from gangs.models import Gang
+from rulebook.dice import RandomDice, ScriptedDice
+
+GET_POST = require_http_methods(["GET", "POST"])
+
+
+def _done(request, url: str):
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+def _refused(request, err: ValidationError, url: str):
+    for message in err.messages:
+        messages.error(request, message)
+    return _done(request, url)
+
+
+def _dice(form: DiceForm):
+    """Server dice, or the dice the players entered; the second value says which."""
+    entered = form.cleaned_data.get("dice")
+    return (ScriptedDice(entered), True) if entered else (RandomDice(), False)
+
+
+def _campaign_gangs(campaign: Campaign):
+    return Gang.objects.filter(memberships__campaign=campaign, memberships__removed_at__isnull=True).order_by("name")
+
+
+def _run(request, url: str, action, success: str):
+    """Call ``action()``; a refusal becomes an error message. Either way, back to ``url``."""
+    try:
+        action()
+    except ValidationError as err:
+        return _refused(request, err, url)
+    messages.success(request, success)
+    return _done(request, url)
+
+
+def _arbitrator_move(request, pk: int, action, success: str):
+    access = campaign_access(request.user, pk)
+    access.require_arbitrator()
+    return _run(request, reverse("campaigns:campaign-detail", args=[pk]), lambda: action(access.campaign), success)
+
+
+def _battle_url(battle) -> str:
+    return reverse("campaigns:battle-detail", args=[battle.campaign_id, battle.pk])

@@ -1,0 +1,199 @@
+"""The campaign itself: list, create, the campaign page (and its log fragment), edit, co-arbitrators,
+joining by invitation, removing a gang, start, cycles, finish, and the territory pool."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from campaigns import charts, selectors, services
+from campaigns.forms import (
+    ArbitratorForm,
+    CampaignEditForm,
+    CampaignForm,
+    DiceForm,
+    JoinForm,
+    LogFilterForm,
+    TerritoryAddForm,
+    TerritoryAssignForm,
+    WantsToPlayForm,
+)
+from campaigns.models import Campaign, CampaignGang
+from campaigns.permissions import campaign_access
+from campaigns.views._common import (
+    GET_POST,
+    _arbitrator_move,
+    _campaign_gangs,
+    _done,
+    _refused,
+    _run,
+)
+from gangs.models import Gang
+
+
+@login_required
+@require_GET
+def campaign_list(request):
+    return render(request, "campaigns/campaign_list.html", selectors.campaigns_for_user(request.user))
+
+
+@login_required
+@GET_POST
+def campaign_create(request):
+    form = CampaignForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        campaign = services.campaign_create(user=request.user, **form.cleaned_data)
+        messages.success(request, f"{campaign.name} is ready: share the invitation link with your players.")
+        return _done(request, reverse("campaigns:campaign-detail", args=[campaign.pk]))
+    return render(request, "campaigns/campaign_form.html", {"form": form})
+
+
+@login_required
+@require_GET
+def campaign_detail(request, pk: int):
+    access = campaign_access(request.user, pk)
+    campaign = access.campaign
+    gangs = _campaign_gangs(campaign)
+    log_form = LogFilterForm(request.GET or None, gangs=gangs)
+    log_filter = log_form.cleaned_data if log_form.is_valid() else {}
+    log = selectors.campaign_log(campaign, gang_id=log_filter.get("gang"), kind=log_filter.get("kind") or "")
+    if request.htmx and request.htmx.target == "campaign-log":
+        return render(request, "campaigns/campaign_detail.html#log", {"log": log, "log_form": log_form,
+                                                                     "campaign": campaign})  # fmt: skip
+    page = selectors.campaign_page(campaign)
+    context = {**page, "campaign": campaign, "access": access, "log": log, "log_form": log_form,
+               "is_arbitrator": access.is_arbitrator,
+               "invite_url": request.build_absolute_uri(reverse("campaigns:campaign-join", args=[campaign.invite_token])),
+               "rating_chart": charts.standing_chart(page["snapshots"], "rating"),
+               "reputation_chart": charts.standing_chart(page["snapshots"], "reputation"),
+               "my_gang_ids": access.gang_ids, "dice_form": DiceForm(),
+               "arbitrator_form": ArbitratorForm(), "territory_form": TerritoryAddForm(edition=campaign.edition)}  # fmt: skip
+    return render(request, "campaigns/campaign_detail.html", context)
+
+
+@login_required
+@GET_POST
+def campaign_edit(request, pk: int):
+    access = campaign_access(request.user, pk)
+    access.require_arbitrator()
+    form = CampaignEditForm(request.POST or None, instance=access.campaign)
+    if request.method == "POST" and form.is_valid():
+        services.campaign_update(campaign=access.campaign, **form.cleaned_data)
+        return _done(request, reverse("campaigns:campaign-detail", args=[pk]))
+    return render(request, "campaigns/campaign_form.html", {"form": form, "campaign": access.campaign})
+
+
+@login_required
+@require_POST
+def arbitrator_add(request, pk: int):
+    access = campaign_access(request.user, pk)
+    access.require_arbitrator()
+    url = reverse("campaigns:campaign-detail", args=[pk])
+    form = ArbitratorForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, ValidationError(form.errors["username"]), url)
+    user = form.cleaned_data["username"]
+    return _run(request, url, lambda: services.arbitrator_add(campaign=access.campaign, user=user),
+                f"{user} is now an arbitrator.")  # fmt: skip
+
+
+@login_required
+@GET_POST
+def campaign_join(request, token: str):
+    campaign = get_object_or_404(Campaign, invite_token=token)
+    gangs = Gang.objects.filter(owner=request.user, edition=campaign.edition).order_by("name")
+    form = JoinForm(request.POST or None, gangs=gangs)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.campaign_join(campaign=campaign, gang=form.cleaned_data["gang"], user=request.user)
+        except ValidationError as err:
+            form.add_error("gang", err)
+        else:
+            messages.success(request, f"{form.cleaned_data['gang'].name} has joined {campaign.name}.")
+            return _done(request, reverse("campaigns:campaign-detail", args=[campaign.pk]))
+    return render(
+        request, "campaigns/campaign_join.html", {"campaign": campaign, "form": form, "has_gangs": gangs.exists()}
+    )
+
+
+def _membership(access, gang_id: int) -> CampaignGang:
+    return get_object_or_404(CampaignGang.objects.select_related("gang", "campaign"), campaign=access.campaign,
+                             gang_id=gang_id, removed_at__isnull=True)  # fmt: skip
+
+
+@login_required
+@require_POST
+def membership_remove(request, pk: int, gang_id: int):
+    access = campaign_access(request.user, pk)
+    access.require_arbitrator()
+    membership = _membership(access, gang_id)
+    return _run(request, reverse("campaigns:campaign-detail", args=[pk]),
+                lambda: services.gang_remove(membership=membership, actor=request.user),
+                f"{membership.gang.name} has left the campaign.")  # fmt: skip
+
+
+@login_required
+@require_POST
+def membership_wants_to_play(request, pk: int, gang_id: int):
+    access = campaign_access(request.user, pk)
+    access.require_gang(gang_id)
+    membership = _membership(access, gang_id)
+    wants = WantsToPlayForm(request.POST).is_valid() and "wants_to_play" in request.POST
+    services.wants_to_play_set(membership=membership, wants_to_play=wants)
+    messages.success(request, f"{membership.gang.name} {'wants' if wants else 'does not want'} to play this cycle.")
+    return _done(request, reverse("campaigns:campaign-detail", args=[pk]))
+
+
+@login_required
+@require_POST
+def campaign_start(request, pk: int):
+    return _arbitrator_move(request, pk, lambda c: services.campaign_start(campaign=c), "The campaign has begun.")
+
+
+@login_required
+@require_POST
+def cycle_advance(request, pk: int):
+    return _arbitrator_move(request, pk, lambda c: services.cycle_advance(campaign=c), "A new cycle has begun.")
+
+
+@login_required
+@require_POST
+def campaign_finish(request, pk: int):
+    return _arbitrator_move(request, pk, lambda c: services.campaign_finish(campaign=c), "The campaign is over.")
+
+
+@login_required
+@require_POST
+def territory_add(request, pk: int):
+    access = campaign_access(request.user, pk)
+    access.require_arbitrator()
+    form = TerritoryAddForm(request.POST, edition=access.campaign.edition)
+    url = reverse("campaigns:campaign-detail", args=[pk])
+    if not form.is_valid():
+        return _refused(request, ValidationError("Pick a territory from the list."), url)
+    territory = form.cleaned_data["territory"]
+    return _run(request, url, lambda: services.territory_add(campaign=access.campaign, territory=territory),
+                f"{territory.name} joins the campaign's territories.")  # fmt: skip
+
+
+@login_required
+@GET_POST
+def territory_assign(request, pk: int, territory_id: int):
+    access = campaign_access(request.user, pk)
+    access.require_arbitrator()
+    held = get_object_or_404(access.campaign.territories.select_related("territory", "holder", "campaign"),
+                             pk=territory_id)  # fmt: skip
+    form = TerritoryAssignForm(request.POST or None, gangs=_campaign_gangs(access.campaign),
+                               initial={"holder": held.holder_id})  # fmt: skip
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.territory_assign(held=held, actor=request.user, **form.cleaned_data)
+        except ValidationError as err:
+            form.add_error(None, err)
+        else:
+            return _done(request, reverse("campaigns:campaign-detail", args=[pk]))
+    return render(request, "campaigns/territory_assign.html", {"campaign": access.campaign, "held": held, "form": form})

@@ -1,0 +1,93 @@
+"""Matchmaking: Cycle 1 random pairing, pairs the arbitrator arranges, challenges and passing."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from campaigns import services
+from campaigns.forms import (
+    ChallengeForm,
+    DiceForm,
+    GangChoiceForm,
+    PairForm,
+)
+from campaigns.permissions import campaign_access
+from campaigns.views._common import (
+    GET_POST,
+    _campaign_gangs,
+    _dice,
+    _done,
+    _refused,
+    _run,
+)
+
+
+@login_required
+@require_POST
+def cycle_pair(request, pk: int):
+    access = campaign_access(request.user, pk)
+    access.require_arbitrator()
+    url = reverse("campaigns:campaign-detail", args=[pk])
+    form = DiceForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, ValidationError(form.errors["dice"]), url)
+    dice, _ = _dice(form)
+    return _run(request, url, lambda: services.cycle_pair(campaign=access.campaign, dice=dice), "Cycle 1 is paired.")
+
+
+@login_required
+@GET_POST
+def battle_arrange(request, pk: int):
+    access = campaign_access(request.user, pk)
+    access.require_arbitrator()
+    campaign = access.campaign
+    form = PairForm(request.POST or None, gangs=_campaign_gangs(campaign),
+                    territories=campaign.territories.filter(is_home_settlement=False).select_related("territory"))  # fmt: skip
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.battle_arrange(campaign=campaign, **form.cleaned_data)
+        except ValidationError as err:
+            form.add_error(None, err)
+        else:
+            return _done(request, reverse("campaigns:campaign-detail", args=[pk]))
+    return render(request, "campaigns/battle_arrange.html", {"campaign": campaign, "form": form})
+
+
+@login_required
+@GET_POST
+def challenge_issue(request, pk: int):
+    access = campaign_access(request.user, pk)
+    campaign = access.campaign
+    gangs = _campaign_gangs(campaign)
+    challengers = gangs if access.is_arbitrator else gangs.filter(pk__in=access.gang_ids)
+    form = ChallengeForm(request.POST or None, challengers=challengers, gangs=gangs,
+                         territories=campaign.territories.filter(is_home_settlement=False).select_related("territory"))  # fmt: skip
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.challenge_issue(campaign=campaign, **form.cleaned_data)
+        except ValidationError as err:
+            form.add_error(None, err)
+        else:
+            messages.success(request, "Challenge issued. Roll the scenario when you meet.")
+            return _done(request, reverse("campaigns:campaign-detail", args=[pk]))
+    return render(request, "campaigns/challenge_form.html", {"campaign": campaign, "form": form})
+
+
+@login_required
+@require_POST
+def challenge_pass(request, pk: int):
+    access = campaign_access(request.user, pk)
+    form = GangChoiceForm(request.POST, gangs=_campaign_gangs(access.campaign))
+    if not form.is_valid():
+        raise Http404
+    gang = form.cleaned_data["gang"]
+    access.require_gang(gang.pk)
+    return _run(request, reverse("campaigns:campaign-detail", args=[pk]),
+                lambda: services.challenge_pass(campaign=access.campaign, gang=gang),
+                f"{gang.name} issues no challenge this cycle.")  # fmt: skip
