@@ -55,12 +55,13 @@ from rulebook.query import Query
 
 UNARMED = {"weapon": "Unarmed", "name": "", "strength": "S", "ap": 0, "damage": 1, "traits": ["Melee"]}
 OUTCOMES = ("unharmed", "wound_lost", "flesh_wound", "seriously_injured", "out_of_action")
-RESOLVED = frozenset({"Power", "Rending", "Shock", "Toxin"})
-MODELLED = RESOLVED | {"Parry", "Disarm", "Knockback", "Melee", "Pistol", "Sidearm"}
+RESOLVED = frozenset({"Power", "Rending", "Shock", "Toxin", "Pulverise"})
+MODELLED = RESOLVED | {"Parry", "Disarm", "Knockback", "Melee"}  # a pistol's one-Attack-dice limit is not
 CLOSE_COMBAT = {"Melee", "Pistol", "Sidearm", "Versatile"}
 ASSUMPTIONS = (
     "a fighter with a Parry weapon always parries, making the attacker re-roll the hit with the highest face; "
-    "hits are resolved highest face first"
+    "hits are resolved highest face first; a pistol (Pistol, Sidearm) is used with every Attack dice, though the "
+    "2023 rules allow it one and the rest are unarmed"
 )
 
 

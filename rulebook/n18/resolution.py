@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 
-from rulebook.dice import D3, D6, DiceSource, Dist, certain, chain, map_dist, mix
+from rulebook.dice import D3, D6, DiceSource, Dist, certain, chain, combine, map_dist, mix
 from rulebook.errors import RulesInputError
 from rulebook.query import Query
 from rulebook.tables import Row, Table
@@ -111,19 +111,60 @@ def lose_wounds(fighter: Fighter, damage: int) -> Fighter:
     return replace(fighter, wounds=max(0, fighter.wounds - damage))
 
 
-def damage_outcomes(fighter: Fighter, damage: int, melta: bool = False) -> Dist:
+def damage_outcomes(fighter: Fighter, damage: int, melta: bool = False, pulverise: bool = False) -> Dist:
     """Exact distribution of the fighter after an unsaved hit of ``damage``."""
     dice = injury_dice_count(fighter, damage)
+    if pulverise and not melta:
+        results = _injury_results(dice)
+        toughness = fighter.current_toughness
+        results = chain(results, lambda r: _pulverised(r, toughness))
+        return map_dist(results, lambda r: apply_injuries(lose_wounds(fighter, damage), r))
     states: Dist = certain(lose_wounds(fighter, damage))
     for _ in range(dice):
         states = chain(states, lambda f: map_dist(INJURY_DIE, lambda r, f=f: apply_injury(f, r, melta)))
     return states
 
 
-def roll_damage(fighter: Fighter, damage: int, dice: DiceSource, melta: bool = False) -> Fighter:
+def _injury_results(dice: int) -> Dist:
+    """The Injury dice results of one roll as a sorted tuple (the order they are applied in does not matter)."""
+    results: Dist = certain(())
+    for _ in range(dice):
+        results = combine(results, INJURY_DIE, lambda rs, r: tuple(sorted((*rs, r))))
+    return results
+
+
+def pulverise_takes(face: int, toughness: int) -> bool:
+    """Pulverise: after the Injury roll, a D6 at or above the target's Toughness, or a 6, turns one Flesh Wound
+    into Seriously Injured (https://necrovox.org/docs/gang-fighters-and-their-weaponry/weapon-traits)."""
+    return face == 6 or face >= toughness
+
+
+def _pulverised(results: tuple, toughness: int) -> Dist:
+    if FLESH_WOUND not in results:
+        return certain(results)
+    changed = list(results)
+    changed[changed.index(FLESH_WOUND)] = SERIOUSLY_INJURED
+    p = Fraction(sum(pulverise_takes(face, toughness) for face in D6.faces), 6)
+    return mix([(p, certain(tuple(sorted(changed)))), (1 - p, certain(results))])
+
+
+def apply_injuries(fighter: Fighter, results) -> Fighter:
+    for result in results:
+        fighter = apply_injury(fighter, result)
+    return fighter
+
+
+def roll_damage(fighter: Fighter, damage: int, dice: DiceSource, melta: bool = False, pulverise: bool = False):
     """The same as :func:`damage_outcomes`, rolled on a dice source."""
     dice_count = injury_dice_count(fighter, damage)
+    toughness = fighter.current_toughness
     fighter = lose_wounds(fighter, damage)
+    if pulverise and not melta:
+        results = [roll_injury_die(dice) for _ in range(dice_count)]
+        wanted = FLESH_WOUND in results and OUT_OF_ACTION not in results
+        if wanted and pulverise_takes(dice.d6(f"Pulverise (needs {toughness}+ or a 6)"), toughness):
+            results[results.index(FLESH_WOUND)] = SERIOUSLY_INJURED
+        return apply_injuries(fighter, results)
     for _ in range(dice_count):
         if fighter.out_of_action:
             break
@@ -353,7 +394,8 @@ def resolve_hit(attack: Attack, fighter: Fighter, hit_face) -> Dist:
 
     def unsaved_hit(damage: int) -> Dist:
         dice = injury_dice_count(fighter, damage)
-        return map_dist(damage_outcomes(fighter, damage, attack.melta), lambda f: ("unsaved", dice, f))
+        outcomes = damage_outcomes(fighter, damage, attack.melta, attack.has("Pulverise"))
+        return map_dist(outcomes, lambda f: ("unsaved", dice, f))
 
     def after_poison(face: int) -> Dist:
         if not poison_takes(face, toughness):
@@ -433,7 +475,8 @@ def roll_hit_resolution(attack: Attack, fighter: Fighter, dice: DiceSource, hit_
     if roll_save(attack, hit_face, dice):
         return "saved", 0, fighter
     damage = roll_damage_value(attack.damage, dice) + extra_damage(attack, hit_face, wound_face)
-    return "unsaved", injury_dice_count(fighter, damage), roll_damage(fighter, damage, dice, attack.melta)
+    after = roll_damage(fighter, damage, dice, attack.melta, attack.has("Pulverise"))
+    return "unsaved", injury_dice_count(fighter, damage), after
 
 
 def roll_save(attack: Attack, hit_face, dice: DiceSource) -> bool:

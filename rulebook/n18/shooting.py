@@ -75,9 +75,9 @@ SAVE_COVER = {"none": 0, "partial": 1, "full": 2}  # against Blast markers and F
 NO_ARMOUR = 7  # an unarmoured fighter given a positive save modifier counts as having a 7+ save
 MODELLED = frozenset(
     {"Power", "Rending", "Shock", "Melta", "Template", "Blast", "Rapid Fire", "Scattershot", "Knockback",
-     "Unstable", "Scarce", "Limited", "Plentiful", "Gas", "Toxin", "Grenade"}
+     "Unstable", "Scarce", "Limited", "Plentiful", "Gas", "Toxin", "Grenade", "Pulverise"}
 )  # fmt: skip
-RESOLVED = frozenset({"Power", "Rending", "Shock", "Gas", "Toxin"})  # traits the hit resolution reads
+RESOLVED = frozenset({"Power", "Rending", "Shock", "Gas", "Toxin", "Pulverise"})  # traits the hit resolution reads
 OUTCOMES = ("miss", "no_wound", "saved", "wound_lost", "flesh_wound", "seriously_injured", "out_of_action")
 MAX_RAPID_FIRE = 6
 UNSTABLE_OVERLOAD = 3  # a D6 of 3 or less overloads an Unstable weapon

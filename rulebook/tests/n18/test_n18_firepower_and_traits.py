@@ -166,6 +166,19 @@ def test_a_grenade_rolls_no_firepower_dice_and_always_tests_its_ammo():
     assert answer["after_out_of_ammo"] == "out of that grenade for the battle"
 
 
+def test_pulverise_turns_a_flesh_wound_into_seriously_injured():
+    # WS 3+ power hammer with Pulverise spelled out: S4 against T3 wounds on 3+, Damage 1 on one Wound, no save.
+    # The Injury dice's Flesh Wound (1/3) becomes Seriously Injured when a D6 reaches T3 (2/3).
+    hammer = {"long_range": "E", "strength": "S", "ap": 0, "damage": 1, "traits": ["Melee", "Pulverise"]}
+    query = {"attacker": {"WS": 3, "A": 1, "S": 4}, "weapon": hammer, "target": {"T": 3, "W": 1}}
+    outcome = exact(fighting.odds(Query(query)), "outcome")
+    hit_wound = F(2, 3) * F(2, 3)
+    assert outcome["flesh_wound"] == hit_wound * F(1, 3) * F(1, 3)
+    assert outcome["seriously_injured"] == hit_wound * (F(1, 2) + F(1, 3) * F(2, 3))
+    rolled = fighting.roll(Query(query), ScriptedDice([3, 3, 1, 3]))  # hit, wound, Flesh Wound, Pulverise 3
+    assert rolled["outcome"] == "seriously_injured"
+
+
 # --- Blast markers, templates and armour ------------------------------------------------------------
 
 FRAG = {"shooter": {"BS": 4, "S": 3}, "weapon": "frag grenade", "distance": 6}
