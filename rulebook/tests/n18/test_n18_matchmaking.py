@@ -111,3 +111,19 @@ def test_roll_off_rerolls_ties(dice, winner, rolled):
     won, log = roll_off("a", "b", ScriptedDice(dice))
     assert won == winner
     assert len(log) == rolled
+
+
+contenders = st.lists(
+    st.builds(Contender, id=st.uuids().map(str), rating=st.integers(0, 3000), reputation=st.integers(0, 20),
+              name=st.text(max_size=5)),
+    max_size=32, unique_by=lambda c: c.id,
+)  # fmt: skip
+
+
+@given(contenders, st.data())
+def test_challenge_order_is_every_waiting_gang_by_rating(gangs, data):
+    done = data.draw(st.sets(st.sampled_from([g.id for g in gangs]))) if gangs else set()
+    order = challenge_order(gangs, done=done)
+    assert sorted(c.id for c in order) == sorted(g.id for g in gangs if g.id not in done)
+    assert [c.rating for c in order] == sorted(c.rating for c in order)
+    assert next_challenger(gangs, done=done) == (order[0] if order else None)
