@@ -8,6 +8,8 @@ battle, act. Every change view gets the battle through :func:`_battle_for_acting
 
 from __future__ import annotations
 
+import hashlib
+import json
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -185,17 +187,23 @@ def _menu(battle, kind: str) -> list:
     return list((rules.TESTS if kind == "test" else rules.scenario_actions(battle)).items())
 
 
+def _seen(plan) -> str:
+    """A fingerprint of the situation whose odds the player saw; the roll must be for that same situation."""
+    return hashlib.sha256(json.dumps(plan.query, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
 def _act(request, battle, kind: str, form, fighters, context: dict):
-    """Show the odds of the described action, or roll it; a refusal lands on the form."""
+    """Show the odds of the described action; roll it once its odds have been seen for this very situation."""
     try:
-        if request.POST.get("op") == "roll":
+        plan = services.action_plan(battle=battle, kind=kind, params=form.params(), fighters=fighters)
+        if request.POST.get("op") == "roll" and (request.POST.get("seen") == _seen(plan) or not plan.rolls):
             dice = form.cleaned_data.get("dice")
             action = services.action_resolve(
                 battle=battle, kind=kind, params=form.params(), actor=request.user, dice=dice
             )
             return _moved(request, _detail_url(battle), "; ".join(action.changes) or action.summary)
-        plan = services.action_plan(battle=battle, kind=kind, params=form.params(), fighters=fighters)
-        context.update(plan=plan, odds=display.odds_rows(services.action_odds(battle=battle, plan=plan)))
+        odds = services.action_odds(battle=battle, plan=plan)
+        context.update(plan=plan, odds=display.odds_rows(odds), seen=_seen(plan))
     except ValidationError as error:
         _fail(form, error)
     return None

@@ -4,6 +4,8 @@ import pytest
 from django.urls import reverse
 
 from battles.models import BattleStatus, Condition
+from battles.services import action_plan
+from battles.views import _seen
 
 
 def url(name, battle, *args):
@@ -18,16 +20,23 @@ def a_leader(battle):
     return battle.fighters.get(side="a", order=0)
 
 
+def seen(battle, kind, params):
+    """The fingerprint the odds page hands over, for a test that rolls straight away."""
+    return _seen(action_plan(battle=battle, kind=kind, params=params))
+
+
 def shoot_post(battle):
-    shooter = a_leader(battle)
+    shooter, target = a_leader(battle), b_leader(battle)
     pistol = next(w for w in shooter.profile["weapons"] if w["category"] == "pistol")
+    params = {"fighter": shooter, "target": target, "weapon": f"{pistol['key']}:0", "distance": 6, "cover": "none"}
     return {
         "shooter": f"{shooter.pk}:{pistol['key']}:0",
-        "target": b_leader(battle).pk,
+        "target": target.pk,
         "distance": 6,
         "cover": "none",
         "op": "roll",
         "dice": "3 6 6",
+        "seen": seen(battle, "shoot", {**params, "modifiers": [], "modifier": 0, "in_combat_with": 0}),
     }
 
 
@@ -131,6 +140,15 @@ def test_shoot_shows_odds_then_rolls_the_entered_dice(client, battle):
     assert response.status_code == 302
     target = b_leader(battle)
     assert target.condition == Condition.OUT_OF_ACTION
+
+
+@pytest.mark.django_db
+def test_a_roll_whose_odds_were_not_seen_shows_them_first(client, battle):
+    client.force_login(battle.player_a)
+    data = {**shoot_post(battle), "distance": 12}  # not the situation whose odds were seen
+    response = client.post(url("battle-act", battle, "shoot"), data)
+    assert response.status_code == 200 and "The odds" in response.content.decode()
+    assert not battle.actions.exists()
 
 
 @pytest.mark.django_db
