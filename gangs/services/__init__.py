@@ -1,0 +1,76 @@
+"""Every change to a gang: create, hire, buy, sell, move, retire, rename, advance, override.
+
+Each service loads rows, asks ``rulebook.gang_rules`` (or ``rulebook.roster``) what the rules say,
+saves the result and writes ledger entries through :func:`gangs.ledger.ledger_record`, which is
+the only writer of the Stash, Reputation and experience. Refusals a player can hit are
+``ValidationError`` with a message naming the rule. An arbitrator's override is its own ledger
+entry of kind ``override``, written before the change it allows.
+"""
+
+from gangs.services.advancement import (
+    classic_advances_due,
+    fighter_advance_classic,
+    fighter_advance_n18,
+    skill_tables,
+)
+from gangs.services.equipment import (
+    CLASSIC_SALE_SOURCE,
+    N18_SALE_SOURCE,
+    buyable_equipment,
+    price_now,
+    purchase_buy,
+    purchase_discard,
+    purchase_move,
+    purchase_sell,
+    sale_value,
+    trading_post_allows,
+)
+from gangs.services.fighters import (
+    TYPE_STAT_FIELDS,
+    experience_award,
+    fighter_hire,
+    fighter_notes_set,
+    fighter_rename,
+    fighter_retire,
+    fighter_status_set,
+    injury_record,
+)
+from gangs.services.gangs import (
+    composition_problems,
+    gang_create,
+    gang_override,
+    gang_rename,
+    house_rules,
+    roster_types,
+)
+
+__all__ = [
+    "gang_create",
+    "gang_rename",
+    "gang_override",
+    "house_rules",
+    "roster_types",
+    "composition_problems",
+    "fighter_hire",
+    "fighter_rename",
+    "fighter_notes_set",
+    "fighter_status_set",
+    "fighter_retire",
+    "experience_award",
+    "injury_record",
+    "TYPE_STAT_FIELDS",
+    "trading_post_allows",
+    "price_now",
+    "buyable_equipment",
+    "purchase_buy",
+    "sale_value",
+    "purchase_sell",
+    "purchase_discard",
+    "purchase_move",
+    "CLASSIC_SALE_SOURCE",
+    "N18_SALE_SOURCE",
+    "skill_tables",
+    "classic_advances_due",
+    "fighter_advance_classic",
+    "fighter_advance_n18",
+]

@@ -1,0 +1,195 @@
+"""Advancement: classic advance rolls and 2018+ experience spent at the published costs."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from content.models import (
+    Edition,
+    FighterType,
+    Skill,
+    SkillAccess,
+    SkillTable,
+)
+from gangs.ledger import ledger_record
+from gangs.models import (
+    Advancement,
+    Fighter,
+    FighterSkill,
+    StatChange,
+    StatChangeSource,
+)
+from gangs.models import LedgerKind as Kind
+from gangs.services.common import refuse, require_on_roster, rolls_since
+from gangs.stats import current_stats
+from rulebook import gang_rules
+from rulebook.classic.campaign import experience
+from rulebook.dice import DiceSource, RandomDice
+from rulebook.errors import RulesInputError
+from rulebook.roster import FighterSnapshot
+
+# --- advancement -------------------------------------------------------------------------------
+
+
+def skill_tables(edition: str, fighter_type: FighterType) -> tuple[dict, dict, dict]:
+    """(standard tables, all tables, access level by table) as {table name: [skill names in order]}."""
+    tables = SkillTable.objects.filter(edition=edition, is_active=True).prefetch_related("skills")
+    access = {a.table_id: a.level for a in SkillAccess.objects.filter(fighter_type=fighter_type)}
+    every = {t.name: [s.name for s in t.skills.all() if s.is_active] for t in tables}
+    standard = {t.name: every[t.name] for t in tables if t.pk in access}
+    levels = {t.name: access[t.pk] for t in tables if t.pk in access}
+    return standard, every, levels
+
+
+def classic_advances_due(fighter: Fighter, taken: int) -> int:
+    """Advance rolls earned by thresholds passed since hiring, less the ``taken`` advances."""
+    top = max(fighter.experience, fighter.starting_experience)
+    return max(0, experience.advances_gained(fighter.starting_experience, top) - taken)
+
+
+def _save_advance(
+    fighter: Fighter, *, kind: str, description: str, actor, reason: str, xp: int = 0, value: int = 0, dice=(),
+    stat: str | None = None, delta: int = 0, skill: Skill | None = None,
+) -> Advancement:  # fmt: skip
+    advancement = Advancement.objects.create(
+        fighter=fighter, kind=kind, description=description, xp_cost=xp, value=value, dice=list(dice)
+    )
+    if stat:
+        StatChange.objects.create(
+            fighter=fighter, stat=stat, delta=delta, source=StatChangeSource.ADVANCEMENT, advancement=advancement
+        )
+    if skill:
+        FighterSkill.objects.create(fighter=fighter, skill=skill, advancement=advancement)
+    ledger_record(
+        gang=fighter.gang,
+        fighter=fighter,
+        kind=Kind.ADVANCEMENT,
+        experience=-xp,
+        description=f"{fighter.name}: {description}" + (f" for {xp} XP" if xp else ""),
+        reason=reason,
+        dice=list(dice),
+        data={"advancement": advancement.pk, "value": value},
+        actor=actor,
+    )
+    return advancement
+
+
+def _skill(edition: str, table: str, name: str) -> Skill:
+    return Skill.objects.get(edition=edition, table__name=table, name=name)
+
+
+def _known_skills(fighter: Fighter) -> list[str]:
+    return [fs.skill.name for fs in fighter.skills.select_related("skill")]
+
+
+@transaction.atomic
+def fighter_advance_classic(
+    *, fighter: Fighter, actor, dice: DiceSource, skill_table: str, any_table: str = ""
+) -> Advancement:
+    """An advance roll owed for a threshold passed: 2D6 on the Advance table, then the D6 it asks for.
+
+    ``dice`` is ``RandomDice`` for the server's roll or ``ScriptedDice`` for dice rolled at the table.
+    The player names the tables before the dice are rolled, so a roll is never thrown away: a skill
+    comes from ``skill_table`` (one of the fighter's standard tables) or, on a 2 or 12, from
+    ``any_table`` (any table; the standard choice when empty). The rules are
+    ``rulebook.classic.campaign.experience``'s.
+    """
+    require_on_roster(fighter, "advance")
+    if classic_advances_due(fighter, fighter.advancements.count()) < 1:
+        nxt = next((t for t in experience.ADVANCE_THRESHOLDS if t > fighter.experience), None)
+        raise ValidationError(f"{fighter.name} has no advance roll due; the next comes at {nxt} XP.")
+    standard, _, _ = skill_tables(Edition.CLASSIC, fighter.fighter_type)
+    if skill_table not in standard:
+        raise ValidationError(f"Choose one of {fighter.fighter_type.name}'s skill tables: {', '.join(standard)}.")
+    if any_table and any_table not in experience.SKILL_TABLES:
+        raise ValidationError(f"{any_table} is not a skill table.")
+    mark = len(dice.rolls)
+    snapshot = FighterSnapshot(characteristics=current_stats(fighter), skills=_known_skills(fighter))
+    try:
+        after, answer = experience.roll_advance(snapshot, dice)
+        if answer["kind"] == "skill":
+            table = (any_table or skill_table) if answer["from"] == experience.ANY_SKILL["from"] else skill_table
+            _, picked = experience.roll_skill(after, table, dice)
+    except RulesInputError as error:
+        raise refuse(error) from None
+    reason = f"Advance roll {answer['roll']}: {answer['result']} ({experience.ADVANCE.source})"
+    if answer["kind"] == "characteristic":
+        stat = answer["change"]["what"]
+        return _save_advance(
+            fighter, kind=Advancement.Kind.CHARACTERISTIC, description=f"+1 {stat}", actor=actor, reason=reason,
+            dice=rolls_since(dice, mark), stat=stat, delta=1,
+        )  # fmt: skip
+    return _save_advance(
+        fighter, kind=Advancement.Kind.SKILL, description=f"{picked['skill']} ({table})", actor=actor,
+        reason=reason, dice=rolls_since(dice, mark), skill=_skill(Edition.CLASSIC, table, picked["skill"]),
+    )  # fmt: skip
+
+
+def _afford(fighter: Fighter, cost: gang_rules.AdvanceCost, what: str) -> None:
+    if fighter.experience < cost.xp:
+        raise ValidationError(f"{fighter.name} has {fighter.experience} XP; {what} costs {cost.xp} XP.")
+
+
+def _n18_characteristic(fighter: Fighter, characteristic: str) -> dict:
+    if characteristic not in fighter.base_stats:
+        raise RulesInputError("characteristic", f"{fighter.name} has no {characteristic}")
+    taken = fighter.stat_changes.filter(source=StatChangeSource.ADVANCEMENT, stat=characteristic).count()
+    category = fighter.fighter_type.category
+    return {
+        "cost": gang_rules.n18_characteristic_cost(characteristic, category=category, times_taken=taken),
+        "kind": Advancement.Kind.CHARACTERISTIC,
+        "description": f"+1 {characteristic}",
+        "stat": characteristic,
+        "delta": gang_rules.n18_improved(characteristic, 0),
+    }
+
+
+def _n18_skill(fighter: Fighter, skill: Skill | None, random_table: str | None, dice: DiceSource) -> dict:
+    _, every, levels = skill_tables(Edition.N18, fighter.fighter_type)
+    table = skill.table.name if skill else random_table
+    if table not in levels:
+        raise RulesInputError("skill", f"{fighter.fighter_type.name} has no access to the {table} skills")
+    cost = gang_rules.n18_skill_cost(access=levels[table], random=skill is None, category=fighter.fighter_type.category)
+    _afford(fighter, cost, f"a {table} skill")  # before any die, so a refusal cannot be used to re-roll
+    mark = len(dice.rolls)
+    if skill is None:
+        skill = _skill(
+            Edition.N18, table, gang_rules.n18_random_skill(table, every[table], _known_skills(fighter), dice)
+        )
+    elif fighter.skills.filter(skill=skill).exists():
+        raise RulesInputError("skill", f"{fighter.name} already has {skill.name}")
+    return {
+        "cost": cost,
+        "kind": Advancement.Kind.SKILL,
+        "description": f"{skill.name} ({table})",
+        "skill": skill,
+        "dice": rolls_since(dice, mark),
+    }
+
+
+@transaction.atomic
+def fighter_advance_n18(
+    *,
+    fighter: Fighter,
+    actor,
+    characteristic: str | None = None,
+    skill: Skill | None = None,
+    random_table: str | None = None,
+    dice: DiceSource | None = None,
+) -> Advancement:
+    """Spend experience on +1 to a characteristic, a chosen skill, or a random skill from a table."""
+    require_on_roster(fighter, "advance")
+    try:
+        if characteristic:
+            advance = _n18_characteristic(fighter, characteristic)
+        else:
+            advance = _n18_skill(fighter, skill, random_table, dice or RandomDice())
+    except RulesInputError as error:
+        raise refuse(error) from None
+    cost = advance.pop("cost")
+    if fighter.experience < cost.xp:
+        raise ValidationError(
+            f"{fighter.name} has {fighter.experience} XP; {advance['description']} costs {cost.xp} XP."
+        )
+    return _save_advance(fighter, actor=actor, reason=cost.why, xp=cost.xp, value=cost.value, **advance)

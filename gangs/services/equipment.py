@@ -1,0 +1,180 @@
+"""Equipment: what a fighter or the Stash may buy and at what price, sell, discard, move."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from content.models import (
+    Edition,
+    Equipment,
+    EquipmentKind,
+    FighterTypeEquipment,
+)
+from gangs.ledger import ledger_record
+from gangs.models import (
+    Fighter,
+    Gang,
+    LedgerEntry,
+    Purchase,
+)
+from gangs.models import LedgerKind as Kind
+from gangs.services.common import override_record, require_on_roster, rolls_since
+from rulebook.dice import DiceSource, RandomDice
+from rulebook.roster import roll_amount
+
+CLASSIC_SALE_SOURCE = "S3 p99 Trading Post: equipment sells back for half its price"
+N18_SALE_SOURCE = "Necromunda 2018 rulebook, Trading Post: an item sells for its value less D6x10 credits, minimum 5"
+
+
+# --- equipment ---------------------------------------------------------------------------------
+
+
+def trading_post_allows(edition: str, equipment: Equipment) -> bool:
+    """Items anyone may buy outside a fighter's list at list price.
+
+    Classic: armour and wargear that are not rare (S3 p99). 2018+: Common items (N1 Trading Post);
+    Rare and Illegal items wait for a campaign's post-battle Trading Post roll.
+    """
+    if equipment.cost is None:
+        return False
+    if edition == Edition.CLASSIC:
+        return equipment.kind != EquipmentKind.WEAPON and not equipment.rarity
+    return equipment.rarity.lower() == "common"
+
+
+def price_now(gang: Gang, equipment: Equipment, fighter: Fighter | None) -> tuple[int, str] | None:
+    """The price of the moment and where it comes from, or None when this buyer cannot buy it."""
+    if equipment.edition != gang.edition or not equipment.is_active:
+        return None
+    if fighter is not None:
+        entry = FighterTypeEquipment.objects.filter(fighter_type=fighter.fighter_type_id, equipment=equipment).first()
+        if entry:
+            return entry.cost, f"{fighter.fighter_type.name} equipment list"
+    elif (
+        equipment.cost is not None
+        and FighterTypeEquipment.objects.filter(fighter_type__house=gang.house_id, equipment=equipment).exists()
+    ):
+        return equipment.cost, f"{gang.house.name} equipment lists"
+    if trading_post_allows(gang.edition, equipment):
+        return equipment.cost, "Trading Post"
+    return None
+
+
+def buyable_equipment(gang: Gang, fighter: Fighter | None) -> list[tuple[Equipment, int, str]]:
+    """Everything this fighter (or the Stash) can buy now, with price and where from."""
+    lists = {}
+    if fighter is not None:
+        entries = FighterTypeEquipment.objects.filter(fighter_type=fighter.fighter_type_id).select_related("equipment")
+        lists = {e.equipment_id: (e.equipment, e.cost, f"{fighter.fighter_type.name} list") for e in entries}
+    else:
+        entries = Equipment.objects.active().filter(
+            edition=gang.edition, cost__isnull=False, fighter_type_lists__fighter_type__house=gang.house_id
+        )
+        lists = {e.pk: (e, e.cost, "house lists") for e in entries.distinct()}
+    for item in Equipment.objects.active().filter(edition=gang.edition, cost__isnull=False).exclude(pk__in=lists):
+        if trading_post_allows(gang.edition, item):
+            lists[item.pk] = (item, item.cost, "Trading Post")
+    return sorted((v for v in lists.values() if v[0].is_active), key=lambda v: (v[0].category, v[0].name))
+
+
+@transaction.atomic
+def purchase_buy(
+    *, gang: Gang, equipment: Equipment, actor, fighter: Fighter | None = None, override_reason: str = ""
+) -> Purchase:
+    """Buy for a fighter (from their list or the Trading Post) or for the Stash, at today's price."""
+    if fighter is not None and fighter.gang_id != gang.pk:
+        raise ValidationError(f"{fighter.name} is not in {gang.name}.")
+    if fighter is not None:
+        require_on_roster(fighter, "take equipment")
+    quote = price_now(gang, equipment, fighter)
+    who = fighter.name if fighter else "the Stash"
+    if quote is None:
+        if not override_reason or equipment.cost is None:
+            raise ValidationError(
+                f"{equipment.name} is not on {who}'s equipment list and the Trading Post does not sell it now."
+            )
+        override_record(
+            gang=gang, actor=actor, what=f"{equipment.name} for {who}", reason=override_reason, fighter=fighter
+        )
+        quote = (equipment.cost, "list price, by override")
+    price, where = quote
+    purchase = Purchase.objects.create(gang=gang, fighter=fighter, equipment=equipment, price=price)
+    ledger_record(
+        gang=gang,
+        fighter=fighter,
+        kind=Kind.PURCHASE,
+        credits=-price,
+        description=f"Bought {equipment.name} for {who}: {price} credits",
+        reason=where,
+        data={"purchase": purchase.pk, "equipment": equipment.slug, "price": price},
+        actor=actor,
+    )
+    return purchase
+
+
+def sale_value(gang: Gang, purchase: Purchase, dice: DiceSource) -> tuple[int, str, list]:
+    """What the Trading Post pays for an item, the rule, and the dice it took."""
+    if gang.edition == Edition.CLASSIC:
+        return purchase.price // 2, CLASSIC_SALE_SOURCE, []
+    mark = len(dice.rolls)
+    less = roll_amount("D6x10", dice, f"selling {purchase.equipment.name}")
+    return max(5, purchase.price - less), N18_SALE_SOURCE, rolls_since(dice, mark)
+
+
+@transaction.atomic
+def purchase_sell(*, purchase: Purchase, actor, dice: DiceSource | None = None) -> LedgerEntry:
+    gang = purchase.gang
+    amount, rule, rolls = sale_value(gang, purchase, dice or RandomDice())
+    entry = ledger_record(
+        gang=gang,
+        fighter=purchase.fighter,
+        kind=Kind.SALE,
+        credits=amount,
+        description=f"Sold {purchase.equipment.name} (paid {purchase.price}) for {amount} credits",
+        reason=rule,
+        dice=rolls,
+        data={"equipment": purchase.equipment.slug, "price": purchase.price},
+        actor=actor,
+    )
+    purchase.delete()
+    return entry
+
+
+@transaction.atomic
+def purchase_discard(*, purchase: Purchase, actor) -> LedgerEntry:
+    entry = ledger_record(
+        gang=purchase.gang,
+        fighter=purchase.fighter,
+        kind=Kind.EQUIPMENT,
+        description=f"Discarded {purchase.equipment.name} (paid {purchase.price})",
+        data={"equipment": purchase.equipment.slug, "price": purchase.price},
+        actor=actor,
+    )
+    purchase.delete()
+    return entry
+
+
+@transaction.atomic
+def purchase_move(*, purchase: Purchase, fighter: Fighter | None, actor) -> Purchase:
+    """Hand an item to another fighter of the gang (who must be allowed to carry it) or put it in the Stash."""
+    gang = purchase.gang
+    if fighter is not None:
+        if fighter.gang_id != gang.pk:
+            raise ValidationError(f"{fighter.name} is not in {gang.name}.")
+        require_on_roster(fighter, "take equipment")
+        if price_now(gang, purchase.equipment, fighter) is None:
+            raise ValidationError(f"{purchase.equipment.name} is not on {fighter.name}'s equipment list.")
+    source = purchase.fighter.name if purchase.fighter else "the Stash"
+    target = fighter.name if fighter else "the Stash"
+    purchase.fighter = fighter
+    purchase.save(update_fields=["fighter"])
+    ledger_record(
+        gang=gang,
+        fighter=fighter,
+        kind=Kind.EQUIPMENT,
+        description=f"Moved {purchase.equipment.name} from {source} to {target}",
+        data={"purchase": purchase.pk, "equipment": purchase.equipment.slug},
+        actor=actor,
+    )
+    return purchase

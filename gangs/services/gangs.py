@@ -1,0 +1,100 @@
+"""Gangs: found, rename, arbitrator overrides, and the composition rules as they stand."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from content.models import (
+    House,
+)
+from gangs.ledger import ledger_record
+from gangs.models import (
+    ON_ROSTER,
+    Gang,
+    LedgerEntry,
+)
+from gangs.models import LedgerKind as Kind
+from rulebook import gang_rules
+from rulebook.errors import RulesInputError
+
+# --- gangs -------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def gang_create(*, owner, house: House, name: str, actor=None) -> Gang:
+    """A new gang of ``house``'s edition whose Stash starts with the house's starting credits."""
+    if not house.is_active:
+        raise ValidationError(f"{house.name} is no longer on the house lists.")
+    gang = Gang.objects.create(owner=owner, edition=house.edition, house=house, name=name.strip())
+    ledger_record(
+        gang=gang,
+        kind=Kind.CREDITS,
+        credits=house.starting_credits,
+        description=f"Starting credits: {house.starting_credits}",
+        reason=f"{house.name} starting credits ({', '.join(house.sources) or 'house list'})",
+        actor=actor or owner,
+    )
+    return gang
+
+
+@transaction.atomic
+def gang_rename(*, gang: Gang, name: str, actor) -> Gang:
+    old, gang.name = gang.name, name.strip()
+    gang.save(update_fields=["name", "updated_at"])
+    ledger_record(gang=gang, kind=Kind.OTHER, description=f"Renamed from {old} to {gang.name}", actor=actor)
+    return gang
+
+
+@transaction.atomic
+def gang_override(
+    *, gang: Gang, actor, reason: str, credits: int = 0, reputation: int = 0, fighter=None, experience: int = 0
+) -> LedgerEntry:
+    """An arbitrator's correction of credits, Reputation or experience, recorded as an override."""
+    if not reason.strip():
+        raise ValidationError("An override needs a reason.")
+    parts = [f"{v:+d} {label}" for v, label in ((credits, "credits"), (reputation, "Reputation")) if v]
+    if experience:
+        parts.append(f"{experience:+d} XP for {fighter.name}")
+    return ledger_record(
+        gang=gang,
+        kind=Kind.OVERRIDE,
+        fighter=fighter,
+        credits=credits,
+        reputation=reputation,
+        experience=experience,
+        description=f"Arbitrator override: {', '.join(parts) or 'no change'}",
+        reason=reason,
+        actor=actor,
+    )
+
+
+# --- composition --------------------------------------------------------------------------------
+
+
+def house_rules(house: House) -> gang_rules.HouseRules:
+    types = tuple(
+        gang_rules.TypeLimit(t.slug, t.name, t.category, t.min_per_gang, t.max_per_gang)
+        for t in house.fighter_types.all()
+    )
+    return gang_rules.HouseRules(
+        name=house.name,
+        types=types,
+        min_fighters=house.min_fighters,
+        share_rules=tuple(house.composition_rules),
+        sources=tuple(house.sources),
+    )
+
+
+def roster_types(gang: Gang) -> list[str]:
+    """Fighter type slugs of the fighters on the roster (not Dead or Retired)."""
+    return [f.fighter_type.slug for f in gang.fighters.all() if f.status in ON_ROSTER]
+
+
+def composition_problems(gang: Gang) -> list[str]:
+    """Messages for every composition rule the gang breaks as it stands."""
+    try:
+        breaches = gang_rules.composition_breaches(house_rules(gang.house), roster_types(gang))
+    except RulesInputError as error:
+        return [error.message]
+    return [f"{gang.house.name}: {b.message}" for b in breaches]
