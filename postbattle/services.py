@@ -16,6 +16,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from campaigns.models import Battle, BattleStatus
+from campaigns.services import standing_snapshot_take
 from gangs.models import Gang
 from postbattle import engine
 from postbattle.apply import effects_apply, effects_revert
@@ -139,6 +140,8 @@ def sequence_apply(*, sequence: Sequence, actor) -> Application:
     application.save(update_fields=["undo"])
     sequence.state = SequenceState.APPLIED
     sequence.save(update_fields=["state", "updated_at"])
+    standing_snapshot_take(campaign=sequence.battle.campaign, gang=sequence.gang,
+                           reason=f"After {sequence.battle.scenario_name}: {sequence.battle}")  # fmt: skip
     return application
 
 
@@ -155,6 +158,8 @@ def sequence_revert(*, sequence: Sequence, actor) -> Sequence:
     application.save(update_fields=["reverted_by", "reverted_at"])
     sequence.state = SequenceState.REVERTED
     sequence.save(update_fields=["state", "updated_at"])
+    standing_snapshot_take(campaign=sequence.battle.campaign, gang=sequence.gang,
+                           reason=f"Post-battle sequence reverted: {sequence.battle}")  # fmt: skip
     return sequence
 
 

@@ -76,6 +76,7 @@ def test_n18_sequence_every_step_then_apply(make_confirmed_battle):
     assert ganger0.status == FighterStatus.RECOVERY
     assert gang.fighters.filter(name="Kid", fighter_type__category="juve").exists()
     assert ledger_totals(gang)["stash"] == gang.stash
+    assert battle.campaign.snapshots.filter(gang=gang, reason__startswith="After").count() == 1
     entries = LedgerEntry.objects.filter(data__post_battle=sequence.pk)
     assert entries.exists() and all(e.data["battle"] == battle.pk for e in entries)
     with pytest.raises(ValidationError):
