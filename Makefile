@@ -7,6 +7,8 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 # PostgreSQL for the second test run: DATABASE_URL if set, else a local server if one answers.
 PG_DEFAULT_URL := postgres://postgres@127.0.0.1:5432/underhive_ledger
+# The apps whose tests use the database; rulebook/ has none, so it runs once, in the SQLite pass.
+DB_TESTS := core content gangs campaigns battles postbattle
 
 .PHONY: run test lint install install-dev bench
 
@@ -47,8 +49,8 @@ test: lint
 	if [ -z "$$url" ] && $(PY) -c "import socket; socket.create_connection(('127.0.0.1', 5432), 1)" 2>/dev/null; then \
 		url="$(PG_DEFAULT_URL)"; fi; \
 	if [ -n "$$url" ]; then \
-		echo "== tests on PostgreSQL ($${url%%@*}@...) =="; \
-		DATABASE_URL="$$url" $(PY) -m pytest; \
+		echo "== database tests on PostgreSQL ($${url%%@*}@...) =="; \
+		DATABASE_URL="$$url" $(PY) -m pytest $(DB_TESTS); \
 	else \
 		echo "== PostgreSQL not reachable: ran on SQLite only =="; \
 	fi

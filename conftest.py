@@ -25,6 +25,12 @@ PASSWORD = "Underhive-pass-1"
 _serial = itertools.count(1)
 
 
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    """Tests create many users; the real PBKDF2 hasher costs most of a second for each."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def make_user(db):
     """``make_user("alice")`` → a saved user whose password is :data:`PASSWORD`."""

@@ -10,8 +10,11 @@ One JSON object on stdout and exit 0; bad input exits 2 with ``{"error": ...}`` 
 
 from __future__ import annotations
 
+import io
 import json
 import sys
+from contextlib import redirect_stderr, redirect_stdout
+from dataclasses import dataclass
 
 from rulebook import editions
 from rulebook.dice import RandomDice, ScriptedDice, SeededDice, parse_dice
@@ -145,3 +148,30 @@ def main(argv: list[str]) -> int:
         # The reader went away (``| head``); nothing more to say.
         sys.stderr.close()
         return 0
+
+
+@dataclass(frozen=True)
+class Answer:
+    returncode: int
+    stdout: str
+    stderr: str
+
+    def json(self) -> dict:
+        return json.loads(self.stdout if self.returncode == 0 else self.stderr)
+
+
+def run(*args: str, stdin: str = "") -> Answer:
+    """The command line in-process, for tools and tests: ``run("odds", "classic", "shoot", stdin=query)``.
+
+    Same arguments, output and exit code as ``python -m rulebook`` (not thread-safe: it swaps
+    the process's standard streams for the call).
+    """
+    out, err = io.StringIO(), io.StringIO()
+    saved_stdin = sys.stdin
+    sys.stdin = io.StringIO(stdin)
+    try:
+        with redirect_stdout(out), redirect_stderr(err):
+            code = main(list(args))
+    finally:
+        sys.stdin = saved_stdin
+    return Answer(code, out.getvalue(), err.getvalue())

@@ -1,21 +1,19 @@
 """Classic campaign rules through ``python -m rulebook``: tables, odds, rolls and bad input."""
 
 import json
-import subprocess
-import sys
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
+
+from rulebook import cli as rulebook_cli
 
 ROOT = Path(__file__).resolve().parents[3]
 FIGHTER = {"id": "g", "characteristics": {"M": 4, "WS": 3, "BS": 3, "S": 3, "T": 3, "W": 1, "I": 3, "A": 1, "Ld": 7}}
 
 
 def run(*args, stdin=""):
-    done = subprocess.run(
-        [sys.executable, "-m", "rulebook", *args], input=stdin, capture_output=True, text=True, cwd=ROOT, timeout=60
-    )
+    done = rulebook_cli.run(*args, stdin=stdin)
     assert "Traceback" not in done.stderr
     return done
 

@@ -2,8 +2,6 @@
 (fight, multi-fight, break-off and test)."""
 
 import json
-import subprocess
-import sys
 from fractions import Fraction as F
 from pathlib import Path
 
@@ -11,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rulebook import cli as rulebook_cli
 from rulebook.classic.combat import ATTACKER, DEFENDER, STANDOFF, Combatant, HandWeapon, fight_odds
 from rulebook.classic.combat_actions import fight_odds_action
 from rulebook.classic.combat_roll import fight_roll
@@ -105,10 +104,8 @@ def test_hits_are_the_joint_chance_of_winning_by_that_many():
 # --- the command line --------------------------------------------------------------------------------
 
 
-def run(*args, stdin: str = "") -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "rulebook", *args], input=stdin, capture_output=True, text=True, cwd=ROOT, timeout=60
-    )
+def run(*args, stdin: str = "") -> rulebook_cli.Answer:
+    return rulebook_cli.run(*args, stdin=stdin)
 
 
 def test_cli_fight_contract_example():

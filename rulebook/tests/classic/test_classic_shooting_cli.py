@@ -1,12 +1,12 @@
 """``python -m rulebook odds|roll|table classic ...`` for shooting, through a real subprocess."""
 
 import json
-import subprocess
-import sys
 from fractions import Fraction as F
 from pathlib import Path
 
 import pytest
+
+from rulebook import cli as rulebook_cli
 
 ROOT = Path(__file__).resolve().parents[3]
 CONTRACT = {
@@ -30,9 +30,7 @@ CONTRACT = {
 
 def run(*args, query=None):
     stdin = query if isinstance(query, str) else json.dumps(query or {})
-    done = subprocess.run(
-        [sys.executable, "-m", "rulebook", *args], input=stdin, capture_output=True, text=True, cwd=ROOT, timeout=60
-    )
+    done = rulebook_cli.run(*args, stdin=stdin)
     return done.returncode, done.stdout, done.stderr
 
 

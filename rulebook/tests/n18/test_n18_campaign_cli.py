@@ -1,11 +1,11 @@
 """The campaign guide through ``python -m rulebook``: tables, odds and rolls, and bad input."""
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from rulebook import cli as rulebook_cli
 
 ROOT = Path(__file__).resolve().parents[3]
 CAMPAIGN_TABLES = [
@@ -39,9 +39,7 @@ FIGHTER = {
 
 
 def run(*args, stdin=""):
-    done = subprocess.run(
-        [sys.executable, "-m", "rulebook", *args], input=stdin, capture_output=True, text=True, cwd=ROOT, timeout=60
-    )
+    done = rulebook_cli.run(*args, stdin=stdin)
     assert "Traceback" not in done.stderr
     return done
 
