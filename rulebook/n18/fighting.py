@@ -265,23 +265,32 @@ def reaction_odds(fight: Fight, found: Dist) -> dict:
 
 
 def roll_side(attack: Attack, dice_count: int, parries: int, fighter: Fighter, dice: DiceSource, who: str):
-    """Roll one side's Attack dice, the parries and each hit; returns (faces, hits, steps, fighter after)."""
+    """Roll one side's Attack dice, the parries and each hit; returns (faces, hits, steps, fighter after).
+
+    ``steps`` has one entry per Attack dice in the order rolled (``attack``, ``face``, ``result``,
+    ``injury_dice``, and ``parried``/``reroll`` for a parried hit); hits are resolved highest face first.
+    """
     need = hit_needed(attack.skill, attack.hit_modifier)["needed"]
     faces = [dice.d6(f"{who} Attack dice {n + 1} (hits on {need}+, a 1 always misses)") for n in range(dice_count)]
-    fresh = sorted((f for f in faces if hit_face_result(f, attack.skill, attack.hit_modifier)), reverse=True)
-    rerolled = []
-    for _ in range(min(parries, len(fresh))):
-        again = dice.d6(f"{who}: parried hit ({fresh.pop(0)}) re-rolled")
+    steps = [{"attack": n + 1, "face": face, "result": MISS, "injury_dice": 0} for n, face in enumerate(faces)]
+    hitting = sorted(
+        (n for n, face in enumerate(faces) if hit_face_result(face, attack.skill, attack.hit_modifier)),
+        key=lambda n: -faces[n],
+    )
+    landed = {n: faces[n] for n in hitting}
+    for n in hitting[:parries]:
+        again = dice.d6(f"{who}: parried hit ({faces[n]}) re-rolled")
+        steps[n].update(parried=True, reroll=again)
         if hit_face_result(again, attack.skill, attack.hit_modifier):
-            rerolled.append(again)
-    hits = sorted(fresh + rerolled, reverse=True)
-    steps = []
-    for number, face in enumerate(hits, 1):
+            landed[n] = again
+        else:
+            del landed[n]
+    for n in sorted(landed, key=lambda n: -landed[n]):
         if fighter.out_of_action:
             break
-        step, injuries, fighter = roll_hit_resolution(attack, fighter, dice, face)
-        steps.append({"hit": number, "face": face, "result": step, "injury_dice": injuries})
-    return faces, hits, steps, fighter
+        step, injuries, fighter = roll_hit_resolution(attack, fighter, dice, landed[n])
+        steps[n].update(result=step, injury_dice=injuries)
+    return faces, sorted(landed.values(), reverse=True), steps, fighter
 
 
 def roll(query: Query, dice: DiceSource) -> dict:
