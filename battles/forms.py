@@ -358,6 +358,18 @@ class ScenarioForm(ActionForm):
 ACTION_FORMS = {"shoot": ShootForm, "fight": FightForm, "multi-fight": MultiFightForm}
 
 
+class ReinforceForm(forms.Form):
+    side = forms.ChoiceField(label="Gang")
+    count = forms.IntegerField(
+        min_value=1, max_value=10, required=False, label="How many",
+        help_text="Leave empty to roll the scenario's number here (Border Dispute: D3).",
+    )  # fmt: skip
+
+    def __init__(self, *args, battle, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["side"].choices = [(s, battle.gang(s).name) for s in (Side.A, Side.B)]
+
+
 class FighterSetForm(forms.Form):
     """One state set by hand: ``field`` and ``value`` (``"1"``/``"0"`` or a condition)."""
 

@@ -30,7 +30,7 @@ def phase_actions(battle: BattleSession) -> list[BattleAction]:
     """The actions still standing in the current phase (what prompts have been answered)."""
     return list(
         battle.actions.filter(undone=False, round=battle.round, turn_side=battle.turn_side, phase=battle.phase).only(
-            "rule", "query", "side", "fighter_id", "casualties"
+            "kind", "rule", "query", "side", "fighter_id", "casualties"
         )
     )
 
@@ -50,6 +50,8 @@ def battle_prompts(
         if action.rule == "test":
             kind = action.query.get("kind")
             taken.add((kind, action.side if kind == "bottle" else action.fighter_id))
+        elif action.kind == "reinforce":
+            taken.add(("reinforce", action.side))
         casualty_ids += action.casualties
     casualties = [by_pk[pk] for pk in dict.fromkeys(casualty_ids) if pk in by_pk]
     return edition_rules(battle.edition).prompts(battle, fighters, casualties, taken)

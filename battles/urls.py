@@ -14,6 +14,7 @@ urlpatterns = [
     path("<int:pk>/fighters/<int:fighter_pk>/set/", views.fighter_set, name="fighter-set"),
     path("<int:pk>/advance/", views.battle_advance, name="battle-advance"),
     path("<int:pk>/priority/", views.battle_priority, name="battle-priority"),
+    path("<int:pk>/reinforce/", views.battle_reinforce, name="battle-reinforce"),
     path("<int:pk>/flee/", views.gang_flee, name="gang-flee"),
     path("<int:pk>/undo/", views.action_undo, name="action-undo"),
     path("<int:pk>/end/", views.battle_end, name="battle-end"),

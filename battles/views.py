@@ -136,7 +136,10 @@ def _page_context(request, battle, *, follow: bool = False) -> dict:
 
 
 def _prompt_link(battle, prompt) -> dict:
-    url = reverse("battles:battle-act", args=[battle.pk, prompt.kind])
+    if prompt.kind == "reinforce":
+        url = reverse("battles:battle-reinforce", args=[battle.pk])
+    else:
+        url = reverse("battles:battle-act", args=[battle.pk, prompt.kind])
     return {"text": prompt.text, "why": prompt.why, "url": f"{url}?{urlencode(prompt.params)}"}
 
 
@@ -277,6 +280,22 @@ def battle_priority(request, pk: int):
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
     return _moved(request, _detail_url(battle))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def battle_reinforce(request, pk: int):
+    """Reinforcements arrive: picked at random among the gang's fighters not yet in the battle."""
+    battle = _battle_for_acting(request.user, pk)
+    form = forms.ReinforceForm(request.POST or None, battle=battle, initial={"side": request.GET.get("side")})
+    if request.method == "POST" and form.is_valid():
+        try:
+            action = services.battle_reinforce(battle=battle, actor=request.user, **form.cleaned_data)
+        except ValidationError as error:
+            _fail(form, error)
+        else:
+            return _moved(request, _detail_url(battle), action.summary)
+    return render(request, "battles/battle_reinforce.html", {"battle": battle, "form": form})
 
 
 @login_required

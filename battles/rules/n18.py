@@ -379,12 +379,28 @@ def prompts(battle, fighters: list, last_casualties: list, taken: set) -> list[P
         if hurt and not battle.bottled(side) and ("bottle", side) not in taken:
             text = f"Bottle test for {battle.gang(side).name}"
             out.append(Prompt(text, "test", {"test": "bottle", "side": side}, f"{hurt} Seriously Injured or out"))
+    out += _reinforcements(battle, taken)
     for f in fighters:
         if f.condition == Condition.SERIOUSLY_INJURED and ("recovery", f.pk) not in taken:
             out.append(Prompt(f"{f.name}: Recovery test", "test", {"test": "recovery", "fighter": f.pk}))
         if f.broken and not f.out_of_action and ("rally", f.pk) not in taken:
             out.append(Prompt(f"{f.name}: Rally test", "test", {"test": "rally", "fighter": f.pk}))
     return out
+
+
+def _reinforcements(battle, taken: set) -> list[Prompt]:
+    """Border Dispute: both gangs, every End phase; Search & Destroy: the defender, from round 2."""
+    if battle.scenario == "border-dispute":
+        sides = ("a", "b")
+    elif battle.scenario == "search-and-destroy" and battle.round >= 2:
+        sides = tuple(s for s in ("a", "b") if battle.role(s) == "defender")
+    else:
+        return []
+    return [
+        Prompt(f"Reinforcements for {battle.gang(side).name}", "reinforce", {"side": side})
+        for side in sides
+        if ("reinforce", side) not in taken and not battle.bottled(side)
+    ]
 
 
 def _can_break(fighter) -> bool:

@@ -14,7 +14,7 @@ from battles.services.play import (
     fighter_adjust,
     gang_flee,
 )
-from battles.services.start import battle_start, battle_start_from_campaign, crew_pick
+from battles.services.start import battle_reinforce, battle_start, battle_start_from_campaign, crew_pick
 from battles.services.state import battle_state
 
 __all__ = [
@@ -26,6 +26,7 @@ __all__ = [
     "battle_advance",
     "battle_end",
     "battle_priority_set",
+    "battle_reinforce",
     "battle_report",
     "battle_start",
     "battle_start_from_campaign",

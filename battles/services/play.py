@@ -207,6 +207,10 @@ def action_undo(*, battle: BattleSession, actor) -> BattleAction:
     state = last.state_before
     for name, value in state["battle"].items():
         setattr(battle, name, value)
+    arrived = [f.pk for f in fighters if str(f.pk) not in state["fighters"]]
+    if arrived:  # Reinforcements brought in by the action go back out
+        BattleFighter.objects.filter(pk__in=arrived).delete()
+        fighters = [f for f in fighters if f.pk not in arrived]
     for f in fighters:
         for name, value in state["fighters"].get(str(f.pk), {}).items():
             setattr(f, name, value)

@@ -1,13 +1,15 @@
-"""Starting a battle: two saved gangs (or a campaign battle), each side's crew, a snapshot of every fighter."""
+"""Bringing fighters into a battle: the start (two saved gangs or a campaign battle, each side's crew, a snapshot
+of every fighter) and the Reinforcements that arrive later."""
 
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from battles.models import PHASES, BattleFighter, BattleSession, Role, Side
+from battles.models import PHASES, BattleAction, BattleFighter, BattleSession, Role, Side
 from battles.roster import fighter_prefetch, snapshot
 from battles.rules import edition_rules
+from battles.services.state import battle_state, locked, log_action, save_state
 from gangs.models import AVAILABLE_FOR_BATTLE, Fighter, Gang
 from rulebook.dice import DiceSource, RandomDice
 
@@ -118,28 +120,59 @@ def battle_start(
         phase=PHASES[gang_a.edition][0],
         created_by=started_by,
     )
-    rules = edition_rules(battle.edition)
     rows = []
     for side, gang in ((Side.A, gang_a), (Side.B, gang_b)):
         by_id = {f.pk: f for f in _available(gang)}
         missing = [pk for pk in crews[side]["fighters"] if pk not in by_id]
         if missing:
             raise ValidationError(f"{gang.name}: fighters {missing} are not available for battle.")
-        for order, pk in enumerate(crews[side]["fighters"]):
-            profile = snapshot(by_id[pk])
-            rows.append(
-                BattleFighter(
-                    battle=battle,
-                    side=side,
-                    fighter=by_id[pk],
-                    name=by_id[pk].name,
-                    order=order,
-                    profile=profile,
-                    **rules.fresh_state(profile),
-                )
-            )
+        rows += [_in_play(battle, side, by_id[pk], order) for order, pk in enumerate(crews[side]["fighters"])]
     BattleFighter.objects.bulk_create(rows)
     return battle
+
+
+def _in_play(battle: BattleSession, side: str, fighter: Fighter, order: int) -> BattleFighter:
+    """A roster fighter brought into the battle: the snapshot and the edition's fresh state."""
+    profile = snapshot(fighter)
+    fresh = edition_rules(battle.edition).fresh_state(profile)
+    return BattleFighter(
+        battle=battle, side=side, fighter=fighter, name=fighter.name, order=order, profile=profile, **fresh
+    )
+
+
+# The campaign guide's Reinforcements: Border Dispute, D3 a gang each End phase; Search & Destroy, the
+# defender's one each End phase from round 2.
+REINFORCEMENTS = {"border-dispute": "D3", "search-and-destroy": "1"}
+
+
+@transaction.atomic
+def battle_reinforce(
+    *, battle: BattleSession, side: str, actor, count: int | None = None, dice: DiceSource | None = None
+) -> BattleAction:
+    """Bring Reinforcements in: ``count`` fighters (or the scenario's dice), picked at random from the
+    gang's fighters available and not yet in the battle, every die shown. Undo takes them out again."""
+    from rulebook.roster import pick_index, roll_amount
+
+    battle, fighters = locked(battle)
+    if side not in Side.values:
+        raise ValidationError("Reinforcements come to one of the two gangs.")
+    dice = dice or RandomDice()
+    before = battle_state(battle, fighters)
+    if count is None:
+        count = roll_amount(REINFORCEMENTS.get(battle.scenario, "1"), dice, "Reinforcements")
+    in_play = {f.fighter_id for f in fighters}
+    pool = [f for f in _available(battle.gang(side)) if f.pk not in in_play]
+    order = max((f.order for f in fighters if f.side == side), default=0) + 1
+    arriving = []
+    while pool and len(arriving) < count:
+        purpose = f"Reinforcement {len(arriving) + 1} of {count} among {len(pool)}"
+        arriving.append(_in_play(battle, side, pool.pop(pick_index(len(pool), dice, purpose)), order + len(arriving)))
+    BattleFighter.objects.bulk_create(arriving)
+    names = ", ".join(f.name for f in arriving) or "nobody: no fighter left to send"
+    words = f"Reinforcements for {battle.gang(side).name}: {names}"
+    save_state(battle, fighters, before)
+    return log_action(battle, before, actor, kind="reinforce", side=side, summary=words[:300], changes=[words],
+                      dice=dice.log())  # fmt: skip
 
 
 def battle_start_from_campaign(*, campaign_battle, started_by, dice: DiceSource | None = None) -> BattleSession:

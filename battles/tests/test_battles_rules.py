@@ -4,14 +4,16 @@ Priority and what may be set by hand."""
 import pytest
 from django.core.exceptions import ValidationError
 
-from battles.models import Condition
+from battles.models import Condition, Phase
 from battles.rules import n18
+from battles.selectors import battle_prompts
 from battles.services import (
     action_plan,
     action_resolve,
     action_undo,
     battle_end,
     battle_priority_set,
+    battle_reinforce,
     fighter_adjust,
 )
 
@@ -157,3 +159,41 @@ def test_set_by_hand_is_logged(make_battle):
     action = fighter_adjust(battle=battle, fighter=leader, field="overwatch", value=True, actor=battle.player_a)
     leader.refresh_from_db()
     assert leader.overwatch and action.kind == "adjust" and "Overwatch" in action.summary
+
+
+@pytest.mark.django_db
+def test_border_dispute_reinforcements_in_the_end_phase(make_battle, make_fighter):
+    from battles.services import battle_advance
+    from rulebook.dice import ScriptedDice
+
+    battle = make_battle("n18", fighters=2, scenario="border-dispute")
+    waiting = [make_fighter(battle.gang_a, "ganger", name=f"Reserve {i}") for i in range(3)]
+    battle_advance(battle=battle, actor=battle.player_a)
+    battle_advance(battle=battle, actor=battle.player_a)
+    battle.refresh_from_db()
+    assert battle.phase == Phase.END
+    prompts = [p for p in battle_prompts(battle) if p.kind == "reinforce"]
+    assert [p.params["side"] for p in prompts] == ["a", "b"]
+    # D3 rolled 2 (a D3 face), then picks among 3 (D6 3: the second) and among 2 (D6 5: the second)
+    action = battle_reinforce(battle=battle, side="a", actor=battle.player_a, dice=ScriptedDice([2, 3, 5]))
+    arrived = list(battle.fighters.filter(side="a", fighter__in=waiting).values_list("name", flat=True))
+    assert sorted(arrived) == ["Reserve 1", "Reserve 2"] and "Reserve 1" in action.summary
+    assert [p.params["side"] for p in battle_prompts(battle) if p.kind == "reinforce"] == ["b"]
+    action_undo(battle=battle, actor=battle.player_a)
+    assert not battle.fighters.filter(fighter__in=waiting).exists()
+
+
+@pytest.mark.django_db
+def test_search_and_destroy_reinforces_the_defender_from_round_two(make_battle):
+    from battles.services import battle_advance
+
+    battle = make_battle("n18", fighters=2, scenario="search-and-destroy", role_a="attacker")
+    for _ in range(2):
+        battle_advance(battle=battle, actor=battle.player_a)
+    battle.refresh_from_db()
+    assert not [p for p in battle_prompts(battle) if p.kind == "reinforce"]  # round 1
+    for _ in range(3):
+        battle_advance(battle=battle, actor=battle.player_a)
+    battle.refresh_from_db()
+    assert battle.round == 2 and battle.phase == Phase.END
+    assert [p.params["side"] for p in battle_prompts(battle) if p.kind == "reinforce"] == ["b"]

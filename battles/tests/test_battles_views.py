@@ -47,6 +47,7 @@ CHANGES = [
     ("battle-advance", "post", (), lambda b: {}),
     ("battle-priority", "post", (), lambda b: {"side": "b"}),
     ("gang-flee", "post", (), lambda b: {"side": "b"}),
+    ("battle-reinforce", "post", (), lambda b: {"side": "a", "count": 1}),
     ("action-undo", "post", (), lambda b: {}),
     ("battle-end", "post", (), lambda b: {"winner": "a"}),
 ]
