@@ -18,6 +18,7 @@ from django.core.exceptions import ValidationError
 
 from content.models import Edition, Territory
 from gangs.models import Fighter, FighterStatus
+from rulebook.classic.campaign import founding
 from rulebook.classic.campaign import scenarios as classic_scenarios
 from rulebook.dice import DiceSource
 from rulebook.n18.campaign import scenarios as n18_scenarios
@@ -28,6 +29,7 @@ from rulebook.roster import ACTIVE, FighterSnapshot
 
 HOME_SETTLEMENT_REPUTATION = HOME_SETTLEMENT["reputation"]
 HOME_SETTLEMENT_SOURCE = HOME_SETTLEMENT["sources"][0]
+CLASSIC_TERRITORY_SOURCE = founding.SOURCE
 # Fighters no longer with the gang: not offered for a crew at all (the unavailable ones are shown).
 GONE = (FighterStatus.DEAD, FighterStatus.RETIRED)
 # Roster statuses as the rulebook names them.
@@ -59,6 +61,11 @@ def home_settlement_territory(edition: str) -> Territory | None:
         is_home_settlement=True,
         sources=list(HOME_SETTLEMENT["sources"]),
     )
+
+
+def classic_starting_territories(dice: DiceSource) -> list[dict]:
+    """A new classic gang's five territories (``rulebook.classic.campaign.founding``)."""
+    return founding.roll_starting_territories(dice)
 
 
 @dataclass(frozen=True)

@@ -24,8 +24,10 @@ from campaigns.services._common import (
     _territory_move,
     standing_snapshot_take,
 )
+from content.models import Edition, Territory
 from gangs.ledger import ledger_record
 from gangs.models import Gang, LedgerKind
+from rulebook.dice import DiceSource, RandomDice
 
 
 @transaction.atomic
@@ -81,9 +83,24 @@ def _home_settlement(campaign: Campaign, gang: Gang, actor) -> CampaignTerritory
     return held
 
 
+def _classic_territories(campaign: Campaign, gang: Gang, actor, dice: DiceSource) -> list[CampaignTerritory]:
+    """Give a classic gang its five starting territories, rolled on the Territory table."""
+    held = []
+    for rolled in rules.classic_starting_territories(dice):
+        territory = Territory.objects.filter(edition=campaign.edition, slug=rolled["slug"]).first()
+        if territory is None:
+            continue  # the content library lacks it (load_content): nothing to hold
+        held.append(CampaignTerritory.objects.create(campaign=campaign, territory=territory, holder=gang))
+        ledger_record(gang=gang, kind=LedgerKind.TERRITORY, description=f"Starting territory: {territory.name}",
+                      reason=rules.CLASSIC_TERRITORY_SOURCE, dice=rolled["dice"],
+                      data={"campaign": campaign.pk, "territory": held[-1].pk, "roll": rolled["roll"]}, actor=actor)  # fmt: skip
+    return held
+
+
 @transaction.atomic
-def campaign_join(*, campaign: Campaign, gang: Gang, user) -> CampaignGang:
-    """A player enters one of their gangs of the campaign's edition."""
+def campaign_join(*, campaign: Campaign, gang: Gang, user, dice: DiceSource | None = None) -> CampaignGang:
+    """A player enters one of their gangs of the campaign's edition. A 2018+ gang gets its Home
+    Settlement; a classic gang rolls its five starting territories (``dice``: server dice if None)."""
     if gang.owner_id != user.pk:
         raise ValidationError("You can enter only your own gang.")
     if gang.edition != campaign.edition:
@@ -96,7 +113,10 @@ def campaign_join(*, campaign: Campaign, gang: Gang, user) -> CampaignGang:
     if gang.memberships.filter(removed_at__isnull=True).exists():
         raise ValidationError(f"{gang.name} already plays in another campaign.")
     membership = CampaignGang.objects.create(campaign=campaign, gang=gang)
-    _home_settlement(campaign, gang, user)
+    if campaign.edition == Edition.CLASSIC:
+        _classic_territories(campaign, gang, user, dice or RandomDice())
+    else:
+        _home_settlement(campaign, gang, user)
     standing_snapshot_take(campaign=campaign, gang=gang, reason="joined")
     return membership
 

@@ -397,3 +397,19 @@ def test_classic_battles_have_no_crew_selection(classic_battle):
     battle = services.battle_scenario_roll(battle=classic_battle, dice=ScriptedDice([2, 3]))
     with pytest.raises(ValidationError, match="whole gang"):
         services.battle_crew_select(battle=battle, side=Side.ATTACKER, chosen=[], dice=ScriptedDice([]))
+
+
+def test_classic_gang_rolls_five_starting_territories(make_campaign, make_gang, make_territory):
+    for name in ("Chem Pit", "Old Ruins", "Slag"):
+        make_territory(edition="classic", name=name, income="10")
+    campaign = make_campaign(edition="classic")
+    gang = make_gang(edition="classic")
+    # D66 rolls 11, 12, 21, 11 and 66 (not in this content library, so not held)
+    services.campaign_join(
+        campaign=campaign, gang=gang, user=gang.owner, dice=ScriptedDice([1, 1, 1, 2, 2, 1, 1, 1, 6, 6])
+    )
+    held = [t.territory.slug for t in CampaignTerritory.objects.filter(campaign=campaign, holder=gang).order_by("pk")]
+    assert held == ["chem-pit", "old-ruins", "slag", "chem-pit"]
+    entries = gang.ledger.filter(kind=LedgerKind.TERRITORY).order_by("pk")
+    assert [e.dice[0]["value"] for e in entries] == [1, 1, 2, 1]
+    assert not CampaignTerritory.objects.filter(campaign=campaign, is_home_settlement=True).exists()
