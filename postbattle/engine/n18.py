@@ -26,7 +26,7 @@ from postbattle.engine.base import (
 from rulebook.dice import DiceSource
 from rulebook.errors import RulesInputError
 from rulebook.n18.campaign import battle_rewards
-from rulebook.n18.campaign.lasting_injury import CRITICAL_INJURY, DEAD, LASTING_INJURY_RULES
+from rulebook.n18.campaign.lasting_injury import CONVALESCENCE, CRITICAL_INJURY, DEAD, LASTING_INJURY_RULES, RECOVERY
 from rulebook.n18.campaign.post_battle import (
     GUIDE,
     HOME_SETTLEMENT,
@@ -235,6 +235,20 @@ def _count_dice(ctx: Context, outcome: str, text: str) -> str:
     return f"{text} for each of {count} fighter(s)" if count else "No dice."
 
 
+def _n18_roster(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) -> StepOutcome:
+    """Update Roster. Seed note 5: a fighter in Recovery or Convalescence misses the next battle; one who
+    was in it before this battle and did not fight has now missed it, and is back."""
+    out = StepOutcome(fighters=dict(fighters))
+    for fid, snap in fighters.items():
+        if fid in ctx.fighters and fid not in ctx.results and snap.status in (RECOVERY, CONVALESCENCE):
+            reason = f"Update Roster: missed this battle in {snap.status}, back for the next (seed note 5)"
+            out.line("Update Roster", f"{ctx.name(fid)}: {snap.status} → active (missed this battle)")
+            out.effect("status", fighter=fid, status="active", captured_by=None, reason=reason, dice=[])
+            out.fighters[fid] = replace(snap, status="active")
+    rest = roster_step(ctx, out.fighters, dice, choices)
+    return StepOutcome(out.lines + rest.lines, out.effects + rest.effects, rest.fighters)
+
+
 N18_STEPS = (
     Step("injury-tests", "Prone & Seriously Injured",
          "A fighter who ended the battle Prone and Seriously Injured tests: on a 3+ they survive; on 1-2 they roll on "
@@ -261,6 +275,7 @@ N18_STEPS = (
          "not taken to the Doc by a Medical Escort dies.", battle_rewards.ACTION_SOURCE,
          lambda ctx, f: "D6 for each Medical Escort (and a Lasting Injury roll on 2-5).", _n18_actions,
          _n18_action_fields),
-    Step("roster", "Update roster", "Dead fighters leave the active roster and stay in the history; then the gang "
-         "hires and buys as usual.", f"{GUIDE}, Update Roster", lambda ctx, f: "No dice.", roster_step),
+    Step("roster", "Update roster", "Fighters who missed this battle in Recovery or Convalescence come back; dead "
+         "fighters leave the active roster and stay in the history; then the gang hires and buys as usual.",
+         f"{GUIDE}, Update Roster; seed note 5", lambda ctx, f: "No dice.", _n18_roster),
 )  # fmt: skip

@@ -289,3 +289,17 @@ def test_horrid_scars_gives_fearsome_and_lesson_learned_experience(make_confirme
     assert list(ganger0.skills.values_list("skill__name", flat=True)) == ["Fearsome"]
     assert ganger0.injuries.get().code == "horrid-scars"
     assert ganger1.experience == 3 and ganger1.status == FighterStatus.CONVALESCENCE
+
+
+def test_a_fighter_who_missed_the_battle_in_recovery_comes_back(make_confirmed_battle):
+    battle = make_confirmed_battle(edition="n18", winner="defender", results=[("attacker", 0, OOA, None, {})])
+    gang = battle.attacker
+    ganger0, ganger1, _, _ = fighters(gang)
+    ganger1.status = FighterStatus.RECOVERY
+    ganger1.save()
+    sequence = run(services.sequence_start(battle=battle, gang=gang, actor=None), ([], {}), ([2, 1], {}), ([1], {}))
+    sequence = run(sequence, ([1], {"recruit": False}), ([], {}), ([], {}))
+    services.sequence_apply(sequence=sequence, actor=None)
+    ganger0.refresh_from_db(), ganger1.refresh_from_db()
+    assert ganger1.status == FighterStatus.ACTIVE
+    assert ganger0.status == FighterStatus.ACTIVE  # 21 Out Cold: no lasting harm
