@@ -338,3 +338,51 @@ def test_who_may_choose_a_classic_scenario(client, make_campaign, make_fighter, 
     assert as_user(client, stronger.owner).post(target, data).status_code == 302
     battle.refresh_from_db()
     assert (battle.scenario, battle.attacker) == ("hit-and-run", stronger)
+
+
+def test_battle_page_queries_do_not_grow_with_the_fighters(client, world, make_fighter):
+    battle = reported(world)
+    target = url("battle-detail", world, battle.pk)
+    as_user(client, world["users"]["bob"]).get(target)
+    counts = []
+    for _ in range(2):
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(target).status_code == 200
+        counts.append(len(queries))
+        for gang in (world["gangs"]["alice"], world["gangs"]["bob"]):
+            for _ in range(6):
+                make_fighter(gang, "ganger")
+    assert counts[0] == counts[1], counts
+
+
+def test_who_may_issue_a_challenge(client, world, make_fighter):
+    services.cycle_advance(campaign=world["campaign"])
+    services.battle_cancel(battle=world["battle"])
+    alice, bob, carol = (world["gangs"][n] for n in ("alice", "bob", "carol"))
+    make_fighter(bob, "ganger")
+    make_fighter(carol, "ganger")  # alice is now the lowest rated: her turn
+    target = url("challenge-issue", world)
+    data = {"challenger": alice.pk, "target": bob.pk, "stakes": world["held"].pk}
+    services.territory_assign(held=world["held"], holder=bob, actor=world["users"]["arbitrator"])
+    assert "/accounts/login/" in as_user(client, None).post(target, data)["Location"]
+    assert as_user(client, world["users"]["stranger"]).post(target, data).status_code == 404
+    assert as_user(client, world["users"]["carol"]).post(target, data).status_code == 403
+    page = as_user(client, world["users"]["alice"]).get(target).content.decode()
+    assert "Next to challenge: <strong>Alice&#x27;s gang</strong>" in page
+    response = client.post(target, {**data, "challenger": carol.pk})
+    assert response.status_code == 403
+    assert not world["campaign"].battles.exists()
+    assert client.post(target, data).status_code == 302
+    battle = world["campaign"].battles.get()
+    assert (battle.attacker, battle.defender, battle.stakes) == (alice, bob, world["held"])
+
+
+def test_who_may_pass(client, world):
+    services.cycle_advance(campaign=world["campaign"])
+    target, data = url("challenge-pass", world), {"gang": world["gangs"]["carol"].pk}
+    assert "/accounts/login/" in as_user(client, None).post(target, data)["Location"]
+    assert as_user(client, world["users"]["stranger"]).post(target, data).status_code == 404
+    assert as_user(client, world["users"]["alice"]).post(target, data).status_code == 403
+    assert as_user(client, world["users"]["carol"]).get(target).status_code == 405
+    assert client.post(target, data).status_code == 302
+    assert world["campaign"].cycles.get(number=2).passed.filter(pk=world["gangs"]["carol"].pk).exists()

@@ -10,7 +10,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from campaigns import services
+from campaigns import selectors, services
 from campaigns.forms import (
     ChallengeForm,
     DiceForm,
@@ -65,10 +65,12 @@ def challenge_issue(request, pk: int):
     access = campaign_access(request.user, pk)
     campaign = access.campaign
     gangs = _campaign_gangs(campaign)
-    challengers = gangs if access.is_arbitrator else gangs.filter(pk__in=access.gang_ids)
-    form = ChallengeForm(request.POST or None, challengers=challengers, gangs=gangs,
+    queue = selectors.challenge_queue(campaign, selectors.standings(campaign), selectors.current_cycle(campaign))
+    next_gang = queue[0].gang if queue and access.can_act_for(queue[0].gang.pk) else None
+    form = ChallengeForm(request.POST or None, challengers=gangs, gangs=gangs, initial={"challenger": next_gang},
                          territories=campaign.territories.filter(is_home_settlement=False).select_related("territory"))  # fmt: skip
     if request.method == "POST" and form.is_valid():
+        access.require_gang(form.cleaned_data["challenger"].pk)  # players challenge for their own gangs
         try:
             services.challenge_issue(campaign=campaign, **form.cleaned_data)
         except ValidationError as err:
@@ -76,7 +78,8 @@ def challenge_issue(request, pk: int):
         else:
             messages.success(request, "Challenge issued. Roll the scenario when you meet.")
             return _done(request, reverse("campaigns:campaign-detail", args=[pk]))
-    return render(request, "campaigns/challenge_form.html", {"campaign": campaign, "form": form})
+    context = {"campaign": campaign, "form": form, "next_gang": queue[0].gang if queue else None}
+    return render(request, "campaigns/challenge_form.html", context)
 
 
 @login_required
