@@ -6,22 +6,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from content.models import Equipment
-from gangs import permissions, services
+from gangs import services
 from gangs.models import Fighter, Purchase
 
 QUERY_BUDGET = 12
-
-
-@pytest.fixture
-def arbitrator(make_user, monkeypatch):
-    """A user the permission hook counts as an arbitrator of the gang's campaign.
-
-    The campaigns app replaces the hook with the real campaign check; this fixture stands in for it.
-    """
-    user = make_user("arbitrator")
-    real = permissions.is_gang_arbitrator
-    monkeypatch.setattr(permissions, "is_gang_arbitrator", lambda who, gang: who.pk == user.pk or real(who, gang))
-    return user
 
 
 @pytest.fixture
@@ -32,6 +20,17 @@ def gang_with_kit(make_gang, make_fighter):
     lasgun = Equipment.objects.get(edition="classic", slug="lasgun")
     services.purchase_buy(gang=gang, equipment=lasgun, fighter=ganger, actor=gang.owner)
     return gang
+
+
+@pytest.fixture
+def arbitrator(make_user, make_campaign, gang_with_kit):
+    """An arbitrator of a campaign the gang has joined (``gangs.permissions`` asks the campaigns app)."""
+    from campaigns.services import campaign_join
+
+    user = make_user("arbitrator")
+    campaign = make_campaign(edition=gang_with_kit.edition, arbitrator=user)
+    campaign_join(campaign=campaign, gang=gang_with_kit, user=gang_with_kit.owner)
+    return user
 
 
 def change_requests(gang):
