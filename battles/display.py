@@ -3,7 +3,7 @@ buttons that set a state by hand."""
 
 from __future__ import annotations
 
-from battles.models import BattleFighter, Condition
+from battles.models import FRESH_CONDITION, BattleFighter, Condition
 
 NAMES = {
     "p_hit": "Hits",
@@ -85,7 +85,7 @@ def toggles(fighter: BattleFighter, adjustable: tuple, edition: str) -> list[tup
     out = []
     for field in adjustable:
         if field == "condition":
-            fresh = Condition.STANDING if edition == "classic" else Condition.ACTIVE
+            fresh = FRESH_CONDITION[edition]
             if fighter.condition == Condition.PINNED:
                 out.append((field, fresh, "No longer pinned"))
             elif fighter.condition == fresh:

@@ -49,11 +49,24 @@ class Prompt:
     why: str = ""
 
 
+def weapon_query(fighter, choice: str) -> tuple[dict, dict]:
+    """The weapon and profile chosen as ``"<key>:<profile index>"``: its part of the query, and its entry."""
+    key, _, index = choice.partition(":")
+    weapon = fighter.weapon(key)
+    return weapon["profiles"][int(index or 0)]["query"], weapon
+
+
+def next_phase(battle) -> bool:
+    """Move the battle to its edition's next phase; True when that starts a new turn (classic) or round (2018+)."""
+    from battles.models import PHASES
+
+    order = PHASES[battle.edition]
+    index = (order.index(battle.phase) + 1) % len(order)
+    battle.phase = order[index]
+    return index == 0
+
+
 def edition_rules(edition: str):
     from battles.rules import classic, n18
 
     return {Edition.CLASSIC: classic, Edition.N18: n18}[edition]
-
-
-def fighter_label(fighter) -> str:
-    return fighter.name if fighter is not None else "—"

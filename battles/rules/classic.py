@@ -10,8 +10,8 @@ recovery roll in the recovery phase) and "Recovering Your Nerve" for broken figh
 
 from __future__ import annotations
 
-from battles.models import Condition, Phase, Side, other_side
-from battles.rules import Plan, Prompt
+from battles.models import FRESH_CONDITION, Condition, Phase, Side, other_side
+from battles.rules import Plan, Prompt, next_phase, weapon_query
 
 KINDS = {"shoot": "Shoot", "fight": "Fight", "multi-fight": "Multiple combat", "test": "Test"}
 TESTS = {
@@ -34,12 +34,11 @@ SHOOT_MODIFIERS = {
 FEAR_SITUATIONS = {"charged_by": "Charged by a fearsome foe", "wants_to_charge": "Wants to charge a fearsome foe"}
 FALL_EDGES = {"": "Falls (no test)", "pinned_or_down": 'Pinned or down within 1" of an edge',
               "lost_combat": 'Lost a fight within 1" of an edge'}  # fmt: skip
-HARMFUL = ("down", "out_of_action")
 BASIC_CATEGORIES = ("basic", "special", "heavy")
 
 
 def fresh_state(profile: dict) -> dict:
-    return {"wounds_left": profile["stats"].get("W", 1), "condition": Condition.STANDING}
+    return {"wounds_left": profile["stats"].get("W", 1), "condition": FRESH_CONDITION["classic"]}
 
 
 def current(fighter, stat: str) -> int:
@@ -49,14 +48,6 @@ def current(fighter, stat: str) -> int:
 
 
 # --- queries -------------------------------------------------------------------------------
-
-
-def weapon_query(fighter, choice: str) -> tuple[dict, dict]:
-    """The weapon and profile chosen as ``"<key>:<profile index>"``: its query part and its entry."""
-    key, _, index = choice.partition(":")
-    weapon = fighter.weapon(key)
-    profile = weapon["profiles"][int(index or 0)]
-    return profile["query"], weapon
 
 
 def _target(fighter) -> dict:
@@ -389,14 +380,8 @@ def _can_panic(fighter) -> bool:
 
 def advance(battle, fighters: list) -> list[str]:
     """The next phase; after the recovery phase the other player's turn begins."""
-    from battles.models import PHASES
-
-    order = PHASES[battle.edition]
-    index = order.index(battle.phase)
-    if index + 1 < len(order):
-        battle.phase = order[index + 1]
+    if not next_phase(battle):
         return [f"{battle.get_phase_display()} phase"]
-    battle.phase = order[0]
     battle.turn_side = other_side(battle.turn_side)
     if battle.turn_side == Side.A:
         battle.round += 1

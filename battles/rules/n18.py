@@ -12,8 +12,8 @@ defiling an enemy gang's relic (Border Dispute; no dice).
 
 from __future__ import annotations
 
-from battles.models import PHASES, Condition, Phase, other_side
-from battles.rules import Plan, Prompt
+from battles.models import Condition, Phase, other_side
+from battles.rules import Plan, Prompt, next_phase, weapon_query
 
 KINDS = {"shoot": "Shoot", "fight": "Fight", "test": "Test", "scenario": "Scenario"}
 TESTS = {
@@ -54,12 +54,6 @@ def fresh_state(profile: dict) -> dict:
 
 
 # --- queries -------------------------------------------------------------------------------
-
-
-def weapon_query(fighter, choice: str) -> tuple[dict, dict]:
-    key, _, index = choice.partition(":")
-    weapon = fighter.weapon(key)
-    return weapon["profiles"][int(index or 0)]["query"], weapon
 
 
 def _state(fighter) -> str:
@@ -409,12 +403,8 @@ def _can_break(fighter) -> bool:
 
 def advance(battle, fighters: list) -> list[str]:
     """The next phase; after the End phase a new round begins and every fighter still in play is Ready."""
-    order = PHASES[battle.edition]
-    index = order.index(battle.phase)
-    if index + 1 < len(order):
-        battle.phase = order[index + 1]
+    if not next_phase(battle):
         return [f"{battle.get_phase_display()} phase"]
-    battle.phase = order[0]
     battle.round += 1
     for f in fighters:
         f.ready = f.condition in (Condition.ACTIVE, Condition.PINNED)
