@@ -75,9 +75,6 @@ def battle_start(request):
                 chosen_a=[f.pk for f in data["crew_a"]],
                 chosen_b=[f.pk for f in data["crew_b"]],
                 scenario=data["scenario"],
-                scenario_name=dict(form.fields["scenario"].choices).get(data["scenario"], "")
-                if data["scenario"]
-                else "",
                 role_a=data["role_a"],
             )
         except ValidationError as error:

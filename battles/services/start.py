@@ -95,6 +95,10 @@ def battle_start(
     if gang_a.edition != gang_b.edition:
         raise ValidationError("Both gangs must play the same edition.")
     dice = dice or RandomDice()
+    if scenario and not scenario_name and gang_a.edition == "n18":
+        from rulebook.n18.campaign.scenarios import SCENARIOS
+
+        scenario_name = SCENARIOS[scenario].name if scenario in SCENARIOS else scenario
     role_b = {Role.ATTACKER: Role.DEFENDER, Role.DEFENDER: Role.ATTACKER}.get(role_a, "")
     crews = crews or {
         Side.A: crew_pick(gang=gang_a, chosen=chosen_a or [], scenario=scenario, role=role_a, dice=dice),

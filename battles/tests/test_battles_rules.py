@@ -110,6 +110,7 @@ def test_border_dispute_offers_the_relic_not_the_caches(make_battle):
     battle = make_battle("n18", fighters=2, scenario="border-dispute")
     menu = n18.scenario_actions(battle)
     assert "defile-relic" in menu and "destroy-cache" not in menu and "loot-casket" in menu
+    assert battle.scenario_name == "Border Dispute"
 
 
 @pytest.mark.django_db
