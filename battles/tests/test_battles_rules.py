@@ -198,3 +198,46 @@ def test_search_and_destroy_reinforces_the_defender_from_round_two(make_battle):
     battle.refresh_from_db()
     assert battle.round == 2 and battle.phase == Phase.END
     assert [p.params["side"] for p in battle_prompts(battle) if p.kind == "reinforce"] == ["b"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("edition", ["classic", "n18"])
+def test_undoing_every_action_restores_the_start_whatever_was_rolled(make_battle, edition):
+    """Property: any run of shots, fights, phases and hand-set states, undone action by action, leaves the
+    battle exactly as it began."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from battles.services import battle_advance, battle_state
+    from rulebook.dice import SeededDice
+
+    battle = make_battle(edition, fighters=2)
+    start = battle_state(battle, list(battle.fighters.all()))
+    step = st.tuples(st.sampled_from(["shoot", "fight", "advance", "adjust"]), st.integers(0, 10_000))
+
+    @settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(st.lists(step, min_size=1, max_size=6))
+    def run(steps):
+        done = 0
+        for kind, seed in steps:
+            mine, theirs = sides(battle)
+            shooter, target = mine[seed % 2], theirs[(seed // 2) % 2]
+            if shooter.out_of_action or target.out_of_action:
+                continue
+            if kind == "advance":
+                battle_advance(battle=battle, actor=battle.player_a)
+            elif kind == "adjust":
+                fighter_adjust(battle=battle, fighter=shooter, field="broken", value=not shooter.broken,
+                               actor=battle.player_a)  # fmt: skip
+            elif kind == "shoot":
+                pistol = next(f"{w['key']}:0" for w in shooter.profile["weapons"] if w["category"] == "pistol")
+                resolve(battle, "shoot", SeededDice(seed), fighter=shooter, target=target, weapon=pistol, distance=4)
+            else:
+                resolve(battle, "fight", SeededDice(seed), fighter=shooter, target=target)
+            done += 1
+        for _ in range(done):
+            action_undo(battle=battle, actor=battle.player_a)
+        battle.refresh_from_db()
+        assert battle_state(battle, list(battle.fighters.all())) == start
+
+    run()
