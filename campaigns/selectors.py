@@ -208,8 +208,10 @@ def confirmed_battles(gang: Gang) -> QuerySet[Battle]:
 
 def gang_territories(gang: Gang) -> list[CampaignTerritory]:
     """The territories the gang holds in its campaigns (Home Settlement first), for the gang page and income."""
-    held = CampaignTerritory.objects.filter(holder=gang, campaign__memberships__gang=gang)
-    held = held.filter(campaign__memberships__removed_at__isnull=True).select_related("territory", "campaign")
+    # One filter() call: both conditions must hold for the same membership row (no duplicate rows).
+    held = CampaignTerritory.objects.filter(
+        holder=gang, campaign__memberships__gang=gang, campaign__memberships__removed_at__isnull=True
+    ).select_related("territory", "campaign")
     return sorted(held, key=lambda t: (not t.is_home_settlement, t.territory.name))
 
 

@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from campaigns import services
 from campaigns.models import Battle, BattleStatus, Campaign, CampaignStatus, Outcome, Side
+from campaigns.selectors import gang_territories
 from gangs.permissions import can_edit_gang
 from rulebook.dice import ScriptedDice
 
@@ -274,6 +275,8 @@ def test_gang_page_shows_its_territories(client, world):
     gang = world["gangs"]["alice"]
     page = as_user(client, world["users"]["bob"]).get(reverse("gangs:gang-detail", args=[gang.pk])).content.decode()
     assert "Home Settlement" in page and "Dust Falls" in page
+    services.territory_assign(held=world["held"], holder=gang, actor=world["users"]["arbitrator"])
+    assert [t.territory.name for t in gang_territories(gang)] == ["Home Settlement", "Old Ruins"]
 
 
 def test_arbitrators_may_edit_the_campaigns_gangs(world, make_user):
