@@ -58,7 +58,7 @@ class HouseRules:
     share_rules: tuple[Mapping, ...] = ()
     sources: tuple[str, ...] = ()
 
-    def type(self, slug: str) -> TypeLimit:
+    def limit_for(self, slug: str) -> TypeLimit:
         for limit in self.types:
             if limit.slug == slug:
                 return limit
@@ -128,7 +128,7 @@ def composition_breaches(house: HouseRules, roster: Sequence[str]) -> tuple[Brea
     """Every composition rule the roster (fighter type slugs of fighters on the roster) breaks."""
     counts = Counter(roster)
     for slug in counts:
-        house.type(slug)
+        house.limit_for(slug)  # refuses a type that is not on the house list
     breaches = []
     for limit in house.types:
         count = counts.get(limit.slug, 0)
