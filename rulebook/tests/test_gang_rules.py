@@ -151,3 +151,13 @@ def test_gang_rating_by_edition_leaves_out_dead_and_retired():
     ]
     assert gang_rules.gang_rating("classic", fighters) == 120 + 40 + 62 + 50 + 25 + 23
     assert gang_rules.gang_rating("n18", fighters) == 120 + 40 + 50 + 25 + 20
+
+
+def test_max_count_rule_over_categories():
+    house = gang_rules.HouseRules(
+        "Goliath", N18.types, share_rules=({"kind": "max_count", "categories": ["leader", "champion"], "count": 2},)
+    )
+    assert gang_rules.hire_breaches(house, ["tyrant"], "boss") == ()
+    breaches = gang_rules.hire_breaches(house, ["tyrant", "boss"], "boss")
+    assert rules(breaches) == ["max-count-leader-champion"]
+    assert breaches[0].message == "at most 2 Leaders and Champions (the gang would have 3)"
