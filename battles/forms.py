@@ -204,8 +204,9 @@ class FightForm(ActionForm):
             self.fields["attacker"].label = "Attacker and weapon"
             self.fields["attacker"].choices = _weapon_choices(in_play, "fights", unarmed=True)
             self.fields["modifier"] = forms.IntegerField(
-                min_value=-6, max_value=6, required=False, label="Hit modifier", initial=0
-            )
+                min_value=-6, max_value=6, required=False, label="Hit modifier", initial=0,
+                help_text="Multiple combats: +1 for each friend assisting, -1 for each enemy interfering.",
+            )  # fmt: skip
             del self.fields["charging"]
         self.fields["target"].choices = _fighter_choices(in_play)
         self.order_fields(["attacker", "target", "charging", "higher_up", "obstacle", "defender_higher_up", "dice"])

@@ -32,6 +32,7 @@ class Plan:
     others: list = field(default_factory=list)  # further fighters (multiple combats)
     side: str | None = None  # the gang a side-wide test is for
     params: dict = field(default_factory=dict)
+    warnings: list = field(default_factory=list)  # what the rules say against it; the players decide
 
     @property
     def rolls(self) -> bool:

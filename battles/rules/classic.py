@@ -81,7 +81,34 @@ def shoot_plan(params: dict) -> Plan:
     if params.get("in_combat_with"):
         query["hand_to_hand_opponents"] = params["in_combat_with"]
     summary = f'{shooter.name} shoots {target.name} with the {entry["name"]} at {params["distance"]}"'
-    return Plan("shoot", "shoot", query, summary, shooter, target, params=params)
+    return Plan(
+        "shoot",
+        "shoot",
+        query,
+        summary,
+        shooter,
+        target,
+        params=params,
+        warnings=_shot_warnings(shooter, target, entry, params),
+    )
+
+
+def _shot_warnings(shooter, target, entry: dict, params: dict) -> list[str]:
+    """Why the 1995 rules might not allow this shot (Pinned, Down, Broken Fighters, Hiding, Shooting into
+    Hand-to-Hand Combat); shown beside the odds, not enforced."""
+    out = []
+    if shooter.condition != Condition.STANDING or shooter.broken:
+        state = "broken" if shooter.broken else shooter.get_condition_display().lower()
+        out.append(f"{shooter.name} is {state}: he may not shoot")
+    if shooter.engaged:
+        out.append(f"{shooter.name} is in hand-to-hand combat: he fights rather than shoots")
+    if entry["key"] in shooter.failed_weapons:
+        out.append(f"The {entry['name']} has failed its Ammo roll")
+    if target.hidden:
+        out.append(f"{target.name} is hidden: he cannot be shot at")
+    if target.engaged and not params.get("in_combat_with"):
+        out.append(f"{target.name} is in hand-to-hand combat: say how many fighters he is fighting")
+    return out
 
 
 def combatant(fighter, **flags) -> dict:

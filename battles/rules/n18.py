@@ -89,7 +89,22 @@ def shoot_plan(params: dict, fighters: list) -> Plan:
         "modifiers": [params["modifier"]] if params.get("modifier") else [],
     }
     summary = f'{shooter.name} shoots {target.name} with the {entry["name"]} at {params["distance"]}"'
-    return Plan("shoot", "shoot", query, summary, shooter, target, params=params)
+    warnings = _activation_warnings(shooter)
+    if entry["key"] in shooter.failed_weapons:
+        warnings.append(f"The {entry['name']} is out of ammo")
+    return Plan("shoot", "shoot", query, summary, shooter, target, params=params, warnings=warnings)
+
+
+def _activation_warnings(fighter) -> list[str]:
+    """Why the fighter might not act now (activated already, Pinned, Seriously Injured, Broken); not enforced."""
+    out = []
+    if not fighter.ready:
+        out.append(f"{fighter.name} has been activated this round already")
+    if fighter.condition != Condition.ACTIVE:
+        out.append(f"{fighter.name} is {fighter.get_condition_display()}")
+    if fighter.broken:
+        out.append(f"{fighter.name} is Broken")
+    return out
 
 
 def fight_plan(params: dict, fighters: list) -> Plan:
@@ -105,7 +120,9 @@ def fight_plan(params: dict, fighters: list) -> Plan:
         query.update(weapon)
         weapon_name = f"the {entry['name']}"
     summary = f"{attacker.name} fights {target.name} with {weapon_name}"
-    return Plan("fight", "fight", query, summary, attacker, target, params=params)
+    return Plan(
+        "fight", "fight", query, summary, attacker, target, params=params, warnings=_activation_warnings(attacker)
+    )
 
 
 def _relic_bonus(battle, fighter, params) -> int:

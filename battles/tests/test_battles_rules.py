@@ -241,3 +241,23 @@ def test_undoing_every_action_restores_the_start_whatever_was_rolled(make_battle
         assert battle_state(battle, list(battle.fighters.all())) == start
 
     run()
+
+
+@pytest.mark.django_db
+def test_warnings_beside_the_odds_when_the_rules_say_no(make_battle):
+    battle = make_battle("classic", fighters=2)
+    (leader, ganger), (target, _) = sides(battle)
+    fighter_adjust(battle=battle, fighter=leader, field="condition", value=Condition.PINNED, actor=battle.player_a)
+    fighter_adjust(battle=battle, fighter=target, field="hidden", value=True, actor=battle.player_a)
+    pistol = next(f"{w['key']}:0" for w in leader.profile["weapons"] if w["category"] == "pistol")
+    plan = action_plan(battle=battle, kind="shoot", params={"fighter": leader, "target": target, "weapon": pistol,
+                                                             "distance": 6})  # fmt: skip
+    assert any("pinned: he may not shoot" in w for w in plan.warnings)
+    assert any("hidden" in w for w in plan.warnings)
+
+    battle = make_battle("n18", fighters=2)
+    (leader, _), (target, _) = sides(battle)
+    fighter_adjust(battle=battle, fighter=leader, field="ready", value=False, actor=battle.player_a)
+    leader.refresh_from_db()
+    plan = action_plan(battle=battle, kind="fight", params={"fighter": leader, "target": target})
+    assert plan.warnings == [f"{leader.name} has been activated this round already"]
