@@ -97,7 +97,7 @@ def _weapon_choices(fighters, use: str, unarmed: bool = False) -> list:
         for w in f.profile.get("weapons", []):
             if not w[use]:
                 continue
-            broken = " — out of action" if w["key"] in f.failed_weapons else ""
+            broken = " — failed" if w["key"] in f.failed_weapons else ""
             for index, profile in enumerate(w["profiles"]):
                 label = f"{f.name}: {w['name']}" + (f" ({profile['name']})" if profile["name"] else "")
                 out.append((f"{f.pk}:{w['key']}:{index}", label + broken))
@@ -296,6 +296,14 @@ class TestForm(ActionForm):
             del self.fields["fighter"]
             names = {s: self.battle.gang(s).name for s in (Side.A, Side.B)}
             self.fields["side"] = forms.ChoiceField(choices=list(names.items()), label="Gang")
+        elif test == "reload":
+            del self.fields["fighter"]
+            failed = [
+                (v, label)
+                for v, label in _weapon_choices(_in_play(self.fighters), "shoots")
+                if label.endswith(" — failed")
+            ]
+            self.fields["weapon"] = forms.ChoiceField(choices=[("", "—"), *failed], label="Fighter and weapon")
         else:
             self.fields["fighter"].choices = _fighter_choices(_in_play(self.fighters))
         if "situation" in wanted:
@@ -304,7 +312,7 @@ class TestForm(ActionForm):
             self.fields["edge"] = forms.ChoiceField(choices=list(classic.FALL_EDGES.items()), required=False)
         if "cause" in wanted and self.battle.edition == "n18":
             self.fields["cause"] = forms.ChoiceField(choices=list(n18.FALL_CAUSES.items()))
-        self.order_fields(["side", "fighter", *wanted, "dice"])
+        self.order_fields(["side", "fighter", "weapon", *wanted, "dice"])
 
     def clean(self):
         data = super().clean()
@@ -320,10 +328,13 @@ class TestForm(ActionForm):
     def params(self) -> dict:
         params = {"test": self.test}
         for name, value in self.cleaned_data.items():
-            if name not in ("dice", "fighter"):
+            if name not in ("dice", "fighter", "weapon"):
                 params[name] = value
         if "fighter" in self.fields:
             params["fighter"] = self.fighter("fighter")
+        if "weapon" in self.fields:
+            fighter_pk, key, index = self.cleaned_data["weapon"].split(":")
+            params.update(fighter=self.by_pk[int(fighter_pk)], weapon=f"{key}:{index}")
         return params
 
 

@@ -25,6 +25,7 @@ TESTS = {
     "fall": "Falling",
     "willpower": "Willpower test",
     "intelligence": "Intelligence test",
+    "reload": "Reload (Ammo test)",
 }
 SCENARIO_ACTIONS = {
     "loot-casket": "Open a loot casket",
@@ -152,6 +153,10 @@ def test_plan(params: dict, fighters: list, battle) -> Plan:
     elif test in CHARACTERISTIC:
         name = CHARACTERISTIC[test]
         query = {"kind": "characteristic", "characteristic": name, "value": fighter.stats[name]}
+    elif test == "reload":
+        _, entry = weapon_query(fighter, params["weapon"])
+        query = {"kind": "ammo", "ammo": _ammo_value(entry)}
+        return Plan("test", "test", query, f"{fighter.name} reloads the {entry['name']}", fighter, params=params)
     elif test == "agility":
         rule, query = "agility", {"modifier": params.get("modifier") or 0}
     elif test == "fall":
@@ -159,6 +164,12 @@ def test_plan(params: dict, fighters: list, battle) -> Plan:
         query = {"height": params.get("height") or 1, "cause": params.get("cause") or "fall",
                  "target": target_query(fighter)}  # fmt: skip
     return Plan("test", rule, query, f"{fighter.name}: {TESTS[test]}", fighter, side=fighter.side, params=params)
+
+
+def _ammo_value(entry: dict) -> int:
+    """The weapon's Ammo characteristic (4 for 4+), from its first profile that has one."""
+    ammo = next((p["ammo"] for p in entry["profiles"] if p.get("ammo")), None)
+    return int(str(ammo or "4+").rstrip("+"))
 
 
 def scenario_actions(battle) -> dict:
@@ -192,8 +203,7 @@ def scenario_plan(params: dict, fighters: list, battle) -> Plan:
         return Plan("scenario", "loot-casket", query, summary, fighter, side=fighter.side, params=params)
     if action == "ammo-cache":
         _, entry = weapon_query(fighter, params["weapon"])
-        ammo = next((p["ammo"] for p in entry["profiles"] if p.get("ammo")), None)
-        query = {"ammo": int(str(ammo or "4+").rstrip("+"))}
+        query = {"ammo": _ammo_value(entry)}
         return Plan("scenario", "ammo-cache", query, summary, fighter, side=fighter.side, params=params)
     return Plan("scenario", "", {}, summary, fighter, side=fighter.side, params=params)
 
@@ -288,6 +298,12 @@ def apply_test(plan: Plan, result: dict, battle) -> list[str]:
         return [f"{fighter.name} rallies"]
     if kind == "recovery":
         return _recovery(fighter, result["outcome"], plan.query["assisted"])
+    if kind == "reload":
+        key = plan.params["weapon"].partition(":")[0]
+        if not result["passed"]:
+            return [f"{fighter.name} fails to reload the {fighter.weapon(key)['name']}"]
+        fighter.failed_weapons = [k for k in fighter.failed_weapons if k != key]
+        return [f"{fighter.name} reloads the {fighter.weapon(key)['name']}"]
     if kind == "fall":
         changes = harm(fighter, result["target_after"], by=None)
         if result["outcome"] not in ("stays_put", "no_fall"):

@@ -261,3 +261,20 @@ def test_warnings_beside_the_odds_when_the_rules_say_no(make_battle):
     leader.refresh_from_db()
     plan = action_plan(battle=battle, kind="fight", params={"fighter": leader, "target": target})
     assert plan.warnings == [f"{leader.name} has been activated this round already"]
+
+
+@pytest.mark.django_db
+def test_n18_reload_a_weapon_out_of_ammo(make_battle, client):
+    battle = make_battle("n18", fighters=2)
+    (leader, _), _ = sides(battle)
+    pistol = next(w for w in leader.profile["weapons"] if w["category"] == "pistol")
+    leader.failed_weapons = [pistol["key"]]
+    leader.save()
+    client.force_login(battle.player_a)
+    page = client.get(f"/battles/{battle.pk}/act/test/?test=reload").content.decode()
+    assert f"{leader.name}: Autopistol — failed" in page
+    action = resolve(battle, "test", [3], test="reload", fighter=leader, weapon=f"{pistol['key']}:0")
+    assert action.query == {"kind": "ammo", "ammo": 4} and not action.result["passed"]
+    resolve(battle, "test", [4], test="reload", fighter=leader, weapon=f"{pistol['key']}:0")
+    leader.refresh_from_db()
+    assert leader.failed_weapons == []
