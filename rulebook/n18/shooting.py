@@ -221,11 +221,8 @@ def _range_band(profile: dict, distance: float, user_strength: int | None) -> di
     long_range = profile["long_range"]
     if long_range == "T":
         return {"band": "template", "short_range": None, "long_range": None}
-    if long_range in trading_post.GRENADE_RANGES:
-        if user_strength is None:
-            raise RulesInputError("shooter.S", f"a thrown weapon's range is {long_range}: give the thrower's S")
-        long_range = user_strength * trading_post.GRENADE_RANGES[long_range]
-    short = profile["short_range"]
+    long_range = _thrown(long_range, user_strength)
+    short = _thrown(profile["short_range"], user_strength)
     if distance > long_range:
         band = "out_of_range"
     elif short is not None and distance <= short:
@@ -233,6 +230,15 @@ def _range_band(profile: dict, distance: float, user_strength: int | None) -> di
     else:
         band = "long"
     return {"band": band, "short_range": short, "long_range": long_range}
+
+
+def _thrown(reach, user_strength: int | None):
+    """A range in inches: a thrown one (``Sx3``) is a multiple of the thrower's Strength."""
+    if reach not in trading_post.GRENADE_RANGES:
+        return reach
+    if user_strength is None:
+        raise RulesInputError("shooter.S", f"a thrown weapon's range is {reach}: give the thrower's S")
+    return user_strength * trading_post.GRENADE_RANGES[reach]
 
 
 # --- exact odds ----------------------------------------------------------------------------------

@@ -70,7 +70,8 @@ def profile(item: dict, name: str | None, field: str = "profile") -> dict:
 # --- a weapon profile in a query: a Trading Post name, or the profile written out --------------
 
 RANGE_WORDS = ("E", "T")
-GRENADE_RANGES = {"Sx2": 2, "Sx3": 3}
+# Thrown ranges, a multiple of the thrower's Strength (throwing knives reach Sx2 short and Sx4 long)
+GRENADE_RANGES = {"Sx2": 2, "Sx3": 3, "Sx4": 4}
 
 
 def read_profile(query, field: str = "weapon", profile_field: str = "profile") -> dict:

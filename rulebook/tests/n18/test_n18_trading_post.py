@@ -3,7 +3,7 @@
 import pytest
 
 from rulebook.errors import RulesInputError
-from rulebook.n18 import trading_post
+from rulebook.n18 import shooting, trading_post
 from rulebook.query import Query
 
 COMMON_LIST = [
@@ -82,3 +82,56 @@ def test_a_profile_spelled_out_in_a_query():
     with pytest.raises(RulesInputError) as error:
         trading_post.read_profile(Query({"weapon": {"long_range": 24, "strength": "lots"}}))
     assert error.value.field == "weapon.strength"
+
+
+# Spot checks of records added for the house lists (V1: the 2023 profiles on necrovox).
+@pytest.mark.parametrize(
+    ("slug", "profile", "expected"),
+    [
+        ("heavy-flamer", None, {"long_range": "T", "strength": 5, "ap": -2, "damage": 1, "ammo": "5+"}),
+        ("multi-melta", None, {"short_range": 12, "long_range": 24, "acc_short": 1, "strength": 8, "ap": -4}),
+        ("plasma-cannon", "maximal power", {"strength": 8, "ap": -2, "damage": 3, "ammo": "5+"}),
+        (
+            "seismic-cannon",
+            "long wave",
+            {"acc_short": -1, "strength": 3, "traits": ["Knockback", "Rapid Fire (2)", "Seismic", "Unwieldy"]},
+        ),
+        ("power-maul", None, {"long_range": "E", "strength": "S+2", "ap": -1, "damage": 1}),
+        ("two-handed-hammer", None, {"acc_long": -1, "strength": "S+1", "damage": 3}),
+        ("stiletto-knife", None, {"strength": None, "damage": None, "traits": ["Melee", "Toxin"]}),
+        ("melta-bomb", None, {"long_range": "Sx3", "acc_long": -1, "strength": 8, "ap": -4, "damage": 3}),
+        ("throwing-knives", None, {"short_range": "Sx2", "long_range": "Sx4", "ap": -1, "ammo": "5+"}),
+    ],
+)
+def test_added_weapon_profiles(slug, profile, expected):
+    found = trading_post.profile(trading_post.weapon(slug), profile)
+    assert {key: found[key] for key in expected} == expected
+
+
+@pytest.mark.parametrize(
+    ("kind", "slug", "cost", "rarity"),
+    [
+        ("weapons", "grav-gun", 120, "R11"),
+        ("weapons", "web-pistol", 90, "R9"),
+        ("weapons", "arc-hammer", 70, None),
+        ("armour", "heavy-carapace-armour", 100, "R11"),
+        ("wargear", "displacer-field", 70, "R12"),
+        ("wargear", "suspensor", 60, "R10"),
+    ],
+)
+def test_added_prices_and_rarity(kind, slug, cost, rarity):
+    item = trading_post.find(kind, slug)
+    assert (item["cost"], item["rarity"]) == (cost, rarity)
+
+
+def test_versatile_close_combat_weapons_stay_out_of_the_shooting_rules():
+    for slug in ("whip", "shock-stave", "las-cutter", "digi-laser"):
+        (found,) = trading_post.weapon(slug)["profiles"]
+        assert found["long_range"] == "E" and "Versatile" in trading_post.trait_names(found)
+
+
+@pytest.mark.parametrize(("distance", "band"), [(6, "short"), (7, "long"), (12, "long"), (13, "out_of_range")])
+def test_throwing_knives_reach_twice_and_four_times_the_throwers_strength(distance, band):
+    query = {"shooter": {"BS": 3, "S": 3}, "weapon": "throwing knives", "target": {"T": 3, "W": 1},
+             "distance": distance}  # fmt: skip
+    assert shooting.odds(Query(query))["range"] == {"band": band, "short_range": 6, "long_range": 12}
