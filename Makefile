@@ -30,6 +30,7 @@ install-dev: $(VENV)/.installed-dev
 run: export DEBUG ?= 1
 run: install
 	$(PY) manage.py migrate --noinput
+	$(PY) manage.py load_content
 	$(PY) manage.py demo
 	@echo ""
 	@echo "  Underhive Ledger is running at http://127.0.0.1:$(PORT)/"
