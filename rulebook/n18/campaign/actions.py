@@ -14,6 +14,7 @@ Queries (JSON on standard input); a fighter is ``{"id": "a", "characteristics": 
 - ``loot-casket``: ``{"smash_and_grab": false, "ignore_booby_trap": false}``.
 - ``ammo-cache``: ``{"ammo": 4}``: an Ammo test of 4+ while ransacking the cache.
 - ``home-turf-bottle``: ``{}``: the Bottle check die of a gang with Home Turf.
+- ``cache-search``: ``{}``: one searching fighter's End phase D6 for Search & Destroy's weapon cache (5+ finds it).
 """
 
 from __future__ import annotations
@@ -23,12 +24,15 @@ from fractions import Fraction
 from rulebook.dice import D6, DiceSource, mix
 from rulebook.editions import Action
 from rulebook.n18.campaign.battlefield import (
+    CACHE_SEARCH_NEEDS,
     LOOT_CASKET,
     LOOT_CASKET_SMASH_AND_GRAB,
     home_turf_bottle_die,
     open_loot_casket,
+    p_cache_found,
     p_ransacked_ammo_test,
     ransack_ammo_cache,
+    roll_cache_search,
     roll_home_turf_bottle_die,
 )
 from rulebook.n18.campaign.lasting_injury import LASTING_INJURY_RULES, STATUSES
@@ -174,6 +178,14 @@ def _ammo_cache_roll(q: Query, dice: DiceSource) -> dict:
     return ransack_ammo_cache(dice.roll(D6, f"Ammo test {ammo}+ ransacking the ammo cache (+2)"), ammo).as_json()
 
 
+def _cache_search_odds(q: Query) -> dict:
+    return {"needed": CACHE_SEARCH_NEEDS, **prob("p_found", p_cache_found())}
+
+
+def _cache_search_roll(q: Query, dice: DiceSource) -> dict:
+    return roll_cache_search(dice)
+
+
 def _home_turf_odds(q: Query) -> dict:
     return dist("bottle_die", home_turf_bottle_die())
 
@@ -196,5 +208,11 @@ ACTIONS = (
     Action("home-settlement", "Home Settlement income and recruit roll", _home_settlement_odds, _home_settlement_roll),
     Action("loot-casket", "open a loot casket (or a Smash & Grab casket)", _loot_casket_odds, _loot_casket_roll),
     Action("ammo-cache", "an Ammo test while ransacking an ammo cache", _ammo_cache_odds, _ammo_cache_roll),
+    Action(
+        "cache-search",
+        "Search & Destroy: a searching fighter finds the weapon cache (D6 5+)",
+        _cache_search_odds,
+        _cache_search_roll,
+    ),  # fmt: skip
     Action("home-turf-bottle", "the Bottle check die with Home Turf (lower of 2D6)", _home_turf_odds, _home_turf_roll),
 )

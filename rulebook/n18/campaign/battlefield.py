@@ -1,8 +1,8 @@
 """On the battlefield: set-up order, Reinforcements, Home Turf, loot caskets and the ammo cache.
 
 Source: the club campaign guide "Playing Necromunda Games in Cycle 1 & 2", sections Battlefield
-Setup, Reinforcements, Home Turf Advantage, Opening Loot Caskets, Ammo Cache, and Smash & Grab's
-own loot casket table. Seed note 2: the loot casket table is headed 2D6 but its rows (1, 2-3,
+Setup, Reinforcements, Home Turf Advantage, Opening Loot Caskets, Ammo Cache, Smash & Grab's
+own loot casket table, and Search & Destroy's Sweep and Clear (the weapon cache search). Seed note 2: the loot casket table is headed 2D6 but its rows (1, 2-3,
 4-6) make it a D6 table.
 """
 
@@ -155,3 +155,23 @@ def ransack_ammo_cache(natural: int, ammo: int) -> AmmoCacheTest:
 
 def p_ransacked_ammo_test(ammo: int) -> Fraction:
     return sum((Fraction(1, 6) for face in D6.faces if ransack_ammo_cache(face, ammo).passed), Fraction(0))
+
+
+# --- Search & Destroy: searching for a weapon cache --------------------------------------------------
+
+CACHE_SEARCH_NEEDS = 5
+
+
+def cache_found(natural: int) -> bool:
+    """Search & Destroy, Sweep and Clear: in the End phase a searching fighter who is still Active finds the
+    area's weapon cache on a D6 of 5 or more (gang with Priority first when both gangs search one area)."""
+    return natural >= CACHE_SEARCH_NEEDS
+
+
+def p_cache_found() -> Fraction:
+    return sum((Fraction(1, 6) for face in D6.faces if cache_found(face)), Fraction(0))
+
+
+def roll_cache_search(dice: DiceSource) -> dict:
+    natural = dice.roll(D6, f"weapon cache search (needs {CACHE_SEARCH_NEEDS}+)")
+    return {"roll": natural, "needed": CACHE_SEARCH_NEEDS, "found": cache_found(natural)}

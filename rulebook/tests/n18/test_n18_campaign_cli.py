@@ -207,3 +207,13 @@ def test_odds_sum_to_one(action):
     from fractions import Fraction
 
     assert sum(Fraction(p) for p in exact.values()) == 1
+
+
+def test_cache_search_odds_and_roll():
+    """Search & Destroy's weapon cache: a D6, found on 5 or 6."""
+    from fractions import Fraction
+
+    assert Fraction(ok("odds", "n18", "cache-search", stdin="{}")["p_found_exact"]) == Fraction(1, 3)
+    for face, found in ((4, False), (5, True), (6, True), (1, False)):
+        rolled = ok("roll", "n18", "cache-search", "--dice", str(face), stdin="{}")
+        assert (rolled["roll"], rolled["found"]) == (face, found)
