@@ -3,7 +3,8 @@
 Every service that changes credits, experience or Reputation calls :func:`ledger_record`, which
 writes the entry and moves the stored total by the same amount in the same transaction, with an
 ``F()`` update so concurrent requests cannot lose each other's changes. A refusal (the Stash
-would go below zero) raises ``ValidationError`` and writes nothing.
+would go below zero) raises ``ValidationError`` and writes nothing. ``battle`` links an entry to the
+campaign battle it came from (post-battle results, a territory taken), for the logs and histories.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ def ledger_record(
     data: dict | None = None,
     actor=None,
     reverses: LedgerEntry | None = None,
+    battle=None,
 ) -> LedgerEntry:
     if experience and fighter is None:
         raise ValueError("experience belongs to a fighter")
@@ -59,6 +61,7 @@ def ledger_record(
         data=data or {},
         actor=actor,
         reverses=reverses,
+        battle=battle,
     )
 
 

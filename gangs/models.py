@@ -237,6 +237,12 @@ class LedgerEntry(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     reverses = models.OneToOneField("self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by")
+    # The battle the entry came from (post-battle results, territory taken). PROTECT: the ledger is
+    # append-only history, so a battle with entries cannot disappear from under them; a battle is only
+    # ever cancelled before its report, when nothing points to it yet.
+    battle = models.ForeignKey(
+        "campaigns.Battle", null=True, blank=True, on_delete=models.PROTECT, related_name="ledger_entries"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

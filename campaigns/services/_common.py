@@ -69,13 +69,11 @@ def _member(campaign: Campaign, gang: Gang) -> None:
 
 def _territory_move(held: CampaignTerritory, holder: Gang | None, actor, *, reason: str, battle=None) -> None:
     name, data = held.territory.name, {"campaign": held.campaign_id, "territory": held.pk}
-    if battle is not None:
-        data["battle"] = battle.pk
     if held.holder_id:
         ledger_record(gang=held.holder, kind=LedgerKind.TERRITORY, description=f"Lost {name}", reason=reason,
-                      data=data, actor=actor)  # fmt: skip
+                      data=data, actor=actor, battle=battle)  # fmt: skip
     if holder is not None:
         ledger_record(gang=holder, kind=LedgerKind.TERRITORY, description=f"Took {name}", reason=reason,
-                      data=data, actor=actor)  # fmt: skip
+                      data=data, actor=actor, battle=battle)  # fmt: skip
     held.holder = holder
     held.save(update_fields=["holder", "changed_at"])

@@ -8,6 +8,7 @@ entry of kind ``override``, written before the change it allows.
 """
 
 from gangs.services.advancement import (
+    advancement_record,
     classic_advances_due,
     fighter_advance_classic,
     fighter_advance_n18,
@@ -73,4 +74,5 @@ __all__ = [
     "classic_advances_due",
     "fighter_advance_classic",
     "fighter_advance_n18",
+    "advancement_record",
 ]

@@ -48,10 +48,12 @@ def classic_advances_due(fighter: Fighter, taken: int) -> int:
     return max(0, experience.advances_gained(fighter.starting_experience, top) - taken)
 
 
-def _save_advance(
-    fighter: Fighter, *, kind: str, description: str, actor, reason: str, xp: int = 0, value: int = 0, dice=(),
-    stat: str | None = None, delta: int = 0, skill: Skill | None = None,
+@transaction.atomic
+def advancement_record(
+    *, fighter: Fighter, kind: str, description: str, actor, reason: str, xp: int = 0, value: int = 0, dice=(),
+    stat: str | None = None, delta: int = 0, skill: Skill | None = None, battle=None, data: dict | None = None,
 ) -> Advancement:  # fmt: skip
+    """Write an advance the rules decided: the row, its characteristic change or skill, the XP spent."""
     advancement = Advancement.objects.create(
         fighter=fighter, kind=kind, description=description, xp_cost=xp, value=value, dice=list(dice)
     )
@@ -69,8 +71,9 @@ def _save_advance(
         description=f"{fighter.name}: {description}" + (f" for {xp} XP" if xp else ""),
         reason=reason,
         dice=list(dice),
-        data={"advancement": advancement.pk, "value": value},
+        data={**(data or {}), "advancement": advancement.pk, "value": value},
         actor=actor,
+        battle=battle,
     )
     return advancement
 
@@ -116,12 +119,12 @@ def fighter_advance_classic(
     reason = f"Advance roll {answer['roll']}: {answer['result']} ({experience.ADVANCE.source})"
     if answer["kind"] == "characteristic":
         stat = answer["change"]["what"]
-        return _save_advance(
-            fighter, kind=Advancement.Kind.CHARACTERISTIC, description=f"+1 {stat}", actor=actor, reason=reason,
+        return advancement_record(
+            fighter=fighter, kind=Advancement.Kind.CHARACTERISTIC, description=f"+1 {stat}", actor=actor, reason=reason,
             dice=rolls_since(dice, mark), stat=stat, delta=1,
         )  # fmt: skip
-    return _save_advance(
-        fighter, kind=Advancement.Kind.SKILL, description=f"{picked['skill']} ({table})", actor=actor,
+    return advancement_record(
+        fighter=fighter, kind=Advancement.Kind.SKILL, description=f"{picked['skill']} ({table})", actor=actor,
         reason=reason, dice=rolls_since(dice, mark), skill=_skill(Edition.CLASSIC, table, picked["skill"]),
     )  # fmt: skip
 
@@ -192,4 +195,4 @@ def fighter_advance_n18(
         raise ValidationError(
             f"{fighter.name} has {fighter.experience} XP; {advance['description']} costs {cost.xp} XP."
         )
-    return _save_advance(fighter, actor=actor, reason=cost.why, xp=cost.xp, value=cost.value, **advance)
+    return advancement_record(fighter=fighter, actor=actor, reason=cost.why, xp=cost.xp, value=cost.value, **advance)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -11,11 +11,13 @@ from django.db.models import Max
 from content.models import (
     Edition,
     FighterType,
+    Skill,
 )
 from gangs.ledger import ledger_record
 from gangs.models import (
     STATS_BY_EDITION,
     Fighter,
+    FighterSkill,
     FighterStatus,
     Gang,
     Injury,
@@ -62,10 +64,15 @@ def fighter_hire(
     actor,
     dice: DiceSource | None = None,
     override_reason: str = "",
+    free_reason: str = "",
+    battle=None,
+    data: dict | None = None,
 ) -> Fighter:
     """Hire from the house list at today's price, paid from the Stash; roll the starting experience.
 
-    Composition limits refuse the hire unless an arbitrator gives ``override_reason``.
+    Composition limits refuse the hire unless an arbitrator gives ``override_reason``. A recruit the
+    rules give for nothing (the Home Settlement's) names why in ``free_reason``: no credits change
+    hands and the ledger says so. ``battle`` and ``data`` go on every entry the hire writes.
     """
     if fighter_type.house_id != gang.house_id or not fighter_type.is_active:
         raise ValidationError(f"{fighter_type.name} is not on the {gang.house.name} house list.")
@@ -85,21 +92,26 @@ def fighter_hire(
     if breaches:
         what = f"hired {fighter.name} despite: {'; '.join(b.message for b in breaches)}"
         override_record(gang=gang, actor=actor, what=what, reason=override_reason, fighter=fighter)
+    price = 0 if free_reason else fighter_type.cost
     ledger_record(
         gang=gang,
         fighter=fighter,
         kind=Kind.HIRE,
-        credits=-fighter_type.cost,
-        description=f"Hired {fighter.name} ({fighter_type.name}) for {fighter_type.cost} credits",
-        reason=f"{gang.house.name} house list price",
-        data={"fighter_type": fighter_type.slug, "price": fighter_type.cost},
+        credits=-price,
+        description=f"Hired {fighter.name} ({fighter_type.name}) "
+        + (f"as a free recruit (worth {fighter_type.cost} credits)" if free_reason else f"for {price} credits"),
+        reason=free_reason or f"{gang.house.name} house list price",
+        data={**(data or {}), "fighter_type": fighter_type.slug, "price": price, "free": bool(free_reason)},
         actor=actor,
+        battle=battle,
     )
-    _starting_experience(fighter, fighter_type, actor, dice or RandomDice())
+    _starting_experience(fighter, fighter_type, actor, dice or RandomDice(), battle=battle, data=data)
     return fighter
 
 
-def _starting_experience(fighter: Fighter, fighter_type: FighterType, actor, dice: DiceSource) -> None:
+def _starting_experience(
+    fighter: Fighter, fighter_type: FighterType, actor, dice: DiceSource, *, battle=None, data: dict | None = None
+) -> None:
     expr = fighter_type.starting_xp.strip()
     if not expr or expr == "0":
         return
@@ -120,6 +132,8 @@ def _starting_experience(fighter: Fighter, fighter_type: FighterType, actor, dic
         reason=f"{fighter_type.name} starting experience {expr} ({', '.join(fighter_type.sources) or 'house list'})",
         dice=rolls,
         actor=actor,
+        battle=battle,
+        data=data,
     )
     fighter.starting_experience = xp
     fighter.save(update_fields=["starting_experience"])
@@ -162,14 +176,24 @@ def _kit_leaves(fighter: Fighter, status: str) -> tuple[str, list]:
 
 
 @transaction.atomic
-def fighter_status_set(*, fighter: Fighter, status: str, actor, reason: str = "", dice: list | None = None) -> Fighter:
-    """Set Active, Recovery, Convalescence, Captured, Dead or Retired (see :func:`_kit_leaves` for the kit)."""
+def fighter_status_set(
+    *,
+    fighter: Fighter,
+    status: str,
+    actor,
+    reason: str = "",
+    dice: list | None = None,
+    captured_by_id: int | None = None,
+    battle=None,
+    data: dict | None = None,
+) -> Fighter:
+    """Set Active, Recovery, Convalescence, Captured (by the gang ``captured_by_id``), Dead or Retired
+    (see :func:`_kit_leaves` for the kit). The entry's data lists the kit that left the fighter."""
     if status not in FighterStatus.values:
         raise ValidationError(f"{status!r} is not a fighter status.")
     old = fighter.get_status_display()
     fighter.status = status
-    if status != FighterStatus.CAPTURED:
-        fighter.captured_by = None
+    fighter.captured_by_id = captured_by_id if status == FighterStatus.CAPTURED else None
     fighter.save(update_fields=["status", "captured_by"])
     kit, items = _kit_leaves(fighter, status)
     ledger_record(
@@ -179,8 +203,9 @@ def fighter_status_set(*, fighter: Fighter, status: str, actor, reason: str = ""
         description=f"{fighter.name}: {old} → {fighter.get_status_display()}{kit}",
         reason=reason,
         dice=dice,
-        data={"status": status, "equipment": items},
+        data={**(data or {}), "status": status, "captured_by": fighter.captured_by_id, "equipment": items},
         actor=actor,
+        battle=battle,
     )
     return fighter
 
@@ -194,7 +219,16 @@ def fighter_retire(*, fighter: Fighter, actor) -> Fighter:
 
 
 @transaction.atomic
-def experience_award(*, fighter: Fighter, amount: int, actor, reason: str, dice: list | None = None) -> LedgerEntry:
+def experience_award(
+    *,
+    fighter: Fighter,
+    amount: int,
+    actor,
+    reason: str,
+    dice: list | None = None,
+    battle=None,
+    data: dict | None = None,
+) -> LedgerEntry:
     return ledger_record(
         gang=fighter.gang,
         fighter=fighter,
@@ -204,6 +238,8 @@ def experience_award(*, fighter: Fighter, amount: int, actor, reason: str, dice:
         reason=reason,
         dice=dice,
         actor=actor,
+        battle=battle,
+        data=data,
     )
 
 
@@ -219,13 +255,25 @@ def injury_record(
     stat_deltas: Mapping[str, int] | None = None,
     status: str | None = None,
     dice: list | None = None,
+    notes: str = "",
+    skills: Iterable[Skill] = (),
+    battle=None,
+    data: dict | None = None,
 ) -> Injury:
-    """A Lasting (2018+) or Serious (classic) Injury with its characteristic changes and status."""
-    injury = Injury.objects.create(fighter=fighter, code=code, name=name, roll=roll, effects=dict(stat_deltas or {}))
-    for stat, delta in (stat_deltas or {}).items():
-        StatChange.objects.create(
-            fighter=fighter, stat=stat, delta=delta, source=StatChangeSource.INJURY, injury=injury
-        )
+    """A Lasting (2018+) or Serious (classic) Injury with its characteristic changes, the skills it gives
+    (a fighter keeps one copy of a skill) and status. ``battle`` and ``data`` go on its entries."""
+    deltas = {stat: delta for stat, delta in (stat_deltas or {}).items() if delta}
+    effects = {**deltas, **({"notes": notes} if notes else {})}
+    injury = Injury.objects.create(fighter=fighter, code=code, name=name, roll=roll, effects=effects)
+    StatChange.objects.bulk_create(
+        StatChange(fighter=fighter, stat=stat, delta=delta, source=StatChangeSource.INJURY, injury=injury)
+        for stat, delta in deltas.items()
+    )
+    known = set(fighter.skills.values_list("skill_id", flat=True))
+    FighterSkill.objects.bulk_create(
+        FighterSkill(fighter=fighter, skill=skill, injury=injury) for skill in {s.pk: s for s in skills}.values()
+        if skill.pk not in known
+    )  # fmt: skip
     ledger_record(
         gang=fighter.gang,
         fighter=fighter,
@@ -233,9 +281,10 @@ def injury_record(
         description=f"{fighter.name}: {name}" + (f" ({roll})" if roll else ""),
         reason=reason,
         dice=dice,
-        data={"injury": injury.pk, "code": code, "stat_deltas": dict(stat_deltas or {})},
+        data={**(data or {}), "injury": injury.pk, "code": code, "stat_deltas": deltas},
         actor=actor,
+        battle=battle,
     )
     if status and status != fighter.status:
-        fighter_status_set(fighter=fighter, status=status, actor=actor, reason=name)
+        fighter_status_set(fighter=fighter, status=status, actor=actor, reason=name, battle=battle, data=data)
     return injury

@@ -351,3 +351,58 @@ def test_totals_equal_the_ledger_after_every_kind_of_change(make_gang, make_figh
     assert len(steps) == 10
     gang.refresh_from_db()
     assert gang.reputation == 2
+
+
+@pytest.mark.django_db
+def test_a_free_recruit_costs_nothing_and_says_why(make_gang, make_confirmed_battle):
+    gang = make_gang(edition="n18")
+    battle = make_confirmed_battle()
+    juve_type = gang.house.fighter_types.get(category="juve")
+    stash = gang.stash
+    kid = services.fighter_hire(gang=gang, fighter_type=juve_type, name="Kid", actor=gang.owner,
+                                free_reason="Home Settlement recruit roll 12", battle=battle, data={"post_battle": 7})  # fmt: skip
+    gang.refresh_from_db()
+    assert gang.stash == stash
+    hire = kid.ledger.get(kind=LedgerKind.HIRE)
+    assert (hire.credits, hire.reason, hire.battle) == (0, "Home Settlement recruit roll 12", battle)
+    assert hire.data == {"post_battle": 7, "fighter_type": juve_type.slug, "price": 0, "free": True}
+    assert "free recruit" in hire.description and str(juve_type.cost) in hire.description
+    assert_ledger_matches(gang)
+
+
+@pytest.mark.django_db
+def test_an_injury_writes_its_changes_skills_and_notes_once_with_its_battle(make_gang, make_fighter,
+                                                                          make_confirmed_battle):  # fmt: skip
+    gang = make_gang(edition="n18")
+    ganger = make_fighter(gang, "ganger")
+    battle = make_confirmed_battle()
+    skill = Skill.objects.filter(edition="n18").first()
+    injury = services.injury_record(
+        fighter=ganger, code="head-injury", name="Head Injury", roll=42, stat_deltas={"Int": -1, "Wil": -1, "BS": 0},
+        notes="Own words", skills=[skill, skill], reason="Lasting Injury", actor=gang.owner, dice=[{"die": "D66"}],
+        status=FighterStatus.RECOVERY, battle=battle, data={"post_battle": 3},
+    )  # fmt: skip
+    assert injury.effects == {"Int": -1, "Wil": -1, "notes": "Own words"}
+    assert sorted(injury.stat_changes.values_list("stat", "delta")) == [("Int", -1), ("Wil", -1)]
+    assert list(ganger.skills.values_list("skill", "injury")) == [(skill.pk, injury.pk)]
+    entries = ganger.ledger.filter(kind__in=[LedgerKind.INJURY, LedgerKind.STATUS]).order_by("pk")
+    assert [(e.kind, e.battle, e.data["post_battle"]) for e in entries] == [
+        (LedgerKind.INJURY, battle, 3), (LedgerKind.STATUS, battle, 3)
+    ]  # fmt: skip
+    ganger.refresh_from_db()
+    assert ganger.status == FighterStatus.RECOVERY
+
+
+@pytest.mark.django_db
+def test_a_captured_fighter_names_the_gang_holding_them(make_gang, make_fighter):
+    gang, captors = make_gang(edition="n18"), make_gang(edition="n18")
+    ganger = make_fighter(gang, "ganger")
+    services.fighter_status_set(fighter=ganger, status=FighterStatus.CAPTURED, captured_by_id=captors.pk,
+                                actor=gang.owner, reason="Captured (55)")  # fmt: skip
+    ganger.refresh_from_db()
+    assert ganger.captured_by == captors
+    assert gang.ledger.get(kind=LedgerKind.STATUS).data["captured_by"] == captors.pk
+    services.fighter_status_set(fighter=ganger, status=FighterStatus.ACTIVE, captured_by_id=captors.pk,
+                                actor=gang.owner, reason="Rescued")  # fmt: skip
+    ganger.refresh_from_db()
+    assert ganger.captured_by is None

@@ -2,9 +2,12 @@
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.db.models import ProtectedError
 
+from content.models import Equipment
 from gangs.ledger import ledger_totals
-from gangs.models import FighterStatus, LedgerEntry
+from gangs.models import FighterStatus, LedgerEntry, LedgerKind
+from gangs.services import purchase_buy
 from gangs.stats import current_stats
 from postbattle import services
 from postbattle.models import SequenceState
@@ -78,9 +81,13 @@ def test_n18_sequence_every_step_then_apply(make_confirmed_battle):
     assert ledger_totals(gang)["stash"] == gang.stash
     assert battle.campaign.snapshots.filter(gang=gang, reason__startswith="After").count() == 1
     entries = LedgerEntry.objects.filter(data__post_battle=sequence.pk)
-    assert entries.exists() and all(e.data["battle"] == battle.pk for e in entries)
+    assert entries.exists() and all(e.battle_id == battle.pk for e in entries)
+    kid_hire = entries.get(kind=LedgerKind.HIRE, fighter__name="Kid")  # the Home Settlement's recruit costs nothing
+    assert kid_hire.credits == 0 and kid_hire.data["free"] and kid_hire.reason.startswith("Free recruit")
     with pytest.raises(ValidationError):
         services.sequence_apply(sequence=sequence, actor=gang.owner)
+    with pytest.raises(ProtectedError):  # the ledger keeps its battle
+        battle.delete()
 
 
 def roster_state(*gangs):
@@ -149,9 +156,6 @@ def test_multiple_injuries_rolls_again_re_rolling_its_exclusions(make_confirmed_
 
 
 def test_an_untreated_critical_injury_dies_and_its_kit_goes_to_the_stash(make_confirmed_battle):
-    from content.models import Equipment
-    from gangs.services import purchase_buy
-
     battle = make_confirmed_battle(edition="n18", results=[("attacker", 0, OOA, None, {})])
     gang = battle.attacker
     ganger0, _, leader, champion = fighters(gang)
@@ -264,6 +268,8 @@ def test_classic_captured_and_dead_fighters_and_no_experience_for_the_dead(make_
     )  # fmt: skip
     gang, enemy = battle.attacker, battle.defender
     ganger0, ganger1, leader, ganger3 = fighters(gang)
+    knife = Equipment.objects.get(edition="classic", slug="knife")
+    purchase_buy(gang=gang, equipment=knife, fighter=ganger0, actor=gang.owner, override_reason="test")
     # ganger0 11 Dead; ganger1 61 Captured; experience: D6 for ganger1 (captured still earns) and the Leader.
     sequence = run(services.sequence_start(battle=battle, gang=gang, actor=None), ([1, 1, 6, 1], {}), ([4, 5], {}))
     lines = sequence.draft["steps"]["experience"]["lines"]
@@ -273,6 +279,9 @@ def test_classic_captured_and_dead_fighters_and_no_experience_for_the_dead(make_
     ganger0.refresh_from_db(), ganger1.refresh_from_db()
     assert ganger0.status == FighterStatus.DEAD
     assert ganger1.status == FighterStatus.CAPTURED and ganger1.captured_by_id == enemy.pk
+    assert not gang.purchases.exists()  # a dead classic fighter's kit is lost with them (S3 p84)
+    services.sequence_revert(sequence=sequence, actor=battle.campaign.created_by)
+    assert list(ganger0.purchases.values_list("equipment", flat=True)) == [knife.pk]
 
 
 def test_horrid_scars_gives_fearsome_and_lesson_learned_experience(make_confirmed_battle):
