@@ -7,7 +7,8 @@ from django.urls import reverse
 
 from content.models import Equipment
 from gangs import services
-from gangs.models import Fighter, Purchase
+from gangs.ledger import ledger_record
+from gangs.models import Fighter, LedgerKind, Purchase
 
 QUERY_BUDGET = 12
 
@@ -269,6 +270,8 @@ def test_gang_and_print_pages_cost_the_same_queries_for_1_and_30_fighters(
             response = client.get(url)
         assert response.status_code == 200
         assert response.content.decode().count("Leg Wound") == (size + 2) // 3
+        if page == "gangs:gang-detail":
+            assert reverse("postbattle:gang-history", args=[gang.pk]) in response.content.decode()
         counts.append(len(queries))
     assert counts[0] == counts[1] <= QUERY_BUDGET
     with django_assert_num_queries(counts[1]):
@@ -313,3 +316,16 @@ def test_fighters_and_purchases_of_another_gang_are_404_through_my_gang(client, 
         method = client.get if name == "fighter-detail" else client.post
         assert method(reverse(f"gangs:{name}", args=args)).status_code == 404
     assert Purchase.objects.filter(pk=purchase.pk).exists()
+
+
+@pytest.mark.django_db
+def test_the_history_links_an_entry_to_its_battles_post_battle_account(client, make_confirmed_battle):
+    battle = make_confirmed_battle()
+    gang = battle.attacker
+    ledger_record(gang=gang, kind=LedgerKind.CREDITS, credits=10, description="Scenario reward", battle=battle)
+    client.force_login(gang.owner)
+    body = client.get(reverse("gangs:gang-history", args=[gang.pk])).content.decode()
+    assert f"{reverse('postbattle:gang-history', args=[gang.pk])}#battle-{battle.pk}" in body
+    log = client.get(reverse("campaigns:campaign-detail", args=[battle.campaign.pk]))
+    battle_url = reverse("campaigns:battle-detail", args=[battle.campaign.pk, battle.pk])
+    assert f'Scenario reward · <a href="{battle_url}">battle</a>' in log.content.decode()
