@@ -74,7 +74,7 @@ class Fighter:
     """What the resolution needs to know about the fighter being hit."""
 
     toughness: int
-    wounds: int  # wounds left; 0 for a fighter already Seriously Injured
+    wounds: int  # wounds left; 0 once the last went (Seriously Injured, or standing with Flesh Wounds)
     flesh_wounds: int = 0
     seriously_injured: bool = False
     out_of_action: bool = False
@@ -512,11 +512,15 @@ STATES = ("standing", "engaged", "prone", "seriously_injured")
 
 
 def read_fighter(query: Query) -> tuple[Fighter, str]:
-    """The target of an attack: ``T``, ``W`` (wounds left), ``flesh_wounds``, ``state``."""
+    """The target of an attack: ``T``, ``W`` (wounds left), ``flesh_wounds``, ``state``.
+
+    ``W`` 0 is a fighter whose last Wound went but whose Injury dice gave only Flesh Wounds: still on their
+    feet, and every point of Damage from a further hit is an Injury dice (content facts section 3).
+    """
     toughness = query.int("T", 1, 10)
     state = query.choice("state", STATES, default="standing")
     seriously_injured = state == "seriously_injured"
-    wounds = 0 if seriously_injured else query.int("W", 1, 10, default=1)
+    wounds = 0 if seriously_injured else query.int("W", 0, 10, default=1)
     flesh = query.int("flesh_wounds", 0, toughness - 1, default=0)
     return Fighter(toughness, wounds, flesh, seriously_injured), state
 

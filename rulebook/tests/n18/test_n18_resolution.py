@@ -154,6 +154,18 @@ def test_shoot_lasgun_by_hand():
     assert exact(answer, "p_out_of_ammo") == F(1, 36)  # Ammo symbol 1/6, then a 1 on the 2+ Ammo test
 
 
+def test_a_fighter_standing_at_zero_wounds_goes_straight_to_injury_dice():
+    """Left standing at 0 Wounds by a Flesh Wound: a further unsaved hit rolls an Injury dice per Damage."""
+    query = {**LASGUN, "target": {"T": 3, "W": 0, "flesh_wounds": 1, "save": 5}}
+    odds = shooting.odds(Query(query))
+    assert exact(odds, "injury_dice")["1"] == exact(odds, "p_unsaved") == F(2, 9)  # wounds T2 on 3+
+    # hit 4, wound 4, save 1 fails, Injury dice 2: a second Flesh Wound, still standing at 0
+    rolled = shooting.roll(Query(query), ScriptedDice([4, 4, 1, 2, 3]))
+    assert rolled["injury_dice"] == 1 and rolled["outcome"] == "flesh_wound"
+    assert rolled["target_after"] == {"wounds": 0, "flesh_wounds": 2, "toughness": 1, "seriously_injured": False,
+                                      "out_of_action": False}  # fmt: skip
+
+
 def test_shoot_out_of_range_misses():
     answer = shooting.odds(Query({**LASGUN, "distance": 25}))
     assert answer["to_hit"]["needed"] is None
@@ -329,7 +341,7 @@ def test_benchmarks_run():
      ("shoot", {**LASGUN, "weapon": "plasma gun"}, "profile"),
      ("shoot", {**LASGUN, "weapon": "sword"}, "weapon"),
      ("shoot", {**LASGUN, "cover": "heavy"}, "cover"),
-     ("shoot", {**LASGUN, "target": {"T": 3, "W": 0}}, "target.W"),
+     ("shoot", {**LASGUN, "target": {"T": 3, "W": -1}}, "target.W"),
      ("shoot", {**LASGUN, "modifiers": ["lots"]}, "modifiers[0]"),
      ("fight", {"attacker": {"WS": 3, "A": 0, "S": 3}, "target": {"T": 3}}, "attacker.A"),
      ("fight", {"attacker": {"WS": 3, "A": 1, "S": 3}, "weapon": "lasgun", "target": {"T": 3}}, "weapon"),
