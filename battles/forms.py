@@ -98,6 +98,7 @@ def _weapon_choices(fighters, use: str, unarmed: bool = False) -> list:
             if not w[use]:
                 continue
             broken = " — failed" if w["key"] in f.failed_weapons else ""
+            broken = " — jammed" if w["key"] in f.jammed_weapons else broken  # 2018+: no reload this battle
             for index, profile in enumerate(w["profiles"]):
                 label = f"{f.name}: {w['name']}" + (f" ({profile['name']})" if profile["name"] else "")
                 out.append((f"{f.pk}:{w['key']}:{index}", label + broken))
@@ -207,6 +208,9 @@ class FightForm(ActionForm):
                 min_value=-6, max_value=6, required=False, label="Hit modifier", initial=0,
                 help_text="Multiple combats: +1 for each friend assisting, -1 for each enemy interfering.",
             )  # fmt: skip
+            self.fields["reaction"] = forms.BooleanField(
+                required=False, initial=True, label="Opponent strikes back (Reaction attacks, if still Standing)"
+            )
             del self.fields["charging"]
         self.fields["target"].choices = _fighter_choices(in_play)
         self.order_fields(["attacker", "target", "charging", "higher_up", "obstacle", "defender_higher_up", "dice"])
@@ -223,7 +227,7 @@ class FightForm(ActionForm):
         params = {"fighter": self.by_pk[int(fighter_pk)], "target": self.fighter("target")}
         if weapon and weapon != ":":
             params["weapon"] = weapon
-        for name in ("charging", "higher_up", "obstacle", "defender_higher_up", "modifier"):
+        for name in ("charging", "higher_up", "obstacle", "defender_higher_up", "modifier", "reaction"):
             if self.cleaned_data.get(name):
                 params[name] = self.cleaned_data[name]
         return params

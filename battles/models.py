@@ -80,7 +80,7 @@ FRESH_CONDITION = {Edition.CLASSIC: Condition.STANDING, Edition.N18: Condition.A
 COMMON_STATE = ("wounds_left", "flesh_wounds", "condition", "broken", "engaged", "failed_weapons")
 STATE_FIELDS = {
     Edition.CLASSIC: (*COMMON_STATE, "hidden", "overwatch", "taken_out_by_id"),
-    Edition.N18: (*COMMON_STATE, "prone", "ready", "taken_out_by_id", "seriously_injured_by_id"),
+    Edition.N18: (*COMMON_STATE, "jammed_weapons", "prone", "ready", "taken_out_by_id", "seriously_injured_by_id"),
 }
 SIDE_STATE = ("round", "phase", "turn_side", "bottled_a", "bottled_b", "facts", "status")
 
@@ -176,6 +176,11 @@ class BattleFighter(models.Model):
     ready = models.BooleanField(default=True, help_text="2018+: not yet activated this round.")
     engaged = models.BooleanField(default=False, help_text="In base contact with an enemy (hand-to-hand).")
     failed_weapons = models.JSONField(default=list, blank=True, help_text="Keys of weapons out of ammo or broken.")
+    jammed_weapons = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="2018+: keys of failed weapons jammed for the rest of the battle (no reload).",
+    )
     taken_out_by = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", help_text="Out of Action by."
     )

@@ -12,6 +12,8 @@ defiling an enemy gang's relic (Border Dispute; no dice).
 
 from __future__ import annotations
 
+from django.core.exceptions import ValidationError
+
 from battles.models import Condition, Phase, other_side
 from battles.rules import Plan, Prompt, next_phase, weapon_query
 
@@ -42,8 +44,7 @@ SCENARIO_ONLY = {
     "destroy-cache": "search-and-destroy",
     "recover-cache": "search-and-destroy",
 }
-# The guide's weapon cache search (a D6, 5+ in the End phase) has no rulebook action yet: offered once it has.
-SEARCH_RULE = "cache-search"
+SEARCH_RULE = "cache-search"  # the guide's End phase D6 (5+) for a searching fighter
 COVER = {"none": "In the open", "partial": "Partial cover (-1)", "full": "Full cover (-2)"}
 FALL_CAUSES = {"fall": "Falls", "forced": "Forced off a ledge", "jump_down": "Jumps down"}
 CHARACTERISTIC = {"willpower": "Wil", "intelligence": "Int"}
@@ -66,12 +67,10 @@ def _state(fighter) -> str:
 
 
 def target_query(fighter) -> dict:
-    # The rulebook reads a fighter at 0 wounds only as Seriously Injured; a standing fighter left at 0
-    # by a Flesh Wound is given as 1 wound left (noted in the battle log's assumptions).
     toughness = fighter.stats["T"]
     return {
         "T": toughness,
-        "W": max(1, fighter.wounds_left),
+        "W": fighter.wounds_left,
         "flesh_wounds": min(fighter.flesh_wounds, toughness - 1),
         "state": _state(fighter),
         "save": fighter.profile.get("save"),
@@ -91,8 +90,10 @@ def shoot_plan(params: dict, fighters: list) -> Plan:
     }
     summary = f'{shooter.name} shoots {target.name} with the {entry["name"]} at {params["distance"]}"'
     warnings = _activation_warnings(shooter)
-    if entry["key"] in shooter.failed_weapons:
-        warnings.append(f"The {entry['name']} is out of ammo")
+    if entry["key"] in shooter.jammed_weapons:
+        warnings.append(f"The {entry['name']} has jammed")
+    elif entry["key"] in shooter.failed_weapons:
+        warnings.append(f"The {entry['name']} is Out of Ammo")
     return Plan("shoot", "shoot", query, summary, shooter, target, params=params, warnings=warnings)
 
 
@@ -108,13 +109,28 @@ def _activation_warnings(fighter) -> list[str]:
     return out
 
 
+def _close_combat_weapon(fighter) -> dict:
+    """The weapon a fighter strikes back and parries with: the first close combat weapon (else pistol) not failed."""
+    usable = [w for w in fighter.profile.get("weapons", []) if w["fights"] and w["key"] not in fighter.failed_weapons]
+    best = sorted(usable, key=lambda w: w["category"] != "close_combat")
+    if not best:
+        return {}
+    query = best[0]["profiles"][0]["query"]
+    return {"weapon": query["weapon"], **({"weapon_profile": query["profile"]} if "profile" in query else {})}
+
+
 def fight_plan(params: dict, fighters: list) -> Plan:
     attacker, target = params["fighter"], params["target"]
     query = {
         "attacker": {"WS": attacker.stats["WS"], "A": attacker.stats.get("A", 1), "S": attacker.stats["S"]},
-        "target": target_query(target),
+        "target": {**target_query(target), **_close_combat_weapon(target)},
         "modifiers": [params["modifier"]] if params.get("modifier") else [],
     }
+    if params.get("reaction"):
+        # The target, if still Standing after the attacks, strikes back at the attacker.
+        query["reaction"] = True
+        query["attacker"].update(target_query(attacker))
+        query["target"].update(WS=target.stats["WS"], A=target.stats.get("A", 1), S=target.stats["S"])
     weapon_name = "bare hands"
     if params.get("weapon"):
         weapon, entry = weapon_query(attacker, params["weapon"])
@@ -155,6 +171,8 @@ def test_plan(params: dict, fighters: list, battle) -> Plan:
         query = {"kind": "characteristic", "characteristic": name, "value": fighter.stats[name]}
     elif test == "reload":
         _, entry = weapon_query(fighter, params["weapon"])
+        if entry["key"] in fighter.jammed_weapons:
+            raise ValidationError(f"The {entry['name']} has jammed: it cannot be reloaded this battle.")
         query = {"kind": "ammo", "ammo": _ammo_value(entry)}
         return Plan("test", "test", query, f"{fighter.name} reloads the {entry['name']}", fighter, params=params)
     elif test == "agility":
@@ -173,16 +191,11 @@ def _ammo_value(entry: dict) -> int:
 
 
 def scenario_actions(battle) -> dict:
-    """The scenario actions this battle offers: its scenario's own, and those the rulebook can answer."""
-    from rulebook import editions
-
-    known = editions.actions("n18")
+    """The scenario actions this battle offers: every battle's, and its scenario's own."""
     out = {}
     for key, words in SCENARIO_ACTIONS.items():
         only = SCENARIO_ONLY.get(key)
         if only and battle.scenario and battle.scenario != only:
-            continue
-        if key == "search-cache" and SEARCH_RULE not in known:
             continue
         out[key] = words
     return out
@@ -192,7 +205,12 @@ def scenario_plan(params: dict, fighters: list, battle) -> Plan:
     action, fighter = params["action"], params["fighter"]
     summary = f"{fighter.name}: {SCENARIO_ACTIONS[action].lower()}"
     if action == "search-cache":
-        return Plan("scenario", SEARCH_RULE, {}, summary, fighter, side=fighter.side, params=params)
+        warnings = (
+            []
+            if fighter.condition == Condition.ACTIVE
+            else [f"{fighter.name} is not Active: only an Active fighter finds the cache"]
+        )
+        return Plan("scenario", SEARCH_RULE, {}, summary, fighter, side=fighter.side, params=params, warnings=warnings)
     if action == "destroy-cache":
         # A Double action in base contact: an Intelligence test, +1 for each friend within 2".
         query = {"kind": "characteristic", "characteristic": "Int", "value": fighter.stats["Int"],
@@ -258,15 +276,28 @@ def _activated(fighter) -> None:
 
 def apply_shoot(plan: Plan, result: dict, battle) -> list[str]:
     shooter, target = plan.fighter, plan.target
-    changes = harm(target, result["target_after"], by=shooter)
-    if result["result"] != "miss":
+    hits = result.get("hits", 0)
+    changes = [f"{target.name} takes {hits} hits"] if hits > 1 else []  # Rapid Fire: each resolved in turn
+    changes += harm(target, result["target_after"], by=shooter)
+    if result.get("pins"):
         changes += _pin(target)
-    if result.get("ammo_test") == "out_of_ammo" or result.get("jammed"):
-        key = plan.params["weapon"].partition(":")[0]
-        shooter.failed_weapons = [*shooter.failed_weapons, key]
-        changes.append(f"{shooter.name}'s {shooter.weapon(key)['name']} is out of ammo")
+    changes += _weapon_fails(shooter, plan.params["weapon"], result)
     _activated(shooter)
     return changes or ["No effect"]
+
+
+def _weapon_fails(shooter, choice: str, result: dict) -> list[str]:
+    """A failed Ammo test leaves the weapon Out of Ammo until reloaded; two failures jam it for the battle."""
+    if not (result.get("jammed") or result.get("ammo_test") == "out_of_ammo"):
+        return []
+    key = choice.partition(":")[0]
+    name = shooter.weapon(key)["name"]
+    if key not in shooter.failed_weapons:
+        shooter.failed_weapons = [*shooter.failed_weapons, key]
+    if result.get("jammed"):
+        shooter.jammed_weapons = [*shooter.jammed_weapons, key]
+        return [f"{shooter.name}'s {name} jams for the rest of the battle"]
+    return [f"{shooter.name}'s {name} is Out of Ammo"]
 
 
 def apply_fight(plan: Plan, result: dict, battle) -> list[str]:
@@ -274,6 +305,11 @@ def apply_fight(plan: Plan, result: dict, battle) -> list[str]:
     changes = harm(target, result["target_after"], by=attacker)
     if result.get("hits"):
         changes += _pin(target)
+    reaction = result.get("reaction") or {}
+    if reaction.get("made"):
+        changes += harm(attacker, reaction["attacker_after"], by=target)
+        if reaction["hits"]:
+            changes += _pin(attacker)
     for fighter in (attacker, target):
         fighter.engaged = not fighter.out_of_action
     _activated(attacker)
