@@ -170,14 +170,16 @@ def make_territory(db):
 @pytest.fixture
 def make_campaign(make_user, make_gang):
     """``make_campaign(edition="n18", gangs=4, started=True, arbitrator=None)`` → a campaign whose ``gangs``
-    new gangs (each with its own player) have joined; started campaigns are in Cycle 1 (2018+)."""
+    new gangs (each with its own player) have joined; started campaigns are in Cycle 1 (2018+). Classic gangs roll
+    their starting territories with seeded dice, so a test never depends on the server's dice."""
     from campaigns.services import campaign_create, campaign_join, campaign_start
+    from rulebook.dice import SeededDice
 
     def make(edition: str = "n18", gangs: int = 0, started: bool = False, arbitrator=None, name: str | None = None):
         campaign = campaign_create(user=arbitrator or make_user(), edition=edition, name=name or "Test campaign")
-        for _ in range(gangs):
+        for seat in range(gangs):
             gang = make_gang(edition=edition)
-            campaign_join(campaign=campaign, gang=gang, user=gang.owner)
+            campaign_join(campaign=campaign, gang=gang, user=gang.owner, dice=SeededDice(seat))
         if started:
             campaign = campaign_start(campaign=campaign)
         return campaign

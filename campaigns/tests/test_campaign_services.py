@@ -407,9 +407,9 @@ def test_classic_gang_rolls_five_starting_territories(make_campaign, make_gang, 
     campaign = make_campaign(edition="classic")
     gang = make_gang(edition="classic")
     # D66 rolls 11, 12, 21, 11 and 66 (not in this content library, so not held)
-    services.campaign_join(
-        campaign=campaign, gang=gang, user=gang.owner, dice=ScriptedDice([1, 1, 1, 2, 2, 1, 1, 1, 6, 6])
-    )
+    dice = ScriptedDice([1, 1, 1, 2, 2, 1, 1, 1, 6, 6])
+    services.campaign_join(campaign=campaign, gang=gang, user=gang.owner, dice=dice)
+    assert dice.remaining == 0  # five D66 rolls, every die the table's
     held = [t.territory.slug for t in CampaignTerritory.objects.filter(campaign=campaign, holder=gang).order_by("pk")]
     assert held == ["chem-pit", "old-ruins", "slag", "chem-pit"]
     entries = gang.ledger.filter(kind=LedgerKind.TERRITORY).order_by("pk")

@@ -27,10 +27,11 @@ def gang_with_kit(make_gang, make_fighter):
 def arbitrator(make_user, make_campaign, gang_with_kit):
     """An arbitrator of a campaign the gang has joined (``gangs.permissions`` asks the campaigns app)."""
     from campaigns.services import campaign_join
+    from rulebook.dice import SeededDice
 
     user = make_user("arbitrator")
     campaign = make_campaign(edition=gang_with_kit.edition, arbitrator=user)
-    campaign_join(campaign=campaign, gang=gang_with_kit, user=gang_with_kit.owner)
+    campaign_join(campaign=campaign, gang=gang_with_kit, user=gang_with_kit.owner, dice=SeededDice(0))
     return user
 
 
