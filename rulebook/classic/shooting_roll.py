@@ -3,7 +3,9 @@
 The same rules as :mod:`rulebook.classic.shooting`, rolled in the order a player would: to hit
 (and the 7+ second die), Sustained Fire dice, which fighter in a combat is struck, each hit's
 wound, save, damage and injury, fighters under the marker, Ammo rolls and explosions, scatter
-for a missed blast, and a stray shot. Every die is logged with what it was for.
+for a missed blast, and a stray shot. Every die is logged with what it was for. The answer's
+``target_after`` is the target as the shot left him (wounds left, flesh wounds, down, out of action,
+pinned), each hit applied in turn with :meth:`HitResult.target_after`.
 """
 
 from __future__ import annotations
@@ -100,8 +102,20 @@ def shoot_roll(query: Query, dice) -> dict:
         stray = dice.d6("stray shot: does it hit the friend in the way? (on a 1)")
         steps.append({"step": "stray shot", "roll": stray, "result": "friend hit" if stray == 1 else "no harm"})
         answer["stray_hit"] = stray == 1
+    answer["target_after"] = target_after(target, outcome, answer["pinned"])
     answer["steps"] = steps
     return answer
+
+
+def target_after(target: Target, outcome: str, pinned: bool) -> dict:
+    """The target's state once every hit of the shot is resolved."""
+    return {
+        "wounds_left": target.wounds_left,
+        "flesh_wounds": target.flesh_wounds,
+        "down": outcome == DOWN,
+        "out_of_action": outcome == OUT_OF_ACTION,
+        "pinned": pinned,
+    }
 
 
 def _roll_who_is_hit(fighters: int, dice) -> int:

@@ -398,3 +398,23 @@ def test_every_roll_lies_in_the_support_of_odds(drawn_dice, query, data):
         assert F(odds_bystander["outcome_exact"][rolled_outcome]) > 0
     replay = shoot_roll(Query(query), ScriptedDice(dice.faces))
     assert replay == rolled
+
+
+@pytest.mark.parametrize(
+    ("wounds_left", "dice", "after"),
+    [
+        (2, [5, 6], {"wounds_left": 1, "flesh_wounds": 0, "down": False, "out_of_action": False, "pinned": True}),
+        (1, [5, 6, 1], {"wounds_left": 0, "flesh_wounds": 1, "down": False, "out_of_action": False, "pinned": True}),
+        (1, [5, 6, 3], {"wounds_left": 0, "flesh_wounds": 0, "down": True, "out_of_action": False, "pinned": False}),
+        (1, [5, 6, 6], {"wounds_left": 0, "flesh_wounds": 0, "down": False, "out_of_action": True, "pinned": False}),
+        (1, [4], {"wounds_left": 1, "flesh_wounds": 0, "down": False, "out_of_action": False, "pinned": False}),
+    ],
+)
+def test_the_roll_answers_the_target_as_the_shot_left_him(wounds_left, dice, after):
+    query = {
+        "shooter": {"BS": 3},
+        "weapon": "laspistol",
+        "distance": 12,
+        "target": {**OPEN, "wounds_left": wounds_left},
+    }
+    assert shoot_roll(Query(query), ScriptedDice(dice))["target_after"] == after
