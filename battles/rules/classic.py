@@ -11,7 +11,7 @@ recovery roll in the recovery phase) and "Recovering Your Nerve" for broken figh
 from __future__ import annotations
 
 from battles.models import FRESH_CONDITION, Condition, Phase, Side, other_side
-from battles.rules import Plan, Prompt, next_phase, weapon_query
+from battles.rules import Plan, Prompt, friends_test, next_phase, weapon_query
 
 KINDS = {"shoot": "Shoot", "fight": "Fight", "multi-fight": "Multiple combat", "test": "Test"}
 TESTS = {
@@ -246,24 +246,25 @@ def harm(fighter, outcome: str, wounds_lost: int, new_flesh: int, by) -> list[st
     return changes
 
 
-def _shot_harm(steps: list, target) -> tuple[int, int]:
-    """Wounds lost and new flesh wounds from a shot's steps (the answer gives the outcome only)."""
-    injuries = [s for s in steps if s.get("step") == "injury"]
-    if injuries:
-        return target.wounds_left, sum(s["rolls"].count(1) for s in injuries)
-    return sum(s.get("lost", 0) for s in steps if s.get("step") == "wounds"), 0
-
-
 def _hits_harm(hits: list) -> tuple[int, int]:
     return sum(h.get("wounds_lost", 0) for h in hits), sum(h.get("new_flesh_wounds", 0) for h in hits)
 
 
+def _pin(fighter) -> list[str]:
+    """A standing fighter who is hit (and neither down nor out of action) is pinned."""
+    if fighter.condition != Condition.STANDING:
+        return []
+    fighter.condition = Condition.PINNED
+    return [f"{fighter.name} is pinned"]
+
+
 def apply_shoot(plan: Plan, result: dict, battle) -> list[str]:
     shooter, target = plan.fighter, plan.target
-    changes = harm(target, result["outcome"], *_shot_harm(result["steps"], target), by=shooter)
-    if result.get("pinned") and target.condition == Condition.STANDING:
-        target.condition = Condition.PINNED
-        changes.append(f"{target.name} is pinned")
+    after = result["target_after"]
+    lost, new_flesh = target.wounds_left - after["wounds_left"], after["flesh_wounds"] - target.flesh_wounds
+    changes = harm(target, result["outcome"], lost, new_flesh, by=shooter)
+    if after["pinned"]:
+        changes += _pin(target)
     if result.get("weapon_fails") or result.get("weapon_explodes"):
         key = plan.params["weapon"].partition(":")[0]
         if key not in shooter.failed_weapons:
@@ -333,9 +334,8 @@ def apply_test(plan: Plan, result: dict, battle) -> list[str]:
         if not landing:
             return [f"{fighter.name} keeps his footing"]
         changes = harm(fighter, landing["outcome"], landing["wounds_lost"], landing["new_flesh_wounds"], by=None)
-        if landing.get("pinned") and fighter.condition == Condition.STANDING:
-            fighter.condition = Condition.PINNED
-            changes.append(f"{fighter.name} is pinned")
+        if landing.get("pinned"):
+            changes += _pin(fighter)
         return changes or [f"{fighter.name} falls unhurt"]
     effect = TEST_EFFECTS.get((test, outcome))
     if effect is None:
@@ -387,18 +387,13 @@ def prompts(battle, fighters: list, last_casualties: list, taken: set) -> list[P
                 out.append(Prompt(f"{f.name}: recovery roll", "test", {"test": "recovery", "fighter": f.pk}))
             if f.broken and not f.out_of_action and ("nerve", f.pk) not in taken:
                 out.append(Prompt(f"{f.name}: recover nerve", "test", {"test": "nerve", "fighter": f.pk}))
-    for casualty in last_casualties:
-        for f in fighters:
-            if f.side == casualty.side and f.pk != casualty.pk and _can_panic(f) and ("leadership", f.pk) not in taken:
-                out.append(
-                    Prompt(
-                        f'{f.name}: Leadership test if within 2" of {casualty.name}',
-                        "test",
-                        {"test": "leadership", "fighter": f.pk},
-                        f"{casualty.name} went {'down' if casualty.condition == Condition.DOWN else 'out of action'}",
-                    )
-                )
-    return out
+    return out + friends_test(
+        fighters, last_casualties, taken, "leadership", 'Leadership test if within 2"', _can_panic, _went
+    )
+
+
+def _went(casualty) -> str:
+    return f"{casualty.name} went {'down' if casualty.condition == Condition.DOWN else 'out of action'}"
 
 
 def _can_panic(fighter) -> bool:
