@@ -252,10 +252,11 @@ def fighter_set(request, pk: int, fighter_pk: int):
     return _moved(request, _detail_url(battle))
 
 
-def _simple_change(request, pk: int, service, done: str):
+def _simple_change(request, pk: int, service, done: str = "", **options):
+    """A button's POST: the service's refusal shown as a message, back to the battle either way."""
     battle = _battle_for_acting(request.user, pk)
     try:
-        service(battle=battle, actor=request.user)
+        service(battle=battle, actor=request.user, **options)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
         return _moved(request, _detail_url(battle))
@@ -265,18 +266,13 @@ def _simple_change(request, pk: int, service, done: str):
 @login_required
 @require_POST
 def battle_advance(request, pk: int):
-    return _simple_change(request, pk, services.battle_advance, "")
+    return _simple_change(request, pk, services.battle_advance)
 
 
 @login_required
 @require_POST
 def battle_priority(request, pk: int):
-    battle = _battle_for_acting(request.user, pk)
-    try:
-        services.battle_priority_set(battle=battle, side=request.POST.get("side", ""), actor=request.user)
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-    return _moved(request, _detail_url(battle))
+    return _simple_change(request, pk, services.battle_priority_set, side=request.POST.get("side", ""))
 
 
 @login_required
@@ -298,12 +294,7 @@ def battle_reinforce(request, pk: int):
 @login_required
 @require_POST
 def gang_flee(request, pk: int):
-    battle = _battle_for_acting(request.user, pk)
-    try:
-        services.gang_flee(battle=battle, side=request.POST.get("side", ""), actor=request.user)
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-    return _moved(request, _detail_url(battle))
+    return _simple_change(request, pk, services.gang_flee, side=request.POST.get("side", ""))
 
 
 @login_required

@@ -50,6 +50,17 @@ class Prompt:
     why: str = ""
 
 
+def friends_test(fighters: list, casualties: list, taken: set, test: str, label: str, can_test, why) -> list[Prompt]:
+    """The test each friend of a fresh casualty may have to take (classic Leadership within 2", 2018+ Nerve
+    within 3"): ``label`` names it, ``can_test(friend)`` says who could, ``why(casualty)`` the reason."""
+    return [
+        Prompt(f"{f.name}: {label} of {casualty.name}", "test", {"test": test, "fighter": f.pk}, why(casualty))
+        for casualty in casualties
+        for f in fighters
+        if f.side == casualty.side and f.pk != casualty.pk and can_test(f) and (test, f.pk) not in taken
+    ]
+
+
 def weapon_query(fighter, choice: str) -> tuple[dict, dict]:
     """The weapon and profile chosen as ``"<key>:<profile index>"``: its part of the query, and its entry."""
     key, _, index = choice.partition(":")

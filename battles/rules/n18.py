@@ -15,7 +15,7 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 
 from battles.models import Condition, Phase, other_side
-from battles.rules import Plan, Prompt, next_phase, weapon_query
+from battles.rules import Plan, Prompt, friends_test, next_phase, weapon_query
 
 KINDS = {"shoot": "Shoot", "fight": "Fight", "test": "Test", "scenario": "Scenario"}
 TESTS = {
@@ -422,18 +422,7 @@ def casualties(plan: Plan) -> list:
 
 
 def prompts(battle, fighters: list, last_casualties: list, taken: set) -> list[Prompt]:
-    out = []
-    for casualty in last_casualties:
-        for f in fighters:
-            if f.side == casualty.side and f.pk != casualty.pk and _can_break(f) and ("nerve", f.pk) not in taken:
-                out.append(
-                    Prompt(
-                        f'{f.name}: Nerve test if within 3" of {casualty.name}',
-                        "test",
-                        {"test": "nerve", "fighter": f.pk},
-                        f"{casualty.name} is {casualty.get_condition_display()}",
-                    )
-                )
+    out = friends_test(fighters, last_casualties, taken, "nerve", 'Nerve test if within 3"', _can_break, _is)
     if battle.phase != Phase.END:
         return out
     for side in ("a", "b"):
@@ -464,6 +453,10 @@ def _reinforcements(battle, taken: set) -> list[Prompt]:
         for side in sides
         if ("reinforce", side) not in taken and not battle.bottled(side)
     ]
+
+
+def _is(casualty) -> str:
+    return f"{casualty.name} is {casualty.get_condition_display()}"
 
 
 def _can_break(fighter) -> bool:
