@@ -22,6 +22,8 @@ NAMES = {
     "p_any_hit": "At least one hit",
     "p_recovers": "Recovers",
     "p_falls": "Falls",
+    "p_reacts": "Opponent strikes back",
+    "p_disarmed": "Opponent strikes back unarmed (disarmed)",
 }
 
 
@@ -30,16 +32,29 @@ def words(key: str) -> str:
 
 
 def odds_rows(odds: dict) -> dict:
-    """``{"chances": [(label, percent, exact)], "outcome": [...]}`` from a rulebook odds answer."""
-    chances = [
+    """``{"chances": [(label, percent, exact)], "outcome": [...], "reaction": [...]}`` from a rulebook odds answer;
+    ``reaction``: the attacker's outcome from a 2018+ target's Reaction attacks."""
+    reaction = odds.get("reaction") or {}
+    return {
+        "chances": _chances(odds) + _chances(reaction),
+        "outcome": _distribution(odds, "outcome") or _distribution(odds, "result"),
+        "reaction": _distribution(reaction, "attacker_outcome"),
+        "notes": _notes(odds),
+    }
+
+
+def _chances(odds: dict) -> list[tuple]:
+    return [
         (words(key), round(100 * value, 1), odds.get(f"{key}_exact", ""))
         for key, value in odds.items()
         if key.startswith("p_") and not key.endswith("_exact") and isinstance(value, (int, float))
     ]
-    outcome = odds.get("outcome") or odds.get("result") or {}
-    exact = odds.get("outcome_exact") or odds.get("result_exact") or {}
-    rows = [(words(k), round(100 * v, 1), exact.get(k, "")) for k, v in outcome.items() if isinstance(v, (int, float))]
-    return {"chances": chances, "outcome": rows, "notes": _notes(odds)}
+
+
+def _distribution(odds: dict, name: str) -> list[tuple]:
+    exact = odds.get(f"{name}_exact") or {}
+    return [(words(k), round(100 * v, 1), exact.get(k, "")) for k, v in (odds.get(name) or {}).items()
+            if isinstance(v, (int, float))]  # fmt: skip
 
 
 def _notes(odds: dict) -> list[str]:

@@ -55,11 +55,13 @@ SITUATIONS = {
         ("shoot", lambda a, b: {"fighter": a[0], "target": b[1], "weapon": pistol(a[0]), "distance": 8,
                                 "cover": "partial"}),
         ("fight", lambda a, b: {"fighter": a[1], "target": b[0], "weapon": melee(a[1])}),
+        ("fight", lambda a, b: {"fighter": a[1], "target": b[0], "weapon": melee(a[1]), "reaction": True}),
         ("test", lambda a, b: {"test": "nerve", "fighter": a[1]}),
         ("test", lambda a, b: {"test": "agility", "fighter": a[1], "modifier": 1}),
         ("test", lambda a, b: {"test": "fall", "fighter": a[1], "height": 4, "cause": "jump_down"}),
         ("test", lambda a, b: {"test": "bottle", "side": "a"}),
         ("scenario", lambda a, b: {"action": "loot-casket", "fighter": a[0]}),
+        ("scenario", lambda a, b: {"action": "search-cache", "fighter": a[0]}),
     ],
 }  # fmt: skip
 CASES = [(edition, kind, i) for edition, rows in SITUATIONS.items() for i, (kind, _) in enumerate(rows)]

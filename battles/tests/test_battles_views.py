@@ -349,3 +349,15 @@ def test_start_from_a_campaign_battle_page(client, make_user, battle):
     assert session.gang_a_id == battle.gang_a_id
     page = client.get(response["Location"]).content.decode()
     assert reverse("campaigns:battle-detail", args=[campaign.pk, paired.pk]) in page
+
+
+@pytest.mark.django_db
+def test_n18_fight_offers_reaction_attacks_and_shows_their_odds(client, make_battle):
+    battle = make_battle("n18", fighters=2)
+    client.force_login(battle.player_a)
+    page = client.get(url("battle-act", battle, "fight")).content.decode()
+    assert 'name="reaction"' in page and "checked" in page
+    attacker, target = a_leader(battle), b_leader(battle)
+    data = {"attacker": f"{attacker.pk}::", "target": target.pk, "reaction": "on", "op": "odds"}
+    page = client.post(url("battle-act", battle, "fight"), data).content.decode()
+    assert "Opponent strikes back" in page and "The attacker, after Reaction attacks" in page
