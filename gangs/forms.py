@@ -11,6 +11,7 @@ from rulebook import gang_rules
 from rulebook.classic.campaign.experience import SKILL_TABLES as CLASSIC_SKILL_TABLES
 from rulebook.dice import parse_dice
 from rulebook.errors import RulesInputError
+from rulebook.n18.advancement import GANGER_ADVANCEMENT
 
 
 class GangCreateForm(forms.Form):
@@ -95,24 +96,16 @@ class MoveForm(forms.Form):
         return self.fighters.get(self.cleaned_data["to"])
 
 
-class ClassicAdvanceForm(forms.Form):
-    """The advance roll: rolled by the server, or the dice rolled at the table typed in order.
+class EnteredDiceForm(forms.Form):
+    """A roll the server makes, or the dice rolled at the table typed in order (``dice_help`` says which)."""
 
-    The skill tables are chosen before the roll, so the server never rolls twice for one advance.
-    """
+    dice_help = ""
+    dice = forms.CharField(required=False, label="Dice rolled at the table (optional)")
 
-    skill_table = forms.ChoiceField(label="Skill table if the roll gives a skill (3-4, 10-11)")
-    any_table = forms.ChoiceField(required=False, label="Skill table on a 2 or 12 (any table)")
-    dice = forms.CharField(
-        required=False,
-        label="Dice rolled at the table (optional)",
-        help_text="In order: the two Advance dice, then the D6 the result asks for, e.g. 3 4 5. Empty: the server rolls.",
-    )
-
-    def __init__(self, *args, standard_tables, **kwargs):
+    def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["skill_table"].choices = [(t, t) for t in standard_tables]
-        self.fields["any_table"].choices = [("", "The same table")] + [(t, t) for t in CLASSIC_SKILL_TABLES]
+        self.fields["dice"].help_text = f"{self.dice_help} Empty: the server rolls."
+        self.order_fields([name for name in self.fields if name != "dice"] + ["dice"])
 
     def clean_dice(self) -> list:
         text = self.cleaned_data["dice"].strip()
@@ -122,6 +115,36 @@ class ClassicAdvanceForm(forms.Form):
             return parse_dice(text)
         except RulesInputError as error:
             raise forms.ValidationError(error.message) from None
+
+
+class ClassicAdvanceForm(EnteredDiceForm):
+    """The advance roll. The skill tables are chosen before the roll, so the server never rolls twice for one advance."""
+
+    dice_help = "In order: the two Advance dice, then the D6 the result asks for, e.g. 3 4 5."
+    skill_table = forms.ChoiceField(label="Skill table if the roll gives a skill (3-4, 10-11)")
+    any_table = forms.ChoiceField(required=False, label="Skill table on a 2 or 12 (any table)")
+
+    def __init__(self, *args, standard_tables, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["skill_table"].choices = [(t, t) for t in standard_tables]
+        self.fields["any_table"].choices = [("", "The same table")] + [(t, t) for t in CLASSIC_SKILL_TABLES]
+
+
+class GangerAdvanceForm(EnteredDiceForm):
+    """A Ganger's 2D6 roll on the Gangers' table for 6 XP: the choices a result may need are made before it."""
+
+    dice_help = "In order: the two Advancement dice, then on a 2 or 12 the D6 for the skill, e.g. 6 6 3."
+    prefer = forms.MultipleChoiceField(
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label="Where a result offers two characteristics, take",
+        choices=[(c, c) for row in GANGER_ADVANCEMENT.rows for c in row.details["choices"]],
+    )
+    random_table = forms.ChoiceField(label="Primary Skill Set for a Specialist's random skill (2 or 12)")
+
+    def __init__(self, *args, primary_tables, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["random_table"].choices = [(t, t) for t in primary_tables]
 
 
 class N18AdvanceForm(forms.Form):

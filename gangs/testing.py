@@ -140,7 +140,7 @@ def build_classic_house(slug: str = "orlock", name: str = "Orlock") -> House:
 
 
 def build_n18_house(slug: str = "goliath", name: str = "Goliath") -> House:
-    """A 2018+ house: Leader, Champion, Ganger, Juve with equipment lists and skill access (N2)."""
+    """A 2018+ house: Leader, Champion, Ganger, Juve, Specialist with equipment lists and skill access (N2)."""
     house = House.objects.create(
         edition=Edition.N18, slug=slug, name=name, starting_credits=1000,
         composition_rules=[{"kind": "min_share", "categories": ["ganger", "juve"], "share": "1/2"}], sources=["N2"],
@@ -159,6 +159,8 @@ def build_n18_house(slug: str = "goliath", name: str = "Goliath") -> House:
          {"fighting-knife": 15, "stub-cannon": 20}, {}),
         ("bully", "Bully", "juve", 35, (5, 5, 5, 4, 3, 1, 4, 1, 8, 8, 9, 9), 0, None,
          {"fighting-knife": 15}, {"Brawn": "primary", "Combat": "secondary"}),
+        ("bruiser-specialist", "Bruiser Specialist", "specialist", 55, (4, 4, 5, 4, 4, 1, 5, 1, 7, 7, 8, 8), 0, None,
+         {"fighting-knife": 15, "stub-cannon": 20}, {"Brawn": "primary", "Ferocity": "primary", "Combat": "secondary"}),
     ]  # fmt: skip
     for order, (type_slug, type_name, category, cost, stats, low, high, prices, access) in enumerate(types):
         fighter_type = _fighter_type(

@@ -153,7 +153,7 @@ def _fighter_forms(gang, row, access, posted: dict | None = None) -> dict:
     built["notes_form"] = forms.NotesForm(initial={"notes": fighter.notes})
     if (
         gang.edition == Edition.N18
-        and fighter.fighter_type.category in gang_rules.N18_ADVANCING_CATEGORIES
+        and fighter.fighter_type.category in {*gang_rules.N18_ADVANCING_CATEGORIES, "ganger"}
         or gang.edition == Edition.CLASSIC
         and row.advances_due
     ):
@@ -165,6 +165,10 @@ def _advance_form(gang, fighter, data=None):
     standard, _, levels = services.skill_tables(gang.edition, fighter.fighter_type)
     if gang.edition == Edition.CLASSIC:
         return forms.ClassicAdvanceForm(data, standard_tables=standard)
+    if fighter.fighter_type.category == "ganger":
+        specialist = services.specialist_type(fighter)
+        levels = services.skill_tables(gang.edition, specialist)[2] if specialist else {}
+        return forms.GangerAdvanceForm(data, primary_tables=[t for t, level in levels.items() if level == "primary"])
     return forms.N18AdvanceForm(data, fighter=fighter, access=levels)
 
 
@@ -239,7 +243,12 @@ def _advance(gang, fighter, form, actor):
         return services.fighter_advance_classic(
             fighter=fighter, actor=actor, dice=dice, skill_table=data["skill_table"]
         )
-    return services.fighter_advance_n18(fighter=fighter, actor=actor, dice=RandomDice(), **data["advance"])
+    if "advance" in data:
+        return services.fighter_advance_n18(fighter=fighter, actor=actor, dice=RandomDice(), **data["advance"])
+    dice = ScriptedDice(data["dice"]) if data["dice"] else RandomDice()
+    return services.fighter_advance_n18(
+        fighter=fighter, actor=actor, dice=dice, prefer=data["prefer"], random_table=data["random_table"]
+    )
 
 
 @login_required

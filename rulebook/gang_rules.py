@@ -182,7 +182,7 @@ N18_SKILL_COSTS = {
     ("primary", "random"): (6, 20),
     ("secondary", "random"): (9, 35),
 }
-# Fighter categories that buy advancements; Gangers roll on their own table instead (not built yet).
+# Fighter categories that buy advancements; Gangers roll on their own table (rulebook.n18.advancement).
 N18_ADVANCING_CATEGORIES = frozenset({"leader", "champion", "juve", "prospect", "specialist"})
 # These pay no more for repeating a characteristic (N3).
 N18_NO_ESCALATION = frozenset({"juve", "prospect"})
@@ -234,7 +234,7 @@ def n18_random_skill(table: str, skills: Sequence[str], known: Iterable[str], di
 def _check_category(category: str) -> None:
     if category not in N18_ADVANCING_CATEGORIES:
         raise RulesInputError(
-            "fighter.category", f"{category.capitalize()}s advance on their own 2D6 table, which is not built yet"
+            "fighter.category", f"{category.capitalize()}s do not buy Advancements: they roll on their own 2D6 table"
         )
 
 

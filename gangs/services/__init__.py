@@ -13,6 +13,7 @@ from gangs.services.advancement import (
     fighter_advance_classic,
     fighter_advance_n18,
     skill_tables,
+    specialist_type,
 )
 from gangs.services.equipment import (
     CLASSIC_SALE_SOURCE,
@@ -75,4 +76,5 @@ __all__ = [
     "fighter_advance_classic",
     "fighter_advance_n18",
     "advancement_record",
+    "specialist_type",
 ]

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
+
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
@@ -27,6 +30,7 @@ from rulebook import gang_rules
 from rulebook.classic.campaign import experience
 from rulebook.dice import DiceSource, RandomDice
 from rulebook.errors import RulesInputError
+from rulebook.n18 import advancement as ganger_rules
 from rulebook.roster import FighterSnapshot
 
 # --- advancement -------------------------------------------------------------------------------
@@ -171,6 +175,52 @@ def _n18_skill(fighter: Fighter, skill: Skill | None, random_table: str | None, 
     }
 
 
+def specialist_type(fighter: Fighter) -> FighterType | None:
+    """The house list's Specialist, whom a Ganger becomes on a 2 or 12 of their Advancement roll."""
+    types = fighter.gang.house.fighter_types.filter(category="specialist", is_active=True)
+    return types.order_by("order", "pk").first()
+
+
+def _n18_ganger(fighter: Fighter, actor, dice: DiceSource, prefer, random_table: str | None) -> Advancement:
+    """A Ganger spends 6 XP on a 2D6 roll on the Gangers' table (:mod:`rulebook.n18.advancement`).
+    Everything the roll may need is checked before it: the XP, the preferences and the Primary Skill Set
+    a Specialist result rolls on (the Specialist's first Primary set when ``random_table`` is empty)."""
+    if fighter.experience < ganger_rules.GANGER_XP:
+        raise ValidationError(
+            f"{fighter.name} has {fighter.experience} XP; a Ganger's Advancement roll costs {ganger_rules.GANGER_XP} XP."
+        )
+    specialist = specialist_type(fighter)
+    if specialist is None:
+        raise ValidationError(f"The {fighter.gang.house.name} house list has no Specialist for a Ganger to become.")
+    _, every, levels = skill_tables(Edition.N18, specialist)
+    primary = [table for table, level in levels.items() if level == "primary"]
+    table = random_table or next(iter(primary), "")
+    if table not in primary:
+        raise ValidationError(f"A Specialist rolls on a Primary Skill Set: {', '.join(primary) or 'none'}.")
+    raised = Counter(fighter.stat_changes.filter(source=StatChangeSource.ADVANCEMENT).values_list("stat", flat=True))
+    mark = len(dice.rolls)
+    try:
+        answer = ganger_rules.roll_ganger_advance(dice, raised=raised, prefer=prefer)
+        if answer["kind"] == "specialist":
+            skill = gang_rules.n18_random_skill(table, every[table], _known_skills(fighter), dice)
+    except RulesInputError as error:
+        raise refuse(error) from None
+    reason = f"Gangers' Advancement {answer['roll']}" + (" (no open characteristic: counts as 12)"
+             if answer["counted_as_12"] else "") + f": {answer['result']} ({ganger_rules.SOURCE})"  # fmt: skip
+    common = {"fighter": fighter, "actor": actor, "reason": reason, "xp": answer["xp"], "value": answer["value"]}
+    if answer["kind"] == "characteristic":
+        stat = answer["characteristic"]
+        return advancement_record(kind=Advancement.Kind.CHARACTERISTIC, description=f"+1 {stat}", stat=stat,
+                                  delta=gang_rules.n18_improved(stat, 0), dice=rolls_since(dice, mark), **common)  # fmt: skip
+    before = fighter.fighter_type.name
+    fighter.fighter_type = specialist
+    fighter.save(update_fields=["fighter_type"])
+    return advancement_record(
+        kind=Advancement.Kind.SKILL, description=f"{before} becomes a {specialist.name}: {skill} ({table})",
+        skill=_skill(Edition.N18, table, skill), dice=rolls_since(dice, mark), **common,
+    )  # fmt: skip
+
+
 @transaction.atomic
 def fighter_advance_n18(
     *,
@@ -180,9 +230,19 @@ def fighter_advance_n18(
     skill: Skill | None = None,
     random_table: str | None = None,
     dice: DiceSource | None = None,
+    prefer: Sequence[str] = (),
 ) -> Advancement:
-    """Spend experience on +1 to a characteristic, a chosen skill, or a random skill from a table."""
+    """Spend experience on +1 to a characteristic, a chosen skill, or a random skill from a table.
+
+    A Ganger instead spends 6 XP on the Gangers' Advancement roll (server ``RandomDice`` or the table's
+    dice as ``ScriptedDice``), naming beforehand the characteristics they ``prefer`` where a row offers
+    two, and the Primary Skill Set (``random_table``) a Specialist result would roll on.
+    """
     require_on_roster(fighter, "advance")
+    if fighter.fighter_type.category == "ganger":
+        if characteristic or skill:
+            raise ValidationError("Gangers do not buy Advancements: they roll 2D6 on the Gangers' table for 6 XP.")
+        return _n18_ganger(fighter, actor, dice or RandomDice(), prefer, random_table)
     try:
         if characteristic:
             advance = _n18_characteristic(fighter, characteristic)

@@ -294,7 +294,7 @@ def test_n18_refuses_skills_outside_access_and_gangers(make_gang, make_fighter):
         services.experience_award(fighter=fighter, amount=20, actor=gang.owner, reason="Test")
     with pytest.raises(ValidationError, match="no access to the Leadership skills"):
         services.fighter_advance_n18(fighter=boss, actor=gang.owner, skill=Skill.objects.get(name="Mentor"))
-    with pytest.raises(ValidationError, match="Gangers advance on their own 2D6 table"):
+    with pytest.raises(ValidationError, match="Gangers do not buy Advancements"):
         services.fighter_advance_n18(fighter=bruiser, actor=gang.owner, characteristic="BS")
     tyrant = make_fighter(gang, "leader")
     dice = ScriptedDice([1])
@@ -406,3 +406,39 @@ def test_a_captured_fighter_names_the_gang_holding_them(make_gang, make_fighter)
                                 actor=gang.owner, reason="Rescued")  # fmt: skip
     ganger.refresh_from_db()
     assert ganger.captured_by is None
+
+
+@pytest.mark.django_db
+def test_a_ganger_spends_6_xp_on_the_gangers_table(make_gang, make_fighter):
+    gang = make_gang(edition="n18")
+    bruiser = make_fighter(gang, "ganger")
+    services.experience_award(fighter=bruiser, amount=7, actor=gang.owner, reason="Test")
+    toughness = current_stats(bruiser)["T"]
+    dice = ScriptedDice([2, 3])  # 5: Strength or Toughness, the player prefers Toughness
+    advance = services.fighter_advance_n18(fighter=bruiser, actor=gang.owner, dice=dice, prefer=["T"])
+    bruiser.refresh_from_db()
+    assert (advance.description, advance.xp_cost, advance.value) == ("+1 T", 6, 30)
+    assert bruiser.experience == 1 and current_stats(bruiser)["T"] == toughness + 1
+    entry = bruiser.ledger.get(kind=LedgerKind.ADVANCEMENT)
+    assert entry.experience == -6 and entry.reason.startswith("Gangers' Advancement 5")
+    assert [d["value"] for d in entry.dice] == [2, 3]
+    with pytest.raises(ValidationError, match="costs 6 XP"):
+        services.fighter_advance_n18(fighter=bruiser, actor=gang.owner, dice=ScriptedDice([]))
+    assert_ledger_matches(gang)
+
+
+@pytest.mark.django_db
+def test_a_ganger_rolling_12_becomes_a_specialist_with_a_random_primary_skill(make_gang, make_fighter):
+    gang = make_gang(edition="n18")
+    bruiser = make_fighter(gang, "ganger")
+    services.experience_award(fighter=bruiser, amount=6, actor=gang.owner, reason="Test")
+    with pytest.raises(ValidationError, match="Primary Skill Set: Brawn, Ferocity"):
+        services.fighter_advance_n18(fighter=bruiser, actor=gang.owner, random_table="Combat", dice=ScriptedDice([]))
+    dice = ScriptedDice([6, 6, 2])  # 12: Specialist; D6 2 on Ferocity: Fearsome
+    advance = services.fighter_advance_n18(fighter=bruiser, actor=gang.owner, random_table="Ferocity", dice=dice)
+    bruiser.refresh_from_db()
+    assert bruiser.fighter_type.category == "specialist" and bruiser.experience == 0
+    assert advance.description == "Bruiser becomes a Bruiser Specialist: Fearsome (Ferocity)"
+    assert list(bruiser.skills.values_list("skill__name", flat=True)) == ["Fearsome"]
+    assert (advance.xp_cost, advance.value) == (6, 20)
+    assert_ledger_matches(gang)

@@ -330,3 +330,19 @@ def test_the_history_links_an_entry_to_its_battles_post_battle_account(client, m
     log = client.get(reverse("campaigns:campaign-detail", args=[battle.campaign.pk]))
     battle_url = reverse("campaigns:battle-detail", args=[battle.campaign.pk, battle.pk])
     assert f'Scenario reward · <a href="{battle_url}">battle</a>' in log.content.decode()
+
+
+@pytest.mark.django_db
+def test_an_n18_ganger_rolls_on_the_gangers_table_from_the_fighter_page(client, make_gang, make_fighter):
+    gang = make_gang(edition="n18")
+    bruiser = make_fighter(gang, "ganger", name="Krag")
+    services.experience_award(fighter=bruiser, amount=6, actor=gang.owner, reason="Test")
+    client.force_login(gang.owner)
+    page = client.get(reverse("gangs:fighter-detail", args=[gang.pk, bruiser.pk])).content.decode()
+    assert "Roll on the Gangers' table (6 XP)" in page and 'name="prefer"' in page
+    url = reverse("gangs:fighter-advance", args=[gang.pk, bruiser.pk])
+    response = client.post(url, {"dice": "1 2", "prefer": ["BS"], "random_table": "Brawn"})
+    assert response.status_code == 302
+    assert bruiser.advancements.get().description == "+1 BS"
+    response = client.post(url, {"dice": "1 2", "random_table": "Brawn"}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200 and "costs 6 XP" in response.content.decode()

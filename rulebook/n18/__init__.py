@@ -5,6 +5,7 @@ Each table and action is defined in the module that implements its rule and regi
 
 from rulebook.editions import Action
 from rulebook.n18 import campaign, checks, fighting, movement, shooting
+from rulebook.n18.advancement import GANGER_ADVANCEMENT
 from rulebook.n18.resolution import INJURY_DICE
 
 CORE_ACTIONS = (
@@ -19,7 +20,7 @@ CORE_ACTIONS = (
 )  # fmt: skip
 
 ACTIONS: dict = {action.name: action for action in (*CORE_ACTIONS, *campaign.ACTIONS)}
-TABLES: dict = {table.name: table for table in (INJURY_DICE, *campaign.TABLES)}
+TABLES: dict = {table.name: table for table in (INJURY_DICE, GANGER_ADVANCEMENT, *campaign.TABLES)}
 
 BENCHMARKS: list = [
     (

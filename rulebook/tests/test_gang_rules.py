@@ -118,7 +118,7 @@ def test_n18_skill_costs(access, random, xp, value):
 
 
 def test_n18_gangers_are_refused_and_target_numbers_improve_downwards():
-    with pytest.raises(RulesInputError, match="Gangers advance on their own 2D6 table"):
+    with pytest.raises(RulesInputError, match="Gangers do not buy Advancements"):
         gang_rules.n18_characteristic_cost("BS", category="ganger", times_taken=0)
     assert gang_rules.n18_improved("BS", 4) == 3
     assert gang_rules.n18_improved("S", 3) == 4
