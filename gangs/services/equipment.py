@@ -24,7 +24,13 @@ from rulebook.dice import DiceSource, RandomDice
 from rulebook.roster import roll_amount
 
 CLASSIC_SALE_SOURCE = "S3 p99 Trading Post: equipment sells back for half its price"
-N18_SALE_SOURCE = "Necromunda 2018 rulebook, Trading Post: an item sells for its value less D6x10 credits, minimum 5"
+# Checked against the necrovox copy of the 2023 Core Rulebook, post-battle sequence, Update Roster, Visit the Trading
+# Post, "Sell Unwanted Items" (yakuzadave/necroman_v2 necrovox_docs/Necromunda_Docs/6-the-rules/
+# 17-the-post-battle-sequence.md): a Stash item sells for its value minus D6x10, never under 5 credits.
+N18_SALE_SOURCE = (
+    "Necromunda Core Rulebook (2023), Visit the Trading Post, Sell Unwanted Items (necrovox copy): "
+    "an item sells for its value less D6x10 credits, minimum 5"
+)
 
 
 # --- equipment ---------------------------------------------------------------------------------

@@ -148,6 +148,7 @@ def test_n18_sale_takes_d6x10_off_with_a_minimum_of_5(make_gang, make_fighter, s
     entry = services.purchase_sell(purchase=bought, actor=gang.owner, dice=ScriptedDice([die]))
     assert entry.credits == paid
     assert entry.dice[0]["value"] == die
+    assert "Sell Unwanted Items" in entry.reason
     assert_ledger_matches(gang)
 
 
