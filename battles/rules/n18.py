@@ -16,6 +16,9 @@ from django.core.exceptions import ValidationError
 
 from battles.models import Condition, Phase, other_side
 from battles.rules import Plan, Prompt, friends_test, next_phase, weapon_query
+from rulebook.n18 import trading_post
+from rulebook.n18.shooting import NOT_RELOADED
+from rulebook.query import Query
 
 KINDS = {"shoot": "Shoot", "fight": "Fight", "test": "Test", "scenario": "Scenario"}
 TESTS = {
@@ -91,7 +94,7 @@ def shoot_plan(params: dict, fighters: list) -> Plan:
     summary = f'{shooter.name} shoots {target.name} with the {entry["name"]} at {params["distance"]}"'
     warnings = _activation_warnings(shooter)
     if entry["key"] in shooter.jammed_weapons:
-        warnings.append(f"The {entry['name']} has jammed")
+        warnings.append(f"The {entry['name']} cannot be used again this battle")
     elif entry["key"] in shooter.failed_weapons:
         warnings.append(f"The {entry['name']} is Out of Ammo")
     return Plan("shoot", "shoot", query, summary, shooter, target, params=params, warnings=warnings)
@@ -172,7 +175,7 @@ def test_plan(params: dict, fighters: list, battle) -> Plan:
     elif test == "reload":
         _, entry = weapon_query(fighter, params["weapon"])
         if entry["key"] in fighter.jammed_weapons:
-            raise ValidationError(f"The {entry['name']} has jammed: it cannot be reloaded this battle.")
+            raise ValidationError(f"The {entry['name']} cannot be reloaded this battle (jammed, or no reload).")
         query = {"kind": "ammo", "ammo": _ammo_value(entry)}
         return Plan("test", "test", query, f"{fighter.name} reloads the {entry['name']}", fighter, params=params)
     elif test == "agility":
@@ -281,22 +284,25 @@ def apply_shoot(plan: Plan, result: dict, battle) -> list[str]:
     changes += harm(target, result["target_after"], by=shooter)
     if result.get("pins"):
         changes += _pin(target)
-    changes += _weapon_fails(shooter, plan.params["weapon"], result)
+    changes += _weapon_fails(shooter, plan, result)
     _activated(shooter)
     return changes or ["No effect"]
 
 
-def _weapon_fails(shooter, choice: str, result: dict) -> list[str]:
-    """A failed Ammo test leaves the weapon Out of Ammo until reloaded; two failures jam it for the battle."""
+def _weapon_fails(shooter, plan: Plan, result: dict) -> list[str]:
+    """A failed Ammo test leaves the weapon Out of Ammo until reloaded; two failures jam it, and a grenade, Scarce
+    or Limited weapon Out of Ammo stays so, for the rest of the battle (``jammed_weapons``: no reload)."""
     if not (result.get("jammed") or result.get("ammo_test") == "out_of_ammo"):
         return []
-    key = choice.partition(":")[0]
+    key = plan.params["weapon"].partition(":")[0]
     name = shooter.weapon(key)["name"]
     if key not in shooter.failed_weapons:
         shooter.failed_weapons = [*shooter.failed_weapons, key]
-    if result.get("jammed"):
+    for_good = trading_post.trait_names(trading_post.read_profile(Query(plan.query))) & NOT_RELOADED
+    if result.get("jammed") or for_good:
         shooter.jammed_weapons = [*shooter.jammed_weapons, key]
-        return [f"{shooter.name}'s {name} jams for the rest of the battle"]
+        words = "jams" if result.get("jammed") else "is Out of Ammo"
+        return [f"{shooter.name}'s {name} {words} for the rest of the battle"]
     return [f"{shooter.name}'s {name} is Out of Ammo"]
 
 

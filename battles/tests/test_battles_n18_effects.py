@@ -61,6 +61,20 @@ def test_gas_does_not_pin(make_battle):
 
 
 @pytest.mark.django_db
+def test_a_grenade_out_of_ammo_is_out_for_the_battle(make_battle):
+    battle = make_battle("n18", fighters=2)
+    (leader, _), (_, target) = sides(battle)
+    gas = arm(leader, "choke-gas-grenade", "grenade", "5+")
+    # hit 4, the Gas roll 1, the grenade's Ammo test 1 fails: the last of them
+    action = resolve(battle, "shoot", [4, 1, 1], fighter=leader, target=target, weapon=gas, distance=3)
+    leader.refresh_from_db()
+    assert leader.jammed_weapons == ["choke-gas-grenade"]
+    assert f"{leader.name}'s Choke Gas Grenade is Out of Ammo for the rest of the battle" in action.changes
+    with pytest.raises(ValidationError, match="cannot be reloaded"):
+        resolve(battle, "test", [6], test="reload", fighter=leader, weapon=gas)
+
+
+@pytest.mark.django_db
 def test_a_failed_ammo_test_is_out_of_ammo_until_reloaded(make_battle):
     battle = make_battle("n18", fighters=2)
     (leader, _), (_, target) = sides(battle)
@@ -87,11 +101,11 @@ def test_two_failed_ammo_tests_jam_a_rapid_fire_weapon_for_the_battle(make_battl
     assert action.result["jammed"] is True
     assert leader.failed_weapons == leader.jammed_weapons == ["heavy-stubber"]
     assert f"{leader.name}'s Heavy Stubber jams for the rest of the battle" in action.changes
-    with pytest.raises(ValidationError, match="jammed"):
+    with pytest.raises(ValidationError, match="cannot be reloaded"):
         resolve(battle, "test", [6], test="reload", fighter=leader, weapon=stubber)
     plan = action_plan(battle=battle, kind="shoot", params={"fighter": leader, "target": target,
                                                              "weapon": stubber, "distance": 10})  # fmt: skip
-    assert "The Heavy Stubber has jammed" in plan.warnings
+    assert "The Heavy Stubber cannot be used again this battle" in plan.warnings
     action_undo(battle=battle, actor=battle.player_a)
     leader.refresh_from_db()
     assert leader.failed_weapons == leader.jammed_weapons == []

@@ -320,10 +320,13 @@ def ammo_odds(shot: Shot) -> dict:
     return answer
 
 
+NOT_RELOADED = frozenset({"Grenade", "Scarce", "Limited"})  # Out of Ammo is out for the rest of the battle
+
+
 def after_out_of_ammo(traits: set) -> str:
     if "Grenade" in traits:
         return "out of that grenade for the battle"
-    if traits & {"Scarce", "Limited"}:
+    if traits & NOT_RELOADED:
         return "cannot be reloaded this battle"
     if "Plentiful" in traits:
         return "reloads without an Ammo test"
