@@ -5,7 +5,8 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from battles.models import Condition
-from battles.services import action_plan, action_resolve, action_undo
+from battles.rules import n18
+from battles.services import action_plan, action_resolve, action_undo, fighter_adjust
 
 
 def sides(battle):
@@ -140,9 +141,19 @@ def test_no_reaction_attacks_unless_asked(make_battle):
 def test_search_for_the_weapon_cache(make_battle, face, found):
     battle = make_battle("n18", fighters=2, scenario="search-and-destroy", role_a="attacker")
     (leader, _), _ = sides(battle)
+    assert "search-cache" in n18.scenario_actions(battle)
     action = resolve(battle, "scenario", [face], action="search-cache", fighter=leader)
     battle.refresh_from_db()
     assert action.rule == "cache-search" and action.result["found"] is found
     assert action.odds["p_found_exact"] == "1/3"
     assert len(battle.facts.get("caches_found", [])) == int(found)
     assert action.changes == [f"{leader.name} finds a weapon cache" if found else f"{leader.name} fails to find it"]
+
+
+@pytest.mark.django_db
+def test_only_an_active_fighter_finds_the_cache(make_battle):
+    battle = make_battle("n18", fighters=2, scenario="search-and-destroy", role_a="attacker")
+    (leader, _), _ = sides(battle)
+    fighter_adjust(battle=battle, fighter=leader, field="condition", value=Condition.PINNED, actor=battle.player_a)
+    plan = action_plan(battle=battle, kind="scenario", params={"action": "search-cache", "fighter": leader})
+    assert plan.warnings == [f"{leader.name} is not Active: only an Active fighter finds the cache"]
