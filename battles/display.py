@@ -119,13 +119,22 @@ def stat_words(stats: dict, edition: str) -> list[tuple[str, str]]:
     return [(code, f"{value}+" if plus and code in TARGET_NUMBERS else str(value)) for code, value in stats.items()]
 
 
+def weapon_state(fighter: BattleFighter, key: str, edition: str) -> str:
+    """Words for a weapon that may not be used: failed (classic), Out of Ammo or out for the battle (2018+)."""
+    if key in fighter.jammed_weapons:
+        return "out for the battle"
+    if key in fighter.failed_weapons:
+        return "Out of Ammo" if edition == "n18" else "failed"
+    return ""
+
+
 def fighter_rows(fighters: list[BattleFighter], adjustable: tuple, edition: str) -> list[dict]:
     return [
         {
             "fighter": f,
             "badges": badges(f, edition),
             "toggles": toggles(f, adjustable, edition),
-            "weapons": [(w["name"], w["key"] in f.failed_weapons) for w in f.profile.get("weapons", [])],
+            "weapons": [(w["name"], weapon_state(f, w["key"], edition)) for w in f.profile.get("weapons", [])],
             "stats": stat_words(f.stats, edition),
         }
         for f in fighters

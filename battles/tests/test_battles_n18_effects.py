@@ -91,7 +91,7 @@ def test_a_failed_ammo_test_is_out_of_ammo_until_reloaded(make_battle):
 
 
 @pytest.mark.django_db
-def test_two_failed_ammo_tests_jam_a_rapid_fire_weapon_for_the_battle(make_battle):
+def test_two_failed_ammo_tests_jam_a_rapid_fire_weapon_for_the_battle(make_battle, client):
     battle = make_battle("n18", fighters=2)
     (leader, _), (_, target) = sides(battle)
     stubber = arm(leader, "heavy-stubber", "heavy", "4+")
@@ -107,6 +107,8 @@ def test_two_failed_ammo_tests_jam_a_rapid_fire_weapon_for_the_battle(make_battl
     plan = action_plan(battle=battle, kind="shoot", params={"fighter": leader, "target": target,
                                                              "weapon": stubber, "distance": 10})  # fmt: skip
     assert "The Heavy Stubber cannot be used again this battle" in plan.warnings
+    client.force_login(battle.player_a)
+    assert "Heavy Stubber (out for the battle)" in client.get(f"/battles/{battle.pk}/").content.decode()
     action_undo(battle=battle, actor=battle.player_a)
     leader.refresh_from_db()
     assert leader.failed_weapons == leader.jammed_weapons == []
