@@ -45,7 +45,10 @@ def test_a_fight_rolled_on_the_server(page, log_in_browser, make_battle):
     page.select_option("select[name=target]", str(defender.pk))
     page.get_by_role("button", name="Show the odds").click()
     page.get_by_test_id("odds").wait_for()
-    assert "Out of action" in page.get_by_test_id("odds").inner_text()
+    odds = page.get_by_test_id("odds").inner_text()
+    assert "Out of action" in odds and "The attacker, after Reaction attacks" in odds  # strikes back by default
+    assert no_horizontal_scroll(page)
+    page.screenshot(path="/tmp/battle-fight-odds.png", full_page=True)
     page.get_by_role("button", name="Roll").click()
     page.wait_for_url(f"**/battles/{battle.pk}/")
     assert f"{attacker.name} fights {defender.name}" in page.locator(".action-log").inner_text()
