@@ -1,4 +1,4 @@
-"""Every action of both editions, asked through ``rulebook.cli.main`` with malformed JSON, answers as the contract
+"""Every action of both editions, asked through ``rulebook.cli.run`` (in-process) with malformed JSON, answers as the contract
 says (docs/rulebook-cli.md): exit 2 and one line of JSON ``{"error": ...}`` on stderr, never a traceback.
 
 Queries are built by hypothesis from the field names the rules engine reads (found in its source, so new
@@ -7,11 +7,8 @@ fields are covered without editing this file), with values of the wrong type, mi
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import re
-import sys
 from pathlib import Path
 
 import pytest
@@ -57,33 +54,21 @@ queries = st.dictionaries(st.sampled_from(FIELDS), junk, max_size=6)
 not_objects = st.one_of(st.lists(junk, max_size=3), scalars)
 
 
-def run(argv: list[str], stdin: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    old_stdin = sys.stdin
-    sys.stdin = io.StringIO(stdin)
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = cli.main(argv)
-    finally:
-        sys.stdin = old_stdin
-    return code, out.getvalue(), err.getvalue()
-
-
-def refused(code: int, out: str, err: str) -> None:
-    assert code == 2, out
-    assert out == ""
-    assert "Traceback" not in err
-    lines = err.strip().splitlines()
+def refused(answer: cli.Answer) -> None:
+    assert answer.returncode == 2, answer.stdout
+    assert answer.stdout == ""
+    assert "Traceback" not in answer.stderr
+    lines = answer.stderr.strip().splitlines()
     assert len(lines) == 1
     assert isinstance(json.loads(lines[0])["error"], str)
 
 
-def answered_or_refused(code: int, out: str, err: str) -> None:
+def answered_or_refused(answer: cli.Answer) -> None:
     """Junk can happen to be a well-formed query (every field optional): then it is answered."""
-    if code == 0:
-        assert isinstance(json.loads(out), dict) and err == ""
+    if answer.returncode == 0:
+        assert isinstance(answer.json(), dict) and answer.stderr == ""
     else:
-        refused(code, out, err)
+        refused(answer)
 
 
 FUZZ = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -94,8 +79,8 @@ FUZZ = settings(max_examples=25, deadline=None, suppress_health_check=[HealthChe
 @given(query=queries)
 def test_junk_queries_are_answered_or_refused_never_a_traceback(edition, action, query):
     text = json.dumps(query)
-    answered_or_refused(*run(["odds", edition, action], text))
-    answered_or_refused(*run(["roll", edition, action, "--seed", "3"], text))
+    answered_or_refused(cli.run("odds", edition, action, stdin=text))
+    answered_or_refused(cli.run("roll", edition, action, "--seed", "3", stdin=text))
 
 
 @pytest.mark.parametrize(("edition", "action"), ACTIONS)
@@ -104,19 +89,19 @@ def test_junk_queries_are_answered_or_refused_never_a_traceback(edition, action,
 def test_every_field_of_the_wrong_shape_is_refused(edition, action, query):
     # An action that needs nothing (it answers ``{}``) may ignore every field; any other reads a field it needs
     # and finds a list or an object of junk where a value belongs.
-    check = answered_or_refused if run(["odds", edition, action], "{}")[0] == 0 else refused
-    check(*run(["odds", edition, action], json.dumps(query)))
-    check(*run(["roll", edition, action, "--seed", "3"], json.dumps(query)))
+    check = answered_or_refused if cli.run("odds", edition, action, stdin="{}").returncode == 0 else refused
+    check(cli.run("odds", edition, action, stdin=json.dumps(query)))
+    check(cli.run("roll", edition, action, "--seed", "3", stdin=json.dumps(query)))
 
 
 @pytest.mark.parametrize(("edition", "action"), ACTIONS)
 @FUZZ
 @given(query=not_objects)
 def test_a_query_that_is_not_an_object_is_refused(edition, action, query):
-    refused(*run(["odds", edition, action], json.dumps(query)))
+    refused(cli.run("odds", edition, action, stdin=json.dumps(query)))
 
 
 @pytest.mark.parametrize(("edition", "action"), ACTIONS)
 @pytest.mark.parametrize("text", ["", "{", '{"a": }', "nul", "[1, 2", '{"BS": 4,}'])
 def test_text_that_is_not_json_is_refused(edition, action, text):
-    refused(*run(["odds", edition, action], text))
+    refused(cli.run("odds", edition, action, stdin=text))

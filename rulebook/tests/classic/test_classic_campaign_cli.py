@@ -2,32 +2,12 @@
 
 import json
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
-from rulebook import cli as rulebook_cli
+from rulebook.tests.cli_answers import ok, refused
 
-ROOT = Path(__file__).resolve().parents[3]
 FIGHTER = {"id": "g", "characteristics": {"M": 4, "WS": 3, "BS": 3, "S": 3, "T": 3, "W": 1, "I": 3, "A": 1, "Ld": 7}}
-
-
-def run(*args, stdin=""):
-    done = rulebook_cli.run(*args, stdin=stdin)
-    assert "Traceback" not in done.stderr
-    return done
-
-
-def ok(*args, stdin=""):
-    done = run(*args, stdin=stdin)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
-
-
-def refused(*args, stdin=""):
-    done = run(*args, stdin=stdin)
-    assert done.returncode == 2 and done.stdout == ""
-    return json.loads(done.stderr)["error"]
 
 
 def test_campaign_tables_are_listed():

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulebook import cli as rulebook_cli
 from rulebook.classic.combat import ATTACKER, DEFENDER, STANDOFF, Combatant, HandWeapon, fight_odds
 from rulebook.classic.combat_actions import fight_odds_action
 from rulebook.classic.combat_roll import fight_roll
+from rulebook.cli import run
 from rulebook.dice import ScriptedDice
 from rulebook.query import Query
 
@@ -102,10 +102,6 @@ def test_hits_are_the_joint_chance_of_winning_by_that_many():
 
 
 # --- the command line --------------------------------------------------------------------------------
-
-
-def run(*args, stdin: str = "") -> rulebook_cli.Answer:
-    return rulebook_cli.run(*args, stdin=stdin)
 
 
 def test_cli_fight_contract_example():

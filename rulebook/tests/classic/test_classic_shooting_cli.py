@@ -1,14 +1,13 @@
-"""``python -m rulebook odds|roll|table classic ...`` for shooting, through a real subprocess."""
+"""``python -m rulebook odds|roll|table classic ...`` for shooting, asked in-process (``rulebook.cli.run``)."""
 
 import json
 from fractions import Fraction as F
-from pathlib import Path
 
 import pytest
 
-from rulebook import cli as rulebook_cli
+from rulebook.cli import run
+from rulebook.tests.cli_answers import ok, refused
 
-ROOT = Path(__file__).resolve().parents[3]
 CONTRACT = {
     "shooter": {"BS": 3},
     "weapon": {
@@ -28,16 +27,11 @@ CONTRACT = {
 }
 
 
-def run(*args, query=None):
-    stdin = query if isinstance(query, str) else json.dumps(query or {})
-    done = rulebook_cli.run(*args, stdin=stdin)
-    return done.returncode, done.stdout, done.stderr
+QUERY = json.dumps(CONTRACT)
 
 
 def test_odds_answers_the_contract_shape():
-    code, out, err = run("odds", "classic", "shoot", query=CONTRACT)
-    assert code == 0, err
-    answer = json.loads(out)
+    answer = ok("odds", "classic", "shoot", stdin=QUERY)
     assert answer["to_hit"] == {"needed": 5, "then": None}
     for key in ("p_hit", "p_wound", "p_unsaved", "p_ammo_roll", "p_weapon_fails"):
         assert abs(answer[key] - float(F(answer[f"{key}_exact"]))) < 1e-9
@@ -46,23 +40,21 @@ def test_odds_answers_the_contract_shape():
 
 
 def test_odds_with_a_content_weapon_matches_the_spelled_out_one():
-    spelled = json.loads(run("odds", "classic", "shoot", query=CONTRACT)[1])
-    named = json.loads(run("odds", "classic", "shoot", query={**CONTRACT, "weapon": "laspistol"})[1])
+    spelled = ok("odds", "classic", "shoot", stdin=QUERY)
+    named = ok("odds", "classic", "shoot", stdin=json.dumps({**CONTRACT, "weapon": "laspistol"}))
     assert named["outcome_exact"] == spelled["outcome_exact"]
     assert named["weapon"] == "Laspistol"
 
 
 def test_roll_with_entered_dice_lists_them():
-    code, out, err = run("roll", "classic", "shoot", "--dice", "5,4,3", query=CONTRACT)
-    assert code == 0, err
-    answer = json.loads(out)
+    answer = ok("roll", "classic", "shoot", "--dice", "5,4,3", stdin=QUERY)
     assert answer["outcome"] == "down"
     assert [d["value"] for d in answer["dice"]] == [5, 4, 3]
 
 
 def test_roll_with_a_seed_is_reproducible():
-    first = run("roll", "classic", "shoot", "--seed", "7", query=CONTRACT)[1]
-    assert first == run("roll", "classic", "shoot", "--seed", "7", query=CONTRACT)[1]
+    first = run("roll", "classic", "shoot", "--seed", "7", stdin=QUERY).stdout
+    assert first == run("roll", "classic", "shoot", "--seed", "7", stdin=QUERY).stdout
 
 
 @pytest.mark.parametrize(
@@ -86,18 +78,13 @@ def test_roll_with_a_seed_is_reproducible():
     ],
 )
 def test_bad_input_exits_2_naming_the_field(query, field):
-    code, out, err = run("odds", "classic", "shoot", query=query)
-    assert code == 2
-    assert out == ""
-    assert "Traceback" not in err
-    assert json.loads(err)["error"].startswith(f"{field}:")
+    stdin = query if isinstance(query, str) else json.dumps(query)
+    assert refused("odds", "classic", "shoot", stdin=stdin).startswith(f"{field}:")
 
 
 @pytest.mark.parametrize("dice,message", [("5", "ran out of dice"), ("5,4,9", "not a face")])
 def test_roll_with_bad_dice_exits_2(dice, message):
-    code, _, err = run("roll", "classic", "shoot", "--dice", dice, query=CONTRACT)
-    assert code == 2
-    assert message in json.loads(err)["error"]
+    assert message in refused("roll", "classic", "shoot", "--dice", dice, stdin=QUERY)
 
 
 @pytest.mark.parametrize(
@@ -111,19 +98,13 @@ def test_roll_with_bad_dice_exits_2(dice, message):
     ],
 )
 def test_tables(args, key, value):
-    code, out, err = run("table", "classic", *args)
-    assert code == 0, err
-    assert json.loads(out)[key] == value
+    assert ok("table", "classic", *args)[key] == value
 
 
 def test_whole_to_hit_chart():
-    code, out, _ = run("table", "classic", "to-hit")
-    assert code == 0
-    assert [row["d6_needed"] for row in json.loads(out)["rows"]] == [6, 5, 4, 3, 2, 2, 2, 2, 2, 2]
+    assert [row["d6_needed"] for row in ok("table", "classic", "to-hit")["rows"]] == [6, 5, 4, 3, 2, 2, 2, 2, 2, 2]
 
 
 @pytest.mark.parametrize("args", [("injury", "7"), ("to-hit", "0"), ("wound-chart", "x"), ("grenade-range", "11")])
 def test_table_bad_roll_exits_2(args):
-    code, _, err = run("table", "classic", *args)
-    assert code == 2
-    assert json.loads(err)["error"].startswith("roll:")
+    assert refused("table", "classic", *args).startswith("roll:")

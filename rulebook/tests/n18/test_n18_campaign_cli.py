@@ -1,13 +1,11 @@
 """The campaign guide through ``python -m rulebook``: tables, odds and rolls, and bad input."""
 
 import json
-from pathlib import Path
 
 import pytest
 
-from rulebook import cli as rulebook_cli
+from rulebook.tests.cli_answers import ok, refused
 
-ROOT = Path(__file__).resolve().parents[3]
 CAMPAIGN_TABLES = [
     "scenario",
     "lasting-injury",
@@ -36,24 +34,6 @@ FIGHTER = {
     },
     "xp": 2,
 }
-
-
-def run(*args, stdin=""):
-    done = rulebook_cli.run(*args, stdin=stdin)
-    assert "Traceback" not in done.stderr
-    return done
-
-
-def ok(*args, stdin=""):
-    done = run(*args, stdin=stdin)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
-
-
-def refused(*args, stdin=""):
-    done = run(*args, stdin=stdin)
-    assert done.returncode == 2 and done.stdout == ""
-    return json.loads(done.stderr)["error"]
 
 
 def test_the_campaign_tables_are_listed():

@@ -2,10 +2,7 @@
 odds, and close combat parries and Reaction attacks: hand-worked fractions, properties, rolls and bad input."""
 
 import json
-import subprocess
-import sys
 from fractions import Fraction as F
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -15,14 +12,7 @@ from rulebook.dice import AMMO_FACE, FIREPOWER, ScriptedDice, SeededDice, parse_
 from rulebook.errors import RulesInputError
 from rulebook.n18 import fighting, shooting
 from rulebook.query import Query
-
-ROOT = Path(__file__).resolve().parents[3]
-
-
-def cli(*args, stdin=""):
-    return subprocess.run(
-        [sys.executable, "-m", "rulebook", *args], input=stdin, capture_output=True, text=True, cwd=ROOT
-    )
+from rulebook.tests.cli_answers import ok, refused
 
 
 def exact(answer: dict, name: str):
@@ -365,20 +355,14 @@ def test_fights_with_reactions_sum_to_one_and_rolls_are_possible(attacker, defen
      ("fight", {**PARRY, "attacker": {"WS": 3, "A": 1, "S": 3, "charging": "yes"}}, "attacker.charging")],
 )  # fmt: skip
 def test_cli_refuses_bad_input_naming_the_field(action, query, field):
-    answer = cli("odds", "n18", action, stdin=json.dumps(query))
-    assert answer.returncode == 2, answer.stdout
-    assert "Traceback" not in answer.stderr
-    assert json.loads(answer.stderr)["error"].startswith(field)
+    assert refused("odds", "n18", action, stdin=json.dumps(query)).startswith(field)
 
 
 def test_cli_refuses_a_firepower_face_the_dice_cannot_show():
-    answer = cli("roll", "n18", "shoot", "--dice", "4,6", stdin=json.dumps(rapid_fire(1)))
-    assert answer.returncode == 2
-    assert "Firepower" in json.loads(answer.stderr)["error"]
+    assert "Firepower" in refused("roll", "n18", "shoot", "--dice", "4,6", stdin=json.dumps(rapid_fire(1)))
 
 
 def test_cli_rolls_rapid_fire_with_entered_dice():
-    answer = cli("roll", "n18", "shoot", "--dice", "4,1a,3,3,3", stdin=json.dumps(rapid_fire(1)))
-    rolled = json.loads(answer.stdout)
+    rolled = ok("roll", "n18", "shoot", "--dice", "4,1a,3,3,3", stdin=json.dumps(rapid_fire(1)))
     assert rolled["firepower_dice"] == ["1a"] and rolled["ammo_tests"] == ["failed"]
     assert rolled["dice"][1] == {"die": "Firepower", "for": rolled["dice"][1]["for"], "value": "1a"}

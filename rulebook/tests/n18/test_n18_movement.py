@@ -1,10 +1,7 @@
 """2018+ movement: Agility tests, movement cost, falling and jumping down (seed n18-core-movement.txt)."""
 
 import json
-import subprocess
-import sys
 from fractions import Fraction as F
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -14,14 +11,7 @@ from rulebook.dice import ScriptedDice, SeededDice
 from rulebook.n18 import movement
 from rulebook.n18.movement import FALL_BANDS, agility_passes, fall_band, p_agility
 from rulebook.query import Query
-
-ROOT = Path(__file__).resolve().parents[3]
-
-
-def cli(*args, stdin=""):
-    return subprocess.run(
-        [sys.executable, "-m", "rulebook", *args], input=stdin, capture_output=True, text=True, cwd=ROOT
-    )
+from rulebook.tests.cli_answers import ok, refused
 
 
 def exact(answer: dict, name: str):
@@ -205,12 +195,10 @@ def test_falls_sum_to_one_and_rolls_are_possible(height, cause, seed):
      ("fall", {"height": 4, "cause": "pushed"}, "cause")],
 )  # fmt: skip
 def test_cli_refuses_bad_movement_input(action, query, field):
-    answer = cli("odds", "n18", action, stdin=json.dumps(query))
-    assert answer.returncode == 2, answer.stdout
-    assert json.loads(answer.stderr)["error"].startswith(field)
+    assert refused("odds", "n18", action, stdin=json.dumps(query)).startswith(field)
 
 
 def test_cli_agility_roll_with_entered_dice():
-    answer = json.loads(cli("roll", "n18", "agility", "--dice", "1", stdin='{"modifier": 4}').stdout)
+    answer = ok("roll", "n18", "agility", "--dice", "1", stdin='{"modifier": 4}')
     assert answer["passed"] is False
     assert answer["dice"][0]["value"] == 1

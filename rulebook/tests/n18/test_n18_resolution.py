@@ -1,10 +1,7 @@
 """2018+ core resolution: Injury dice, hit/wound/save rolls, Damage, shoot, fight and the tests."""
 
 import json
-import subprocess
-import sys
 from fractions import Fraction as F
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -29,14 +26,7 @@ from rulebook.n18.resolution import (
     wound_target,
 )
 from rulebook.query import Query
-
-ROOT = Path(__file__).resolve().parents[3]
-
-
-def cli(*args, stdin=""):
-    return subprocess.run(
-        [sys.executable, "-m", "rulebook", *args], input=stdin, capture_output=True, text=True, cwd=ROOT
-    )
+from rulebook.tests.cli_answers import ok, refused
 
 
 def exact(answer: dict, name: str):
@@ -54,16 +44,12 @@ def exact(answer: dict, name: str):
 )  # fmt: skip
 def test_injury_dice_rows(roll, result):
     assert INJURY_DICE.lookup(roll)["result"] == result
-    answer = cli("table", "n18", "injury-dice", str(roll))
-    assert answer.returncode == 0
-    assert json.loads(answer.stdout)["result"] == result
+    assert ok("table", "n18", "injury-dice", str(roll))["result"] == result
 
 
 @pytest.mark.parametrize("roll", ["0", "7", "13", "x"])
 def test_injury_dice_refuses_impossible_rolls(roll):
-    answer = cli("table", "n18", "injury-dice", roll)
-    assert answer.returncode == 2
-    assert json.loads(answer.stderr)["error"].startswith("roll")
+    assert refused("table", "n18", "injury-dice", roll).startswith("roll")
 
 
 def test_flesh_wounds_lower_toughness_and_toughness_zero_is_out_of_action():
@@ -350,20 +336,15 @@ def test_benchmarks_run():
      ("test", {"kind": "characteristic", "characteristic": "Ld", "value": 13}, "value")],
 )  # fmt: skip
 def test_cli_refuses_bad_input_naming_the_field(action, query, field):
-    answer = cli("odds", "n18", action, stdin=json.dumps(query))
-    assert answer.returncode == 2, answer.stdout
-    assert "Traceback" not in answer.stderr
-    assert json.loads(answer.stderr)["error"].startswith(field)
+    assert refused("odds", "n18", action, stdin=json.dumps(query)).startswith(field)
 
 
 def test_cli_refuses_dice_that_cannot_be_rolled():
-    answer = cli("roll", "n18", "shoot", "--dice", "7", stdin=json.dumps(LASGUN))
-    assert answer.returncode == 2
-    assert json.loads(answer.stderr)["error"].startswith("dice")
+    assert refused("roll", "n18", "shoot", "--dice", "7", stdin=json.dumps(LASGUN)).startswith("dice")
 
 
 def test_cli_shoot_odds_and_roll():
-    odds = json.loads(cli("odds", "n18", "shoot", stdin=json.dumps(LASGUN)).stdout)
+    odds = ok("odds", "n18", "shoot", stdin=json.dumps(LASGUN))
     assert odds["p_unsaved_exact"] == "1/6"
-    rolled = json.loads(cli("roll", "n18", "shoot", "--seed", "7", stdin=json.dumps(LASGUN)).stdout)
+    rolled = ok("roll", "n18", "shoot", "--seed", "7", stdin=json.dumps(LASGUN))
     assert rolled["dice"] and rolled["outcome"] in odds["outcome"]
