@@ -250,3 +250,38 @@ def make_confirmed_battle(make_campaign, make_fighter):
         return battle
 
     return make
+
+
+# --- concurrency ----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def at_once():
+    """``at_once(20, call)`` → 20 threads make ``call()`` at the same moment (behind a barrier), each on its own
+    database connection; returns the sorted outcomes, ``"done"`` or ``"refused"`` (a ValidationError)."""
+    import threading
+
+    from django.core.exceptions import ValidationError
+    from django.db import connections
+
+    def run(count: int, call) -> list[str]:
+        barrier, outcomes = threading.Barrier(count), []
+
+        def one():
+            try:
+                barrier.wait()
+                call()
+                outcomes.append("done")
+            except ValidationError:
+                outcomes.append("refused")
+            finally:
+                connections.close_all()
+
+        threads = [threading.Thread(target=one) for _ in range(count)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        return sorted(outcomes)
+
+    return run

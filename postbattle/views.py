@@ -112,40 +112,41 @@ def sequence_step(request, battle_pk: int, gang_pk: int):
     return _panel(request, access, battle, gang, form=form)
 
 
+def _change(request, battle_pk: int, gang_pk: int, change, done: str, *, arbitrator: bool = False):
+    """A POST that changes the gang's live sequence: the player's (or only an arbitrator's), refused or done."""
+    access, battle, gang = sequence_access(request.user, battle_pk, gang_pk)
+    if arbitrator:
+        access.require_arbitrator()
+    else:
+        access.require_gang(gang.pk)
+    try:
+        change(_live(battle, gang))
+    except ValidationError as error:
+        return _refused(request, access, battle, gang, error)
+    return _after(request, access, battle, gang, done)
+
+
 @login_required
 @require_POST
 def sequence_back(request, battle_pk: int, gang_pk: int, step: int):
-    access, battle, gang = sequence_access(request.user, battle_pk, gang_pk)
-    access.require_gang(gang.pk)
-    try:
-        services.sequence_step_back(sequence=_live(battle, gang), to=step)
-    except ValidationError as error:
-        return _refused(request, access, battle, gang, error)
-    return _after(request, access, battle, gang, "Back to an earlier step: roll it again.")
+    return _change(request, battle_pk, gang_pk, lambda sequence: services.sequence_step_back(sequence=sequence, to=step),
+                   "Back to an earlier step: roll it again.")  # fmt: skip
 
 
 @login_required
 @require_POST
 def sequence_apply(request, battle_pk: int, gang_pk: int):
-    access, battle, gang = sequence_access(request.user, battle_pk, gang_pk)
-    access.require_gang(gang.pk)
-    try:
-        services.sequence_apply(sequence=_live(battle, gang), actor=request.user)
-    except ValidationError as error:
-        return _refused(request, access, battle, gang, error)
-    return _after(request, access, battle, gang, "Applied to the roster. Hire and buy as usual from the gang page.")
+    return _change(request, battle_pk, gang_pk,
+                   lambda sequence: services.sequence_apply(sequence=sequence, actor=request.user),
+                   "Applied to the roster. Hire and buy as usual from the gang page.")  # fmt: skip
 
 
 @login_required
 @require_POST
 def sequence_revert(request, battle_pk: int, gang_pk: int):
-    access, battle, gang = sequence_access(request.user, battle_pk, gang_pk)
-    access.require_arbitrator()
-    try:
-        services.sequence_revert(sequence=_live(battle, gang), actor=request.user)
-    except ValidationError as error:
-        return _refused(request, access, battle, gang, error)
-    return _after(request, access, battle, gang, "Reverted: every entry reversed and the roster restored.")
+    return _change(request, battle_pk, gang_pk,
+                   lambda sequence: services.sequence_revert(sequence=sequence, actor=request.user),
+                   "Reverted: every entry reversed and the roster restored.", arbitrator=True)  # fmt: skip
 
 
 @login_required

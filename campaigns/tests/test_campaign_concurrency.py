@@ -1,11 +1,10 @@
 """Confirming a report races nothing: ten concurrent confirmations confirm once and move the challenged
 territory once (PostgreSQL row locks; each thread has its own connection)."""
 
-import threading
+from functools import partial
 
 import pytest
-from django.core.exceptions import ValidationError
-from django.db import connection, connections
+from django.db import connection
 
 from campaigns import services
 from campaigns.models import BattleStatus, CampaignTerritory
@@ -19,7 +18,7 @@ pytestmark = [
 ]
 
 
-def test_ten_concurrent_confirmations_confirm_once(make_campaign, make_fighter, make_territory):
+def test_ten_concurrent_confirmations_confirm_once(make_campaign, make_fighter, make_territory, at_once):
     campaign = make_campaign(gangs=2, started=True)
     services.cycle_advance(campaign=campaign)
     low, high = [m.gang for m in campaign.memberships.select_related("gang")]
@@ -29,25 +28,8 @@ def test_ten_concurrent_confirmations_confirm_once(make_campaign, make_fighter, 
     battle = services.challenge_issue(campaign=campaign, challenger=low, target=high, stakes=held)
     battle = services.battle_scenario_roll(battle=battle, dice=ScriptedDice([1, 1]))
     battle = services.battle_report_submit(battle=battle, actor=low.owner, winner=low)
-    barrier = threading.Barrier(10)
-    outcomes = []
-
-    def confirm():
-        try:
-            barrier.wait()
-            services.battle_report_confirm(battle=battle, actor=high.owner, is_arbitrator=False)
-            outcomes.append("confirmed")
-        except ValidationError:
-            outcomes.append("refused")
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=confirm) for _ in range(10)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert sorted(outcomes) == ["confirmed"] + ["refused"] * 9
+    confirm = partial(services.battle_report_confirm, battle=battle, actor=high.owner, is_arbitrator=False)
+    assert at_once(10, confirm) == ["done"] + ["refused"] * 9
     battle.refresh_from_db()
     assert battle.status == BattleStatus.CONFIRMED
     assert CampaignTerritory.objects.get(pk=held.pk).holder == low

@@ -4,11 +4,10 @@ Each thread has its own database connection (Django opens one per thread), so th
 race: the row lock and the unique Application row must let exactly one through.
 """
 
-import threading
+from functools import partial
 
 import pytest
-from django.core.exceptions import ValidationError
-from django.db import connection, connections
+from django.db import connection
 
 from gangs.ledger import ledger_totals
 from gangs.models import Injury, LedgerEntry
@@ -23,7 +22,7 @@ pytestmark = [
 ]
 
 
-def test_twenty_concurrent_submissions_apply_the_sequence_once(make_confirmed_battle):
+def test_twenty_concurrent_submissions_apply_the_sequence_once(make_confirmed_battle, at_once):
     battle = make_confirmed_battle(
         edition="n18",
         results=[("attacker", 0, "out_of_action", 2, {}), ("attacker", 2, "ok", None, {"out_of_action": 1})],
@@ -37,25 +36,10 @@ def test_twenty_concurrent_submissions_apply_the_sequence_once(make_confirmed_ba
         sequence = services.sequence_step_submit(sequence=sequence, dice=ScriptedDice(dice), entered=True,
                                                  choices=picked, actor=gang.owner)  # fmt: skip
     stash, xp = gang.stash, leader.experience
-    barrier = threading.Barrier(20)
-    outcomes = []
-
-    def submit():
-        try:
-            barrier.wait()
-            services.sequence_apply(sequence=sequence, actor=gang.owner)
-            outcomes.append("applied")
-        except ValidationError:
-            outcomes.append("refused")
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=submit) for _ in range(20)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert sorted(outcomes) == ["applied"] + ["refused"] * 19
+    assert (
+        at_once(20, partial(services.sequence_apply, sequence=sequence, actor=gang.owner))
+        == ["done"] + ["refused"] * 19
+    )
     gang.refresh_from_db(), leader.refresh_from_db()
     assert gang.stash == stash + 30 + 50
     assert leader.experience == xp + 2 + 1
