@@ -145,6 +145,7 @@ class GangerAdvanceForm(EnteredDiceForm):
     def __init__(self, *args, primary_tables, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["random_table"].choices = [(t, t) for t in primary_tables]
+        self.fields["random_table"].required = bool(primary_tables)  # none: the service says why
 
 
 class N18AdvanceForm(forms.Form):
