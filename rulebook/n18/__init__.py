@@ -6,7 +6,7 @@ Each table and action is defined in the module that implements its rule and regi
 from rulebook.editions import Action
 from rulebook.n18 import campaign, checks, fighting, movement, shooting
 from rulebook.n18.advancement import GANGER_ADVANCEMENT
-from rulebook.n18.resolution import INJURY_DICE
+from rulebook.n18.damage import INJURY_DICE
 
 CORE_ACTIONS = (
     Action("shoot", "a Shoot action at one fighter: hit, wound, save, Damage and Injury dice", shooting.odds, shooting.roll),

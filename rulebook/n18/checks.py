@@ -24,14 +24,8 @@ from fractions import Fraction
 
 from rulebook.dice import TWO_D6, DiceSource, Dist, combine, map_dist, probability
 from rulebook.errors import RulesInputError
-from rulebook.n18.resolution import (
-    FLESH_WOUND,
-    INJURY_DIE,
-    OUT_OF_ACTION,
-    SERIOUSLY_INJURED,
-    roll_injury_die,
-    target_number,
-)
+from rulebook.n18.damage import FLESH_WOUND, INJURY_DIE, OUT_OF_ACTION, SERIOUSLY_INJURED, roll_injury_die
+from rulebook.n18.resolution import target_number
 from rulebook.output import dist, prob
 from rulebook.query import Query
 

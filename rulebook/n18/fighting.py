@@ -34,17 +34,14 @@ from functools import lru_cache
 from rulebook.dice import D6, DiceSource, Dist, certain, chain, combine, map_dist, mix
 from rulebook.errors import RulesInputError
 from rulebook.n18 import trading_post
+from rulebook.n18.damage import Fighter, classify, fighter_json, read_fighter
 from rulebook.n18.resolution import (
     MISS,
     Attack,
-    Fighter,
     canonical_face,
-    classify,
     fighter_after_hits,
-    fighter_json,
     hit_face_result,
     hit_needed,
-    read_fighter,
     read_modifiers,
     read_save,
     roll_hit_resolution,

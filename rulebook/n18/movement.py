@@ -41,16 +41,8 @@ from fractions import Fraction
 
 from rulebook.dice import D6, DiceSource, Dist, certain, map_dist, mix
 from rulebook.errors import RulesInputError
-from rulebook.n18.resolution import (
-    Attack,
-    Fighter,
-    classify,
-    fighter_json,
-    read_fighter,
-    read_save,
-    resolve,
-    roll_attack,
-)
+from rulebook.n18.damage import Fighter, classify, fighter_json, read_fighter
+from rulebook.n18.resolution import Attack, read_save, resolve, roll_attack
 from rulebook.output import dist, prob
 from rulebook.query import Query
 

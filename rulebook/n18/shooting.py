@@ -50,16 +50,14 @@ from rulebook.dice import AMMO_FACE, D6, FIREPOWER, DiceSource, Dist, certain, c
 from rulebook.dice import probability as chance
 from rulebook.errors import RulesInputError
 from rulebook.n18 import trading_post
+from rulebook.n18.damage import classify, fighter_json, read_fighter
 from rulebook.n18.resolution import (
     MISS,
     Attack,
     attack_faces,
     canonical_face,
-    classify,
-    fighter_json,
     hit_needed,
     later_step,
-    read_fighter,
     read_modifiers,
     resolve_hit,
     roll_hit,

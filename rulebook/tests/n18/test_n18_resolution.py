@@ -9,22 +9,17 @@ from hypothesis import strategies as st
 
 from rulebook.dice import ScriptedDice, SeededDice
 from rulebook.n18 import BENCHMARKS, checks, fighting, shooting
-from rulebook.n18.resolution import (
+from rulebook.n18.damage import (
     FLESH_WOUND,
     INJURY_DICE,
-    MISS,
     OUT_OF_ACTION,
     SERIOUSLY_INJURED,
     Fighter,
     apply_injury,
     damage_outcomes,
-    hit_faces,
-    hit_needed,
     injury_dice_count,
-    p_save,
-    save_target,
-    wound_target,
 )
+from rulebook.n18.resolution import MISS, hit_faces, hit_needed, p_save, save_target, wound_target
 from rulebook.query import Query
 from rulebook.tests.cli_answers import ok, refused
 
