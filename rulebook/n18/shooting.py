@@ -30,12 +30,12 @@ Sources (numbers are facts; the wording here is ours):
   ``necrovox_docs_flat/3-gang-fighters-and-their-weaponry/6-weapon-traits.md``).
 - Weapon profiles from ``rulebook/data/n18/trading_post.json``.
 
-The query (docs/rulebook-cli.md's classic shape, in 2018+ terms): ``shooter`` {``BS``, ``S`` for thrown
-weapons}, ``weapon`` (a Trading Post name with ``profile``, or a profile written out), ``target`` {``T``,
-``W``, ``flesh_wounds``, ``state``, ``save`` or ``armour`` (a Trading Post name, ``flak`` will do),
-``under_marker``, ``cover_from_marker``, ``S`` with ``knockback_blocked``}, ``distance``, ``cover``,
-``modifiers``, ``firepower_dice`` (Rapid Fire, 1 to X, default X) and ``extra_targets`` (other fighters under
-a Blast marker or Flame template). Dice a player enters for ``roll``: see :func:`roll`.
+The query, read by :class:`rulebook.n18.shot.Shot` (docs/rulebook-cli.md's classic shape, in 2018+ terms):
+``shooter`` {``BS``, ``S`` for thrown weapons}, ``weapon`` (a Trading Post name with ``profile``, or a profile
+written out), ``target`` {``T``, ``W``, ``flesh_wounds``, ``state``, ``save`` or ``armour`` (a Trading Post
+name, ``flak`` will do), ``under_marker``, ``cover_from_marker``, ``S`` with ``knockback_blocked``},
+``distance``, ``cover``, ``modifiers``, ``firepower_dice`` (Rapid Fire, 1 to X, default X) and
+``extra_targets`` (other fighters under a Blast marker or Flame template). Dice a player enters for ``roll``: see :func:`roll`.
 
 All hits of one Rapid Fire attack go to the target here (the rules let the extra hits go to other fighters
 within 3"); a scattered Blast marker's landing place cannot be known, so for the target a scatter counts as a
@@ -48,9 +48,8 @@ from fractions import Fraction
 
 from rulebook.dice import AMMO_FACE, D6, FIREPOWER, DiceSource, Dist, certain, chain, combine, map_dist, mix
 from rulebook.dice import probability as chance
-from rulebook.errors import RulesInputError
 from rulebook.n18 import trading_post
-from rulebook.n18.damage import classify, fighter_json, read_fighter
+from rulebook.n18.damage import classify, fighter_json
 from rulebook.n18.resolution import (
     MISS,
     Attack,
@@ -58,26 +57,20 @@ from rulebook.n18.resolution import (
     canonical_face,
     hit_needed,
     later_step,
-    read_modifiers,
     resolve_hit,
     roll_hit,
     roll_hit_resolution,
     save_target,
-    target_number,
 )
+from rulebook.n18.shot import Shot
 from rulebook.output import dist, prob
 from rulebook.query import Query
 
-COVER = {"none": 0, "partial": -1, "full": -2}
-SAVE_COVER = {"none": 0, "partial": 1, "full": 2}  # against Blast markers and Flame templates
-NO_ARMOUR = 7  # an unarmoured fighter given a positive save modifier counts as having a 7+ save
 MODELLED = frozenset(
     {"Power", "Rending", "Shock", "Melta", "Template", "Blast", "Rapid Fire", "Scattershot", "Knockback",
      "Unstable", "Scarce", "Limited", "Plentiful", "Gas", "Toxin", "Grenade", "Pulverise"}
 )  # fmt: skip
-RESOLVED = frozenset({"Power", "Rending", "Shock", "Gas", "Toxin", "Pulverise"})  # traits the hit resolution reads
 OUTCOMES = ("miss", "no_wound", "saved", "wound_lost", "flesh_wound", "seriously_injured", "out_of_action")
-MAX_RAPID_FIRE = 6
 UNSTABLE_OVERLOAD = 3  # a D6 of 3 or less overloads an Unstable weapon
 FIREPOWER_ASSUMPTION = (
     "Firepower dice faces 1, 1, 2, 2, 3 bullet holes and the Ammo symbol with one bullet hole (entered as 1a)"
@@ -112,131 +105,6 @@ def ammo_failures(symbols: int, ammo: str | None) -> Dist:
     for _ in range(symbols):
         total = combine(total, one, lambda n, failed: n + failed)
     return total
-
-
-# --- reading a shot ------------------------------------------------------------------------------
-
-
-class Shot:
-    """Everything a shoot query asks, read and checked once for ``odds`` and ``roll``."""
-
-    def __init__(self, query: Query) -> None:
-        shooter = query.sub("shooter")
-        skill = target_number(shooter, "BS")
-        user_strength = shooter.int("S", 1, 10, default=None)
-        self.profile = profile = trading_post.read_profile(query)
-        if profile["long_range"] == "E":
-            raise RulesInputError("weapon", f"{profile['weapon']} is a close combat weapon; use the fight action")
-        self.traits = traits = trading_post.trait_names(profile)
-        poison = traits & {"Gas", "Toxin"}
-        if not poison and (profile["strength"] is None or profile["damage"] is None):
-            raise RulesInputError("weapon", f"{profile['weapon']} does not wound: its effect is a trait, not a hit")
-        self.rapid_fire = trading_post.trait_value(profile, "Rapid Fire", MAX_RAPID_FIRE)
-        self.firepower_dice = self._firepower_dice(query)
-        target = query.sub("target")
-        fighter, state = read_fighter(target)
-        self.fighter = fighter
-        self.under_marker = target.bool("under_marker")
-        if self.under_marker and "Blast" not in traits:
-            raise RulesInputError("target.under_marker", f"{profile['weapon']} does not use a Blast marker")
-        distance = query.number("distance", 0, 200)
-        cover = query.choice("cover", COVER, default="none")
-        self.extra_targets = query.int("extra_targets", 0, 20, default=0)
-        if self.extra_targets and not traits & {"Blast", "Template"}:
-            raise RulesInputError("extra_targets", "only a Blast marker or a Flame template hits other fighters")
-        self.range = _range_band(profile, distance, user_strength)
-        self.template = self.range["band"] == "template"
-        modifier = COVER[cover] + read_modifiers(query)
-        if not self.template and self.range["band"] != "out_of_range":
-            modifier += profile["acc_short" if self.range["band"] == "short" else "acc_long"] or 0
-            if state == "engaged":
-                modifier -= 1
-            if state in ("prone", "seriously_injured") and self.range["band"] == "long":
-                modifier -= 1
-        area = self.template or "Blast" in traits
-        save, save_modifier = read_armour(target, area, cover if self.template else target_cover(target))
-        self.attack = Attack(
-            skill=None if self.template or self.under_marker else skill,
-            hit_modifier=modifier,
-            strength=trading_post.resolve_strength(profile["strength"], user_strength, "shooter.S"),
-            ap=profile["ap"],
-            damage=profile["damage"] or 0,
-            save=save,
-            save_modifier=save_modifier,
-            traits=frozenset(traits & RESOLVED),
-            melta="Melta" in traits and self.range["band"] == "short",
-            knockback_blocked=knockback(target, traits),
-        )
-        self.in_range = self.range["band"] != "out_of_range" or self.under_marker
-
-    def _firepower_dice(self, query: Query) -> int:
-        """Up to X Firepower dice for Rapid Fire (X); one for a weapon with an Ammo value; none without."""
-        if self.rapid_fire:
-            return query.int("firepower_dice", 1, self.rapid_fire, default=self.rapid_fire)
-        # A grenade rolls no Firepower dice: its Ammo test comes after the attack, as if the symbol showed.
-        most = 0 if self.profile["ammo"] is None or "Grenade" in self.traits else 1
-        return query.int("firepower_dice", most, most, default=most)
-
-    def hits_per_hit(self, holes: int) -> int:
-        return holes if self.rapid_fire else 1
-
-
-def target_cover(target: Query) -> str:
-    return target.choice("cover_from_marker", SAVE_COVER, default="none")
-
-
-def read_armour(target: Query, area: bool, cover: str) -> tuple[int | None, int]:
-    """The target's save and save modifier: ``save`` (5 for 5+) or ``armour`` by Trading Post name.
-
-    Against a Blast marker or Flame template, flak armour saves on 5+ and cover adds +1 (partial) or +2 (full),
-    an unarmoured fighter then counting as 7+ (https://necrovox.org/docs/the-rules/shooting).
-    """
-    if target.has("armour") and target.has("save"):
-        raise RulesInputError("target.armour", "give the armour or the save, not both")
-    save = None
-    if target.has("armour"):
-        item = trading_post.find("armour", target.str("armour"), "target.armour")
-        save = item.get("save_vs_blast", item["save"]) if area else item["save"]
-    elif target.has("save"):
-        save = target_number(target, "save", 2, 6)
-    modifier = SAVE_COVER[cover] if area else 0
-    if modifier and save is None:
-        save = NO_ARMOUR
-    return save, modifier
-
-
-def knockback(target: Query, traits: set) -> int | None:
-    """The target's Strength when a Knockback hit cannot move them (``target.knockback_blocked``), else None."""
-    blocked = target.bool("knockback_blocked")
-    if not blocked:
-        return None
-    if "Knockback" not in traits:
-        raise RulesInputError("target.knockback_blocked", "the weapon has no Knockback trait")
-    return target.int("S", 1, 10)
-
-
-def _range_band(profile: dict, distance: float, user_strength: int | None) -> dict:
-    long_range = profile["long_range"]
-    if long_range == "T":
-        return {"band": "template", "short_range": None, "long_range": None}
-    long_range = _thrown(long_range, user_strength)
-    short = _thrown(profile["short_range"], user_strength)
-    if distance > long_range:
-        band = "out_of_range"
-    elif short is not None and distance <= short:
-        band = "short"
-    else:
-        band = "long"
-    return {"band": band, "short_range": short, "long_range": long_range}
-
-
-def _thrown(reach, user_strength: int | None):
-    """A range in inches: a thrown one (``Sx3``) is a multiple of the thrower's Strength."""
-    if reach not in trading_post.GRENADE_RANGES:
-        return reach
-    if user_strength is None:
-        raise RulesInputError("shooter.S", f"a thrown weapon's range is {reach}: give the thrower's S")
-    return user_strength * trading_post.GRENADE_RANGES[reach]
 
 
 # --- exact odds ----------------------------------------------------------------------------------

@@ -1,0 +1,152 @@
+"""Reading a 2018+ Shoot query into one :class:`Shot`: the range band, the hit modifiers, the target's armour
+and cover, and the :class:`~rulebook.n18.resolution.Attack` every hit is resolved with.
+
+Sources (numbers are facts; the wording here is ours):
+
+- Hit modifiers (Accuracy by range band, cover -1/-2, an Engaged target -1, a Prone or Seriously Injured target
+  at long range -1), Blast markers and Flame templates and the +1/+2 save for cover against them: the 2023 core
+  rulebook, https://necrovox.org/docs/the-rules/shooting, and the project's content facts section 3 (N1-N3).
+- Flak armour's 5+ against Blast markers and Flame templates (2023; BSData's 2019 text names Blast markers
+  only), Knockback against a blocked fighter, Rapid Fire (X) dice and thrown ranges: BSData
+  necromunda-gang-war ``Necromunda-Gang-War.gst`` shared rules (https://github.com/BSData/necromunda-gang-war)
+  and https://necrovox.org/docs/armoury/armour.
+- Weapon profiles from ``rulebook/data/n18/trading_post.json``.
+
+The odds and the roll on a dice source are :mod:`rulebook.n18.shooting`.
+"""
+
+from __future__ import annotations
+
+from rulebook.errors import RulesInputError
+from rulebook.n18 import trading_post
+from rulebook.n18.damage import read_fighter
+from rulebook.n18.resolution import Attack, read_modifiers, target_number
+from rulebook.query import Query
+
+COVER = {"none": 0, "partial": -1, "full": -2}
+SAVE_COVER = {"none": 0, "partial": 1, "full": 2}  # against Blast markers and Flame templates
+NO_ARMOUR = 7  # an unarmoured fighter given a positive save modifier counts as having a 7+ save
+RESOLVED = frozenset({"Power", "Rending", "Shock", "Gas", "Toxin", "Pulverise"})  # traits the hit resolution reads
+MAX_RAPID_FIRE = 6
+
+
+class Shot:
+    """Everything a shoot query asks, read and checked once for ``odds`` and ``roll``."""
+
+    def __init__(self, query: Query) -> None:
+        shooter = query.sub("shooter")
+        skill = target_number(shooter, "BS")
+        user_strength = shooter.int("S", 1, 10, default=None)
+        self.profile = profile = trading_post.read_profile(query)
+        if profile["long_range"] == "E":
+            raise RulesInputError("weapon", f"{profile['weapon']} is a close combat weapon; use the fight action")
+        self.traits = traits = trading_post.trait_names(profile)
+        poison = traits & {"Gas", "Toxin"}
+        if not poison and (profile["strength"] is None or profile["damage"] is None):
+            raise RulesInputError("weapon", f"{profile['weapon']} does not wound: its effect is a trait, not a hit")
+        self.rapid_fire = trading_post.trait_value(profile, "Rapid Fire", MAX_RAPID_FIRE)
+        self.firepower_dice = self._firepower_dice(query)
+        target = query.sub("target")
+        fighter, state = read_fighter(target)
+        self.fighter = fighter
+        self.under_marker = target.bool("under_marker")
+        if self.under_marker and "Blast" not in traits:
+            raise RulesInputError("target.under_marker", f"{profile['weapon']} does not use a Blast marker")
+        distance = query.number("distance", 0, 200)
+        cover = query.choice("cover", COVER, default="none")
+        self.extra_targets = query.int("extra_targets", 0, 20, default=0)
+        if self.extra_targets and not traits & {"Blast", "Template"}:
+            raise RulesInputError("extra_targets", "only a Blast marker or a Flame template hits other fighters")
+        self.range = _range_band(profile, distance, user_strength)
+        self.template = self.range["band"] == "template"
+        modifier = COVER[cover] + read_modifiers(query)
+        if not self.template and self.range["band"] != "out_of_range":
+            modifier += profile["acc_short" if self.range["band"] == "short" else "acc_long"] or 0
+            if state == "engaged":
+                modifier -= 1
+            if state in ("prone", "seriously_injured") and self.range["band"] == "long":
+                modifier -= 1
+        area = self.template or "Blast" in traits
+        save, save_modifier = read_armour(target, area, cover if self.template else target_cover(target))
+        self.attack = Attack(
+            skill=None if self.template or self.under_marker else skill,
+            hit_modifier=modifier,
+            strength=trading_post.resolve_strength(profile["strength"], user_strength, "shooter.S"),
+            ap=profile["ap"],
+            damage=profile["damage"] or 0,
+            save=save,
+            save_modifier=save_modifier,
+            traits=frozenset(traits & RESOLVED),
+            melta="Melta" in traits and self.range["band"] == "short",
+            knockback_blocked=knockback(target, traits),
+        )
+        self.in_range = self.range["band"] != "out_of_range" or self.under_marker
+
+    def _firepower_dice(self, query: Query) -> int:
+        """Up to X Firepower dice for Rapid Fire (X); one for a weapon with an Ammo value; none without."""
+        if self.rapid_fire:
+            return query.int("firepower_dice", 1, self.rapid_fire, default=self.rapid_fire)
+        # A grenade rolls no Firepower dice: its Ammo test comes after the attack, as if the symbol showed.
+        most = 0 if self.profile["ammo"] is None or "Grenade" in self.traits else 1
+        return query.int("firepower_dice", most, most, default=most)
+
+    def hits_per_hit(self, holes: int) -> int:
+        return holes if self.rapid_fire else 1
+
+
+def target_cover(target: Query) -> str:
+    return target.choice("cover_from_marker", SAVE_COVER, default="none")
+
+
+def read_armour(target: Query, area: bool, cover: str) -> tuple[int | None, int]:
+    """The target's save and save modifier: ``save`` (5 for 5+) or ``armour`` by Trading Post name.
+
+    Against a Blast marker or Flame template, flak armour saves on 5+ and cover adds +1 (partial) or +2 (full),
+    an unarmoured fighter then counting as 7+ (https://necrovox.org/docs/the-rules/shooting).
+    """
+    if target.has("armour") and target.has("save"):
+        raise RulesInputError("target.armour", "give the armour or the save, not both")
+    save = None
+    if target.has("armour"):
+        item = trading_post.find("armour", target.str("armour"), "target.armour")
+        save = item.get("save_vs_blast", item["save"]) if area else item["save"]
+    elif target.has("save"):
+        save = target_number(target, "save", 2, 6)
+    modifier = SAVE_COVER[cover] if area else 0
+    if modifier and save is None:
+        save = NO_ARMOUR
+    return save, modifier
+
+
+def knockback(target: Query, traits: set) -> int | None:
+    """The target's Strength when a Knockback hit cannot move them (``target.knockback_blocked``), else None."""
+    blocked = target.bool("knockback_blocked")
+    if not blocked:
+        return None
+    if "Knockback" not in traits:
+        raise RulesInputError("target.knockback_blocked", "the weapon has no Knockback trait")
+    return target.int("S", 1, 10)
+
+
+def _range_band(profile: dict, distance: float, user_strength: int | None) -> dict:
+    long_range = profile["long_range"]
+    if long_range == "T":
+        return {"band": "template", "short_range": None, "long_range": None}
+    long_range = _thrown(long_range, user_strength)
+    short = _thrown(profile["short_range"], user_strength)
+    if distance > long_range:
+        band = "out_of_range"
+    elif short is not None and distance <= short:
+        band = "short"
+    else:
+        band = "long"
+    return {"band": band, "short_range": short, "long_range": long_range}
+
+
+def _thrown(reach, user_strength: int | None):
+    """A range in inches: a thrown one (``Sx3``) is a multiple of the thrower's Strength."""
+    if reach not in trading_post.GRENADE_RANGES:
+        return reach
+    if user_strength is None:
+        raise RulesInputError("shooter.S", f"a thrown weapon's range is {reach}: give the thrower's S")
+    return user_strength * trading_post.GRENADE_RANGES[reach]
