@@ -23,7 +23,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rulebook.classic import resolution
-from rulebook.classic.combat import struck_with
+from rulebook.classic.combat import NOT_HIT, struck_with
 from rulebook.classic.combat_actions import combatant
 from rulebook.classic.resolution import DOWN, OUT_OF_ACTION, Hit, Target
 from rulebook.dice import DiceSource, combine, d6_at_least
@@ -39,7 +39,6 @@ EDGE_TESTS = {
     "lost_combat": 'lost a hand-to-hand fight within 1" of an edge: falls on a D6 above I, or a 6',
 }
 STAYS = "stays_put"
-NOT_HIT = "not_hit"
 
 
 def fall_hit(height: int) -> Hit:

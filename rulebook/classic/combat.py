@@ -1,59 +1,28 @@
-"""Hand-to-hand combat in the 1995 rules: Attack dice, Combat Scores, winner, hits and what they do.
+"""Hand-to-hand combat in the 1995 rules, after the winner: the hits struck, what they do to each fighter,
+multiple combats and breaking from combat.
 
-Sources: 1995 rulebook, Hand-to-Hand Combat ("Procedure", "Attack Dice", "Fighting with Two
-Weapons", "Combat Score Modifiers", "Number of Hits", "Hits", "Armour Modifiers", "The Parry",
-"Fumble", "Critical Hits", "Multiple Combats", "Follow-Up", "Fighters Down"); Leadership
-("Combat with Broken Fighters"); Advanced Rules ("Stupidity", "Hatred", "Frenzy"); and
-seed-notes 9 and 10 on when a parry is used and how frenzy meets it.
+Sources: 1995 rulebook, Hand-to-Hand Combat ("Hits", "Armour Modifiers", "Multiple Combats", "Follow-Up",
+"Fighters Down", "Breaking from Combat"); Leadership ("Combat with Broken Fighters").
 
-How a combat is scored here:
-
-- Each fighter rolls Attacks dice (doubled when frenzied), one more for a weapon in each
-  hand (not when he also carries a basic, special or heavy weapon), plus the extra dice of
-  a later opponent in a multiple combat; a stupefied fighter rolls none.
-- His Combat Score is his highest die, plus his WS (0 while broken), plus 1 for each further
-  6 (critical hits), plus 1 for each 1 his opponent rolled (fumbles), plus charging +1,
-  higher up +1, encumbered -1, obstacle -1 and the multiple-combat bonus. Only the difference
-  of the two scores matters, so each roll is reduced to its *net*: highest die + extra 6s -
-  own 1s (a fumble giving the opponent +1 is the same as taking 1 off the fumbler).
-- Higher score wins and strikes the difference in hits; a tie goes to the higher Initiative
-  (1 hit); equal Initiative is a stand-off.
-- A sword (any weapon with the parry rule) forces the opponent to re-roll his highest die
-  after both have rolled; swords on both sides cancel one for one; a frenzied fighter
-  cannot parry but his sword still cancels (seed-note 10). In odds the sword-bearer parries
-  while his opponent would otherwise win (seed-note 9); ``parry`` may say ``true`` or
-  ``false`` instead.
-- A fighter who hates his foe may re-roll Attack dice in the first turn of the fight. The
-  odds assume he re-rolls all of them when he would otherwise not win, attacker first;
-  hate re-rolls come before parries, so the sword-bearer has the last word.
-
-Exact odds enumerate the dice as multisets (126 for four dice, not 1296 ordered rolls), and
-keep a fighter's dice as a multiset only while a parry may still re-roll them; otherwise only
-the net counts. Wounds, saves and injuries come from :mod:`rulebook.classic.resolution`.
+Who wins and by how many hits is :mod:`rulebook.classic.combat_score`; wounds, saves and injuries come from
+:mod:`rulebook.classic.resolution`. A winner's hits go round his weapons (two weapons alternate) and each meets
+the loser as the earlier ones left him; in a one-on-one fight a fighter who goes down is finished off.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from fractions import Fraction
-from functools import cache
-from itertools import combinations_with_replacement
-from math import factorial
 
 from rulebook.classic import resolution
+from rulebook.classic.combat_score import ATTACKER, DEFENDER, STANDOFF, Combatant, HandWeapon, parries, score_odds
 from rulebook.classic.resolution import DOWN, FLESH_WOUND, NO_WOUND, OUT_OF_ACTION, SAVED, WOUND_LOST, Hit, Target
 from rulebook.output import dist, prob
 
-ATTACKER = "attacker"
-DEFENDER = "defender"
-STANDOFF = "standoff"
 NOT_HIT = "not_hit"
 # A fight's outcome for one fighter, from the best to the worst.
 FIGHT_OUTCOMES = (NOT_HIT, NO_WOUND, SAVED, WOUND_LOST, FLESH_WOUND, DOWN, OUT_OF_ACTION)
-
-AUTO = "auto"
-MAX_DICE = 12
 
 PARRY_ASSUMPTION = (
     "a fighter with a parry uses it when, after both sides have rolled, his opponent would otherwise "
@@ -68,231 +37,6 @@ BROKEN_NOTE = (
     "taking one automatic hit as he turns (see the break-off action)"
 )
 ODD_HIT_ASSUMPTION = "with two weapons the hits alternate, the first listed weapon striking the odd hit"
-
-
-# --- the fighters ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class HandWeapon:
-    """A weapon as it strikes in hand-to-hand: Strength (a number, or the user's plus a bonus)."""
-
-    name: str
-    strength: int | None = None  # a fixed Strength, or None when the user's own is used
-    user_bonus: int = 0  # "user+1" is None with a bonus of 1
-    damage: str = "1"
-    save_mod: int = 0
-    parry: bool = False
-
-    def hit(self, user_strength: int) -> Hit:
-        """The hit it strikes: a blow with the user's own Strength takes the Armour Modifiers chart."""
-        if self.strength is None:
-            strength = user_strength + self.user_bonus
-            return Hit(strength, self.damage, self.save_mod + resolution.strength_save_modifier(strength))
-        return Hit(self.strength, self.damage, self.save_mod)
-
-
-# Every fighter carries a knife at the least (Hand-to-Hand Combat: Weapons): a blow with his own Strength.
-KNIFE = HandWeapon("Knife")
-
-
-@dataclass(frozen=True)
-class Combatant:
-    """A fighter in a hand-to-hand fight: his current profile (flesh wounds already taken off WS
-    and BS), his weapons, and what this turn adds (charging, higher up, frenzy, a later opponent's
-    ``extra_dice`` and ``bonus`` in a multiple combat...)."""
-
-    WS: int
-    A: int = 1
-    I: int = 3  # noqa: E741 - the game's name for Initiative
-    S: int = 3
-    weapons: tuple[HandWeapon, ...] = (KNIFE,)
-    T: int = 3
-    wounds_left: int = 1
-    save: int | None = None
-    BS: int | None = None
-    charging: bool = False
-    higher_up: bool = False
-    encumbered: bool = False
-    obstacle: bool = False
-    carries_basic_weapon: bool = False
-    frenzied: bool = False
-    hatred: bool = False
-    broken: bool = False
-    no_attack_dice: bool = False
-    extra_dice: int = 0
-    bonus: int = 0
-    parry: bool | str = AUTO  # True, False or "auto"
-    hate_reroll: bool | str | tuple = AUTO  # True (all), False, "auto" or die positions (roll only)
-
-    @property
-    def dice(self) -> int:
-        if self.no_attack_dice:
-            return 0
-        attacks = self.A * 2 if self.frenzied else self.A
-        two_weapons = len(self.weapons) == 2 and not self.carries_basic_weapon
-        return attacks + int(two_weapons) + self.extra_dice
-
-    @property
-    def base_score(self) -> int:
-        """WS (0 while broken) and the Combat Score modifiers that do not depend on the dice."""
-        ws = 0 if self.broken else max(0, self.WS)
-        return ws + int(self.charging) + int(self.higher_up) - int(self.encumbered) - int(self.obstacle) + self.bonus
-
-    @property
-    def swords(self) -> int:
-        return sum(w.parry for w in self.weapons)
-
-    @property
-    def hates(self) -> bool:
-        # Frenzied fighters are not affected by hatred.
-        return self.hatred and not self.frenzied and self.dice > 0 and self.hate_reroll is not False
-
-    def score_modifiers(self) -> list[str]:
-        named = [
-            ("charging", self.charging, "+1"),
-            ("higher_up", self.higher_up, "+1"),
-            ("encumbered", self.encumbered, "-1"),
-            ("obstacle", self.obstacle, "-1"),
-        ]
-        out = [f"{name} {sign}" for name, on, sign in named if on]
-        if self.bonus:
-            out.append(f"multiple combat +{self.bonus}")
-        if self.broken:
-            out.append("broken: WS counts as 0")
-        return out
-
-    def as_target(self) -> Target:
-        """The fighter as hits meet him; WS and BS are his current values, flesh wounds counted from here."""
-        return Target(self.T, self.wounds_left, self.save, 0, self.WS, self.BS)
-
-
-def parries(fighter: Combatant, opponent: Combatant) -> int:
-    """How many parries ``fighter`` may force on ``opponent`` (The Parry; seed-note 10)."""
-    if fighter.frenzied or fighter.parry is False or opponent.dice == 0:
-        return 0
-    return max(0, fighter.swords - opponent.swords)
-
-
-# --- the dice -------------------------------------------------------------------------------
-
-
-def net(dice: tuple[int, ...]) -> int:
-    """Highest die + each further 6 (critical hits) - each 1 (fumbles); 0 without dice."""
-    if not dice:
-        return 0
-    sixes = dice.count(6)
-    return max(dice) + max(0, sixes - 1) - dice.count(1)
-
-
-@cache
-def _multisets(n: int) -> tuple[tuple[tuple[int, ...], int], ...]:
-    """Every roll of ``n`` D6 as a descending multiset and the number of ordered rolls giving it."""
-    out = []
-    for combo in combinations_with_replacement(range(6, 0, -1), n):
-        ways = factorial(n)
-        for face in set(combo):
-            ways //= factorial(combo.count(face))
-        out.append((combo, ways))
-    return tuple(out)
-
-
-@cache
-def _fresh(n: int, keep_dice: bool) -> tuple[tuple[object, int], ...]:
-    """A fresh roll of ``n`` dice, as multisets (when a parry may re-roll them) or nets, with counts."""
-    if keep_dice:
-        return _multisets(n)
-    counts: dict[int, int] = {}
-    for dice, ways in _multisets(n):
-        counts[net(dice)] = counts.get(net(dice), 0) + ways
-    return tuple(counts.items())
-
-
-@cache
-def _reroll_highest(dice: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    """The six rolls that replacing the highest die can give (one per face)."""
-    rest = dice[1:]
-    return tuple(tuple(sorted((*rest, face), reverse=True)) for face in range(1, 7))
-
-
-def _net_of(key) -> int:
-    return key if isinstance(key, int) else net(key)
-
-
-def verdict(score_diff: int, attacker_I: int, defender_I: int) -> tuple[str, int]:  # noqa: N803
-    """Winner and hits from attacker's score minus defender's (Determine Winner, Number of Hits)."""
-    if score_diff > 0:
-        return ATTACKER, score_diff
-    if score_diff < 0:
-        return DEFENDER, -score_diff
-    if attacker_I != defender_I:
-        return (ATTACKER if attacker_I > defender_I else DEFENDER), 1
-    return STANDOFF, 0
-
-
-# --- exact odds -------------------------------------------------------------------------------
-
-
-def winner_of(att: Combatant, dfn: Combatant, net_a: int, net_d: int) -> str:
-    return verdict(att.base_score + net_a - dfn.base_score - net_d, att.I, dfn.I)[0]
-
-
-def score_odds(att: Combatant, dfn: Combatant) -> dict[tuple[str, int], Fraction]:
-    """Exact distribution of (winner, hits) for one bout, parries and hate re-rolls included."""
-    n_a, n_d = att.dice, dfn.dice
-    parries_a, parries_d = parries(att, dfn), parries(dfn, att)
-    keep_a, keep_d = parries_d > 0, parries_a > 0
-    states: dict[tuple, int] = {}
-    for key_a, count_a in _fresh(n_a, keep_a):
-        for key_d, count_d in _fresh(n_d, keep_d):
-            states[key_a, key_d] = count_a * count_d
-    denominator = 6 ** (n_a + n_d)
-
-    # Hate re-rolls: the whole roll again when not winning (or always, when asked to).
-    for side, fighter, n, keep in ((0, att, n_a, keep_a), (1, dfn, n_d, keep_d)):
-        if not fighter.hates:
-            continue
-        fresh = _fresh(n, keep)
-        scale = 6**n
-        out: dict[tuple, int] = {}
-        for pair, count in states.items():
-            winner = winner_of(att, dfn, _net_of(pair[0]), _net_of(pair[1]))
-            if fighter.hate_reroll is True or winner != (ATTACKER, DEFENDER)[side]:
-                for key, ways in fresh:
-                    new = (key, pair[1]) if side == 0 else (pair[0], key)
-                    out[new] = out.get(new, 0) + count * ways
-            else:
-                out[pair] = out.get(pair, 0) + count * scale
-        states = out
-        denominator *= scale
-
-    # Parries: the target re-rolls his highest die, once per parry.
-    if parries_a or parries_d:
-        target = 1 if parries_a else 0
-        parrier = (att, dfn)[1 - target]
-        for _ in range(max(parries_a, parries_d)):
-            out = {}
-            for pair, count in states.items():
-                winner = winner_of(att, dfn, _net_of(pair[0]), _net_of(pair[1]))
-                if parrier.parry is True or winner == (ATTACKER, DEFENDER)[target]:
-                    for dice in _reroll_highest(pair[target]):
-                        new = (pair[0], dice) if target == 1 else (dice, pair[1])
-                        out[new] = out.get(new, 0) + count
-                else:
-                    out[pair] = out.get(pair, 0) + count * 6
-            states = out
-            denominator *= 6
-
-    diffs: dict[int, int] = {}
-    for (key_a, key_d), count in states.items():
-        diff = _net_of(key_a) - _net_of(key_d)
-        diffs[diff] = diffs.get(diff, 0) + count
-    result: dict[tuple[str, int], Fraction] = {}
-    offset = att.base_score - dfn.base_score
-    for diff, count in diffs.items():
-        key = verdict(offset + diff, att.I, dfn.I)
-        result[key] = result.get(key, 0) + Fraction(count, denominator)
-    return result
 
 
 def struck_with(weapons: tuple[HandWeapon, ...], hits: int) -> list[HandWeapon]:

@@ -23,16 +23,9 @@ of die positions (1 = first die rolled).
 from __future__ import annotations
 
 from rulebook.classic import armoury
-from rulebook.classic.combat import (
-    AUTO,
-    MAX_DICE,
-    Combatant,
-    HandWeapon,
-    break_off_odds,
-    fight_odds_json,
-    multi_fight_odds,
-)
+from rulebook.classic.combat import break_off_odds, fight_odds_json, multi_fight_odds
 from rulebook.classic.combat_roll import break_off_roll, fight_roll, multi_fight_roll
+from rulebook.classic.combat_score import AUTO, MAX_DICE, Combatant, HandWeapon
 from rulebook.classic.resolution import DAMAGE
 from rulebook.dice import DiceSource
 from rulebook.editions import Action

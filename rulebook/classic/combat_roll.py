@@ -1,7 +1,8 @@
 """Hand-to-hand combat on the dice: one bout, a multiple combat, breaking off; every die and step shown.
 
-Follows the same rules as :mod:`rulebook.classic.combat` (1995 rulebook, Hand-to-Hand Combat;
-seed-notes 9 and 10), which holds the fighters and the exact odds. Here the dice come from a
+Follows the same rules as :mod:`rulebook.classic.combat_score` (the fighters and who wins) and
+:mod:`rulebook.classic.combat` (what the hits do), which hold the exact odds (1995 rulebook, Hand-to-Hand
+Combat; seed-notes 9 and 10). Here the dice come from a
 :class:`~rulebook.dice.DiceSource`; ``parry`` and ``hate_reroll`` set to ``"auto"`` decide
 exactly as the odds assume, so a roll always lies in the odds' support.
 """
@@ -11,22 +12,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rulebook.classic import resolution
-from rulebook.classic.combat import (
-    ATTACKER,
-    DEFENDER,
-    NO_WOUND,
-    NOT_HIT,
-    STANDOFF,
-    Combatant,
-    finished,
-    net,
-    parries,
-    struck_with,
-    verdict,
-    winner_of,
-    worse,
-)
-from rulebook.classic.resolution import DOWN, OUT_OF_ACTION, Target
+from rulebook.classic.combat import NOT_HIT, finished, struck_with, worse
+from rulebook.classic.combat_score import ATTACKER, DEFENDER, STANDOFF, Combatant, net, parries, verdict, winner_of
+from rulebook.classic.resolution import DOWN, NO_WOUND, OUT_OF_ACTION, Target
 from rulebook.dice import DiceSource
 from rulebook.errors import RulesInputError
 

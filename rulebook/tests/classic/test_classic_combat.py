@@ -4,19 +4,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from rulebook.classic.combat import (
-    ATTACKER,
-    DEFENDER,
-    STANDOFF,
-    Combatant,
-    HandWeapon,
-    fight_odds,
-    multi_fight_odds,
-    net,
-    parries,
-    score_odds,
-    verdict,
-)
+from rulebook.classic.combat import fight_odds, multi_fight_odds
 from rulebook.classic.combat_actions import (
     break_off_odds_action,
     break_off_roll_action,
@@ -25,6 +13,17 @@ from rulebook.classic.combat_actions import (
     fight_roll_action,
 )
 from rulebook.classic.combat_roll import fight_roll, multi_fight_roll
+from rulebook.classic.combat_score import (
+    ATTACKER,
+    DEFENDER,
+    STANDOFF,
+    Combatant,
+    HandWeapon,
+    net,
+    parries,
+    score_odds,
+    verdict,
+)
 from rulebook.classic.resolution import DOWN, OUT_OF_ACTION
 from rulebook.dice import ScriptedDice
 from rulebook.errors import RulesInputError

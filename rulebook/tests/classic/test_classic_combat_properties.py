@@ -9,9 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulebook.classic.combat import ATTACKER, DEFENDER, STANDOFF, Combatant, HandWeapon, fight_odds
+from rulebook.classic.combat import fight_odds
 from rulebook.classic.combat_actions import fight_odds_action
 from rulebook.classic.combat_roll import fight_roll
+from rulebook.classic.combat_score import ATTACKER, DEFENDER, STANDOFF, Combatant, HandWeapon
 from rulebook.cli import run
 from rulebook.dice import ScriptedDice
 from rulebook.query import Query
