@@ -123,15 +123,6 @@ class Chart:
             raise RulesInputError("roll", f"{value!r} is not a {self.key} in the {self.title} ({low}-{high})")
         return {"table": self.name, self.key: value, **self.rows[value]}
 
-    def distribution(self) -> Dist:
-        """Exact chance of each result (by row name) on one roll of the table's dice."""
-        faces = {"D3": D3.distribution(), "D6": D6.distribution(), "2D6": TWO_D6, "D66": D66}[self.dice]
-        out: Dist = {}
-        for value, p in faces.items():
-            name = self.row(value).result
-            out[name] = out.get(name, 0) + p
-        return out
-
     def as_json(self) -> dict:
         return {
             "table": self.name,
