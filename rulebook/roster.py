@@ -26,7 +26,7 @@ from types import MappingProxyType
 from rulebook.dice import D3, D6, DiceSource, Dist, certain, map_dist, sum_of
 from rulebook.errors import RulesInputError
 from rulebook.query import Query
-from rulebook.tables import Table
+from rulebook.tables import Row, Table
 
 ACTIVE = "active"
 
@@ -206,6 +206,25 @@ def pick_index(count: int, dice: DiceSource, purpose: str) -> int:
 
 
 # --- injury tables as data -----------------------------------------------------------------------
+
+
+def injury_row(low: int, high: int, name: str, slug: str, summary: str, effects: list, **options) -> Row:
+    """One row of an injury table: its slug, a summary in our words, and effects and options as
+    :meth:`InjuryRules.apply` reads them."""
+    return Row(low, high, name, {"slug": slug, "summary": summary, "effects": effects, **options})
+
+
+def status_effect(status: str) -> dict:
+    return {"kind": "status", "status": status}
+
+
+def worsen_effects(*characteristics: str) -> list[dict]:
+    """One step worse for each characteristic named."""
+    return [{"kind": "characteristic", "characteristic": name, "change": "worsen"} for name in characteristics]
+
+
+def note_effect(text: str) -> dict:
+    return {"kind": "note", "text": text}
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,16 @@ with that arm, so the profile keeps its Strength and the injury (and the arm, ro
 
 from __future__ import annotations
 
-from rulebook.roster import ACTIVE, FighterSnapshot, InjuryOutcome, InjuryRules
+from rulebook.roster import (
+    ACTIVE,
+    FighterSnapshot,
+    InjuryOutcome,
+    InjuryRules,
+    injury_row,
+    note_effect,
+    status_effect,
+    worsen_effects,
+)
 from rulebook.tables import Row, Table
 
 SCAN = "https://www.yumpu.com/en/document/view/15156036/necromunda-rulebook-games-workshop"
@@ -39,32 +48,20 @@ def characteristic_step(characteristic: str, change: str) -> int:
     return -1 if change == "worsen" else 1
 
 
-def _row(low: int, high: int, name: str, slug: str, summary: str, effects: list, **options) -> Row:
-    return Row(low, high, name, {"slug": slug, "summary": summary, "effects": effects, **options})
-
-
-def _lower(name: str) -> dict:
-    return {"kind": "characteristic", "characteristic": name, "change": "worsen"}
-
-
-def _note(text: str) -> dict:
-    return {"kind": "note", "text": text}
-
-
 SERIOUS_INJURY = Table(
     name="serious-injury",
     title="Serious Injuries",
     dice="D66",
     rows=(
-        _row(
+        injury_row(
             11,
             16,
             "Dead",
             "dead",
             "Killed; the weapons and equipment carried are lost.",
-            [{"kind": "status", "status": DEAD}, _note("all weapons and equipment carried are lost")],
+            [status_effect(DEAD), note_effect("all weapons and equipment carried are lost")],
         ),
-        _row(
+        injury_row(
             21,
             21,
             "Multiple Injuries",
@@ -72,9 +69,9 @@ SERIOUS_INJURY = Table(
             "Roll D6 more times on this chart, re-rolling Dead and Full Recovery.",
             [{"kind": "roll_again", "dice": "D6", "reroll": list(MULTIPLE_INJURIES_REROLL)}],
         ),
-        _row(22, 22, "Chest Wound", "chest-wound", "-1 Toughness.", [_lower("T")], record_injury=True),
-        _row(23, 23, "Leg Wound", "leg-wound", "-1 Movement.", [_lower("M")], record_injury=True),
-        _row(
+        injury_row(22, 22, "Chest Wound", "chest-wound", "-1 Toughness.", worsen_effects("T"), record_injury=True),
+        injury_row(23, 23, "Leg Wound", "leg-wound", "-1 Movement.", worsen_effects("M"), record_injury=True),
+        injury_row(
             24,
             24,
             "Arm Wound",
@@ -82,30 +79,32 @@ SERIOUS_INJURY = Table(
             "-1 Strength when using the hurt arm (rolled at random).",
             [
                 {"kind": "sub_roll", "die": "D6", "for": "arm", "bands": {"1-3": "left arm", "4-6": "right arm"}},
-                _note("-1 Strength with that arm, including close combat weapons that use the fighter's Strength"),
+                note_effect(
+                    "-1 Strength with that arm, including close combat weapons that use the fighter's Strength"
+                ),
             ],
             record_injury=True,
         ),
-        _row(
+        injury_row(
             25,
             25,
             "Head Wound",
             "head-wound",
             "Before each game a D6: 1-3 stupidity, 4-6 frenzy for that game.",
-            [_note("before each game D6: 1-3 subject to stupidity, 4-6 subject to frenzy")],
+            [note_effect("before each game D6: 1-3 subject to stupidity, 4-6 subject to frenzy")],
             record_injury=True,
         ),
-        _row(
+        injury_row(
             26,
             26,
             "Blinded in One Eye",
             "blinded-in-one-eye",
             "-1 Ballistic Skill; a fighter blinded in the other eye too must retire.",
-            [_lower("BS")],
+            worsen_effects("BS"),
             record_injury=True,
-            repeat_effects=[{"kind": "status", "status": RETIRED}, _note("blind in both eyes: retires")],
+            repeat_effects=[status_effect(RETIRED), note_effect("blind in both eyes: retires")],
         ),
-        _row(
+        injury_row(
             31,
             31,
             "Partially Deafened",
@@ -113,10 +112,10 @@ SERIOUS_INJURY = Table(
             "No effect the first time; -1 Leadership on a repeat.",
             [],
             record_injury=True,
-            repeat_effects=[_lower("Ld")],
+            repeat_effects=worsen_effects("Ld"),
         ),
-        _row(32, 32, "Shell Shock", "shell-shock", "-1 Initiative.", [_lower("I")], record_injury=True),
-        _row(
+        injury_row(32, 32, "Shell Shock", "shell-shock", "-1 Initiative.", worsen_effects("I"), record_injury=True),
+        injury_row(
             33,
             33,
             "Hand Injury",
@@ -124,21 +123,21 @@ SERIOUS_INJURY = Table(
             "Loses D3 fingers; -1 Weapon Skill.",
             [
                 {"kind": "sub_roll", "die": "D3", "for": "fingers lost", "bands": {"1": "1", "2": "2", "3": "3"}},
-                _lower("WS"),
+                *worsen_effects("WS"),
             ],
             record_injury=True,
         ),
-        _row(
+        injury_row(
             34,
             36,
             "Old Battle Wound",
             "old-battle-wound",
             "Before each game a D6: on a 1 the fighter misses it.",
-            [_note("before each game D6: on a 1 misses that game")],
+            [note_effect("before each game D6: on a 1 misses that game")],
             record_injury=True,
         ),
-        _row(41, 55, "Full Recovery", "full-recovery", "No lasting effect.", []),
-        _row(
+        injury_row(41, 55, "Full Recovery", "full-recovery", "No lasting effect.", []),
+        injury_row(
             56,
             56,
             "Bitter Enmity",
@@ -159,15 +158,15 @@ SERIOUS_INJURY = Table(
             ],
             record_injury=True,
         ),
-        _row(
+        injury_row(
             61,
             63,
             "Captured",
             "captured",
             "Held by the enemy gang: ransomed, exchanged or sold.",
-            [{"kind": "status", "status": CAPTURED}],
+            [status_effect(CAPTURED)],
         ),
-        _row(
+        injury_row(
             64,
             64,
             "Horrible Scars",
@@ -176,7 +175,7 @@ SERIOUS_INJURY = Table(
             [{"kind": "skill", "skill": "Causes Fear"}],
             record_injury=True,
         ),
-        _row(
+        injury_row(
             65,
             65,
             "Impressive Scars",
@@ -186,7 +185,7 @@ SERIOUS_INJURY = Table(
             record_injury=True,
             treat_as={"slug": "full-recovery", "if": [{"has_injury": "impressive-scars"}]},
         ),
-        _row(
+        injury_row(
             66,
             66,
             "Survives Against the Odds",

@@ -17,7 +17,16 @@ characteristic step follows the 2018+ convention, so a worse BS is a higher targ
 
 from __future__ import annotations
 
-from rulebook.roster import ACTIVE, FighterSnapshot, InjuryOutcome, InjuryRules
+from rulebook.roster import (
+    ACTIVE,
+    FighterSnapshot,
+    InjuryOutcome,
+    InjuryRules,
+    injury_row,
+    note_effect,
+    status_effect,
+    worsen_effects,
+)
 from rulebook.tables import Row, Table
 
 GUIDE = "club campaign guide 'Playing Necromunda Games in Cycle 1 & 2'"
@@ -46,23 +55,13 @@ def characteristic_step(characteristic: str, change: str) -> int:
     return worse if change == "worsen" else -worse
 
 
-def _status(status: str) -> dict:
-    return {"kind": "status", "status": status}
-
-
-def _worsen(*names: str) -> list[dict]:
-    return [{"kind": "characteristic", "characteristic": name, "change": "worsen"} for name in names]
-
-
-def _row(low: int, high: int, name: str, slug: str, summary: str, effects: list, **options) -> Row:
-    return Row(low, high, name, {"slug": slug, "summary": summary, "effects": effects, **options})
-
-
 def _maimed(low: int, name: str, slug: str, *names: str) -> Row:
     """The rows that put a fighter into Recovery and lower one or two characteristics."""
     lowered = f"{names[0]} gets" if len(names) == 1 else f"{' and '.join(names)} each get"
     summary = f"Goes into Recovery; {lowered} one step worse."
-    return _row(low, low, name, slug, summary, [_status(RECOVERY), *_worsen(*names)], record_injury=True)
+    return injury_row(
+        low, low, name, slug, summary, [status_effect(RECOVERY), *worsen_effects(*names)], record_injury=True
+    )
 
 
 LASTING_INJURY = Table(
@@ -70,15 +69,15 @@ LASTING_INJURY = Table(
     title="Lasting Injury",
     dice="D66",
     rows=(
-        _row(
+        injury_row(
             11,
             11,
             "Lesson Learned",
             "lesson-learned",
             "Goes into Convalescence and gains D3 experience.",
-            [_status(CONVALESCENCE), {"kind": "experience", "dice": "D3"}],
+            [status_effect(CONVALESCENCE), {"kind": "experience", "dice": "D3"}],
         ),
-        _row(
+        injury_row(
             12,
             12,
             "Impressive Scars",
@@ -88,7 +87,7 @@ LASTING_INJURY = Table(
             record_injury=True,
             treat_as={"slug": "out-cold", "if": [{"has_injury": "impressive-scars"}]},
         ),
-        _row(
+        injury_row(
             13,
             13,
             "Horrid Scars",
@@ -98,18 +97,18 @@ LASTING_INJURY = Table(
             record_injury=True,
             treat_as={"slug": "out-cold", "if": [{"has_skill": "Fearsome"}]},
         ),
-        _row(
+        injury_row(
             14,
             14,
             "Bitter Enmity",
             "bitter-enmity",
             "Has Berserker in battles against the gang that caused the injury. A fighter who already has "
             "Berserker, or rolls this a second time, takes Out Cold.",
-            [{"kind": "note", "text": "Berserker when fighting the gang that inflicted this injury"}],
+            [note_effect("Berserker when fighting the gang that inflicted this injury")],
             record_injury=True,
             treat_as={"slug": "out-cold", "if": [{"has_skill": "Berserker"}, {"has_injury": "bitter-enmity"}]},
         ),
-        _row(
+        injury_row(
             15,
             26,
             "Out Cold",
@@ -117,17 +116,19 @@ LASTING_INJURY = Table(
             "Misses the rest of the battle only; no lasting harm, and may take post-battle actions.",
             [],
         ),
-        _row(31, 36, "Convalescence", "convalescence", "Goes into Convalescence.", [_status(CONVALESCENCE)]),
-        _row(
+        injury_row(
+            31, 36, "Convalescence", "convalescence", "Goes into Convalescence.", [status_effect(CONVALESCENCE)]
+        ),
+        injury_row(
             41,
             41,
             "Old Battle Wound",
             "old-battle-wound",
             "After each battle the fighter takes part in, a D6 roll of 1 sends them into Convalescence.",
-            [{"kind": "note", "text": "after each battle fought, D6: on a 1 goes into Convalescence"}],
+            [note_effect("after each battle fought, D6: on a 1 goes into Convalescence")],
             record_injury=True,
         ),
-        _row(
+        injury_row(
             42,
             42,
             "Partially Deafened",
@@ -135,15 +136,15 @@ LASTING_INJURY = Table(
             "No penalty the first time; each further time, Leadership gets one step worse.",
             [],
             record_injury=True,
-            repeat_effects=_worsen("Ld"),
+            repeat_effects=worsen_effects("Ld"),
         ),
-        _row(
+        injury_row(
             43,
             43,
             "Humiliated",
             "humiliated",
             "Goes into Convalescence; Leadership and Cool each get one step worse.",
-            [_status(CONVALESCENCE), *_worsen("Ld", "Cl")],
+            [status_effect(CONVALESCENCE), *worsen_effects("Ld", "Cl")],
             record_injury=True,
         ),
         _maimed(44, "Eye Injury", "eye-injury", "BS"),
@@ -152,7 +153,7 @@ LASTING_INJURY = Table(
         _maimed(51, "Spinal Injury", "spinal-injury", "S"),
         _maimed(52, "Enfeebled", "enfeebled", "T"),
         _maimed(53, "Head Injury", "head-injury", "Int", "Wil"),
-        _row(
+        injury_row(
             54,
             54,
             "Multiple Injuries",
@@ -161,30 +162,30 @@ LASTING_INJURY = Table(
             "Injuries, Memorable Death, Critical Injury and Out Cold.",
             [{"kind": "roll_again", "dice": "D3", "reroll": list(MULTIPLE_INJURIES_REROLL)}],
         ),
-        _row(
+        injury_row(
             55,
             56,
             "Captured",
             "captured",
             "The fighter may be Captured by the enemy gang (the campaign decides who holds them).",
-            [_status(CAPTURED)],
+            [status_effect(CAPTURED)],
         ),
-        _row(
+        injury_row(
             61,
             65,
             "Critical Injury",
             "critical-injury",
             "In a critical condition: dies unless a Medical Escort to the Doc treats them in the post-battle sequence.",
-            [_status(CRITICAL_INJURY)],
+            [status_effect(CRITICAL_INJURY)],
         ),
-        _row(
+        injury_row(
             66,
             66,
             "Memorable Death",
             "memorable-death",
             "Killed outright; no Doc can help. If an Attack action caused it, the attacker gains 1 more XP.",
             [
-                _status(DEAD),
+                status_effect(DEAD),
                 {"kind": "attacker_experience", "amount": 1, "condition": "the injury was caused by an Attack action"},
             ],
         ),
