@@ -283,6 +283,14 @@ class InjuryRules:
         run.roll_and_apply(tuple(reroll), purpose or f"{self.table.title} table")
         return run.outcome()
 
+    def apply_or_roll(
+        self, fighter: FighterSnapshot, roll, dice: DiceSource, *, caused_by_attack_action: bool = False
+    ) -> InjuryOutcome:
+        """Apply the result a player entered (``roll``), or roll the table when ``roll`` is None."""
+        if roll is None:
+            return self.roll(fighter, dice, caused_by_attack_action=caused_by_attack_action)
+        return self.apply(fighter, roll, dice, caused_by_attack_action=caused_by_attack_action)
+
 
 class _Run:
     """One resolution of an injury table: the fighter as it changes and the account of it."""

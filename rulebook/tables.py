@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from rulebook.dice import D3, D6, D66, D66_VALUES, TWO_D6, DiceSource, Dist
 from rulebook.errors import RulesInputError
+from rulebook.output import dist
 
 POSSIBLE = {
     "D3": tuple(range(1, 4)),
@@ -88,6 +89,10 @@ class Table:
             name = self.row(value).result
             out[name] = out.get(name, 0) + p
         return out
+
+    def odds(self) -> dict:
+        """The command line's odds for one roll of the table: each result's chance, and the table whole."""
+        return {**dist("result", self.distribution()), "table": self.as_json()}
 
     def as_json(self) -> dict:
         return {

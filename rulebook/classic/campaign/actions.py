@@ -41,14 +41,11 @@ def _fighter(q: Query) -> FighterSnapshot:
 
 
 def _serious_injury_odds(q: Query) -> dict:
-    return {**dist("result", SERIOUS_INJURY_RULES.table.distribution()), "table": SERIOUS_INJURY_RULES.table.as_json()}
+    return SERIOUS_INJURY_RULES.table.odds()
 
 
 def _serious_injury_roll(q: Query, dice: DiceSource) -> dict:
-    fighter = _fighter(q)
-    if q.has("roll"):
-        return SERIOUS_INJURY_RULES.apply(fighter, q.raw("roll"), dice).as_json()
-    return SERIOUS_INJURY_RULES.roll(fighter, dice).as_json()
+    return SERIOUS_INJURY_RULES.apply_or_roll(_fighter(q), q.raw("roll", None), dice).as_json()
 
 
 def _advance_odds(q: Query) -> dict:
@@ -97,7 +94,7 @@ def _experience_roll(q: Query, dice: DiceSource) -> dict:
 
 
 def _scenario_odds(q: Query) -> dict:
-    return {**dist("result", SCENARIO_TABLE.distribution()), "table": SCENARIO_TABLE.as_json()}
+    return SCENARIO_TABLE.odds()
 
 
 def _scenario_roll(q: Query, dice: DiceSource) -> dict:

@@ -103,17 +103,14 @@ def _crew_roll(q: Query, dice: DiceSource) -> dict:
 
 
 def _lasting_injury_odds(q: Query) -> dict:
-    return {**dist("result", LASTING_INJURY_RULES.table.distribution()), "table": LASTING_INJURY_RULES.table.as_json()}
+    return LASTING_INJURY_RULES.table.odds()
 
 
 def _lasting_injury_roll(q: Query, dice: DiceSource) -> dict:
-    fighter = _fighter(q)
-    by_attack = q.bool("caused_by_attack_action")
-    if q.has("roll"):
-        outcome = LASTING_INJURY_RULES.apply(fighter, q.raw("roll"), dice, caused_by_attack_action=by_attack)
-    else:
-        outcome = LASTING_INJURY_RULES.roll(fighter, dice, caused_by_attack_action=by_attack)
-    return outcome.as_json()
+    fighter, by_attack = _fighter(q), q.bool("caused_by_attack_action")
+    return LASTING_INJURY_RULES.apply_or_roll(
+        fighter, q.raw("roll", None), dice, caused_by_attack_action=by_attack
+    ).as_json()
 
 
 def _post_battle_injury_odds(q: Query) -> dict:
@@ -130,7 +127,7 @@ def _post_battle_injury_roll(q: Query, dice: DiceSource) -> dict:
 
 
 def _medical_escort_odds(q: Query) -> dict:
-    return {**dist("result", MEDICAL_ESCORT.distribution()), "table": MEDICAL_ESCORT.as_json()}
+    return MEDICAL_ESCORT.odds()
 
 
 def _medical_escort_roll(q: Query, dice: DiceSource) -> dict:
@@ -159,7 +156,7 @@ def _loot_casket_table(q: Query) -> Table:
 
 def _loot_casket_odds(q: Query) -> dict:
     table = _loot_casket_table(q)
-    return {**dist("result", table.distribution()), "table": table.as_json()}
+    return table.odds()
 
 
 def _loot_casket_roll(q: Query, dice: DiceSource) -> dict:
