@@ -59,11 +59,7 @@ class Query:
                 value = int(value)
             else:
                 raise RulesInputError(self.field(name), f"must be a whole number, not {value!r}")
-        if low is not None and value < low:
-            raise RulesInputError(self.field(name), f"must be at least {low}, not {value}")
-        if high is not None and value > high:
-            raise RulesInputError(self.field(name), f"must be at most {high}, not {value}")
-        return value
+        return self._within(name, value, low, high)
 
     def number(self, name: str, low: float | None = None, high: float | None = None, default=_MISSING) -> float:
         value = self.raw(name, default)
@@ -71,6 +67,9 @@ class Query:
             return value
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise RulesInputError(self.field(name), f"must be a number, not {value!r}")
+        return self._within(name, value, low, high)
+
+    def _within(self, name: str, value, low, high):
         if low is not None and value < low:
             raise RulesInputError(self.field(name), f"must be at least {low}, not {value}")
         if high is not None and value > high:
