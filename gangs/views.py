@@ -299,7 +299,11 @@ def stash_buy(request, pk: int):
         except ValidationError as error:
             _fail(form, error)
         else:
-            return _done(request, f"Bought {purchase.equipment.name} for the Stash.", gang.get_absolute_url())
+            return _done(
+                request,
+                f"Bought {purchase.equipment.name} for {purchase.price} credits, into the Stash.",
+                gang.get_absolute_url(),
+            )
     return render(request, "gangs/stash_buy.html", {"gang": gang, "form": form})
 
 

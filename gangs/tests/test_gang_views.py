@@ -307,6 +307,14 @@ def test_the_stash_page_offers_house_lists_and_the_trading_post(client, make_use
 
 
 @pytest.mark.django_db
+def test_buying_for_the_stash_says_the_price_paid_like_buying_for_a_fighter(client, gang_with_kit):
+    client.force_login(gang_with_kit.owner)
+    lasgun = Equipment.objects.get(edition="classic", slug="lasgun")
+    page = client.post(reverse("gangs:stash-buy", args=[gang_with_kit.pk]), {"equipment": lasgun.pk}, follow=True)
+    assert "Bought Lasgun for 25 credits, into the Stash." in page.content.decode()
+
+
+@pytest.mark.django_db
 def test_fighters_and_purchases_of_another_gang_are_404_through_my_gang(client, make_gang, gang_with_kit):
     mine = make_gang()
     client.force_login(mine.owner)
