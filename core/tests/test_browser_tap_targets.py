@@ -68,3 +68,5 @@ def test_demo_pages_have_thumb_sized_targets_and_no_sideways_scroll(page, log_in
         if small or wide:
             problems[url] = {"small": small, "wide": wide}
     assert problems == {}, problems
+    # The header's rows of tap-tall links stack without extra gaps: brand, two rows of nav, the account row.
+    assert page.locator(".site-header").bounding_box()["height"] <= 4 * 44 + 32
