@@ -6,6 +6,7 @@ A :class:`Table` knows its dice, so it can refuse a result those dice cannot sho
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from rulebook.dice import D3, D6, D66, D66_VALUES, TWO_D6, DiceSource, Dist
@@ -52,13 +53,27 @@ class Table:
 
     def check_roll(self, roll) -> int:
         if isinstance(roll, str):
-            if not roll.strip().isdigit():
-                raise RulesInputError("roll", f"{roll!r} is not a whole number")
-            roll = int(roll)
+            roll = self._read_entered(roll)
         if roll not in POSSIBLE[self.dice]:
             hint = " (tens die then units die, each 1-6)" if self.dice == "D66" else ""
             raise RulesInputError("roll", f"{roll} cannot be rolled on {self.dice}{hint} for the {self.title} table")
         return roll
+
+    def _read_entered(self, text: str) -> int:
+        """A result as a player types it: ``44``, or the two dice apart (``4,4`` or ``4+4``).
+
+        Two dice apart are read as tens then units on D66 and added up on 2D6.
+        """
+        parts = [p for p in re.split(r"[,+\s]+", text.strip()) if p]
+        if len(parts) == 2 and self.dice in ("D66", "2D6"):
+            bad = [p for p in parts if p not in ("1", "2", "3", "4", "5", "6")]
+            if bad:
+                raise RulesInputError("roll", f"a D6 shows 1 to 6, not {bad[0]!r} (in {text!r})")
+            first, second = (int(p) for p in parts)
+            return 10 * first + second if self.dice == "D66" else first + second
+        if len(parts) != 1 or not parts[0].isdigit():
+            raise RulesInputError("roll", f"{text!r} is not a whole number")
+        return int(parts[0])
 
     def row(self, roll) -> Row:
         roll = self.check_roll(roll)
