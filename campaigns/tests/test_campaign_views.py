@@ -235,6 +235,17 @@ def test_join_with_the_invitation_link(client, world, make_gang, make_user):
     assert client.get(reverse("campaigns:campaign-join", args=["wrong"])).status_code == 404
 
 
+def test_join_offers_only_gangs_not_playing_another_campaign(client, world, make_campaign, make_gang):
+    other = make_campaign(gangs=1)
+    busy = other.memberships.get().gang
+    target = reverse("campaigns:campaign-join", args=[world["campaign"].invite_token])
+    page = as_user(client, busy.owner).get(target).content.decode()
+    assert busy.name not in page and "gang free to enter" in page
+    make_gang(owner=busy.owner, edition="n18", name="Spare gang")
+    page = client.get(target).content.decode()
+    assert "Spare gang" in page and busy.name not in page
+
+
 def test_joining_with_someone_elses_gang_is_refused(client, world, make_gang):
     target = reverse("campaigns:campaign-join", args=[world["campaign"].invite_token])
     response = as_user(client, world["users"]["stranger"]).post(target, {"gang": world["gangs"]["carol"].pk})

@@ -105,7 +105,9 @@ def arbitrator_add(request, pk: int):
 @GET_POST
 def campaign_join(request, token: str):
     campaign = get_object_or_404(Campaign, invite_token=token)
-    gangs = Gang.objects.filter(owner=request.user, edition=campaign.edition).order_by("name")
+    # A gang plays one campaign at a time: offer only those free to enter.
+    playing = CampaignGang.objects.filter(removed_at__isnull=True).values("gang_id")
+    gangs = Gang.objects.filter(owner=request.user, edition=campaign.edition).exclude(pk__in=playing).order_by("name")
     form = JoinForm(request.POST or None, gangs=gangs)
     if request.method == "POST" and form.is_valid():
         try:
