@@ -115,8 +115,7 @@ def test_each_n18_house_has_its_core_fighters(loaded_content, house_slug):
     for fighter in house.fighter_types.all():
         assert None not in (fighter.cool, fighter.willpower, fighter.intelligence)
         assert fighter.skill_access.exists() or fighter.category == "ganger"
-    if house_slug != "cawdor":  # the Cawdor list is not sourced yet (see the house's notes)
-        assert FighterTypeEquipment.objects.filter(fighter_type__house=house).count() > 50
+    assert FighterTypeEquipment.objects.filter(fighter_type__house=house).count() > 50
 
 
 @pytest.mark.parametrize(
