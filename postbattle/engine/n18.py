@@ -71,7 +71,8 @@ def _n18_lasting_injuries(ctx: Context, fighters: dict, dice: DiceSource, choice
 
 def _reward_text(reward: Reward, rolled: dict) -> str:
     per = f" x{rolled['times']} ({reward.per})" if reward.per else ""
-    cond = f" if {reward.condition}" if reward.condition else ""
+    # Conditions read as asides ("whether or not they took part", "the battle is a draw"), not all as "if" clauses.
+    cond = f" ({reward.condition})" if reward.condition else ""
     return f"{reward.kind} for {reward.recipient}{cond}: {reward.amount}{per} = {rolled['total']:+d}"
 
 
@@ -115,7 +116,7 @@ def _n18_income(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) -
                      "while held (counted since the gang joined the campaign)", since(dice, mark)[:1])  # fmt: skip
             if home["recruit"]:
                 recruit = home["recruit"]
-                out.line("Home Settlement: Recruit", f"two D6 read {recruit['roll']}: {recruit['result']}",
+                out.line("Home Settlement: Recruit", f"two D6 rolled {recruit['roll'] // 10} and {recruit['roll'] % 10}: {recruit['result']}",
                          since(dice, mark)[1:])  # fmt: skip
                 if recruit["recruit"]:
                     name = (choices.get("recruit_name") or "").strip() or f"New {recruit['recruit']}"

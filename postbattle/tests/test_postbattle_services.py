@@ -90,6 +90,14 @@ def test_n18_sequence_every_step_then_apply(make_confirmed_battle):
         battle.delete()
 
 
+def test_n18_account_reads_the_recruit_dice_and_reward_conditions_plainly(make_confirmed_battle):
+    sequence = n18_full_run(n18_battle(make_confirmed_battle))
+    texts = [line["text"] for step in sequence.draft["steps"].values() for line in step["lines"]]
+    assert "two D6 rolled 6 and 2: Free Juve" in texts
+    leader_xp = next(text for text in texts if "victorious gang's Leader" in text)
+    assert "(whether or not they took part): D3" in leader_xp and " if " not in leader_xp
+
+
 def roster_state(*gangs):
     """Everything a sequence may change, comparable across runs."""
     state = []
