@@ -27,6 +27,7 @@ def price(fighter: str, item: str) -> int | None:
         ("way-brethren", "autogun", 15),
         ("way-brethren", "krak-lance", 50),
         ("way-brethren", "cawdor-charger-flamer", 145),
+        ("way-brethren", "hand-crossbow", 10),
         ("bonepicker", "reclaimed-autopistol", 5),
         ("bonepicker", "heavy-club", 15),
     ],
