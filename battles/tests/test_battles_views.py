@@ -205,6 +205,24 @@ def test_test_menu_and_prompted_test(client, battle):
 
 
 @pytest.mark.django_db
+def test_report_links_to_both_gangs_and_to_its_campaign_battle(client, battle):
+    from campaigns.models import Battle, Campaign
+
+    campaign = Campaign.objects.create(edition="classic", name="Links", created_by=battle.player_a)
+    battle.campaign_battle = Battle.objects.create(
+        campaign=campaign, origin="arranged", attacker=battle.gang_a, defender=battle.gang_b
+    )
+    battle.save(update_fields=["campaign_battle"])
+    client.force_login(battle.player_b)
+    client.post(url("battle-end", battle), {"winner": "b"})
+    page = client.get(url("battle-report", battle)).content.decode()
+    for gang in (battle.gang_a, battle.gang_b):
+        assert f'href="{reverse("gangs:gang-detail", args=[gang.pk])}"' in page
+    campaign_battle = reverse("campaigns:battle-detail", args=[campaign.pk, battle.campaign_battle_id])
+    assert f'href="{campaign_battle}"' in page
+
+
+@pytest.mark.django_db
 def test_end_battle_then_report(client, battle):
     client.force_login(battle.player_b)
     assert client.get(url("battle-end", battle)).status_code == 200
