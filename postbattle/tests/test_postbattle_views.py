@@ -167,3 +167,10 @@ def test_a_step_form_from_a_second_tab_is_not_read_as_the_next_step(client, batt
     assert second.status_code == 200 and "rolled already" in second.content.decode()
     sequence = battle.post_battle_sequences.get()
     assert sequence.step == 1
+
+
+def test_sequence_page_links_to_its_campaign_battle_and_the_gang(client, battle):
+    client.force_login(battle.attacker.owner)
+    page = client.get(url("sequence-detail", battle)).content.decode()
+    assert f'href="{reverse("campaigns:battle-detail", args=[battle.campaign_id, battle.pk])}"' in page
+    assert f'href="{reverse("gangs:gang-detail", args=[battle.attacker.pk])}"' in page
