@@ -31,6 +31,8 @@ class BattleStartForm(forms.Form):
         from rulebook.n18.campaign.scenarios import SCENARIOS
 
         self.fields["gang_a"].queryset = Gang.objects.filter(owner=user).select_related("house")
+        # Both lists name the edition: the two gangs must play the same one.
+        self.fields["gang_a"].label_from_instance = lambda g: f"{g.name} ({g.get_edition_display()})"
         self.fields["gang_b"].queryset = Gang.objects.select_related("house", "owner")
         self.fields["gang_b"].label_from_instance = lambda g: (
             f"{g.name} ({g.owner.username}, {g.get_edition_display()})"

@@ -223,6 +223,13 @@ def test_report_links_to_both_gangs_and_to_its_campaign_battle(client, battle):
 
 
 @pytest.mark.django_db
+def test_start_page_names_the_edition_of_my_gangs_too(client, battle):
+    client.force_login(battle.player_a)
+    page = client.get(reverse("battles:battle-start")).content.decode()
+    assert f">{battle.gang_a.name} (Classic (1995))</option>" in page
+
+
+@pytest.mark.django_db
 def test_end_battle_then_report(client, battle):
     client.force_login(battle.player_b)
     assert client.get(url("battle-end", battle)).status_code == 200
