@@ -1,7 +1,8 @@
 """How each edition turns a battle's fighters into rulebook queries and the answers back into their states.
 
 The rules themselves live in ``rulebook/``; this package only translates. For each action the battle
-assistant offers, an edition module (:mod:`.classic`, :mod:`.n18`) has
+assistant offers, an edition package (:mod:`.classic`, :mod:`.n18`; each offers ``KINDS``, ``TESTS``,
+``COVER``, ``fresh_state``, ``plan``, ``apply``, ``casualties``, ``prompts`` and ``advance``) has
 
 - a **plan**: the rulebook action to call and its JSON query, built from the fighters' snapshots and
   states and the situation the player described (distance, cover...). The same query goes to
@@ -10,6 +11,9 @@ assistant offers, an edition module (:mod:`.classic`, :mod:`.n18`) has
   changed in words;
 - the **prompts**: what the rules ask for next, computed from the state (Bottle tests, recovery...);
 - the **phase** rules: what happens when the turn or round moves on.
+
+The helpers here serve both editions where the logic is the same (prompts, Bottle test outcomes,
+casualties, failed weapons).
 """
 
 from __future__ import annotations
@@ -50,15 +54,68 @@ class Prompt:
     why: str = ""
 
 
-def friends_test(fighters: list, casualties: list, taken: set, test: str, label: str, can_test, why) -> list[Prompt]:
+def friends_test(
+    fighters: list, casualties: list, taken: set, test: str, label: str, steady: tuple, why
+) -> list[Prompt]:
     """The test each friend of a fresh casualty may have to take (classic Leadership within 2", 2018+ Nerve
-    within 3"): ``label`` names it, ``can_test(friend)`` says who could, ``why(casualty)`` the reason."""
+    within 3"): ``label`` names it; a friend in one of the ``steady`` conditions who is not broken already
+    takes it; ``why(casualty)`` gives the reason."""
     return [
         Prompt(f"{f.name}: {label} of {casualty.name}", "test", {"test": test, "fighter": f.pk}, why(casualty))
         for casualty in casualties
         for f in fighters
-        if f.side == casualty.side and f.pk != casualty.pk and can_test(f) and (test, f.pk) not in taken
+        if f.side == casualty.side
+        and f.pk != casualty.pk
+        and f.condition in steady
+        and not f.broken
+        and (test, f.pk) not in taken
     ]
+
+
+def test_prompt(fighter, label: str, test: str) -> Prompt:
+    """A test one fighter has to take now (escape pinning, recovery, nerve, rally)."""
+    return Prompt(f"{fighter.name}: {label}", "test", {"test": test, "fighter": fighter.pk})
+
+
+def bottle_prompt(battle, side: str, why: str) -> Prompt:
+    return Prompt(f"Bottle test for {battle.gang(side).name}", "test", {"test": "bottle", "side": side}, why)
+
+
+def bottle_outcome(battle, side: str, bottled: bool, holds: str) -> list[str]:
+    """A Bottle test's answer: a gang that bottles out is marked on the battle; ``holds`` words the other case."""
+    name = battle.gang(side).name
+    if bottled:
+        setattr(battle, f"bottled_{side}", True)
+        return [f"{name} bottles out"]
+    return [f"{name} {holds}"]
+
+
+def counted(count: int, noun: str) -> str:
+    """``1 wound``, ``2 wounds``."""
+    return f"{count} {noun}{'s' * (count > 1)}"
+
+
+def casualties(plan: Plan, harmful: tuple) -> list:
+    """The fighters of the action whose condition is now one of ``harmful``: their friends must test."""
+    involved = [f for f in (plan.fighter, plan.target, *plan.others) if f is not None]
+    return [f for f in dict.fromkeys(involved) if f.condition in harmful]
+
+
+def fighting_weapons(fighter) -> list[dict]:
+    """The fighter's weapons usable in close combat (hand-to-hand) that have not failed."""
+    return [w for w in fighter.profile.get("weapons", []) if w["fights"] and w["key"] not in fighter.failed_weapons]
+
+
+def weapon_fails(fighter, plan: Plan) -> str:
+    """Mark the weapon the action used as failed (its Ammo roll or test); its key."""
+    key = weapon_key(plan)
+    if key not in fighter.failed_weapons:
+        fighter.failed_weapons = [*fighter.failed_weapons, key]
+    return key
+
+
+def weapon_key(plan: Plan) -> str:
+    return plan.params["weapon"].partition(":")[0]
 
 
 def weapon_query(fighter, choice: str) -> tuple[dict, dict]:
@@ -68,14 +125,21 @@ def weapon_query(fighter, choice: str) -> tuple[dict, dict]:
     return weapon["profiles"][int(index or 0)]["query"], weapon
 
 
-def next_phase(battle) -> bool:
-    """Move the battle to its edition's next phase; True when that starts a new turn (classic) or round (2018+)."""
+def next_phase(battle, fighters: list, new_turn) -> list[str]:
+    """Move the battle to its edition's next phase, in words; when that starts a new turn (classic) or round
+    (2018+), ``new_turn(battle, fighters)`` does what that brings and says so."""
     from battles.models import PHASES
 
     order = PHASES[battle.edition]
     index = (order.index(battle.phase) + 1) % len(order)
     battle.phase = order[index]
-    return index == 0
+    return new_turn(battle, fighters) if index == 0 else [f"{battle.get_phase_display()} phase"]
+
+
+def lock_in_combat(*fighters) -> None:
+    """After a fight its fighters stay engaged, except one taken Out of Action."""
+    for fighter in fighters:
+        fighter.engaged = not fighter.out_of_action
 
 
 def edition_rules(edition: str):

@@ -428,7 +428,8 @@ def casualties(plan: Plan) -> list:
 
 
 def prompts(battle, fighters: list, last_casualties: list, taken: set) -> list[Prompt]:
-    out = friends_test(fighters, last_casualties, taken, "nerve", 'Nerve test if within 3"', _can_break, _is)
+    steady = (Condition.ACTIVE, Condition.PINNED)
+    out = friends_test(fighters, last_casualties, taken, "nerve", 'Nerve test if within 3"', steady, _is)
     if battle.phase != Phase.END:
         return out
     for side in ("a", "b"):
@@ -465,14 +466,12 @@ def _is(casualty) -> str:
     return f"{casualty.name} is {casualty.get_condition_display()}"
 
 
-def _can_break(fighter) -> bool:
-    return fighter.condition in (Condition.ACTIVE, Condition.PINNED) and not fighter.broken
-
-
 def advance(battle, fighters: list) -> list[str]:
     """The next phase; after the End phase a new round begins and every fighter still in play is Ready."""
-    if not next_phase(battle):
-        return [f"{battle.get_phase_display()} phase"]
+    return next_phase(battle, fighters, _new_round)
+
+
+def _new_round(battle, fighters: list) -> list[str]:
     battle.round += 1
     for f in fighters:
         f.ready = f.condition in (Condition.ACTIVE, Condition.PINNED)

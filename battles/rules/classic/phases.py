@@ -1,0 +1,57 @@
+"""The 1995 rules' turn: what the rules ask for now, and moving from phase to phase.
+
+Leadership ("The Bottle Test" at the start of the turn once a quarter of the gang is down or out of
+action; "When to Test": friends within 2" of a fighter who goes down or out of action), Shooting
+("Escape from Pinning" at the start of the turn, "Down": the recovery roll in the recovery phase) and
+"Recovering Your Nerve" for broken fighters; overwatch lasts until the fighter's next turn.
+"""
+
+from __future__ import annotations
+
+from battles.models import Condition, Phase, Side, other_side
+from battles.rules import Prompt, bottle_prompt, friends_test, next_phase, test_prompt
+
+
+def prompts(battle, fighters: list, last_casualties: list, taken: set) -> list[Prompt]:
+    """What the rules require now. ``taken``: (test, fighter id or side) already taken this phase."""
+    side, out = battle.turn_side, []
+    mine = [f for f in fighters if f.side == side]
+    if battle.phase == Phase.MOVEMENT:
+        down = sum(f.is_casualty for f in mine)
+        if not battle.bottled(side) and mine and 4 * down >= len(mine) and ("bottle", side) not in taken:
+            out.append(bottle_prompt(battle, side, f"{down} of {len(mine)} down or out of action"))
+        for f in mine:
+            if f.condition == Condition.PINNED and ("escape_pinning", f.pk) not in taken:
+                out.append(test_prompt(f, "escape pinning", "escape_pinning"))
+    if battle.phase == Phase.RECOVERY:
+        for f in mine:
+            if f.condition == Condition.DOWN and ("recovery", f.pk) not in taken:
+                out.append(test_prompt(f, "recovery roll", "recovery"))
+            if f.broken and not f.out_of_action and ("nerve", f.pk) not in taken:
+                out.append(test_prompt(f, "recover nerve", "nerve"))
+    steady = (Condition.STANDING, Condition.PINNED)
+    return out + friends_test(
+        fighters, last_casualties, taken, "leadership", 'Leadership test if within 2"', steady, _went
+    )
+
+
+def _went(casualty) -> str:
+    return f"{casualty.name} went {'down' if casualty.condition == Condition.DOWN else 'out of action'}"
+
+
+def advance(battle, fighters: list) -> list[str]:
+    """The next phase; after the recovery phase the other player's turn begins."""
+    return next_phase(battle, fighters, _new_turn)
+
+
+def _new_turn(battle, fighters: list) -> list[str]:
+    battle.turn_side = other_side(battle.turn_side)
+    if battle.turn_side == Side.A:
+        battle.round += 1
+    changes = [f"Turn {battle.round}: {battle.gang(battle.turn_side).name}'s turn"]
+    for f in fighters:
+        # Overwatch lasts until the start of the fighter's next turn.
+        if f.side == battle.turn_side and f.overwatch:
+            f.overwatch = False
+            changes.append(f"{f.name} is no longer on overwatch")
+    return changes
