@@ -1,0 +1,45 @@
+"""The 2018+ rules at the table: the edition's interface for the battle assistant.
+
+:mod:`.queries` builds the ``n18`` shoot, fight and test queries, :mod:`.scenarios` the club campaign
+guide's scenario actions (seed ``n18-campaign-cycles-1-2``) and their effects, :mod:`.effects` writes the
+other answers onto the fighters (states per the project's content facts, section 3), :mod:`.phases` holds
+the prompts and the round sequence.
+"""
+
+from __future__ import annotations
+
+from battles.rules import Plan
+from battles.rules.n18.effects import apply_fight, apply_shoot, apply_test, casualties, fresh_state
+from battles.rules.n18.phases import advance, prompts
+from battles.rules.n18.queries import COVER, FALL_CAUSES, KINDS, TESTS, fight_plan, shoot_plan, test_plan
+from battles.rules.n18.scenarios import SCENARIO_ACTIONS, apply_scenario, scenario_actions, scenario_plan
+
+__all__ = [
+    "COVER",
+    "FALL_CAUSES",
+    "KINDS",
+    "SCENARIO_ACTIONS",
+    "TESTS",
+    "advance",
+    "apply",
+    "casualties",
+    "fresh_state",
+    "plan",
+    "prompts",
+    "scenario_actions",
+]
+
+PLANS = {"shoot": shoot_plan, "fight": fight_plan}
+APPLY = {"shoot": apply_shoot, "fight": apply_fight, "test": apply_test, "scenario": apply_scenario}
+
+
+def plan(kind: str, params: dict, fighters: list, battle) -> Plan:
+    if kind == "test":
+        return test_plan(params, fighters, battle)
+    if kind == "scenario":
+        return scenario_plan(params, fighters, battle)
+    return PLANS[kind](params, fighters)
+
+
+def apply(plan: Plan, result: dict, battle) -> list[str]:
+    return APPLY[plan.kind](plan, result, battle)

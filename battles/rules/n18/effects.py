@@ -1,0 +1,143 @@
+"""The 2018+ rules' effects: an ``n18`` answer written onto the fighters and the battle, in words.
+
+States follow the project's content facts (section 3): a fighter is Active, Pinned, Seriously Injured or
+Out of Action, and apart from that Standing or Prone, Broken or not, Ready or already activated this
+round; a Standing fighter who is hit becomes Prone and Pinned. Ammo tests leave a weapon Out of Ammo
+(for good when jammed, or for the weapons ``rulebook.n18.shooting.NOT_RELOADED`` names); Nerve, Rally,
+Recovery (assisted or not), Reload, Falling and the Bottle test change what their outcome says.
+"""
+
+from __future__ import annotations
+
+from battles.models import Condition
+from battles.rules import Plan, bottle_outcome, counted, lock_in_combat, weapon_fails, weapon_key
+from battles.rules import casualties as casualties_among
+from rulebook.n18 import trading_post
+from rulebook.n18.shooting import NOT_RELOADED
+from rulebook.query import Query
+
+
+def fresh_state(profile: dict) -> dict:
+    return {"wounds_left": profile["stats"].get("W", 1), "condition": Condition.ACTIVE, "ready": True}
+
+
+def harm(fighter, after: dict, by) -> list[str]:
+    """The rulebook's ``target_after`` written onto the fighter."""
+    changes = []
+    lost = fighter.wounds_left - after["wounds"]
+    if lost > 0:
+        changes.append(f"{fighter.name} loses {counted(lost, 'wound')}")
+    fighter.wounds_left = after["wounds"]
+    new_flesh = after["flesh_wounds"] - min(fighter.flesh_wounds, fighter.stats["T"] - 1)
+    if new_flesh > 0:
+        fighter.flesh_wounds += new_flesh
+        changes.append(f"{fighter.name} takes {counted(new_flesh, 'Flesh Wound')}")
+    if after["out_of_action"] and not fighter.out_of_action:
+        fighter.condition, fighter.engaged, fighter.ready = Condition.OUT_OF_ACTION, False, False
+        fighter.taken_out_by = by
+        changes.append(f"{fighter.name} is Out of Action")
+    elif after["seriously_injured"] and fighter.condition != Condition.SERIOUSLY_INJURED:
+        fighter.condition, fighter.prone = Condition.SERIOUSLY_INJURED, True
+        fighter.seriously_injured_by = by
+        changes.append(f"{fighter.name} is Seriously Injured")
+    return changes
+
+
+def _pin(fighter) -> list[str]:
+    """A Standing fighter who is hit becomes Prone and Pinned."""
+    if fighter.condition != Condition.ACTIVE:
+        return []
+    fighter.condition, fighter.prone = Condition.PINNED, True
+    return [f"{fighter.name} is Prone and Pinned"]
+
+
+def activated(fighter) -> None:
+    fighter.ready = False
+
+
+def apply_shoot(plan: Plan, result: dict, battle) -> list[str]:
+    shooter, target = plan.fighter, plan.target
+    hits = result.get("hits", 0)
+    changes = [f"{target.name} takes {hits} hits"] if hits > 1 else []  # Rapid Fire: each resolved in turn
+    changes += harm(target, result["target_after"], by=shooter)
+    if result.get("pins"):
+        changes += _pin(target)
+    changes += _weapon_fails(shooter, plan, result)
+    activated(shooter)
+    return changes or ["No effect"]
+
+
+def _weapon_fails(shooter, plan: Plan, result: dict) -> list[str]:
+    """A failed Ammo test leaves the weapon Out of Ammo until reloaded; two failures jam it, and a grenade, Scarce
+    or Limited weapon Out of Ammo stays so, for the rest of the battle (``jammed_weapons``: no reload)."""
+    if not (result.get("jammed") or result.get("ammo_test") == "out_of_ammo"):
+        return []
+    key = weapon_fails(shooter, plan)
+    name = shooter.weapon(key)["name"]
+    for_good = trading_post.trait_names(trading_post.read_profile(Query(plan.query))) & NOT_RELOADED
+    if result.get("jammed") or for_good:
+        shooter.jammed_weapons = [*shooter.jammed_weapons, key]
+        words = "jams" if result.get("jammed") else "is Out of Ammo"
+        return [f"{shooter.name}'s {name} {words} for the rest of the battle"]
+    return [f"{shooter.name}'s {name} is Out of Ammo"]
+
+
+def apply_fight(plan: Plan, result: dict, battle) -> list[str]:
+    attacker, target = plan.fighter, plan.target
+    changes = harm(target, result["target_after"], by=attacker)
+    if result.get("hits"):
+        changes += _pin(target)
+    reaction = result.get("reaction") or {}
+    if reaction.get("made"):
+        changes += harm(attacker, reaction["attacker_after"], by=target)
+        if reaction["hits"]:
+            changes += _pin(attacker)
+    lock_in_combat(attacker, target)
+    activated(attacker)
+    return changes or ["No effect"]
+
+
+RECOVERY_WORDS = {"recovers": "recovers: Prone and Pinned", "stays_down": "stays Seriously Injured"}
+
+
+def apply_test(plan: Plan, result: dict, battle) -> list[str]:
+    kind, fighter = plan.params["test"], plan.fighter
+    if kind == "bottle":
+        return bottle_outcome(battle, plan.side, bool(result.get("bottled")), "holds")
+    if kind == "nerve" and not result["passed"]:
+        fighter.broken = True
+        return [f"{fighter.name} is Broken"]
+    if kind == "rally" and result["passed"]:
+        fighter.broken = False
+        return [f"{fighter.name} rallies"]
+    if kind == "recovery":
+        return _recovery(fighter, result["outcome"], plan.query["assisted"])
+    if kind == "reload":
+        key = weapon_key(plan)
+        if not result["passed"]:
+            return [f"{fighter.name} fails to reload the {fighter.weapon(key)['name']}"]
+        fighter.failed_weapons = [k for k in fighter.failed_weapons if k != key]
+        return [f"{fighter.name} reloads the {fighter.weapon(key)['name']}"]
+    if kind == "fall":
+        changes = harm(fighter, result["target_after"], by=None)
+        if result["outcome"] not in ("stays_put", "no_fall"):
+            changes += _pin(fighter)
+        return changes or [f"{fighter.name}: {result['outcome'].replace('_', ' ')}"]
+    return [f"{fighter.name} {'passes' if result.get('passed') else 'fails'}"]
+
+
+def _recovery(fighter, outcome: str, assisted: bool) -> list[str]:
+    if outcome == "out_of_action":
+        fighter.condition, fighter.ready = Condition.OUT_OF_ACTION, False
+        return [f"{fighter.name} is Out of Action"]
+    if not assisted:
+        fighter.flesh_wounds += 1
+    if outcome == "recovers":
+        fighter.condition, fighter.prone = Condition.PINNED, True
+    words = f"{fighter.name} {RECOVERY_WORDS[outcome]}"
+    return [words + ("" if assisted else ", with a Flesh Wound")]
+
+
+def casualties(plan: Plan) -> list:
+    """Fighters Seriously Injured or taken Out of Action by this action: their friends take Nerve tests."""
+    return casualties_among(plan, (Condition.SERIOUSLY_INJURED, Condition.OUT_OF_ACTION))

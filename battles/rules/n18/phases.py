@@ -1,0 +1,62 @@
+"""The 2018+ rules' round: what the rules ask for now, and moving from phase to phase.
+
+Nerve tests for friends within 3" of a fighter who is Seriously Injured or taken Out of Action; in the
+End phase the Bottle test, Recovery tests for Seriously Injured fighters and Rally tests for Broken ones,
+and the campaign guide's reinforcements (Border Dispute: both gangs; Search & Destroy: the defender from
+round 2). A new round makes every fighter still in play Ready.
+"""
+
+from __future__ import annotations
+
+from battles.models import Condition, Phase
+from battles.rules import Prompt, bottle_prompt, friends_test, next_phase, test_prompt
+
+
+def prompts(battle, fighters: list, last_casualties: list, taken: set) -> list[Prompt]:
+    steady = (Condition.ACTIVE, Condition.PINNED)
+    out = friends_test(fighters, last_casualties, taken, "nerve", 'Nerve test if within 3"', steady, _is)
+    if battle.phase != Phase.END:
+        return out
+    for side in ("a", "b"):
+        mine = [f for f in fighters if f.side == side]
+        hurt = sum(f.is_casualty for f in mine)
+        if hurt and not battle.bottled(side) and ("bottle", side) not in taken:
+            out.append(bottle_prompt(battle, side, f"{hurt} Seriously Injured or out"))
+    out += _reinforcements(battle, taken)
+    for f in fighters:
+        if f.condition == Condition.SERIOUSLY_INJURED and ("recovery", f.pk) not in taken:
+            out.append(test_prompt(f, "Recovery test", "recovery"))
+        if f.broken and not f.out_of_action and ("rally", f.pk) not in taken:
+            out.append(test_prompt(f, "Rally test", "rally"))
+    return out
+
+
+def _reinforcements(battle, taken: set) -> list[Prompt]:
+    """Border Dispute: both gangs, every End phase; Search & Destroy: the defender, from round 2."""
+    if battle.scenario == "border-dispute":
+        sides = ("a", "b")
+    elif battle.scenario == "search-and-destroy" and battle.round >= 2:
+        sides = tuple(s for s in ("a", "b") if battle.role(s) == "defender")
+    else:
+        return []
+    return [
+        Prompt(f"Reinforcements for {battle.gang(side).name}", "reinforce", {"side": side})
+        for side in sides
+        if ("reinforce", side) not in taken and not battle.bottled(side)
+    ]
+
+
+def _is(casualty) -> str:
+    return f"{casualty.name} is {casualty.get_condition_display()}"
+
+
+def advance(battle, fighters: list) -> list[str]:
+    """The next phase; after the End phase a new round begins and every fighter still in play is Ready."""
+    return next_phase(battle, fighters, _new_round)
+
+
+def _new_round(battle, fighters: list) -> list[str]:
+    battle.round += 1
+    for f in fighters:
+        f.ready = f.condition in (Condition.ACTIVE, Condition.PINNED)
+    return [f"Round {battle.round}: fighters in play are Ready"]

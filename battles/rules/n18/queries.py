@@ -1,0 +1,163 @@
+"""The 2018+ rules' queries: the ``n18`` shoot, fight and test actions built from the fighters.
+
+Shooting and Fighting (the target's state, Flesh Wounds up to Toughness less one, the weapon it parries
+and strikes back with, Reaction attacks), and the tests: Nerve and Rally on Cool (+2 within 6" of the
+gang's own intact relic in the campaign guide's Border Dispute), Recovery, Willpower and Intelligence,
+Reload (the weapon's Ammo), Agility, Falling and the Bottle test. The warnings say what the rules forbid
+(activated already, Pinned, Broken, jammed or Out of Ammo weapons); the players decide.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+
+from battles.models import Condition
+from battles.rules import Plan, fighting_weapons, weapon_query
+
+KINDS = {"shoot": "Shoot", "fight": "Fight", "test": "Test", "scenario": "Scenario"}
+TESTS = {
+    "nerve": "Nerve test",
+    "rally": "Rally test",
+    "bottle": "Bottle test",
+    "recovery": "Recovery test",
+    "agility": "Agility test",
+    "fall": "Falling",
+    "willpower": "Willpower test",
+    "intelligence": "Intelligence test",
+    "reload": "Reload (Ammo test)",
+}
+COVER = {"none": "In the open", "partial": "Partial cover (-1)", "full": "Full cover (-2)"}
+FALL_CAUSES = {"fall": "Falls", "forced": "Forced off a ledge", "jump_down": "Jumps down"}
+CHARACTERISTIC = {"willpower": "Wil", "intelligence": "Int"}
+RELIC_BONUS = 2  # Border Dispute: Cool and Leadership tests within 6" of the gang's own relic
+
+
+def _state(fighter) -> str:
+    if fighter.condition == Condition.SERIOUSLY_INJURED:
+        return "seriously_injured"
+    if fighter.engaged:
+        return "engaged"
+    return "prone" if fighter.prone else "standing"
+
+
+def target_query(fighter) -> dict:
+    toughness = fighter.stats["T"]
+    return {
+        "T": toughness,
+        "W": fighter.wounds_left,
+        "flesh_wounds": min(fighter.flesh_wounds, toughness - 1),
+        "state": _state(fighter),
+        "save": fighter.profile.get("save"),
+    }
+
+
+def shoot_plan(params: dict, fighters: list) -> Plan:
+    shooter, target = params["fighter"], params["target"]
+    weapon, entry = weapon_query(shooter, params["weapon"])
+    query = {
+        "shooter": {"BS": shooter.stats["BS"], "S": shooter.stats["S"]},
+        **weapon,
+        "target": target_query(target),
+        "distance": params["distance"],
+        "cover": params.get("cover") or "none",
+        "modifiers": [params["modifier"]] if params.get("modifier") else [],
+    }
+    summary = f'{shooter.name} shoots {target.name} with the {entry["name"]} at {params["distance"]}"'
+    warnings = _activation_warnings(shooter)
+    if entry["key"] in shooter.jammed_weapons:
+        warnings.append(f"The {entry['name']} cannot be used again this battle")
+    elif entry["key"] in shooter.failed_weapons:
+        warnings.append(f"The {entry['name']} is Out of Ammo")
+    return Plan("shoot", "shoot", query, summary, shooter, target, params=params, warnings=warnings)
+
+
+def _activation_warnings(fighter) -> list[str]:
+    """Why the fighter might not act now (activated already, Pinned, Seriously Injured, Broken); not enforced."""
+    out = []
+    if not fighter.ready:
+        out.append(f"{fighter.name} has been activated this round already")
+    if fighter.condition != Condition.ACTIVE:
+        out.append(f"{fighter.name} is {fighter.get_condition_display()}")
+    if fighter.broken:
+        out.append(f"{fighter.name} is Broken")
+    return out
+
+
+def _close_combat_weapon(fighter) -> dict:
+    """The weapon a fighter strikes back and parries with: the first close combat weapon (else pistol) not failed."""
+    best = sorted(fighting_weapons(fighter), key=lambda w: w["category"] != "close_combat")
+    if not best:
+        return {}
+    query = best[0]["profiles"][0]["query"]
+    return {"weapon": query["weapon"], **({"weapon_profile": query["profile"]} if "profile" in query else {})}
+
+
+def fight_plan(params: dict, fighters: list) -> Plan:
+    attacker, target = params["fighter"], params["target"]
+    query = {
+        "attacker": {"WS": attacker.stats["WS"], "A": attacker.stats.get("A", 1), "S": attacker.stats["S"]},
+        "target": {**target_query(target), **_close_combat_weapon(target)},
+        "modifiers": [params["modifier"]] if params.get("modifier") else [],
+    }
+    if params.get("reaction"):
+        # The target, if still Standing after the attacks, strikes back at the attacker.
+        query["reaction"] = True
+        query["attacker"].update(target_query(attacker))
+        query["target"].update(WS=target.stats["WS"], A=target.stats.get("A", 1), S=target.stats["S"])
+    weapon_name = "bare hands"
+    if params.get("weapon"):
+        weapon, entry = weapon_query(attacker, params["weapon"])
+        query.update(weapon)
+        weapon_name = f"the {entry['name']}"
+    summary = f"{attacker.name} fights {target.name} with {weapon_name}"
+    return Plan(
+        "fight", "fight", query, summary, attacker, target, params=params, warnings=_activation_warnings(attacker)
+    )
+
+
+def _relic_bonus(battle, fighter, params) -> int:
+    relic_intact = not battle.facts.get("relics_defiled", {}).get(fighter.side)
+    return RELIC_BONUS if params.get("near_relic") and relic_intact else 0
+
+
+def test_plan(params: dict, fighters: list, battle) -> Plan:
+    test, fighter = params["test"], params.get("fighter")
+    if test == "bottle":
+        side = params["side"]
+        mine = [f for f in fighters if f.side == side]
+        query = {
+            "kind": "bottle",
+            "starting_crew": battle.starting_crew(side) or len(mine),
+            "seriously_injured": sum(f.condition == Condition.SERIOUSLY_INJURED for f in mine),
+            "out_of_action": sum(f.out_of_action for f in mine),
+        }
+        return Plan("test", "test", query, f"Bottle test for {battle.gang(side).name}", side=side, params=params)
+    rule, query = "test", {"kind": test}
+    if test in ("nerve", "rally"):
+        query.update(Cl=fighter.stats["Cl"], modifier=_relic_bonus(battle, fighter, params))
+    elif test == "recovery":
+        toughness = fighter.stats["T"]
+        query.update(T=toughness, flesh_wounds=min(fighter.flesh_wounds, toughness - 1))
+        query["assisted"] = bool(params.get("assisted"))
+    elif test in CHARACTERISTIC:
+        name = CHARACTERISTIC[test]
+        query = {"kind": "characteristic", "characteristic": name, "value": fighter.stats[name]}
+    elif test == "reload":
+        _, entry = weapon_query(fighter, params["weapon"])
+        if entry["key"] in fighter.jammed_weapons:
+            raise ValidationError(f"The {entry['name']} cannot be reloaded this battle (jammed, or no reload).")
+        query = {"kind": "ammo", "ammo": ammo_value(entry)}
+        return Plan("test", "test", query, f"{fighter.name} reloads the {entry['name']}", fighter, params=params)
+    elif test == "agility":
+        rule, query = "agility", {"modifier": params.get("modifier") or 0}
+    elif test == "fall":
+        rule = "fall"
+        query = {"height": params.get("height") or 1, "cause": params.get("cause") or "fall",
+                 "target": target_query(fighter)}  # fmt: skip
+    return Plan("test", rule, query, f"{fighter.name}: {TESTS[test]}", fighter, side=fighter.side, params=params)
+
+
+def ammo_value(entry: dict) -> int:
+    """The weapon's Ammo characteristic (4 for 4+), from its first profile that has one."""
+    ammo = next((p["ammo"] for p in entry["profiles"] if p.get("ammo")), None)
+    return int(str(ammo or "4+").rstrip("+"))

@@ -1,0 +1,111 @@
+"""The 2018+ club campaign guide's scenario actions (seed ``n18-campaign-cycles-1-2``): queries and effects.
+
+Every battle has loot caskets and an ammo cache to ransack; Border Dispute adds defiling the enemy
+gang's relic (no dice); Search & Destroy the weapon caches: searched for in the End phase (D6, 5+),
+destroyed with an Intelligence test (+1 for each friend within 2"), or carried off. What they change is
+kept in the battle's ``facts`` for the post-battle sequence.
+"""
+
+from __future__ import annotations
+
+from battles.models import Condition, other_side
+from battles.rules import Plan, weapon_query
+from battles.rules.n18.effects import activated
+from battles.rules.n18.queries import ammo_value
+
+SCENARIO_ACTIONS = {
+    "loot-casket": "Open a loot casket",
+    "ammo-cache": "Ransack the ammo cache",
+    "defile-relic": "Defile the enemy relic",
+    "search-cache": "Search for the weapon cache",
+    "destroy-cache": "Destroy a weapon cache",
+    "recover-cache": "Carry a weapon cache off",
+}
+# Which scenario actions each scenario has (every battle of the guide has loot caskets and the ammo cache).
+SCENARIO_ONLY = {
+    "defile-relic": "border-dispute",
+    "search-cache": "search-and-destroy",
+    "destroy-cache": "search-and-destroy",
+    "recover-cache": "search-and-destroy",
+}
+SEARCH_RULE = "cache-search"  # the guide's End phase D6 (5+) for a searching fighter
+
+
+def scenario_actions(battle) -> dict:
+    """The scenario actions this battle offers: every battle's, and its scenario's own."""
+    out = {}
+    for key, words in SCENARIO_ACTIONS.items():
+        only = SCENARIO_ONLY.get(key)
+        if only and battle.scenario and battle.scenario != only:
+            continue
+        out[key] = words
+    return out
+
+
+def scenario_plan(params: dict, fighters: list, battle) -> Plan:
+    action, fighter = params["action"], params["fighter"]
+    summary = f"{fighter.name}: {SCENARIO_ACTIONS[action].lower()}"
+    if action == "search-cache":
+        warnings = (
+            []
+            if fighter.condition == Condition.ACTIVE
+            else [f"{fighter.name} is not Active: only an Active fighter finds the cache"]
+        )
+        return Plan("scenario", SEARCH_RULE, {}, summary, fighter, side=fighter.side, params=params, warnings=warnings)
+    if action == "destroy-cache":
+        # A Double action in base contact: an Intelligence test, +1 for each friend within 2".
+        query = {"kind": "characteristic", "characteristic": "Int", "value": fighter.stats["Int"],
+                 "modifier": params.get("friends_near") or 0}  # fmt: skip
+        return Plan("scenario", "test", query, summary, fighter, side=fighter.side, params=params)
+    if action == "loot-casket":
+        query = {"smash_and_grab": battle.scenario == "smash-and-grab"}
+        return Plan("scenario", "loot-casket", query, summary, fighter, side=fighter.side, params=params)
+    if action == "ammo-cache":
+        _, entry = weapon_query(fighter, params["weapon"])
+        query = {"ammo": ammo_value(entry)}
+        return Plan("scenario", "ammo-cache", query, summary, fighter, side=fighter.side, params=params)
+    return Plan("scenario", "", {}, summary, fighter, side=fighter.side, params=params)
+
+
+def apply_scenario(plan: Plan, result: dict, battle) -> list[str]:
+    action, fighter = plan.params["action"], plan.fighter
+    facts = dict(battle.facts)
+    if action == "loot-casket":
+        record = {"side": fighter.side, "fighter": fighter.pk, "result": result.get("result"),
+                  "credits": result.get("credits_gained", 0)}  # fmt: skip
+        facts["caskets"] = [*facts.get("caskets", []), record]
+        words = [f"{fighter.name} opens a loot casket: {result.get('result')}"]
+        if record["credits"]:
+            words.append(f"{record['credits']} credits for {battle.gang(fighter.side).name}'s Stash after the battle")
+    elif action == "ammo-cache":
+        exhausted = result["cache_exhausted"]
+        facts["ammo_cache_exhausted"] = bool(facts.get("ammo_cache_exhausted") or exhausted)
+        words = [f"{fighter.name} ransacks the ammo cache: {'passed' if result['passed'] else 'failed'}"]
+        if exhausted:
+            words.append("The ammo cache is exhausted")
+    elif action == "defile-relic":
+        enemy = other_side(fighter.side)
+        defiled = dict(facts.get("relics_defiled", {}))
+        defiled[enemy] = {"fighter": fighter.pk, "name": fighter.name}
+        facts["relics_defiled"] = defiled
+        words = [f"{fighter.name} defiles {battle.gang(enemy).name}'s relic"]
+    else:
+        words = _cache(facts, action, fighter, result)
+    battle.facts = facts
+    activated(fighter)
+    return words
+
+
+CACHE_FACTS = {"search-cache": "caches_found", "destroy-cache": "caches_destroyed", "recover-cache": "caches_recovered"}
+CACHE_WORDS = {"search-cache": "finds a weapon cache", "destroy-cache": "destroys a weapon cache",
+               "recover-cache": "carries a weapon cache off the battlefield"}  # fmt: skip
+
+
+def _cache(facts: dict, action: str, fighter, result: dict) -> list[str]:
+    """Search & Destroy's weapon caches: found on the search roll, destroyed on a passed Int test, or recovered."""
+    succeeded = result.get("found", result.get("passed", True)) if result else True
+    if not succeeded:
+        return [f"{fighter.name} fails to {CACHE_WORDS[action].split(' ', 1)[0].rstrip('s')} it"]
+    name = CACHE_FACTS[action]
+    facts[name] = [*facts.get(name, []), {"side": fighter.side, "fighter": fighter.pk, "name": fighter.name}]
+    return [f"{fighter.name} {CACHE_WORDS[action]}"]
