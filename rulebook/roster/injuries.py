@@ -1,211 +1,22 @@
-"""Fighters between battles: a frozen snapshot of a roster entry, and injury tables that change it.
+"""Injury tables as data: the engine that applies the rows of both editions' post-battle injury tables.
 
-Both editions end a battle the same way: a fighter who went Out of Action rolls on a D66 table
-(the 1995 Serious Injuries chart, the 2018+ Lasting Injury table) whose rows lower characteristics,
-add skills or experience, set a status (dead, captured, in Recovery ...), record an injury that a
-later roll may ask about ("a second time", "only once") or send the fighter back to the table with
-some results re-rolled (Multiple Injuries). This module holds what the two tables share:
-
-- :class:`FighterSnapshot`, the roster entry the web app hands in (characteristics, skills,
-  injuries, experience, status), and :class:`Change`, one line of what a rule changed and why;
-- :class:`InjuryRules`, which applies a table's rows. Each row's ``details`` carry its effects as
-  data (see :meth:`InjuryRules.apply` for the vocabulary), so the same engine reads both tables;
-- :func:`roll_amount`, for the rewards written as dice ("D6x10", "3D6x10", "D3").
-
-Nothing here decides a rule of its own: the rows, their sources and the way a characteristic gets
-worse (a lower number, or a higher target number in the 2018+ rules) come from the edition.
+The 1995 Serious Injuries chart and the 2018+ Lasting Injury table are D66 tables whose rows lower
+characteristics, add skills or experience, set a status (dead, captured, in Recovery ...), record an
+injury that a later roll may ask about ("a second time", "only once") or send the fighter back to the
+table with some results re-rolled (Multiple Injuries). Each row's ``details`` carry its effects as data
+(:func:`injury_row` and the effect builders; see :meth:`InjuryRules.apply` for the vocabulary). The rows,
+their sources and the way a characteristic gets worse come from the edition.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
-from types import MappingProxyType
 
-from rulebook.dice import D3, D6, DiceSource, Dist, certain, map_dist, sum_of
-from rulebook.errors import RulesInputError
-from rulebook.query import Query
+from rulebook.dice import D3, D6, DiceSource
+from rulebook.roster.amounts import roll_amount
+from rulebook.roster.snapshot import Change, FighterSnapshot, InjuryOutcome
 from rulebook.tables import Row, Table
-
-ACTIVE = "active"
-
-
-@dataclass(frozen=True)
-class FighterSnapshot:
-    """A fighter as the roster has them between battles.
-
-    ``characteristics`` maps a characteristic's short name (``"BS"``, ``"Cl"``) to its number; for
-    the 2018+ target-number characteristics that is the number before the ``+`` (BS 4+ is 4).
-    ``injuries`` lists the slugs of recorded injuries, a repeat appearing twice.
-    """
-
-    characteristics: Mapping[str, int]
-    skills: tuple[str, ...] = ()
-    injuries: tuple[str, ...] = ()
-    xp: int = 0
-    status: str = ACTIVE
-    id: str | None = None
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "characteristics", MappingProxyType(dict(self.characteristics)))
-        object.__setattr__(self, "skills", tuple(self.skills))
-        object.__setattr__(self, "injuries", tuple(self.injuries))
-
-    def __hash__(self) -> int:
-        # The characteristics mapping is read-only but not hashable itself.
-        return hash(
-            (tuple(sorted(self.characteristics.items())), self.skills, self.injuries, self.xp, self.status, self.id)
-        )
-
-    def characteristic(self, name: str) -> int:
-        if name not in self.characteristics:
-            raise RulesInputError(f"fighter.characteristics.{name}", "is required by this result")
-        return self.characteristics[name]
-
-    def with_characteristic(self, name: str, value: int) -> FighterSnapshot:
-        return replace(self, characteristics={**self.characteristics, name: value})
-
-    def has_skill(self, skill: str) -> bool:
-        return skill in self.skills
-
-    def has_injury(self, slug: str) -> bool:
-        return slug in self.injuries
-
-    def as_json(self) -> dict:
-        out = {
-            "characteristics": dict(self.characteristics),
-            "skills": list(self.skills),
-            "injuries": list(self.injuries),
-            "xp": self.xp,
-            "status": self.status,
-        }
-        if self.id is not None:
-            out = {"id": self.id, **out}
-        return out
-
-    @classmethod
-    def from_query(cls, q: Query, statuses: Iterable[str]) -> FighterSnapshot:
-        """Read a fighter from a query object, naming the field that is wrong."""
-        chars = q.sub("characteristics", default={})
-        characteristics = {name: chars.int(name, low=0, high=20) for name in chars.data}
-        return cls(
-            characteristics=characteristics,
-            skills=tuple(_strings(q, "skills")),
-            injuries=tuple(_strings(q, "injuries")),
-            xp=q.int("xp", low=0, default=0),
-            status=q.choice("status", list(statuses), default=ACTIVE),
-            id=str(q.raw("id")) if q.has("id") else None,
-        )
-
-
-def _strings(q: Query, name: str) -> list[str]:
-    value = q.raw(name, [])
-    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
-        raise RulesInputError(q.field(name), "must be a list of names")
-    return [v.strip() for v in value]
-
-
-@dataclass(frozen=True)
-class Change:
-    """One thing a rule changed on a fighter: what, from and to, why, and the dice it took."""
-
-    what: str
-    before: object
-    after: object
-    why: str
-    dice: tuple[dict, ...] = ()
-
-    def as_json(self) -> dict:
-        return {"what": self.what, "before": self.before, "after": self.after, "why": self.why, "dice": list(self.dice)}
-
-
-@dataclass(frozen=True)
-class InjuryOutcome:
-    """A fighter after an injury roll: the new snapshot, every change, the results applied in order.
-
-    ``attacker_xp`` is experience owed to the enemy fighter who caused the injury (Memorable Death).
-    """
-
-    fighter: FighterSnapshot
-    changes: tuple[Change, ...]
-    results: tuple[str, ...]
-    attacker_xp: int = 0
-
-    def as_json(self) -> dict:
-        return {
-            "results": list(self.results),
-            "fighter": self.fighter.as_json(),
-            "changes": [c.as_json() for c in self.changes],
-            "attacker_xp": self.attacker_xp,
-        }
-
-
-# --- amounts written as dice ------------------------------------------------------------------
-
-_AMOUNT = re.compile(r"^(-?)(?:(\d*)D([36])|(\d+))(?:\+(\d+))?(?:x(\d+))?$")
-
-
-def _parse_amount(expr: str) -> tuple[int, int, int, int, int]:
-    """``"3D6x10"`` → (count 3, die 6, fixed 0, plus 0, times 10); a leading ``-`` makes ``times`` negative."""
-    match = _AMOUNT.match(expr.replace(" ", "").replace("×", "x"))
-    if not match:
-        raise RulesInputError("amount", f"{expr!r} is not a dice amount such as D6x10, D3+3 or -1")
-    sign, count, sides, fixed, plus, times = match.groups()
-    times = int(times or 1) * (-1 if sign else 1)
-    if sides:
-        return int(count or 1), int(sides), 0, int(plus or 0), times
-    return 0, 6, int(fixed), int(plus or 0), times
-
-
-def roll_amount(expr: str, dice: DiceSource, purpose: str) -> int:
-    """Roll an amount such as ``"D6x10"``, ``"3D6x10"``, ``"D3+3"``, ``"-D3"`` or ``"8"``."""
-    count, sides, fixed, plus, times = _parse_amount(expr)
-    die = D3 if sides == 3 else D6
-    total = fixed + sum(dice.roll(die, f"{purpose} ({expr})") for _ in range(count))
-    return (total + plus) * times
-
-
-def amount_dice(expr: str) -> int:
-    """How many dice an amount rolls (``"4D6x10"`` → 4)."""
-    return _parse_amount(expr)[0]
-
-
-def amount_distribution(expr: str) -> Dist:
-    count, sides, fixed, plus, times = _parse_amount(expr)
-    base = sum_of(D3 if sides == 3 else D6, count) if count else certain(fixed)
-    return map_dist(base, lambda total: (total + plus) * times)
-
-
-# --- random picks with ordinary dice ----------------------------------------------------------
-
-
-def pick_index(count: int, dice: DiceSource, purpose: str) -> int:
-    """Pick one of ``count`` things uniformly with D6s, every die shown.
-
-    Roll as many D6 as needed to cover ``count`` (one die up to 6, two read as a D66 up to 36 ...),
-    read them as one number, split its range into ``count`` equal bands and re-roll a result that
-    falls past the last whole band. With 4 things one D6 is read 1-4, re-rolling 5 and 6; with 3
-    things 1-2 is the first, 3-4 the second, 5-6 the third. One thing needs no die.
-    """
-    if count < 1:
-        raise RulesInputError("fighters", "there is nothing to pick from")
-    if count == 1:
-        return 0
-    digits, span = 1, 6
-    while span < count:
-        digits, span = digits + 1, span * 6
-    band = span // count
-    while True:
-        value = 0
-        for digit in range(digits):
-            label = f" (die {digit + 1} of {digits})" if digits > 1 else ""
-            value = value * 6 + dice.d6(f"{purpose}{label}") - 1
-        if value < band * count:
-            return value // band
-
-
-# --- injury tables as data -----------------------------------------------------------------------
 
 
 def injury_row(low: int, high: int, name: str, slug: str, summary: str, effects: list, **options) -> Row:
