@@ -271,6 +271,16 @@ def test_campaign_page_shows_the_standings_cycle_log_and_charts(client, world):
     assert as_user(client, world["users"]["stranger"]).get(url("campaign-detail", world)).status_code == 404
 
 
+def test_campaign_log_names_a_fighter_once(client, world):
+    from gangs.services import fighter_status_set
+
+    fighter = world["gangs"]["alice"].fighters.first()
+    fighter_status_set(fighter=fighter, status="recovery", actor=world["users"]["alice"])
+    page = as_user(client, world["users"]["alice"]).get(url("campaign-detail", world)).content.decode()
+    assert f"{fighter.name}: Active → In Recovery" in page
+    assert f"{fighter.name}: {fighter.name}" not in page and f"· {fighter.name}:" not in page
+
+
 def test_campaign_log_filters_by_gang_as_a_fragment(client, world):
     as_user(client, world["users"]["arbitrator"])
     response = client.get(
