@@ -106,6 +106,8 @@ def _weapon_choices(fighters, use: str, unarmed: bool = False) -> list:
                 out.append((f"{f.pk}:{w['key']}:{index}", label + broken))
         if unarmed:
             out.append((f"{f.pk}::", f"{f.name}: bare hands"))
+    if len(out) == 1:  # say why the list is empty rather than offer a lone dash
+        out = [("", f"— no fighter in play has a weapon that {use} —")]
     return out
 
 

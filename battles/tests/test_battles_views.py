@@ -230,6 +230,14 @@ def test_start_page_names_the_edition_of_my_gangs_too(client, battle):
 
 
 @pytest.mark.django_db
+def test_shoot_form_says_why_no_shooter_is_offered(client, battle):
+    battle.fighters.update(condition=Condition.OUT_OF_ACTION)
+    client.force_login(battle.player_a)
+    page = client.get(url("battle-act", battle, "shoot")).content.decode()
+    assert "no fighter in play has a weapon that shoots" in page
+
+
+@pytest.mark.django_db
 def test_end_battle_then_report(client, battle):
     client.force_login(battle.player_b)
     assert client.get(url("battle-end", battle)).status_code == 200
