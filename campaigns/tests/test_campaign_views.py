@@ -271,6 +271,12 @@ def test_campaign_page_shows_the_standings_cycle_log_and_charts(client, world):
     assert as_user(client, world["users"]["stranger"]).get(url("campaign-detail", world)).status_code == 404
 
 
+def test_battle_page_names_each_gang_in_the_roll_off(client, world):
+    battle = world["battle"]
+    page = as_user(client, world["users"]["alice"]).get(url("battle-detail", world, battle.pk)).content.decode()
+    assert "Roll-off for attacker: Alice&#x27;s gang 6, Bob&#x27;s gang 1 — the roll-off winner attacks." in page
+
+
 def test_campaign_log_names_a_fighter_once(client, world):
     from gangs.services import fighter_status_set
 
