@@ -157,6 +157,12 @@ def _patients(fighters: dict) -> list[str]:
     return [fid for fid, snap in fighters.items() if snap.status == CRITICAL_INJURY]
 
 
+def _n18_action_dice(ctx: Context, fighters: dict) -> str:
+    if not may_act(ctx, fighters):  # say so, rather than show a form with nothing to choose
+        return "None: no fighter with Gang Hierarchy is free to take an action after this battle."
+    return "D6 for each Medical Escort (and a Lasting Injury roll on 2-5)."
+
+
 def _n18_action_fields(ctx: Context, fighters: dict) -> list[Field]:
     """One action per fighter who may act; the first ones default to escorting each patient to the Doc."""
     actions = tuple((a, a) for a in battle_rewards.ACTION_EFFECTS)
@@ -274,7 +280,7 @@ N18_STEPS = (
     Step("actions", "Post-battle actions",
          "Each fighter with Gang Hierarchy who is not in Recovery or Captured takes one action. A Critical Injury "
          "not taken to the Doc by a Medical Escort dies.", battle_rewards.ACTION_SOURCE,
-         lambda ctx, f: "D6 for each Medical Escort (and a Lasting Injury roll on 2-5).", _n18_actions,
+         _n18_action_dice, _n18_actions,
          _n18_action_fields),
     Step("roster", "Update roster", "Fighters who missed this battle in Recovery or Convalescence come back; dead "
          "fighters leave the active roster and stay in the history; then the gang hires and buys as usual.",

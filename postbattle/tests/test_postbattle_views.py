@@ -174,3 +174,16 @@ def test_sequence_page_links_to_its_campaign_battle_and_the_gang(client, battle)
     page = client.get(url("sequence-detail", battle)).content.decode()
     assert f'href="{reverse("campaigns:battle-detail", args=[battle.campaign_id, battle.pk])}"' in page
     assert f'href="{reverse("gangs:gang-detail", args=[battle.attacker.pk])}"' in page
+
+
+def test_actions_step_says_when_no_fighter_may_act(client, battle):
+    gang = battle.attacker
+    gang.fighters.filter(pk__in=[f.pk for f in list(gang.fighters.order_by("pk"))[2:]]).update(status="recovery")
+    sequence = services.sequence_start(battle=battle, gang=gang, actor=gang.owner)
+    for dice, picked in [([4], {}), ([3, 1], {}), ([1, 1, 1], {}), ([1], {"recruit": False})]:
+        sequence = services.sequence_step_submit(
+            sequence=sequence, dice=ScriptedDice(dice), entered=True, choices=picked
+        )
+    client.force_login(gang.owner)
+    page = client.get(url("sequence-detail", battle)).content.decode()
+    assert "Post-battle actions" in page and "no fighter with Gang Hierarchy is free" in page
