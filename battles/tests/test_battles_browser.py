@@ -66,7 +66,7 @@ def test_end_the_battle_into_its_report(page, log_in_browser, make_battle):
     page.get_by_role("button", name="End the battle and write the report").click()
     page.wait_for_url(f"**/battles/{battle.pk}/report/")
     report = page.get_by_test_id("report").inner_text()
-    assert f"{battle.gang_b.name} wins" in report and "Held the bridge" in report
+    assert f"{battle.gang_b.name} won after" in report and "Held the bridge" in report
     assert no_horizontal_scroll(page)
     page.screenshot(path="/tmp/battle-report.png", full_page=True)
 
