@@ -24,8 +24,12 @@ $(VENV)/.installed-dev: requirements.txt requirements-dev.txt | $(PY)
 	$(PY) -m pip install --quiet -r requirements-dev.txt
 	touch $@ $(VENV)/.installed
 
-install: $(VENV)/.installed
-install-dev: $(VENV)/.installed-dev
+# A development checkout's settings; the real environment always wins over it (see README).
+.env:
+	printf '# Development settings for this checkout (not for a server). See .env.example.\nDEBUG=1\n' > $@
+
+install: $(VENV)/.installed .env
+install-dev: $(VENV)/.installed-dev .env
 
 run: export DEBUG ?= 1
 run: install

@@ -10,6 +10,24 @@ import dj_database_url
 TRUE = {"1", "true", "yes", "on"}
 
 
+def read_dotenv(path: Path) -> dict[str, str]:
+    """``KEY=value`` lines of a ``.env`` file (comments and blank lines skipped, quotes stripped).
+
+    A development checkout keeps its settings there (``make`` writes ``DEBUG=1`` on first use);
+    the real environment always wins over the file.
+    """
+    if not path.is_file():
+        return {}
+    values = {}
+    for line in path.read_text().splitlines():
+        line = line.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, _, value = line.partition("=")
+        values[key.strip().removeprefix("export ").strip()] = value.strip().strip("'\"")
+    return values
+
+
 def flag(environ: Mapping[str, str], name: str, default: bool = False) -> bool:
     value = environ.get(name)
     return default if value is None else value.strip().lower() in TRUE

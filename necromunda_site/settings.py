@@ -10,10 +10,10 @@ from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
-from necromunda_site.environment import database, flag, listing
+from necromunda_site.environment import database, flag, listing, read_dotenv
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-ENV = os.environ
+ENV = {**read_dotenv(BASE_DIR / ".env"), **os.environ}
 
 DEBUG = flag(ENV, "DEBUG")
 

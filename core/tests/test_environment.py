@@ -1,6 +1,6 @@
 from pathlib import Path
 
-from necromunda_site.environment import database, flag, listing
+from necromunda_site.environment import database, flag, listing, read_dotenv
 
 
 def test_without_database_url_an_sqlite_file_in_the_project():
@@ -41,7 +41,8 @@ def test_settings_refuse_to_start_without_a_secret_key_when_debug_is_off():
     import subprocess
     import sys
 
-    env = {"PATH": "/usr/bin:/bin", "DJANGO_SETTINGS_MODULE": "necromunda_site.settings"}
+    # DEBUG=0 in the real environment outranks a developer's .env with DEBUG=1.
+    env = {"PATH": "/usr/bin:/bin", "DJANGO_SETTINGS_MODULE": "necromunda_site.settings", "DEBUG": "0"}
     result = subprocess.run(
         [sys.executable, "-c", "import django; django.setup()"],
         env=env,
@@ -51,3 +52,12 @@ def test_settings_refuse_to_start_without_a_secret_key_when_debug_is_off():
     )
     assert result.returncode != 0
     assert "Set SECRET_KEY" in result.stderr
+
+
+def test_dotenv_lines_are_read_and_the_environment_wins(tmp_path):
+    dotenv = tmp_path / ".env"
+    dotenv.write_text("# local settings\nDEBUG=1\nexport SECRET_KEY='abc'\n\nnot a setting\n")
+    assert read_dotenv(dotenv) == {"DEBUG": "1", "SECRET_KEY": "abc"}
+    assert read_dotenv(tmp_path / "missing") == {}
+    merged = {**read_dotenv(dotenv), **{"DEBUG": "0"}}
+    assert flag(merged, "DEBUG") is False
