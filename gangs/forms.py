@@ -160,25 +160,35 @@ class N18AdvanceForm(forms.Form):
         for change in fighter.stat_changes.all():
             if change.source == "advancement":
                 taken[change.stat] = taken.get(change.stat, 0) + 1
-        characteristics = []
+        characteristics, random, chosen = [], [], []
+        # Only what the fighter can pay for is offered; the service still refuses the rest if posted.
+        self.out_of_reach: int | None = None
+
+        def offer(group: list, value: str, label: str, xp: int) -> None:
+            if xp <= fighter.experience:
+                group.append((value, f"{label} — {xp} XP"))
+            else:
+                self.out_of_reach = xp if self.out_of_reach is None else min(self.out_of_reach, xp)
+
         for code in fighter.base_stats:
             cost = gang_rules.n18_characteristic_cost(code, category=category, times_taken=taken.get(code, 0))
-            characteristics.append((f"stat:{code}", f"+1 {code} — {cost.xp} XP"))
+            offer(characteristics, f"stat:{code}", f"+1 {code}", cost.xp)
+        for table, level in access.items():
+            cost = gang_rules.n18_skill_cost(access=level, random=True, category=category)
+            offer(random, f"random:{table}", f"Random {table} skill ({level})", cost.xp)
         skills = Skill.objects.filter(edition=Edition.N18, table__name__in=access, is_active=True).select_related(
             "table"
         )
-        chosen, random = [], []
-        for table, level in access.items():
-            cost = gang_rules.n18_skill_cost(access=level, random=True, category=category)
-            random.append((f"random:{table}", f"Random {table} skill ({level}) — {cost.xp} XP"))
         for skill in skills:
             cost = gang_rules.n18_skill_cost(access=access[skill.table.name], random=False, category=category)
-            chosen.append((f"skill:{skill.pk}", f"{skill.name} ({skill.table.name}) — {cost.xp} XP"))
-        self.fields["advance"].choices = [
-            ("Characteristics", characteristics),
-            ("Random skills", random),
-            ("Chosen skills", chosen),
-        ]
+            offer(chosen, f"skill:{skill.pk}", f"{skill.name} ({skill.table.name})", cost.xp)
+        groups = [("Characteristics", characteristics), ("Random skills", random), ("Chosen skills", chosen)]
+        self.fields["advance"].choices = [(name, group) for name, group in groups if group]
+        self.affordable = any(group for _, group in groups)
+        if self.out_of_reach is not None:
+            self.fields[
+                "advance"
+            ].help_text = f"Only what {fighter.experience} XP pays for is listed; the cheapest other costs {self.out_of_reach} XP."
 
     def clean_advance(self) -> dict:
         kind, _, value = self.cleaned_data["advance"].partition(":")

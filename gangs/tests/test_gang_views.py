@@ -354,3 +354,20 @@ def test_an_n18_ganger_rolls_on_the_gangers_table_from_the_fighter_page(client, 
     assert bruiser.advancements.get().description == "+1 BS"
     response = client.post(url, {"dice": "1 2", "random_table": "Brawn"}, HTTP_HX_REQUEST="true")
     assert response.status_code == 200 and "costs 6 XP" in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_n18_spend_experience_choices_list_only_what_the_fighter_can_afford(client, make_gang, make_fighter):
+    gang = make_gang(edition="n18")
+    champion = make_fighter(gang, "champion", name="Vorn")
+    client.force_login(gang.owner)
+    url = reverse("gangs:fighter-detail", args=[gang.pk, champion.pk])
+    page = client.get(url).content.decode()
+    assert "+1 M — 5 XP" not in page and 'name="advance"' not in page
+    assert "the cheapest advancement costs 3 XP" in page
+    services.experience_award(fighter=champion, amount=5, actor=gang.owner, reason="Test")
+    page = client.get(url).content.decode()
+    assert "+1 M — 5 XP" in page and "+1 WS — 6 XP" not in page
+    assert "the cheapest other costs 6 XP" in page
+    response = client.post(reverse("gangs:fighter-advance", args=[gang.pk, champion.pk]), {"advance": "stat:WS"})
+    assert response.status_code == 200 and not champion.advancements.exists()
