@@ -371,3 +371,15 @@ def test_the_n18_spend_experience_choices_list_only_what_the_fighter_can_afford(
     assert "the cheapest other costs 6 XP" in page
     response = client.post(reverse("gangs:fighter-advance", args=[gang.pk, champion.pk]), {"advance": "stat:WS"})
     assert response.status_code == 200 and not champion.advancements.exists()
+
+
+@pytest.mark.django_db
+def test_the_print_roster_says_so_when_a_fighter_carries_no_weapons(client, make_gang, make_fighter):
+    gang = make_gang()
+    unarmed = make_fighter(gang, "ganger", name="Empty Hands")
+    assert not unarmed.purchases.exists()
+    client.force_login(gang.owner)
+    page = client.get(reverse("gangs:gang-print", args=[gang.pk])).content.decode()
+    assert page.count("<strong>Weapons:</strong> —") == 1
+    with_cards = client.get(reverse("gangs:gang-print", args=[gang.pk]) + "?cards=1").content.decode()
+    assert with_cards.count("<strong>Weapons:</strong> —") == 2
