@@ -395,3 +395,13 @@ def test_n18_fight_offers_reaction_attacks_and_shows_their_odds(client, make_bat
     data = {"attacker": f"{attacker.pk}::", "target": target.pk, "reaction": "on", "op": "odds"}
     page = client.post(url("battle-act", battle, "fight"), data).content.decode()
     assert "Opponent strikes back" in page and "The attacker, after Reaction attacks" in page
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("view", ["battle-detail", "battle-follow"])
+def test_the_battle_page_links_each_gang_to_its_gang_page(client, battle, view):
+    client.force_login(battle.player_a)
+    body = client.get(url(view, battle)).content.decode()
+    for gang in (battle.gang_a, battle.gang_b):
+        link = f'<a href="{reverse("gangs:gang-detail", args=[gang.pk])}">{gang.name}</a>'
+        assert body.count(link) == 2  # the heading and the gang's own section
