@@ -96,6 +96,24 @@ class GangChoiceForm(forms.Form):
         self.fields["gang"].queryset = gangs
 
 
+class CycleAdvanceForm(forms.Form):
+    """Beginning the next cycle. The arbitrator may leave battles unreported, but has to say so."""
+
+    confirm = forms.BooleanField(required=False)
+
+    def __init__(self, *args, campaign: Campaign, unreported: int, **kwargs):
+        super().__init__(*args, **kwargs)
+        if unreported:
+            battles = f"{unreported} battle{'s' if unreported != 1 else ''}"
+            were = "is" if unreported == 1 else "are"
+            field = self.fields["confirm"]
+            field.required = True
+            field.label = f"{battles} of Cycle {campaign.cycle} {were} not reported yet: begin the next cycle anyway"
+            field.error_messages["required"] = (
+                f"{battles} of Cycle {campaign.cycle} {were} not reported yet; tick the box to begin the next cycle anyway."
+            )
+
+
 class WantsToPlayForm(forms.Form):
     wants_to_play = forms.BooleanField(required=False)
 

@@ -125,6 +125,13 @@ def current_cycle(campaign: Campaign) -> Cycle | None:
     return campaign.cycles.filter(number=campaign.cycle).first()
 
 
+def unreported_in_cycle(campaign: Campaign) -> int:
+    """Battles of the current cycle nobody has reported yet (what beginning the next cycle leaves behind)."""
+    if not campaign.has_cycles or not campaign.cycle:
+        return 0
+    return campaign.battles.filter(cycle__number=campaign.cycle, status=BattleStatus.SCHEDULED).count()
+
+
 def battles(campaign: Campaign) -> QuerySet[Battle]:
     return campaign.battles.select_related("attacker__owner", "defender__owner", "winner", "cycle", "stakes__territory")
 
@@ -168,10 +175,12 @@ def campaign_page(campaign: Campaign) -> dict:
     rows = standings(campaign)
     cycle = current_cycle(campaign)
     all_battles = battles(campaign)
+    cycle_battles = list(all_battles.filter(cycle=cycle)) if cycle else []
     return {
         "standings": rows,
         "cycle": cycle,
-        "cycle_battles": list(all_battles.filter(cycle=cycle)) if cycle else [],
+        "cycle_battles": cycle_battles,
+        "unreported": sum(1 for b in cycle_battles if b.status == BattleStatus.SCHEDULED),
         "open_battles": list(all_battles.exclude(status=BattleStatus.CONFIRMED)) if not cycle else [],
         "recent_battles": list(all_battles.filter(status=BattleStatus.CONFIRMED).order_by("-confirmed_at")[:10]),
         "challenge_queue": challenge_queue(campaign, rows, cycle),

@@ -55,7 +55,7 @@ CHANGES = {
         lambda w: w["campaign"].arbitrators.filter(user__username="stranger").exists(),
     ),
     "cycle-advance": (
-        lambda w: url("cycle-advance", w), {}, "arbitrator", None,
+        lambda w: url("cycle-advance", w), {"confirm": "on"}, "arbitrator", None,
         lambda w: Campaign.objects.get(pk=w["campaign"].pk).cycle == 2,
     ),
     "campaign-finish": (
@@ -153,7 +153,7 @@ def test_who_may_change_what(client, world, name):
 
 def test_htmx_success_redirects_the_client(client, world):
     as_user(client, world["users"]["arbitrator"])
-    response = client.post(url("cycle-advance", world), HTTP_HX_REQUEST="true")
+    response = client.post(url("cycle-advance", world), {"confirm": "on"}, HTTP_HX_REQUEST="true")
     assert response.status_code == 200 and response["HX-Redirect"] == url("campaign-detail", world)
 
 
@@ -416,3 +416,16 @@ def test_who_may_pass(client, world):
     assert as_user(client, world["users"]["carol"]).get(target).status_code == 405
     assert client.post(target, data).status_code == 302
     assert world["campaign"].cycles.get(number=2).passed.filter(pk=world["gangs"]["carol"].pk).exists()
+
+
+def test_beginning_the_next_cycle_with_battles_unreported_asks_for_confirmation(client, world):
+    as_user(client, world["users"]["arbitrator"])
+    warning = "1 battle of Cycle 1 is not reported yet"
+    assert warning in client.get(url("campaign-detail", world)).content.decode()
+    response = client.post(url("cycle-advance", world), follow=True)
+    assert f"{warning}; tick the box" in response.content.decode()
+    assert Campaign.objects.get(pk=world["campaign"].pk).cycle == 1
+    reported(world)  # reported, awaiting confirmation: nothing left to report
+    assert warning not in client.get(url("campaign-detail", world)).content.decode()
+    assert client.post(url("cycle-advance", world)).status_code == 302
+    assert Campaign.objects.get(pk=world["campaign"].pk).cycle == 2

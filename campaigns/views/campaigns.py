@@ -15,6 +15,7 @@ from campaigns.forms import (
     ArbitratorForm,
     CampaignEditForm,
     CampaignForm,
+    CycleAdvanceForm,
     DiceForm,
     JoinForm,
     LogFilterForm,
@@ -71,6 +72,7 @@ def campaign_detail(request, pk: int):
                "rating_chart": charts.standing_chart(page["snapshots"], "rating"),
                "reputation_chart": charts.standing_chart(page["snapshots"], "reputation"),
                "my_gang_ids": access.gang_ids, "dice_form": DiceForm(),
+               "cycle_form": CycleAdvanceForm(campaign=campaign, unreported=page["unreported"]),
                "arbitrator_form": ArbitratorForm(), "territory_form": TerritoryAddForm(edition=campaign.edition)}  # fmt: skip
     return render(request, "campaigns/campaign_detail.html", context)
 
@@ -159,7 +161,14 @@ def campaign_start(request, pk: int):
 @login_required
 @require_POST
 def cycle_advance(request, pk: int):
-    return _arbitrator_move(request, pk, lambda c: services.cycle_advance(campaign=c), "A new cycle has begun.")
+    access = campaign_access(request.user, pk)
+    access.require_arbitrator()
+    campaign = access.campaign
+    form = CycleAdvanceForm(request.POST, campaign=campaign, unreported=selectors.unreported_in_cycle(campaign))
+    url = reverse("campaigns:campaign-detail", args=[pk])
+    if not form.is_valid():
+        return _refused(request, ValidationError(form.errors["confirm"]), url)
+    return _run(request, url, lambda: services.cycle_advance(campaign=campaign), "A new cycle has begun.")
 
 
 @login_required
