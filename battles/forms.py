@@ -13,9 +13,8 @@ from django.core.exceptions import ValidationError
 
 from battles.models import BattleFighter, Condition, Role, Side
 from battles.rules import classic, n18
+from core.forms import EnteredDiceField
 from gangs.models import AVAILABLE_FOR_BATTLE, Gang
-from rulebook.dice import parse_dice
-from rulebook.errors import RulesInputError
 
 # --- starting a battle --------------------------------------------------------------------------
 
@@ -114,8 +113,7 @@ def _weapon_choices(fighters, use: str, unarmed: bool = False) -> list:
 class ActionForm(forms.Form):
     """What every action form shares: the dice, rolled here or entered from the table."""
 
-    dice = forms.CharField(
-        required=False,
+    dice = EnteredDiceField(
         label="Dice rolled at the table",
         help_text="In the order asked, e.g. 4 3 6. Leave empty to roll here.",
         widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
@@ -130,15 +128,6 @@ class ActionForm(forms.Form):
     def fighter(self, name: str) -> BattleFighter | None:
         value = self.cleaned_data.get(name)
         return self.by_pk.get(int(value)) if value not in (None, "") else None
-
-    def clean_dice(self):
-        text = self.cleaned_data["dice"].strip()
-        if not text:
-            return None
-        try:
-            return parse_dice(text)
-        except RulesInputError as exc:
-            raise ValidationError(exc.message) from None
 
     def params(self) -> dict:
         raise NotImplementedError

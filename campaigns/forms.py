@@ -7,9 +7,8 @@ from django.contrib.auth import get_user_model
 
 from campaigns.models import Campaign, CampaignTerritory, Outcome
 from content.models import Territory
+from core.forms import EnteredDiceField
 from gangs.models import Gang, LedgerKind
-from rulebook.dice import parse_dice
-from rulebook.errors import RulesInputError
 
 
 class CampaignForm(forms.ModelForm):
@@ -45,19 +44,10 @@ class JoinForm(forms.Form):
 class DiceForm(forms.Form):
     """Dice rolled by the server, or entered from the table (``"3 5"``)."""
 
-    dice = forms.CharField(
-        required=False, max_length=100, label="Dice rolled at the table",
+    dice = EnteredDiceField(
+        max_length=100, label="Dice rolled at the table",
         help_text="Leave empty for the server to roll; or enter each die in order, e.g. 3 5.",
     )  # fmt: skip
-
-    def clean_dice(self):
-        text = self.cleaned_data["dice"].strip()
-        if not text:
-            return None
-        try:
-            return parse_dice(text)
-        except RulesInputError as err:
-            raise forms.ValidationError(err.message) from err
 
 
 class PairForm(forms.Form):

@@ -5,12 +5,11 @@ from __future__ import annotations
 from django import forms
 
 from content.models import Edition, FighterType, House, Skill
+from core.forms import EnteredDiceField
 from gangs.models import ON_ROSTER, Fighter, Gang
 from gangs.services import buyable_equipment
 from rulebook import gang_rules
 from rulebook.classic.campaign.experience import SKILL_TABLES as CLASSIC_SKILL_TABLES
-from rulebook.dice import parse_dice
-from rulebook.errors import RulesInputError
 from rulebook.n18.advancement import GANGER_ADVANCEMENT
 
 
@@ -100,21 +99,12 @@ class EnteredDiceForm(forms.Form):
     """A roll the server makes, or the dice rolled at the table typed in order (``dice_help`` says which)."""
 
     dice_help = ""
-    dice = forms.CharField(required=False, label="Dice rolled at the table (optional)")
+    dice = EnteredDiceField(label="Dice rolled at the table (optional)")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["dice"].help_text = f"{self.dice_help} Empty: the server rolls."
         self.order_fields([name for name in self.fields if name != "dice"] + ["dice"])
-
-    def clean_dice(self) -> list:
-        text = self.cleaned_data["dice"].strip()
-        if not text:
-            return []
-        try:
-            return parse_dice(text)
-        except RulesInputError as error:
-            raise forms.ValidationError(error.message) from None
 
 
 class ClassicAdvanceForm(EnteredDiceForm):
