@@ -30,7 +30,14 @@ def phase_actions(battle: BattleSession) -> list[BattleAction]:
     """The actions still standing in the current phase (what prompts have been answered)."""
     return list(
         battle.actions.filter(undone=False, round=battle.round, turn_side=battle.turn_side, phase=battle.phase).only(
-            "kind", "rule", "query", "side", "fighter_id", "casualties"
+            # The battle key too: the related manager links each action back to the battle it came from.
+            "battle_id",
+            "kind",
+            "rule",
+            "query",
+            "side",
+            "fighter_id",
+            "casualties",
         )
     )
 

@@ -96,16 +96,19 @@ def standings(campaign: Campaign) -> list[Standing]:
     gangs = with_rating(Gang.objects.filter(memberships__in=memberships)).select_related("owner", "house")
     by_id = {g.pk: g for g in gangs}
     rows = {m.gang_id: Standing(m, by_id[m.gang_id], gang_rating(by_id[m.gang_id])) for m in memberships}
-    for battle in campaign.battles.filter(status=BattleStatus.CONFIRMED).only(
-        "attacker", "defender", "winner", "is_draw"
+    # values_list, not .only(): a deferred model row reached through campaign.battles loads its deferred
+    # campaign key once per battle when the manager links it back to the campaign.
+    confirmed = campaign.battles.filter(status=BattleStatus.CONFIRMED)
+    for attacker_id, defender_id, winner_id, is_draw in confirmed.values_list(
+        "attacker_id", "defender_id", "winner_id", "is_draw"
     ):
-        for gang_id in (battle.attacker_id, battle.defender_id):
+        for gang_id in (attacker_id, defender_id):
             row = rows.get(gang_id)
             if row is None:
                 continue
-            if battle.is_draw or battle.winner_id is None:
+            if is_draw or winner_id is None:
                 row.draws += 1
-            elif battle.winner_id == gang_id:
+            elif winner_id == gang_id:
                 row.wins += 1
             else:
                 row.losses += 1

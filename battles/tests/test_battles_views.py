@@ -405,3 +405,35 @@ def test_the_battle_page_links_each_gang_to_its_gang_page(client, battle, view):
     for gang in (battle.gang_a, battle.gang_b):
         link = f'<a href="{reverse("gangs:gang-detail", args=[gang.pk])}">{gang.name}</a>'
         assert body.count(link) == 2  # the heading and the gang's own section
+
+
+def _repeat_actions(battle, more):
+    """Add ``more`` copies of the battle's first action to the current phase (what a long Shooting phase holds)."""
+    from battles.models import BattleAction
+
+    first = battle.actions.order_by("pk").first()
+    last = battle.actions.order_by("number").last().number
+    rows = []
+    for n in range(more):
+        copy = {k: v for k, v in first.__dict__.items() if not k.startswith("_") and k != "id"}
+        rows.append(BattleAction(**{**copy, "number": last + 1 + n}))
+    BattleAction.objects.bulk_create(rows)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("view", ["battle-detail", "battle-follow"])
+def test_battle_page_query_budget_is_flat_in_the_actions_of_the_phase(client, battle, view):
+    """2 actions in the phase against 20: the same queries (the prompts read every action of the phase)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client.force_login(battle.player_a)
+    client.post(url("battle-act", battle, "shoot"), shoot_post(battle))
+    counts = []
+    for more in (1, 18):
+        _repeat_actions(battle, more)
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url(view, battle)).status_code == 200
+        counts.append(len(queries))
+    assert battle.actions.filter(undone=False, round=battle.round, phase=battle.phase).count() == 20
+    assert counts[0] == counts[1], counts

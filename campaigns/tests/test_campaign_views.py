@@ -429,3 +429,30 @@ def test_beginning_the_next_cycle_with_battles_unreported_asks_for_confirmation(
     assert warning not in client.get(url("campaign-detail", world)).content.decode()
     assert client.post(url("cycle-advance", world)).status_code == 302
     assert Campaign.objects.get(pk=world["campaign"].pk).cycle == 2
+
+
+def _confirmed_battles(campaign, count):
+    """``count`` more battles played, reported and confirmed between the campaign's first two gangs, each in a
+    cycle of its own from the second on (so the page grows in battles and cycles together)."""
+    a, b = [m.gang for m in campaign.memberships.select_related("gang")[:2]]
+    for n in range(count):
+        if campaign.battles.exists():
+            services.cycle_advance(campaign=campaign)
+        battle = services.battle_arrange(campaign=campaign, attacker=a if n % 2 else b, defender=b if n % 2 else a)
+        battle = services.battle_scenario_roll(battle=battle, dice=ScriptedDice([1, 1, 6, 1]))
+        services.battle_report_submit(battle=battle, actor=campaign.created_by, winner=battle.attacker)
+        services.battle_report_confirm(battle=battle, actor=campaign.created_by, is_arbitrator=True)
+
+
+def test_campaign_page_queries_do_not_grow_with_confirmed_battles_and_cycles(client, make_campaign):
+    """2 confirmed battles over 2 cycles against 40 over 40: the same queries (from Cycle 2 on the page asks who
+    may challenge, so both sizes start there)."""
+    counts = []
+    for battles in (2, 40):
+        campaign = make_campaign(gangs=4, started=True)
+        _confirmed_battles(campaign, battles)
+        campaign.refresh_from_db()
+        assert campaign.battles.filter(status=BattleStatus.CONFIRMED).count() == battles
+        assert campaign.cycles.count() == battles
+        counts.append(campaign_queries(client, campaign, campaign.created_by))
+    assert counts[0] == counts[1], counts
