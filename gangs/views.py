@@ -162,13 +162,11 @@ def _fighter_forms(gang, row, access, posted: dict | None = None) -> dict:
 
 
 def _advance_form(gang, fighter, data=None):
+    if gang.edition == Edition.N18 and fighter.fighter_type.category == "ganger":
+        return forms.GangerAdvanceForm(data, primary_tables=services.specialist_primary_tables(fighter))
     standard, _, levels = services.skill_tables(gang.edition, fighter.fighter_type)
     if gang.edition == Edition.CLASSIC:
         return forms.ClassicAdvanceForm(data, standard_tables=standard)
-    if fighter.fighter_type.category == "ganger":
-        specialist = services.specialist_type(fighter)
-        levels = services.skill_tables(gang.edition, specialist)[2] if specialist else {}
-        return forms.GangerAdvanceForm(data, primary_tables=[t for t, level in levels.items() if level == "primary"])
     return forms.N18AdvanceForm(data, fighter=fighter, access=levels)
 
 

@@ -13,6 +13,7 @@ from gangs.services.advancement import (
     fighter_advance_classic,
     fighter_advance_n18,
     skill_tables,
+    specialist_primary_tables,
     specialist_type,
 )
 from gangs.services.equipment import (
@@ -76,5 +77,6 @@ __all__ = [
     "fighter_advance_classic",
     "fighter_advance_n18",
     "advancement_record",
+    "specialist_primary_tables",
     "specialist_type",
 ]

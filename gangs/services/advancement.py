@@ -7,13 +7,13 @@ from collections.abc import Sequence
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import OuterRef, Subquery
 
 from content.models import (
     Edition,
     FighterType,
     Skill,
     SkillAccess,
-    SkillTable,
 )
 from gangs.ledger import ledger_record
 from gangs.models import (
@@ -38,12 +38,31 @@ from rulebook.roster import FighterSnapshot
 
 def skill_tables(edition: str, fighter_type: FighterType) -> tuple[dict, dict, dict]:
     """(standard tables, all tables, access level by table) as {table name: [skill names in order]}."""
-    tables = SkillTable.objects.filter(edition=edition, is_active=True).prefetch_related("skills")
-    access = {a.table_id: a.level for a in SkillAccess.objects.filter(fighter_type=fighter_type)}
-    every = {t.name: [s.name for s in t.skills.all() if s.is_active] for t in tables}
-    standard = {t.name: every[t.name] for t in tables if t.pk in access}
-    levels = {t.name: access[t.pk] for t in tables if t.pk in access}
+    # One query: each active skill with its table and the type's access level to that table. A table with no
+    # active skill has nothing to offer, so it is left out.
+    level = SkillAccess.objects.filter(fighter_type=fighter_type, table=OuterRef("table")).values("level")[:1]
+    skills = (
+        Skill.objects.filter(edition=edition, is_active=True, table__is_active=True)
+        .select_related("table")
+        .annotate(access_level=Subquery(level))
+        .order_by("table__order", "table__name", "order", "name")
+    )
+    every: dict[str, list[str]] = {}
+    levels: dict[str, str] = {}
+    for skill in skills:
+        every.setdefault(skill.table.name, []).append(skill.name)
+        if skill.access_level:
+            levels[skill.table.name] = skill.access_level
+    standard = {name: every[name] for name in levels}
     return standard, every, levels
+
+
+def specialist_primary_tables(fighter: Fighter) -> list[str]:
+    """The Primary Skill Sets of the house list's Specialist (:func:`specialist_type`), in one query: what a
+    Ganger's Advancement form offers for a Specialist's random skill."""
+    specialist = specialist_types(fighter).values("pk")[:1]
+    access = SkillAccess.objects.filter(fighter_type=Subquery(specialist), level="primary", table__is_active=True)
+    return list(access.order_by("table__order", "table__pk").values_list("table__name", flat=True))
 
 
 def classic_advances_due(fighter: Fighter, taken: int) -> int:
@@ -177,8 +196,11 @@ def _n18_skill(fighter: Fighter, skill: Skill | None, random_table: str | None, 
 
 def specialist_type(fighter: Fighter) -> FighterType | None:
     """The house list's Specialist, whom a Ganger becomes on a 2 or 12 of their Advancement roll."""
-    types = fighter.gang.house.fighter_types.filter(category="specialist", is_active=True)
-    return types.order_by("order", "pk").first()
+    return specialist_types(fighter).first()
+
+
+def specialist_types(fighter: Fighter):
+    return fighter.gang.house.fighter_types.filter(category="specialist", is_active=True).order_by("order", "pk")
 
 
 def _n18_ganger(fighter: Fighter, actor, dice: DiceSource, prefer, random_table: str | None) -> Advancement:

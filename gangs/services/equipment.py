@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Case, Exists, F, OuterRef, Q, Subquery, When
 
 from content.models import (
     Edition,
@@ -68,20 +69,26 @@ def price_now(gang: Gang, equipment: Equipment, fighter: Fighter | None) -> tupl
 
 
 def buyable_equipment(gang: Gang, fighter: Fighter | None) -> list[tuple[Equipment, int, str]]:
-    """Everything this fighter (or the Stash) can buy now, with price and where from."""
-    lists = {}
+    """Everything this fighter (or the Stash) can buy now, with price and where from (one query)."""
+    items = Equipment.objects.active().filter(edition=gang.edition)
     if fighter is not None:
-        entries = FighterTypeEquipment.objects.filter(fighter_type=fighter.fighter_type_id).select_related("equipment")
-        lists = {e.equipment_id: (e.equipment, e.cost, f"{fighter.fighter_type.name} list") for e in entries}
+        listed = FighterTypeEquipment.objects.filter(fighter_type=fighter.fighter_type_id, equipment=OuterRef("pk"))
+        items = items.annotate(list_price=Subquery(listed.values("cost")[:1]))
+        where = f"{fighter.fighter_type.name} list"
     else:
-        entries = Equipment.objects.active().filter(
-            edition=gang.edition, cost__isnull=False, fighter_type_lists__fighter_type__house=gang.house_id
+        # The Stash buys what any of the house's lists offer, at the Trading Post's price.
+        on_a_list = Exists(
+            FighterTypeEquipment.objects.filter(fighter_type__house=gang.house_id, equipment=OuterRef("pk"))
         )
-        lists = {e.pk: (e, e.cost, "house lists") for e in entries.distinct()}
-    for item in Equipment.objects.active().filter(edition=gang.edition, cost__isnull=False).exclude(pk__in=lists):
-        if trading_post_allows(gang.edition, item):
-            lists[item.pk] = (item, item.cost, "Trading Post")
-    return sorted((v for v in lists.values() if v[0].is_active), key=lambda v: (v[0].category, v[0].name))
+        items = items.annotate(list_price=Case(When(on_a_list, then=F("cost")), default=None))
+        where = "house lists"
+    offers = []
+    for item in items.filter(Q(list_price__isnull=False) | Q(cost__isnull=False)):
+        if item.list_price is not None:
+            offers.append((item, item.list_price, where))
+        elif trading_post_allows(gang.edition, item):
+            offers.append((item, item.cost, "Trading Post"))
+    return sorted(offers, key=lambda v: (v[0].category, v[0].name))
 
 
 @transaction.atomic

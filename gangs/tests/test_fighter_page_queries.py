@@ -1,0 +1,52 @@
+"""The fighter page's query budget: flat in the fighter's items, advancements and injuries, for every kind of
+fighter (a Ganger's page reads its Specialist's skill access too), and at most 15."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from content.models import Equipment, Skill
+from gangs import services
+from gangs.services.advancement import advancement_record
+
+pytestmark = pytest.mark.django_db
+
+FIGHTER_PAGE_BUDGET = 15
+
+
+def _grow(fighter, size):
+    """``size`` more items, characteristic advances, skills and Lasting Injuries on the fighter."""
+    knife = Equipment.objects.get(edition="n18", slug="fighting-knife")
+    skills = list(Skill.objects.filter(edition="n18").order_by("pk"))
+    for n in range(size):
+        services.purchase_buy(gang=fighter.gang, equipment=knife, fighter=fighter, actor=fighter.gang.owner)
+        advancement_record(fighter=fighter, kind="characteristic", description=f"+1 Cool ({n})", actor=None,
+                           reason="Test", stat="Cl", delta=1)  # fmt: skip
+        advancement_record(fighter=fighter, kind="skill", description=skills[n].name, actor=None, reason="Test",
+                           skill=skills[n])  # fmt: skip
+        services.injury_record(fighter=fighter, code=f"scar-{n}", name=f"Scar {n}", stat_deltas={"Ld": -1},
+                               actor=fighter.gang.owner, reason="Test")  # fmt: skip
+
+
+def _queries(client, fighter) -> int:
+    target = reverse("gangs:fighter-detail", args=[fighter.gang_id, fighter.pk])
+    client.get(target)  # warm the session
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(target)
+    assert response.status_code == 200
+    return len(queries)
+
+
+@pytest.mark.parametrize("kind", ["leader", "ganger", "juve"])
+@pytest.mark.parametrize("viewer", ["owner", "other"])
+def test_fighter_page_is_flat_in_items_advancements_and_injuries(client, make_user, make_gang, make_fighter, kind,
+                                                                 viewer):  # fmt: skip
+    counts = []
+    for size in (1, 6):  # from 1: with no item the weapon profiles are not read at all
+        gang = make_gang(edition="n18", extra_credits=5000)
+        fighter = make_fighter(gang, kind)
+        _grow(fighter, size)
+        client.force_login(gang.owner if viewer == "owner" else make_user())
+        counts.append(_queries(client, fighter))
+    assert counts[0] == counts[1] <= FIGHTER_PAGE_BUDGET, counts
