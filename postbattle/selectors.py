@@ -142,7 +142,8 @@ def gang_sequences(gang: Gang) -> QuerySet[Sequence]:
     return (
         Sequence.objects.filter(gang=gang)
         .filter(Q(state=SequenceState.APPLIED) | Q(state=SequenceState.REVERTED))
-        .select_related("battle", "application__applied_by", "application__reverted_by")
+        # The battle names its two gangs in the account's heading.
+        .select_related("battle__attacker", "battle__defender", "application__applied_by", "application__reverted_by")
         .order_by("-created_at", "-pk")
     )
 

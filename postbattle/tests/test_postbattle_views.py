@@ -187,3 +187,44 @@ def test_actions_step_says_when_no_fighter_may_act(client, battle):
     client.force_login(gang.owner)
     page = client.get(url("sequence-detail", battle)).content.decode()
     assert "Post-battle actions" in page and "no fighter with Gang Hierarchy is free" in page
+
+
+def _page_queries(client, target) -> int:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(target).status_code == 200
+    return len(queries)
+
+
+def test_sequence_page_queries_do_not_grow_with_the_steps_taken(client, battle):
+    """The sequence page costs the same at its first step and after each step taken, until the last."""
+    gang = battle.attacker
+    leader, champion = list(gang.fighters.order_by("pk"))[2:]
+    sequence = services.sequence_start(battle=battle, gang=gang, actor=gang.owner)
+    client.force_login(gang.owner)
+    client.get(url("sequence-detail", battle))  # warm the session
+    counts = [_page_queries(client, url("sequence-detail", battle))]
+    choices = {f"action_{leader.pk}": "Trade", f"action_{champion.pk}": "Trade"}
+    for dice, picked in [([4], {}), ([3, 1], {}), ([1, 1, 1], {}), ([1], {"recruit": False}), ([], choices)]:
+        sequence = services.sequence_step_submit(
+            sequence=sequence, dice=ScriptedDice(dice), entered=True, choices=picked
+        )
+        counts.append(_page_queries(client, url("sequence-detail", battle)))
+    assert len(set(counts)) == 1, counts
+
+
+def test_history_page_queries_do_not_grow_with_the_sequences_applied(client, make_user, make_confirmed_battle):
+    """A gang's post-battle history after one applied sequence and after three: the same queries."""
+    counts = []
+    for battles in (1, 3):
+        results = [("attacker", 0, OOA, 2, {}), ("attacker", 1, SI, 3, {})]
+        first = make_confirmed_battle(edition="n18", results=results)
+        for n in range(battles):
+            applied(first if n == 0 else make_confirmed_battle(edition="n18", campaign=first.campaign, results=results))
+        client.force_login(make_user())
+        target = reverse("postbattle:gang-history", args=[first.attacker.pk])
+        client.get(target)
+        counts.append(_page_queries(client, target))
+    assert counts[0] == counts[1], counts
