@@ -50,3 +50,19 @@ def test_fighter_page_is_flat_in_items_advancements_and_injuries(client, make_us
         client.force_login(gang.owner if viewer == "owner" else make_user())
         counts.append(_queries(client, fighter))
     assert counts[0] == counts[1] <= FIGHTER_PAGE_BUDGET, counts
+
+
+@pytest.mark.parametrize("page", ["gangs:gang-detail", "gangs:gang-print"])
+def test_gang_and_print_pages_are_flat_in_items_advancements_and_injuries(client, make_gang, make_fighter, page):
+    counts = []
+    for size in (1, 6):
+        gang = make_gang(edition="n18", extra_credits=5000)
+        for kind in ("leader", "champion", "ganger"):
+            _grow(make_fighter(gang, kind), size)
+        client.force_login(gang.owner)
+        target = reverse(page, args=[gang.pk])
+        client.get(target)  # warm the session
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(target).status_code == 200
+        counts.append(len(queries))
+    assert counts[0] == counts[1], counts
