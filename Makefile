@@ -60,5 +60,8 @@ test: lint
 		echo "== PostgreSQL not reachable: ran on SQLite only =="; \
 	fi
 
+# Figures, not assertions (README, Benchmarks): the rules engine, then the pages and a load test on a database
+# of the bench's own (PostgreSQL when one answers, else SQLite), dropped at the end.
 bench: install
 	$(PY) -m rulebook bench
+	$(PY) -m core.bench

@@ -26,6 +26,48 @@ _serial = itertools.count(1)
 
 
 @pytest.fixture(autouse=True)
+def empty_cache(request):
+    """Each test starts with an empty cache: test databases reuse ids and versions after a rollback, which a
+    real database never does, so a fragment cached by one test could otherwise answer another's key."""
+    if request.config.pluginmanager.hasplugin("django"):
+        from django.core.cache import cache
+
+        cache.clear()
+    yield
+
+
+REDIS_TEST_URL = os.environ.get("REDIS_TEST_URL", "redis://127.0.0.1:6379/15")
+
+
+def _redis_answers(url: str) -> bool:
+    import redis
+
+    try:
+        return bool(redis.Redis.from_url(url, socket_connect_timeout=1).ping())
+    except redis.RedisError:
+        return False
+
+
+@pytest.fixture(params=["local-memory", "redis"])
+def cache_backend(request, settings):
+    """Each test that takes it runs on the local-memory cache and on a real Redis (``REDIS_TEST_URL``, database 15
+    by default: the test empties it). Without a Redis server the Redis run is skipped, except on CI, which starts
+    one (.ci/run)."""
+    if request.param == "redis":
+        if not _redis_answers(REDIS_TEST_URL):
+            if os.environ.get("CI") == "true":
+                pytest.fail(f"No Redis answers at {REDIS_TEST_URL}: .ci/run starts one.")
+            pytest.skip(f"no Redis server answers at {REDIS_TEST_URL}")
+        settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                                       "LOCATION": REDIS_TEST_URL, "KEY_PREFIX": "ul-test"}}  # fmt: skip
+    from django.core.cache import cache
+
+    cache.clear()
+    yield request.param
+    cache.clear()
+
+
+@pytest.fixture(autouse=True)
 def fast_password_hashing(request):
     """Tests create many users; the real PBKDF2 hasher costs most of a second for each.
 

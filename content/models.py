@@ -330,3 +330,14 @@ class Territory(ContentRecord):
 
     class Meta(ContentRecord.Meta):
         verbose_name_plural = "territories"
+
+
+class ContentVersion(models.Model):
+    """One row whose number moves on every change to the game content (a ``load_content`` that changed something,
+    an admin's edit): rendered rosters are cached under it, so a change to a weapon's profile or a skill's summary
+    shows on the next render of every roster (:mod:`gangs.cache`)."""
+
+    number = models.PositiveBigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"Content version {self.number}"

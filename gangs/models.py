@@ -33,6 +33,11 @@ class Gang(models.Model):
     notes = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    version = models.PositiveBigIntegerField(
+        default=0,
+        editable=False,
+        help_text="Moves on every change to the gang; its rendered roster is cached under it.",
+    )
 
     class Meta:
         ordering = ["name"]
@@ -43,6 +48,15 @@ class Gang(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs):
+        # ``version`` is written only by gangs.cache.bump_gang (an F() update): a save of a copy loaded earlier
+        # must not put back an older number, under which an older rendering of the roster may be cached.
+        if self.pk is not None and not self._state.adding and kwargs.get("update_fields") is None:
+            kwargs["update_fields"] = [
+                f.name for f in self._meta.concrete_fields if not f.primary_key and f.name != "version"
+            ]
+        super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
         return reverse("gangs:gang-detail", args=[self.pk])

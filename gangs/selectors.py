@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Prefetch, Sum
+from django.db.models import Count, Prefetch, Sum, prefetch_related_objects
 from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
+from django.utils.functional import SimpleLazyObject
 
 from content.models import Edition, EquipmentKind
+from content.versioning import content_version_subquery
 from gangs.models import ON_ROSTER, Fighter, FighterSkill, Gang, LedgerEntry, Purchase
 from gangs.services import classic_advances_due, composition_problems
 from gangs.stats import StatValue, stat_line
@@ -37,11 +39,34 @@ def fighters_queryset():
     )
 
 
+def _roster_prefetches() -> tuple:
+    return Prefetch("fighters", queryset=fighters_queryset()), _purchases()
+
+
 def gang_queryset():
-    """A gang with its house list, fighters and every purchase (a fighter's or the Stash's)."""
-    return Gang.objects.select_related("house", "owner").prefetch_related(
-        "house__fighter_types", Prefetch("fighters", queryset=fighters_queryset()), _purchases()
+    """A gang with its house list and the content's version; its roster is loaded by :func:`lazy_roster` only
+    when a page renders a fragment that is not cached (gangs.cache)."""
+    return (
+        Gang.objects.select_related("house", "owner")
+        .annotate(content_version=content_version_subquery())
+        .prefetch_related("house__fighter_types")
     )
+
+
+def lazy_roster(gang: Gang) -> SimpleLazyObject:
+    """:func:`gang_roster` of ``gang``, loaded (fighters, purchases, profiles...) on first use: a page whose
+    roster fragments come from the cache never builds it."""
+
+    def load() -> GangRoster:
+        prefetch_related_objects([gang], *_roster_prefetches())
+        return gang_roster(gang)
+
+    return SimpleLazyObject(load)
+
+
+def stash_items(gang: Gang) -> list[Purchase]:
+    """What the Stash holds, for the part of the gang page that is drawn for each viewer (one query)."""
+    return list(gang.purchases.filter(fighter__isnull=True).select_related("equipment").order_by("pk"))
 
 
 @dataclass
@@ -90,7 +115,7 @@ def fighter_row(gang: Gang, fighter: Fighter, purchases: list[Purchase]) -> Figh
 
 
 def gang_roster(gang: Gang) -> GangRoster:
-    """The roster of a gang loaded with :func:`gang_queryset` (no further queries)."""
+    """The roster of a gang whose fighters and purchases are prefetched (:func:`lazy_roster`)."""
     by_fighter: dict[int | None, list[Purchase]] = {}
     for purchase in gang.purchases.all():
         by_fighter.setdefault(purchase.fighter_id, []).append(purchase)

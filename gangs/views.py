@@ -21,15 +21,17 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from content.models import Edition
 from gangs import exchange, forms, services
+from gangs.cache import FRAGMENT_SECONDS, fragment_key
 from gangs.models import Purchase
 from gangs.permissions import gang_access, gang_for_edit, gang_for_view
 from gangs.selectors import (
     fighter_detail,
     gang_history,
     gang_queryset,
-    gang_roster,
     gang_territories,
     gangs_owned_by,
+    lazy_roster,
+    stash_items,
 )
 from rulebook import gang_rules
 from rulebook.dice import RandomDice, ScriptedDice
@@ -73,7 +75,10 @@ def _gang_page(request, gang, *, partial: str = "", hire_form=None, status: int 
     access = gang_access(request.user, gang)
     context = {
         "gang": gang,
-        "roster": gang_roster(gang),
+        "roster": lazy_roster(gang),
+        "roster_key": fragment_key(gang),
+        "fragment_seconds": FRAGMENT_SECONDS,
+        "stash_items": stash_items(gang),
         "access": access,
         "territories": gang_territories(gang),
         "hire_form": hire_form or forms.HireForm(gang=gang, can_override=access.is_arbitrator),
@@ -368,7 +373,9 @@ def gang_print(request, pk: int):
     size = request.GET.get("size", "a4")
     context = {
         "gang": gang,
-        "roster": gang_roster(gang),
+        "roster": lazy_roster(gang),
+        "roster_key": fragment_key(gang),
+        "fragment_seconds": FRAGMENT_SECONDS,
         "size": size if size in PRINT_SIZES else "a4",
         "page_size": PRINT_SIZES.get(size, "A4"),
         "sizes": PRINT_SIZES,

@@ -54,3 +54,27 @@ def database(environ: Mapping[str, str], base_dir: Path) -> dict:
     if config["ENGINE"] == "django.db.backends.sqlite3":
         config.setdefault("OPTIONS", {})["timeout"] = 20
     return config
+
+
+CACHE_BACKENDS = {
+    "redis": "django.core.cache.backends.redis.RedisCache",
+    "rediss": "django.core.cache.backends.redis.RedisCache",
+    "memcached": "django.core.cache.backends.memcached.PyMemcacheCache",
+}
+
+
+def cache(environ: Mapping[str, str]) -> dict:
+    """``CACHE_URL``: ``redis://host:6379/0`` (or ``rediss://``) or ``memcached://host:11211`` for a cache shared
+    by several app servers; without it, each process keeps its own local-memory cache, which is right for one.
+    The rendered rosters live there (gangs.cache); a key carries the gang's and the content's versions, so a
+    shared cache never serves a roster older than the database's."""
+    url = environ.get("CACHE_URL", "").strip()
+    if not url:
+        return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "underhive-ledger"}
+    scheme = url.split("://", 1)[0].lower()
+    if scheme not in CACHE_BACKENDS:
+        from django.core.exceptions import ImproperlyConfigured
+
+        raise ImproperlyConfigured(f"CACHE_URL must start with redis://, rediss:// or memcached://, not {scheme}://")
+    location = url if scheme.startswith("redis") else url.split("://", 1)[1]
+    return {"BACKEND": CACHE_BACKENDS[scheme], "LOCATION": location, "KEY_PREFIX": environ.get("CACHE_PREFIX", "ul")}

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
-from necromunda_site.environment import database, flag, listing, read_dotenv
+from necromunda_site.environment import cache, database, flag, listing, read_dotenv
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 ENV = {**read_dotenv(BASE_DIR / ".env"), **os.environ}
@@ -78,6 +78,7 @@ TEMPLATES = [
 ]
 
 DATABASES = {"default": database(ENV, BASE_DIR)}
+CACHES = {"default": cache(ENV)}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

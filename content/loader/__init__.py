@@ -33,6 +33,7 @@ from content.loader.edition import EditionLoader
 from content.loader.reading import ContentFileError, read_document
 from content.loader.rows import LoadReport
 from content.models import Edition
+from content.versioning import bump_content, content_loading
 
 __all__ = ["DATA_DIR", "ContentFileError", "LoadReport", "load_content"]
 
@@ -43,11 +44,13 @@ def load_content(*, data_dir: Path = DATA_DIR) -> LoadReport:
     """Load every edition folder under ``data_dir``; all or nothing."""
     report = LoadReport()
     editions = sorted(p for p in Path(data_dir).iterdir() if p.is_dir() and p.name in Edition.values)
-    with transaction.atomic():
+    with transaction.atomic(), content_loading():
         for folder in editions:
             documents = [read_document(path, folder.name) for path in sorted(folder.glob("*.json"))]
             try:
                 EditionLoader(folder.name, documents, report).run()
             except IntegrityError as error:
                 raise ContentFileError(f"{folder.name}: the data breaks a database rule: {error}") from error
+        if report.changed_anything:
+            bump_content()  # every cached roster renders again with the new content
     return report

@@ -5,11 +5,11 @@ import pytest
 from content.models import Equipment
 from gangs import services
 from gangs.models import Gang
-from gangs.selectors import gang_queryset, gang_roster
+from gangs.selectors import gang_queryset, lazy_roster
 
 
 def roster(gang):
-    return gang_roster(gang_queryset().get(pk=gang.pk))
+    return lazy_roster(gang_queryset().get(pk=gang.pk))
 
 
 @pytest.mark.django_db

@@ -1,0 +1,111 @@
+"""The bench driver (see :mod:`core.bench`): a database of its own, the in-process page figures, the load test."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from core.bench.load import load_test, ratio_line
+
+BASE_DIR = Path(__file__).resolve().parents[2]
+PYTHON = sys.executable
+PG_URL = "postgres://postgres@127.0.0.1:5432/"
+BENCH_DB = "underhive_bench"
+
+
+def _pg_answers() -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", 5432), 1).close()
+    except OSError:
+        return False
+    return True
+
+
+def _pg(sql: str, url: str) -> None:
+    import psycopg
+
+    with psycopg.connect(url + "postgres", autocommit=True) as connection:
+        connection.execute(sql)
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _manage(env: dict, *args: str) -> None:
+    subprocess.run([PYTHON, "manage.py", *args], cwd=BASE_DIR, env=env, check=True)
+
+
+def main() -> int:
+    base = os.environ.get("DATABASE_URL", "")
+    # The server DATABASE_URL names, else a local PostgreSQL if one answers, else an SQLite file.
+    server = base.rsplit("/", 1)[0] + "/" if base.startswith("postgres") else (PG_URL if _pg_answers() else "")
+    workdir = Path(tempfile.mkdtemp(prefix="underhive-bench-"))
+    if server:
+        url = server + BENCH_DB
+        _pg(f"DROP DATABASE IF EXISTS {BENCH_DB}", server)
+        _pg(f"CREATE DATABASE {BENCH_DB}", server)
+    else:
+        url = f"sqlite:///{workdir / 'bench.sqlite3'}"
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "DEBUG": "0",
+        "SECRET_KEY": "bench-only-not-a-secret",
+        "ALLOWED_HOSTS": "127.0.0.1,localhost,testserver",
+        "SECURE_SSL_REDIRECT": "0",
+        "LOG_LEVEL": "WARNING",
+    }
+    gunicorn = None
+    try:
+        print(f"== pages and load on {'PostgreSQL' if server else 'SQLite'}, DEBUG off ==", flush=True)
+        _manage(env, "migrate", "--noinput", "-v", "0")
+        _manage(env, "load_content", "-v", "0")
+        _manage(env, "collectstatic", "--noinput", "-v", "0")
+        handoff = workdir / "load.json"
+        _manage(env, "bench_pages", "--handoff", str(handoff))
+        target = json.loads(handoff.read_text())
+        port = _free_port()
+        gunicorn = subprocess.Popen(
+            [PYTHON, "-m", "gunicorn", "necromunda_site.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "2",
+             "--log-level", "warning"],
+            cwd=BASE_DIR, env=env,
+        )  # fmt: skip
+        _wait_for(port)
+        cookie = f"sessionid={target['session']}"
+        print(f"\nLoad test: gunicorn, 2 workers on 127.0.0.1:{port}; {target['requests']} requests a URL, "
+              f"{target['concurrency']} at a time", flush=True)  # fmt: skip
+        floor = load_test(port, "/healthz", target["requests"], target["concurrency"])
+        roster = load_test(port, target["roster"], target["requests"], target["concurrency"], cookie=cookie)
+        for name, figures in (("/healthz", floor), (f"roster, {target['fighters']} fighters", roster)):
+            print(f"  {name:<24} {figures.line()}")
+        print("  " + ratio_line(roster, floor))
+    finally:
+        if gunicorn is not None:
+            gunicorn.terminate()
+            gunicorn.wait(timeout=30)
+        if server:
+            _pg(f"DROP DATABASE IF EXISTS {BENCH_DB} WITH (FORCE)", server)
+    return 0
+
+
+def _wait_for(port: int) -> None:
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port), 1).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit("gunicorn did not start")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

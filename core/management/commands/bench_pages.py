@@ -1,0 +1,203 @@
+"""``manage.py bench_pages``: page figures for ``make bench`` (run by ``python -m core.bench`` on its own database).
+
+For each page and size: the queries it makes, the median and 90th percentile of its time, and for the roster and
+print pages the ratio to the *login floor*: the same HTML returned by a view that only checks the login, run
+interleaved with the page in the same process, so the ratio is what the page costs beyond Django's own floor.
+It builds what it measures through the services (the same rows a club's data would have) and asserts nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from itertools import cycle
+
+from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+from django.contrib.auth.decorators import login_required
+from django.contrib.sessions.backends.db import SessionStore
+from django.core.exceptions import ValidationError
+from django.core.management.base import BaseCommand
+from django.db import connection
+from django.http import HttpResponse
+from django.test import Client
+from django.test.utils import CaptureQueriesContext, override_settings
+from django.urls import include, path, reverse
+
+from content.models import Edition, House
+from gangs import services
+from gangs.ledger import ledger_record
+from gangs.models import LedgerKind
+from gangs.services.advancement import advancement_record
+from rulebook.dice import SeededDice
+
+ROSTER_SIZES = (3, 10, 30, 100)
+CAMPAIGN_SIZES = (4, 16, 32)
+BATTLE_SIDES = (2, 22)
+RUNS = 15
+FLOOR_HTML: dict[str, bytes] = {}
+
+
+@login_required
+def login_floor(request, key: str):
+    return HttpResponse(FLOOR_HTML[key])
+
+
+urlpatterns = [path("bench-floor/<str:key>/", login_floor), path("", include(settings.ROOT_URLCONF))]
+
+
+class Command(BaseCommand):
+    help = "Print page figures (queries, median and p90 ms, ratio to the login floor). For make bench only."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--handoff", help="Write the load test's roster URL and session here (JSON).")
+        parser.add_argument("--runs", type=int, default=RUNS)
+
+    def handle(self, *args, handoff=None, runs=RUNS, **options):
+        self.runs = runs
+        self.user = get_user_model().objects.create_user("bench", password="bench-only")
+        self.client = Client()
+        self.client.force_login(self.user)
+        self.serial = cycle(range(10_000))
+        with override_settings(ROOT_URLCONF=__name__):
+            rosters = self._rosters()
+            self._campaigns()
+            self._battles()
+        if handoff:
+            gang = rosters[10]
+            with open(handoff, "w") as out:
+                json.dump({"roster": reverse("gangs:gang-detail", args=[gang.pk]), "session": self._session(),
+                           "fighters": 10, "requests": 1000, "concurrency": 8}, out)  # fmt: skip
+
+    # --- measuring ----------------------------------------------------------------------------------
+
+    def _time(self, url: str) -> tuple[float, bytes]:
+        started = time.perf_counter()
+        response = self.client.get(url)
+        elapsed = time.perf_counter() - started
+        if response.status_code != 200:
+            raise SystemExit(f"{url} answered {response.status_code}")
+        return elapsed, response.content
+
+    def _queries(self, url: str) -> int:
+        with CaptureQueriesContext(connection) as queries:
+            self._time(url)
+        return len(queries)
+
+    def measure(self, label: str, url: str, with_floor: bool = False) -> None:
+        """Warm once, count the queries, then time ``runs`` requests (interleaved with the floor's)."""
+        _, html = self._time(url)
+        queries = self._queries(url)
+        key = str(len(FLOOR_HTML))
+        FLOOR_HTML[key] = html
+        page_times, floor_times = [], []
+        for _ in range(self.runs):
+            page_times.append(self._time(url)[0])
+            if with_floor:
+                floor_times.append(self._time(f"/bench-floor/{key}/")[0])
+        median = statistics.median(page_times) * 1000
+        p90 = sorted(page_times)[int(0.9 * (len(page_times) - 1))] * 1000
+        line = f"  {label:<34} {queries:>3} queries  median {median:7.1f} ms  p90 {p90:7.1f} ms"
+        if with_floor:
+            ratios = [p / f for p, f in zip(page_times, floor_times, strict=True)]
+            line += (
+                f"  x{statistics.median(ratios):.1f} the login floor ({statistics.median(floor_times) * 1000:.1f} ms)"
+            )
+        self.stdout.write(line)
+
+    def _session(self) -> str:
+        store = SessionStore()
+        store[SESSION_KEY] = str(self.user.pk)
+        store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        store[HASH_SESSION_KEY] = self.user.get_session_auth_hash()
+        store.create()
+        return store.session_key
+
+    # --- what is measured ---------------------------------------------------------------------------
+
+    def _gang(self, fighters: int, owner=None, name: str = ""):
+        """An n18 Goliath gang of ``fighters``, each armed from their list, with advancements and injuries."""
+        house = House.objects.get(edition=Edition.N18, slug="goliath")
+        owner = owner or self.user
+        gang = services.gang_create(owner=owner, house=house, name=name or f"Bench gang {next(self.serial)}")
+        ledger_record(gang=gang, kind=LedgerKind.CREDITS, credits=400 * fighters, description="Bench credits")
+        types = list(house.fighter_types.filter(is_active=True).exclude(category="specialist").order_by("order"))
+        for n in range(fighters):
+            fighter_type = types[0] if n == 0 else types[1 + n % (len(types) - 1)]
+            fighter = services.fighter_hire(gang=gang, fighter_type=fighter_type, name=f"Fighter {n + 1}", actor=owner,
+                                            dice=SeededDice(n), override_reason="Bench")  # fmt: skip
+            offers = services.buyable_equipment(gang, fighter)
+            weapons = [o for o in offers if o[0].kind == "weapon"][:2]
+            wargear = [o for o in offers if o[0].kind != "weapon"][:1]
+            for item, _, _ in weapons + wargear:
+                services.purchase_buy(gang=gang, equipment=item, fighter=fighter, actor=owner, override_reason="Bench")
+            if n % 3 == 0:
+                services.injury_record(fighter=fighter, code="bench-scar", name="Old Wound", stat_deltas={"T": -1},
+                                       actor=owner, reason="Bench")  # fmt: skip
+            if n % 4 == 0:
+                advancement_record(fighter=fighter, kind="characteristic", description="+1 Cool", actor=owner,
+                                   reason="Bench", stat="Cl", delta=1, value=10)  # fmt: skip
+        return gang
+
+    def _rosters(self) -> dict:
+        self.stdout.write("Roster and print pages (n18 Goliath; 2 weapons and armour a fighter):")
+        made = {}
+        for size in ROSTER_SIZES:
+            gang = made[size] = self._gang(size)
+            self.measure(f"roster, {size} fighters", reverse("gangs:gang-detail", args=[gang.pk]), with_floor=True)
+            self.measure(f"print, {size} fighters", reverse("gangs:gang-print", args=[gang.pk]), with_floor=True)
+        return made
+
+    def _campaigns(self) -> None:
+        from campaigns import services as campaigns
+
+        self.stdout.write("Campaign page (n18; 3 fighters a gang):")
+        for size in CAMPAIGN_SIZES:
+            campaign = campaigns.campaign_create(user=self.user, edition=Edition.N18, name=f"Bench {size}")
+            for seat in range(size):
+                player = get_user_model().objects.create_user(f"bench-{size}-{seat}")
+                gang = self._gang(3, owner=player)
+                campaigns.campaign_join(campaign=campaign, gang=gang, user=player, dice=SeededDice(seat))
+            campaign = campaigns.campaign_start(campaign=campaign)
+            campaigns.cycle_pair(campaign=campaign, dice=SeededDice(size))
+            self.measure(f"campaign, {size} gangs, cycle 1", reverse("campaigns:campaign-detail", args=[campaign.pk]))
+            if size == 16:
+                self._play_cycles(campaign, cycles=4)
+                self.measure(f"campaign, {size} gangs, after 4 cycles",
+                             reverse("campaigns:campaign-detail", args=[campaign.pk]))  # fmt: skip
+
+    def _play_cycles(self, campaign, cycles: int) -> None:
+        """Every battle of each cycle reported and confirmed, then the next cycle (arranged pairings from the
+        second: the bench measures the page, not the challenge rules)."""
+        from campaigns import services as campaigns
+        from campaigns.models import BattleStatus
+
+        gangs = [m.gang for m in campaign.memberships.select_related("gang")]
+        for number in range(cycles):
+            if number:
+                campaigns.cycle_advance(campaign=campaign)
+                for a, b in zip(gangs[::2], gangs[1::2], strict=False):
+                    campaigns.battle_arrange(campaign=campaign, attacker=a, defender=b)
+            for battle in campaign.battles.filter(status=BattleStatus.SCHEDULED):
+                try:
+                    battle = campaigns.battle_scenario_roll(battle=battle, dice=SeededDice(battle.pk))
+                    campaigns.battle_report_submit(battle=battle, actor=self.user, winner=battle.attacker)
+                    campaigns.battle_report_confirm(battle=battle, actor=self.user, is_arbitrator=True)
+                except ValidationError as error:
+                    self.stdout.write(f"    (battle {battle.pk} left unreported: {' '.join(error.messages)})")
+
+    def _battles(self) -> None:
+        from battles.services import battle_start, fighter_adjust
+
+        self.stdout.write("Battle page (n18):")
+        for side in BATTLE_SIDES:
+            a, b = self._gang(side), self._gang(side)
+            battle = battle_start(gang_a=a, gang_b=b, started_by=self.user,
+                                  chosen_a=list(a.fighters.values_list("pk", flat=True)),
+                                  chosen_b=list(b.fighters.values_list("pk", flat=True)), dice=SeededDice(side))  # fmt: skip
+            fighters = list(battle.fighters.all())
+            for n in range(40):
+                fighter_adjust(battle=battle, fighter=fighters[n % len(fighters)], field="prone", value=n % 2 == 0,
+                               actor=self.user)  # fmt: skip
+            self.measure(f"battle, {side} a side, 40 actions", reverse("battles:battle-detail", args=[battle.pk]))

@@ -1,0 +1,74 @@
+"""Rendered rosters, cached: the gang page's totals and fighter cards and the print sheet are rendered once per
+*version* of the gang and of the content, and served from Django's cache until either moves.
+
+- Every row a roster is drawn from (the gang, its fighters, their purchases, advancements, stat changes,
+  injuries and skills, and every ledger entry) moves the gang's ``version`` when it is saved or deleted, in the
+  same transaction (a ``post_save``/``post_delete`` receiver issuing an ``F()`` update), so the next render
+  uses a new key: a stale card can never be shown, whatever wrote the change (a service, the post-battle
+  sequence, an import, the admin).
+- Every change to the game content moves :class:`content.models.ContentVersion` the same way
+  (:mod:`content.versioning`); a ``load_content`` moves it once, at the end of a load that changed something.
+- A key holds only what every viewer sees; edit controls and forms (with their CSRF tokens) stay outside the
+  cached fragments, so a fragment is shared by every viewer of the gang.
+
+The cache is the local-memory cache by default; ``CACHE_URL`` selects Redis or Memcached for several app
+servers (README, Configuration).
+"""
+
+from __future__ import annotations
+
+from django.db.models import F, Subquery
+from django.db.models.signals import post_delete, post_save
+
+#: Fragments live a day at most; a version that moved leaves its old keys to expire.
+FRAGMENT_SECONDS = 24 * 60 * 60
+
+
+def bump_gang(gang_id: int | None) -> None:
+    from gangs.models import Gang
+
+    if gang_id is not None:
+        Gang.objects.filter(pk=gang_id).update(version=F("version") + 1)
+
+
+def bump_fighters_gang(fighter_id: int | None) -> None:
+    from gangs.models import Fighter, Gang
+
+    if fighter_id is not None:
+        gang = Fighter.objects.filter(pk=fighter_id).values("gang_id")[:1]
+        Gang.objects.filter(pk=Subquery(gang)).update(version=F("version") + 1)
+
+
+def fragment_key(gang, *parts) -> list:
+    """The ``{% cache %}`` vary-on values of a roster fragment: the gang, its version, the content's version
+    (annotated by :func:`content.versioning.content_version_subquery`) and what else the fragment depends on."""
+    return [gang.pk, gang.version, getattr(gang, "content_version", None) or 0, *parts]
+
+
+# --- receivers ----------------------------------------------------------------------------------
+
+
+def _gang_row(sender, instance, **kwargs):
+    if not kwargs.get("raw"):
+        bump_gang(instance.pk if sender.__name__ == "Gang" else instance.gang_id)
+
+
+def _fighter_row(sender, instance, **kwargs):
+    if not kwargs.get("raw"):
+        bump_fighters_gang(instance.fighter_id)
+
+
+def connect() -> None:
+    """Called once from the apps' ``ready()``."""
+    from django.apps import apps
+
+    gang_rows = ["Gang", "Fighter", "Purchase", "LedgerEntry"]
+    fighter_rows = ["Advancement", "StatChange", "Injury", "FighterSkill"]
+    for name in gang_rows:
+        model = apps.get_model("gangs", name)
+        post_save.connect(_gang_row, sender=model, dispatch_uid=f"roster-version-{name}")
+        post_delete.connect(_gang_row, sender=model, dispatch_uid=f"roster-version-{name}-delete")
+    for name in fighter_rows:
+        model = apps.get_model("gangs", name)
+        post_save.connect(_fighter_row, sender=model, dispatch_uid=f"roster-version-{name}")
+        post_delete.connect(_fighter_row, sender=model, dispatch_uid=f"roster-version-{name}-delete")

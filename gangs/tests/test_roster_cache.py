@@ -1,0 +1,146 @@
+"""Rendered rosters come from the cache, and every kind of change shows on the next render (gangs.cache): each
+ledger kind, a change that writes no ledger entry, on the local-memory cache and on a real Redis."""
+
+import re
+
+import pytest
+from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from content.models import Equipment, Skill
+from gangs import services
+from gangs.ledger import ledger_record
+from gangs.models import Gang, LedgerKind, Purchase
+from rulebook.dice import ScriptedDice
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def gang(make_gang, make_fighter):
+    """An n18 gang with a Leader carrying an autopistol and a Ganger with a fighting knife."""
+    gang = make_gang(edition="n18", name="Cinder Saints", extra_credits=500)
+    leader = make_fighter(gang, "leader", name="Mother Ash")
+    ganger = make_fighter(gang, "ganger", name="Brother Coal")
+    services.purchase_buy(gang=gang, equipment=Equipment.objects.get(edition="n18", slug="autopistol"),
+                          fighter=leader, actor=gang.owner)  # fmt: skip
+    services.purchase_buy(gang=gang, equipment=Equipment.objects.get(edition="n18", slug="fighting-knife"),
+                          fighter=ganger, actor=gang.owner)  # fmt: skip
+    return gang
+
+
+def _fighter(gang, name):
+    return gang.fighters.get(name=name)
+
+
+def _move_knife(gang):
+    knife = Purchase.objects.get(gang=gang, equipment__slug="fighting-knife")
+    services.purchase_move(purchase=knife, fighter=_fighter(gang, "Mother Ash"), actor=gang.owner)
+
+
+def _join_campaign(gang):
+    from campaigns.services import campaign_create, campaign_join
+
+    campaign = campaign_create(user=gang.owner, edition="n18", name="Ash Wastes League")
+    campaign_join(campaign=campaign, gang=gang, user=gang.owner)
+
+
+# (ledger kind, the change, what the next render of the gang page must say: text, "!" and a pattern it must not
+# match, or a function of the gang before the change giving the text)
+CHANGES = [
+    (LedgerKind.CREDITS, lambda g: ledger_record(gang=g, kind=LedgerKind.CREDITS, credits=123,
+                                                 description="Income"), lambda g: f"{g.stash + 123} credits"),
+    (LedgerKind.HIRE, lambda g: services.fighter_hire(gang=g, fighter_type=g.house.fighter_types.get(category="juve"),
+                                                      name="Little Soot", actor=g.owner), "Little Soot"),
+    (LedgerKind.PURCHASE, lambda g: services.purchase_buy(gang=g, equipment=Equipment.objects.get(slug="lasgun"),
+                                                          fighter=_fighter(g, "Brother Coal"), actor=g.owner),
+     "Lasgun"),
+    (LedgerKind.SALE, lambda g: services.purchase_sell(purchase=Purchase.objects.get(gang=g, equipment__slug="autopistol"),
+                                                       actor=g.owner, dice=ScriptedDice([1])), "!Autopistol"),
+    (LedgerKind.EQUIPMENT, _move_knife, "!Brother Coal.*Fighting knife"),
+    (LedgerKind.EXPERIENCE, lambda g: services.experience_award(fighter=_fighter(g, "Brother Coal"), amount=7,
+                                                                actor=g.owner, reason="Test"), "7 XP"),
+    (LedgerKind.ADVANCEMENT, lambda g: services.advancement_record(
+        fighter=_fighter(g, "Mother Ash"), kind="skill", description="Iron Jaw", actor=g.owner, reason="Test",
+        skill=Skill.objects.get(edition="n18", name="Iron Jaw")), "Iron Jaw"),
+    (LedgerKind.REPUTATION, lambda g: ledger_record(gang=g, kind=LedgerKind.REPUTATION, reputation=4,
+                                                    description="Won"), "Reputation 4"),
+    (LedgerKind.STATUS, lambda g: services.fighter_status_set(fighter=_fighter(g, "Brother Coal"), status="recovery",
+                                                              actor=g.owner, reason="Test"), "In Recovery"),
+    (LedgerKind.INJURY, lambda g: services.injury_record(fighter=_fighter(g, "Brother Coal"), code="eye",
+                                                         name="Eye Injury", stat_deltas={"BS": -1}, actor=g.owner,
+                                                         reason="Test"), "Eye Injury"),
+    (LedgerKind.TERRITORY, _join_campaign, "Home Settlement"),
+    (LedgerKind.OVERRIDE, lambda g: services.gang_override(gang=g, actor=g.owner, reason="Fix", credits=-100),
+     lambda g: f"{g.stash - 100} credits"),
+    (LedgerKind.OTHER, lambda g: services.fighter_rename(fighter=_fighter(g, "Brother Coal"), name="Brother Ember",
+                                                         actor=g.owner), "Brother Ember"),
+]  # fmt: skip
+
+
+def test_every_ledger_kind_is_tried():
+    assert {kind for kind, _, _ in CHANGES} == set(LedgerKind)
+
+
+def _page(client, gang) -> str:
+    return client.get(reverse("gangs:gang-detail", args=[gang.pk])).content.decode()
+
+
+def _shows(page: str, expected: str) -> bool:
+    """Whether the page's text (tags dropped, spaces folded) says ``expected`` (or, after "!", never matches it)."""
+    text = " ".join(re.sub(r"<[^>]+>", " ", page).split())
+    if expected.startswith("!"):
+        return not re.search(expected[1:], text, re.S)
+    return expected in text
+
+
+@pytest.mark.parametrize(("kind", "change", "expected"), CHANGES, ids=[c[0] for c in CHANGES])
+def test_each_ledger_kind_shows_on_the_next_render(client, cache_backend, gang, kind, change, expected):
+    client.force_login(gang.owner)
+    _page(client, gang)
+    before = _page(client, gang)  # from the cache
+    expected = expected(Gang.objects.get(pk=gang.pk)) if callable(expected) else expected
+    assert not _shows(before, expected)
+    version = Gang.objects.get(pk=gang.pk).version
+    change(Gang.objects.get(pk=gang.pk))
+    assert Gang.objects.get(pk=gang.pk).version > version
+    after = _page(client, gang)
+    assert _shows(after, expected), expected
+    printed = client.get(reverse("gangs:gang-print", args=[gang.pk])).content.decode()
+    assert kind == LedgerKind.TERRITORY or _shows(printed, expected)  # the sheet shows no territories yet
+
+
+def test_a_change_with_no_ledger_entry_shows_too(client, cache_backend, gang):
+    """Notes write no ledger entry; the fighter row's own save moves the version."""
+    client.force_login(gang.owner)
+    _page(client, gang)
+    fighter = _fighter(gang, "Mother Ash")
+    fighter.name = "Mother Cinder"
+    fighter.save()
+    assert "Mother Cinder" in _page(client, gang)
+
+
+def test_a_warm_roster_reads_fewer_rows_and_each_viewer_keeps_its_controls(client, make_user, cache_backend, gang):
+    """The cached page skips the roster's queries; a stranger served the owner's cached cards sees no forms."""
+    client.force_login(gang.owner)
+    cache.clear()
+    with CaptureQueriesContext(connection) as cold:
+        owner_page = _page(client, gang)
+    with CaptureQueriesContext(connection) as warm:
+        _page(client, gang)
+    assert len(warm) < len(cold)
+    assert "Hire a fighter" in owner_page
+    client.force_login(make_user())
+    stranger_page = _page(client, gang)
+    assert "Mother Ash" in stranger_page and "Hire a fighter" not in stranger_page
+
+
+def test_a_saved_copy_of_the_gang_never_puts_back_an_older_version(gang):
+    stale = Gang.objects.get(pk=gang.pk)
+    ledger_record(gang=gang, kind=LedgerKind.CREDITS, credits=5, description="Income")
+    moved = Gang.objects.get(pk=gang.pk).version
+    stale.notes = "Written from an old copy"
+    stale.save()
+    assert Gang.objects.get(pk=gang.pk).version > moved
