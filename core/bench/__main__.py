@@ -40,8 +40,9 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
-def _manage(env: dict, *args: str) -> None:
-    subprocess.run([PYTHON, "manage.py", *args], cwd=BASE_DIR, env=env, check=True)
+def _manage(env: dict, *args: str, quiet: bool = False) -> None:
+    out = subprocess.DEVNULL if quiet else None
+    subprocess.run([PYTHON, "manage.py", *args], cwd=BASE_DIR, env=env, check=True, stdout=out)
 
 
 def main() -> int:
@@ -67,9 +68,8 @@ def main() -> int:
     gunicorn = None
     try:
         print(f"== pages and load on {'PostgreSQL' if server else 'SQLite'}, DEBUG off ==", flush=True)
-        _manage(env, "migrate", "--noinput", "-v", "0")
-        _manage(env, "load_content", "-v", "0")
-        _manage(env, "collectstatic", "--noinput", "-v", "0")
+        for setup in (("migrate", "--noinput"), ("load_content",), ("collectstatic", "--noinput")):
+            _manage(env, *setup, quiet=True)
         handoff = workdir / "load.json"
         _manage(env, "bench_pages", "--handoff", str(handoff))
         target = json.loads(handoff.read_text())
