@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from django.db.models import Count, Prefetch, Sum, prefetch_related_objects
 from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
-from django.utils.functional import SimpleLazyObject
+from django.utils.functional import SimpleLazyObject, empty
 
 from content.models import Edition, EquipmentKind
 from content.versioning import content_version_subquery
@@ -64,9 +64,16 @@ def lazy_roster(gang: Gang) -> SimpleLazyObject:
     return SimpleLazyObject(load)
 
 
-def stash_items(gang: Gang) -> list[Purchase]:
-    """What the Stash holds, for the part of the gang page that is drawn for each viewer (one query)."""
-    return list(gang.purchases.filter(fighter__isnull=True).select_related("equipment").order_by("pk"))
+def stash_items(gang: Gang, roster: SimpleLazyObject) -> SimpleLazyObject:
+    """What the Stash holds, for the part of the gang page drawn for each viewer: the roster's list when the page
+    has built the roster already (a render the cache missed), else one query of its own."""
+
+    def load() -> list[Purchase]:
+        if roster._wrapped is not empty:
+            return roster.stash_items
+        return list(gang.purchases.filter(fighter__isnull=True).select_related("equipment").order_by("pk"))
+
+    return SimpleLazyObject(load)
 
 
 @dataclass

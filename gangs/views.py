@@ -73,12 +73,13 @@ def gang_create(request):
 
 def _gang_page(request, gang, *, partial: str = "", hire_form=None, status: int = 200):
     access = gang_access(request.user, gang)
+    roster = lazy_roster(gang)
     context = {
         "gang": gang,
-        "roster": lazy_roster(gang),
+        "roster": roster,
         "roster_key": fragment_key(gang),
         "fragment_seconds": FRAGMENT_SECONDS,
-        "stash_items": stash_items(gang),
+        "stash_items": stash_items(gang, roster),
         "access": access,
         "territories": gang_territories(gang),
         "hire_form": hire_form or forms.HireForm(gang=gang, can_override=access.is_arbitrator),

@@ -1,6 +1,7 @@
 """Gang pages: who may do what, htmx fragments and plain posts, and query budgets."""
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -267,6 +268,7 @@ def test_gang_and_print_pages_cost_the_same_queries_for_1_and_30_fighters(
         client.force_login(gang.owner if viewer == "owner" else make_user())
         url = reverse(page, args=[gang.pk])
         client.get(url)  # warm the session
+        cache.clear()  # count the render that builds the roster, not the one the cache answers
         with CaptureQueriesContext(connection) as queries:
             response = client.get(url)
         assert response.status_code == 200
@@ -275,6 +277,7 @@ def test_gang_and_print_pages_cost_the_same_queries_for_1_and_30_fighters(
             assert reverse("postbattle:gang-history", args=[gang.pk]) in response.content.decode()
         counts.append(len(queries))
     assert counts[0] == counts[1] <= QUERY_BUDGET
+    cache.clear()
     with django_assert_num_queries(counts[1]):
         client.get(url)
 
