@@ -259,3 +259,27 @@ def test_the_gang_page_hires_a_hired_gun_for_a_coming_battle(client, scheduled, 
     assert gang.fighters.get(name="Scum").hired_for == battle
     page = client.get(gang.get_absolute_url())
     assert b"Hired Guns" in page.content and b"Scum" in page.content
+
+
+@pytest.mark.django_db
+def test_export_and_import_carry_hangers_on_but_not_hired_guns(scheduled, make_fighter, make_user, additions):
+    import json
+
+    from gangs import exchange
+
+    battle = scheduled()
+    gang = battle.attacker
+    make_fighter(gang, "leader")
+    _reputation(gang, 1)
+    fighter_hire(gang=gang, fighter_type=additions["rogue-doc"], name="Doc", actor=gang.owner)
+    fighter_hire(gang=gang, fighter_type=additions["hive-scum"], name="Scum", actor=gang.owner, hired_for=battle)
+    exported = exchange.gang_export(gang)
+    names = [f["name"] for f in exported["fighters"]]
+    assert "Doc" in names and "Scum" not in names
+    doc = next(f for f in exported["fighters"] if f["name"] == "Doc")
+    assert doc["type"] == "gang-additions-rogue-doc" and doc["equipment"] == [{"equipment": "medicae-kit", "price": 0}]
+    imported = exchange.gang_import(owner=make_user(), data=json.loads(json.dumps(exported)))
+    assert exchange.gang_export(imported)["fighters"] == exported["fighters"]
+    scum = {**doc, "name": "Scum", "type": "gang-additions-hive-scum"}
+    with pytest.raises(ValidationError, match="unknown fighter type 'gang-additions-hive-scum'"):
+        exchange.gang_import(owner=make_user(), data={**exported, "fighters": [*exported["fighters"], scum]})
