@@ -283,3 +283,22 @@ def test_export_and_import_carry_hangers_on_but_not_hired_guns(scheduled, make_f
     scum = {**doc, "name": "Scum", "type": "gang-additions-hive-scum"}
     with pytest.raises(ValidationError, match="unknown fighter type 'gang-additions-hive-scum'"):
         exchange.gang_import(owner=make_user(), data={**exported, "fighters": [*exported["fighters"], scum]})
+
+
+@pytest.mark.django_db
+def test_the_battle_assistant_brings_the_hired_gun_in_and_leaves_the_rogue_doc_home(scheduled, make_fighter, additions):
+    from battles.services import battle_start_from_campaign
+
+    battle = scheduled()
+    for gang in (battle.attacker, battle.defender):
+        for kind in ("leader", "ganger"):
+            make_fighter(gang, kind)
+    gang = battle.attacker
+    _reputation(gang, 1)
+    doc = fighter_hire(gang=gang, fighter_type=additions["rogue-doc"], name="Doc", actor=gang.owner)
+    scum = fighter_hire(gang=gang, fighter_type=additions["hive-scum"], name="Scum", actor=gang.owner,
+                        hired_for=battle)  # fmt: skip
+    session = battle_start_from_campaign(campaign_battle=battle, started_by=gang.owner)
+    in_play = set(session.fighters.filter(side="a").values_list("fighter_id", flat=True))
+    assert scum.pk in in_play and doc.pk not in in_play
+    assert session.starting_crew_a == len(in_play) == 3  # Leader, Ganger and the Hired Gun on top
