@@ -302,3 +302,17 @@ def test_the_battle_assistant_brings_the_hired_gun_in_and_leaves_the_rogue_doc_h
     in_play = set(session.fighters.filter(side="a").values_list("fighter_id", flat=True))
     assert scum.pk in in_play and doc.pk not in in_play
     assert session.starting_crew_a == len(in_play) == 3  # Leader, Ganger and the Hired Gun on top
+
+
+@pytest.mark.django_db
+def test_the_battle_and_crew_pages_name_the_hired_gun(client, scheduled, make_fighter, additions):
+    battle = scheduled()
+    gang = battle.attacker
+    make_fighter(gang, "leader")
+    fighter_hire(gang=gang, fighter_type=additions["hive-scum"], name="Scummy Pete", actor=gang.owner,
+                 hired_for=battle)  # fmt: skip
+    client.force_login(gang.owner)
+    detail = client.get(reverse("campaigns:battle-detail", args=[battle.campaign_id, battle.pk])).content.decode()
+    assert "Hired Guns joining the crew: Scummy Pete" in detail
+    crew = client.get(reverse("campaigns:battle-crew", args=[battle.campaign_id, battle.pk, "attacker"]))
+    assert "joining the crew after the picks: Scummy Pete." in crew.content.decode()
