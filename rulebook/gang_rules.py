@@ -183,7 +183,8 @@ N18_SKILL_COSTS = {
     ("secondary", "random"): (9, 35),
 }
 # Fighter categories that buy advancements; Gangers roll on their own table (rulebook.n18.advancement).
-N18_ADVANCING_CATEGORIES = frozenset({"leader", "champion", "juve", "prospect", "specialist"})
+# Brutes advance as Specialists do; Hangers-on and Hired Guns never advance (2023 Core, Gang Additions).
+N18_ADVANCING_CATEGORIES = frozenset({"leader", "champion", "juve", "prospect", "specialist", "brute"})
 # These pay no more for repeating a characteristic (N3).
 N18_NO_ESCALATION = frozenset({"juve", "prospect"})
 
@@ -232,6 +233,9 @@ def n18_random_skill(table: str, skills: Sequence[str], known: Iterable[str], di
 
 
 def _check_category(category: str) -> None:
+    if category in ("hanger_on", "hired_gun"):
+        who = "Hangers-on" if category == "hanger_on" else "Hired Guns"
+        raise RulesInputError("fighter.category", f"{who} never gain Experience or Advancements")
     if category not in N18_ADVANCING_CATEGORIES:
         raise RulesInputError(
             "fighter.category", f"{category.capitalize()}s do not buy Advancements: they roll on their own 2D6 table"

@@ -14,7 +14,6 @@ from gangs.models import FighterStatus, LedgerKind
 from gangs.selectors import gang_queryset, gang_roster
 from gangs.services import fighter_hire, fighter_let_go, gang_override
 from gangs.testing import build_gang_additions, build_n18_house
-from rulebook import gang_rules
 
 
 @pytest.fixture
@@ -29,26 +28,6 @@ def _reputation(gang, amount: int):
 
 def _roster(gang):
     return gang_roster(gang_queryset().get(pk=gang.pk))
-
-
-@pytest.mark.parametrize(
-    "reputation, cap", [(0, 0), (1, 1), (4, 1), (5, 2), (9, 2), (10, 3), (14, 3), (15, 4), (19, 4), (20, 5), (45, 5)]
-)
-def test_reputation_table(reputation, cap):
-    assert gang_rules.hangers_on_cap(reputation) == cap
-
-
-def test_addition_breaches_name_the_type_limit_and_the_cap():
-    doc = gang_rules.TypeLimit("rogue-doc", "Rogue Doc", "hanger_on", 0, 2)
-    ambot = gang_rules.TypeLimit("ambot", "Ambot", "brute", 0, 2)
-    assert gang_rules.addition_hire_breaches(doc, [doc], reputation=5) == ()
-    (cap,) = gang_rules.addition_hire_breaches(ambot, [doc, doc], reputation=5)
-    assert (
-        cap.rule == "reputation-cap"
-        and cap.message == "Reputation 5 allows 2 Hangers-on and Brutes (the gang would have 3)"
-    )
-    rules = {b.rule for b in gang_rules.addition_hire_breaches(doc, [doc, doc], reputation=20)}
-    assert rules == {"max-rogue-doc"}
 
 
 @pytest.mark.django_db
