@@ -100,6 +100,11 @@ class GangRoster:
         return [row for row in self.fighters if row.on_roster]
 
     @property
+    def card_rows(self) -> list[FighterRow]:
+        """Fighter cards: the roster and the Hired Guns, who are off the roster but play from a card."""
+        return [*self.active_fighters, *self.hired_guns]
+
+    @property
     def hangers_on(self) -> list[FighterRow]:
         """Hangers-on and Brutes on the roster, the ones the Reputation cap counts."""
         return [r for r in self.active_fighters if r.fighter.fighter_type.category in gang_rules.REPUTATION_CAPPED]

@@ -295,3 +295,19 @@ def test_the_battle_and_crew_pages_name_the_hired_gun(client, scheduled, make_fi
     assert "Hired Guns joining the crew: Scummy Pete" in detail
     crew = client.get(reverse("campaigns:battle-crew", args=[battle.campaign_id, battle.pk, "attacker"]))
     assert "joining the crew after the picks: Scummy Pete." in crew.content.decode()
+
+
+@pytest.mark.django_db
+def test_print_lists_the_hanger_on_on_the_roster_and_the_hired_gun_on_a_card(client, scheduled, additions):
+    battle = scheduled()
+    gang = battle.attacker
+    _reputation(gang, 1)
+    fighter_hire(gang=gang, fighter_type=additions["rogue-doc"], name="Doc Holly", actor=gang.owner)
+    fighter_hire(gang=gang, fighter_type=additions["hive-scum"], name="Scummy Pete", actor=gang.owner,
+                 hired_for=battle)  # fmt: skip
+    client.force_login(gang.owner)
+    url = reverse("gangs:gang-print", args=[gang.pk])
+    roster = client.get(url).content.decode()
+    assert "Rogue Doc (Hanger-on)" in roster and "Scummy Pete" not in roster
+    cards = client.get(url + "?cards=1").content.decode()
+    assert "Hive Scum (Hired Gun)" in cards and "Medicae kit" in cards
