@@ -77,7 +77,7 @@ def battle_cancel(request, pk: int, battle_id: int):
     access, battle = battle_access(request.user, pk, battle_id)
     access.require_arbitrator()
     try:
-        services.battle_cancel(battle=battle)
+        services.battle_cancel(battle=battle, actor=request.user)
     except ValidationError as err:
         return _refused(request, err, _battle_url(battle))
     messages.success(request, f"The battle {battle} is cancelled.")

@@ -198,20 +198,29 @@ def fighter_let_go(*, fighter: Fighter, actor) -> Fighter:
 
 
 @transaction.atomic
-def hired_guns_leave(*, battle, actor) -> list[Fighter]:
+def hired_guns_leave(*, battle, actor, cancelled: bool = False) -> list[Fighter]:
     """After a battle's report is confirmed its Hired Guns leave, their kit with them: they were hired
-    for that one battle, gain no Experience and suffer no Lasting Injuries (2023 Core, Hired Guns)."""
+    for that one battle, gain no Experience and suffer no Lasting Injuries (2023 Core, Hired Guns).
+
+    ``cancelled``: the battle is called off before it is fought, so the gang gets back what it paid
+    for them and their kit (our ruling; the rules do not say), and the entries name no battle."""
     leaving = list(
         Fighter.objects.select_related("fighter_type", "gang").filter(hired_for=battle, status__in=ON_ROSTER)
     )
     for fighter in leaving:
+        paid = fighter.cost + sum(fighter.purchases.values_list("price", flat=True))
         fighter.purchases.all().delete()
+        if cancelled:
+            ledger_record(gang=fighter.gang, fighter=fighter, kind=Kind.CREDITS, credits=paid, actor=actor,
+                          description=f"{fighter.name}'s fee and kit returned: {battle} was cancelled",
+                          reason="Hired Gun hired for a battle that was not fought", data={"hired_gun_refund": paid})  # fmt: skip
         fighter_status_set(
             fighter=fighter,
             status=FighterStatus.RETIRED,
             actor=actor,
-            reason=f"Hired Gun: the contract for {battle} is over ({gang_rules.GANG_ADDITIONS_SOURCE})",
-            battle=battle,
+            reason=f"Hired Gun: {'the battle was cancelled' if cancelled else f'the contract for {battle} is over'} "
+            f"({gang_rules.GANG_ADDITIONS_SOURCE})",
+            battle=None if cancelled else battle,
             data={"hired_gun_left": True},
         )
     return leaving

@@ -311,3 +311,18 @@ def test_print_lists_the_hanger_on_on_the_roster_and_the_hired_gun_on_a_card(cli
     assert "Rogue Doc (Hanger-on)" in roster and "Scummy Pete" not in roster
     cards = client.get(url + "?cards=1").content.decode()
     assert "Hive Scum (Hired Gun)" in cards and "Medicae kit" in cards
+
+
+@pytest.mark.django_db
+def test_a_cancelled_battle_sends_its_hired_guns_away_with_their_fee_back(scheduled, additions):
+    from campaigns.services import battle_cancel
+
+    battle = scheduled()
+    gang = battle.attacker
+    scum = fighter_hire(gang=gang, fighter_type=additions["hive-scum"], name="Scum", actor=gang.owner,
+                        hired_for=battle)  # fmt: skip
+    battle_cancel(battle=battle, actor=gang.owner)
+    scum.refresh_from_db()
+    gang.refresh_from_db()
+    assert scum.status == FighterStatus.RETIRED and gang.stash == 1000 == ledger_totals(gang)["stash"]
+    assert _roster(gang).hired_guns == []
