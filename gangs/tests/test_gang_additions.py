@@ -326,3 +326,22 @@ def test_a_cancelled_battle_sends_its_hired_guns_away_with_their_fee_back(schedu
     gang.refresh_from_db()
     assert scum.status == FighterStatus.RETIRED and gang.stash == 1000 == ledger_totals(gang)["stash"]
     assert _roster(gang).hired_guns == []
+
+
+@pytest.mark.django_db
+def test_hangers_on_buy_only_from_their_list(make_gang, additions):
+    from content.models import Equipment
+    from gangs.services import buyable_equipment, purchase_buy
+
+    gang = make_gang(edition="n18")
+    _reputation(gang, 1)
+    doc = fighter_hire(gang=gang, fighter_type=additions["rogue-doc"], name="Doc", actor=gang.owner)
+    assert [item.slug for item, _, _ in buyable_equipment(gang, doc)] == ["autopistol"]  # the kit came with him
+    lasgun = Equipment.objects.get(edition="n18", slug="lasgun")  # Common at the Trading Post
+    with pytest.raises(ValidationError):
+        purchase_buy(gang=gang, equipment=lasgun, fighter=doc, actor=gang.owner)
+    from gangs.services import sale_value
+    from rulebook.dice import ScriptedDice
+
+    kit = doc.purchases.get()
+    assert sale_value(gang, kit, ScriptedDice([]))[0] == 0
