@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('content', '0003_longer_rare_cost'),
+        ('content', '0004_roster_cache_versions'),
     ]
 
     operations = [

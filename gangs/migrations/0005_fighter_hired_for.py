@@ -8,7 +8,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('campaigns', '0001_initial'),
-        ('gangs', '0003_ledgerentry_battle'),
+        ('gangs', '0004_roster_cache_versions'),
     ]
 
     operations = [
