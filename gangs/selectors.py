@@ -46,11 +46,26 @@ def _roster_prefetches() -> tuple:
 def gang_queryset():
     """A gang with its house list and the content's version; its roster is loaded by :func:`lazy_roster` only
     when a page renders a fragment that is not cached (gangs.cache)."""
+    capped = Q(fighters__status__in=ON_ROSTER, fighters__fighter_type__category__in=gang_rules.REPUTATION_CAPPED)
     return (
         Gang.objects.select_related("house", "owner")
-        .annotate(content_version=content_version_subquery())
+        .annotate(content_version=content_version_subquery(), hangers_on_held=Count("fighters", filter=capped))
         .prefetch_related("house__fighter_types")
     )
+
+
+def let_go_notice(gang: Gang) -> dict | None:
+    """What the gang page says when Reputation has fallen below the Hangers-on and Brutes held: the cap, how
+    many must go and who may (one query, only then). ``gang`` comes from :func:`gang_queryset`."""
+    must = gang_rules.hangers_on_excess(gang.reputation, gang.hangers_on_held)
+    if not must:
+        return None
+    held = gang.fighters.filter(status__in=ON_ROSTER, fighter_type__category__in=gang_rules.REPUTATION_CAPPED)
+    return {
+        "cap": gang_rules.hangers_on_cap(gang.reputation),
+        "must": must,
+        "held": list(held.select_related("fighter_type").order_by("order", "pk")),
+    }
 
 
 def lazy_roster(gang: Gang) -> SimpleLazyObject:
@@ -103,20 +118,6 @@ class GangRoster:
     def card_rows(self) -> list[FighterRow]:
         """Fighter cards: the roster and the Hired Guns, who are off the roster but play from a card."""
         return [*self.active_fighters, *self.hired_guns]
-
-    @property
-    def hangers_on(self) -> list[FighterRow]:
-        """Hangers-on and Brutes on the roster, the ones the Reputation cap counts."""
-        return [r for r in self.active_fighters if r.fighter.fighter_type.category in gang_rules.REPUTATION_CAPPED]
-
-    @property
-    def hangers_on_cap(self) -> int:
-        return gang_rules.hangers_on_cap(self.gang.reputation)
-
-    @property
-    def must_let_go(self) -> int:
-        """How many Hangers-on and Brutes the owner must let go since Reputation fell (0: within the cap)."""
-        return gang_rules.hangers_on_excess(self.gang.reputation, len(self.hangers_on))
 
 
 def fighter_row(gang: Gang, fighter: Fighter, purchases: list[Purchase]) -> FighterRow:

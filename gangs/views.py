@@ -33,6 +33,7 @@ from gangs.selectors import (
     gang_territories,
     gangs_owned_by,
     lazy_roster,
+    let_go_notice,
     stash_items,
 )
 from rulebook import gang_rules
@@ -98,6 +99,8 @@ def _gang_page(request, gang, *, partial: str = "", forms_built=None, status: in
         "stash_items": stash_items(gang),
         "access": access,
         "territories": gang_territories(gang),
+        "let_go": let_go_notice(gang),
+        "hangers_on_cap": gang_rules.hangers_on_cap(gang.reputation),
         **(forms_built or (_hire_forms(gang, access) if access.can_edit else {})),
     }
     template = f"gangs/gang_detail.html#{partial}" if partial else "gangs/gang_detail.html"
