@@ -212,6 +212,10 @@ def _fighter_forms(gang, row, access, posted: dict | None = None) -> dict:
     built["move_form"] = forms.MoveForm(gang=gang)
     built["rename_form"] = forms.RenameForm(initial={"name": fighter.name})
     built["notes_form"] = forms.NotesForm(initial={"notes": fighter.notes})
+    # Hangers-on and Hired Guns never advance (2023 Core, Gang Additions): the page says so instead of a form.
+    built["never_advances"] = {gang_rules.HANGER_ON: "Hangers-on", gang_rules.HIRED_GUN: "Hired Guns"}.get(
+        fighter.fighter_type.category, ""
+    )
     if (
         gang.edition == Edition.N18
         and fighter.fighter_type.category in {*gang_rules.N18_ADVANCING_CATEGORIES, "ganger"}

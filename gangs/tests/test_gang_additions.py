@@ -345,3 +345,14 @@ def test_hangers_on_buy_only_from_their_list(make_gang, additions):
 
     kit = doc.purchases.get()
     assert sale_value(gang, kit, ScriptedDice([]))[0] == 0
+
+
+@pytest.mark.django_db
+def test_a_hanger_ons_page_offers_its_list_and_no_advancement(client, make_gang, additions):
+    gang = make_gang(edition="n18")
+    _reputation(gang, 1)
+    doc = fighter_hire(gang=gang, fighter_type=additions["rogue-doc"], name="Doc", actor=gang.owner)
+    client.force_login(gang.owner)
+    page = client.get(reverse("gangs:fighter-detail", args=[gang.pk, doc.pk])).content.decode()
+    assert "Hangers-on never gain Experience or Advancements." in page
+    assert "Spend experience" not in page and "Autopistol" in page and "Lasgun" not in page
