@@ -16,6 +16,7 @@ from content.models import FighterType, House, HouseKind
         ("ammo-jack", "hanger_on", 50, 3, '5" 4+ 3+ 3 3 1 5+ 1 6+ 7+ 6+ 7+'),
         ("ambot", "brute", 215, 2, '4" 3+ 5+ 5 5 3 5+ 2 8+ 6+ 8+ 9+'),
         ("servitor-ogryn", "brute", 210, 2, '5" 4+ 5+ 5 5 3 4+ 2 7+ 6+ 8+ 9+'),
+        ("khimerix", "brute", 220, 1, '6" 4+ 4+ 4 5 3 3+ 3 8+ 7+ 7+ 8+'),
         ("hive-scum", "hired_gun", 30, 5, '5" 4+ 4+ 3 3 1 4+ 1 8+ 8+ 8+ 8+'),
         ("bounty-hunter", "hired_gun", 80, 1, '5" 3+ 3+ 3 3 2 3+ 1 7+ 5+ 6+ 6+'),
     ],
@@ -37,6 +38,7 @@ def test_restrictions_discounts_and_included_kit(loaded_content):
     assert types["servitor-ogryn"].cost_for(houses["escher"]) == 210
     assert types["shivver"].recruitable_by(houses["escher"]) and not types["shivver"].recruitable_by(houses["goliath"])
     assert types["rogue-doc"].recruitable_by(houses["cawdor"])
+    assert types["orlock-servitor"].recruitable_by(houses["orlock"]) and "CHECK" in types["stig-shambler"].notes
     included = [e.equipment.slug for e in types["rogue-doc"].equipment_list.all() if e.is_included]
     assert included == ["medicae-kit"]
     # Checked against the second reference: the uncertain values say so for a printed book.
