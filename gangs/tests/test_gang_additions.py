@@ -175,8 +175,10 @@ def test_hired_guns_join_the_crew_and_leave_when_the_report_is_confirmed(schedul
         make_fighter(battle.defender, kind)
     _reputation(gang, 1)
     doc = fighter_hire(gang=gang, fighter_type=additions["rogue-doc"], name="Doc", actor=gang.owner)
+    rating = _roster(gang).rating
     scum = fighter_hire(gang=gang, fighter_type=additions["hive-scum"], name="Scum", actor=gang.owner,
                         hired_for=battle)  # fmt: skip
+    assert _roster(gang).rating == rating + 30
     candidates = crew_candidates(gang)
     assert scum not in candidates and doc not in candidates  # a Rogue Doc stays at the hideout
     picks = [f.pk for f in candidates]
@@ -191,7 +193,8 @@ def test_hired_guns_join_the_crew_and_leave_when_the_report_is_confirmed(schedul
     assert scum.status == FighterStatus.RETIRED
     entry = gang.ledger.get(kind=LedgerKind.STATUS, fighter=scum)
     assert entry.battle == battle and "contract" in entry.reason
-    assert _roster(gang).hired_guns == []
+    after = _roster(gang)
+    assert after.hired_guns == [] and after.rating == rating  # gone, and out of the rating
 
 
 # --- pages ----------------------------------------------------------------------------------------
