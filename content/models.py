@@ -57,9 +57,21 @@ class ContentRecord(models.Model):
         return f"{self.name} ({self.edition})"
 
 
-class House(ContentRecord):
-    """A house list, with its gang composition rules (starting credits, fighter counts and shares)."""
+class HouseKind(models.TextChoices):
+    GANG_LIST = "gang_list", "Gang list"
+    # Not a gang a player founds: the Hangers-on, Brutes and Hired Guns every gang list of the edition
+    # may recruit (2023 Core Rulebook, Gang Additions), each type perhaps restricted to some houses.
+    ADDITIONS = "additions", "Gang additions"
 
+
+class House(ContentRecord):
+    """A house list, with its gang composition rules (starting credits, fighter counts and shares).
+
+    A house of kind ``additions`` holds the fighter types any gang list may add (Hangers-on, Brutes,
+    Hired Guns); nobody founds a gang of it.
+    """
+
+    kind = models.CharField(max_length=10, choices=HouseKind.choices, default=HouseKind.GANG_LIST)
     starting_credits = models.PositiveIntegerField(default=1000)
     min_fighters = models.PositiveSmallIntegerField(null=True, blank=True)
     composition_rules = models.JSONField(
@@ -77,6 +89,14 @@ class FighterCategory(models.TextChoices):
     SPECIALIST = "specialist", "Specialist"
     JUVE = "juve", "Juve"
     PROSPECT = "prospect", "Prospect"
+    # Gang additions (2023 Core Rulebook): not counted toward the other categories' limits.
+    HANGER_ON = "hanger_on", "Hanger-on"
+    BRUTE = "brute", "Brute"
+    HIRED_GUN = "hired_gun", "Hired Gun"
+
+
+# Hangers-on and Brutes are held together up to the Reputation cap; Hired Guns come for one battle.
+ADDITION_CATEGORIES = frozenset({FighterCategory.HANGER_ON, FighterCategory.BRUTE, FighterCategory.HIRED_GUN})
 
 
 class FighterType(ContentRecord):
@@ -109,6 +129,12 @@ class FighterType(ContentRecord):
         default=list, blank=True, help_text="The weapon lists (classic) or weapon types (2018+) it may buy from."
     )
     special_rules = models.JSONField(default=list, blank=True)
+    recruited_by = models.JSONField(
+        default=list, blank=True, help_text="Gang additions only: house slugs that may recruit it; empty means any."
+    )
+    house_costs = models.JSONField(
+        default=dict, blank=True, help_text='Gang additions only: a house\'s own price, e.g. {"goliath": 180}.'
+    )
     order = models.PositiveSmallIntegerField(default=0)
 
     class Meta(ContentRecord.Meta):
@@ -134,6 +160,20 @@ class FighterType(ContentRecord):
     def __str__(self) -> str:
         # Every house has a "Leader": name the house too (select_related("house") where this is listed).
         return f"{self.house.name} {self.name} ({self.edition})"
+
+    @property
+    def is_addition(self) -> bool:
+        return self.category in ADDITION_CATEGORIES
+
+    def cost_for(self, house: House) -> int:
+        """The price ``house`` pays: a gang addition may be cheaper for some houses (Goliath Servitor Ogryns)."""
+        return int(self.house_costs.get(house.slug, self.cost))
+
+    def recruitable_by(self, house: House) -> bool:
+        """A house-list type by its own house; a gang addition by any house of the edition it names (or all)."""
+        if not self.is_addition:
+            return self.house_id == house.pk
+        return self.edition == house.edition and (not self.recruited_by or house.slug in self.recruited_by)
 
     @property
     def statline(self) -> list[tuple[str, str]]:
@@ -263,6 +303,9 @@ class FighterTypeEquipment(models.Model):
     fighter_type = models.ForeignKey(FighterType, on_delete=models.CASCADE, related_name="equipment_list")
     equipment = models.ForeignKey(Equipment, on_delete=models.PROTECT, related_name="fighter_type_lists")
     cost = models.PositiveIntegerField()
+    is_included = models.BooleanField(
+        default=False, help_text="Part of the fighter type's price: a Hanger-on or Brute is hired holding it."
+    )
     is_official = models.BooleanField(default=False)
 
     class Meta:

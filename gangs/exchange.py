@@ -15,7 +15,7 @@ import json
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from content.models import Edition, Equipment, FighterType, House, Skill
+from content.models import Edition, Equipment, FighterCategory, FighterType, House, HouseKind, Skill
 from gangs.ledger import ledger_record
 from gangs.models import (
     STATS_BY_EDITION,
@@ -89,9 +89,22 @@ def _fighter_export(fighter: Fighter) -> dict:
     }
 
 
+def _importable_types(house: House) -> dict[str, FighterType]:
+    """The house list and the Hangers-on and Brutes the house may recruit. Hired Guns are left out: they
+    are hired for one battle of a campaign on this site, not carried in a gang's file."""
+    additions = FighterType.objects.filter(house__kind=HouseKind.ADDITIONS, edition=house.edition).exclude(
+        category=FighterCategory.HIRED_GUN
+    )
+    types = {t.slug: t for t in FighterType.objects.filter(house=house)}
+    return types | {t.slug: t for t in additions if t.recruitable_by(house)}
+
+
 def gang_export(gang: Gang) -> dict:
-    fighters = gang.fighters.select_related("fighter_type").prefetch_related(
-        "stat_changes", "skills__skill", "advancements", "injuries", "purchases__equipment"
+    # Hired Guns are not on the roster (each is hired for one battle here), so the file leaves them out.
+    fighters = (
+        gang.fighters.exclude(fighter_type__category=FighterCategory.HIRED_GUN)
+        .select_related("fighter_type")
+        .prefetch_related("stat_changes", "skills__skill", "advancements", "injuries", "purchases__equipment")
     )
     return {
         "format": FORMAT,
@@ -243,13 +256,13 @@ def gang_import_check(data) -> tuple[list[str], dict]:
     if edition not in Edition.values:
         check.fail("edition", f"must be one of {', '.join(Edition.values)}")
         return check.errors, {}
-    house = House.objects.active().filter(edition=edition, slug=data.get("house")).first()
+    house = House.objects.active().filter(edition=edition, slug=data.get("house"), kind=HouseKind.GANG_LIST).first()
     if house is None:
         check.fail("house", f"unknown {edition} house {data.get('house')!r}")
         return check.errors, {}
     content = {
         "house": house,
-        "types": {t.slug: t for t in FighterType.objects.filter(house=house)},
+        "types": _importable_types(house),
         "equipment": {e.slug: e for e in Equipment.objects.filter(edition=edition)},
         "skills": {s.slug: s for s in Skill.objects.filter(edition=edition)},
     }

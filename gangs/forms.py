@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import forms
 
-from content.models import Edition, FighterType, House, Skill
+from content.models import Edition, FighterType, House, HouseKind, Skill
 from core.forms import EnteredDiceField
 from gangs.models import ON_ROSTER, Fighter, Gang
 from gangs.services import buyable_equipment
@@ -19,7 +19,8 @@ class GangCreateForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        houses = list(House.objects.active().order_by("name"))
+        # Gang Additions (Hangers-on, Brutes, Hired Guns) is content, not a gang a player founds.
+        houses = list(House.objects.active().filter(kind=HouseKind.GANG_LIST).order_by("name"))
         self.houses = {str(h.pk): h for h in houses}
         self.fields["house"].choices = [("", "Choose a house")] + [
             (label, [(str(h.pk), h.name) for h in houses if h.edition == value]) for value, label in Edition.choices
@@ -52,17 +53,45 @@ class HireForm(forms.Form):
     fighter_type = forms.ChoiceField(label="Fighter type")
     name = forms.CharField(max_length=80)
 
-    def __init__(self, *args, gang: Gang, can_override: bool = False, **kwargs):
+    def __init__(self, *args, gang: Gang, additions=(), can_override: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
-        # The house list comes prefetched with the gang (gangs.selectors), so this costs no query.
+        # The house list comes prefetched with the gang (gangs.selectors), so this costs no query;
+        # ``additions`` are the Hangers-on and Brutes of gangs.selectors.gang_additions, priced for the house.
         types = sorted((t for t in gang.house.fighter_types.all() if t.is_active), key=lambda t: (t.order, t.name))
-        self.types = {str(t.pk): t for t in types}
-        self.fields["fighter_type"].choices = [(pk, f"{t.name} ({t.cost} credits)") for pk, t in self.types.items()]
+        self.types = {str(t.pk): t for t in [*types, *additions]}
+        house = [(str(t.pk), f"{t.name} ({t.cost} credits)") for t in types]
+        extra = [(str(t.pk), f"{t.name} ({t.get_category_display()}, {t.price} credits)") for t in additions]
+        self.fields["fighter_type"].choices = [(gang.house.name, house)] + (
+            [("Hangers-on and Brutes", extra)] if extra else []
+        )
         if can_override:
             self.fields["override_reason"] = OverrideField()
 
     def clean_fighter_type(self) -> FighterType:
         return self.types[self.cleaned_data["fighter_type"]]
+
+
+class HiredGunForm(forms.Form):
+    """Hire a Hired Gun for one of the gang's coming campaign battles (2023 Core Rulebook, Hired Guns)."""
+
+    fighter_type = forms.ChoiceField(label="Hired Gun")
+    battle = forms.ChoiceField(label="For the battle")
+    name = forms.CharField(max_length=80)
+
+    def __init__(self, *args, hired=(), battles=(), can_override: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.types = {str(t.pk): t for t in hired}
+        self.battles = {str(b.pk): b for b in battles}
+        self.fields["fighter_type"].choices = [(pk, f"{t.name} ({t.price} credits)") for pk, t in self.types.items()]
+        self.fields["battle"].choices = [(pk, str(b)) for pk, b in self.battles.items()]
+        if can_override:
+            self.fields["override_reason"] = OverrideField()
+
+    def clean_fighter_type(self) -> FighterType:
+        return self.types[self.cleaned_data["fighter_type"]]
+
+    def clean_battle(self):
+        return self.battles[self.cleaned_data["battle"]]
 
 
 class BuyForm(forms.Form):

@@ -14,7 +14,7 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
-from content.models import Edition
+from content.models import Edition, FighterCategory
 
 # Characteristic codes in roster order. Classic uses the first nine; the 2018+ rules add the last three.
 STATS_CLASSIC = ("M", "WS", "BS", "S", "T", "W", "I", "A", "Ld")
@@ -96,6 +96,11 @@ class Fighter(models.Model):
         Gang, null=True, blank=True, on_delete=models.SET_NULL, related_name="captives", help_text="While Captured."
     )
     notes = models.TextField(blank=True)
+    # A Hired Gun is hired for one campaign battle and leaves when its report is confirmed (2023 Core
+    # Rulebook, Hired Guns). SET_NULL: a battle is only deleted when cancelled before its report.
+    hired_for = models.ForeignKey(
+        "campaigns.Battle", null=True, blank=True, on_delete=models.SET_NULL, related_name="hired_guns"
+    )
     order = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -108,6 +113,10 @@ class Fighter(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def is_hired_gun(self) -> bool:
+        return self.fighter_type.category == FighterCategory.HIRED_GUN
 
 
 class StatChangeSource(models.TextChoices):

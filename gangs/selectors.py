@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Prefetch, Sum, prefetch_related_objects
+from django.db.models import Count, Prefetch, Q, Sum, prefetch_related_objects
 from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
 from django.utils.functional import SimpleLazyObject, empty
 
-from content.models import Edition, EquipmentKind
+from content.models import Edition, EquipmentKind, FighterType, HouseKind
 from content.versioning import content_version_subquery
 from gangs.models import ON_ROSTER, Fighter, FighterSkill, Gang, LedgerEntry, Purchase
 from gangs.services import classic_advances_due, composition_problems
@@ -46,11 +46,26 @@ def _roster_prefetches() -> tuple:
 def gang_queryset():
     """A gang with its house list and the content's version; its roster is loaded by :func:`lazy_roster` only
     when a page renders a fragment that is not cached (gangs.cache)."""
+    capped = Q(fighters__status__in=ON_ROSTER, fighters__fighter_type__category__in=gang_rules.REPUTATION_CAPPED)
     return (
         Gang.objects.select_related("house", "owner")
-        .annotate(content_version=content_version_subquery())
+        .annotate(content_version=content_version_subquery(), hangers_on_held=Count("fighters", filter=capped))
         .prefetch_related("house__fighter_types")
     )
+
+
+def let_go_notice(gang: Gang) -> dict | None:
+    """What the gang page says when Reputation has fallen below the Hangers-on and Brutes held: the cap, how
+    many must go and who may (one query, only then). ``gang`` comes from :func:`gang_queryset`."""
+    must = gang_rules.hangers_on_excess(gang.reputation, gang.hangers_on_held)
+    if not must:
+        return None
+    held = gang.fighters.filter(status__in=ON_ROSTER, fighter_type__category__in=gang_rules.REPUTATION_CAPPED)
+    return {
+        "cap": gang_rules.hangers_on_cap(gang.reputation),
+        "must": must,
+        "held": list(held.select_related("fighter_type").order_by("order", "pk")),
+    }
 
 
 def lazy_roster(gang: Gang) -> SimpleLazyObject:
@@ -92,15 +107,24 @@ class FighterRow:
 
 @dataclass
 class GangRoster:
+    """``fighters`` is the roster proper; ``hired_guns`` are those hired for a coming battle (not on the
+    roster, but counted in the rating while hired, as the 2023 Core Rulebook says)."""
+
     gang: Gang
     fighters: list[FighterRow]
     stash_items: list[Purchase]
     rating: int
     problems: list[str]
+    hired_guns: list[FighterRow] = field(default_factory=list)
 
     @property
     def active_fighters(self) -> list[FighterRow]:
         return [row for row in self.fighters if row.on_roster]
+
+    @property
+    def card_rows(self) -> list[FighterRow]:
+        """Fighter cards: the roster and the Hired Guns, who are off the roster but play from a card."""
+        return [*self.active_fighters, *self.hired_guns]
 
 
 def fighter_row(gang: Gang, fighter: Fighter, purchases: list[Purchase]) -> FighterRow:
@@ -128,7 +152,34 @@ def gang_roster(gang: Gang) -> GangRoster:
         by_fighter.setdefault(purchase.fighter_id, []).append(purchase)
     rows = [fighter_row(gang, f, by_fighter.get(f.pk, [])) for f in gang.fighters.all()]
     rating = sum(row.value for row in rows if row.on_roster)
-    return GangRoster(gang, rows, by_fighter.get(None, []), rating, composition_problems(gang))
+    hired = [row for row in rows if row.fighter.is_hired_gun]
+    roster = [row for row in rows if not row.fighter.is_hired_gun]
+    return GangRoster(
+        gang, roster, by_fighter.get(None, []), rating, composition_problems(gang), [r for r in hired if r.on_roster]
+    )
+
+
+def gang_additions(gang: Gang) -> dict[str, list[FighterType]]:
+    """The Hangers-on and Brutes (``roster``) and Hired Guns (``hired``) this gang's house may recruit,
+    at the house's own price (one query)."""
+    types = FighterType.objects.active().filter(house__kind=HouseKind.ADDITIONS, edition=gang.edition)
+    found: dict[str, list[FighterType]] = {"roster": [], "hired": []}
+    for t in types.select_related("house").order_by("category", "order", "name"):
+        if t.recruitable_by(gang.house):
+            t.price = t.cost_for(gang.house)
+            found["hired" if t.category == gang_rules.HIRED_GUN else "roster"].append(t)
+    return found
+
+
+def coming_battles(gang: Gang) -> list:
+    """The gang's campaign battles still to be reported: what a Hired Gun can be hired for (one query)."""
+    from campaigns.models import Battle, BattleStatus  # campaigns builds on gangs
+
+    return list(
+        Battle.objects.filter(Q(attacker=gang) | Q(defender=gang), status=BattleStatus.SCHEDULED)
+        .select_related("attacker", "defender")
+        .order_by("created_at", "pk")
+    )
 
 
 def gang_territories(gang: Gang) -> list:

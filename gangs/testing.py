@@ -14,6 +14,7 @@ from content.models import (
     FighterType,
     FighterTypeEquipment,
     House,
+    HouseKind,
     Skill,
     SkillAccess,
     SkillTable,
@@ -174,3 +175,33 @@ def build_n18_house(slug: str = "goliath", name: str = "Goliath") -> House:
 
 
 BUILDERS = {Edition.CLASSIC: build_classic_house, Edition.N18: build_n18_house}
+
+
+def build_gang_additions(edition: str = Edition.N18) -> dict[str, FighterType]:
+    """The Gang Additions of the 2023 Core Rulebook in small (N8-N10 of rulebook/data/n18/gang_additions.json):
+    Rogue Doc (0-2, with a medicae kit), Dome Runner (0-1), Ambot (Brute, 0-2, Orlock 185), Hive Scum
+    (Hired Gun, 0-5) and Bounty Hunter (Hired Gun, 0-1); the house list's items are reused when present."""
+    house = House.objects.create(
+        edition=edition, slug="gang-additions", name="Gang Additions", kind=HouseKind.ADDITIONS, starting_credits=0
+    )
+    items = {e.slug: e for e in Equipment.objects.filter(edition=edition)} or _equipment(edition, N18_EQUIPMENT)
+    kit, _ = Equipment.objects.get_or_create(
+        edition=edition, slug="medicae-kit",
+        defaults={"name": "Medicae kit", "kind": EquipmentKind.WARGEAR, "category": "wargear", "cost": 30},
+    )  # fmt: skip
+    types = {
+        "rogue-doc": ("Rogue Doc", "hanger_on", 50, (5, 5, 5, 2, 3, 1, 4, 1, 9, 8, 7, 5), 2, {}),
+        "dome-runner": ("Dome Runner", "hanger_on", 20, (5, 5, 5, 3, 3, 1, 3, 1, 10, 9, 7, 8), 1, {}),
+        "ambot": ("Ambot", "brute", 215, (4, 3, 5, 5, 5, 3, 5, 2, 8, 6, 8, 9), 2, {"orlock": 185}),
+        "hive-scum": ("Hive Scum", "hired_gun", 30, (5, 4, 4, 3, 3, 1, 4, 1, 8, 8, 8, 8), 5, {}),
+        "bounty-hunter": ("Bounty Hunter", "hired_gun", 80, (5, 3, 3, 3, 3, 2, 3, 1, 7, 5, 6, 6), 1, {}),
+    }
+    made = {}
+    for order, (slug, (name, category, cost, stats, most, house_costs)) in enumerate(types.items()):
+        made[slug] = _fighter_type(
+            house, slug, name, category, cost, stats, max_per_gang=most, house_costs=house_costs, order=order
+        )
+    FighterTypeEquipment.objects.create(fighter_type=made["rogue-doc"], equipment=kit, cost=0, is_included=True)
+    FighterTypeEquipment.objects.create(fighter_type=made["rogue-doc"], equipment=items["autopistol"], cost=0)
+    FighterTypeEquipment.objects.create(fighter_type=made["hive-scum"], equipment=items["autopistol"], cost=10)
+    return made

@@ -25,12 +25,15 @@ from gangs.cache import FRAGMENT_SECONDS, fragment_key
 from gangs.models import Purchase
 from gangs.permissions import gang_access, gang_for_edit, gang_for_view
 from gangs.selectors import (
+    coming_battles,
     fighter_detail,
+    gang_additions,
     gang_history,
     gang_queryset,
     gang_territories,
     gangs_owned_by,
     lazy_roster,
+    let_go_notice,
     stash_items,
 )
 from rulebook import gang_rules
@@ -71,7 +74,22 @@ def gang_create(request):
     return render(request, "gangs/gang_create.html", {"form": form})
 
 
-def _gang_page(request, gang, *, partial: str = "", hire_form=None, status: int = 200):
+def _hire_forms(gang, access, data=None, posted: str = "") -> dict:
+    """The hire form (house list with Hangers-on and Brutes) and the Hired Gun form, one bound if posted."""
+    additions, battles = gang_additions(gang), coming_battles(gang)
+    hire = forms.HireForm(
+        data if posted == "hire" else None, gang=gang, additions=additions["roster"], can_override=access.is_arbitrator
+    )
+    hired = forms.HiredGunForm(
+        data if posted == "hired_gun" else None,
+        hired=additions["hired"],
+        battles=battles,
+        can_override=access.is_arbitrator,
+    )
+    return {"hire_form": hire, "hired_gun_form": hired if battles and additions["hired"] else None}
+
+
+def _gang_page(request, gang, *, partial: str = "", forms_built=None, status: int = 200):
     access = gang_access(request.user, gang)
     roster = lazy_roster(gang)
     context = {
@@ -82,7 +100,9 @@ def _gang_page(request, gang, *, partial: str = "", hire_form=None, status: int 
         "stash_items": stash_items(gang, roster),
         "access": access,
         "territories": gang_territories(gang),
-        "hire_form": hire_form or forms.HireForm(gang=gang, can_override=access.is_arbitrator),
+        "let_go": let_go_notice(gang),
+        "hangers_on_cap": gang_rules.hangers_on_cap(gang.reputation),
+        **(forms_built or (_hire_forms(gang, access) if access.can_edit else {})),
     }
     template = f"gangs/gang_detail.html#{partial}" if partial else "gangs/gang_detail.html"
     return render(request, template, context, status=status)
@@ -131,12 +151,30 @@ def gang_override(request, pk: int):
 @login_required
 @require_POST
 def fighter_hire(request, pk: int):
+    return _hire(request, pk, "hire")
+
+
+@login_required
+@require_POST
+def hired_gun_hire(request, pk: int):
+    return _hire(request, pk, "hired_gun")
+
+
+def _hire(request, pk: int, posted: str):
+    """Hire from the house list, a Hanger-on or Brute (``hire``), or a Hired Gun for a battle (``hired_gun``)."""
     gang = gang_for_edit(request.user, pk, gang_queryset())
     access = gang_access(request.user, gang)
-    form = forms.HireForm(request.POST, gang=gang, can_override=access.is_arbitrator)
+    built = _hire_forms(gang, access, request.POST, posted)
+    form = built["hire_form" if posted == "hire" else "hired_gun_form"]
+    if form is None:
+        messages.error(request, "The gang has no coming battle to hire a Hired Gun for.")
+        return redirect(gang)
     if form.is_valid():
+        values = dict(form.cleaned_data)
+        if posted == "hired_gun":
+            values["hired_for"] = values.pop("battle")
         try:
-            fighter = services.fighter_hire(gang=gang, actor=request.user, dice=RandomDice(), **form.cleaned_data)
+            fighter = services.fighter_hire(gang=gang, actor=request.user, dice=RandomDice(), **values)
         except ValidationError as error:
             _fail(form, error)
         else:
@@ -144,7 +182,25 @@ def fighter_hire(request, pk: int):
             if not request.htmx:
                 return redirect(gang)
             return _gang_page(request, gang_for_view(request.user, pk, gang_queryset()), partial="roster")
-    return _gang_page(request, gang, partial="roster" if request.htmx else "", hire_form=form)
+    return _gang_page(request, gang, partial="roster" if request.htmx else "", forms_built=built)
+
+
+@login_required
+@require_POST
+def fighter_let_go(request, pk: int, fighter_pk: int):
+    """Let a Hanger-on or Brute go (the Reputation notice's action), as a ledger entry."""
+    gang = gang_for_edit(request.user, pk)
+    fighter = get_object_or_404(gang.fighters.select_related("fighter_type"), pk=fighter_pk)
+    fighter.gang = gang
+    try:
+        services.fighter_let_go(fighter=fighter, actor=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, f"{fighter.name} has left the gang.")
+    if not request.htmx:
+        return redirect(gang)
+    return _gang_page(request, gang_for_view(request.user, pk, gang_queryset()), partial="roster")
 
 
 # --- fighters ----------------------------------------------------------------------------------
@@ -157,6 +213,10 @@ def _fighter_forms(gang, row, access, posted: dict | None = None) -> dict:
     built["move_form"] = forms.MoveForm(gang=gang)
     built["rename_form"] = forms.RenameForm(initial={"name": fighter.name})
     built["notes_form"] = forms.NotesForm(initial={"notes": fighter.notes})
+    # Hangers-on and Hired Guns never advance (2023 Core, Gang Additions): the page says so instead of a form.
+    built["never_advances"] = {gang_rules.HANGER_ON: "Hangers-on", gang_rules.HIRED_GUN: "Hired Guns"}.get(
+        fighter.fighter_type.category, ""
+    )
     if (
         gang.edition == Edition.N18
         and fighter.fighter_type.category in {*gang_rules.N18_ADVANCING_CATEGORIES, "ganger"}

@@ -183,7 +183,8 @@ N18_SKILL_COSTS = {
     ("secondary", "random"): (9, 35),
 }
 # Fighter categories that buy advancements; Gangers roll on their own table (rulebook.n18.advancement).
-N18_ADVANCING_CATEGORIES = frozenset({"leader", "champion", "juve", "prospect", "specialist"})
+# Brutes advance as Specialists do; Hangers-on and Hired Guns never advance (2023 Core, Gang Additions).
+N18_ADVANCING_CATEGORIES = frozenset({"leader", "champion", "juve", "prospect", "specialist", "brute"})
 # These pay no more for repeating a characteristic (N3).
 N18_NO_ESCALATION = frozenset({"juve", "prospect"})
 
@@ -232,6 +233,9 @@ def n18_random_skill(table: str, skills: Sequence[str], known: Iterable[str], di
 
 
 def _check_category(category: str) -> None:
+    if category in ("hanger_on", "hired_gun"):
+        who = "Hangers-on" if category == "hanger_on" else "Hired Guns"
+        raise RulesInputError("fighter.category", f"{who} never gain Experience or Advancements")
     if category not in N18_ADVANCING_CATEGORIES:
         raise RulesInputError(
             "fighter.category", f"{category.capitalize()}s do not buy Advancements: they roll on their own 2D6 table"
@@ -273,3 +277,70 @@ def fighter_value(edition: str, fighter: RatedFighter) -> int:
 def gang_rating(edition: str, fighters: Iterable[RatedFighter]) -> int:
     """The sum of fighter values, Dead and Retired fighters left out."""
     return sum(fighter_value(edition, f) for f in fighters if f.on_roster)
+
+
+# --- Hangers-on, Brutes and Hired Guns ---------------------------------------------------------
+
+GANG_ADDITIONS_SOURCE = (
+    "Necromunda Core Rulebook (2023), Gang Additions: Hangers-on and Brutes, Hired Guns "
+    "(necrovox pages in yakuzadave/necroman_v2; keys N8-N11 of rulebook/data/n18/gang_additions.json)"
+)
+HANGER_ON, BRUTE, HIRED_GUN = "hanger_on", "brute", "hired_gun"
+# Held together up to the Reputation cap; Hired Guns are hired per battle and are not part of it.
+REPUTATION_CAPPED = frozenset({HANGER_ON, BRUTE})
+ADDITIONS = REPUTATION_CAPPED | {HIRED_GUN}
+# Reputation from which each number of Hangers-on and Brutes is allowed: 1-4 one, 5-9 two, ... 20+ five.
+_REPUTATION_STEPS = ((20, 5), (15, 4), (10, 3), (5, 2), (1, 1))
+
+
+def hangers_on_cap(reputation: int) -> int:
+    """How many Hangers-on and Brutes (together) a gang of this Reputation may hold (N11's table).
+
+    Below 1 the table has no row, so none: a gang founds with Reputation 0 in this app, and an
+    arbitrator's override lets a club that starts gangs higher recruit them at founding.
+    """
+    for least, allowed in _REPUTATION_STEPS:
+        if reputation >= least:
+            return allowed
+    return 0
+
+
+def hangers_on_excess(reputation: int, held: int) -> int:
+    """How many Hangers-on and Brutes must go when Reputation has dropped below what the gang holds."""
+    return max(0, held - hangers_on_cap(reputation))
+
+
+def addition_hire_breaches(hire: TypeLimit, held: Sequence[TypeLimit], *, reputation: int) -> tuple[Breach, ...]:
+    """What recruiting ``hire`` would break, given the additions the gang ``held`` (on the roster; for a
+    Hired Gun, those hired for the same battle). Each type has its own limit ("0-2 Rogue Docs"), and
+    Hangers-on and Brutes together may not pass the Reputation cap. They do not count toward any other
+    fighter's limit (N11), so the house list's rules never see them."""
+    breaches = []
+    same = 1 + sum(1 for t in held if t.slug == hire.slug)
+    if hire.max_per_gang is not None and same > hire.max_per_gang:
+        most = "one" if hire.max_per_gang == 1 else str(hire.max_per_gang)
+        text = f"at most {most} {hire.name} per gang (the gang would have {same})"
+        if hire.category == HIRED_GUN:
+            text = f"at most {most} {hire.name} for one battle (the gang would have {same})"
+        breaches.append(Breach(f"max-{hire.slug}", text, True, frozenset({hire.slug})))
+    if hire.category in REPUTATION_CAPPED:
+        count = 1 + sum(1 for t in held if t.category in REPUTATION_CAPPED)
+        cap = hangers_on_cap(reputation)
+        if count > cap:
+            allowed = f"{cap} Hanger-on or Brute" if cap == 1 else f"{cap} Hangers-on and Brutes"
+            text = f"Reputation {reputation} allows {allowed} (the gang would have {count})"
+            breaches.append(Breach("reputation-cap", text, True, frozenset({hire.slug})))
+    return tuple(breaches)
+
+
+def fights_in_crews(category: str, special_rules: Iterable[str]) -> bool:
+    """Whether a fighter is chosen (or picked at random) for a crew like a Ganger.
+
+    Hangers-on stay at the hideout unless their card says Part of the Crew (or Gang Fighter); Hired
+    Guns are not counted when choosing a crew but join it afterwards (You Get What You Pay For).
+    """
+    if category == HIRED_GUN:
+        return False
+    if category == HANGER_ON:
+        return any(str(rule).startswith(("Part of the Crew", "Gang Fighter")) for rule in special_rules)
+    return True

@@ -11,12 +11,27 @@ from battles.roster import fighter_prefetch, snapshot
 from battles.rules import edition_rules
 from battles.services.state import battle_state, locked, log_action, save_state
 from gangs.models import AVAILABLE_FOR_BATTLE, Fighter, Gang
+from rulebook import gang_rules
 from rulebook.dice import DiceSource, RandomDice
 
 
 def _available(gang: Gang) -> list[Fighter]:
-    return list(
+    """Fighters a crew or Reinforcements are picked from: Hangers-on who stay at the hideout and
+    Hired Guns (who join the battle they were hired for after the picks) are left out."""
+    fighters = (
         gang.fighters.filter(status__in=AVAILABLE_FOR_BATTLE)
+        .select_related("fighter_type", "gang")
+        .prefetch_related(*fighter_prefetch())
+    )
+    return [f for f in fighters if gang_rules.fights_in_crews(f.fighter_type.category, f.fighter_type.special_rules)]
+
+
+def _hired_guns(gang: Gang, campaign_battle) -> list[Fighter]:
+    """The Hired Guns ``gang`` hired for this campaign battle: they join the crew after it is chosen."""
+    if campaign_battle is None:
+        return []
+    return list(
+        gang.fighters.filter(hired_for=campaign_battle, status__in=AVAILABLE_FOR_BATTLE)
         .select_related("fighter_type", "gang")
         .prefetch_related(*fighter_prefetch())
     )
@@ -104,9 +119,12 @@ def battle_start(
         Side.A: crew_pick(gang=gang_a, chosen=chosen_a or [], scenario=scenario, role=role_a, dice=dice),
         Side.B: crew_pick(gang=gang_b, chosen=chosen_b or [], scenario=scenario, role=role_b, dice=dice),
     }
+    hired = {side: _hired_guns(gang, campaign_battle) for side, gang in ((Side.A, gang_a), (Side.B, gang_b))}
     for side, gang in ((Side.A, gang_a), (Side.B, gang_b)):
         if not crews[side]["fighters"]:
             raise ValidationError(f"{gang.name} has no fighter available for battle.")
+        joining = [f.pk for f in hired[side] if f.pk not in crews[side]["fighters"]]
+        crews[side] = {**crews[side], "fighters": [*crews[side]["fighters"], *joining]}
     battle = BattleSession.objects.create(
         edition=gang_a.edition,
         campaign_battle=campaign_battle,
@@ -126,7 +144,7 @@ def battle_start(
     )
     rows = []
     for side, gang in ((Side.A, gang_a), (Side.B, gang_b)):
-        by_id = {f.pk: f for f in _available(gang)}
+        by_id = {f.pk: f for f in [*_available(gang), *hired[side]]}
         missing = [pk for pk in crews[side]["fighters"] if pk not in by_id]
         if missing:
             raise ValidationError(f"{gang.name}: fighters {missing} are not available for battle.")

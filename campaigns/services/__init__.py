@@ -17,6 +17,7 @@ from campaigns.services.battles import (
     battle_scenario_choose,
     battle_scenario_roll,
     crew_candidates,
+    hired_guns_of,
 )
 from campaigns.services.campaigns import (
     arbitrator_add,
@@ -50,6 +51,7 @@ __all__ = [
     "challenge_issue",
     "challenge_pass",
     "crew_candidates",
+    "hired_guns_of",
     "cycle_advance",
     "cycle_pair",
     "gang_remove",

@@ -25,7 +25,9 @@ from campaigns.services._common import (
     _territory_move,
     standing_snapshot_take,
 )
-from gangs.models import Fighter, Gang
+from gangs.models import AVAILABLE_FOR_BATTLE, Fighter, Gang
+from gangs.services import hired_guns_leave
+from rulebook import gang_rules
 from rulebook.dice import DiceSource
 from rulebook.errors import RulesInputError
 
@@ -84,8 +86,17 @@ def battle_scenario_choose(*, battle: Battle, scenario: str, chooser: Gang) -> B
 
 
 def crew_candidates(gang: Gang) -> list[Fighter]:
-    """The gang's fighters a crew is picked from (the unavailable ones included, to be shown)."""
-    return list(gang.fighters.exclude(status__in=rules.GONE).order_by("order", "pk"))
+    """The gang's fighters a crew is picked from (the unavailable ones included, to be shown).
+
+    Hangers-on stay at the hideout unless Part of the Crew, and Hired Guns are never picked: they join
+    the crew of the battle they were hired for afterwards (:func:`hired_guns_of`)."""
+    fighters = gang.fighters.exclude(status__in=rules.GONE).select_related("fighter_type").order_by("order", "pk")
+    return [f for f in fighters if gang_rules.fights_in_crews(f.fighter_type.category, f.fighter_type.special_rules)]
+
+
+def hired_guns_of(battle: Battle, gang: Gang) -> list[Fighter]:
+    """The Hired Guns ``gang`` hired for ``battle``: they join its crew whatever the selection method."""
+    return list(gang.fighters.filter(hired_for=battle, status__in=AVAILABLE_FOR_BATTLE).order_by("order", "pk"))
 
 
 def _crew_rule(battle: Battle, side: str, fighters: list[Fighter]):
@@ -130,6 +141,8 @@ def battle_crew_select(*, battle: Battle, side: str, chosen: Sequence[int], dice
         result = rules.select_crew(crew, fighters, dice, chosen=[str(pk) for pk in chosen], size=size)
     except RulesInputError as err:
         raise _rules_error(err) from err
+    hired = [str(f.pk) for f in hired_guns_of(battle, battle.gang_of(side))]
+    result = {**result, "fighters": [*result["fighters"], *hired], "hired_guns": hired}
     battle.crews = {**battle.crews, side: {**stored, **result}}
     battle.save(update_fields=["crews"])
     return battle
@@ -235,6 +248,8 @@ def battle_report_confirm(*, battle: Battle, actor, is_arbitrator: bool) -> Batt
     stakes = battle.stakes
     if stakes is not None and battle.winner_id == battle.attacker_id and stakes.holder_id != battle.attacker_id:
         _territory_move(stakes, battle.attacker, actor, reason=f"Won {battle.scenario_name}", battle=battle)
+    # Hired for this battle only: they leave before the post-battle sequence, which they take no part in.
+    hired_guns_leave(battle=battle, actor=actor)
     for gang in (battle.attacker, battle.defender):
         standing_snapshot_take(campaign=battle.campaign, gang=gang, reason=f"{battle.scenario_name}: {battle}")
     return battle

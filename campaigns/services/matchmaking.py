@@ -23,6 +23,7 @@ from campaigns.services._common import (
     _rules_error,
 )
 from gangs.models import Gang
+from gangs.services import hired_guns_leave
 from rulebook.dice import DiceSource
 from rulebook.errors import RulesInputError
 from rulebook.n18.matchmaking import next_challenger, pair_at_random
@@ -75,10 +76,11 @@ def battle_arrange(
 
 
 @transaction.atomic
-def battle_cancel(*, battle: Battle) -> None:
+def battle_cancel(*, battle: Battle, actor=None) -> None:
     battle = Battle.objects.select_for_update().get(pk=battle.pk)
     if battle.status != BattleStatus.SCHEDULED:
         raise ValidationError("Only a battle that has not been reported can be cancelled.")
+    hired_guns_leave(battle=battle, actor=actor, cancelled=True)  # paid back: the battle is not fought
     battle.delete()
 
 

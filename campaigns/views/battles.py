@@ -50,12 +50,23 @@ def battle_detail(request, pk: int, battle_id: int):
 
 def _crew_sides(access, battle) -> list[dict]:
     """Each side's crew as stored, with its fighters' names, and whether the viewer may pick it."""
-    names = {str(f.pk): f.name for gang in (battle.attacker, battle.defender) for f in gang.fighters.all()}
+    fighters = [f for gang in (battle.attacker, battle.defender) for f in gang.fighters.all()]
+    names = {str(f.pk): f.name for f in fighters}
     sides = []
     for side in Side.values:
         crew = battle.crews.get(side, {})
-        sides.append({"side": side, "gang": battle.gang_of(side), "crew": crew,
-                      "names": [names.get(i, "?") for i in crew.get("fighters", [])],
+        picked = crew.get("fighters", [])
+        # Hired for this battle: they join the crew after the picks (and are listed before them).
+        hired = [
+            f.name
+            for f in fighters
+            if f.gang_id == battle.gang_of(side).pk
+            and f.hired_for_id == battle.pk
+            and str(f.pk) not in picked
+            and f.status == "active"
+        ]
+        sides.append({"side": side, "gang": battle.gang_of(side), "crew": crew, "hired_guns": hired,
+                      "names": [names.get(i, "?") for i in picked],
                       "can_pick": access.can_act_for(battle.gang_of(side).pk)})  # fmt: skip
     return sides
 
@@ -66,7 +77,7 @@ def battle_cancel(request, pk: int, battle_id: int):
     access, battle = battle_access(request.user, pk, battle_id)
     access.require_arbitrator()
     try:
-        services.battle_cancel(battle=battle)
+        services.battle_cancel(battle=battle, actor=request.user)
     except ValidationError as err:
         return _refused(request, err, _battle_url(battle))
     messages.success(request, f"The battle {battle} is cancelled.")
@@ -141,7 +152,8 @@ def battle_crew(request, pk: int, battle_id: int, side: str):
         else:
             return _done(request, _battle_url(battle))
     context = {"campaign": access.campaign, "battle": battle, "side": side, "gang": battle.gang_of(side),
-               "form": form, **selectors.crew_page(battle, side, fighters)}  # fmt: skip
+               "form": form, "hired_guns": services.hired_guns_of(battle, battle.gang_of(side)),
+               **selectors.crew_page(battle, side, fighters)}  # fmt: skip
     return render(request, "campaigns/battle_crew.html", context)
 
 

@@ -23,6 +23,7 @@ from content.models import (
     FighterType,
     FighterTypeEquipment,
     House,
+    HouseKind,
     Skill,
     SkillAccess,
     SkillAccessLevel,
@@ -169,7 +170,9 @@ class EditionLoader(RowWriter):
             composition = Field(
                 record.path,
                 f"{record.where}.composition",
-                defaults | record.get("composition", dict, required=False, default={}),
+                defaults
+                | record.get("composition", dict, required=False, default={})
+                | ({"kind": record.record["kind"]} if "kind" in record.record else {}),
             )
             house = self.upsert(House, record.identity(), self.composition_values(composition), record)
             if house is None:
@@ -200,7 +203,11 @@ class EditionLoader(RowWriter):
             numerator, _, denominator = rule_field.get("share", str).partition("/")
             if not (numerator.isdigit() and denominator.isdigit() and 0 < int(numerator) <= int(denominator)):
                 rule_field.fail("share", 'must be a fraction such as "1/2"')
+        kind = composition.record.get("kind", HouseKind.GANG_LIST)
+        if kind not in HouseKind.values:
+            composition.fail("kind", f"must be one of {sorted(HouseKind.values)}")
         return {
+            "kind": kind,
             "starting_credits": composition.count("starting_credits"),
             "min_fighters": composition.count("min_fighters", required=False),
             "composition_rules": rules,
@@ -220,9 +227,15 @@ class EditionLoader(RowWriter):
         for category_name in weapon_categories:
             if category_name not in WEAPON_CATEGORIES[self.edition]:
                 record.fail("weapon_categories", f"{category_name!r} is not a {self.edition} weapon category")
+        house_costs = record.get("house_costs", dict, required=False, default={})
+        for slug, cost in house_costs.items():
+            if not isinstance(cost, int) or isinstance(cost, bool) or cost < 0:
+                record.fail(f"house_costs.{slug}", "must be a number of credits")
         return values | {
             "house": house,
             "category": category,
+            "recruited_by": record.strings("recruited_by"),
+            "house_costs": house_costs,
             "cost": record.count("cost"),
             "starting_xp": record.text("starting_xp"),
             "min_per_gang": record.count("min_per_gang", required=False) or 0,
@@ -273,12 +286,13 @@ class EditionLoader(RowWriter):
                 continue
             item = self.lookup(Equipment, slug, entry, "item")
             cost = entry.count("cost")
+            included = entry.get("included", bool, required=False, default=False)
             for local_slug in entry.strings("fighter_types"):
                 if local_slug not in wanted:
                     entry.fail("fighter_types", f"{local_slug!r} is not a fighter type of this house")
                 if item.pk in wanted[local_slug]:
                     entry.fail("item", f"{item.slug!r} is listed twice for {local_slug}")
-                wanted[local_slug][item.pk] = {"cost": cost}
+                wanted[local_slug][item.pk] = {"cost": cost, "is_included": included}
         for local_slug, (fighter_type, _record) in fighter_types.items():
             self.sync_children(FighterTypeEquipment, "fighter_type", fighter_type, "equipment_id", wanted[local_slug])
 

@@ -32,10 +32,12 @@ from gangs.services.fighters import (
     TYPE_STAT_FIELDS,
     experience_award,
     fighter_hire,
+    fighter_let_go,
     fighter_notes_set,
     fighter_rename,
     fighter_retire,
     fighter_status_set,
+    hired_guns_leave,
     injury_record,
 )
 from gangs.services.gangs import (
@@ -43,6 +45,8 @@ from gangs.services.gangs import (
     gang_create,
     gang_override,
     gang_rename,
+    hangers_on_over_cap,
+    held_additions,
     house_rules,
     roster_types,
 )
@@ -55,6 +59,10 @@ __all__ = [
     "roster_types",
     "composition_problems",
     "fighter_hire",
+    "fighter_let_go",
+    "hired_guns_leave",
+    "hangers_on_over_cap",
+    "held_additions",
     "fighter_rename",
     "fighter_notes_set",
     "fighter_status_set",

@@ -21,6 +21,7 @@ from gangs.models import (
 )
 from gangs.models import LedgerKind as Kind
 from gangs.services.common import override_record, require_on_roster, rolls_since
+from rulebook import gang_rules
 from rulebook.dice import DiceSource, RandomDice
 from rulebook.roster import roll_amount
 
@@ -50,14 +51,24 @@ def trading_post_allows(edition: str, equipment: Equipment) -> bool:
     return equipment.rarity.lower() == "common"
 
 
+def _list_only(fighter: Fighter | None, has_list: bool) -> bool:
+    """Hangers-on and Brutes take only what their card lists, as do Hired Guns with a list of their own
+    (Hive Scum); a Bounty Hunter, who has none, buys at the Trading Post (2023 Core, Gang Additions)."""
+    if fighter is None or not fighter.fighter_type.is_addition:
+        return False
+    return fighter.fighter_type.category in gang_rules.REPUTATION_CAPPED or has_list
+
+
 def price_now(gang: Gang, equipment: Equipment, fighter: Fighter | None) -> tuple[int, str] | None:
     """The price of the moment and where it comes from, or None when this buyer cannot buy it."""
     if equipment.edition != gang.edition or not equipment.is_active:
         return None
     if fighter is not None:
         entry = FighterTypeEquipment.objects.filter(fighter_type=fighter.fighter_type_id, equipment=equipment).first()
-        if entry:
+        if entry and not entry.is_included:
             return entry.cost, f"{fighter.fighter_type.name} equipment list"
+        if _list_only(fighter, FighterTypeEquipment.objects.filter(fighter_type=fighter.fighter_type_id).exists()):
+            return None
     elif (
         equipment.cost is not None
         and FighterTypeEquipment.objects.filter(fighter_type__house=gang.house_id, equipment=equipment).exists()
@@ -72,7 +83,10 @@ def buyable_equipment(gang: Gang, fighter: Fighter | None) -> list[tuple[Equipme
     """Everything this fighter (or the Stash) can buy now, with price and where from (one query)."""
     items = Equipment.objects.active().filter(edition=gang.edition)
     if fighter is not None:
-        listed = FighterTypeEquipment.objects.filter(fighter_type=fighter.fighter_type_id, equipment=OuterRef("pk"))
+        # Included kit comes with the hire and is not bought again.
+        listed = FighterTypeEquipment.objects.filter(
+            fighter_type=fighter.fighter_type_id, equipment=OuterRef("pk"), is_included=False
+        )
         items = items.annotate(list_price=Subquery(listed.values("cost")[:1]))
         where = f"{fighter.fighter_type.name} list"
     else:
@@ -82,11 +96,13 @@ def buyable_equipment(gang: Gang, fighter: Fighter | None) -> list[tuple[Equipme
         )
         items = items.annotate(list_price=Case(When(on_a_list, then=F("cost")), default=None))
         where = "house lists"
+    found = list(items.filter(Q(list_price__isnull=False) | Q(cost__isnull=False)))
+    list_only = _list_only(fighter, any(item.list_price is not None for item in found))
     offers = []
-    for item in items.filter(Q(list_price__isnull=False) | Q(cost__isnull=False)):
+    for item in found:
         if item.list_price is not None:
             offers.append((item, item.list_price, where))
-        elif trading_post_allows(gang.edition, item):
+        elif not list_only and trading_post_allows(gang.edition, item):
             offers.append((item, item.cost, "Trading Post"))
     return sorted(offers, key=lambda v: (v[0].category, v[0].name))
 
@@ -128,6 +144,9 @@ def purchase_buy(
 
 def sale_value(gang: Gang, purchase: Purchase, dice: DiceSource) -> tuple[int, str, list]:
     """What the Trading Post pays for an item, the rule, and the dice it took."""
+    if purchase.price == 0:
+        # A Hanger-on's or Brute's kit came with its price: nothing to sell it for (our ruling).
+        return 0, "Came at no price with a fighter: the Trading Post pays nothing for it", []
     if gang.edition == Edition.CLASSIC:
         return purchase.price // 2, CLASSIC_SALE_SOURCE, []
     mark = len(dice.rolls)

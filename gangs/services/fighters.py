@@ -10,11 +10,13 @@ from django.db.models import Max
 
 from content.models import (
     Edition,
+    FighterCategory,
     FighterType,
     Skill,
 )
 from gangs.ledger import ledger_record
 from gangs.models import (
+    ON_ROSTER,
     STATS_BY_EDITION,
     Fighter,
     FighterSkill,
@@ -22,12 +24,13 @@ from gangs.models import (
     Gang,
     Injury,
     LedgerEntry,
+    Purchase,
     StatChange,
     StatChangeSource,
 )
 from gangs.models import LedgerKind as Kind
 from gangs.services.common import override_record, refuse, rolls_since
-from gangs.services.gangs import house_rules, roster_types
+from gangs.services.gangs import hangers_on_over_cap, held_additions, house_rules, roster_types
 from rulebook import gang_rules
 from rulebook.dice import DiceSource, RandomDice
 from rulebook.errors import RulesInputError
@@ -55,6 +58,38 @@ def _base_stats(fighter_type: FighterType) -> dict[str, int]:
     return {code: getattr(fighter_type, TYPE_STAT_FIELDS[code]) for code in STATS_BY_EDITION[fighter_type.edition]}
 
 
+def _hire_breaches(gang: Gang, fighter_type: FighterType, hired_for) -> tuple:
+    """The composition rules a hire would break: the house list's, or a gang addition's own limit and
+    the Reputation cap (Hangers-on, Brutes) or the per-battle limit (Hired Guns)."""
+    # Read after the gang row is locked: a prefetched list could miss a hire that just committed.
+    fighters = list(Fighter.objects.filter(gang=gang).select_related("fighter_type"))
+    if not fighter_type.is_addition:
+        return gang_rules.hire_breaches(house_rules(gang.house), roster_types(gang, fighters), fighter_type.slug)
+    limit = gang_rules.TypeLimit(
+        fighter_type.slug,
+        fighter_type.name,
+        fighter_type.category,
+        fighter_type.min_per_gang,
+        fighter_type.max_per_gang,
+    )
+    held = held_additions(gang, battle=hired_for, fighters=fighters)
+    return gang_rules.addition_hire_breaches(limit, held, reputation=gang.reputation)
+
+
+def _hired_gun_battle(gang: Gang, fighter_type: FighterType, hired_for):
+    """A Hired Gun is hired for one scheduled campaign battle of the gang; nobody else is."""
+    from campaigns.models import BattleStatus
+
+    if fighter_type.category != FighterCategory.HIRED_GUN:
+        if hired_for is not None:
+            raise ValidationError(f"{fighter_type.name} joins the roster; only Hired Guns are hired for a battle.")
+        return
+    if hired_for is None:
+        raise ValidationError(f"{fighter_type.name} is a Hired Gun: hire them for one of the gang's coming battles.")
+    if gang.pk not in (hired_for.attacker_id, hired_for.defender_id) or hired_for.status != BattleStatus.SCHEDULED:
+        raise ValidationError("Hired Guns are hired for a coming battle the gang fights (before its report).")
+
+
 @transaction.atomic
 def fighter_hire(
     *,
@@ -67,46 +102,128 @@ def fighter_hire(
     free_reason: str = "",
     battle=None,
     data: dict | None = None,
+    hired_for=None,
 ) -> Fighter:
-    """Hire from the house list at today's price, paid from the Stash; roll the starting experience.
+    """Hire from the house list (or the gang additions) at today's price, paid from the Stash; roll the
+    starting experience. A Hanger-on or Brute comes with the kit its price includes; a Hired Gun is
+    hired for the campaign battle ``hired_for`` and leaves when its report is confirmed.
 
-    Composition limits refuse the hire unless an arbitrator gives ``override_reason``. A recruit the
-    rules give for nothing (the Home Settlement's) names why in ``free_reason``: no credits change
-    hands and the ledger says so. ``battle`` and ``data`` go on every entry the hire writes.
+    The gang row is locked first, so two hires at once cannot both pass a limit. Composition limits
+    refuse the hire unless an arbitrator gives ``override_reason``. A recruit the rules give for
+    nothing (the Home Settlement's) names why in ``free_reason``: no credits change hands and the
+    ledger says so. ``battle`` and ``data`` go on every entry the hire writes.
     """
-    if fighter_type.house_id != gang.house_id or not fighter_type.is_active:
+    Gang.objects.select_for_update().only("pk").get(pk=gang.pk)
+    gang.refresh_from_db(fields=["reputation", "stash"])
+    if not fighter_type.recruitable_by(gang.house) or not fighter_type.is_active:
         raise ValidationError(f"{fighter_type.name} is not on the {gang.house.name} house list.")
-    breaches = gang_rules.hire_breaches(house_rules(gang.house), roster_types(gang), fighter_type.slug)
+    _hired_gun_battle(gang, fighter_type, hired_for)
+    breaches = _hire_breaches(gang, fighter_type, hired_for)
     if breaches and not override_reason:
         rules = "; ".join(b.message for b in breaches)
         raise ValidationError(f"Composition rule ({gang.house.name}): {rules}.")
+    price = fighter_type.cost_for(gang.house)
     order = (gang.fighters.aggregate(m=Max("order"))["m"] or 0) + 1
     fighter = Fighter.objects.create(
         gang=gang,
         fighter_type=fighter_type,
         name=name.strip(),
-        cost=fighter_type.cost,
+        cost=price,
         base_stats=_base_stats(fighter_type),
         order=order,
+        hired_for=hired_for,
     )
     if breaches:
         what = f"hired {fighter.name} despite: {'; '.join(b.message for b in breaches)}"
         override_record(gang=gang, actor=actor, what=what, reason=override_reason, fighter=fighter)
-    price = 0 if free_reason else fighter_type.cost
+    kit = _included_kit(gang, fighter, fighter_type)
+    paid = 0 if free_reason else price
+    if free_reason:
+        how = f"as a free recruit (worth {price} credits)"
+    elif hired_for is not None:
+        how = f"for {paid} credits, for the battle {hired_for}"
+    else:
+        how = f"for {paid} credits"
+    list_name = "gang additions" if fighter_type.is_addition else f"{gang.house.name} house list"
     ledger_record(
         gang=gang,
         fighter=fighter,
         kind=Kind.HIRE,
-        credits=-price,
-        description=f"Hired {fighter.name} ({fighter_type.name}) "
-        + (f"as a free recruit (worth {fighter_type.cost} credits)" if free_reason else f"for {price} credits"),
-        reason=free_reason or f"{gang.house.name} house list price",
-        data={**(data or {}), "fighter_type": fighter_type.slug, "price": price, "free": bool(free_reason)},
+        credits=-paid,
+        description=f"Hired {fighter.name} ({fighter_type.name}) {how}" + (f", with {', '.join(kit)}" if kit else ""),
+        reason=free_reason or f"{list_name} price" + (f" for {gang.house.name}" if price != fighter_type.cost else ""),
+        data={
+            **(data or {}),
+            "fighter_type": fighter_type.slug,
+            "price": paid,
+            "free": bool(free_reason),
+            **({"hired_for": hired_for.pk} if hired_for is not None else {}),
+        },
         actor=actor,
         battle=battle,
     )
     _starting_experience(fighter, fighter_type, actor, dice or RandomDice(), battle=battle, data=data)
     return fighter
+
+
+def _included_kit(gang: Gang, fighter: Fighter, fighter_type: FighterType) -> list[str]:
+    """The equipment a Hanger-on or Brute is hired holding (part of its price, so bought at 0)."""
+    entries = [e for e in fighter_type.equipment_list.select_related("equipment") if e.is_included]
+    Purchase.objects.bulk_create(Purchase(gang=gang, fighter=fighter, equipment=e.equipment, price=0) for e in entries)
+    return [e.equipment.name for e in entries]
+
+
+@transaction.atomic
+def fighter_let_go(*, fighter: Fighter, actor) -> Fighter:
+    """The owner lets a Hanger-on or Brute go, as the rules require when Reputation falls below the
+    number held (N11); the kit that came with them goes too. Written as a status entry."""
+    gang = fighter.gang
+    Gang.objects.select_for_update().only("pk").get(pk=gang.pk)
+    gang.refresh_from_db(fields=["reputation"])
+    if fighter.fighter_type.category not in gang_rules.REPUTATION_CAPPED:
+        raise ValidationError(f"{fighter.name} is not a Hanger-on or Brute; retire them instead.")
+    if fighter.status not in ON_ROSTER:
+        raise ValidationError(f"{fighter.name} is {fighter.get_status_display()} and no longer on the roster.")
+    over = hangers_on_over_cap(gang, list(Fighter.objects.filter(gang=gang).select_related("fighter_type")))
+    cap = gang_rules.hangers_on_cap(gang.reputation)
+    why = (
+        f"Reputation {gang.reputation} allows {cap} Hangers-on and Brutes ({gang_rules.GANG_ADDITIONS_SOURCE})"
+        if over
+        else "Let go by the gang's player"
+    )
+    fighter.purchases.all().delete()
+    return fighter_status_set(
+        fighter=fighter, status=FighterStatus.RETIRED, actor=actor, reason=why, data={"let_go": True}
+    )
+
+
+@transaction.atomic
+def hired_guns_leave(*, battle, actor, cancelled: bool = False) -> list[Fighter]:
+    """After a battle's report is confirmed its Hired Guns leave, their kit with them: they were hired
+    for that one battle, gain no Experience and suffer no Lasting Injuries (2023 Core, Hired Guns).
+
+    ``cancelled``: the battle is called off before it is fought, so the gang gets back what it paid
+    for them and their kit (our ruling; the rules do not say), and the entries name no battle."""
+    leaving = list(
+        Fighter.objects.select_related("fighter_type", "gang").filter(hired_for=battle, status__in=ON_ROSTER)
+    )
+    for fighter in leaving:
+        paid = fighter.cost + sum(fighter.purchases.values_list("price", flat=True))
+        fighter.purchases.all().delete()
+        if cancelled:
+            ledger_record(gang=fighter.gang, fighter=fighter, kind=Kind.CREDITS, credits=paid, actor=actor,
+                          description=f"{fighter.name}'s fee and kit returned: {battle} was cancelled",
+                          reason="Hired Gun hired for a battle that was not fought", data={"hired_gun_refund": paid})  # fmt: skip
+        fighter_status_set(
+            fighter=fighter,
+            status=FighterStatus.RETIRED,
+            actor=actor,
+            reason=f"Hired Gun: {'the battle was cancelled' if cancelled else f'the contract for {battle} is over'} "
+            f"({gang_rules.GANG_ADDITIONS_SOURCE})",
+            battle=None if cancelled else battle,
+            data={"hired_gun_left": True},
+        )
+    return leaving
 
 
 def _starting_experience(

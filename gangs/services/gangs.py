@@ -7,6 +7,7 @@ from django.db import transaction
 
 from content.models import (
     House,
+    HouseKind,
 )
 from gangs.ledger import ledger_record
 from gangs.models import (
@@ -26,6 +27,8 @@ def gang_create(*, owner, house: House, name: str, actor=None) -> Gang:
     """A new gang of ``house``'s edition whose Stash starts with the house's starting credits."""
     if not house.is_active:
         raise ValidationError(f"{house.name} is no longer on the house lists.")
+    if house.kind != HouseKind.GANG_LIST:
+        raise ValidationError(f"{house.name} is not a gang list: its fighters join gangs of a house.")
     gang = Gang.objects.create(owner=owner, edition=house.edition, house=house, name=name.strip())
     ledger_record(
         gang=gang,
@@ -86,9 +89,36 @@ def house_rules(house: House) -> gang_rules.HouseRules:
     )
 
 
-def roster_types(gang: Gang) -> list[str]:
-    """Fighter type slugs of the fighters on the roster (not Dead or Retired)."""
-    return [f.fighter_type.slug for f in gang.fighters.all() if f.status in ON_ROSTER]
+def roster_types(gang: Gang, fighters=None) -> list[str]:
+    """Fighter type slugs of the house-list fighters on the roster (not Dead or Retired).
+
+    Hangers-on, Brutes and Hired Guns are left out: they count toward no other fighter's limit (N11).
+    """
+    fighters = gang.fighters.all() if fighters is None else fighters
+    return [f.fighter_type.slug for f in fighters if f.status in ON_ROSTER and not f.fighter_type.is_addition]
+
+
+def held_additions(gang: Gang, *, battle=None, fighters=None) -> list[gang_rules.TypeLimit]:
+    """The Hangers-on and Brutes on the roster, or with ``battle`` the Hired Guns hired for it.
+
+    ``fighters`` defaults to ``gang.fighters.all()`` (prefetched by the gang page); a service that has
+    locked the gang passes a fresh read."""
+    held = []
+    for fighter in gang.fighters.all() if fighters is None else fighters:
+        t = fighter.fighter_type
+        if fighter.status not in ON_ROSTER or not t.is_addition:
+            continue
+        if (t.category == gang_rules.HIRED_GUN) != (battle is not None):
+            continue
+        if battle is not None and fighter.hired_for_id != battle.pk:
+            continue
+        held.append(gang_rules.TypeLimit(t.slug, t.name, t.category, t.min_per_gang, t.max_per_gang))
+    return held
+
+
+def hangers_on_over_cap(gang: Gang, fighters=None) -> int:
+    """How many Hangers-on and Brutes the gang must let go because its Reputation fell (0 when within)."""
+    return gang_rules.hangers_on_excess(gang.reputation, len(held_additions(gang, fighters=fighters)))
 
 
 def composition_problems(gang: Gang) -> list[str]:

@@ -11,7 +11,8 @@ from gangs import services
 from gangs.ledger import ledger_record
 from gangs.models import Fighter, LedgerKind, Purchase
 
-QUERY_BUDGET = 12
+# +2 for the owner: the Hangers-on, Brutes and Hired Guns on offer and the coming battles to hire a Hired Gun for.
+QUERY_BUDGET = 14
 
 
 @pytest.fixture

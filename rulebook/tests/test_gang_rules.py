@@ -161,3 +161,51 @@ def test_max_count_rule_over_categories():
     breaches = gang_rules.hire_breaches(house, ["tyrant", "boss"], "boss")
     assert rules(breaches) == ["max-count-leader-champion"]
     assert breaches[0].message == "at most 2 Leaders and Champions (the gang would have 3)"
+
+
+def test_brutes_advance_as_specialists_and_hangers_on_never():
+    from rulebook.errors import RulesInputError
+    from rulebook.gang_rules import n18_characteristic_cost, n18_skill_cost
+
+    assert n18_characteristic_cost("WS", category="brute", times_taken=1).xp == 8
+    assert n18_skill_cost(access="primary", random=False, category="brute").xp == 9
+    for category in ("hanger_on", "hired_gun"):
+        with pytest.raises(RulesInputError, match="never gain Experience or Advancements"):
+            n18_skill_cost(access="primary", random=False, category=category)
+
+
+# --- Hangers-on, Brutes and Hired Guns (2023 Core Rulebook, Gang Additions) ---
+
+
+@pytest.mark.parametrize(
+    "reputation, cap", [(0, 0), (1, 1), (4, 1), (5, 2), (9, 2), (10, 3), (14, 3), (15, 4), (19, 4), (20, 5), (45, 5)]
+)
+def test_reputation_table(reputation, cap):
+    assert gang_rules.hangers_on_cap(reputation) == cap
+
+
+def test_addition_breaches_name_the_type_limit_and_the_cap():
+    doc = gang_rules.TypeLimit("rogue-doc", "Rogue Doc", "hanger_on", 0, 2)
+    ambot = gang_rules.TypeLimit("ambot", "Ambot", "brute", 0, 2)
+    assert gang_rules.addition_hire_breaches(doc, [doc], reputation=5) == ()
+    (cap,) = gang_rules.addition_hire_breaches(ambot, [doc, doc], reputation=5)
+    assert (
+        cap.rule == "reputation-cap"
+        and cap.message == "Reputation 5 allows 2 Hangers-on and Brutes (the gang would have 3)"
+    )
+    rules = {b.rule for b in gang_rules.addition_hire_breaches(doc, [doc, doc], reputation=20)}
+    assert rules == {"max-rogue-doc"}
+
+
+@pytest.mark.parametrize(
+    "category, rules, picked",
+    [
+        ("ganger", [], True),
+        ("brute", ["Loyal"], True),
+        ("hanger_on", ["Patch Up"], False),
+        ("hanger_on", ["Part of the Crew: picked for crews like a Ganger"], True),
+        ("hired_gun", ["You Get What You Pay For"], False),
+    ],
+)
+def test_who_is_picked_for_a_crew(category, rules, picked):
+    assert gang_rules.fights_in_crews(category, rules) is picked

@@ -1,0 +1,45 @@
+"""The Gang Additions data (rulebook/data/n18/gang_additions.json) as loaded: every named Hanger-on, Brute
+and Hired Gun with its price, limit and stat line; the spot checks the file's notes name (N8/N9/N10 against G1)."""
+
+import pytest
+
+from content.models import FighterType, House, HouseKind
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "slug, category, cost, most, statline",
+    [
+        ("rogue-doc", "hanger_on", 50, 2, '5" 5+ 5+ 2 3 1 4+ 1 9+ 8+ 7+ 5+'),
+        ("dome-runner", "hanger_on", 20, 1, '5" 5+ 5+ 3 3 1 3+ 1 10+ 9+ 7+ 8+'),
+        ("slopper", "hanger_on", 20, 1, '4" 4+ 4+ 2 3 1 3+ 1 9+ 9+ 5+ 7+'),
+        ("ammo-jack", "hanger_on", 50, 3, '5" 4+ 3+ 3 3 1 5+ 1 6+ 7+ 6+ 7+'),
+        ("ambot", "brute", 215, 2, '4" 3+ 5+ 5 5 3 5+ 2 8+ 6+ 8+ 9+'),
+        ("servitor-ogryn", "brute", 210, 2, '5" 4+ 5+ 5 5 3 4+ 2 7+ 6+ 8+ 9+'),
+        ("khimerix", "brute", 220, 1, '6" 4+ 4+ 4 5 3 3+ 3 8+ 7+ 7+ 8+'),
+        ("hive-scum", "hired_gun", 30, 5, '5" 4+ 4+ 3 3 1 4+ 1 8+ 8+ 8+ 8+'),
+        ("bounty-hunter", "hired_gun", 80, 1, '5" 3+ 3+ 3 3 2 3+ 1 7+ 5+ 6+ 6+'),
+    ],
+)
+def test_named_gang_additions_load_with_price_limit_and_stat_line(loaded_content, slug, category, cost, most, statline):
+    fighter_type = FighterType.objects.get(edition="n18", slug=f"gang-additions-{slug}")
+    assert (fighter_type.category, fighter_type.cost, fighter_type.max_per_gang) == (category, cost, most)
+    assert " ".join(value for _, value in fighter_type.statline) == statline
+    assert fighter_type.sources and fighter_type.house.kind == HouseKind.ADDITIONS
+
+
+@pytest.mark.django_db
+def test_restrictions_discounts_and_included_kit(loaded_content):
+    types = {
+        t.slug.removeprefix("gang-additions-"): t for t in FighterType.objects.filter(house__slug="gang-additions")
+    }
+    houses = {h.slug: h for h in House.objects.filter(edition="n18")}
+    assert types["servitor-ogryn"].cost_for(houses["goliath"]) == 180
+    assert types["servitor-ogryn"].cost_for(houses["escher"]) == 210
+    assert types["shivver"].recruitable_by(houses["escher"]) and not types["shivver"].recruitable_by(houses["goliath"])
+    assert types["rogue-doc"].recruitable_by(houses["cawdor"])
+    assert types["orlock-servitor"].recruitable_by(houses["orlock"]) and "CHECK" in types["stig-shambler"].notes
+    included = [e.equipment.slug for e in types["rogue-doc"].equipment_list.all() if e.is_included]
+    assert included == ["medicae-kit"]
+    # Checked against the second reference: the uncertain values say so for a printed book.
+    assert "CHECK" in types["ammo-jack"].notes and "CHECK" in types["iron-automata"].notes
