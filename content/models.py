@@ -79,6 +79,11 @@ class House(ContentRecord):
         blank=True,
         help_text='Share rules, e.g. [{"kind": "max_share", "categories": ["juve"], "share": "1/2"}].',
     )
+    gang_rules = models.JSONField(
+        default=list,
+        blank=True,
+        help_text='The gang list\'s own rules in our words: [{"name": "Outlaw", "summary": "..."}].',
+    )
 
 
 class FighterCategory(models.TextChoices):
@@ -134,6 +139,12 @@ class FighterType(ContentRecord):
     )
     house_costs = models.JSONField(
         default=dict, blank=True, help_text='Gang additions only: a house\'s own price, e.g. {"goliath": 180}.'
+    )
+    recruited_by_rule = models.CharField(
+        max_length=120,
+        blank=True,
+        help_text="Set when this fighter joins by a rule instead of being bought (a Palanite Rookie replacing a "
+        "fallen Enforcer): the rule's name. Hiring one is free, and refused unless the rule allows it now.",
     )
     order = models.PositiveSmallIntegerField(default=0)
 

@@ -48,8 +48,10 @@ class TypeLimit:
 class HouseRules:
     """A house's composition rules as content gives them.
 
-    ``share_rules`` are dicts: ``{"kind": "max_share"|"min_share", "categories": [...], "share": "1/2"}``
-    or ``{"kind": "max_count", "categories": [...], "count": 2}``.
+    ``share_rules`` are dicts: ``{"kind": "max_share"|"min_share", "categories": [...], "share": "1/2"}``,
+    ``{"kind": "max_count"|"min_count", "categories": [...], "count": 2}`` or
+    ``{"kind": "not_fewer", "categories": [...], "than_categories": [...]}``; ``types`` (fighter type slugs)
+    may stand beside or instead of ``categories`` (see :func:`_share_rule`).
     """
 
     name: str
@@ -93,23 +95,57 @@ def _share_text(share: Fraction) -> str:
     return {Fraction(1, 2): "half", Fraction(1, 3): "a third", Fraction(1, 4): "a quarter"}.get(share, str(share))
 
 
+def _rule_members(house: HouseRules, rule: Mapping, index: int, prefix: str = "") -> tuple[frozenset[str], str]:
+    """The fighter type slugs a rule counts (by category, by type or both) and how to name them."""
+    categories = tuple(rule.get(f"{prefix}categories") or ())
+    types = frozenset(rule.get(f"{prefix}types") or ())
+    if not categories and not types:
+        raise RulesInputError(f"composition_rules[{index}].{prefix}categories", "names no fighter category or type")
+    members = frozenset(t.slug for t in house.types if t.category in categories or t.slug in types)
+    names = [_categories_label(categories)] if categories else []
+    names += [t.name for t in house.types if t.slug in types and t.category not in categories]
+    return members, " and ".join(n for n in names if n)
+
+
 def _share_rule(house: HouseRules, index: int, rule: Mapping, roster: Sequence[str]) -> Breach | None:
+    """One composition rule of the house list. Kinds:
+
+    - ``max_share`` / ``min_share``: the counted fighters are at most / at least ``share`` of the gang;
+    - ``max_count`` / ``min_count``: at most / at least ``count`` of them (one Leader among two Leader types);
+    - ``not_fewer``: never fewer of them than of the fighters the ``than_categories`` / ``than_types`` name
+      (Genestealer Cults: Neophyte Hybrids at least as many as the Leader, Acolytes and Aberrants together);
+    - ``max_per``: at most one for every ``per`` of the fighters ``per_categories`` / ``per_types`` name, but never
+      fewer than ``at_least`` allowed (Underhive Outcasts: two Champions, or one for every three Gang Fighters).
+
+    A rule counts fighters by ``categories`` and/or ``types`` (fighter type slugs). Maximum rules block a hire;
+    minimum rules and ``not_fewer`` (a gang is founded leader first) block play only.
+    """
     kind = rule.get("kind")
-    categories = tuple(rule.get("categories") or ())
-    if not categories:
-        raise RulesInputError(f"composition_rules[{index}].categories", "names no fighter category")
-    in_rule = frozenset(t.slug for t in house.types if t.category in categories)
+    in_rule, label = _rule_members(house, rule, index)
     count = sum(1 for slug in roster if slug in in_rule)
-    label = _categories_label(categories)
-    if kind == "max_count":
+    key = "-".join(rule.get("categories") or ()) or "-".join(sorted(rule.get("types") or ()))
+    if kind in ("max_count", "min_count"):
         limit = int(rule["count"])
+        if kind == "max_count" and count > limit:
+            return Breach(f"max-count-{key}", f"at most {limit} {label} (the gang would have {count})", True, in_rule)
+        if kind == "min_count" and count < limit:
+            return Breach(f"min-count-{key}", f"a gang needs at least {limit} {label} (it has {count})", False, in_rule)
+        return None
+    if kind == "not_fewer":
+        others, others_label = _rule_members(house, rule, index, "than_")
+        other_count = sum(1 for slug in roster if slug in others)
+        if count < other_count:
+            text = f"{label} may never be fewer than {others_label} ({count} against {other_count})"
+            return Breach(f"not-fewer-{key}", text, False, in_rule | others)
+        return None
+    if kind == "max_per":
+        base, base_label = _rule_members(house, rule, index, "per_")
+        per, at_least = int(rule["per"]), int(rule.get("at_least") or 0)
+        limit = max(at_least, sum(1 for slug in roster if slug in base) // per)
         if count > limit:
-            return Breach(
-                f"max-count-{'-'.join(categories)}",
-                f"at most {limit} {label} (the gang would have {count})",
-                True,
-                in_rule,
-            )
+            floor = f"{at_least}, or " if at_least else ""
+            text = f"at most {limit} {label} ({floor}one for every {per} {base_label}; the gang would have {count})"
+            return Breach(f"max-per-{key}", text, True, in_rule)
         return None
     if kind not in ("max_share", "min_share"):
         raise RulesInputError(f"composition_rules[{index}].kind", f"unknown composition rule {kind!r}")
@@ -117,10 +153,10 @@ def _share_rule(house: HouseRules, index: int, rule: Mapping, roster: Sequence[s
     total = len(roster)
     if kind == "max_share" and count > share * total:
         text = f"{label} may be at most {_share_text(share)} of the gang ({count} of {total} would be)"
-        return Breach(f"max-share-{'-'.join(categories)}", text, True, in_rule)
+        return Breach(f"max-share-{key}", text, True, in_rule)
     if kind == "min_share" and total and count < share * total:
         text = f"{label} must be at least {_share_text(share)} of the gang ({count} of {total} are)"
-        return Breach(f"min-share-{'-'.join(categories)}", text, False, in_rule)
+        return Breach(f"min-share-{key}", text, False, in_rule)
     return None
 
 

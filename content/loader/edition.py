@@ -40,6 +40,10 @@ WEAPON_CATEGORIES = {
     Edition.N18: {"pistol", "basic", "special", "heavy", "close_combat", "grenade"},
 }
 SHARE_RULE_KINDS = {"max_share", "min_share"}
+COUNT_RULE_KINDS = {"max_count", "min_count"}
+# A rule's second group of fighters: whom ``not_fewer`` compares with, whom ``max_per`` counts per.
+SECOND_GROUP = {"not_fewer": "than_", "max_per": "per_"}
+RULE_KINDS = SHARE_RULE_KINDS | COUNT_RULE_KINDS | set(SECOND_GROUP)
 
 
 class EditionLoader(RowWriter):
@@ -174,10 +178,14 @@ class EditionLoader(RowWriter):
                 | record.get("composition", dict, required=False, default={})
                 | ({"kind": record.record["kind"]} if "kind" in record.record else {}),
             )
-            house = self.upsert(House, record.identity(), self.composition_values(composition), record)
+            types = record.children("fighter_types") or shared_types
+            identity = record.identity()
+            local_slugs = {t.get("slug", str) for t in types}
+            values = self.composition_values(composition, identity["slug"], local_slugs)
+            values["gang_rules"] = self.gang_rules(record)
+            house = self.upsert(House, identity, values, record)
             if house is None:
                 continue
-            types = record.children("fighter_types") or shared_types
             fighter_types = {}
             for order, ft_record in enumerate(types):
                 identity = ft_record.identity()
@@ -191,27 +199,54 @@ class EditionLoader(RowWriter):
             loaded.append((record, fighter_types))
         return loaded
 
-    def composition_values(self, composition: Field) -> dict:
-        rules = composition.get("rules", list, required=False, default=[])
-        for i, rule in enumerate(rules):
+    def composition_values(self, composition: Field, house_slug: str, type_slugs: set[str]) -> dict:
+        """The house's composition; rules naming fighter ``types`` get the loader's full slugs (``<house>-<slug>``)."""
+        rules = []
+        for i, rule in enumerate(composition.get("rules", list, required=False, default=[])):
             rule_field = composition.child("rules", i, rule)
-            if rule_field.get("kind", str) not in SHARE_RULE_KINDS:
-                rule_field.fail("kind", f"must be one of {sorted(SHARE_RULE_KINDS)}")
-            for category in rule_field.strings("categories"):
-                if category not in FighterCategory.values:
-                    rule_field.fail("categories", f"{category!r} is not a fighter category")
-            numerator, _, denominator = rule_field.get("share", str).partition("/")
-            if not (numerator.isdigit() and denominator.isdigit() and 0 < int(numerator) <= int(denominator)):
-                rule_field.fail("share", 'must be a fraction such as "1/2"')
-        kind = composition.record.get("kind", HouseKind.GANG_LIST)
-        if kind not in HouseKind.values:
+            kind = rule_field.get("kind", str)
+            if kind not in RULE_KINDS:
+                rule_field.fail("kind", f"must be one of {sorted(RULE_KINDS)}")
+            stored = dict(rule)
+            for prefix in ("", SECOND_GROUP[kind]) if kind in SECOND_GROUP else ("",):
+                for category in rule_field.strings(f"{prefix}categories"):
+                    if category not in FighterCategory.values:
+                        rule_field.fail(f"{prefix}categories", f"{category!r} is not a fighter category")
+                local = rule_field.strings(f"{prefix}types")
+                for slug in local:
+                    if slug not in type_slugs:
+                        rule_field.fail(f"{prefix}types", f"{slug!r} is not a fighter type of this house")
+                if not local and not rule_field.strings(f"{prefix}categories"):
+                    rule_field.fail(f"{prefix}categories", "names no fighter category or type")
+                if local:
+                    stored[f"{prefix}types"] = [f"{house_slug}-{slug}" for slug in local]
+            if kind in COUNT_RULE_KINDS:
+                rule_field.count("count")
+            if kind == "max_per":
+                if not rule_field.count("per"):
+                    rule_field.fail("per", "must be at least 1")
+                rule_field.count("at_least", required=False)
+            if kind in SHARE_RULE_KINDS:
+                numerator, _, denominator = rule_field.get("share", str).partition("/")
+                if not (numerator.isdigit() and denominator.isdigit() and 0 < int(numerator) <= int(denominator)):
+                    rule_field.fail("share", 'must be a fraction such as "1/2"')
+            rules.append(stored)
+        house_kind = composition.record.get("kind", HouseKind.GANG_LIST)
+        if house_kind not in HouseKind.values:
             composition.fail("kind", f"must be one of {sorted(HouseKind.values)}")
         return {
-            "kind": kind,
+            "kind": house_kind,
             "starting_credits": composition.count("starting_credits"),
             "min_fighters": composition.count("min_fighters", required=False),
             "composition_rules": rules,
         }
+
+    def gang_rules(self, record: Field) -> list[dict]:
+        """A house's own rules of play as ``{"name", "summary"}`` (our words), shown with its list."""
+        return [
+            {"name": rule.get("name", str), "summary": rule.get("summary", str)}
+            for rule in record.children("gang_rules")
+        ]
 
     def fighter_type_values(self, record: Field, house: House, order: int) -> dict:
         category = record.get("category", str)
@@ -242,6 +277,7 @@ class EditionLoader(RowWriter):
             "max_per_gang": record.count("max_per_gang", required=False),
             "weapon_categories": weapon_categories,
             "special_rules": record.strings("special_rules"),
+            "recruited_by_rule": record.text("recruited_by_rule"),
             "order": order,
         }
 

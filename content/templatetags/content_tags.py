@@ -29,3 +29,26 @@ def or_dash(value) -> str:
 def share(fraction: str) -> str:
     """A composition share in words: "1/2" → "half"."""
     return {"1/2": "half", "1/3": "a third", "1/4": "a quarter"}.get(fraction, fraction)
+
+
+@register.filter
+def composition_rule(rule: dict) -> str:
+    """A composition rule in words: the data's own ``notes`` when it has them (empty notes: the rule is said
+    by the one before, as "exactly one Leader" says both of its rules), else a sentence from its kind."""
+    if "notes" in rule:
+        return rule["notes"]
+    who = ", ".join(rule.get("categories") or rule.get("types") or ())
+    kind = rule.get("kind")
+    if kind == "max_share":
+        return f"No more than {share(rule['share'])} of the gang may be {who}."
+    if kind == "min_share":
+        return f"At least {share(rule['share'])} of the gang must be {who}."
+    if kind == "max_count":
+        return f"At most {rule['count']} {who}."
+    if kind == "min_count":
+        return f"At least {rule['count']} {who}."
+    if kind == "max_per":
+        per = ", ".join(rule.get("per_categories") or rule.get("per_types") or ())
+        return f"At most {rule.get('at_least') or 0}, or one {who} for every {rule['per']} {per}."
+    others = ", ".join(rule.get("than_categories") or rule.get("than_types") or ())
+    return f"Never fewer {who} than {others}."

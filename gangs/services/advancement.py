@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import OuterRef, Subquery
+from django.db.models import Case, OuterRef, Subquery, Value, When
 
 from content.models import (
     Edition,
@@ -194,13 +194,22 @@ def _n18_skill(fighter: Fighter, skill: Skill | None, random_table: str | None, 
     }
 
 
+# The special rule (a fighter type's ``special_rules``) of Gangers who are never promoted to Specialist.
+NEVER_PROMOTED = "Limited Learning Capacity"
+
+
 def specialist_type(fighter: Fighter) -> FighterType | None:
     """The house list's Specialist, whom a Ganger becomes on a 2 or 12 of their Advancement roll."""
     return specialist_types(fighter).first()
 
 
 def specialist_types(fighter: Fighter):
-    return fighter.gang.house.fighter_types.filter(category="specialist", is_active=True).order_by("order", "pk")
+    """The house list's Specialists, the one a Ganger becomes first. A list with several kinds of Ganger names each
+    one's Specialist ``<ganger slug>-specialist`` (a Subjugator Patrolman becomes a Subjugator Patrolman (Specialist),
+    not a Palanite one); otherwise the list's first Specialist comes first."""
+    own = Case(When(slug=f"{fighter.fighter_type.slug}-specialist", then=Value(0)), default=Value(1))
+    types = fighter.gang.house.fighter_types.filter(category="specialist", is_active=True)
+    return types.annotate(own_kind=own).order_by("own_kind", "order", "pk")
 
 
 def _n18_ganger(fighter: Fighter, actor, dice: DiceSource, prefer, random_table: str | None) -> Advancement:
@@ -211,18 +220,22 @@ def _n18_ganger(fighter: Fighter, actor, dice: DiceSource, prefer, random_table:
         raise ValidationError(
             f"{fighter.name} has {fighter.experience} XP; a Ganger's Advancement roll costs {ganger_rules.GANGER_XP} XP."
         )
-    specialist = specialist_type(fighter)
-    if specialist is None:
+    # Slave Ogryns' Limited Learning Capacity: never promoted, a 2 or 12 becomes another result.
+    never_promoted = NEVER_PROMOTED in fighter.fighter_type.special_rules
+    specialist = None if never_promoted else specialist_type(fighter)
+    if specialist is None and not never_promoted:
         raise ValidationError(f"The {fighter.gang.house.name} house list has no Specialist for a Ganger to become.")
-    _, every, levels = skill_tables(Edition.N18, specialist)
-    primary = [table for table, level in levels.items() if level == "primary"]
-    table = random_table or next(iter(primary), "")
-    if table not in primary:
-        raise ValidationError(f"A Specialist rolls on a Primary Skill Set: {', '.join(primary) or 'none'}.")
+    table, every = "", {}
+    if specialist is not None:
+        _, every, levels = skill_tables(Edition.N18, specialist)
+        primary = [table for table, level in levels.items() if level == "primary"]
+        table = random_table or next(iter(primary), "")
+        if table not in primary:
+            raise ValidationError(f"A Specialist rolls on a Primary Skill Set: {', '.join(primary) or 'none'}.")
     raised = Counter(fighter.stat_changes.filter(source=StatChangeSource.ADVANCEMENT).values_list("stat", flat=True))
     mark = len(dice.rolls)
     try:
-        answer = ganger_rules.roll_ganger_advance(dice, raised=raised, prefer=prefer)
+        answer = ganger_rules.roll_ganger_advance(dice, raised=raised, prefer=prefer, never_promoted=never_promoted)
         if answer["kind"] == "specialist":
             skill = gang_rules.n18_random_skill(table, every[table], _known_skills(fighter), dice)
     except RulesInputError as error:

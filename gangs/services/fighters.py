@@ -9,6 +9,7 @@ from django.db import transaction
 from django.db.models import Max
 
 from content.models import (
+    ADDITION_CATEGORIES,
     Edition,
     FighterCategory,
     FighterType,
@@ -118,10 +119,16 @@ def fighter_hire(
     if not fighter_type.recruitable_by(gang.house) or not fighter_type.is_active:
         raise ValidationError(f"{fighter_type.name} is not on the {gang.house.name} house list.")
     _hired_gun_battle(gang, fighter_type, hired_for)
-    breaches = _hire_breaches(gang, fighter_type, hired_for)
+    breaches = [b.message for b in _hire_breaches(gang, fighter_type, hired_for)]
+    if fighter_type.recruited_by_rule and not free_reason:
+        free_reason = _replacement_reason(gang, fighter_type)
+        if not free_reason:
+            breaches.append(
+                f"{fighter_type.name} is not bought: one joins free by {fighter_type.recruited_by_rule}, "
+                "for each fighter of the gang who is Dead or Retired and not yet replaced"
+            )
     if breaches and not override_reason:
-        rules = "; ".join(b.message for b in breaches)
-        raise ValidationError(f"Composition rule ({gang.house.name}): {rules}.")
+        raise ValidationError(f"Composition rule ({gang.house.name}): {'; '.join(breaches)}.")
     price = fighter_type.cost_for(gang.house)
     order = (gang.fighters.aggregate(m=Max("order"))["m"] or 0) + 1
     fighter = Fighter.objects.create(
@@ -134,7 +141,7 @@ def fighter_hire(
         hired_for=hired_for,
     )
     if breaches:
-        what = f"hired {fighter.name} despite: {'; '.join(b.message for b in breaches)}"
+        what = f"hired {fighter.name} despite: {'; '.join(breaches)}"
         override_record(gang=gang, actor=actor, what=what, reason=override_reason, fighter=fighter)
     kit = _included_kit(gang, fighter, fighter_type)
     paid = 0 if free_reason else price
@@ -224,6 +231,26 @@ def hired_guns_leave(*, battle, actor, cancelled: bool = False) -> list[Fighter]
             data={"hired_gun_left": True},
         )
     return leaving
+
+
+def _replacement_reason(gang: Gang, fighter_type: FighterType) -> str:
+    """The free-recruit reason when a fighter gained by a rule may join now, else "".
+
+    Palanite Enforcers' Fresh from the Academy (Book of Judgement p32, necrovox copy): Rookies are never bought;
+    one joins free for each Enforcer who died or retired. We count gone fighters (not themselves such recruits)
+    against recruits of this kind already taken, so each loss is replaced once.
+    """
+    by_rule = gang.fighters.exclude(fighter_type__recruited_by_rule="")
+    # Hangers-on let go and Hired Guns gone home are Retired too, but no Enforcer left the ranks.
+    gone = (
+        gang.fighters.filter(status__in=(FighterStatus.DEAD, FighterStatus.RETIRED))
+        .filter(fighter_type__recruited_by_rule="")
+        .exclude(fighter_type__category__in=ADDITION_CATEGORIES)
+        .count()
+    )
+    if gone > by_rule.count():
+        return f"{fighter_type.recruited_by_rule}: replaces a Dead or Retired fighter"
+    return ""
 
 
 def _starting_experience(

@@ -13,6 +13,10 @@ The limits applied here are the ones relative to the basic profile (V2, Maximum 
 Movement, Strength and Toughness at most twice above it, Wounds and Attacks at most once. The
 absolute maxima of the Fighter Profiles chapter are not in this package yet; the caller passes any
 characteristic at such a maximum in ``blocked``.
+
+Limited Learning Capacity (Slave Ogryns gang list, necrovox copy in yakuzadave/necroman_v2
+necrovox_docs/7-gangs/1-gang-lists/slave-ogryns/slave-ogryns.md): such a Ganger is never promoted; a 2 or a 12
+becomes any other result the player chooses, which they name beforehand as their first open preference.
 """
 
 from __future__ import annotations
@@ -69,13 +73,15 @@ def ganger_advance(
     raised: Mapping[str, int] | None = None,
     prefer: Iterable[str] = (),
     blocked: Iterable[str] = (),
+    never_promoted: bool = False,
 ) -> dict:
     """What a Ganger's 2D6 ``roll`` gives.
 
     ``raised``: how many times each characteristic has already been raised by advancement (for the
     limits); ``prefer``: the characteristics the player would rather have, best first, named before
     the roll so that server dice need no second step (without a preference, the row's first
-    characteristic that is still open); ``blocked``: characteristics already at their maximum.
+    characteristic that is still open); ``blocked``: characteristics already at their maximum;
+    ``never_promoted``: Limited Learning Capacity, a Specialist result becomes another row's characteristic.
     Returns the table look-up with ``kind`` ("characteristic" or "specialist"), ``characteristic``,
     ``value`` (credits added to the Cost), ``xp`` (spent) and ``counted_as_12`` when the row was closed.
     """
@@ -85,10 +91,31 @@ def ganger_advance(
     counted_as_12 = bool(found["choices"]) and not open_choices
     if counted_as_12:
         found = {**GANGER_ADVANCEMENT.lookup(12), "roll": found["roll"]}
+    if found["result"] == SPECIALIST and never_promoted:
+        return _instead_of_specialist(found, raised, blocked, prefer)
     if found["result"] == SPECIALIST:
         return {**found, "kind": "specialist", "characteristic": None, "xp": GANGER_XP, "counted_as_12": counted_as_12}
     ranked = sorted(open_choices, key=lambda c: prefer.index(c) if c in prefer else len(prefer))
     return {**found, "kind": "characteristic", "characteristic": ranked[0], "xp": GANGER_XP, "counted_as_12": False}
+
+
+def _instead_of_specialist(found: dict, raised: Mapping[str, int], blocked: frozenset[str], prefer: list[str]) -> dict:
+    """Limited Learning Capacity: the player's first open preference (else the first open characteristic of the
+    table) from any other row, at that row's value."""
+    options = [(c, row) for row in GANGER_ADVANCEMENT.rows for c in row.details["choices"] if _open(c, raised, blocked)]
+    if not options:
+        raise RulesInputError("fighter", "this Ganger has no characteristic left to raise on the Gangers' table")
+    characteristic, row = sorted(options, key=lambda o: prefer.index(o[0]) if o[0] in prefer else len(prefer))[0]
+    return {
+        **found,
+        "result": f"{row.result} (Limited Learning Capacity, instead of {found['result']})",
+        "choices": row.details["choices"],
+        "value": row.details["value"],
+        "kind": "characteristic",
+        "characteristic": characteristic,
+        "xp": GANGER_XP,
+        "counted_as_12": False,
+    }
 
 
 def roll_ganger_advance(dice: DiceSource, **options) -> dict:

@@ -209,3 +209,64 @@ def test_addition_breaches_name_the_type_limit_and_the_cap():
 )
 def test_who_is_picked_for_a_crew(category, rules, picked):
     assert gang_rules.fights_in_crews(category, rules) is picked
+
+
+ENFORCERS = gang_rules.HouseRules(
+    name="Palanite Enforcers",
+    types=(
+        gang_rules.TypeLimit("palanite-captain", "Palanite Captain", "leader"),
+        gang_rules.TypeLimit("subjugator-captain", "Subjugator Captain", "leader"),
+        gang_rules.TypeLimit("sergeant", "Sergeant", "champion"),
+        gang_rules.TypeLimit("patrolman", "Patrolman", "ganger"),
+        gang_rules.TypeLimit("neophyte", "Neophyte", "ganger"),
+        gang_rules.TypeLimit("aberrant", "Aberrant", "ganger"),
+    ),
+    share_rules=(
+        {"kind": "min_count", "categories": ["leader"], "count": 1},
+        {"kind": "max_count", "categories": ["leader"], "count": 1},
+    ),
+)
+
+
+def test_one_leader_among_several_leader_types():
+    assert rules(gang_rules.composition_breaches(ENFORCERS, [])) == ["min-count-leader"]
+    assert gang_rules.composition_breaches(ENFORCERS, ["subjugator-captain"]) == ()
+    (breach,) = gang_rules.hire_breaches(ENFORCERS, ["palanite-captain"], "subjugator-captain")
+    assert breach.message == "at most 1 Leaders (the gang would have 2)" and breach.maximum
+
+
+def test_not_fewer_compares_two_groups_by_category_or_type_and_blocks_play_only():
+    house = gang_rules.HouseRules(
+        "Cult",
+        ENFORCERS.types,
+        share_rules=(
+            {"kind": "not_fewer", "types": ["neophyte"], "than_categories": ["leader"], "than_types": ["aberrant"]},
+        ),
+    )
+    (breach,) = gang_rules.composition_breaches(house, ["palanite-captain", "aberrant", "neophyte"])
+    assert breach.message == "Neophyte may never be fewer than Leaders and Aberrant (1 against 2)"
+    assert not breach.maximum
+    assert gang_rules.hire_breaches(house, ["palanite-captain", "neophyte"], "aberrant") == ()
+    assert gang_rules.composition_breaches(house, ["palanite-captain", "aberrant", "neophyte", "neophyte"]) == ()
+
+
+@pytest.mark.parametrize(
+    ("gang_fighters", "champions", "refused"),
+    [(0, 2, False), (0, 3, True), (6, 2, False), (9, 3, False), (9, 4, True), (12, 4, False)],
+)
+def test_max_per_allows_a_floor_or_one_for_every_n(gang_fighters, champions, refused):
+    house = gang_rules.HouseRules(
+        "Outcasts",
+        ENFORCERS.types,
+        share_rules=(
+            {"kind": "max_per", "categories": ["champion"], "per_categories": ["ganger"], "per": 3, "at_least": 2},
+        ),
+    )
+    roster = ["palanite-captain"] + ["patrolman"] * gang_fighters + ["sergeant"] * (champions - 1)
+    breaches = gang_rules.hire_breaches(house, roster, "sergeant")
+    assert bool(breaches) == refused
+    if refused:
+        limit = max(2, gang_fighters // 3)
+        assert breaches[0].message == (
+            f"at most {limit} Champions (2, or one for every 3 Gangers; the gang would have {champions})"
+        )

@@ -65,3 +65,18 @@ def test_the_table_covers_2d6_exactly_and_is_listed_for_the_command_line():
     assert chances["Strength or Toughness +1"] == Fraction(9, 36)
     assert TABLES["ganger-advancement"] is GANGER_ADVANCEMENT
     assert "18-gaining-experience" in GANGER_ADVANCEMENT.source
+
+
+@pytest.mark.parametrize(
+    ("roll", "prefer", "characteristic", "value"),
+    [(2, ["T"], "T", 30), (12, [], "WS", 20), (12, ["Cl"], "Cl", 10), (7, [], "M", 10)],
+)
+def test_limited_learning_capacity_turns_a_specialist_result_into_another(roll, prefer, characteristic, value):
+    answer = ganger_advance(roll, prefer=prefer, never_promoted=True)
+    assert (answer["kind"], answer["characteristic"], answer["value"]) == ("characteristic", characteristic, value)
+
+
+def test_limited_learning_capacity_skips_characteristics_at_their_limit():
+    answer = ganger_advance(2, raised={"W": 1, "A": 1, "S": 2}, prefer=["S", "T"], never_promoted=True)
+    assert answer["characteristic"] == "T"
+    assert "Limited Learning Capacity" in answer["result"]

@@ -1,0 +1,216 @@
+"""The nine 2018+ gang lists beyond the six Houses (rulebook/data/n18/gang_*.json): counts per gang, published
+numbers spot-checked against the second public reference, composition rules as stored, and the loader's handling
+of rules that name fighter types and of gang rules.
+
+Spot-check values are the ones the records' notes cite: the necrovox gang pages (N8) agreeing with Gyrinx's fighter
+files (G1) or page references (G2); where they disagree the record says "check against a printed book".
+"""
+
+import pytest
+
+from content.loader import ContentFileError, load_content
+from content.models import Equipment, FighterType, FighterTypeEquipment, House, SkillTable
+
+pytestmark = pytest.mark.django_db
+
+# House slug → number of fighter types in its file.
+GANG_LISTS = {
+    "palanite-enforcers": 9,
+    "genestealer-cult": 8,
+    "helot-chaos-cult": 5,
+    "corpse-grinder-cult": 4,
+    "ash-waste-nomads": 7,
+    "ironhead-squat-prospectors": 5,
+    "venators": 16,
+    "slave-ogryns": 4,
+    "underhive-outcasts": 32,
+}
+
+
+def statline(fighter: FighterType) -> str:
+    return " ".join(value.rstrip('"+') for _, value in fighter.statline)
+
+
+def test_every_gang_list_is_loaded_with_its_fighter_types_lists_and_rules(loaded_content):
+    for slug, count in GANG_LISTS.items():
+        house = House.objects.get(edition="n18", slug=slug)
+        assert house.fighter_types.count() == count, slug
+        assert house.gang_rules and all(rule["name"] and rule["summary"] for rule in house.gang_rules), slug
+        assert house.sources and all(t.sources for t in house.fighter_types.all()), slug
+        categories = set(house.fighter_types.values_list("category", flat=True))
+        assert {"leader", "champion", "ganger"} <= categories, slug
+        # Every fighter can buy something from its list (Trading Post items or the gang's own).
+        for fighter in house.fighter_types.all():
+            assert fighter.equipment_list.exists(), fighter.slug
+
+
+# (fighter type slug, cost, stat line M WS BS S T W I A Ld Cl Wil Int) — three per gang, N8 checked against G1/G2.
+STAT_CHECKS = [
+    ("palanite-enforcers-palanite-captain", 140, "5 3 4 3 3 2 4 2 4 6 5 6"),
+    ("palanite-enforcers-palanite-sergeant", 100, "5 4 4 3 3 2 4 1 5 6 6 7"),
+    ("palanite-enforcers-palanite-rookie", 0, "5 5 5 3 3 1 4 1 8 8 8 8"),
+    ("genestealer-cult-cult-adept", 120, "4 4 4 3 3 2 3 2 3 5 5 4"),
+    ("genestealer-cult-aberrant", 95, "5 3 6 5 4 2 5 2 9 4 6 10"),
+    ("genestealer-cult-neophyte-hybrid", 45, "4 4 4 3 3 1 4 1 7 5 6 8"),
+    ("helot-chaos-cult-demagogue", 100, "5 3 3 3 3 2 3 2 6 5 6 7"),
+    ("helot-chaos-cult-witch", 70, "5 5 5 3 3 2 4 1 8 7 6 6"),
+    ("helot-chaos-cult-cultist", 35, "5 4 4 3 3 1 3 1 9 7 7 8"),
+    ("corpse-grinder-cult-butcher", 130, "5 2 4 4 4 2 4 2 5 5 5 7"),
+    ("corpse-grinder-cult-cutter", 90, "5 3 5 4 3 2 4 2 6 6 7 8"),
+    ("corpse-grinder-cult-initiate", 25, "5 4 4 3 3 1 4 1 8 7 9 9"),
+    ("ash-waste-nomads-khatragi-chieftain", 120, "6 3 4 3 3 2 3 2 5 5 6 6"),
+    ("ash-waste-nomads-tarhnoki-dust-rider", 80, "5 4 4 3 3 1 3 2 9 7 8 9"),
+    ("ash-waste-nomads-runtaani-dust-runner", 35, "6 5 5 3 3 1 3 1 9 7 8 9"),
+    ("ironhead-squat-prospectors-charter-master", 115, "4 3 3 3 4 3 5 2 5 5 5 6"),
+    ("ironhead-squat-prospectors-drill-kyn", 50, "4 4 4 3 4 1 5 1 7 6 6 7"),
+    ("ironhead-squat-prospectors-digger", 35, "5 5 5 3 4 1 4 1 8 7 6 7"),
+    ("venators-hunt-leader-2", 110, "3 3 4 3 4 2 5 2 6 6 5 5"),
+    ("venators-hunt-champion-3", 85, "4 3 5 4 4 2 5 2 7 5 8 8"),
+    ("venators-hunter-4", 50, "4 5 3 3 3 1 4 1 6 6 6 7"),
+    ("slave-ogryns-overboss", 145, "5 3 5 5 5 3 3 3 8 5 9 8"),
+    ("slave-ogryns-ogryn", 90, "5 4 5 5 5 2 4 2 8 7 9 9"),
+    ("slave-ogryns-lobo-slave", 70, "4 4 6 5 5 2 5 2 5 5 10 10"),
+    ("underhive-outcasts-leader-brawler-1", 125, "7 4 2 3 3 2 3 2 5 4 7 5"),
+    ("underhive-outcasts-champion-mastermind", 60, "5 3 4 3 3 2 4 1 6 7 8 8"),
+    ("underhive-outcasts-hive-scum", 30, "5 4 4 3 3 1 4 1 8 8 8 8"),
+]
+
+
+def test_published_costs_and_stat_lines(loaded_content):
+    # One load for all the checks (the shipped data takes a while to load); every mismatch is listed.
+    fighters = {f.slug: f for f in FighterType.objects.filter(edition="n18", slug__in=[c[0] for c in STAT_CHECKS])}
+    found = [(slug, fighters[slug].cost, statline(fighters[slug])) for slug, _, _ in STAT_CHECKS]
+    assert found == STAT_CHECKS
+
+
+# (fighter type slug, item slug, list price) — three per gang, from N8's equipment lists.
+PRICE_CHECKS = [
+    ("palanite-enforcers-palanite-patrolman", "enforcer-boltgun", 50),
+    ("palanite-enforcers-palanite-sergeant", "combat-shotgun", 60),
+    ("palanite-enforcers-subjugator-patrolman", "grenade-launcher", 50),
+    ("genestealer-cult-cult-adept", "heavy-rock-saw", 120),
+    ("genestealer-cult-neophyte-hybrid", "hand-flamer", 50),
+    ("genestealer-cult-aberrant", "power-sword", 45),
+    ("helot-chaos-cult-disciple", "heavy-stubber", 130),
+    ("helot-chaos-cult-cultist-specialist", "flamer", 130),
+    ("helot-chaos-cult-cultist", "reclaimed-autogun", 10),
+    ("corpse-grinder-cult-butcher", "heavy-chain-cleaver", 70),
+    ("corpse-grinder-cult-skinner", "cleaver", 25),
+    ("corpse-grinder-cult-cutter", "rotary-flensing-saw", 55),
+    ("ash-waste-nomads-khatragi-chieftain", "charge-caster", 155),
+    ("ash-waste-nomads-wytari-stormcaller", "stormcaller-staff", 35),
+    ("ash-waste-nomads-tarnruni-warrior", "blast-carbine", 25),
+    ("ironhead-squat-prospectors-drill-master", "vartijan-heavy-flamer", 210),
+    ("ironhead-squat-prospectors-charter-master", "stone-burner", 70),
+    ("ironhead-squat-prospectors-digger", "circular-stone-saw", 25),
+    ("venators-hunt-leader-1", "meltagun", 135),
+    ("venators-hunt-champion-1", "plasma-gun", 100),
+    ("venators-hunter-1", "autogun", 15),
+    ("slave-ogryns-ogryn", "heavy-rock-cutter", 120),
+    ("slave-ogryns-lobo-slave", "las-cutter", 60),
+    ("slave-ogryns-underboss", "servo-harness-partial", 100),
+    ("underhive-outcasts-hive-scum", "fighting-knife", 10),
+    ("underhive-outcasts-hive-scum", "sawn-off-shotgun", 15),
+    ("underhive-outcasts-leader-gunslinger-2", "plasma-pistol", 50),
+]
+
+
+def test_published_list_prices(loaded_content):
+    entries = FighterTypeEquipment.objects.filter(fighter_type__edition="n18").values_list(
+        "fighter_type__slug", "equipment__slug", "cost"
+    )
+    prices = {(fighter, item): cost for fighter, item, cost in entries}
+    assert [(fighter, item, prices.get((fighter, item))) for fighter, item, _ in PRICE_CHECKS] == PRICE_CHECKS
+
+
+def test_fighters_only_list_what_their_weapon_types_allow(loaded_content):
+    # Corpse Grinder Skinners fight in close combat only; Venator Hunters may not take Special weapons until promoted.
+    skinner = FighterType.objects.get(slug="corpse-grinder-cult-skinner")
+    assert set(
+        skinner.equipment_list.filter(equipment__kind="weapon").values_list("equipment__category", flat=True)
+    ) == {"close_combat"}
+    hunter = FighterType.objects.get(slug="venators-hunter-1")
+    assert not hunter.equipment_list.filter(equipment__category__in=["special", "heavy"]).exists()
+    assert (
+        FighterType.objects.get(slug="venators-hunter-1-specialist")
+        .equipment_list.filter(equipment__category="special")
+        .exists()
+    )
+    # A Hunter picks Trading Post items up to Rarity 8, a Hunt Leader up to 11 (the meltagun is Rare 11).
+    assert not hunter.equipment_list.filter(equipment__rarity__in=["R9", "R10", "R11"]).exists()
+    assert (
+        FighterType.objects.get(slug="venators-hunt-leader-1")
+        .equipment_list.filter(equipment__slug="meltagun")
+        .exists()
+    )
+
+
+def test_gang_weapons_carry_profiles_for_the_battle_assistant(loaded_content):
+    boltgun = Equipment.objects.get(edition="n18", slug="enforcer-boltgun")
+    (profile,) = boltgun.profiles.all()
+    assert (profile.short_range, profile.long_range, profile.acc_short, profile.strength, profile.ap) == (
+        12,
+        24,
+        1,
+        "4",
+        -1,
+    )
+    assert (profile.damage, profile.ammo, profile.traits) == ("2", "4+", ["Rapid Fire (1)"])
+    caster = Equipment.objects.get(edition="n18", slug="charge-caster")
+    assert [p.name for p in caster.profiles.all()] == ["shock blast rocket", "krak rocket"]
+    assert Equipment.objects.get(edition="n18", slug="plate-mail").armour_save == 6
+
+
+def test_composition_rules_name_fighter_types_by_their_full_slugs(loaded_content):
+    gsc = House.objects.get(edition="n18", slug="genestealer-cult")
+    (neophytes,) = [r for r in gsc.composition_rules if r["kind"] == "not_fewer"]
+    assert "genestealer-cult-neophyte-hybrid" in neophytes["types"]
+    assert neophytes["than_types"] == ["genestealer-cult-aberrant"]
+    rookie = FighterType.objects.get(slug="palanite-enforcers-palanite-rookie")
+    assert rookie.recruited_by_rule == "Fresh from the Academy"
+    assert FighterType.objects.get(slug="helot-chaos-cult-witch").max_per_gang == 1
+    assert FighterType.objects.get(slug="corpse-grinder-cult-cutter").max_per_gang == 3
+
+
+def test_gang_skill_tables_belong_to_their_gangs(loaded_content):
+    drill = SkillTable.objects.get(edition="n18", slug="palanite-drill")
+    assert drill.house.slug == "palanite-enforcers" and drill.skills.count() == 6
+    captain = FighterType.objects.get(slug="palanite-enforcers-palanite-captain")
+    assert captain.skill_tables_by_level["primary"] == ["Brawn", "Shooting", "Palanite Drill"]
+
+
+def test_loading_the_shipped_data_twice_changes_nothing(loaded_content):
+    assert loaded_content.changed_anything
+    again = load_content()
+    assert not again.changed_anything
+    assert again.counts["Houses"]["unchanged"] == House.objects.count()
+
+
+def _with_rule(small_data, rule):
+    house = small_data["classic/houses.json"]
+    house["composition"]["rules"].append(rule)
+    return small_data
+
+
+@pytest.mark.parametrize(
+    "rule, message",
+    [
+        ({"kind": "min_count", "types": ["warlord"], "count": 1}, "'warlord' is not a fighter type of this house"),
+        ({"kind": "not_fewer", "categories": ["juve"]}, "than_categories: names no fighter category or type"),
+        ({"kind": "max_count", "categories": ["leader"]}, "count: is required"),
+        ({"kind": "most", "categories": ["leader"]}, "kind: must be one of"),
+        ({"kind": "max_per", "categories": ["leader"], "per_categories": ["juve"]}, "per: is required"),
+        ({"kind": "max_per", "categories": ["leader"], "per": 3}, "per_categories: names no fighter category or type"),
+    ],
+)
+def test_a_bad_composition_rule_is_refused_naming_the_place(write_data, small_data, rule, message):
+    with pytest.raises(ContentFileError, match=message):
+        load_content(data_dir=write_data(_with_rule(small_data, rule)))
+    assert not House.objects.exists()
+
+
+def test_rules_over_types_are_stored_with_full_slugs(write_data, small_data):
+    rule = {"kind": "not_fewer", "types": ["juve"], "than_categories": ["leader"]}
+    load_content(data_dir=write_data(_with_rule(small_data, rule)))
+    stored = House.objects.get(slug="escher").composition_rules[-1]
+    assert stored == {"kind": "not_fewer", "types": ["escher-juve"], "than_categories": ["leader"]}
