@@ -148,13 +148,24 @@ class CrewForm(DiceForm):
 
 
 OUTCOME_PREFIX = "fighter"
+# A scenario's deeds whose rewards name the fighter: (award, label, (scenario, sides whose fighters can do it)).
+DEEDS = (
+    ("relic_defiled", "Defiled the enemy relic", ("border-dispute", ("attacker", "defender"))),
+    ("caches_destroyed", "Caches destroyed", ("search-and-destroy", ("attacker",))),
+    ("caches_recovered", "Caches recovered", ("search-and-destroy", ("defender",))),
+)
+AWARD_PARTS = ("rallies", *(award for award, _, _ in DEEDS))
+ROW_PARTS = ("took_part", "outcome", "caused_by", "captured", "killed", *AWARD_PARTS)
 
 
 class ReportForm(forms.Form):
     """The battle report: result and flags, the scenario's facts, and one row per fighter.
 
-    Fighter rows are fields named ``fighter-<pk>-outcome``, ``-caused_by``, ``-captured``, built
-    from the two rosters so the form also works without JavaScript.
+    Fighter rows are fields named ``fighter-<pk>-took_part``, ``-outcome``, ``-caused_by`` (who took them
+    down: the standard experience is awarded from it), ``-captured`` and, in a 2018+ campaign, ``-killed``,
+    ``-rallies`` and the scenario's own deeds (``-relic_defiled``, ``-caches_destroyed``,
+    ``-caches_recovered``) whose rewards go to the fighter who did them. Built from the two rosters so the
+    form also works without JavaScript.
     """
 
     result = forms.ChoiceField(choices=(), widget=forms.RadioSelect)
@@ -171,7 +182,7 @@ class ReportForm(forms.Form):
     defender_victory_points = forms.IntegerField(required=False, min_value=0, max_value=99)
     notes = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 3}))
 
-    def __init__(self, *args, battle, attacker_fighters, defender_fighters, **kwargs):
+    def __init__(self, *args, battle, attacker_fighters, defender_fighters, captives=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.battle = battle
         self.fields["result"].choices = [
@@ -182,38 +193,92 @@ class ReportForm(forms.Form):
             self.fields[f"{side}_fled"].label = f"{label} fled the battlefield"
             self.fields[f"{side}_relic_defiled"].label = f"{label}'s relic defiled"
             self.fields[f"{side}_victory_points"].label = f"{label}'s Victory Points"
+        self.is_n18 = battle.campaign.edition == "n18"
         self.rows = []
-        for fighters, enemies in ((attacker_fighters, defender_fighters), (defender_fighters, attacker_fighters)):
+        sides = ((attacker_fighters, defender_fighters, "attacker"), (defender_fighters, attacker_fighters, "defender"))
+        for fighters, enemies, side in sides:
             for fighter in fighters:
-                self.rows.append((fighter, self._fighter_fields(fighter, enemies)))
+                if fighter.status != "captured":
+                    self.rows.append((fighter, side, self._fighter_fields(fighter, enemies, side)))
+        # Rescue Mission: each of the rescuers' fighters the captors hold; ticked when freed (and taken flight).
+        self.captives = list(captives)
+        for captive in self.captives:
+            self.fields[f"captive-{captive.pk}-freed"] = forms.BooleanField(
+                required=False, label=f"{captive.name} freed and taken flight"
+            )
 
-    def _fighter_fields(self, fighter, enemies) -> list[str]:
-        names = [f"{OUTCOME_PREFIX}-{fighter.pk}-{part}" for part in ("took_part", "outcome", "caused_by", "captured")]
-        self.fields[names[0]] = forms.BooleanField(required=False, label="Took part")
-        self.fields[names[1]] = forms.ChoiceField(
-            choices=Outcome.choices, initial=Outcome.OK, required=False, label="Outcome"
-        )
-        self.fields[names[2]] = forms.TypedChoiceField(
-            choices=[("", "—")] + [(str(e.pk), e.name) for e in enemies], required=False, coerce=int,
-            empty_value=None, label="By",
-        )  # fmt: skip
-        self.fields[names[3]] = forms.BooleanField(required=False, label="Captured")
-        return [self[name] for name in names]
+    @property
+    def captive_fields(self) -> list:
+        return [self[f"captive-{captive.pk}-freed"] for captive in self.captives]
+
+    def _fighter_fields(self, fighter, enemies, side) -> list:
+        prefix = f"{OUTCOME_PREFIX}-{fighter.pk}"
+        fields = {
+            "took_part": forms.BooleanField(required=False, label="Took part"),
+            "outcome": forms.ChoiceField(choices=Outcome.choices, initial=Outcome.OK, required=False, label="Outcome"),
+            "caused_by": forms.TypedChoiceField(
+                choices=[("", "—")] + [(str(e.pk), e.name) for e in enemies if e.status != "captured"],
+                required=False, coerce=int, empty_value=None, label="By",
+            ),
+            "captured": forms.BooleanField(required=False, label="Captured"),
+        }  # fmt: skip
+        if self.is_n18:
+            fields["killed"] = forms.BooleanField(required=False, label="Killed during the battle")
+            fields["rallies"] = forms.IntegerField(required=False, min_value=0, max_value=20, label="Rallies")
+            for award, label, wanted in DEEDS:
+                if self.battle.scenario == wanted[0] and side in wanted[1]:
+                    fields[award] = (
+                        forms.BooleanField(required=False, label=label) if award == "relic_defiled"
+                        else forms.IntegerField(required=False, min_value=0, max_value=4, label=label)
+                    )  # fmt: skip
+        for part, field in fields.items():
+            self.fields[f"{prefix}-{part}"] = field
+        return [self[f"{prefix}-{part}"] for part in fields]
 
     def clean(self):
         data = super().clean()
-        if not self.errors:
-            data["fighter_results"] = [
-                {
-                    "fighter": fighter.pk,
-                    "outcome": data[f"{OUTCOME_PREFIX}-{fighter.pk}-outcome"] or Outcome.OK,
-                    "caused_by": data[f"{OUTCOME_PREFIX}-{fighter.pk}-caused_by"],
-                    "captured": data[f"{OUTCOME_PREFIX}-{fighter.pk}-captured"],
-                }
-                for fighter, _ in self.rows
-                if data[f"{OUTCOME_PREFIX}-{fighter.pk}-took_part"]
-            ]
+        if self.errors:
+            return data
+        results, deeds = [], {award: {"attacker": 0, "defender": 0} for award, _, _ in DEEDS}
+        for fighter, side, _ in self.rows:
+            row = {part: data.get(f"{OUTCOME_PREFIX}-{fighter.pk}-{part}") for part in ROW_PARTS}
+            awards = {award: int(row[award] or 0) for award in AWARD_PARTS if row[award]}
+            if not row["took_part"]:
+                if awards or row["killed"]:
+                    self.add_error(None, f"{fighter.name} did not take part, so did nothing in the battle.")
+                continue
+            outcome = row["outcome"] or Outcome.OK
+            if row["killed"] and outcome != Outcome.OUT_OF_ACTION:
+                self.add_error(None, f"{fighter.name}: a fighter killed during the battle is Out of Action.")
+            for award in deeds:
+                deeds[award][side] += awards.get(award, 0)
+            results.append({"fighter": fighter.pk, "outcome": outcome, "caused_by": row["caused_by"],
+                            "captured": bool(row["captured"]), "killed": bool(row["killed"]), "awards": awards})  # fmt: skip
+        self._check_deeds(data, deeds)
+        data["fighter_results"] = results
+        data["captives_freed"] = [c.pk for c in self.captives if data.get(f"captive-{c.pk}-freed")]
         return data
+
+    def _check_deeds(self, data: dict, deeds: dict) -> None:
+        """The scenario's facts follow from the fighters' deeds: a relic defiled by one named fighter of the
+        other gang, caches counted as the fighters who destroyed or recovered them."""
+        names = {"attacker": self.battle.attacker.name, "defender": self.battle.defender.name}
+        for side, enemy in (("attacker", "defender"), ("defender", "attacker")):
+            defilers = deeds["relic_defiled"][enemy]
+            if defilers > 1:
+                self.add_error(None, f"{names[side]}'s relic can only be defiled once: tick one fighter.")
+            elif data[f"{side}_relic_defiled"] and not defilers and self.battle.scenario == "border-dispute":
+                self.add_error(None, f"Say which of {names[enemy]}'s fighters defiled {names[side]}'s relic.")
+            data[f"{side}_relic_defiled"] = bool(data[f"{side}_relic_defiled"] or defilers)
+        for award in ("caches_destroyed", "caches_recovered"):
+            named = sum(deeds[award].values())
+            if data[award] is None and named:
+                data[award] = named
+            elif data[award] is not None and named != data[award] and self.battle.scenario == "search-and-destroy":
+                what = award.replace("_", " ")
+                self.add_error(None, f"{data[award]} {what}, but the fighters' rows name {named}: say who did each.")
+        if (data["caches_destroyed"] or 0) + (data["caches_recovered"] or 0) > 4:
+            self.add_error(None, "There are four weapon caches.")
 
     def report(self) -> dict:
         """Keyword arguments for ``battle_report_submit``."""
@@ -234,6 +299,7 @@ class ReportForm(forms.Form):
             "defender_fled": data["defender_fled"],
             "fighter_results": data["fighter_results"],
             "scenario_facts": _drop_empty(facts),
+            "captives_freed": data["captives_freed"],
             "notes": data["notes"],
         }
 

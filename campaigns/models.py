@@ -280,9 +280,10 @@ class Outcome(models.TextChoices):
 class BattleFighterResult(models.Model):
     """How one fighter ended the battle: what happened to them, by whom, and the awards they earned.
 
-    ``awards`` holds counts the post-battle sequence turns into experience, e.g. ``{"out_of_action": 2,
-    "leader_or_champion_out_of_action": 1, "kills": 0, "rallies": 1, "relic_defiled": 1,
-    "caches_destroyed": 0, "caches_recovered": 0}``.
+    ``awards`` holds the counts the record cannot tell, which the post-battle sequence turns into
+    experience: ``{"rallies": 1, "relic_defiled": 1, "caches_destroyed": 0, "caches_recovered": 0}``. The
+    standard experience for enemies taken Out of Action (and killed) comes from the enemies' rows
+    (``caused_by``, ``killed``), never from a count here.
     """
 
     battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="fighter_results")
@@ -293,6 +294,7 @@ class BattleFighterResult(models.Model):
         "gangs.Fighter", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", help_text="The enemy."
     )
     captured = models.BooleanField(default=False, help_text="Taken captive by the opposing gang.")
+    killed = models.BooleanField(default=False, help_text="Killed during the battle (Out of Action, and dead).")
     awards = models.JSONField(default=dict, blank=True)
 
     class Meta:

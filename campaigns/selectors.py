@@ -236,6 +236,11 @@ def captives_of(gang: Gang, captors: Gang) -> QuerySet[Fighter]:
     return Fighter.objects.filter(gang=gang, captured_by=captors, status=FighterStatus.CAPTURED)
 
 
+def rescue_captives(battle: Battle) -> list[Fighter]:
+    """A Rescue Mission's captives: the rescuers' fighters the captors hold (none for any other battle)."""
+    return list(captives_of(battle.attacker, battle.defender).order_by("pk")) if battle.is_rescue else []
+
+
 def snapshot_series(rows: list[StandingSnapshot]) -> dict[int, list[StandingSnapshot]]:
     series: dict[int, list[StandingSnapshot]] = defaultdict(list)
     for snap in rows:
@@ -285,6 +290,11 @@ def report_initial(battle: Battle) -> dict:
                 initial[f"{prefix}-outcome"] = result.outcome
                 initial[f"{prefix}-caused_by"] = result.caused_by_id
                 initial[f"{prefix}-captured"] = result.captured
+                initial[f"{prefix}-killed"] = result.killed
+                for award, count in (result.awards or {}).items():
+                    initial[f"{prefix}-{award}"] = count
+    for pk in facts.get("captives_freed", []):
+        initial[f"captive-{pk}-freed"] = True
     return initial
 
 

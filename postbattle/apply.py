@@ -9,6 +9,7 @@ it. It returns the undo record a revert needs. Both run inside the services' one
 
 from __future__ import annotations
 
+from django.core.exceptions import ValidationError
 from django.utils.text import slugify
 
 from content.models import Skill
@@ -72,6 +73,11 @@ class _Writer:
 
     def status(self, effect: dict) -> None:
         fighter = self.fighter(effect)
+        if effect.get("captive") and not (
+            fighter.status == FighterStatus.CAPTURED and fighter.captured_by_id == self.sequence.gang_id
+        ):
+            # Rescued (or otherwise gone) since the step was rolled: the captors no longer hold them.
+            raise ValidationError(f"{fighter.name} is no longer held captive: go back to the post-battle actions.")
         self.undo["fighters"].setdefault(
             str(fighter.pk), {"status": fighter.status, "captured_by": fighter.captured_by_id}
         )

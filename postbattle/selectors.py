@@ -13,7 +13,7 @@ from gangs.models import ON_ROSTER, Fighter, FighterStatus, Gang
 from gangs.stats import current_stats
 from postbattle.engine import Context, FighterInfo, ResultInfo, TerritoryInfo
 from postbattle.models import Sequence, SequenceState
-from rulebook.n18.campaign.battle_rewards import GangResult
+from rulebook.n18.campaign.battle_rewards import RECORD_AWARDS, GangResult, TakenDown, standard_awards
 from rulebook.roster import FighterSnapshot
 
 # Roster statuses as the rulebook names them (both editions use these words).
@@ -74,13 +74,28 @@ def _gang_result(battle: Battle, side: str, gang: Gang) -> GangResult:
     )
 
 
+def _awards(results: list[BattleFighterResult], gang: Gang) -> dict[str, dict[str, int]]:
+    """Each of the gang's fighters' awards: what their own row recorded, except the standard experience,
+    which only the enemies' rows decide (who took them Out of Action, who was killed)."""
+    awards = {str(r.fighter_id): {k: v for k, v in (r.awards or {}).items() if k not in RECORD_AWARDS}
+              for r in results if r.fighter.gang_id == gang.pk}  # fmt: skip
+    record = [TakenDown(r.outcome, str(r.caused_by_id), r.fighter.fighter_type.category, r.killed)
+              for r in results if r.fighter.gang_id != gang.pk and r.caused_by_id]  # fmt: skip
+    for fid, counts in standard_awards(record).items():
+        awards[fid] = {**awards.get(fid, {}), **counts}
+    return awards
+
+
 def battle_context(battle: Battle, gang: Gang) -> tuple[Context, dict[str, FighterSnapshot]]:
     """The engine's view of ``battle`` for ``gang``, and each fighter's snapshot now."""
     side = battle.side_of(gang)
     opponent = battle.defender if side == Side.ATTACKER else battle.attacker
     fighters = roster(gang)
     tables = _skill_tables(fighters)
-    results = BattleFighterResult.objects.filter(battle=battle, fighter__gang=gang).select_related("caused_by")
+    every_result = list(
+        BattleFighterResult.objects.filter(battle=battle).select_related("caused_by", "fighter__fighter_type")
+    )
+    results = [r for r in every_result if r.fighter.gang_id == gang.pk]
     captives = Fighter.objects.filter(captured_by=gang, status=FighterStatus.CAPTURED).select_related("fighter_type")
     # A captive's value: what the gang paid for the fighter and the kit they carry.
     captives = captives.annotate(kit=Coalesce(Sum("purchases__price"), 0))
@@ -112,6 +127,7 @@ def battle_context(battle: Battle, gang: Gang) -> tuple[Context, dict[str, Fight
                 r.caused_by.gang_id if r.caused_by else None,
                 r.captured,
                 dict(r.awards or {}),
+                r.killed,
             )
             for r in results
         },
@@ -124,6 +140,7 @@ def battle_context(battle: Battle, gang: Gang) -> tuple[Context, dict[str, Fight
         },
         leader=str(leader.pk) if leader else None,
         underdog_by=underdog,
+        awards=_awards(every_result, gang),
     )
     return context, {str(f.pk): snapshot(f) for f in fighters}
 

@@ -18,15 +18,15 @@ from campaigns.models import (
     Outcome,
     Side,
 )
-from campaigns.selectors import rating_of
+from campaigns.selectors import captives_of, rating_of
 from campaigns.services._common import (
     _rolled_since,
     _rules_error,
     _territory_move,
     standing_snapshot_take,
 )
-from gangs.models import AVAILABLE_FOR_BATTLE, Fighter, Gang
-from gangs.services import hired_guns_leave
+from gangs.models import AVAILABLE_FOR_BATTLE, Fighter, FighterStatus, Gang
+from gangs.services import fighter_status_set, hired_guns_leave
 from rulebook import gang_rules
 from rulebook.dice import DiceSource
 from rulebook.errors import RulesInputError
@@ -171,8 +171,11 @@ def _fighter_rows(battle: Battle, fighter_results: Iterable[dict]) -> list[Battl
             raise ValidationError(f"{fighter.name} can only be taken down by an enemy fighter.")
         if caused_by is not None and outcome == Outcome.OK:
             raise ValidationError(f"{fighter.name} is fine, so nobody took them down.")
+        killed = bool(entry.get("killed"))
+        if killed and outcome != Outcome.OUT_OF_ACTION:
+            raise ValidationError(f"{fighter.name}: a fighter killed during the battle is Out of Action.")
         rows.append(BattleFighterResult(battle=battle, fighter=fighter, side=sides[fighter.gang_id], outcome=outcome,
-                                        caused_by=caused_by, captured=bool(entry.get("captured")),
+                                        caused_by=caused_by, captured=bool(entry.get("captured")), killed=killed,
                                         awards=dict(entry.get("awards") or {})))  # fmt: skip
     return rows
 
@@ -190,14 +193,16 @@ def battle_report_submit(
     defender_fled: bool = False,
     fighter_results: Iterable[dict] = (),
     scenario_facts: dict | None = None,
+    captives_freed: Iterable[int] = (),
     notes: str = "",
 ) -> Battle:
     """Enter (or correct, until confirmed) the report of a battle.
 
     ``fighter_results``: one dict per fighter who took part, ``{"fighter": <pk>, "outcome": "ok" |
     "seriously_injured" | "out_of_action", "caused_by": <enemy fighter pk> or None, "captured": bool,
-    "awards": {...}}`` (see :class:`campaigns.models.BattleFighterResult`). ``scenario_facts`` is
-    the scenario's own facts (see :class:`campaigns.models.Battle`). The battle assistant calls this
+    "killed": bool, "awards": {...}}`` (see :class:`campaigns.models.BattleFighterResult`).
+    ``scenario_facts`` is the scenario's own facts (see :class:`campaigns.models.Battle`). In a Rescue
+    Mission, ``captives_freed`` are the rescuers' captives freed (and taken flight); the rest stay captive. The battle assistant calls this
     when a battle ends; either player may call it from the report form.
     """
     battle = Battle.objects.select_for_update().select_related("attacker", "defender", "campaign").get(pk=battle.pk)
@@ -219,10 +224,17 @@ def battle_report_submit(
         if winner is None or winner.pk != stayed.pk:
             raise ValidationError(f"The gang that fled loses: {stayed.name} wins.")
     rows = _fighter_rows(battle, fighter_results)
+    facts = dict(scenario_facts or {})
+    freed = sorted(set(captives_freed))
+    if freed:
+        held = set(captives_of(battle.attacker, battle.defender).values_list("pk", flat=True))
+        if not battle.is_rescue or not set(freed) <= held:
+            raise ValidationError(f"Only a Rescue Mission frees captives, and only those {battle.defender.name} holds.")
+        facts["captives_freed"] = freed
     battle.winner, battle.is_draw = winner, is_draw
     battle.attacker_bottled, battle.defender_bottled = attacker_bottled, defender_bottled
     battle.attacker_fled, battle.defender_fled = attacker_fled, defender_fled
-    battle.scenario_facts = dict(scenario_facts or {})
+    battle.scenario_facts = facts
     battle.notes = notes
     battle.status = BattleStatus.REPORTED
     battle.reported_by, battle.reported_at = actor, timezone.now()
@@ -248,8 +260,22 @@ def battle_report_confirm(*, battle: Battle, actor, is_arbitrator: bool) -> Batt
     stakes = battle.stakes
     if stakes is not None and battle.winner_id == battle.attacker_id and stakes.holder_id != battle.attacker_id:
         _territory_move(stakes, battle.attacker, actor, reason=f"Won {battle.scenario_name}", battle=battle)
+    if battle.is_rescue:
+        _rescue_resolve(battle, actor)
     # Hired for this battle only: they leave before the post-battle sequence, which they take no part in.
     hired_guns_leave(battle=battle, actor=actor)
     for gang in (battle.attacker, battle.defender):
         standing_snapshot_take(campaign=battle.campaign, gang=gang, reason=f"{battle.scenario_name}: {battle}")
     return battle
+
+
+def _rescue_resolve(battle: Battle, actor) -> None:
+    """A confirmed Rescue Mission: each captive freed goes back to their gang, Active (the captors can no
+    longer sell or dispose of them); each one not freed stays captive. 2018+ rulebook, Rescue Mission
+    (necrovox copy): the captives freed and taken flight are rescued; a failed rescue changes nothing.
+    Any fighter, Hangers-on too, can be a captive: the rule reads the status, not the type."""
+    freed = set(battle.scenario_facts.get("captives_freed") or [])
+    captives = captives_of(battle.attacker, battle.defender).select_for_update()
+    for captive in captives.filter(pk__in=freed):
+        fighter_status_set(fighter=captive, status=FighterStatus.ACTIVE, actor=actor, battle=battle,
+                           reason=f"Rescued from {battle.defender.name} ({battle.scenario_name})")  # fmt: skip

@@ -164,7 +164,8 @@ def battle_report(request, pk: int, battle_id: int):
     battle_player_or_arbitrator(access, battle)
     battle = selectors.battle_detail(battle)
     form = ReportForm(request.POST or None, battle=battle, attacker_fighters=battle.attacker.fighters.all(),
-                      defender_fighters=battle.defender.fighters.all(), initial=selectors.report_initial(battle))  # fmt: skip
+                      defender_fighters=battle.defender.fighters.all(), captives=selectors.rescue_captives(battle),
+                      initial=selectors.report_initial(battle))  # fmt: skip
     if request.method == "POST" and form.is_valid():
         try:
             services.battle_report_submit(battle=battle, actor=request.user, **form.report())

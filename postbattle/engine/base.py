@@ -48,6 +48,7 @@ class ResultInfo:
     caused_by_gang: int | None = None
     captured: bool = False
     awards: Mapping[str, int] = field(default_factory=dict)
+    killed: bool = False
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,9 @@ class Context:
     captives: Mapping[str, FighterInfo] = field(default_factory=dict)
     leader: str | None = None
     underdog_by: int = 0
+    # Each of the gang's fighters' award counts: what the report recorded for them (rallies, a relic, caches)
+    # and the standard experience the record gives (battle_rewards.standard_awards).
+    awards: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
 
     def name(self, fighter_id: str) -> str:
         info = self.fighters.get(fighter_id) or self.captives.get(fighter_id)

@@ -61,6 +61,13 @@ def _n18_injury_tests(ctx: Context, fighters: dict, dice: DiceSource, choices: d
 def _n18_lasting_injuries(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) -> StepOutcome:
     out = StepOutcome(fighters=dict(fighters))
     for fid in taken_down(ctx, OUT_OF_ACTION):
+        if ctx.results[fid].killed:
+            # Killed during the battle: dead already, with no Lasting Injury to roll.
+            out.line("Lasting Injury", "killed during the battle: dead (no Lasting Injury roll)", (), ctx.name(fid))
+            out.effect("status", fighter=fid, status=DEAD, captured_by=None,
+                       reason="Killed during the battle (battle report)", dice=[])  # fmt: skip
+            out.fighters[fid] = replace(out.fighters[fid], status=DEAD)
+            continue
         attack = by_attack(ctx, fid)
         injure(ctx, out, out.fighters, fid, "Lasting Injury",
                lambda f, attack=attack: LASTING_INJURY_RULES.roll(f, dice, caused_by_attack_action=attack))  # fmt: skip
@@ -78,7 +85,7 @@ def _reward_text(reward: Reward, rolled: dict) -> str:
 
 def _n18_rewards(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) -> StepOutcome:
     out = StepOutcome(fighters=dict(fighters))
-    awards = {fid: r.awards for fid, r in ctx.results.items() if fid in ctx.fighters}
+    awards = {fid: counts for fid, counts in ctx.awards.items() if fid in ctx.fighters}
     for due in battle_rewards.rewards_due(ctx.scenario, ctx.result, awards, leader=ctx.leader):
         rolled = roll_reward(due.reward, dice, times=due.times)
         text, rule = _reward_text(due.reward, rolled), f"{ctx.scenario_name} rewards"
@@ -217,7 +224,7 @@ def _n18_actions(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) 
             disposed.add(target)
             captive = ctx.captives[target]
             out.line(rule, f"{name}: {effect['effect']} — {captive.name}", (), name)
-            out.effect("status", fighter=target, status=DEAD, captured_by=None, reason=f"{rule} ({battle_rewards.ACTION_SOURCE})", dice=[])  # fmt: skip
+            out.effect("status", fighter=target, status=DEAD, captured_by=None, captive=True, reason=f"{rule} ({battle_rewards.ACTION_SOURCE})", dice=[])  # fmt: skip
             if action == "Sell to Guilders":
                 price = battle_rewards.captive_sale_price(captive.value)
                 out.effect("credits", amount=price, reason=f"{rule}: {captive.name} (half of {captive.value})", dice=[])
@@ -269,8 +276,9 @@ N18_STEPS = (
          lambda ctx, f: _count_dice(ctx, OUT_OF_ACTION, "D66 (tens then units) and any further dice"),
          _n18_lasting_injuries),
     Step("rewards", "Scenario rewards and experience",
-         "The scenario's credits, experience and Reputation, each with its dice, and the standard experience "
-         "recorded in the report.", battle_rewards.STANDARD_SOURCE,
+         "The scenario's credits, experience and Reputation, each with its dice, and the standard experience: +1 for "
+         "each enemy the fighter took Out of Action, +1 more for a Leader or Champion, +1 for a kill, +1 for a Rally.",
+         battle_rewards.STANDARD_AWARDS_SOURCE,
          lambda ctx, f: "The dice each reward names (D3, D6x10 ...), in the order listed.", _n18_rewards),
     Step("income", "Collect Income and Home Settlement",
          "Each Territory's income; the Home Settlement gives D6x10 credits and +1 Reputation while held, and two D6 "

@@ -39,7 +39,8 @@ def n18_battle(make_confirmed_battle):
         results=[
             ("attacker", 0, OOA, 2, {}),
             ("attacker", 1, SI, 3, {}),
-            ("attacker", 2, "ok", None, {"out_of_action": 1}),
+            ("attacker", 2, "ok", None, {}),
+            ("defender", 0, OOA, 2, {}),  # the attacker's Leader took a defending Ganger Out of Action
         ],
     )
 

@@ -23,7 +23,7 @@ Sources:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from rulebook.errors import RulesInputError
@@ -44,6 +44,10 @@ FIGHTER_RECIPIENTS = {
     "fighter who destroyed a cache": "caches_destroyed",
     "fighter who recovered a cache": "caches_recovered",
 }
+# The standard experience the battle's record decides (who took whom Out of Action, and kills): never a
+# count the players type in, so a report cannot claim more than it records.
+RECORD_AWARDS = ("out_of_action", "leader_or_champion_out_of_action", "kills")
+HIERARCHY = ("leader", "champion")
 STANDARD_EXPERIENCE = tuple(r for r in SEARCH_AND_DESTROY.rewards if r.recipient == "fighter")
 STANDARD_SOURCE = f"{GUIDE}, Search & Destroy: Standard rewards (read as owed after every battle)"
 
@@ -78,6 +82,41 @@ class RewardDue:
 
     def as_json(self) -> dict:
         return {"reward": self.reward.as_json(), "times": self.times, "fighter": self.fighter, "source": self.source}
+
+
+@dataclass(frozen=True)
+class TakenDown:
+    """One fighter's end in the battle's record: taken Out of Action (or Seriously Injured, or fine) by the
+    enemy fighter ``by``; ``category`` is the fighter's (Leader and Champion count once more); ``killed``
+    when they died during the battle itself."""
+
+    outcome: str
+    by: str | None = None
+    category: str = "ganger"
+    killed: bool = False
+
+
+STANDARD_AWARDS_SOURCE = (
+    f"{GUIDE}, Search & Destroy: Standard rewards; the 2018+ rules' Gaining Experience as public summaries give it "
+    "(necrovox, old campaigns: Experience): +1 for each enemy taken Out of Action as the direct result of the "
+    "fighter's action, +1 more for a Leader or Champion, +1 more for killing them"
+)
+
+
+def standard_awards(record: Iterable[TakenDown]) -> dict[str, dict[str, int]]:
+    """The award counts the record gives each enemy fighter who took someone down, by that fighter's id.
+
+    Only Out of Action counts: an enemy left Seriously Injured earns nothing (the 2018+ rules before the 2023
+    Core Rulebook). A kill is only a kill of a fighter taken Out of Action."""
+    awards: dict[str, dict[str, int]] = {}
+    for down in record:
+        if down.outcome != "out_of_action" or down.by is None:
+            continue
+        counts = awards.setdefault(down.by, dict.fromkeys(RECORD_AWARDS, 0))
+        counts["out_of_action"] += 1
+        counts["leader_or_champion_out_of_action"] += down.category in HIERARCHY
+        counts["kills"] += down.killed
+    return {fid: {k: v for k, v in counts.items() if v} for fid, counts in awards.items()}
 
 
 def _gang_times(reward: Reward, gang: GangResult) -> int:

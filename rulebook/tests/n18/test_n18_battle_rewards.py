@@ -9,8 +9,10 @@ from rulebook.n18.campaign.battle_rewards import (
     ACTION_EFFECTS,
     STANDARD_EXPERIENCE,
     GangResult,
+    TakenDown,
     captive_sale_price,
     rewards_due,
+    standard_awards,
 )
 from rulebook.n18.campaign.post_battle import POST_BATTLE_ACTIONS
 from rulebook.n18.campaign.scenarios import SCENARIOS
@@ -94,3 +96,35 @@ def test_captive_sells_for_half_its_value(value):
 def test_rescue_mission_owes_only_the_standard_experience():
     assert SCENARIOS["rescue-mission"].rewards == ()
     assert owed("rescue-mission", GangResult("attacker", won=True)) == []
+
+
+# --- the standard experience from the battle's record ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("record", "expected"),
+    [
+        ([], {}),
+        # Two Gangers taken Out of Action by one fighter: +1 each.
+        ([TakenDown("out_of_action", "a"), TakenDown("out_of_action", "a")], {"a": {"out_of_action": 2}}),
+        # A Leader, and a Champion killed: +1 more for each of them, +1 for the kill.
+        (
+            [TakenDown("out_of_action", "a", "leader"), TakenDown("out_of_action", "b", "champion", killed=True)],
+            {"a": {"out_of_action": 1, "leader_or_champion_out_of_action": 1},
+             "b": {"out_of_action": 1, "leader_or_champion_out_of_action": 1, "kills": 1}},
+        ),
+        # Seriously Injured, fine, or taken down by nobody named: nothing.
+        ([TakenDown("seriously_injured", "a", "leader"), TakenDown("ok", "a"), TakenDown("out_of_action", None)], {}),
+    ],
+)  # fmt: skip
+def test_standard_awards_count_each_enemy_taken_out_of_action(record, expected):
+    assert standard_awards(record) == expected
+
+
+def test_standard_awards_become_experience_in_every_scenario():
+    # One enemy Leader taken Out of Action and killed: 1 + 1 + 1 = 3 XP, each with its own reward line.
+    awards = standard_awards([TakenDown("out_of_action", "7", "leader", killed=True)])
+    for scenario in ("smash-and-grab", "border-dispute", "the-trap", "search-and-destroy"):
+        due = rewards_due(scenario, GangResult(side="attacker", draw=True), awards, leader=None)
+        mine = [d for d in due if d.fighter == "7"]
+        assert sum(d.times * int(d.reward.amount) for d in mine) == 3, scenario
