@@ -55,3 +55,9 @@ class StepForm(forms.Form):
 
     def choices(self) -> dict:
         return {name: self.cleaned_data.get(name) for name in self.choice_names}
+
+
+class SetAsideForm(forms.Form):
+    """An arbitrator's reason for setting a step's dice aside (kept in the sequence's history)."""
+
+    reason = forms.CharField(max_length=300, label="Reason the dice are set aside")

@@ -22,7 +22,7 @@ from postbattle import engine
 from postbattle.apply import effects_apply, effects_revert
 from postbattle.models import Application, Sequence, SequenceState
 from postbattle.selectors import battle_context, live_sequence
-from rulebook.dice import DiceSource, ScriptedDice
+from rulebook.dice import DiceSource, ReplayDice, ScriptedDice
 from rulebook.errors import RulesInputError
 
 
@@ -92,32 +92,76 @@ def sequence_step_submit(
         raise ValidationError("That step has been rolled already (in another tab?): here is where the sequence is.")
     current, choices = steps[sequence.step], dict(choices or {})
     context, _ = battle_context(sequence.battle, sequence.gang)
+    # Every die final: the dice this step already rolled (before going back) answer their purposes again;
+    # only a purpose never rolled for takes a new die from the server or the table.
+    replay = ReplayDice(sequence.draft.get("kept", {}).get(current.slug, []), dice)
     try:
-        outcome = current.run(context, fighters_before(sequence, sequence.step), dice, choices)
+        outcome = current.run(context, fighters_before(sequence, sequence.step), replay, choices)
     except RulesInputError as error:
         raise _refuse(error) from None
     if entered and isinstance(dice, ScriptedDice) and dice.remaining:
-        raise ValidationError(f"{dice.remaining} dice left over: this step used {len(dice.rolls)}.")
-    inputs = {"dice": [r.value for r in dice.rolls], "entered": entered, "choices": choices}
+        kept = f" (the {replay.replayed} already rolled for it were used again)" if replay.replayed else ""
+        raise ValidationError(f"{dice.remaining} dice left over: this step needed {len(dice.rolls)} new dice{kept}.")
+    for row in replay.fresh:
+        row["entered"] = entered
+    inputs = {"dice": [r.value for r in replay.rolls], "entered": entered, "choices": choices,
+              "replayed": replay.replayed}  # fmt: skip
     record = {"inputs": inputs, "lines": outcome.lines, "effects": outcome.effects,
               "fighters": {fid: s.as_json() for fid, s in outcome.fighters.items()}}  # fmt: skip
-    sequence.draft = {**sequence.draft, "steps": {**sequence.draft["steps"], current.slug: record}}
+    kept = {**sequence.draft.get("kept", {}), current.slug: replay.kept()}
+    sequence.draft = {**sequence.draft, "steps": {**sequence.draft["steps"], current.slug: record}, "kept": kept}
     sequence.step += 1
     sequence.save(update_fields=["draft", "step", "updated_at"])
     return sequence
 
 
+def kept_dice(sequence: Sequence, slug: str) -> list[dict]:
+    """The dice recorded for a step (every one rolled for it, in this run or before going back)."""
+    return sequence.draft.get("kept", {}).get(slug, [])
+
+
+def _history(sequence: Sequence, actor, event: str, **values) -> list[dict]:
+    by = getattr(actor, "username", "") or ""
+    return [*sequence.draft.get("history", []), {"at": timezone.now().isoformat(), "by": by, "event": event, **values}]
+
+
 @transaction.atomic
-def sequence_step_back(*, sequence: Sequence, to: int) -> Sequence:
-    """Go back to step ``to`` (to enter other dice or choices): it and the steps after it are dropped."""
+def sequence_step_back(*, sequence: Sequence, to: int, actor=None) -> Sequence:
+    """Go back to step ``to`` (to make other choices): it and the steps after it are done again, with the
+    dice already rolled for them (see :func:`sequence_dice_set_aside` for the arbitrator's exception)."""
     sequence = _locked(sequence)
     _require_draft(sequence)
     steps = engine.steps_for(sequence.edition)
     if not 0 <= to < sequence.step:
         raise ValidationError("That step has not been done yet.")
-    kept = {s.slug: sequence.draft["steps"][s.slug] for s in steps[:to]}
-    sequence.draft = {**sequence.draft, "steps": kept}
+    done = {s.slug: sequence.draft["steps"][s.slug] for s in steps[:to]}
+    history = _history(sequence, actor, "back", step=steps[to].slug, title=steps[to].title)
+    sequence.draft = {**sequence.draft, "steps": done, "history": history}
     sequence.step = to
+    sequence.save(update_fields=["draft", "step", "updated_at"])
+    return sequence
+
+
+@transaction.atomic
+def sequence_dice_set_aside(*, sequence: Sequence, step: int, reason: str, actor) -> Sequence:
+    """An arbitrator sets aside the dice recorded for step ``step`` (a die misread at the table, a server
+    roll for the wrong fighter ...): the sequence goes back to that step, which is rolled anew, and the
+    discarded dice stay in the sequence's history with the reason. Permissions are the view's."""
+    sequence = _locked(sequence)
+    _require_draft(sequence)
+    steps = engine.steps_for(sequence.edition)
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationError("Give the reason the dice are set aside: it stays in the sequence's history.")
+    if not 0 <= step < len(steps) or not kept_dice(sequence, steps[step].slug):
+        raise ValidationError("No dice are recorded for that step.")
+    slug = steps[step].slug
+    history = _history(sequence, actor, "set aside", step=slug, title=steps[step].title,
+                       dice=kept_dice(sequence, slug), reason=reason[:300])  # fmt: skip
+    kept = {k: v for k, v in sequence.draft["kept"].items() if k != slug}
+    done = {s.slug: sequence.draft["steps"][s.slug] for s in steps[: min(step, sequence.step)]}
+    sequence.draft = {**sequence.draft, "steps": done, "kept": kept, "history": history}
+    sequence.step = min(step, sequence.step)
     sequence.save(update_fields=["draft", "step", "updated_at"])
     return sequence
 
@@ -171,9 +215,15 @@ def sequence_rerun(*, sequence: Sequence, actor, same_dice: bool = False) -> Seq
     if sequence.state != SequenceState.REVERTED:
         raise ValidationError("Revert the sequence before running it again.")
     fresh = sequence_start(battle=sequence.battle, gang=sequence.gang, actor=actor)
+    if not fresh.draft.get("kept") and sequence.draft.get("kept"):
+        # The reverted run's dice stay final in the new run too: a revert is not a way to roll again.
+        fresh.draft = {**fresh.draft, "kept": sequence.draft["kept"]}
+        fresh.save(update_fields=["draft", "updated_at"])
     if same_dice:
         for step in engine.steps_for(sequence.edition):
             inputs = sequence.draft["steps"][step.slug]["inputs"]
-            fresh = sequence_step_submit(sequence=fresh, dice=ScriptedDice(inputs["dice"]), entered=inputs["entered"],
+            # The kept dice answer every purpose again; a run from before dice were kept replays its faces.
+            faces = [] if kept_dice(fresh, step.slug) else inputs["dice"]
+            fresh = sequence_step_submit(sequence=fresh, dice=ScriptedDice(faces), entered=inputs["entered"],
                                          choices=inputs["choices"], actor=actor)  # fmt: skip
     return fresh

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from gangs.permissions import gang_for_view
 from postbattle import engine, selectors, services
-from postbattle.forms import StepForm
+from postbattle.forms import SetAsideForm, StepForm
 from postbattle.permissions import sequence_access
 
 
@@ -36,6 +36,7 @@ def _panel(request, access, battle, gang, form: StepForm | None = None):
         fighters = services.fighters_before(sequence, sequence.step)
         fields = step.fields(context, fighters)
         current = {"index": sequence.step, "step": step, "dice": step.dice(context, fighters),
+                   "kept": services.kept_dice(sequence, step.slug),
                    "form": form or StepForm(fields=fields, initial={"step": sequence.step})}  # fmt: skip
     done = [(i, s, sequence.draft["steps"][s.slug]) for i, s in enumerate(steps) if sequence and i < sequence.step]
     can_run = access.can_act_for(gang.pk)
@@ -45,6 +46,7 @@ def _panel(request, access, battle, gang, form: StepForm | None = None):
         "can_run": can_run, "is_arbitrator": access.is_arbitrator, "page_url": _page_url(battle, gang),
         "can_apply": bool(can_run and sequence and sequence.is_draft and sequence.step >= len(steps)),
         "previous": selectors.gang_sequences(gang).filter(battle=battle, state="reverted"),
+        "history": (sequence.draft.get("history", []) if sequence else []), "set_aside_form": SetAsideForm(),
     })  # fmt: skip
 
 
@@ -129,8 +131,20 @@ def _change(request, battle_pk: int, gang_pk: int, change, done: str, *, arbitra
 @login_required
 @require_POST
 def sequence_back(request, battle_pk: int, gang_pk: int, step: int):
-    return _change(request, battle_pk, gang_pk, lambda sequence: services.sequence_step_back(sequence=sequence, to=step),
-                   "Back to an earlier step: roll it again.")  # fmt: skip
+    return _change(request, battle_pk, gang_pk,
+                   lambda sequence: services.sequence_step_back(sequence=sequence, to=step, actor=request.user),
+                   "Back to an earlier step: choose again; the dice already rolled for it stay.")  # fmt: skip
+
+
+@login_required
+@require_POST
+def sequence_set_aside(request, battle_pk: int, gang_pk: int, step: int):
+    form = SetAsideForm(request.POST)
+    reason = form.cleaned_data["reason"] if form.is_valid() else ""
+    return _change(request, battle_pk, gang_pk,
+                   lambda sequence: services.sequence_dice_set_aside(sequence=sequence, step=step, reason=reason,
+                                                                     actor=request.user),
+                   "The step's dice are set aside (kept in the history): roll it anew.", arbitrator=True)  # fmt: skip
 
 
 @login_required

@@ -228,6 +228,39 @@ class ScriptedDice(DiceSource):
         return value
 
 
+class ReplayDice(DiceSource):
+    """Dice already rolled, handed out again for the same purposes: each recorded roll answers the next
+    request for the same die and purpose, in the order they were rolled. A request with no recorded roll
+    left goes to ``fallback`` (the server's dice or the table's) and is recorded from then on.
+
+    This is how a die stays final: going back to a step and choosing differently cannot roll a die again
+    for a purpose it was already rolled for. ``kept()`` lists every roll known, the ones not asked for this
+    time included, so going back again still finds them."""
+
+    def __init__(self, recorded: Iterable[dict], fallback: DiceSource) -> None:
+        super().__init__()
+        self._recorded = [dict(r) for r in recorded]
+        self._used = [False] * len(self._recorded)
+        self.fallback = fallback
+        self.fresh: list[dict] = []
+
+    def _face(self, die: Die, purpose: str):
+        for i, row in enumerate(self._recorded):
+            if not self._used[i] and row["die"] == die.name and row["for"] == purpose:
+                self._used[i] = True
+                return row["value"]
+        face = self.fallback.roll(die, purpose)
+        self.fresh.append({"die": die.name, "for": purpose, "value": face})
+        return face
+
+    @property
+    def replayed(self) -> int:
+        return sum(self._used)
+
+    def kept(self) -> list[dict]:
+        return [*self._recorded, *self.fresh]
+
+
 def parse_dice(text: str) -> list:
     """Parse ``"4,3,6"``, ``"2 jam 3"`` or ``"4,1a"`` into the list :class:`ScriptedDice` takes."""
     tokens = [t for t in text.replace(",", " ").split() if t]

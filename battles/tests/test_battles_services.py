@@ -340,3 +340,26 @@ def test_fleeing_is_undone(make_battle):
     action_undo(battle=battle, actor=battle.player_a)
     battle.refresh_from_db()
     assert not battle.bottled_a and "fled" not in battle.facts
+
+
+@pytest.mark.django_db
+def test_a_campaign_battle_played_in_the_assistant_awards_the_standard_experience(campaign_battle):
+    """The assistant's record (who took whom Out of Action) is what the post-battle sequence awards from."""
+    from campaigns.services import battle_report_confirm
+    from postbattle import engine
+    from postbattle.selectors import battle_context
+    from rulebook.dice import ScriptedDice, SeededDice
+
+    battle = battle_start_from_campaign(
+        campaign_battle=campaign_battle, started_by=campaign_battle.attacker.owner, dice=SeededDice(4)
+    )
+    (leader, *_), (_, target, _) = sides(battle)
+    shoot(battle, leader, target, [4, 1, 5, 6], distance=3)  # out of action
+    battle_end(battle=battle, actor=battle.player_a, winner="a")
+    confirmed = battle_report_confirm(battle=campaign_battle, actor=campaign_battle.defender.owner, is_arbitrator=True)
+    context, start = battle_context(confirmed, confirmed.attacker)
+    rewards = next(s for s in engine.steps_for("n18") if s.slug == "rewards")
+    outcome = rewards.run(context, start, ScriptedDice([1, 1, 1]), {})
+    xp = [e for e in outcome.effects if e["op"] == "xp" and e["fighter"] == str(leader.fighter_id)]
+    standard = [e for e in xp if "enemy taken Out of Action" in e["reason"]]
+    assert [e["amount"] for e in standard] == [1]

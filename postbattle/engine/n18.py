@@ -209,7 +209,9 @@ def _n18_actions(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) 
                 raise RulesInputError(f"target_{fid}", f"{name}: choose a fighter with a Critical Injury to escort")
             treated.add(target)
             mark = len(dice.rolls)
-            face = dice.d6(f"Medical Escort for {ctx.name(target)}")
+            # One purpose for every escort's die, whoever the patient: going back to escort another fighter
+            # re-uses the die already rolled (every die final), the account line says who it was for.
+            face = dice.d6("Medical Escort")
             row = MEDICAL_ESCORT.lookup(face)
             out.line(rule, f"{name} escorts {ctx.name(target)} to the Doc: {face} {row['result']}", since(dice, mark),
                      name)  # fmt: skip

@@ -25,7 +25,12 @@ pytestmark = [
 def test_twenty_concurrent_submissions_apply_the_sequence_once(make_confirmed_battle, at_once):
     battle = make_confirmed_battle(
         edition="n18",
-        results=[("attacker", 0, "out_of_action", 2, {}), ("attacker", 2, "ok", None, {"out_of_action": 1})],
+        # The attacker's Leader (index 2) takes a defending Ganger Out of Action: +1 XP from the record.
+        results=[
+            ("attacker", 0, "out_of_action", 2, {}),
+            ("attacker", 2, "ok", None, {}),
+            ("defender", 0, "out_of_action", 2, {}),
+        ],  # fmt: skip
     )
     gang = battle.attacker
     leader, champion = list(gang.fighters.order_by("pk"))[2:]

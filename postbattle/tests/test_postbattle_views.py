@@ -54,6 +54,7 @@ CHANGES = [
     ("sequence-start", (), None, {}, {"owner": 302, "arbitrator": 302}),
     ("sequence-step", (), services.sequence_start, {"mode": "enter", "dice": "4"}, {"owner": 302, "arbitrator": 302}),
     ("sequence-back", (0,), "one-step", {}, {"owner": 302, "arbitrator": 302}),
+    ("sequence-set-aside", (0,), "one-step", {"reason": "misread die"}, {"owner": 403, "arbitrator": 302}),
     ("sequence-apply", (), finished, {}, {"owner": 302, "arbitrator": 302}),
     ("sequence-revert", (), applied, {}, {"owner": 403, "arbitrator": 302}),
     ("sequence-rerun", (), "reverted", {"same_dice": "1"}, {"owner": 302, "arbitrator": 302}),
@@ -91,7 +92,7 @@ def test_changing_views_by_visitor(client, make_user, battle, kind, name, args, 
 @pytest.mark.parametrize("name", [c[0] for c in CHANGES])
 def test_changing_views_refuse_get(client, battle, name):
     client.force_login(battle.attacker.owner)
-    args = (0,) if name == "sequence-back" else ()
+    args = (0,) if name in ("sequence-back", "sequence-set-aside") else ()
     assert client.get(url(name, battle, *args)).status_code == 405
 
 
