@@ -50,6 +50,12 @@ class DiceForm(forms.Form):
     )  # fmt: skip
 
 
+class PairingForm(DiceForm):
+    """Cycle 1's random pairing; pairing again sets the last pairing's dice aside, for a reason."""
+
+    reason = forms.CharField(max_length=150, required=False, label="Reason to pair again (if paired already)")
+
+
 class PairForm(forms.Form):
     attacker = forms.ModelChoiceField(queryset=Gang.objects.none(), label="Attacker (or first gang)")
     defender = forms.ModelChoiceField(queryset=Gang.objects.none(), label="Defender (or second gang)")

@@ -22,7 +22,8 @@ from campaigns.services._common import (
     _require_in_progress,
     _rules_error,
 )
-from gangs.models import Gang
+from gangs.ledger import ledger_record
+from gangs.models import Gang, LedgerKind
 from gangs.services import hired_guns_leave
 from rulebook.dice import DiceSource
 from rulebook.errors import RulesInputError
@@ -30,28 +31,67 @@ from rulebook.n18.matchmaking import next_challenger, pair_at_random
 
 
 @transaction.atomic
-def cycle_pair(*, campaign: Campaign, dice: DiceSource) -> Cycle:
-    """Cycle 1: pair at random the gangs who want to play. Running it again re-rolls every pairing
-    that has not been reported yet; gangs whose battle was reported keep it."""
+def cycle_pair(*, campaign: Campaign, dice: DiceSource, actor=None, reason: str = "") -> Cycle:
+    """Cycle 1: pair at random the gangs who want to play. Every die final: pairing again (the battles not
+    reported yet) sets the last pairing's dice aside, which needs the arbitrator's ``reason``; the campaign
+    log keeps both, each gang's entry with the dice that paired it and how."""
     _lock(campaign)
     cycle = _current_cycle(campaign)
     if cycle.number != 1:
         raise ValidationError("Random pairing is for Cycle 1; from Cycle 2 gangs issue challenges.")
-    cycle.battles.filter(origin=BattleOrigin.PAIRING, status=BattleStatus.SCHEDULED).delete()
+    unplayed = list(cycle.battles.filter(origin=BattleOrigin.PAIRING, status=BattleStatus.SCHEDULED)
+                    .select_related("attacker", "defender"))  # fmt: skip
+    reason = (reason or "").strip()
+    if unplayed and not reason:
+        raise ValidationError(
+            "Give the reason to pair again: the last pairing's dice are set aside and stay in the log."
+        )
+    for battle in unplayed:
+        for gang in (battle.attacker, battle.defender):
+            ledger_record(gang=gang, kind=LedgerKind.OTHER, actor=actor, reason=f"Set aside: {reason[:150]}",
+                          description=f"Cycle 1 pairing {battle.attacker.name} v {battle.defender.name} set aside",
+                          dice=cycle.pairing_dice, data={"pairing": "set aside", "cycle": cycle.number})  # fmt: skip
+        battle.delete()
     engaged = engaged_gang_ids(cycle) - set(cycle.passed.values_list("pk", flat=True))
     willing = active_memberships(campaign).filter(wants_to_play=True).exclude(gang_id__in=engaged)
-    gang_ids = [str(m.gang_id) for m in willing.order_by("gang__name", "gang_id")]
+    gangs = {str(m.gang_id): m.gang for m in willing.select_related("gang").order_by("gang__name", "gang_id")}
     try:
-        pairing = pair_at_random(gang_ids, dice)
+        pairing = pair_at_random(list(gangs), dice)
     except RulesInputError as err:
         raise _rules_error(err) from err
+    named = [_named(row, gangs) for row in pairing.dice]
     for first, second in pairing.pairs:
         Battle.objects.create(campaign=campaign, cycle=cycle, origin=BattleOrigin.PAIRING,
                               attacker_id=int(first), defender_id=int(second))  # fmt: skip
-    cycle.pairing_dice = list(pairing.dice)
+        used = [row for row in named if f"opponent of {gangs[first].name}," in row["for"]]
+        how = f"{gangs[second].name} drawn as the opponent of {gangs[first].name}"
+        for gang in (gangs[first], gangs[second]):
+            # Not linked to the battle: a pairing not yet played can be set aside or cancelled.
+            ledger_record(gang=gang, kind=LedgerKind.OTHER, actor=actor, dice=used,
+                          description=f"Cycle 1 pairing: {gangs[first].name} v {gangs[second].name}",
+                          reason=f"{how} ({_dice_text(used)})" if used else f"{how} (the last two gangs: no die)",
+                          data={"pairing": "paired", "cycle": cycle.number})  # fmt: skip
+    if pairing.odd_one_out:
+        used = [row for row in named if "the gang left out" in row["for"]]
+        ledger_record(gang=gangs[pairing.odd_one_out], kind=LedgerKind.OTHER, actor=actor, dice=used,
+                      description="Cycle 1 pairing: sits out (an odd number of gangs)",
+                      reason=f"Drawn to sit out ({_dice_text(used)})", data={"pairing": "odd one out"})  # fmt: skip
+    cycle.pairing_dice = named
     cycle.odd_gang_out_id = int(pairing.odd_one_out) if pairing.odd_one_out else None
     cycle.save(update_fields=["pairing_dice", "odd_gang_out"])
     return cycle
+
+
+def _named(row: dict, gangs: dict) -> dict:
+    """A pairing die with the gang's name in its purpose instead of its id."""
+    text = row["for"]
+    for gang_id, gang in gangs.items():
+        text = text.replace(f"opponent of {gang_id},", f"opponent of {gang.name},")
+    return {**row, "for": text}
+
+
+def _dice_text(rows: list[dict]) -> str:
+    return "; ".join(f"{row['die']} {row['value']} for {row['for']}" for row in rows)
 
 
 @transaction.atomic

@@ -7,7 +7,7 @@ from campaigns import services
 from campaigns.models import Battle, BattleOrigin, BattleStatus, CampaignStatus, CampaignTerritory, Outcome, Side
 from campaigns.selectors import gang_territories, rating_of, standings
 from gangs.ledger import ledger_totals
-from gangs.models import FighterStatus, LedgerKind
+from gangs.models import FighterStatus, LedgerEntry, LedgerKind
 from rulebook.dice import ScriptedDice
 
 pytestmark = pytest.mark.django_db
@@ -112,9 +112,31 @@ def test_re_rolling_keeps_reported_battles(make_campaign):
     played = cycle.battles.get(attacker=a)
     played.status = BattleStatus.REPORTED
     played.save()
-    cycle = services.cycle_pair(campaign=campaign, dice=ScriptedDice([]))  # only c and d are left: one pair, no dice
+    with pytest.raises(ValidationError, match="Give the reason to pair again"):
+        services.cycle_pair(campaign=campaign, dice=ScriptedDice([]))
+    cycle = services.cycle_pair(campaign=campaign, dice=ScriptedDice([]), reason="Carol cannot play this week")
     assert set(cycle.battles.values_list("attacker", "defender")) == {(a.pk, b.pk), (c.pk, d.pk)}
     assert cycle.battles.count() == 2
+    # The set-aside pairing stays in the log with its dice and the reason.
+    aside = LedgerEntry.objects.filter(gang=c, data__pairing="set aside").get()
+    assert aside.reason == "Set aside: Carol cannot play this week" and [d["value"] for d in aside.dice] == [1]
+
+
+def test_the_pairing_dice_and_how_they_paired_are_in_the_campaign_log(make_campaign):
+    from campaigns.selectors import campaign_log
+
+    campaign = make_campaign(gangs=5, started=True)
+    a, b, c, d, e = members(campaign)
+    services.cycle_pair(campaign=campaign, dice=ScriptedDice([5, 3]))  # 5 of 1-5: e sits out; then a v c (3: 3-4 of 3)
+    log = {(entry.gang_id, entry.description): entry for entry in campaign_log(campaign)}
+    paired = log[(a.pk, f"Cycle 1 pairing: {a.name} v {c.name}")]
+    assert (
+        paired.reason
+        == f"{c.name} drawn as the opponent of {a.name} (D6 3 for Cycle 1 pairing: opponent of {a.name}, among 3)"
+    )
+    assert (c.pk, f"Cycle 1 pairing: {a.name} v {c.name}") in log
+    assert log[(b.pk, f"Cycle 1 pairing: {b.name} v {d.name}")].reason.endswith("(the last two gangs: no die)")
+    assert [x["value"] for x in log[(e.pk, "Cycle 1 pairing: sits out (an odd number of gangs)")].dice] == [5]
 
 
 def test_pairing_only_in_cycle_one(make_campaign):

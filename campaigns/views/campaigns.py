@@ -16,9 +16,9 @@ from campaigns.forms import (
     CampaignEditForm,
     CampaignForm,
     CycleAdvanceForm,
-    DiceForm,
     JoinForm,
     LogFilterForm,
+    PairingForm,
     TerritoryAddForm,
     TerritoryAssignForm,
     WantsToPlayForm,
@@ -71,7 +71,7 @@ def campaign_detail(request, pk: int):
                "invite_url": request.build_absolute_uri(reverse("campaigns:campaign-join", args=[campaign.invite_token])),
                "rating_chart": charts.standing_chart(page["snapshots"], "rating"),
                "reputation_chart": charts.standing_chart(page["snapshots"], "reputation"),
-               "my_gang_ids": access.gang_ids, "dice_form": DiceForm(),
+               "my_gang_ids": access.gang_ids, "pairing_form": PairingForm(),
                "cycle_form": CycleAdvanceForm(campaign=campaign, unreported=page["unreported"]),
                "arbitrator_form": ArbitratorForm(), "territory_form": TerritoryAddForm(edition=campaign.edition)}  # fmt: skip
     return render(request, "campaigns/campaign_detail.html", context)

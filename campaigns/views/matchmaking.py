@@ -13,9 +13,9 @@ from django.views.decorators.http import require_POST
 from campaigns import selectors, services
 from campaigns.forms import (
     ChallengeForm,
-    DiceForm,
     GangChoiceForm,
     PairForm,
+    PairingForm,
 )
 from campaigns.permissions import campaign_access
 from campaigns.views._common import (
@@ -34,11 +34,13 @@ def cycle_pair(request, pk: int):
     access = campaign_access(request.user, pk)
     access.require_arbitrator()
     url = reverse("campaigns:campaign-detail", args=[pk])
-    form = DiceForm(request.POST)
+    form = PairingForm(request.POST)
     if not form.is_valid():
-        return _refused(request, ValidationError(form.errors["dice"]), url)
+        return _refused(request, ValidationError([e for errors in form.errors.values() for e in errors]), url)
     dice, _ = _dice(form)
-    return _run(request, url, lambda: services.cycle_pair(campaign=access.campaign, dice=dice), "Cycle 1 is paired.")
+    return _run(request, url, lambda: services.cycle_pair(campaign=access.campaign, dice=dice, actor=request.user,
+                                                          reason=form.cleaned_data["reason"]),
+                "Cycle 1 is paired: the dice and how they paired the gangs are in the campaign log.")  # fmt: skip
 
 
 @login_required
