@@ -112,6 +112,10 @@ def build_demo_campaign(*, user, stdout) -> None:
     cycle = services.cycle_pair(campaign=campaign, dice=dice)
     for battle in cycle.battles.order_by("pk"):
         battle = services.battle_scenario_roll(battle=battle, dice=dice)
+        if services.roles_pending(battle):  # the demo's roll-off winners always choose to attack
+            winner = battle.scenario_roll["roll_off"]["winner"]
+            chooser = battle.attacker if winner == battle.attacker_id else battle.defender
+            battle = services.battle_roles_choose(battle=battle, chooser=chooser, attack=True)
         battle = _report(_pick_crews(battle, dice))
         services.battle_report_confirm(battle=battle, actor=battle.defender.owner, is_arbitrator=False)
     unclaimed = CampaignTerritory.objects.filter(campaign=campaign, holder__isnull=True).first()

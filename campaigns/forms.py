@@ -50,6 +50,18 @@ class DiceForm(forms.Form):
     )  # fmt: skip
 
 
+class ScenarioRollForm(DiceForm):
+    """The scenario roll; rolling again (an arbitrator) sets the last roll's dice aside, for a reason."""
+
+    reason = forms.CharField(max_length=200, required=False, label="Reason to roll again (if rolled already)")
+
+
+class RolesForm(forms.Form):
+    """The roll-off winner's choice."""
+
+    role = forms.ChoiceField(choices=[("attack", "Attack"), ("defend", "Defend")], widget=forms.RadioSelect)
+
+
 class PairingForm(DiceForm):
     """Cycle 1's random pairing; pairing again sets the last pairing's dice aside, for a reason."""
 

@@ -95,9 +95,11 @@ def roll_scenario(
     scenario = n18_scenarios.SCENARIOS[result["slug"]]
     has_roles, extra, defender_won = result["attacker"] is not None, {}, False
     if has_roles and roll_off_between:
+        # Outside a challenge the roll-off winner decides whether to attack or defend (guide, Smash & Grab and
+        # The Trap: Attacker & Defender): the battle asks them (``battle_roles_choose``).
         winner, roll_dice = roll_off(*roll_off_between, dice)
         defender_won = winner == roll_off_between[1]
-        extra = {"roll_off": {"dice": list(roll_dice), "note": "the roll-off winner attacks"}}
+        extra = {"roll_off": {"dice": list(roll_dice), "note": "the roll-off winner chooses to attack or defend"}}
     rewards = tuple(r.as_json() for r in scenario.rewards)
     return ScenarioRoll(scenario.slug, scenario.name, result["roll"], has_roles, rewards, defender_won, extra)
 

@@ -27,6 +27,7 @@ urlpatterns = [
     path("<int:pk>/battles/<int:battle_id>/", views.battle_detail, name="battle-detail"),
     path("<int:pk>/battles/<int:battle_id>/cancel/", views.battle_cancel, name="battle-cancel"),
     path("<int:pk>/battles/<int:battle_id>/scenario/", views.battle_scenario_roll, name="battle-scenario-roll"),
+    path("<int:pk>/battles/<int:battle_id>/roles/", views.battle_roles_choose, name="battle-roles-choose"),
     path(
         "<int:pk>/battles/<int:battle_id>/scenario/choose/", views.battle_scenario_choose, name="battle-scenario-choose"
     ),

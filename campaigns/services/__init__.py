@@ -14,10 +14,12 @@ from campaigns.services.battles import (
     battle_crew_size_roll,
     battle_report_confirm,
     battle_report_submit,
+    battle_roles_choose,
     battle_scenario_choose,
     battle_scenario_roll,
     crew_candidates,
     hired_guns_of,
+    roles_pending,
 )
 from campaigns.services.campaigns import (
     arbitrator_add,
@@ -41,8 +43,10 @@ __all__ = [
     "battle_crew_size_roll",
     "battle_report_confirm",
     "battle_report_submit",
+    "battle_roles_choose",
     "battle_scenario_choose",
     "battle_scenario_roll",
+    "roles_pending",
     "campaign_create",
     "campaign_finish",
     "campaign_join",

@@ -38,11 +38,27 @@ def _require_scheduled(battle: Battle) -> None:
 
 
 @transaction.atomic
-def battle_scenario_roll(*, battle: Battle, dice: DiceSource, entered: bool = False) -> Battle:
-    """Roll (or enter) the scenario with its dice; a battle that was not a challenge rolls off for
-    attacker when the scenario has one. Rolling again replaces the roll and any crews."""
+def battle_scenario_roll(
+    *, battle: Battle, dice: DiceSource, entered: bool = False, actor=None, reason: str = ""
+) -> Battle:
+    """Roll (or enter) the scenario with its dice; a battle that was not a challenge rolls off, and the
+    winner then chooses to attack or defend (:func:`battle_roles_choose`). Every die final: rolling again
+    (an arbitrator's call) needs a ``reason``, and the dice set aside, with any crews picked, stay on the
+    battle (``scenario_roll["set_aside"]``)."""
     battle = Battle.objects.select_for_update().select_related("attacker", "defender").get(pk=battle.pk)
     _require_scheduled(battle)
+    reason = (reason or "").strip()
+    set_aside = list(battle.scenario_roll.get("set_aside", []))
+    if battle.scenario_roll.get("dice") or battle.scenario:
+        if not reason:
+            raise ValidationError("Give the reason to roll the scenario again: the dice set aside stay on the battle.")
+        old = battle.scenario_roll
+        set_aside.append({
+            "scenario": battle.scenario_name or old.get("result", ""), "roll": old.get("roll"),
+            "dice": [*old.get("dice", [])], "crews": {side: crew.get("dice", []) + crew.get("size_dice", [])
+                                                     for side, crew in battle.crews.items()},
+            "reason": reason[:200], "by": getattr(actor, "username", ""), "at": timezone.now().isoformat(),
+        })  # fmt: skip
     mark = len(dice.rolls)
     # The challenger attacks; any other battle rolls off (attacker first, so a tie-free roll is readable).
     roll_off = None if battle.origin == BattleOrigin.CHALLENGE else (battle.attacker.name, battle.defender.name)
@@ -50,13 +66,43 @@ def battle_scenario_roll(*, battle: Battle, dice: DiceSource, entered: bool = Fa
         result = rules.roll_scenario(battle.campaign.edition, dice, rescue=battle.is_rescue, roll_off_between=roll_off)
     except RulesInputError as err:
         raise _rules_error(err) from err
-    if result.defender_wins_roll_off:
-        battle.attacker, battle.defender = battle.defender, battle.attacker
     battle.scenario, battle.scenario_name = result.slug, result.name
     battle.has_roles = result.has_roles
-    battle.scenario_roll = {"roll": result.roll, "dice": _rolled_since(dice, mark), "entered": entered, **result.extra}
+    extra = dict(result.extra)
+    if "roll_off" in extra:
+        winner = battle.defender if result.defender_wins_roll_off else battle.attacker
+        extra["roll_off"] = {**extra["roll_off"], "winner": winner.pk, "winner_name": winner.name, "chosen": None}
+    battle.scenario_roll = {"roll": result.roll, "dice": _rolled_since(dice, mark), "entered": entered, **extra}
+    if set_aside:
+        battle.scenario_roll["set_aside"] = set_aside
     battle.rewards = list(result.rewards)
     battle.crews = {}
+    battle.save()
+    return battle
+
+
+def roles_pending(battle: Battle) -> bool:
+    """True while the roll-off winner has not chosen to attack or defend."""
+    roll_off = battle.scenario_roll.get("roll_off") or {}
+    return bool(roll_off.get("winner")) and roll_off.get("chosen") is None
+
+
+@transaction.atomic
+def battle_roles_choose(*, battle: Battle, chooser: Gang, attack: bool) -> Battle:
+    """The roll-off winner chooses to attack or defend (once; a new scenario roll starts over)."""
+    battle = Battle.objects.select_for_update().select_related("attacker", "defender").get(pk=battle.pk)
+    _require_scheduled(battle)
+    if not roles_pending(battle):
+        raise ValidationError("There is no attacker or defender left to choose.")
+    roll_off = battle.scenario_roll["roll_off"]
+    if chooser.pk != roll_off["winner"]:
+        raise ValidationError(f"{roll_off['winner_name']} won the roll-off and chooses.")
+    if (chooser.pk == battle.attacker_id) != attack:
+        battle.attacker, battle.defender = battle.defender, battle.attacker
+    battle.scenario_roll = {
+        **battle.scenario_roll,
+        "roll_off": {**roll_off, "chosen": "attack" if attack else "defend"},
+    }
     battle.save()
     return battle
 
@@ -102,6 +148,9 @@ def hired_guns_of(battle: Battle, gang: Gang) -> list[Fighter]:
 def _crew_rule(battle: Battle, side: str, fighters: list[Fighter]):
     if side not in Side.values:
         raise ValidationError(f"Unknown side {side!r}.")
+    if roles_pending(battle):
+        raise ValidationError(f"{battle.scenario_roll['roll_off']['winner_name']} won the roll-off: they choose to "
+                              "attack or defend before the crews are picked.")  # fmt: skip
     return rules.crew_rule(battle.campaign.edition, battle.scenario, side, len(rules.available(fighters)))
 
 

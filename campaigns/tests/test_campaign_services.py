@@ -242,7 +242,7 @@ def test_scenario_distribution_over_every_pair_of_dice(challenge):
     counts = {}
     for first in range(1, 7):
         for second in range(1, 7):
-            battle = services.battle_scenario_roll(battle=challenge, dice=ScriptedDice([first, second]))
+            battle = services.battle_scenario_roll(battle=challenge, dice=ScriptedDice([first, second]), reason="again")
             counts[battle.scenario] = counts.get(battle.scenario, 0) + 1
     assert counts == {"smash-and-grab": 6, "border-dispute": 20, "the-trap": 7, "search-and-destroy": 3}
 
@@ -252,9 +252,13 @@ def test_pairing_battle_rolls_off_for_attacker(make_campaign):
     cycle = services.cycle_pair(campaign=campaign, dice=ScriptedDice([]))
     battle = cycle.battles.get()
     first, second = battle.attacker, battle.defender
-    # 2D6 = 2 (Smash & Grab, attacker and defender), then the roll-off 2 v 5: the second gang attacks
+    # 2D6 = 2 (Smash & Grab, attacker and defender), then the roll-off 2 v 5: the second gang chooses
     battle = services.battle_scenario_roll(battle=battle, dice=ScriptedDice([1, 1, 2, 5]))
-    assert (battle.attacker, battle.defender) == (second, first)
+    assert services.roles_pending(battle) and battle.scenario_roll["roll_off"]["winner"] == second.pk
+    with pytest.raises(ValidationError, match="won the roll-off and chooses"):
+        services.battle_roles_choose(battle=battle, chooser=first, attack=True)
+    battle = services.battle_roles_choose(battle=battle, chooser=second, attack=True)
+    assert (battle.attacker, battle.defender) == (second, first) and not services.roles_pending(battle)
     assert [d["value"] for d in battle.scenario_roll["roll_off"]["dice"]] == [2, 5]
 
 

@@ -30,6 +30,7 @@ def world(make_user, make_gang, make_fighter, make_territory):
     services.campaign_start(campaign=campaign)
     battle = services.battle_arrange(campaign=campaign, attacker=gangs["alice"], defender=gangs["bob"])
     battle = services.battle_scenario_roll(battle=battle, dice=ScriptedDice([1, 1, 6, 1]))
+    battle = services.battle_roles_choose(battle=battle, chooser=gangs["alice"], attack=True)  # she won the roll-off
     held = services.territory_add(campaign=campaign, territory=make_territory(name="Old Ruins"))
     return {"campaign": campaign, "battle": battle, "held": held, "users": users, "gangs": gangs}
 
@@ -94,7 +95,7 @@ CHANGES = {
         lambda w: not Battle.objects.filter(pk=w["battle"].pk).exists(),
     ),
     "battle-scenario-roll": (
-        lambda w: url("battle-scenario-roll", w, w["battle"].pk), {"dice": "6 6 6 1"}, "alice",
+        lambda w: url("battle-scenario-roll", w, w["battle"].pk), {"dice": "6 6 6 1", "reason": "misread"}, "alice",
         lambda w: Battle.objects.filter(pk=w["battle"].pk).update(scenario=""),
         lambda w: Battle.objects.get(pk=w["battle"].pk).scenario == "search-and-destroy",
     ),
@@ -176,7 +177,35 @@ def test_the_scenario_is_rolled_once_unless_an_arbitrator_rolls_again(client, wo
     as_user(client, world["users"]["alice"]).post(target, {"dice": "6 6 6 1"})
     assert Battle.objects.get(pk=world["battle"].pk).scenario == "smash-and-grab"
     as_user(client, world["users"]["arbitrator"]).post(target, {"dice": "6 6 6 1"})
-    assert Battle.objects.get(pk=world["battle"].pk).scenario == "search-and-destroy"
+    assert Battle.objects.get(pk=world["battle"].pk).scenario == "smash-and-grab"  # no reason: nothing rolled
+    as_user(client, world["users"]["arbitrator"]).post(
+        target, {"dice": "6 6 6 1", "reason": "The dice fell off the table"}
+    )
+    battle = Battle.objects.get(pk=world["battle"].pk)
+    assert battle.scenario == "search-and-destroy"
+    old = battle.scenario_roll["set_aside"][0]
+    assert (old["scenario"], old["reason"], old["by"]) == ("Smash & Grab", "The dice fell off the table", "arbitrator")
+    assert [d["value"] for d in old["dice"]] == [1, 1, 6, 1]  # the scenario and the roll-off
+    page = client.get(url("battle-detail", world, battle.pk)).content.decode()
+    assert "Rolls set aside (1)" in page and "The dice fell off the table" in page
+
+
+def test_the_roll_off_winner_chooses_to_attack_or_defend(client, world):
+    battle = world["battle"]
+    target = url("battle-scenario-roll", world, battle.pk)
+    as_user(client, world["users"]["arbitrator"]).post(target, {"dice": "1 1 2 5", "reason": "new pairing"})
+    page = as_user(client, world["users"]["alice"]).get(url("battle-detail", world, battle.pk)).content.decode()
+    assert "won the roll-off and chooses to attack or defend" in page and 'name="role"' not in page
+    choose = url("battle-roles-choose", world, battle.pk)
+    assert client.post(choose, {"role": "attack"}).status_code == 403  # alice lost the roll-off
+    with pytest.raises(Exception, match="choose to attack or defend before the crews"):
+        services.battle_crew_size_roll(battle=battle, side=Side.DEFENDER, dice=ScriptedDice([4]))
+    as_user(client, world["users"]["bob"]).post(choose, {"role": "defend"})
+    battle = Battle.objects.get(pk=battle.pk)
+    assert (battle.attacker, battle.defender) == (world["gangs"]["alice"], world["gangs"]["bob"])
+    assert battle.scenario_roll["roll_off"]["chosen"] == "defend"
+    assert client.post(choose, {"role": "attack"}).status_code == 302  # once only: refused with a message
+    assert Battle.objects.get(pk=battle.pk).attacker == world["gangs"]["alice"]
 
 
 def test_player_crews_only_their_own_side(client, world):
@@ -274,7 +303,10 @@ def test_campaign_page_shows_the_standings_cycle_log_and_charts(client, world):
 def test_battle_page_names_each_gang_in_the_roll_off(client, world):
     battle = world["battle"]
     page = as_user(client, world["users"]["alice"]).get(url("battle-detail", world, battle.pk)).content.decode()
-    assert "Roll-off for attacker: Alice&#x27;s gang 6, Bob&#x27;s gang 1 — the roll-off winner attacks." in page
+    assert (
+        "Roll-off for attacker: Alice&#x27;s gang 6, Bob&#x27;s gang 1 — the roll-off winner chooses to attack or "
+        "defend: Alice&#x27;s gang chose to attack." in page
+    )
 
 
 def test_campaign_log_names_a_fighter_once(client, world):

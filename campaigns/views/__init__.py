@@ -12,6 +12,7 @@ from campaigns.views.battles import (
     battle_crew_size,
     battle_detail,
     battle_report,
+    battle_roles_choose,
     battle_scenario_choose,
     battle_scenario_roll,
 )
@@ -47,6 +48,7 @@ __all__ = [
     "battle_detail",
     "battle_report",
     "battle_scenario_choose",
+    "battle_roles_choose",
     "battle_scenario_roll",
     "campaign_create",
     "campaign_detail",

@@ -15,7 +15,9 @@ from campaigns.forms import (
     CrewForm,
     DiceForm,
     ReportForm,
+    RolesForm,
     ScenarioChoiceForm,
+    ScenarioRollForm,
 )
 from campaigns.models import Side
 from campaigns.permissions import battle_access, battle_player_or_arbitrator
@@ -41,7 +43,9 @@ def battle_detail(request, pk: int, battle_id: int):
         "campaign": access.campaign, "battle": battle, "can_act": can_act, "is_arbitrator": access.is_arbitrator,
         "can_confirm": can_act and (access.is_arbitrator or battle.reported_by_id != request.user.pk),
         "post_battle_gangs": [g for g in (battle.attacker, battle.defender) if access.can_act_for(g.pk)],
-        "crew_sides": _crew_sides(access, battle), "dice_form": DiceForm(), "facts": selectors.facts_display(battle),
+        "crew_sides": _crew_sides(access, battle), "dice_form": ScenarioRollForm(), "facts": selectors.facts_display(battle),
+        "roles_pending": services.roles_pending(battle), "roles_form": RolesForm(),
+        "can_choose_roles": services.roles_pending(battle) and access.can_act_for(battle.scenario_roll["roll_off"]["winner"]),
         "choice_form": ScenarioChoiceForm(choices=classic_choices(), gangs=Gang.objects.filter(
             pk__in=[battle.attacker_id, battle.defender_id])),
     }  # fmt: skip
@@ -92,13 +96,33 @@ def battle_scenario_roll(request, pk: int, battle_id: int):
     if battle.has_scenario and not access.is_arbitrator:
         return _refused(request, ValidationError("The scenario has been rolled; an arbitrator may roll again."),
                         _battle_url(battle))  # fmt: skip
-    form = DiceForm(request.POST)
+    form = ScenarioRollForm(request.POST)
     if not form.is_valid():
-        return _refused(request, ValidationError(form.errors["dice"]), _battle_url(battle))
+        return _refused(request, ValidationError([e for errors in form.errors.values() for e in errors]),
+                        _battle_url(battle))  # fmt: skip
     dice, entered = _dice(form)
     return _run(request, _battle_url(battle),
-                lambda: services.battle_scenario_roll(battle=battle, dice=dice, entered=entered),
+                lambda: services.battle_scenario_roll(battle=battle, dice=dice, entered=entered, actor=request.user,
+                                                      reason=form.cleaned_data["reason"]),
                 "The scenario is rolled.")  # fmt: skip
+
+
+@login_required
+@require_POST
+def battle_roles_choose(request, pk: int, battle_id: int):
+    access, battle = battle_access(request.user, pk, battle_id)
+    winner = (battle.scenario_roll.get("roll_off") or {}).get("winner")
+    if winner not in (battle.attacker_id, battle.defender_id):
+        raise Http404
+    access.require_gang(winner)  # the roll-off winner's player chooses (or an arbitrator)
+    form = RolesForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, ValidationError("Choose to attack or to defend."), _battle_url(battle))
+    chooser = battle.attacker if winner == battle.attacker_id else battle.defender
+    return _run(request, _battle_url(battle),
+                lambda: services.battle_roles_choose(battle=battle, chooser=chooser,
+                                                     attack=form.cleaned_data["role"] == "attack"),
+                "Attacker and defender chosen.")  # fmt: skip
 
 
 @login_required
