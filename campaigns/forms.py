@@ -9,6 +9,7 @@ from campaigns.models import Campaign, CampaignTerritory, Outcome
 from content.models import Territory
 from core.forms import EnteredDiceField
 from gangs.models import Gang, LedgerKind
+from rulebook.n18.campaign.victory import SideFacts, proposed_result
 
 
 class CampaignForm(forms.ModelForm):
@@ -275,7 +276,40 @@ class ReportForm(forms.Form):
         self._check_deeds(data, deeds)
         data["fighter_results"] = results
         data["captives_freed"] = [c.pk for c in self.captives if data.get(f"captive-{c.pk}-freed")]
+        if self.is_n18 and not self.errors:
+            self._check_result(data, results)
         return data
+
+    def _check_result(self, data: dict, results: list[dict]) -> None:
+        """Where the scenario's facts decide the winner (guide, each scenario's Victory), the result must agree."""
+        categories = {f.pk: f.fighter_type.category for f, _, _ in self.rows}
+        side_of = {f.pk: side for f, side, _ in self.rows}
+        entered = {side_of[r["fighter"]] for r in results}
+
+        def facts(side: str) -> SideFacts:
+            mine = [r for r in results if side_of[r["fighter"]] == side]
+            taken = tuple(categories[r["fighter"]] for r in results
+                          if r["outcome"] == Outcome.OUT_OF_ACTION and r["caused_by"] and side_of[r["fighter"]] != side)  # fmt: skip
+            caches = data["caches_destroyed"] if side == "attacker" else data["caches_recovered"]
+            if self.battle.scenario == "search-and-destroy":
+                caches = caches or 0  # the form asks who destroyed and recovered each: none named is none
+            return SideFacts(
+                standing=sum(r["outcome"] == Outcome.OK for r in mine) if entered == {"attacker", "defender"} else None,
+                fled=data[f"{side}_fled"] and data[f"{side}_bottled"], relic_defiled=data[f"{side}_relic_defiled"],
+                victory_points=data[f"{side}_victory_points"], taken_out=taken if results else None, caches=caches,
+            )  # fmt: skip
+
+        proposal = proposed_result(
+            self.battle.scenario, facts("attacker"), facts("defender"), caskets_opened=data["caskets_opened"],
+            captives=len(self.captives), captives_freed=len(data["captives_freed"]) if self.captives else None,
+        )  # fmt: skip
+        chosen = None if data["result"] == "draw" else data["result"]
+        if proposal is not None and proposal.winner != chosen:
+            names = {"attacker": self.battle.attacker.name, "defender": self.battle.defender.name}
+            said = f"{names[proposal.winner]} wins" if proposal.winner else "the battle is a draw"
+            self.add_error(
+                "result", f"By the scenario's facts {said} ({proposal.why}); change the result or the facts."
+            )
 
     def _check_deeds(self, data: dict, deeds: dict) -> None:
         """The scenario's facts follow from the fighters' deeds: a relic defiled by one named fighter of the

@@ -169,18 +169,19 @@ def test_caches_name_their_fighters_and_the_counts_follow(client, world):
     battle = world["battle"]("search-and-destroy")
     _, _, a_ganger, a_ganger2 = roster(world["gangs"]["alice"])
     _, b_champion, _, _ = roster(world["gangs"]["bob"])
-    data = {"result": "attacker"} | row(a_ganger, caches_destroyed="2") | row(a_ganger2)
+    data = {"result": "attacker"} | row(a_ganger, caches_destroyed="2") | row(a_ganger2, caches_destroyed="1")
     data |= row(b_champion, caches_recovered="1")
     assert report(client, world, battle, data).status_code == 302
     battle.refresh_from_db()
-    assert (battle.scenario_facts["caches_destroyed"], battle.scenario_facts["caches_recovered"]) == (2, 1)
+    assert (battle.scenario_facts["caches_destroyed"], battle.scenario_facts["caches_recovered"]) == (3, 1)
     confirm(world, battle)
-    # Attacker: D6x10 per cache destroyed (2 dice), then the destroyer's D3 XP twice, D3 Reputation.
-    outcome = rewards_step(battle, world["gangs"]["alice"], [1, 1, 3, 2, 1])
-    assert (str(a_ganger.pk), 5) in xp_effects(outcome)
+    # Attacker: D6x10 per cache destroyed (3 dice), then each destroyer's D3 XP per cache, D3 Reputation.
+    outcome = rewards_step(battle, world["gangs"]["alice"], [1, 1, 1, 3, 2, 1, 1])
+    assert {(str(a_ganger.pk), 5), (str(a_ganger2.pk), 1)} <= xp_effects(outcome)
     outcome = rewards_step(battle, world["gangs"]["bob"], [1, 2])
     assert (str(b_champion.pk), 2) in xp_effects(outcome)
     wrong = {"result": "attacker", "caches_destroyed": "3"} | row(a_ganger, caches_destroyed="2")
+    wrong |= row(b_champion)
     Battle.objects.filter(pk=battle.pk).update(status="scheduled")
     response = report(client, world, Battle.objects.get(pk=battle.pk), wrong)
     assert "3 caches destroyed, but the fighters' rows name 2" in unescape(response.content.decode())
@@ -250,3 +251,26 @@ def test_a_captive_rescued_after_a_disposal_was_rolled_cannot_be_disposed_of(cli
         postbattle.sequence_apply(sequence=sequence, actor=captors.owner)
     a_champion.refresh_from_db()
     assert a_champion.status == FighterStatus.ACTIVE
+
+
+@pytest.mark.parametrize(
+    ("scenario", "extra", "result", "message"),
+    [
+        ("smash-and-grab", {"caskets_opened": "2"}, "attacker", "Bob's gang wins (2 loot caskets opened (3 win))"),
+        ("the-trap", {"attacker_victory_points": "2", "defender_victory_points": "2"}, "attacker",
+         "the battle is a draw (Victory Points 2 to 2)"),
+        ("search-and-destroy", {"caches_recovered_by": "1"}, "attacker", "Bob's gang wins (loot points 0 to 2)"),
+        ("border-dispute", {"bottled_and_fled": "defender"}, "draw", "Alice's gang wins (the defender fled"),
+    ],
+)  # fmt: skip
+def test_the_result_must_agree_with_the_scenario_facts(client, world, scenario, extra, result, message):
+    battle = world["battle"](scenario)
+    _, _, a_ganger, _ = roster(world["gangs"]["alice"])
+    _, b_champion, _, _ = roster(world["gangs"]["bob"])
+    data = {"result": result} | row(a_ganger) | row(b_champion)
+    if extra.pop("caches_recovered_by", None):
+        data[f"fighter-{b_champion.pk}-caches_recovered"] = "1"
+    if side := extra.pop("bottled_and_fled", None):
+        data |= {f"{side}_bottled": "on", f"{side}_fled": "on"}
+    response = report(client, world, battle, data | extra)
+    assert response.status_code == 200 and message in unescape(response.content.decode())
