@@ -309,7 +309,9 @@ def battle_end(request, pk: int):
     battle = _battle_for_acting(request.user, pk)
     if battle.is_over:
         return redirect("battles:battle-report", pk=battle.pk)
-    form = forms.BattleEndForm(request.POST or None, battle=battle)
+    proposed, why = services.proposed_winner(battle, list(battle.fighters.all()))
+    initial = {"winner": proposed} if proposed is not None else {}
+    form = forms.BattleEndForm(request.POST or None, battle=battle, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
             services.battle_end(battle=battle, actor=request.user, **form.cleaned_data)
@@ -318,7 +320,9 @@ def battle_end(request, pk: int):
         else:
             url = reverse("battles:battle-report", args=[battle.pk])
             return _moved(request, url, "The battle is over: its report is written.")
-    return render(request, "battles/battle_end.html", {"battle": battle, "form": form})
+    names = {"a": battle.gang_a.name, "b": battle.gang_b.name, "": "nobody: a draw"}
+    proposal = f"By the scenario's facts the winner is {names[proposed]}: {why}." if proposed is not None else ""
+    return render(request, "battles/battle_end.html", {"battle": battle, "form": form, "proposal": proposal})
 
 
 @login_required

@@ -2,7 +2,7 @@
 refusals): :mod:`.start` a battle, :mod:`.play` it (actions, states set by hand, the turn, undo) and :mod:`.end`
 it into a report. :mod:`.state` holds the battle's state as JSON and the helpers they share."""
 
-from battles.services.end import battle_end, battle_report, campaign_facts
+from battles.services.end import battle_end, battle_report, campaign_facts, proposed_winner
 from battles.services.play import (
     ADJUSTABLE,
     action_odds,
@@ -25,6 +25,7 @@ __all__ = [
     "action_undo",
     "battle_advance",
     "battle_end",
+    "proposed_winner",
     "battle_priority_set",
     "battle_reinforce",
     "battle_report",

@@ -75,6 +75,36 @@ def battle_report(battle: BattleSession, fighters: list[BattleFighter], actions:
     }
 
 
+def proposed_winner(battle: BattleSession, fighters: list[BattleFighter]) -> tuple[str, str]:
+    """The winner the scenario's facts decide (``rulebook.n18.campaign.victory``), as a side ("a", "b" or ""
+    for a draw) and why; ``(None, "")`` when the facts leave it to the players."""
+    from rulebook.n18.campaign.victory import SideFacts, proposed_result
+
+    if battle.edition != "n18" or not battle.scenario:
+        return None, ""
+    role = {Side.A: battle.role_a or "attacker", Side.B: battle.role_b or "defender"}
+    facts = battle.facts
+    by_pk = {f.pk: f for f in fighters}
+    caches = {"attacker": len(facts.get("caches_destroyed", [])), "defender": len(facts.get("caches_recovered", []))}
+
+    def side_facts(side: str) -> SideFacts:
+        mine = [f for f in fighters if f.side == side]
+        standing = sum(f.condition not in (Condition.OUT_OF_ACTION, Condition.SERIOUSLY_INJURED) for f in mine)
+        taken = tuple(f.profile.get("category", "ganger") for f in fighters
+                      if f.out_of_action and f.taken_out_by_id and by_pk.get(f.taken_out_by_id, f).side == side)  # fmt: skip
+        return SideFacts(standing=standing, fled=side in facts.get("fled", []),
+                         relic_defiled=side in facts.get("relics_defiled", {}), taken_out=taken,
+                         caches=caches[role[side]])  # fmt: skip
+
+    by_role = {role[side]: side_facts(side) for side in (Side.A, Side.B)}
+    found = proposed_result(battle.scenario, by_role.get("attacker", SideFacts()), by_role.get("defender", SideFacts()),
+                            caskets_opened=len(facts.get("caskets", [])))  # fmt: skip
+    if found is None:
+        return None, ""
+    side = next((s for s in (Side.A, Side.B) if role[s] == found.winner), "")
+    return side, f"{found.why} ({found.source})"
+
+
 @transaction.atomic
 def battle_end(*, battle: BattleSession, actor, winner: str = "", notes: str = "") -> BattleSession:
     """End the battle: write the report (and hand it to the campaign's post-battle sequence, if any)."""

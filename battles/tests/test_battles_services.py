@@ -14,6 +14,7 @@ from battles.services import (
     battle_state,
     fighter_adjust,
     gang_flee,
+    proposed_winner,
 )
 
 
@@ -355,6 +356,9 @@ def test_a_campaign_battle_played_in_the_assistant_awards_the_standard_experienc
     )
     (leader, *_), (_, target, _) = sides(battle)
     shoot(battle, leader, target, [4, 1, 5, 6], distance=3)  # out of action
+    # The Trap: 1 Victory Point to none, both gangs still on the battlefield: the end proposes the attacker.
+    side, why = proposed_winner(battle, list(battle.fighters.all()))
+    assert side == "a" and why.startswith("Victory Points 1 to 0")
     battle_end(battle=battle, actor=battle.player_a, winner="a")
     confirmed = battle_report_confirm(battle=campaign_battle, actor=campaign_battle.defender.owner, is_arbitrator=True)
     context, start = battle_context(confirmed, confirmed.attacker)
