@@ -72,3 +72,24 @@ def test_scripted_dice_refuse_impossible_values_and_running_out():
 def test_seeded_dice_repeat():
     a, b = SeededDice(7), SeededDice(7)
     assert [a.d6("x") for _ in range(20)] == [b.d6("x") for _ in range(20)]
+
+
+def test_replay_dice_answer_each_purpose_with_the_die_already_rolled_for_it():
+    from rulebook.dice import ReplayDice, ScriptedDice
+
+    recorded = [
+        {"die": "D6", "for": "Medical Escort", "value": 1},
+        {"die": "D6", "for": "Lasting Injury (tens)", "value": 4},
+    ]
+    replay = ReplayDice(recorded, ScriptedDice([6]))
+    # Asked in another order, and for one purpose never rolled: that one alone takes a new die.
+    assert (
+        replay.d6("Lasting Injury (tens)") == 4
+        and replay.d6("Old Battle Wound") == 6
+        and replay.d6("Medical Escort") == 1
+    )
+    assert replay.replayed == 2 and replay.fresh == [{"die": "D6", "for": "Old Battle Wound", "value": 6}]
+    assert replay.kept() == [*recorded, {"die": "D6", "for": "Old Battle Wound", "value": 6}]
+    # A second request for the same purpose is a second die: the first is not handed out twice.
+    again = ReplayDice(recorded, ScriptedDice([2]))
+    assert again.d6("Medical Escort") == 1 and again.d6("Medical Escort") == 2
