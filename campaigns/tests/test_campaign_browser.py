@@ -52,6 +52,10 @@ def test_campaign_from_creation_to_a_confirmed_report(page, log_in_browser, make
     page.fill("#id_dice", "1 2 5 2")
     page.click("text=Roll the scenario")
     assert page.text_content("[data-testid=scenario-name]") == "Smash & Grab"
+    # The roll-off winner (the first gang, 5 v 2) is asked whether to attack or defend.
+    page.check("[data-testid=roles-choice] input[name=role][value=attack]")
+    page.get_by_role("button", name="Choose").click()
+    page.wait_for_selector("text=Attacker and defender chosen.")
     page.click("text=Enter the report")
     page.check("input[name=result][value=attacker]")
     page.check("#id_defender_bottled")

@@ -40,7 +40,7 @@ def cycle_pair(request, pk: int):
     dice, _ = _dice(form)
     return _run(request, url, lambda: services.cycle_pair(campaign=access.campaign, dice=dice, actor=request.user,
                                                           reason=form.cleaned_data["reason"]),
-                "Cycle 1 is paired: the dice and how they paired the gangs are in the campaign log.")  # fmt: skip
+                "Cycle 1 is paired. The dice and how they paired the gangs are in the campaign log.")  # fmt: skip
 
 
 @login_required
