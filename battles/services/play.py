@@ -57,8 +57,11 @@ def action_odds(*, battle: BattleSession, plan: Plan) -> dict:
     """The exact odds of the planned action: the answer ``python -m rulebook odds`` gives for its query."""
     if not plan.rolls:
         return {}
+    query = Query(copy.deepcopy(plan.query))
     try:
-        return editions.action(battle.edition, plan.rule).odds(Query(copy.deepcopy(plan.query)))
+        answer = editions.action(battle.edition, plan.rule).odds(query)
+        query.refuse_unknown()  # the command line would refuse it too, so the odds would not be its answer
+        return answer
     except RulesInputError as exc:
         raise ValidationError(f"The rulebook cannot answer this: {exc}") from None
 

@@ -130,9 +130,10 @@ def leadership(q: Query) -> tuple[int, list[str]]:
     if q.has("leader"):
         leader = q.sub("leader")
         leader_ld = leader.int("Ld", 2, 10)
-        if not leader.bool("within_6", True):
+        within, unable = leader.bool("within_6", True), leader.bool("down") | leader.bool("broken")
+        if not within:
             why.append('leader more than 6" away')
-        elif leader.bool("down") or leader.bool("broken"):
+        elif unable:
             why.append("leader is down or broken and cannot lend his Ld")
         elif leader_ld > ld:
             ld = leader_ld
@@ -156,6 +157,7 @@ def leadership_check(q: Query) -> Check:
 
 def nerve_check(q: Query) -> Check:
     """A broken fighter recovering his nerve in the recovery phase (Recovering Your Nerve)."""
+    q.accept("Ld", "leader", "hatred", "in_cover_unseen")  # known even when no test is taken
     if q.bool("broken_this_turn"):
         return no_test("nerve", "broke this turn: cannot recover in the same turn", "broken", "fail")
     if not q.bool("in_cover_unseen", True):
@@ -169,9 +171,11 @@ def bottle_check(q: Query) -> Check:
     casualties = q.int("down_or_out", 0, size)
     voluntary = casualties >= 2
     extra = {"down_or_out": casualties, "gang_size": size, "voluntary_bottle_allowed": voluntary}
+    q.accept("leader", "fighters_Ld")  # known even when no test is taken
     if 4 * casualties < size:
         return no_test("bottle", f"fewer than a quarter of {size} down or out of action", "fights_on", **extra)
     leader = q.sub("leader")
+    leader.accept("Ld")  # a leader down or out lends no Ld
     if not leader.bool("down_or_out"):
         ld = leader.int("Ld", 2, 10)
         why = f"gang leader's Ld {ld}"

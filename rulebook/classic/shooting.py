@@ -185,6 +185,7 @@ def _target(q: Query) -> Target:
 
 def read_shot(query: Query) -> Shot:
     shooter = query.sub("shooter")
+    shooter.accept("S")  # needed only to throw a grenade
     bs = shooter.int("BS", 0, 10)
     profile, name, thrown = _profile(query)
     if not isinstance(profile.strength, int) or profile.damage is None:
@@ -195,6 +196,7 @@ def read_shot(query: Query) -> Shot:
     modifiers = []
     if profile.template == "flamer":
         band, distance = "template", None
+        query.accept("distance", "cover")  # a template hits whoever it covers, wherever they stand
     else:
         distance = query.number("distance", 0, 1000)
         if thrown:

@@ -2,7 +2,7 @@
 
 States follow the project's content facts (section 3): a fighter is Active, Pinned, Seriously Injured or
 Out of Action, and apart from that Standing or Prone, Broken or not, Ready or already activated this
-round; a Standing fighter who is hit becomes Prone and Pinned. Ammo tests leave a weapon Out of Ammo
+round; a Standing fighter hit by a ranged attack becomes Prone and Pinned (melee hits do not pin). Ammo tests leave a weapon Out of Ammo
 (for good when jammed, or for the weapons ``rulebook.n18.shooting.NOT_RELOADED`` names); Nerve, Rally,
 Recovery (assisted or not), Reload, Falling and the Bottle test change what their outcome says.
 """
@@ -44,7 +44,7 @@ def harm(fighter, after: dict, by) -> list[str]:
 
 
 def _pin(fighter) -> list[str]:
-    """A Standing fighter who is hit becomes Prone and Pinned."""
+    """A Standing fighter hit by a ranged attack (or who falls) becomes Prone and Pinned."""
     if fighter.condition != Condition.ACTIVE:
         return []
     fighter.condition, fighter.prone = Condition.PINNED, True
@@ -83,15 +83,15 @@ def _weapon_fails(shooter, plan: Plan, result: dict) -> list[str]:
 
 
 def apply_fight(plan: Plan, result: dict, battle) -> list[str]:
+    """Close combat hits wound and injure but do not pin: only a ranged hit makes a Standing fighter Prone and
+    Pinned (2023 core rulebook, Shooting: Pinning,
+    https://necrovox.org/docs/the-rules/shooting), so both sides of a fight stay Standing and Engaged
+    unless Seriously Injured or taken Out of Action."""
     attacker, target = plan.fighter, plan.target
     changes = harm(target, result["target_after"], by=attacker)
-    if result.get("hits"):
-        changes += _pin(target)
     reaction = result.get("reaction") or {}
     if reaction.get("made"):
         changes += harm(attacker, reaction["attacker_after"], by=target)
-        if reaction["hits"]:
-            changes += _pin(attacker)
     lock_in_combat(attacker, target)
     activated(attacker)
     return changes or ["No effect"]
