@@ -42,9 +42,11 @@ def current(fighter, stat: str) -> int:
 
 
 def _target(fighter) -> dict:
+    down = fighter.condition == Condition.DOWN
     return {
         "T": fighter.stats["T"],
-        "wounds_left": fighter.wounds_left,
+        "wounds_left": 0 if down else fighter.wounds_left,
+        "down": down,
         "save": fighter.profile.get("save"),
         "flesh_wounds": fighter.flesh_wounds,
         "WS": fighter.stats["WS"],
