@@ -26,7 +26,7 @@ from battles.models import (
 from battles.rules import Plan, edition_rules
 from battles.services.state import battle_state, locked, log_action, save_state
 from rulebook import editions
-from rulebook.dice import DiceSource, RandomDice, ScriptedDice
+from rulebook.dice import DiceNeeded, DiceSource, RandomDice, ScriptedDice
 from rulebook.errors import RulesInputError
 from rulebook.query import Query
 
@@ -64,6 +64,30 @@ def action_odds(*, battle: BattleSession, plan: Plan) -> dict:
         return answer
     except RulesInputError as exc:
         raise ValidationError(f"The rulebook cannot answer this: {exc}") from None
+
+
+def action_next_die(*, battle: BattleSession, plan: Plan, dice: list) -> DiceNeeded | None:
+    """Which die the rules read next after the dice entered so far (None once they are enough); reads only.
+
+    The roll is worked out on the entered dice and stops where they run out, so the table is asked for one die
+    at a time, in the rules' own order, each named with what it is for. A die that cannot be right (a face its
+    die does not have, or more dice than the action reads) is a ``ValidationError`` naming it.
+    """
+    if not plan.rolls:
+        return None
+    source = ScriptedDice(dice)
+    try:
+        editions.action(battle.edition, plan.rule).roll(Query(copy.deepcopy(plan.query)), source)
+    except DiceNeeded as needed:
+        return needed
+    except RulesInputError as exc:
+        raise ValidationError(str(exc)) from None
+    if source.remaining:
+        used = len(dice) - source.remaining
+        raise ValidationError(
+            f"Only {used} of the {len(dice)} dice entered are needed: die {used + 1} is one too many."
+        )
+    return None
 
 
 def _dice_source(dice: list | DiceSource | None) -> DiceSource:

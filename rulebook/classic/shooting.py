@@ -191,6 +191,18 @@ def _target(q: Query) -> Target:
     )
 
 
+def range_bands(query: Query, strength: int) -> dict:
+    """The farthest distance of each range band of the query's weapon, for a shooter of this Strength:
+    ``{"short": inches, "long": inches}``; a thrown grenade has only its throw; a flamer template none."""
+    profile, _, thrown = _profile(query)
+    if thrown:
+        reach = blast.grenade_range(strength)
+        return {"short": reach, "long": None}
+    if profile.template == "flamer":
+        return {"short": None, "long": None}
+    return {"short": profile.short_range, "long": profile.long_range}
+
+
 def read_shot(query: Query) -> Shot:
     shooter = query.sub("shooter")
     shooter.accept("S")  # needed only to throw a grenade

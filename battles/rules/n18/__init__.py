@@ -11,7 +11,7 @@ from __future__ import annotations
 from battles.rules import Plan
 from battles.rules.n18.effects import apply_fight, apply_shoot, apply_test, casualties, fresh_state
 from battles.rules.n18.phases import advance, prompts
-from battles.rules.n18.queries import COVER, FALL_CAUSES, KINDS, TESTS, fight_plan, shoot_plan, test_plan
+from battles.rules.n18.queries import COVER, FALL_CAUSES, KINDS, TESTS, fight_plan, range_bands, shoot_plan, test_plan
 from battles.rules.n18.scenarios import SCENARIO_ACTIONS, apply_scenario, scenario_actions, scenario_plan
 
 __all__ = [
@@ -25,6 +25,7 @@ __all__ = [
     "casualties",
     "fresh_state",
     "plan",
+    "range_bands",
     "prompts",
     "scenario_actions",
 ]

@@ -13,6 +13,10 @@ from django.core.exceptions import ValidationError
 
 from battles.models import Condition
 from battles.rules import Plan, fighting_weapons, weapon_query
+from rulebook.errors import RulesInputError
+from rulebook.n18 import trading_post
+from rulebook.n18.shot import range_bands as weapon_range_bands
+from rulebook.query import Query
 
 KINDS = {"shoot": "Shoot", "fight": "Fight", "test": "Test", "scenario": "Scenario"}
 TESTS = {
@@ -83,22 +87,41 @@ def _activation_warnings(fighter) -> list[str]:
     return out
 
 
-def _close_combat_weapon(fighter) -> dict:
-    """The weapon a fighter strikes back and parries with: the first close combat weapon (else pistol) not failed."""
+def _close_combat_weapons(fighter) -> dict:
+    """The weapons a fighter strikes back and parries with: up to two close combat weapons (then pistols) not
+    failed, as the target's ``weapon`` and ``second_weapon`` (each Parry weapon re-rolls a hit; 2023 core
+    rulebook, Close Combat: Choose Weapons). An Unwieldy weapon is used alone."""
     best = sorted(fighting_weapons(fighter), key=lambda w: w["category"] != "close_combat")
-    if not best:
-        return {}
-    query = best[0]["profiles"][0]["query"]
-    return {"weapon": query["weapon"], **({"weapon_profile": query["profile"]} if "profile" in query else {})}
+    out = {}
+    for field, entry in zip(("weapon", "second_weapon"), best[:2], strict=False):
+        query = entry["profiles"][0]["query"]
+        if field == "second_weapon" and (_unwieldy(query) or _unwieldy(out)):
+            break
+        out[field] = query["weapon"]
+        if "profile" in query:
+            out[f"{field}_profile"] = query["profile"]
+    return out
+
+
+def _unwieldy(query: dict) -> bool:
+    weapon = query.get("weapon")
+    if weapon is None:
+        return False
+    try:
+        profile = trading_post.read_profile(Query(dict(query)))
+    except RulesInputError:
+        return False
+    return "Unwieldy" in trading_post.trait_names(profile)
 
 
 def fight_plan(params: dict, fighters: list) -> Plan:
     attacker, target = params["fighter"], params["target"]
     query = {
-        "attacker": {"WS": attacker.stats["WS"], "A": attacker.stats.get("A", 1), "S": attacker.stats["S"]},
-        "target": {**target_query(target), **_close_combat_weapon(target)},
+        "attacker": {"WS": attacker.stats["WS"], "A": attacker.stats.get("A", 1), "S": attacker.stats["S"],
+                     "charging": bool(params.get("charging"))},
+        "target": {**target_query(target), **_close_combat_weapons(target)},
         "modifiers": [params["modifier"]] if params.get("modifier") else [],
-    }
+    }  # fmt: skip
     if params.get("reaction"):
         # The target, if still Standing after the attacks, strikes back at the attacker.
         query["reaction"] = True
@@ -109,6 +132,12 @@ def fight_plan(params: dict, fighters: list) -> Plan:
         weapon, entry = weapon_query(attacker, params["weapon"])
         query.update(weapon)
         weapon_name = f"the {entry['name']}"
+        if params.get("second_weapon"):
+            second, other = weapon_query(attacker, params["second_weapon"])
+            query["second_weapon"] = second["weapon"]
+            if "profile" in second:
+                query["second_profile"] = second["profile"]
+            weapon_name += f" and the {other['name']}"
     summary = f"{attacker.name} fights {target.name} with {weapon_name}"
     return Plan(
         "fight", "fight", query, summary, attacker, target, params=params, warnings=_activation_warnings(attacker)
@@ -161,3 +190,13 @@ def ammo_value(entry: dict) -> int:
     """The weapon's Ammo characteristic (4 for 4+), from its first profile that has one."""
     ammo = next((p["ammo"] for p in entry["profiles"] if p.get("ammo")), None)
     return int(str(ammo or "4+").rstrip("+"))
+
+
+def range_bands(fighter, choice: str) -> dict:
+    """The farthest inches of the chosen weapon's Short and Long range for this fighter (None where it has no
+    such band), so a range band picked at the table becomes the distance the rulebook reads."""
+    query, _ = weapon_query(fighter, choice)
+    try:
+        return weapon_range_bands(Query(query), fighter.stats.get("S", 3))
+    except RulesInputError:
+        return {"short": None, "long": None}
