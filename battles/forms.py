@@ -316,6 +316,41 @@ class FightForm(ActionForm):
         return params
 
 
+class CoupDeGraceForm(ActionForm):
+    """2018+ Coup de Grace: the fighter and a Prone and Seriously Injured enemy; no dice."""
+
+    attacker = forms.ChoiceField(label="Fighter")
+    target = forms.ChoiceField(
+        label="Seriously Injured enemy", widget=forms.RadioSelect(attrs={"class": "choice-buttons"})
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        del self.fields["dice"]
+        self.fields["attacker"].choices = _fighter_choices(_in_play(self.fighters))
+        acting = self.acting()
+        down = [f for f in self.fighters if f.condition == Condition.SERIOUSLY_INJURED]
+        if acting is not None:
+            self.fields["fighter"] = forms.IntegerField(widget=forms.HiddenInput, initial=acting.pk)
+            self.fields["attacker"].widget = forms.HiddenInput()
+            self.initial.setdefault("attacker", acting.pk)
+            down = [f for f in down if f.side != acting.side]
+        self.fields["target"].choices = [(f.pk, f.name) for f in down]
+        self.fields["target"].widget.choices = self.fields["target"].choices
+        if len(down) == 1:
+            self.initial.setdefault("target", down[0].pk)
+
+    def clean(self):
+        data = super().clean()
+        attacker, target = self.fighter("attacker"), self.fighter("target")
+        if attacker and target and attacker.side == target.side:
+            raise ValidationError("A Coup de Grace is made on an enemy.")
+        return data
+
+    def params(self) -> dict:
+        return {"fighter": self.fighter("attacker"), "target": self.fighter("target")}
+
+
 class MultiFightForm(ActionForm):
     fighter = forms.ChoiceField(label="The outnumbered fighter")
     opponents = forms.MultipleChoiceField(widget=forms.CheckboxSelectMultiple, label="Opponents, in order")
@@ -355,7 +390,20 @@ TEST_FIELDS = {
     "agility": ("modifier",),
     "bottle": ("side",),
 }
+# 2018+ tests that ask for more than their classic namesakes (Nerve and Rally: friends within 3").
+N18_TEST_FIELDS = {
+    "nerve": ("friends_within_3", "near_relic"),
+    "rally": ("friends_within_3", "near_relic"),
+    "flee": ("near_relic",),
+}
 OPTION_FIELDS = {
+    "friends_within_3": forms.IntegerField(
+        min_value=0,
+        max_value=20,
+        required=False,
+        initial=0,
+        label='Friends within 3" (not Broken, not Seriously Injured): +1 each',
+    ),
     "leader_near": forms.BooleanField(required=False, label='Leader within 6" (and not down or broken)'),
     "in_cover_unseen": forms.BooleanField(required=False, label="In cover and out of enemy sight", initial=True),
     "broken_this_turn": forms.BooleanField(required=False, label="Broke this turn"),
@@ -375,7 +423,7 @@ class TestForm(ActionForm):
     def __init__(self, *args, test: str, **kwargs):
         super().__init__(*args, **kwargs)
         self.test = test
-        wanted = TEST_FIELDS.get(test, ())
+        wanted = (N18_TEST_FIELDS if self.battle.edition == "n18" else {}).get(test) or TEST_FIELDS.get(test, ())
         for name in wanted:
             if name in OPTION_FIELDS:
                 self.fields[name] = copy.deepcopy(OPTION_FIELDS[name])
@@ -454,7 +502,7 @@ class ScenarioForm(ActionForm):
         return params
 
 
-ACTION_FORMS = {"shoot": ShootForm, "fight": FightForm, "multi-fight": MultiFightForm}
+ACTION_FORMS = {"shoot": ShootForm, "fight": FightForm, "multi-fight": MultiFightForm, "coup-de-grace": CoupDeGraceForm}
 
 
 class ReinforceForm(forms.Form):

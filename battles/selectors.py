@@ -64,6 +64,23 @@ def battle_prompts(
     return edition_rules(battle.edition).prompts(battle, fighters, casualties, taken)
 
 
+def last_target(battle: BattleSession, fighter: BattleFighter, fighters: list[BattleFighter]) -> int | None:
+    """The enemy this fighter last shot at or fought (else his gang's last target), if still in play: the
+    target the assistant offers first. One query."""
+    in_play = {f.pk for f in fighters if f.side != fighter.side and not f.out_of_action}
+    recent = (
+        battle.actions.filter(undone=False, kind__in=("shoot", "fight"), fighter__side=fighter.side)
+        .exclude(target=None)
+        .values_list("fighter_id", "target_id")[:20]
+    )
+    recent = list(recent)
+    for mine_only in (True, False):
+        for by, target in recent:
+            if (by == fighter.pk or not mine_only) and target in in_play:
+                return target
+    return None
+
+
 def is_arbitrator(user, battle: BattleSession) -> bool:
     campaign_battle = battle.campaign_battle
     if campaign_battle is None:

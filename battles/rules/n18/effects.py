@@ -97,6 +97,10 @@ def apply_fight(plan: Plan, result: dict, battle) -> list[str]:
     return changes or ["No effect"]
 
 
+def apply_coup_de_grace(plan: Plan, result: dict, battle) -> list[str]:
+    return harm(plan.target, result["target_after"], by=plan.fighter)
+
+
 RECOVERY_WORDS = {"recovers": "recovers: Prone and Pinned", "stays_down": "stays Seriously Injured"}
 
 
@@ -110,6 +114,11 @@ def apply_test(plan: Plan, result: dict, battle) -> list[str]:
     if kind == "rally" and result["passed"]:
         fighter.broken = False
         return [f"{fighter.name} rallies"]
+    if kind == "flee":
+        if result["passed"]:
+            return [f"{fighter.name} stands firm"]
+        fighter.condition, fighter.engaged, fighter.ready = Condition.OUT_OF_ACTION, False, False
+        return [f"{fighter.name} flees the battlefield (Out of Action)"]
     if kind == "recovery":
         return _recovery(fighter, result["outcome"], plan.query["assisted"])
     if kind == "reload":

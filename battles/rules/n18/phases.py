@@ -1,7 +1,8 @@
 """The 2018+ rules' round: what the rules ask for now, and moving from phase to phase.
 
 Nerve tests for friends within 3" of a fighter who is Seriously Injured or taken Out of Action; in the
-End phase the Bottle test, Recovery tests for Seriously Injured fighters and Rally tests for Broken ones,
+End phase the Bottle test, Recovery tests for Seriously Injured fighters, Rally tests for Broken ones and,
+for a gang that has bottled out, every fighter's Cool test to stay, each End phase,
 and the campaign guide's reinforcements (Border Dispute: both gangs; Search & Destroy: the defender from
 round 2). A new round makes every fighter still in play Ready.
 """
@@ -28,7 +29,24 @@ def prompts(battle, fighters: list, last_casualties: list, taken: set) -> list[P
             out.append(test_prompt(f, "Recovery test", "recovery"))
         if f.broken and not f.out_of_action and ("rally", f.pk) not in taken:
             out.append(test_prompt(f, "Rally test", "rally"))
+    out += _flee_tests(battle, fighters, taken)
     return out
+
+
+def _flee_tests(battle, fighters: list, taken: set) -> list[Prompt]:
+    """A gang that has bottled out tests every fighter still in play in each End phase: a Cool test, and one who
+    fails flees the battlefield (2023 core rulebook, Fleeing the Battlefield; a fighter near their Leader or
+    Champion may pass without rolling, which the players decide)."""
+    return [
+        Prompt(
+            f"{f.name}: Cool test to stay",
+            "test",
+            {"test": "flee", "fighter": f.pk},
+            f"{battle.gang(f.side).name} has bottled out",
+        )  # fmt: skip
+        for f in fighters
+        if battle.bottled(f.side) and not f.out_of_action and ("flee", f.pk) not in taken
+    ]
 
 
 def _reinforcements(battle, taken: set) -> list[Prompt]:

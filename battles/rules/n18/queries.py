@@ -15,10 +15,11 @@ from battles.models import Condition
 from battles.rules import Plan, fighting_weapons, weapon_query
 from rulebook.errors import RulesInputError
 from rulebook.n18 import trading_post
+from rulebook.n18.campaign.scenarios import SCENARIOS
 from rulebook.n18.shot import range_bands as weapon_range_bands
 from rulebook.query import Query
 
-KINDS = {"shoot": "Shoot", "fight": "Fight", "test": "Test", "scenario": "Scenario"}
+KINDS = {"shoot": "Shoot", "fight": "Fight", "coup-de-grace": "Coup de Grace", "test": "Test", "scenario": "Scenario"}
 TESTS = {
     "nerve": "Nerve test",
     "rally": "Rally test",
@@ -29,6 +30,8 @@ TESTS = {
     "willpower": "Willpower test",
     "intelligence": "Intelligence test",
     "reload": "Reload (Ammo test)",
+    "flee": "Cool test to stay (gang bottled out)",
+    "blaze": "Blaze: burn and put the fire out",
 }
 COVER = {"none": "In the open", "partial": "Partial cover (-1)", "full": "Full cover (-2)"}
 FALL_CAUSES = {"fall": "Falls", "forced": "Forced off a ledge", "jump_down": "Jumps down"}
@@ -144,6 +147,23 @@ def fight_plan(params: dict, fighters: list) -> Plan:
     )
 
 
+def coup_de_grace_plan(params: dict, fighters: list) -> Plan:
+    """A Coup de Grace (Simple): a Prone and Seriously Injured enemy within 1" goes Out of Action (2023 core
+    rulebook, Fighter Actions; ``rulebook.n18.close_quarters``)."""
+    attacker, target = params["fighter"], params["target"]
+    query = {"target": target_query(target), "engaged_with_others": bool(params.get("engaged_with_others"))}
+    warnings = _activation_warnings(attacker)
+    summary = f"{attacker.name} makes a Coup de Grace on {target.name}"
+    return Plan("coup-de-grace", "coup-de-grace", query, summary, attacker, target, params=params, warnings=warnings)
+
+
+def home_turf(battle, side: str) -> bool:
+    """Whether this gang has the Home Turf Advantage: the scenario gives it to its attacker or defender (the
+    campaign guide, The Trap: the defender)."""
+    scenario = SCENARIOS.get(battle.scenario or "")
+    return bool(scenario and scenario.home_turf and scenario.home_turf == battle.role(side))
+
+
 def _relic_bonus(battle, fighter, params) -> int:
     relic_intact = not battle.facts.get("relics_defiled", {}).get(fighter.side)
     return RELIC_BONUS if params.get("near_relic") and relic_intact else 0
@@ -159,11 +179,16 @@ def test_plan(params: dict, fighters: list, battle) -> Plan:
             "starting_crew": battle.starting_crew(side) or len(mine),
             "seriously_injured": sum(f.condition == Condition.SERIOUSLY_INJURED for f in mine),
             "out_of_action": sum(f.out_of_action for f in mine),
+            "home_turf": home_turf(battle, side),
         }
         return Plan("test", "test", query, f"Bottle test for {battle.gang(side).name}", side=side, params=params)
     rule, query = "test", {"kind": test}
-    if test in ("nerve", "rally"):
+    if test in ("nerve", "rally", "flee"):
         query.update(Cl=fighter.stats["Cl"], modifier=_relic_bonus(battle, fighter, params))
+        if test != "flee":
+            query["friends_within_3"] = params.get("friends_within_3") or 0
+        if test == "rally":
+            query["home_turf"] = home_turf(battle, fighter.side)
     elif test == "recovery":
         toughness = fighter.stats["T"]
         query.update(T=toughness, flesh_wounds=min(fighter.flesh_wounds, toughness - 1))
