@@ -207,7 +207,7 @@ def _seen(plan) -> str:
 
 def _act(request, battle, kind: str, form, fighters, context: dict, op: str):
     """Show the odds of the described action as soon as it is complete; roll it once its odds have been seen
-    for this very situation. A refusal (a wrong die) keeps the odds and the choices on the page."""
+    for this very situation. A wrong die keeps the odds and the choices, names the die and asks for it again."""
     try:
         plan = services.action_plan(battle=battle, kind=kind, params=form.params(), fighters=fighters)
         odds = services.action_odds(battle=battle, plan=plan)
@@ -215,22 +215,40 @@ def _act(request, battle, kind: str, form, fighters, context: dict, op: str):
         _fail(form, error)
         return None
     context.update(plan=plan, odds=display.odds_rows(odds), seen=_seen(plan))
+    dice = form.cleaned_data.get("dice") or []
     if plan.rolls:
         context["dice_order"] = display.dice_order(battle.edition, plan, odds)
-    dice = form.cleaned_data.get("dice") or []
-    try:
-        if plan.rolls:
-            context["entered"] = display.entered_dice(dice)
-            needed = services.action_next_die(battle=battle, plan=plan, dice=dice)
-            context["next_die"] = display.next_die(battle.edition, needed)
-        if op == "roll" and (request.POST.get("seen") == context["seen"] or not plan.rolls):
+        dice = _table_dice(battle, plan, form, dice, context)
+        if dice is None:
+            return None
+    if op == "roll" and (request.POST.get("seen") == context["seen"] or not plan.rolls):
+        try:
             action = services.action_resolve(
                 battle=battle, kind=kind, params=form.params(), actor=request.user, dice=dice or None
             )
-            return _moved(request, _detail_url(battle), "; ".join(action.changes) or action.summary)
-    except ValidationError as error:
-        _fail(form, error)
+        except ValidationError as error:
+            _fail(form, error)
+            return None
+        return _moved(request, _detail_url(battle), "; ".join(action.changes) or action.summary)
     return None
+
+
+def _table_dice(battle, plan, form, dice: list, context: dict) -> list | None:
+    """The dice entered so far and the next one the rules read; None after a wrong die, which is named and
+    taken off (with those after it) so the page asks for it again."""
+    try:
+        needed = services.action_next_die(battle=battle, plan=plan, dice=dice)
+    except ValidationError as error:
+        context["dice_error"] = " ".join(error.messages)
+        if error.code != "wrong_die":
+            return None
+        dice = dice[: error.params["index"]]
+        form.data["dice"] = " ".join(str(d) for d in dice)
+        needed = services.action_next_die(battle=battle, plan=plan, dice=dice)
+        context.update(entered=display.entered_dice(dice), next_die=display.next_die(battle.edition, needed))
+        return None
+    context.update(entered=display.entered_dice(dice), next_die=display.next_die(battle.edition, needed))
+    return dice
 
 
 def _dice_data(post) -> tuple:

@@ -26,7 +26,7 @@ from battles.models import (
 from battles.rules import Plan, edition_rules
 from battles.services.state import battle_state, locked, log_action, save_state
 from rulebook import editions
-from rulebook.dice import DiceNeeded, DiceSource, RandomDice, ScriptedDice
+from rulebook.dice import DiceNeeded, DiceSource, RandomDice, ScriptedDice, WrongFace
 from rulebook.errors import RulesInputError
 from rulebook.query import Query
 
@@ -80,13 +80,16 @@ def action_next_die(*, battle: BattleSession, plan: Plan, dice: list) -> DiceNee
         editions.action(battle.edition, plan.rule).roll(Query(copy.deepcopy(plan.query)), source)
     except DiceNeeded as needed:
         return needed
+    except WrongFace as wrong:
+        raise ValidationError(str(wrong), code="wrong_die", params={"index": wrong.index}) from None
     except RulesInputError as exc:
         raise ValidationError(str(exc)) from None
     if source.remaining:
         used = len(dice) - source.remaining
         raise ValidationError(
-            f"Only {used} of the {len(dice)} dice entered are needed: die {used + 1} is one too many."
-        )
+            f"Only {used} of the {len(dice)} dice entered are needed: die {used + 1} is one too many.",
+            code="wrong_die", params={"index": used},
+        )  # fmt: skip
     return None
 
 
