@@ -1,0 +1,143 @@
+"""The rules the assistant used to leave to the players, at the table: n18 Coup de Grace, the bottled gang's Cool
+tests every End phase, Home Turf in the Bottle and Rally tests, friends within 3", Charge and two weapons in a
+fight (odds equal the command line's), a classic fighter shot while down; and the next die the table rolls."""
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from battles.models import Condition, Phase
+from battles.selectors import battle_prompts
+from battles.services import action_next_die, action_odds, action_plan, action_resolve, battle_advance
+from battles.tests.test_battles_odds_cli import cli_odds
+
+
+def sides(battle):
+    rows = list(battle.fighters.all())
+    return [f for f in rows if f.side == "a"], [f for f in rows if f.side == "b"]
+
+
+def weapon(fighter, category: str) -> str:
+    return next(f"{w['key']}:0" for w in fighter.profile["weapons"] if w["category"] == category)
+
+
+@pytest.mark.django_db
+def test_coup_de_grace_takes_a_seriously_injured_enemy_out(make_battle):
+    battle = make_battle("n18", fighters=2)
+    (attacker, _), (target, _) = sides(battle)
+    target.condition, target.prone = Condition.SERIOUSLY_INJURED, True
+    target.save()
+    params = {"fighter": attacker, "target": target}
+    plan = action_plan(battle=battle, kind="coup-de-grace", params=params)
+    assert action_odds(battle=battle, plan=plan) == cli_odds("n18", "coup-de-grace", plan.query)
+    action = action_resolve(battle=battle, kind="coup-de-grace", params=params, actor=battle.player_a)
+    target.refresh_from_db()
+    assert target.out_of_action and target.taken_out_by_id == attacker.pk and action.dice == []
+
+
+@pytest.mark.django_db
+def test_coup_de_grace_refuses_a_standing_enemy(make_battle):
+    battle = make_battle("n18", fighters=2)
+    (attacker, _), (target, _) = sides(battle)
+    plan = action_plan(battle=battle, kind="coup-de-grace", params={"fighter": attacker, "target": target})
+    with pytest.raises(ValidationError, match="target.state"):
+        action_odds(battle=battle, plan=plan)
+
+
+@pytest.mark.django_db
+def test_a_bottled_gang_tests_cool_for_every_fighter_each_end_phase(make_battle):
+    battle = make_battle("n18", fighters=2)
+    (_, _), (leader, ganger) = sides(battle)
+    battle.bottled_b = True
+    battle.phase = Phase.END
+    battle.save()
+    flee = {p.params["fighter"] for p in battle_prompts(battle) if p.params.get("test") == "flee"}
+    assert flee == {leader.pk, ganger.pk}
+    action_resolve(battle=battle, kind="test", params={"test": "flee", "fighter": ganger}, actor=battle.player_b,
+                   dice=[1, 1])  # fmt: skip
+    ganger.refresh_from_db()
+    assert ganger.out_of_action  # a 2 fails any Cool test: the fighter flees
+    flee = {p.params["fighter"] for p in battle_prompts(battle) if p.params.get("test") == "flee"}
+    assert flee == {leader.pk}
+    # Into the next round and back to its End phase: the one still in play is asked again.
+    for _ in range(3):  # End -> Priority (round 2) -> Action -> End
+        battle_advance(battle=battle, actor=battle.player_a)
+    battle.refresh_from_db()
+    assert battle.phase == Phase.END and battle.round == 2
+    assert {p.params["fighter"] for p in battle_prompts(battle) if p.params.get("test") == "flee"} == {leader.pk}
+
+
+@pytest.mark.django_db
+def test_home_turf_in_the_trap_for_the_defender(make_battle):
+    battle = make_battle("n18", fighters=2, scenario="the-trap", role_a="defender")
+    (leader, _), (enemy, _) = sides(battle)
+    bottle = action_plan(battle=battle, kind="test", params={"test": "bottle", "side": "a"})
+    assert bottle.query["home_turf"] is True
+    assert action_plan(battle=battle, kind="test", params={"test": "bottle", "side": "b"}).query["home_turf"] is False
+    leader.broken = True
+    leader.save()
+    rally = action_plan(battle=battle, kind="test", params={"test": "rally", "fighter": leader, "friends_within_3": 2})
+    assert rally.query["home_turf"] is True and rally.query["friends_within_3"] == 2
+    shown = action_odds(battle=battle, plan=rally)
+    assert shown == cli_odds("n18", "test", rally.query) and shown["modifier"] == 3
+
+
+@pytest.mark.django_db
+def test_a_charge_with_two_weapons_equals_the_command_line(make_battle):
+    battle = make_battle("n18", fighters=2)
+    (attacker, _), (target, _) = sides(battle)
+    params = {"fighter": attacker, "target": target, "weapon": weapon(attacker, "close_combat"),
+              "second_weapon": weapon(attacker, "pistol"), "charging": True, "reaction": True}  # fmt: skip
+    plan = action_plan(battle=battle, kind="fight", params=params)
+    shown = action_odds(battle=battle, plan=plan)
+    assert shown == cli_odds("n18", "fight", plan.query)
+    # Attacks +1 charging +1 for two weapons: the pistol (a Sidearm) takes only one, the knife the rest.
+    dice = plan.query["attacker"]["A"] + 1 + 1
+    assert [w["attack_dice"] for w in shown["weapons"]] == [dice - 1, 1]
+    assert shown["reaction"]["attack_dice"] == target.stats.get("A", 1) + 1  # the target's knife and pistol
+
+
+@pytest.mark.django_db
+def test_a_melee_hit_does_not_pin(make_battle):
+    battle = make_battle("n18", fighters=2)
+    (_, attacker), (_, target) = sides(battle)
+    knife = weapon(attacker, "close_combat")
+    # hit 6, wound 1 (no wound): a hit that does nothing else leaves the target Standing and Active
+    action_resolve(battle=battle, kind="fight", params={"fighter": attacker, "target": target, "weapon": knife},
+                   actor=battle.player_a, dice=[6, 1])  # fmt: skip
+    target.refresh_from_db()
+    assert target.condition == Condition.ACTIVE and not target.prone and target.engaged
+
+
+@pytest.mark.django_db
+def test_the_next_die_is_named_and_a_wrong_one_is_pointed_at(make_battle):
+    battle = make_battle("n18", fighters=2)
+    (shooter, _), (target, _) = sides(battle)
+    params = {"fighter": shooter, "target": target, "weapon": weapon(shooter, "pistol"), "distance": 3}
+    plan = action_plan(battle=battle, kind="shoot", params=params)
+    first = action_next_die(battle=battle, plan=plan, dice=[])
+    assert first.index == 0 and first.die.name == "D6" and "hit roll" in first.purpose
+    second = action_next_die(battle=battle, plan=plan, dice=[4])
+    assert second.die.name == "Firepower"
+    with pytest.raises(ValidationError) as wrong:
+        action_next_die(battle=battle, plan=plan, dice=[4, 7])
+    assert wrong.value.code == "wrong_die" and wrong.value.params == {"index": 1}
+    with pytest.raises(ValidationError) as extra:
+        action_next_die(battle=battle, plan=plan, dice=[1, 1, 3])  # a miss needs only the hit and Firepower dice
+    assert extra.value.params == {"index": 2}
+
+
+@pytest.mark.django_db
+def test_classic_shot_at_a_fighter_already_down(make_battle):
+    battle = make_battle("classic", fighters=2)
+    (shooter, _), (target, _) = sides(battle)
+    target.condition, target.wounds_left = Condition.DOWN, 0
+    target.save()
+    params = {"fighter": shooter, "target": target, "weapon": weapon(shooter, "pistol"), "distance": 6}
+    plan = action_plan(battle=battle, kind="shoot", params=params)
+    assert plan.query["target"]["down"] and action_odds(battle=battle, plan=plan) == cli_odds(
+        "classic", "shoot", plan.query
+    )
+    # hit 5, wound 4, Injury 3: Down again, which changes nothing; he is not pinned
+    action_resolve(battle=battle, kind="shoot", params=params, actor=battle.player_a, dice=[5, 4, 3])
+    target.refresh_from_db()
+    assert target.condition == Condition.DOWN
