@@ -141,3 +141,19 @@ def test_classic_shot_at_a_fighter_already_down(make_battle):
     action_resolve(battle=battle, kind="shoot", params=params, actor=battle.player_a, dice=[5, 4, 3])
     target.refresh_from_db()
     assert target.condition == Condition.DOWN
+
+
+@pytest.mark.django_db
+def test_the_end_phase_lists_what_it_requires_and_says_when_it_is_done(make_battle, client):
+    battle = make_battle("n18", fighters=1)
+    (_,), (enemy,) = sides(battle)
+    battle.bottled_b, battle.phase = True, Phase.END
+    battle.save()
+    client.force_login(battle.player_a)
+    page = client.get(f"/battles/{battle.pk}/").content.decode()
+    assert "The End phase requires" in page and f"{enemy.name}: Cool test to stay" in page and "test=flee" in page
+    assert "end-phase-done" not in page
+    action_resolve(battle=battle, kind="test", params={"test": "flee", "fighter": enemy}, actor=battle.player_b,
+                   dice=[6, 6])  # fmt: skip
+    page = client.get(f"/battles/{battle.pk}/").content.decode()
+    assert "end-phase-done" in page and "test=flee" not in page
