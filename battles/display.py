@@ -81,7 +81,8 @@ def badges(fighter: BattleFighter, edition: str) -> list[str]:
     if edition == "n18" and not fighter.out_of_action:
         out.append("Prone" if fighter.prone else "Standing")
         out.append("Ready" if fighter.ready else "Activated")
-    for name, label in (("broken", "Broken"), ("hidden", "Hidden"), ("overwatch", "Overwatch"), ("engaged", "Engaged")):
+    for name, label in (("broken", "Broken"), ("hidden", "Hidden"), ("overwatch", "Overwatch"), ("engaged", "Engaged"),
+                        ("ablaze", "Ablaze")):  # fmt: skip
         if getattr(fighter, name) and not fighter.out_of_action:
             out.append(label)
     return out
@@ -195,6 +196,8 @@ def fighter_actions(fighter: BattleFighter, edition: str, battle_pk: int, enemy_
         out.append(
             ("Rally" if edition == "n18" else "Recover nerve", _act_url(battle_pk, "test", test=test, fighter=pk))
         )
+    if edition == "n18" and fighter.ablaze:
+        out.append(("Blaze", _act_url(battle_pk, "test", test="blaze", fighter=pk)))
     if edition == "n18" and fighter.failed_weapons and set(fighter.failed_weapons) - set(fighter.jammed_weapons):
         out.append(("Reload", _act_url(battle_pk, "test", test="reload", fighter=pk)))
     return out

@@ -395,8 +395,22 @@ N18_TEST_FIELDS = {
     "nerve": ("friends_within_3", "near_relic"),
     "rally": ("friends_within_3", "near_relic"),
     "flee": ("near_relic",),
+    "blaze": ("step", "friends_within_1", "goes_prone"),
 }
 OPTION_FIELDS = {
+    "step": forms.ChoiceField(
+        choices=[
+            ("activation", "Activated while ablaze: the burn, then put it out"),
+            ("catch", "Just hit by a Blaze weapon: does it catch (4+)?"),
+        ],
+        initial="activation",
+        widget=forms.RadioSelect(attrs={"class": "choice-buttons"}),
+        label="Blaze",
+    ),
+    "friends_within_1": forms.IntegerField(
+        min_value=0, max_value=10, required=False, initial=0, label='Other Active friends within 1": +1 each'
+    ),
+    "goes_prone": forms.BooleanField(required=False, label="After moving, drops Prone and Pinned (+2)"),
     "friends_within_3": forms.IntegerField(
         min_value=0,
         max_value=20,

@@ -57,6 +57,8 @@ def battle_prompts(
         if action.rule == "test":
             kind = action.query.get("kind")
             taken.add((kind, action.side if kind == "bottle" else action.fighter_id))
+        elif action.rule == "blaze":
+            taken.add((f"blaze_{action.query.get('step', 'activation')}", action.fighter_id))
         elif action.kind == "reinforce":
             taken.add(("reinforce", action.side))
         casualty_ids += action.casualties

@@ -9,6 +9,7 @@ from battles.models import Condition, Phase
 from battles.selectors import battle_prompts
 from battles.services import action_next_die, action_odds, action_plan, action_resolve, battle_advance
 from battles.tests.test_battles_odds_cli import cli_odds
+from rulebook.dice import DiceSource
 
 
 def sides(battle):
@@ -157,3 +158,45 @@ def test_the_end_phase_lists_what_it_requires_and_says_when_it_is_done(make_batt
                    dice=[6, 6])  # fmt: skip
     page = client.get(f"/battles/{battle.pk}/").content.decode()
     assert "end-phase-done" in page and "test=flee" not in page
+
+
+class LowestFaces(DiceSource):
+    """Every die shows its first face (a D6 1, a Firepower dice one bullet hole): a hit that wounds nobody."""
+
+    def _face(self, die, purpose):
+        return die.faces[0]
+
+
+@pytest.mark.django_db
+def test_blaze_catches_burns_and_goes_out(make_battle):
+    from battles.tests.test_battles_n18_effects import arm
+
+    battle = make_battle("n18", fighters=2)
+    (shooter, _), (target, _) = sides(battle)
+    flamer = arm(shooter, "hand-flamer", "pistol", None)
+    action_resolve(battle=battle, kind="shoot", actor=battle.player_a, dice=LowestFaces(),
+                   params={"fighter": shooter, "target": target, "weapon": flamer, "distance": 0})  # fmt: skip
+    battle.refresh_from_db()
+    catch = [p for p in battle_prompts(battle) if p.params.get("step") == "catch"]
+    assert [p.params["fighter"] for p in catch] == [target.pk]
+    plan = action_plan(battle=battle, kind="test", params={"test": "blaze", "step": "catch", "fighter": target})
+    assert action_odds(battle=battle, plan=plan) == cli_odds("n18", "blaze", plan.query)
+    action_resolve(battle=battle, kind="test", params=catch[0].params | {"fighter": target}, actor=battle.player_b,
+                   dice=[4])  # fmt: skip
+    target.refresh_from_db()
+    battle.refresh_from_db()
+    assert target.ablaze and not [p for p in battle_prompts(battle) if p.params.get("step") == "catch"]
+
+    battle_advance(battle=battle, actor=battle.player_a)  # Priority -> Action: activated, the fighter burns
+    battle.refresh_from_db()
+    burn = [p for p in battle_prompts(battle) if p.params.get("test") == "blaze"]
+    assert [p.params["fighter"] for p in burn] == [target.pk]
+    params = {"test": "blaze", "fighter": target, "friends_within_1": 0}
+    plan = action_plan(battle=battle, kind="test", params=params)
+    assert action_odds(battle=battle, plan=plan) == cli_odds("n18", "blaze", plan.query)
+    # the burn: wound roll 1 (no wound); Pinned, so stands and moves 2D6 (3, 3); puts the fire out on a 6
+    action = action_resolve(battle=battle, kind="test", params=params, actor=battle.player_b, dice=[1, 3, 3, 6])
+    target.refresh_from_db()
+    assert not target.ablaze and target.condition == Condition.ACTIVE and not target.prone
+    assert f"{target.name} puts the fire out" in action.changes
+    assert not [p for p in battle_prompts(battle) if p.params.get("test") == "blaze"]

@@ -202,6 +202,12 @@ def test_plan(params: dict, fighters: list, battle) -> Plan:
             raise ValidationError(f"The {entry['name']} cannot be reloaded this battle (jammed, or no reload).")
         query = {"kind": "ammo", "ammo": ammo_value(entry)}
         return Plan("test", "test", query, f"{fighter.name} reloads the {entry['name']}", fighter, params=params)
+    elif test == "blaze":
+        rule, step = "blaze", params.get("step") or "activation"
+        query = {"step": step}
+        if step == "activation":
+            query.update(target=target_query(fighter), friends_within_1=params.get("friends_within_1") or 0,
+                         goes_prone=bool(params.get("goes_prone")))  # fmt: skip
     elif test == "agility":
         rule, query = "agility", {"modifier": params.get("modifier") or 0}
     elif test == "fall":
