@@ -200,3 +200,17 @@ def test_blaze_catches_burns_and_goes_out(make_battle):
     assert not target.ablaze and target.condition == Condition.ACTIVE and not target.prone
     assert f"{target.name} puts the fire out" in action.changes
     assert not [p for p in battle_prompts(battle) if p.params.get("test") == "blaze"]
+
+
+@pytest.mark.django_db
+def test_a_prone_target_strikes_back_only_when_charged_to_its_feet(make_battle):
+    battle = make_battle("n18", fighters=2)
+    (attacker, _), (target, _) = sides(battle)
+    target.condition, target.prone = Condition.PINNED, True
+    target.save()
+    knife = weapon(attacker, "close_combat")
+    params = {"fighter": attacker, "target": target, "weapon": knife, "reaction": True}
+    assert "reaction" not in action_plan(battle=battle, kind="fight", params=params).query  # Prone: no Reaction
+    charged = action_plan(battle=battle, kind="fight", params={**params, "charging": True})
+    assert charged.query["reaction"] and charged.query["target"]["state"] == "engaged"
+    assert charged.query["attacker"]["charging"]

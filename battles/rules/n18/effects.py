@@ -131,7 +131,11 @@ def apply_fight(plan: Plan, result: dict, battle) -> list[str]:
     https://necrovox.org/docs/the-rules/shooting), so both sides of a fight stay Standing and Engaged
     unless Seriously Injured or taken Out of Action."""
     attacker, target = plan.fighter, plan.target
-    changes = harm(target, result["target_after"], by=attacker)
+    changes = []
+    if plan.params.get("charging") and target.condition == Condition.PINNED:
+        target.condition, target.prone = Condition.ACTIVE, False  # charged: stands up, Standing and Engaged
+        changes.append(f"{target.name} stands to meet the charge")
+    changes += harm(target, result["target_after"], by=attacker)
     reaction = result.get("reaction") or {}
     if reaction.get("made"):
         changes += harm(attacker, reaction["attacker_after"], by=target)

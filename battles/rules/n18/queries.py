@@ -125,8 +125,12 @@ def fight_plan(params: dict, fighters: list) -> Plan:
         "target": {**target_query(target), **_close_combat_weapons(target)},
         "modifiers": [params["modifier"]] if params.get("modifier") else [],
     }  # fmt: skip
-    if params.get("reaction"):
-        # The target, if still Standing after the attacks, strikes back at the attacker.
+    if params.get("charging") and target.condition == Condition.PINNED:
+        # A Prone and Pinned fighter who is charged stands up, Engaged (Fighter Actions: Charge).
+        query["target"]["state"] = "engaged"
+    if params.get("reaction") and query["target"]["state"] in ("standing", "engaged"):
+        # The target, Standing and Engaged, strikes back if still Standing after the attacks (Close Combat step 7);
+        # a Prone fighter makes no Reaction attacks.
         query["reaction"] = True
         query["attacker"].update(target_query(attacker))
         query["target"].update(WS=target.stats["WS"], A=target.stats.get("A", 1), S=target.stats["S"])
