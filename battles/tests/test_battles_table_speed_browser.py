@@ -105,6 +105,7 @@ def test_table_dice_entered_by_their_faces_and_a_wrong_die_named(page, log_in_br
 def test_a_fight_in_four_taps_and_injury_dice_as_results(page, log_in_browser, make_battle):
     battle = make_battle("n18", fighters=2)
     attacker, defender = battle.fighters.get(side="b", order=1), battle.fighters.get(side="a", order=1)
+    other_attacker, other_defender = battle.fighters.get(side="b", order=0), battle.fighters.get(side="a", order=0)
     log_in_browser(battle.player_b)
     page.goto(f"/battles/{battle.pk}/")
     tap = Taps(page)
@@ -125,7 +126,7 @@ def test_a_fight_in_four_taps_and_injury_dice_as_results(page, log_in_browser, m
     assert page.locator(".die-face").all_inner_texts() == [
         "Flesh Wound (1-2)", "Seriously Injured (3-5)", "Out of Action (6)"
     ]  # fmt: skip
-    tap(page.get_by_role("button", name="Out of Action (6)"))
+    page.get_by_role("button", name="Out of Action (6)").click()
     page.get_by_test_id("apply-dice").click()
     page.wait_for_url(f"**/battles/{battle.pk}/")
     defender.refresh_from_db()
@@ -135,3 +136,15 @@ def test_a_fight_in_four_taps_and_injury_dice_as_results(page, log_in_browser, m
     # Activated fighters are marked and listed last among those in play.
     cards = page.locator(f"section[aria-label='{battle.gang_b.name}'] article.fighter")
     assert "is-activated" in (cards.nth(1).get_attribute("class") or "")
+    assert cards.nth(1).get_attribute("data-testid") == f"fighter-{attacker.pk}"
+
+    # A fight with the server's dice, counted: the card's Fight, the weapon, the opponent, Roll.
+    tap.count = 0
+    tap(card(page, other_attacker).get_by_role("link", name="Fight"))
+    tap(page.get_by_text("Fighting knife", exact=True).first)
+    tap(page.get_by_text(other_defender.name, exact=True))
+    page.get_by_test_id("odds").wait_for()
+    tap(page.get_by_test_id("roll"))
+    page.wait_for_url(f"**/battles/{battle.pk}/")
+    assert tap.count == 4
+    assert f"{other_attacker.name} fights {other_defender.name}" in page.locator(".action-log").inner_text()
