@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from battles import display, forms, selectors, services
-from battles.models import BattleFighter, BattleSession
+from battles.models import BattleFighter, BattleSession, Condition
 from battles.rules import edition_rules
 
 
@@ -113,7 +113,7 @@ def _page_context(request, battle, *, follow: bool = False) -> dict:
     can_act = not follow and selectors.can_act(request.user, battle)
     adjustable = services.ADJUSTABLE[battle.edition] if can_act and not battle.is_over else ()
     acting_pk = battle.pk if can_act and not battle.is_over else None
-    down = {f.side for f in fighters if f.condition == "seriously_injured"}
+    down = {f.side for f in fighters if f.condition == Condition.SERIOUSLY_INJURED}
     return {
         "battle": battle,
         "sides": [

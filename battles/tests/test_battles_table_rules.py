@@ -214,3 +214,24 @@ def test_a_prone_target_strikes_back_only_when_charged_to_its_feet(make_battle):
     charged = action_plan(battle=battle, kind="fight", params={**params, "charging": True})
     assert charged.query["reaction"] and charged.query["target"]["state"] == "engaged"
     assert charged.query["attacker"]["charging"]
+
+
+@pytest.mark.django_db
+def test_classic_falls_for_a_fighter_with_more_than_one_wound(make_battle):
+    battle = make_battle("classic", fighters=2)
+    (leader, _), _ = sides(battle)
+    leader.wounds_left = 2
+    leader.save()
+    params = {"test": "fall", "fighter": leader, "height": 5}
+    plan = action_plan(battle=battle, kind="test", params=params)
+    assert plan.query["wounds_left"] == 2 and action_odds(battle=battle, plan=plan) == cli_odds(
+        "classic", "test", plan.query
+    )
+    # 5": S5 against T3 wounds on 2+ (3), D6 wounds: 1 - one wound lost, still standing, pinned
+    action_resolve(battle=battle, kind="test", params=params, actor=battle.player_a, dice=[3, 1])
+    leader.refresh_from_db()
+    assert leader.wounds_left == 1 and leader.condition == Condition.PINNED
+    # 13": out of action without dice, every wound gone
+    action_resolve(battle=battle, kind="test", params={**params, "height": 13}, actor=battle.player_a)
+    leader.refresh_from_db()
+    assert leader.out_of_action and leader.wounds_left == 0
