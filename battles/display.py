@@ -183,6 +183,8 @@ def fighter_actions(fighter: BattleFighter, edition: str, battle_pk: int, enemy_
     ):
         if shoots and not (edition == "classic" and fighter.broken):
             out.append(("Shoot", _act_url(battle_pk, "shoot", fighter=pk)))
+        if edition == "n18" and fighter.condition == Condition.ACTIVE and not fighter.engaged:
+            out.append(("Charge", _act_url(battle_pk, "fight", fighter=pk, charging=1)))
         if fighter.condition != Condition.PINNED:
             out.append(("Fight", _act_url(battle_pk, "fight", fighter=pk)))
     if edition == "n18" and not down and enemy_down and fighter.condition != Condition.PINNED:

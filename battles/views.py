@@ -180,7 +180,7 @@ def _choice(kind: str, request) -> str | None:
 
 
 def _action_form(battle, kind: str, request, fighters, data=None):
-    initial = {k: v for k, v in request.GET.items() if k in ("fighter", "side", "target", "step")}
+    initial = {k: v for k, v in request.GET.items() if k in ("fighter", "side", "target", "step", "charging")}
     acting = initial.get("fighter")
     if kind in ("shoot", "fight") and str(acting or "").isdigit() and "target" not in initial:
         fighter = next((f for f in fighters if f.pk == int(acting)), None)

@@ -235,3 +235,23 @@ def test_classic_falls_for_a_fighter_with_more_than_one_wound(make_battle):
     action_resolve(battle=battle, kind="test", params={**params, "height": 13}, actor=battle.player_a)
     leader.refresh_from_db()
     assert leader.out_of_action and leader.wounds_left == 0
+
+
+@pytest.mark.django_db
+def test_charge_from_the_fighters_card(make_battle, client):
+    battle = make_battle("n18", fighters=1)
+    (attacker,), (target,) = sides(battle)
+    client.force_login(battle.player_a)
+    page = client.get(f"/battles/{battle.pk}/").content.decode()
+    assert f"/battles/{battle.pk}/act/fight/?fighter={attacker.pk}&amp;charging=1" in page
+    # The only enemy is chosen; bare hands and the knife leave the weapon to pick, then the odds come.
+    knife = weapon(attacker, "close_combat")
+    answer = client.post(
+        f"/battles/{battle.pk}/act/fight/?fighter={attacker.pk}&charging=1",
+        {"fighter": attacker.pk, "attacker": f"{attacker.pk}:{knife}", "target": target.pk, "charging": "on",
+         "reaction": "on"},
+    )  # fmt: skip
+    assert answer.status_code == 200
+    odds = answer.context["odds"]
+    assert odds and "Opponent strikes back" in [row[0] for row in odds["chances"]]
+    assert answer.context["plan"].query["attacker"]["charging"] is True

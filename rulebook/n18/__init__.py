@@ -58,4 +58,12 @@ BENCHMARKS: list = [
         {"attacker": {"WS": 3, "A": 2, "S": 3, "T": 3, "W": 2, "save": 5, "charging": True}, "weapon": "power sword",
          "reaction": True, "target": {"T": 3, "W": 2, "save": 5, "WS": 4, "A": 2, "S": 3, "weapon": "chainsword"}},
     ),
+    (
+        "n18 fight: charging A3 with a sword and a laspistol against a sword and a chainsword, striking back",
+        "fight",
+        {"attacker": {"WS": 3, "A": 3, "S": 3, "T": 3, "W": 2, "save": 5, "charging": True}, "weapon": "sword",
+         "second_weapon": "laspistol", "reaction": True,
+         "target": {"T": 3, "W": 2, "save": 5, "WS": 3, "A": 2, "S": 3, "weapon": "sword",
+                    "second_weapon": "chainsword"}},
+    ),
 ]  # fmt: skip
