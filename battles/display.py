@@ -310,6 +310,14 @@ def dice_order(edition: str, plan, odds: dict) -> list[str]:
         return _n18_shoot_order(odds)
     if plan.rule == "fight" and edition == "n18":
         return _n18_fight_order(odds)
+    if plan.rule == "fight" and edition == "classic":
+        attacker, defender = odds.get("attacker") or {}, odds.get("defender") or {}
+        return [
+            f"Attack dice: the attacker's {attacker.get('attack_dice', 1)} D6, then the defender's "
+            f"{defender.get('attack_dice', 1)} D6",
+            "then, if a sword parries, the re-rolled Attack dice",
+            "then for each hit of the winner: wound 1 D6, armour save 1 D6, Injury 1 D6 per wound past the last",
+        ]
     if plan.rule == "shoot":
         to_hit = odds.get("to_hit") or {}
         steps = [f"Hit: 1 D6 (needs {to_hit['needed']}+)" if to_hit.get("needed") else "Hit: none (a template)"]
