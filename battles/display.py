@@ -1,5 +1,6 @@
-"""Values the battle templates show, prepared in Python: odds as rows, a fighter's state as badges and the
-buttons that set a state by hand."""
+"""Values the battle templates show, prepared in Python: odds as rows, a fighter's state as badges, his own
+actions and the buttons that set a state by hand, fighters in play order, and the dice the table rolls (their
+order, the next die and its faces as buttons)."""
 
 from __future__ import annotations
 
