@@ -5,8 +5,9 @@ and strikes back with, Reaction attacks), and the tests: Nerve and Rally on Cool
 gang's own intact relic in the campaign guide's Border Dispute), Recovery, Willpower and Intelligence,
 Reload (the weapon's Ammo), Agility, Falling and the Bottle test (two dice, the highest discarded, with Home Turf
 Advantage; Rally +1 too), a bottled gang's Cool test to stay, Blaze (catching fire, the burn and putting it out),
-and Coup de Grace. A fight may use two weapons and a Charge; a Prone target strikes back only when charged. The warnings say what the rules forbid
-(activated already, Pinned, Broken, jammed or Out of Ammo weapons); the players decide.
+and Coup de Grace. A fight may use two weapons and a Charge; a Prone target strikes back only when charged.
+The warnings say what the rules forbid (activated already, Pinned, Broken, jammed or Out of Ammo weapons); the
+players decide.
 """
 
 from __future__ import annotations
