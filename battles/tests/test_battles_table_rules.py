@@ -255,3 +255,21 @@ def test_charge_from_the_fighters_card(make_battle, client):
     odds = answer.context["odds"]
     assert odds and "Opponent strikes back" in [row[0] for row in odds["chances"]]
     assert answer.context["plan"].query["attacker"]["charging"] is True
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("kind", ["shoot", "fight"])
+def test_an_action_from_a_card_costs_the_same_queries_for_any_gang_size(make_battle, client, kind):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    counts = []
+    for size in (1, 4):
+        battle = make_battle("n18", fighters=size)
+        (first, *_), _ = sides(battle)
+        client.force_login(battle.player_a)
+        with CaptureQueriesContext(connection) as queries:
+            answer = client.get(f"/battles/{battle.pk}/act/{kind}/?fighter={first.pk}")
+        assert answer.status_code == 200
+        counts.append(len(queries))
+    assert counts[0] == counts[1]
