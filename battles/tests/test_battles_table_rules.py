@@ -273,3 +273,46 @@ def test_an_action_from_a_card_costs_the_same_queries_for_any_gang_size(make_bat
         assert answer.status_code == 200
         counts.append(len(queries))
     assert counts[0] == counts[1]
+
+
+TEST_PARAMS = {
+    "fall": {"height": 4},
+    "fear": {"situation": "charged_by"},
+    "recovery": {},
+    "blaze": {"step": "activation"},
+}
+
+
+def _every_test(edition: str) -> list:
+    from battles.rules import edition_rules
+
+    return [(edition, test) for test in edition_rules(edition).TESTS]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("edition", "test"), _every_test("classic") + _every_test("n18"))
+def test_every_test_asks_the_rulebook_only_what_it_knows(make_battle, edition, test):
+    """Each test the assistant offers sends a query the command line accepts whole (no unknown field) and shows
+    the command line's odds for it."""
+    battle = make_battle(edition, fighters=2)
+    (fighter, _), _ = sides(battle)
+    params = {"test": test, "fighter": fighter, "side": "a", **TEST_PARAMS.get(test, {})}
+    if test == "recovery":
+        fighter.condition = Condition.DOWN if edition == "classic" else Condition.SERIOUSLY_INJURED
+        fighter.save()
+    if test == "reload":
+        key = weapon(fighter, "pistol")
+        fighter.failed_weapons = [key.partition(":")[0]]
+        fighter.save()
+        params["weapon"] = key
+    plan = action_plan(battle=battle, kind="test", params=params)
+    assert action_odds(battle=battle, plan=plan) == cli_odds(edition, plan.rule, plan.query)
+
+
+@pytest.mark.django_db
+def test_the_ammo_cache_asks_the_rulebook_only_what_it_knows(make_battle):
+    battle = make_battle("n18", fighters=2)
+    (fighter, _), _ = sides(battle)
+    params = {"action": "ammo-cache", "fighter": fighter, "weapon": weapon(fighter, "pistol")}
+    plan = action_plan(battle=battle, kind="scenario", params=params)
+    assert action_odds(battle=battle, plan=plan) == cli_odds("n18", plan.rule, plan.query)

@@ -157,7 +157,6 @@ def leadership_check(q: Query) -> Check:
 
 def nerve_check(q: Query) -> Check:
     """A broken fighter recovering his nerve in the recovery phase (Recovering Your Nerve)."""
-    q.accept("Ld", "leader", "hatred", "in_cover_unseen")  # known even when no test is taken
     if q.bool("broken_this_turn"):
         return no_test("nerve", "broke this turn: cannot recover in the same turn", "broken", "fail")
     if not q.bool("in_cover_unseen", True):
@@ -171,7 +170,6 @@ def bottle_check(q: Query) -> Check:
     casualties = q.int("down_or_out", 0, size)
     voluntary = casualties >= 2
     extra = {"down_or_out": casualties, "gang_size": size, "voluntary_bottle_allowed": voluntary}
-    q.accept("leader", "fighters_Ld")  # known even when no test is taken
     if 4 * casualties < size:
         return no_test("bottle", f"fewer than a quarter of {size} down or out of action", "fights_on", **extra)
     leader = q.sub("leader")
@@ -356,6 +354,21 @@ CHECKS: dict[str, Callable[[Query], Check]] = {
     "frenzy": frenzy_check,
     "hatred": hatred_check,
 }
+# The fields each check may read. A check that needs no dice (a frenzied fighter fears nothing) stops before
+# reading the rest, which are still fields it knows, not misspellings to refuse.
+_LD_FIELDS = ("Ld", "leader", "hatred")
+_FEAR_FIELDS = (*_LD_FIELDS, "frenzied", "causes_terror", "stupefied", "causes_fear", "situation")
+KNOWN_FIELDS = {
+    "leadership": _LD_FIELDS,
+    "nerve": (*_LD_FIELDS, "in_cover_unseen", "broken_this_turn"),
+    "bottle": ("gang_size", "down_or_out", "leader", "fighters_Ld"),
+    "escape_pinning": ("in_hand_to_hand", "friend_within_2", "I"),
+    "fear": _FEAR_FIELDS,
+    "terror": _FEAR_FIELDS,
+    "stupidity": (*_LD_FIELDS, "frenzied", "in_hand_to_hand"),
+    "frenzy": (*_LD_FIELDS, "broken"),
+    "hatred": (*_LD_FIELDS, "frenzied"),
+}
 OTHER_KINDS = {
     "recovery": (recovery_odds, recovery_roll),
     **advanced.KINDS,
@@ -363,17 +376,23 @@ OTHER_KINDS = {
 KINDS = (*CHECKS, *OTHER_KINDS)
 
 
+def _check(q: Query, kind: str) -> Check:
+    check = CHECKS[kind](q)
+    q.accept(*KNOWN_FIELDS[kind])
+    return check
+
+
 def check_odds(q: Query) -> dict:
     kind = q.choice("kind", KINDS)
     if kind in CHECKS:
-        return CHECKS[kind](q).odds()
+        return _check(q, kind).odds()
     return OTHER_KINDS[kind][0](q)
 
 
 def check_roll(q: Query, dice: DiceSource) -> dict:
     kind = q.choice("kind", KINDS)
     if kind in CHECKS:
-        return CHECKS[kind](q).roll(dice)
+        return _check(q, kind).roll(dice)
     return OTHER_KINDS[kind][1](q, dice)
 
 
