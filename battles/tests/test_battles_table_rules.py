@@ -316,3 +316,35 @@ def test_the_ammo_cache_asks_the_rulebook_only_what_it_knows(make_battle):
     params = {"action": "ammo-cache", "fighter": fighter, "weapon": weapon(fighter, "pistol")}
     plan = action_plan(battle=battle, kind="scenario", params=params)
     assert action_odds(battle=battle, plan=plan) == cli_odds("n18", plan.rule, plan.query)
+
+
+FIGHT_OPTIONS = [
+    ("classic", {"charging": True, "higher_up": True, "obstacle": True}),
+    ("classic", {"defender_higher_up": True}),
+    ("n18", {"charging": True, "modifier": 1, "reaction": True}),
+    ("n18", {"modifier": -1}),
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("edition", "options"), FIGHT_OPTIONS)
+def test_every_fight_option_asks_the_rulebook_only_what_it_knows(make_battle, edition, options):
+    battle = make_battle(edition, fighters=2)
+    (attacker, _), (target, _) = sides(battle)
+    params = {"fighter": attacker, "target": target, **options}
+    if edition == "n18":
+        params["weapon"] = weapon(attacker, "close_combat")
+    plan = action_plan(battle=battle, kind="fight", params=params)
+    assert action_odds(battle=battle, plan=plan) == cli_odds(edition, plan.rule, plan.query)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("edition", "options"),
+    [("classic", {"edge": "lost_combat"}), ("classic", {}), ("n18", {"cause": "forced"}), ("n18", {"cause": "fall"})],
+)
+def test_every_fall_asks_the_rulebook_only_what_it_knows(make_battle, edition, options):
+    battle = make_battle(edition, fighters=2)
+    (fighter, _), _ = sides(battle)
+    plan = action_plan(battle=battle, kind="test", params={"test": "fall", "fighter": fighter, "height": 6, **options})
+    assert action_odds(battle=battle, plan=plan) == cli_odds(edition, plan.rule, plan.query)
