@@ -1,7 +1,12 @@
-"""Values the battle templates show, prepared in Python: odds as rows, a fighter's state as badges and the
-buttons that set a state by hand."""
+"""Values the battle templates show, prepared in Python: odds as rows, a fighter's state as badges, his own
+actions and the buttons that set a state by hand, fighters in play order, and the dice the table rolls (their
+order, the next die and its faces as buttons)."""
 
 from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from django.urls import reverse
 
 from battles.models import FRESH_CONDITION, BattleFighter, Condition
 
@@ -77,7 +82,8 @@ def badges(fighter: BattleFighter, edition: str) -> list[str]:
     if edition == "n18" and not fighter.out_of_action:
         out.append("Prone" if fighter.prone else "Standing")
         out.append("Ready" if fighter.ready else "Activated")
-    for name, label in (("broken", "Broken"), ("hidden", "Hidden"), ("overwatch", "Overwatch"), ("engaged", "Engaged")):
+    for name, label in (("broken", "Broken"), ("hidden", "Hidden"), ("overwatch", "Overwatch"), ("engaged", "Engaged"),
+                        ("ablaze", "Ablaze")):  # fmt: skip
         if getattr(fighter, name) and not fighter.out_of_action:
             out.append(label)
     return out
@@ -128,7 +134,22 @@ def weapon_state(fighter: BattleFighter, key: str, edition: str) -> str:
     return ""
 
 
-def fighter_rows(fighters: list[BattleFighter], adjustable: tuple, edition: str) -> list[dict]:
+def activated(fighter: BattleFighter, edition: str) -> bool:
+    """2018+: a fighter still in play who has acted this round (no Ready marker)."""
+    return edition == "n18" and not fighter.ready and not fighter.out_of_action
+
+
+def play_order(fighter: BattleFighter, edition: str) -> tuple:
+    """Fighters who may still act first, then those activated this round, then those Out of Action."""
+    return (fighter.out_of_action, activated(fighter, edition))
+
+
+def fighter_rows(
+    fighters: list[BattleFighter], adjustable: tuple, edition: str, battle_pk: int | None = None,
+    enemy_down: bool = False,
+) -> list[dict]:  # fmt: skip
+    """One card per fighter, in play order; ``battle_pk`` given (a player's page), each card has the fighter's
+    own actions (``enemy_down``: an enemy lies Seriously Injured, so a Coup de Grace may be made)."""
     return [
         {
             "fighter": f,
@@ -136,9 +157,53 @@ def fighter_rows(fighters: list[BattleFighter], adjustable: tuple, edition: str)
             "toggles": toggles(f, adjustable, edition),
             "weapons": [(w["name"], weapon_state(f, w["key"], edition)) for w in f.profile.get("weapons", [])],
             "stats": stat_words(f.stats, edition),
+            "activated": activated(f, edition),
+            "actions": fighter_actions(f, edition, battle_pk, enemy_down) if battle_pk else [],
         }
-        for f in fighters
+        for f in sorted(fighters, key=lambda f: play_order(f, edition))
     ]
+
+
+def _act_url(battle_pk: int, kind: str, **params) -> str:
+    return f"{reverse('battles:battle-act', args=[battle_pk, kind])}?{urlencode(params)}"
+
+
+def fighter_actions(fighter: BattleFighter, edition: str, battle_pk: int, enemy_down: bool) -> list[tuple[str, str]]:
+    """(words, link) for each action the fighter's state allows: Shoot and Fight when he can act, and the tests
+    his state calls for (recovery when down, rallying when broken, escaping pinning)."""
+    if fighter.out_of_action:
+        return []
+    pk = fighter.pk
+    shoots = any(w["shoots"] for w in fighter.profile.get("weapons", []))
+    out = []
+    down = fighter.condition in (Condition.DOWN, Condition.SERIOUSLY_INJURED)
+    if (
+        not down
+        and fighter.condition != Condition.PINNED
+        or (edition == "n18" and fighter.condition == Condition.PINNED)
+    ):
+        if shoots and not (edition == "classic" and fighter.broken):
+            out.append(("Shoot", _act_url(battle_pk, "shoot", fighter=pk)))
+        if edition == "n18" and fighter.condition == Condition.ACTIVE and not fighter.engaged:
+            out.append(("Charge", _act_url(battle_pk, "fight", fighter=pk, charging=1)))
+        if fighter.condition != Condition.PINNED:
+            out.append(("Fight", _act_url(battle_pk, "fight", fighter=pk)))
+    if edition == "n18" and not down and enemy_down and fighter.condition != Condition.PINNED:
+        out.append(("Coup de Grace", _act_url(battle_pk, "coup-de-grace", fighter=pk)))
+    if down:
+        out.append(("Recovery", _act_url(battle_pk, "test", test="recovery", fighter=pk)))
+    if edition == "classic" and fighter.condition == Condition.PINNED:
+        out.append(("Escape pinning", _act_url(battle_pk, "test", test="escape_pinning", fighter=pk)))
+    if fighter.broken:
+        test = "rally" if edition == "n18" else "nerve"
+        out.append(
+            ("Rally" if edition == "n18" else "Recover nerve", _act_url(battle_pk, "test", test=test, fighter=pk))
+        )
+    if edition == "n18" and fighter.ablaze:
+        out.append(("Blaze", _act_url(battle_pk, "test", test="blaze", fighter=pk)))
+    if edition == "n18" and fighter.failed_weapons and set(fighter.failed_weapons) - set(fighter.jammed_weapons):
+        out.append(("Reload", _act_url(battle_pk, "test", test="reload", fighter=pk)))
+    return out
 
 
 OUTCOME_WORDS = {
@@ -190,3 +255,107 @@ def fact_lines(facts: dict, names: dict) -> list[str]:
     if facts.get("ammo_cache_exhausted"):
         lines.append("The ammo cache was exhausted")
     return lines
+
+
+# --- dice entered from the table ---------------------------------------------------------------------------
+
+SPECIAL_FACES = {
+    "Firepower": (("1", "1 hit"), ("2", "2 hits"), ("3", "3 hits"), ("1a", "1 hit + Ammo")),
+    "Sustained Fire": (("1", "1"), ("2", "2"), ("3", "3"), ("jam", "Jam")),
+    "Scatter": (("hit", "Hit"), ("arrow", "Arrow")),
+    "Artillery": (("2", "2"), ("4", "4"), ("6", "6"), ("8", "8"), ("10", "10"), ("misfire", "Misfire")),
+}
+
+
+def _injury_table(edition: str):
+    if edition == "n18":
+        from rulebook.n18.damage import INJURY_DICE
+
+        return INJURY_DICE
+    from rulebook.classic.resolution import INJURY
+
+    return INJURY
+
+
+def die_faces(edition: str, die, purpose: str) -> list[tuple[str, str]]:
+    """(value to enter, button words) for each face of the die the rules want: an Injury dice by its results
+    (n18: 1-2 Flesh Wound, 3-5 Seriously Injured, 6 Out of Action), the special dice by their symbols."""
+    if die.name in SPECIAL_FACES:
+        return list(SPECIAL_FACES[die.name])
+    if die.name == "D6" and "injury" in purpose.lower():
+        table = _injury_table(edition)
+        return [(str(row.low), f"{row.result} ({row.label})") for row in table.rows]
+    return [(str(face), str(face)) for face in dict.fromkeys(die.faces)]
+
+
+def next_die(edition: str, needed) -> dict | None:
+    """The next die to roll at the table, for the page: its number, what it is for and its face buttons."""
+    if needed is None:
+        return None
+    return {
+        "number": needed.index + 1,
+        "die": needed.die.name,
+        "purpose": needed.purpose,
+        "faces": die_faces(edition, needed.die, needed.purpose),
+    }
+
+
+def entered_dice(dice: list) -> str:
+    return " · ".join(str(d) for d in dice)
+
+
+def dice_order(edition: str, plan, odds: dict) -> list[str]:
+    """Which dice to roll, in the order the rules read them, from the odds answer (the next-die prompt then
+    names each die exactly as the rules read it)."""
+    if plan.rule == "shoot" and edition == "n18":
+        return _n18_shoot_order(odds)
+    if plan.rule == "fight" and edition == "n18":
+        return _n18_fight_order(odds)
+    if plan.rule == "fight" and edition == "classic":
+        attacker, defender = odds.get("attacker") or {}, odds.get("defender") or {}
+        return [
+            f"Attack dice: the attacker's {attacker.get('attack_dice', 1)} D6, then the defender's "
+            f"{defender.get('attack_dice', 1)} D6",
+            "then, if a sword parries, the re-rolled Attack dice",
+            "then for each hit of the winner: wound 1 D6, armour save 1 D6, Injury 1 D6 per wound past the last",
+        ]
+    if plan.rule == "shoot":
+        to_hit = odds.get("to_hit") or {}
+        steps = [f"Hit: 1 D6 (needs {to_hit['needed']}+)" if to_hit.get("needed") else "Hit: none (a template)"]
+        steps.append("then for each hit: wound 1 D6, armour save 1 D6, Injury 1 D6 per wound past the last")
+        return steps
+    return ["One die at a time, as asked below"]
+
+
+def _n18_shoot_order(odds: dict) -> list[str]:
+    to_hit, firepower = odds.get("to_hit") or {}, odds.get("firepower") or {}
+    steps = []
+    if to_hit.get("needed"):
+        then = f", then {to_hit['then']}+" if to_hit.get("then") else ""
+        steps.append(f"Hit: 1 D6 (needs {to_hit['needed']}+{then})")
+    else:
+        steps.append("Hit: no roll (a template)")
+    if firepower.get("rapid_fire"):
+        steps.append(f"then {firepower['dice']} Firepower dice (Rapid Fire: their bullet holes are the hits)")
+    save = (odds.get("save") or {}).get("needed")
+    per_hit = "then for each hit: wound 1 D6" + (f", save 1 D6 ({save}+)" if save else "")
+    steps.append(per_hit + ", Damage, and an Injury dice for each Damage past the last Wound")
+    if firepower.get("dice") and not firepower.get("rapid_fire"):
+        steps.append("then 1 Firepower dice (its Ammo symbol asks for an Ammo test)")
+    return steps
+
+
+def _n18_fight_order(odds: dict) -> list[str]:
+    weapons = odds.get("weapons") or []
+    dice = ", then ".join(f"{w['attack_dice']} D6 with the {w['weapon']} ({w['to_hit']['needed']}+)" for w in weapons)
+    steps = [f"Attack dice: {dice}"]
+    if odds.get("parries"):
+        steps.append(
+            "then the parried hit, re-rolled" if odds["parries"] == 1 else "then the 2 parried hits, re-rolled"
+        )
+    steps.append(
+        "then for each hit, best first: wound 1 D6, save 1 D6, an Injury dice for each Damage past the last Wound"
+    )
+    if odds.get("reaction"):
+        steps.append("then the opponent's Reaction attacks, the same way")
+    return steps

@@ -91,9 +91,10 @@ def _fighter_choices(fighters) -> list:
     return [("", "—")] + [(f.pk, f"{f.name} ({f.battle.gang(f.side).name})") for f in fighters]
 
 
-def _weapon_choices(fighters, use: str, unarmed: bool = False) -> list:
-    """``"<fighter id>:<weapon key>:<profile index>"`` for every weapon a fighter in play can use."""
-    out = [("", "—")]
+def _weapon_choices(fighters, use: str, unarmed: bool = False, own: bool = False) -> list:
+    """``"<fighter id>:<weapon key>:<profile index>"`` for every weapon a fighter in play can use; ``own``: the
+    choices are one fighter's weapons, so the labels leave out his name."""
+    out = [] if own else [("", "—")]
     for f in fighters:
         for w in f.profile.get("weapons", []):
             if not w[use]:
@@ -101,11 +102,13 @@ def _weapon_choices(fighters, use: str, unarmed: bool = False) -> list:
             broken = " — failed" if w["key"] in f.failed_weapons else ""
             broken = " — jammed" if w["key"] in f.jammed_weapons else broken  # 2018+: no reload this battle
             for index, profile in enumerate(w["profiles"]):
-                label = f"{f.name}: {w['name']}" + (f" ({profile['name']})" if profile["name"] else "")
+                label = (
+                    ("" if own else f"{f.name}: ") + w["name"] + (f" ({profile['name']})" if profile["name"] else "")
+                )
                 out.append((f"{f.pk}:{w['key']}:{index}", label + broken))
         if unarmed:
-            out.append((f"{f.pk}::", f"{f.name}: bare hands"))
-    if len(out) == 1:  # say why the list is empty rather than offer a lone dash
+            out.append((f"{f.pk}::", "Bare hands" if own else f"{f.name}: bare hands"))
+    if len(out) == (0 if own else 1):  # say why the list is empty rather than offer a lone dash
         out = [("", f"— no fighter in play has a weapon that {use} —")]
     return out
 
@@ -125,6 +128,35 @@ class ActionForm(forms.Form):
         self.by_pk = {f.pk: f for f in fighters}
         self.fighters = fighters
 
+    def acting(self) -> BattleFighter | None:
+        """The fighter whose card the action started from (``fighter`` in the data or the initial values):
+        the form then offers only his weapons and his enemies, as buttons."""
+        value = self.data.get("fighter") if self.is_bound else None
+        value = value or self.initial.get("fighter")
+        fighter = self.by_pk.get(int(value)) if str(value or "").isdigit() else None
+        return fighter if fighter is not None and not fighter.out_of_action else None
+
+    def focus_on(self, fighter: BattleFighter, weapon_field: str, use: str, unarmed: bool = False) -> None:
+        """One fighter's action: his weapons and his enemies in play as buttons, the only weapon and the last
+        target already chosen."""
+        self.fields["fighter"] = forms.IntegerField(widget=forms.HiddenInput, initial=fighter.pk)
+        weapons = _weapon_choices([fighter], use, unarmed=unarmed, own=True)
+        self.fields[weapon_field].choices = weapons
+        self.fields[weapon_field].widget = forms.RadioSelect(attrs={"class": "choice-buttons"})
+        self.fields[weapon_field].widget.choices = weapons
+        if len(weapons) == 1 or (unarmed and len(weapons) == 2):
+            self.initial.setdefault(weapon_field, weapons[0][0])
+        self.enemy_buttons(fighter)
+
+    def enemy_buttons(self, fighter: BattleFighter) -> None:
+        """The target: one of the fighter's enemies in play, as buttons; the only one already chosen."""
+        enemies = [(f.pk, f.name) for f in _in_play(self.fighters) if f.side != fighter.side]
+        self.fields["target"].choices = enemies
+        self.fields["target"].widget = forms.RadioSelect(attrs={"class": "choice-buttons"})
+        self.fields["target"].widget.choices = enemies
+        if len(enemies) == 1:
+            self.initial.setdefault("target", enemies[0][0])
+
     def fighter(self, name: str) -> BattleFighter | None:
         value = self.cleaned_data.get(name)
         return self.by_pk.get(int(value)) if value not in (None, "") else None
@@ -133,18 +165,34 @@ class ActionForm(forms.Form):
         raise NotImplementedError
 
 
+RANGE_BANDS = {"short": "Short range", "long": "Long range"}
+
+
 class ShootForm(ActionForm):
     shooter = forms.ChoiceField(label="Shooter and weapon")
     target = forms.ChoiceField(label="Target")
-    distance = forms.IntegerField(min_value=0, max_value=200, label='Distance (")')
-    cover = forms.ChoiceField(widget=forms.RadioSelect, initial="none")
+    band = forms.ChoiceField(
+        choices=list(RANGE_BANDS.items()), required=False, label="Range",
+        widget=forms.RadioSelect(attrs={"class": "choice-buttons"}),
+    )  # fmt: skip
+    distance = forms.IntegerField(
+        min_value=0, max_value=200, required=False, label='Or the distance (")',
+        help_text="Only when a rule needs the inches (a scattering Blast marker).",
+    )  # fmt: skip
+    cover = forms.ChoiceField(widget=forms.RadioSelect(attrs={"class": "choice-buttons"}), initial="none")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         rules = classic if self.battle.edition == "classic" else n18
+        self.rules = rules
         self.fields["shooter"].choices = _weapon_choices(_in_play(self.fighters), "shoots")
         self.fields["target"].choices = _fighter_choices(_in_play(self.fighters))
         self.fields["cover"].choices = list(rules.COVER.items())
+        self.fields["cover"].widget.choices = self.fields["cover"].choices
+        acting = self.acting()
+        if acting is not None:
+            self.focus_on(acting, "shooter", "shoots")
+            self.fields["shooter"].label = f"{acting.name}'s weapon"
         if self.battle.edition == "classic":
             self.fields["modifiers"] = forms.MultipleChoiceField(
                 choices=list(classic.SHOOT_MODIFIERS.items()), required=False, widget=forms.CheckboxSelectMultiple
@@ -158,14 +206,32 @@ class ShootForm(ActionForm):
             self.fields["modifier"] = forms.IntegerField(
                 min_value=-6, max_value=6, required=False, label="Other hit modifier", initial=0
             )
-        self.order_fields(["shooter", "target", "distance", "cover", "modifiers", "in_combat_with", "modifier", "dice"])
+        self.order_fields(
+            ["fighter", "shooter", "target", "band", "distance", "cover", "modifiers", "in_combat_with", "modifier",
+             "dice"]
+        )  # fmt: skip
 
     def clean(self):
         data = super().clean()
         shooter, target = data.get("shooter"), data.get("target")
         if shooter and target and int(shooter.split(":")[0]) == int(target):
             raise ValidationError("A fighter cannot shoot himself.")
+        if shooter and data.get("distance") is None:
+            data["distance"] = self._band_distance(shooter, data.get("band"))
         return data
+
+    def _band_distance(self, shooter: str, band: str | None) -> int:
+        """The distance a range band stands for: the farthest inches of that band (any distance in the band
+        gives the same odds); a template weapon needs none."""
+        fighter_pk, key, index = shooter.split(":")
+        bands = self.rules.range_bands(self.by_pk[int(fighter_pk)], f"{key}:{index}")
+        if bands["short"] is None and bands["long"] is None:
+            return 0
+        if not band:
+            raise ValidationError({"band": "Pick Short or Long range, or give the distance."})
+        if bands[band] is None:
+            raise ValidationError({"band": f"This weapon has no {RANGE_BANDS[band]}; pick the other band."})
+        return bands[band]
 
     def params(self) -> dict:
         fighter_pk, key, index = self.cleaned_data["shooter"].split(":")
@@ -189,6 +255,8 @@ class FightForm(ActionForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         in_play = _in_play(self.fighters)
+        self.fields["target"].choices = _fighter_choices(in_play)
+        acting = self.acting()
         if self.battle.edition == "classic":
             self.fields["attacker"].choices = _fighter_choices(in_play)
             self.fields["higher_up"] = forms.BooleanField(required=False, label="Attacker higher up")
@@ -204,15 +272,34 @@ class FightForm(ActionForm):
             self.fields["reaction"] = forms.BooleanField(
                 required=False, initial=True, label="Opponent strikes back (Reaction attacks, if still Standing)"
             )
-            del self.fields["charging"]
-        self.fields["target"].choices = _fighter_choices(in_play)
-        self.order_fields(["attacker", "target", "charging", "higher_up", "obstacle", "defender_higher_up", "dice"])
+            self.fields["charging"].label = "Charging (+1 Attack dice)"
+            if acting is not None:
+                self.focus_on(acting, "attacker", "fights", unarmed=True)
+                self.fields["attacker"].label = f"{acting.name}'s weapon"
+                seconds = [(v, label) for v, label in self.fields["attacker"].choices if not v.endswith("::")]
+                if len(seconds) > 1:
+                    self.fields["second_weapon"] = forms.ChoiceField(
+                        choices=[("", "No second weapon"), *seconds], required=False, label="Second weapon",
+                        widget=forms.RadioSelect(attrs={"class": "choice-buttons"}),
+                        help_text="Two Melee or Sidearm weapons: +1 Attack dice, split between them.",
+                    )  # fmt: skip
+        if self.battle.edition == "classic" and acting is not None:
+            self.fields["fighter"] = forms.IntegerField(widget=forms.HiddenInput, initial=acting.pk)
+            self.initial.setdefault("attacker", acting.pk)
+            self.enemy_buttons(acting)
+        self.order_fields(
+            ["fighter", "attacker", "second_weapon", "target", "charging", "higher_up", "obstacle",
+             "defender_higher_up", "dice"]
+        )  # fmt: skip
 
     def clean(self):
         data = super().clean()
         attacker, target = data.get("attacker"), data.get("target")
         if attacker and target and int(attacker.split(":")[0]) == int(target):
             raise ValidationError("A fighter cannot fight himself.")
+        second = data.get("second_weapon")
+        if second and second == attacker:
+            raise ValidationError({"second_weapon": "Pick a different weapon, or none."})
         return data
 
     def params(self) -> dict:
@@ -220,10 +307,48 @@ class FightForm(ActionForm):
         params = {"fighter": self.by_pk[int(fighter_pk)], "target": self.fighter("target")}
         if weapon and weapon != ":":
             params["weapon"] = weapon
+        second = self.cleaned_data.get("second_weapon")
+        if second and "weapon" in params:
+            params["second_weapon"] = second.partition(":")[2]
         for name in ("charging", "higher_up", "obstacle", "defender_higher_up", "modifier", "reaction"):
             if self.cleaned_data.get(name):
                 params[name] = self.cleaned_data[name]
         return params
+
+
+class CoupDeGraceForm(ActionForm):
+    """2018+ Coup de Grace: the fighter and a Prone and Seriously Injured enemy; no dice."""
+
+    attacker = forms.ChoiceField(label="Fighter")
+    target = forms.ChoiceField(
+        label="Seriously Injured enemy", widget=forms.RadioSelect(attrs={"class": "choice-buttons"})
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        del self.fields["dice"]
+        self.fields["attacker"].choices = _fighter_choices(_in_play(self.fighters))
+        acting = self.acting()
+        down = [f for f in self.fighters if f.condition == Condition.SERIOUSLY_INJURED]
+        if acting is not None:
+            self.fields["fighter"] = forms.IntegerField(widget=forms.HiddenInput, initial=acting.pk)
+            self.fields["attacker"].widget = forms.HiddenInput()
+            self.initial.setdefault("attacker", acting.pk)
+            down = [f for f in down if f.side != acting.side]
+        self.fields["target"].choices = [(f.pk, f.name) for f in down]
+        self.fields["target"].widget.choices = self.fields["target"].choices
+        if len(down) == 1:
+            self.initial.setdefault("target", down[0].pk)
+
+    def clean(self):
+        data = super().clean()
+        attacker, target = self.fighter("attacker"), self.fighter("target")
+        if attacker and target and attacker.side == target.side:
+            raise ValidationError("A Coup de Grace is made on an enemy.")
+        return data
+
+    def params(self) -> dict:
+        return {"fighter": self.fighter("attacker"), "target": self.fighter("target")}
 
 
 class MultiFightForm(ActionForm):
@@ -265,7 +390,34 @@ TEST_FIELDS = {
     "agility": ("modifier",),
     "bottle": ("side",),
 }
+# 2018+ tests that ask for more than their classic namesakes (Nerve and Rally: friends within 3").
+N18_TEST_FIELDS = {
+    "nerve": ("friends_within_3", "near_relic"),
+    "rally": ("friends_within_3", "near_relic"),
+    "flee": ("near_relic",),
+    "blaze": ("step", "friends_within_1", "goes_prone"),
+}
 OPTION_FIELDS = {
+    "step": forms.ChoiceField(
+        choices=[
+            ("activation", "Activated while ablaze: the burn, then put it out"),
+            ("catch", "Just hit by a Blaze weapon: does it catch (4+)?"),
+        ],
+        initial="activation",
+        widget=forms.RadioSelect(attrs={"class": "choice-buttons"}),
+        label="Blaze",
+    ),
+    "friends_within_1": forms.IntegerField(
+        min_value=0, max_value=10, required=False, initial=0, label='Other Active friends within 1": +1 each'
+    ),
+    "goes_prone": forms.BooleanField(required=False, label="After moving, drops Prone and Pinned (+2)"),
+    "friends_within_3": forms.IntegerField(
+        min_value=0,
+        max_value=20,
+        required=False,
+        initial=0,
+        label='Friends within 3" (not Broken, not Seriously Injured): +1 each',
+    ),
     "leader_near": forms.BooleanField(required=False, label='Leader within 6" (and not down or broken)'),
     "in_cover_unseen": forms.BooleanField(required=False, label="In cover and out of enemy sight", initial=True),
     "broken_this_turn": forms.BooleanField(required=False, label="Broke this turn"),
@@ -285,7 +437,7 @@ class TestForm(ActionForm):
     def __init__(self, *args, test: str, **kwargs):
         super().__init__(*args, **kwargs)
         self.test = test
-        wanted = TEST_FIELDS.get(test, ())
+        wanted = (N18_TEST_FIELDS if self.battle.edition == "n18" else {}).get(test) or TEST_FIELDS.get(test, ())
         for name in wanted:
             if name in OPTION_FIELDS:
                 self.fields[name] = copy.deepcopy(OPTION_FIELDS[name])
@@ -364,7 +516,7 @@ class ScenarioForm(ActionForm):
         return params
 
 
-ACTION_FORMS = {"shoot": ShootForm, "fight": FightForm, "multi-fight": MultiFightForm}
+ACTION_FORMS = {"shoot": ShootForm, "fight": FightForm, "multi-fight": MultiFightForm, "coup-de-grace": CoupDeGraceForm}
 
 
 class ReinforceForm(forms.Form):

@@ -80,7 +80,15 @@ FRESH_CONDITION = {Edition.CLASSIC: Condition.STANDING, Edition.N18: Condition.A
 COMMON_STATE = ("wounds_left", "flesh_wounds", "condition", "broken", "engaged", "failed_weapons")
 STATE_FIELDS = {
     Edition.CLASSIC: (*COMMON_STATE, "hidden", "overwatch", "taken_out_by_id"),
-    Edition.N18: (*COMMON_STATE, "jammed_weapons", "prone", "ready", "taken_out_by_id", "seriously_injured_by_id"),
+    Edition.N18: (
+        *COMMON_STATE,
+        "jammed_weapons",
+        "prone",
+        "ready",
+        "ablaze",
+        "taken_out_by_id",
+        "seriously_injured_by_id",
+    ),
 }
 SIDE_STATE = ("round", "phase", "turn_side", "bottled_a", "bottled_b", "facts", "status")
 
@@ -174,6 +182,7 @@ class BattleFighter(models.Model):
     hidden = models.BooleanField(default=False, help_text="Classic.")
     overwatch = models.BooleanField(default=False, help_text="Classic.")
     ready = models.BooleanField(default=True, help_text="2018+: not yet activated this round.")
+    ablaze = models.BooleanField(default=False, help_text="2018+: subject to the Blaze condition (on fire).")
     engaged = models.BooleanField(default=False, help_text="In base contact with an enemy (hand-to-hand).")
     failed_weapons = models.JSONField(default=list, blank=True, help_text="Keys of weapons out of ammo or broken.")
     jammed_weapons = models.JSONField(

@@ -57,11 +57,30 @@ def battle_prompts(
         if action.rule == "test":
             kind = action.query.get("kind")
             taken.add((kind, action.side if kind == "bottle" else action.fighter_id))
+        elif action.rule == "blaze":
+            taken.add((f"blaze_{action.query.get('step', 'activation')}", action.fighter_id))
         elif action.kind == "reinforce":
             taken.add(("reinforce", action.side))
         casualty_ids += action.casualties
     casualties = [by_pk[pk] for pk in dict.fromkeys(casualty_ids) if pk in by_pk]
     return edition_rules(battle.edition).prompts(battle, fighters, casualties, taken)
+
+
+def last_target(battle: BattleSession, fighter: BattleFighter, fighters: list[BattleFighter]) -> int | None:
+    """The enemy this fighter last shot at or fought (else his gang's last target), if still in play: the
+    target the assistant offers first. One query."""
+    in_play = {f.pk for f in fighters if f.side != fighter.side and not f.out_of_action}
+    recent = (
+        battle.actions.filter(undone=False, kind__in=("shoot", "fight"), fighter__side=fighter.side)
+        .exclude(target=None)
+        .values_list("fighter_id", "target_id")[:20]
+    )
+    recent = list(recent)
+    for mine_only in (True, False):
+        for by, target in recent:
+            if (by == fighter.pk or not mine_only) and target in in_play:
+                return target
+    return None
 
 
 def is_arbitrator(user, battle: BattleSession) -> bool:

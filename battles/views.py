@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from battles import display, forms, selectors, services
-from battles.models import BattleFighter, BattleSession
+from battles.models import BattleFighter, BattleSession, Condition
 from battles.rules import edition_rules
 
 
@@ -112,6 +112,8 @@ def _page_context(request, battle, *, follow: bool = False) -> dict:
     fighters = selectors.battle_fighters(battle)
     can_act = not follow and selectors.can_act(request.user, battle)
     adjustable = services.ADJUSTABLE[battle.edition] if can_act and not battle.is_over else ()
+    acting_pk = battle.pk if can_act and not battle.is_over else None
+    down = {f.side for f in fighters if f.condition == Condition.SERIOUSLY_INJURED}
     return {
         "battle": battle,
         "sides": [
@@ -120,7 +122,13 @@ def _page_context(request, battle, *, follow: bool = False) -> dict:
                 "gang": battle.gang(side),
                 "bottled": battle.bottled(side),
                 "fled": side in battle.facts.get("fled", []),
-                "rows": display.fighter_rows([f for f in fighters if f.side == side], adjustable, battle.edition),
+                "rows": display.fighter_rows(
+                    [f for f in fighters if f.side == side],
+                    adjustable,
+                    battle.edition,
+                    acting_pk,
+                    enemy_down=bool(down - {side}),
+                ),  # fmt: skip
             }
             for side in ("a", "b")
         ],
@@ -171,9 +179,14 @@ def _choice(kind: str, request) -> str | None:
     return (request.GET.get(name) or request.POST.get(name)) if name else None
 
 
-def _action_form(battle, kind: str, request, fighters):
-    data = request.POST if request.method == "POST" else None
-    initial = {k: v for k, v in request.GET.items() if k in ("fighter", "side", "target")}
+def _action_form(battle, kind: str, request, fighters, data=None):
+    initial = {k: v for k, v in request.GET.items() if k in ("fighter", "side", "target", "step", "charging")}
+    acting = initial.get("fighter")
+    if kind in ("shoot", "fight") and str(acting or "").isdigit() and "target" not in initial:
+        fighter = next((f for f in fighters if f.pk == int(acting)), None)
+        target = selectors.last_target(battle, fighter, fighters) if fighter else None
+        if target:
+            initial["target"] = target
     options = {"battle": battle, "fighters": fighters, "initial": initial}
     if kind == "test":
         return forms.TestForm(data, test=_choice(kind, request), **options)
@@ -192,27 +205,70 @@ def _seen(plan) -> str:
     return hashlib.sha256(json.dumps(plan.query, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
-def _act(request, battle, kind: str, form, fighters, context: dict):
-    """Show the odds of the described action; roll it once its odds have been seen for this very situation."""
+def _act(request, battle, kind: str, form, fighters, context: dict, op: str):
+    """Show the odds of the described action as soon as it is complete; roll it once its odds have been seen
+    for this very situation. A wrong die keeps the odds and the choices, names the die and asks for it again."""
     try:
         plan = services.action_plan(battle=battle, kind=kind, params=form.params(), fighters=fighters)
-        if request.POST.get("op") == "roll" and (request.POST.get("seen") == _seen(plan) or not plan.rolls):
-            dice = form.cleaned_data.get("dice")
-            action = services.action_resolve(
-                battle=battle, kind=kind, params=form.params(), actor=request.user, dice=dice
-            )
-            return _moved(request, _detail_url(battle), "; ".join(action.changes) or action.summary)
         odds = services.action_odds(battle=battle, plan=plan)
-        context.update(plan=plan, odds=display.odds_rows(odds), seen=_seen(plan))
     except ValidationError as error:
         _fail(form, error)
+        return None
+    context.update(plan=plan, odds=display.odds_rows(odds), seen=_seen(plan))
+    dice = form.cleaned_data.get("dice") or []
+    if plan.rolls:
+        context["dice_order"] = display.dice_order(battle.edition, plan, odds)
+        dice = _table_dice(battle, plan, form, dice, context)
+        if dice is None:
+            return None
+    if op == "roll" and (request.POST.get("seen") == context["seen"] or not plan.rolls):
+        try:
+            action = services.action_resolve(
+                battle=battle, kind=kind, params=form.params(), actor=request.user, dice=dice or None
+            )
+        except ValidationError as error:
+            _fail(form, error)
+            return None
+        return _moved(request, _detail_url(battle), "; ".join(action.changes) or action.summary)
     return None
+
+
+def _table_dice(battle, plan, form, dice: list, context: dict) -> list | None:
+    """The dice entered so far and the next one the rules read; None after a wrong die, which is named and
+    taken off (with those after it) so the page asks for it again."""
+    try:
+        needed = services.action_next_die(battle=battle, plan=plan, dice=dice)
+    except ValidationError as error:
+        context["dice_error"] = " ".join(error.messages)
+        if error.code != "wrong_die":
+            return None
+        dice = dice[: error.params["index"]]
+        form.data["dice"] = " ".join(str(d) for d in dice)
+        needed = services.action_next_die(battle=battle, plan=plan, dice=dice)
+        context.update(entered=display.entered_dice(dice), next_die=display.next_die(battle.edition, needed))
+        return None
+    context.update(entered=display.entered_dice(dice), next_die=display.next_die(battle.edition, needed))
+    return dice
+
+
+def _dice_data(post) -> tuple:
+    """The posted data with a die button's face added to the dice entered (or the last one taken back), and
+    what the player asked for: ``roll``, ``odds``, or ``""`` for a choice just made (odds once complete)."""
+    data = post.copy()
+    dice = (data.get("dice") or "").split()
+    if data.get("add_die"):
+        dice.append(data["add_die"])
+    elif data.get("op") == "undo-die" and dice:
+        dice.pop()
+    data["dice"] = " ".join(dice)
+    return data, data.get("op") if data.get("op") in ("roll", "odds") else ""
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def battle_act(request, pk: int, kind: str):
-    """One action: the short form, then its exact odds, then the roll (here, or the dice entered)."""
+    """One action: its choices as buttons, its exact odds as soon as they are complete, then the roll (here,
+    or the dice rolled at the table entered one at a time)."""
     battle = _battle_for_acting(request.user, pk)
     rules = edition_rules(battle.edition)
     if kind not in rules.KINDS or battle.is_over:
@@ -227,12 +283,19 @@ def battle_act(request, pk: int, kind: str):
     fighters = selectors.battle_fighters(battle)
     for fighter in fighters:
         fighter.battle = battle  # the forms name each fighter's gang without a query per fighter
-    form = _action_form(battle, kind, request, fighters)
+    data, op = _dice_data(request.POST) if request.method == "POST" else (None, "")
+    form = _action_form(battle, kind, request, fighters, data)
+    if data is None and request.GET.get("fighter"):
+        # From a fighter's card: what is already chosen (his only weapon, his last target) may be enough.
+        data = {name: form[name].value() for name in form.fields if form[name].value() not in (None, "")}
+        form = _action_form(battle, kind, request, fighters, data)
     context["rolls"] = "dice" in form.fields
-    if request.method == "POST" and form.is_valid():
-        moved = _act(request, battle, kind, form, fighters, context)
+    if data is not None and form.is_valid():
+        moved = _act(request, battle, kind, form, fighters, context, op)
         if moved:
             return moved
+    elif data is not None and not op:
+        context["quiet"] = True  # a choice on the way: no errors for what is not chosen yet
     template = "battles/battle_act.html#action-form" if request.htmx else "battles/battle_act.html"
     return render(request, template, {**context, "form": form})
 

@@ -84,7 +84,9 @@ def _odds(args: list[str]) -> int:
     if len(args) > 2:
         raise RulesInputError("options", f"odds takes no options, got {' '.join(args[2:])}")
     query = load_query(sys.stdin.read())
-    return _emit({"edition": args[0], "action": action.name, **action.odds(query)})
+    answer = action.odds(query)
+    query.refuse_unknown()
+    return _emit({"edition": args[0], "action": action.name, **answer})
 
 
 def _roll(args: list[str]) -> int:
@@ -93,6 +95,7 @@ def _roll(args: list[str]) -> int:
     source = _dice_source(args[2:])
     query = load_query(sys.stdin.read())
     result = action.roll(query, source)
+    query.refuse_unknown()
     answer = {"edition": args[0], "action": action.name, **result, "dice": source.log()}
     if isinstance(source, ScriptedDice) and source.remaining:
         answer["unused_dice"] = source.remaining

@@ -188,6 +188,29 @@ class SeededDice(DiceSource):
         return self._random.choice(die.faces)
 
 
+class DiceNeeded(RulesInputError):
+    """Dice entered from the table ran out: ``index`` (from 0) is the die the rules want next, a ``die`` rolled for
+    ``purpose``. Lets a caller ask for the dice one at a time, each with its own faces."""
+
+    def __init__(self, index: int, die: Die, purpose: str, given: int):
+        self.index, self.die, self.purpose = index, die, purpose
+        super().__init__(
+            "dice", f"ran out of dice: roll {index + 1} is a {die.name} for {purpose}, but only {given} were given"
+        )
+
+
+class WrongFace(RulesInputError):
+    """A die entered from the table shows a value its die does not have: ``index`` (from 0) says which."""
+
+    def __init__(self, index: int, die: Die, purpose: str, value):
+        self.index, self.die, self.purpose, self.value = index, die, purpose, value
+        faces = ", ".join(str(f) for f in dict.fromkeys(die.faces))
+        super().__init__(
+            "dice",
+            f"roll {index + 1} ({value}) is not a face of the {die.name} die rolled for {purpose}; it shows {faces}",
+        )
+
+
 class ScriptedDice(DiceSource):
     """Dice a player rolled at the table, used in the order given.
 
@@ -207,23 +230,14 @@ class ScriptedDice(DiceSource):
 
     def _face(self, die: Die, purpose: str):
         if self._next >= len(self._values):
-            raise RulesInputError(
-                "dice",
-                f"ran out of dice: roll {self._next + 1} is a {die.name} for {purpose}, "
-                f"but only {len(self._values)} were given",
-            )
+            raise DiceNeeded(self._next, die, purpose, len(self._values))
         value = self._values[self._next]
         if isinstance(value, str) and value.strip().lstrip("-").isdigit():
             value = int(value)
         elif isinstance(value, str):
             value = value.strip().lower()
         if value not in die.faces:
-            faces = ", ".join(str(f) for f in dict.fromkeys(die.faces))
-            raise RulesInputError(
-                "dice",
-                f"roll {self._next + 1} ({value}) is not a face of the {die.name} die "
-                f"rolled for {purpose}; it shows {faces}",
-            )
+            raise WrongFace(self._next, die, purpose, value)
         self._next += 1
         return value
 

@@ -31,14 +31,44 @@ class Query:
     def __init__(self, data: dict, path: str = "") -> None:
         self.data = data
         self.path = path
+        # Which fields a rule looked at, and the nested queries it opened, so that a field nobody
+        # reads (a misspelt modifier) is refused instead of silently changing nothing.
+        self._read: set[str] = set()
+        self._children: list[Query] = []
+
+    def accept(self, *names: str) -> None:
+        """Fields this query may carry that the rule does not need in this case (a target's WS when it
+        does not strike back): known, so not refused."""
+        self._read.update(names)
+
+    def unknown_fields(self) -> list[str]:
+        """Dotted paths of the fields no rule read, in this query and every nested one it opened."""
+        found = [self.field(name) for name in self.data if name not in self._read]
+        for child in self._children:
+            found.extend(child.unknown_fields())
+        return found
+
+    def refuse_unknown(self) -> None:
+        """Raise for the first field no rule read (the contract: exit 2 naming the field)."""
+        unknown = self.unknown_fields()
+        if unknown:
+            more = f" (also {', '.join(unknown[1:])})" if len(unknown) > 1 else ""
+            raise RulesInputError(unknown[0], f"is not a field this action knows{more}")
+
+    def _child(self, data: dict, path: str) -> Query:
+        child = Query(data, path)
+        self._children.append(child)
+        return child
 
     def field(self, name: str) -> str:
         return f"{self.path}.{name}" if self.path else name
 
     def has(self, name: str) -> bool:
+        self._read.add(name)
         return name in self.data and self.data[name] is not None
 
     def raw(self, name: str, default=_MISSING):
+        self._read.add(name)
         if name not in self.data:
             if default is _MISSING:
                 raise RulesInputError(self.field(name), "is required")
@@ -111,10 +141,10 @@ class Query:
     def sub(self, name: str, default=_MISSING) -> Query:
         value = self.raw(name, default)
         if value is default and default is not _MISSING:
-            return Query({} if value is None else value, self.field(name))
+            return self._child({} if value is None else value, self.field(name))
         if not isinstance(value, dict):
             raise RulesInputError(self.field(name), "must be a JSON object")
-        return Query(value, self.field(name))
+        return self._child(value, self.field(name))
 
     def items(self, name: str) -> list[Query]:
         """A list of objects, each read as a nested query (``attackers[1].WS``)."""
@@ -125,5 +155,5 @@ class Query:
         for i, item in enumerate(value):
             if not isinstance(item, dict):
                 raise RulesInputError(f"{self.field(name)}[{i}]", "must be a JSON object")
-            out.append(Query(item, f"{self.field(name)}[{i}]"))
+            out.append(self._child(item, f"{self.field(name)}[{i}]"))
         return out

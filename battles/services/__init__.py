@@ -5,6 +5,7 @@ it into a report. :mod:`.state` holds the battle's state as JSON and the helpers
 from battles.services.end import battle_end, battle_report, campaign_facts, proposed_winner
 from battles.services.play import (
     ADJUSTABLE,
+    action_next_die,
     action_odds,
     action_plan,
     action_resolve,
@@ -19,6 +20,7 @@ from battles.services.state import battle_state
 
 __all__ = [
     "ADJUSTABLE",
+    "action_next_die",
     "action_odds",
     "action_plan",
     "action_resolve",

@@ -26,7 +26,7 @@ from battles.models import (
 from battles.rules import Plan, edition_rules
 from battles.services.state import battle_state, locked, log_action, save_state
 from rulebook import editions
-from rulebook.dice import DiceSource, RandomDice, ScriptedDice
+from rulebook.dice import DiceNeeded, DiceSource, RandomDice, ScriptedDice, WrongFace
 from rulebook.errors import RulesInputError
 from rulebook.query import Query
 
@@ -57,10 +57,40 @@ def action_odds(*, battle: BattleSession, plan: Plan) -> dict:
     """The exact odds of the planned action: the answer ``python -m rulebook odds`` gives for its query."""
     if not plan.rolls:
         return {}
+    query = Query(copy.deepcopy(plan.query))
     try:
-        return editions.action(battle.edition, plan.rule).odds(Query(copy.deepcopy(plan.query)))
+        answer = editions.action(battle.edition, plan.rule).odds(query)
+        query.refuse_unknown()  # the command line would refuse it too, so the odds would not be its answer
+        return answer
     except RulesInputError as exc:
         raise ValidationError(f"The rulebook cannot answer this: {exc}") from None
+
+
+def action_next_die(*, battle: BattleSession, plan: Plan, dice: list) -> DiceNeeded | None:
+    """Which die the rules read next after the dice entered so far (None once they are enough); reads only.
+
+    The roll is worked out on the entered dice and stops where they run out, so the table is asked for one die
+    at a time, in the rules' own order, each named with what it is for. A die that cannot be right (a face its
+    die does not have, or more dice than the action reads) is a ``ValidationError`` naming it.
+    """
+    if not plan.rolls:
+        return None
+    source = ScriptedDice(dice)
+    try:
+        editions.action(battle.edition, plan.rule).roll(Query(copy.deepcopy(plan.query)), source)
+    except DiceNeeded as needed:
+        return needed
+    except WrongFace as wrong:
+        raise ValidationError(str(wrong), code="wrong_die", params={"index": wrong.index}) from None
+    except RulesInputError as exc:
+        raise ValidationError(str(exc)) from None
+    if source.remaining:
+        used = len(dice) - source.remaining
+        raise ValidationError(
+            f"Only {used} of the {len(dice)} dice entered are needed: die {used + 1} is one too many.",
+            code="wrong_die", params={"index": used},
+        )  # fmt: skip
+    return None
 
 
 def _dice_source(dice: list | DiceSource | None) -> DiceSource:

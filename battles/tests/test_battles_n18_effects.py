@@ -119,8 +119,9 @@ def test_reaction_attacks_hurt_the_attacker(make_battle):
     battle = make_battle("n18", fighters=2)
     (_, attacker), (_, target) = sides(battle)
     knife = next(f"{w['key']}:0" for w in attacker.profile["weapons"] if w["category"] == "close_combat")
-    # the attacker's Attack dice misses (1); the target strikes back with its knife: hit 4, wound 4, Injury dice 4
-    action = resolve(battle, "fight", [1, 4, 4, 4], fighter=attacker, target=target, weapon=knife, reaction=True)
+    # the attacker's Attack dice misses (1); the target strikes back with its knife and pistol (two weapons: one
+    # Attack dice each): knife 4 hits, pistol 1 misses; the knife's hit: wound 4, Injury dice 4
+    action = resolve(battle, "fight", [1, 4, 1, 4, 4], fighter=attacker, target=target, weapon=knife, reaction=True)
     attacker.refresh_from_db()
     target.refresh_from_db()
     assert action.query["target"]["weapon"] == "fighting-knife" and action.query["attacker"]["T"]

@@ -56,9 +56,13 @@ def falls_chance(edge: str, initiative: int) -> Fraction:
 
 
 def _target(q: Query) -> Target:
+    """The fighter who falls (or is fallen on); ``down``: already down, with no wounds left, so a wound rolls on
+    the Injury table again and he is not pinned (as when shot while down)."""
+    down, wounds_left = q.bool("down"), q.int("wounds_left", 0, 10, default=1)
     return Target(
         T=q.int("T", 1, 10, default=3),
-        wounds_left=q.int("wounds_left", 0, 10, default=1),
+        wounds_left=0 if down else wounds_left,
+        down=down,
         save=q.int("save", 2, 6, default=None),
         flesh_wounds=q.int("flesh_wounds", 0, 10, default=0),
         WS=q.int("WS", 0, 10, default=None),
@@ -78,8 +82,9 @@ def _weighted(into: dict, weight: Fraction, outcomes: dict) -> None:
         into[key] = into.get(key, 0) + weight * p
 
 
-def _pinned_note(outcomes: dict) -> Fraction:
-    return 1 - outcomes.get(DOWN, 0) - outcomes.get(OUT_OF_ACTION, 0)
+def _pinned_note(outcomes: dict, target: Target) -> Fraction:
+    """A faller left neither down nor out of action is pinned (one already down stays down)."""
+    return Fraction(0) if target.down else 1 - outcomes.get(DOWN, 0) - outcomes.get(OUT_OF_ACTION, 0)
 
 
 def _read_fall(q: Query) -> tuple[int, Target, str | None, int | None]:
@@ -99,9 +104,9 @@ def fall_odds(q: Query) -> dict:
         "kind": "fall",
         "why": _fall_why(height, edge),
         **prob("p_falls", p_fall),
-        **prob("p_pass", 1 - p_fall if edge else _pinned_note(landing)),
+        **prob("p_pass", 1 - p_fall if edge else _pinned_note(landing, target)),
         **dist("outcome", outcome),
-        **prob("p_pinned", p_fall * _pinned_note(landing)),
+        **prob("p_pinned", p_fall * _pinned_note(landing, target)),
     }
     if q.has("onto"):
         victim = _target(q.sub("onto"))
@@ -126,9 +131,10 @@ def _fall_why(height: int, edge: str | None) -> list[str]:
 def _land_roll(height: int, target: Target, dice: DiceSource, who: str) -> dict:
     # The fighter beneath takes the faller's hit; the 12" rule is the faller's alone.
     if who == "faller" and height > CERTAIN_OUT_ABOVE:
-        return {"outcome": OUT_OF_ACTION, "steps": [], "why": f'more than {CERTAIN_OUT_ABOVE}": no dice'}
+        return {"outcome": OUT_OF_ACTION, "wounds_lost": target.wounds_left, "new_flesh_wounds": 0,
+                "injury_rolls": [], "steps": [], "why": f'more than {CERTAIN_OUT_ABOVE}": no dice'}  # fmt: skip
     result = resolution.hit_roll(fall_hit(height), target, dice, who=who).as_json()
-    result["pinned"] = result["outcome"] not in (DOWN, OUT_OF_ACTION)
+    result["pinned"] = not target.down and result["outcome"] not in (DOWN, OUT_OF_ACTION)
     return result
 
 

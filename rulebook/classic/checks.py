@@ -130,9 +130,10 @@ def leadership(q: Query) -> tuple[int, list[str]]:
     if q.has("leader"):
         leader = q.sub("leader")
         leader_ld = leader.int("Ld", 2, 10)
-        if not leader.bool("within_6", True):
+        within, unable = leader.bool("within_6", True), leader.bool("down") | leader.bool("broken")
+        if not within:
             why.append('leader more than 6" away')
-        elif leader.bool("down") or leader.bool("broken"):
+        elif unable:
             why.append("leader is down or broken and cannot lend his Ld")
         elif leader_ld > ld:
             ld = leader_ld
@@ -172,6 +173,7 @@ def bottle_check(q: Query) -> Check:
     if 4 * casualties < size:
         return no_test("bottle", f"fewer than a quarter of {size} down or out of action", "fights_on", **extra)
     leader = q.sub("leader")
+    leader.accept("Ld")  # a leader down or out lends no Ld
     if not leader.bool("down_or_out"):
         ld = leader.int("Ld", 2, 10)
         why = f"gang leader's Ld {ld}"
@@ -352,6 +354,21 @@ CHECKS: dict[str, Callable[[Query], Check]] = {
     "frenzy": frenzy_check,
     "hatred": hatred_check,
 }
+# The fields each check may read. A check that needs no dice (a frenzied fighter fears nothing) stops before
+# reading the rest, which are still fields it knows, not misspellings to refuse.
+_LD_FIELDS = ("Ld", "leader", "hatred")
+_FEAR_FIELDS = (*_LD_FIELDS, "frenzied", "causes_terror", "stupefied", "causes_fear", "situation")
+KNOWN_FIELDS = {
+    "leadership": _LD_FIELDS,
+    "nerve": (*_LD_FIELDS, "in_cover_unseen", "broken_this_turn"),
+    "bottle": ("gang_size", "down_or_out", "leader", "fighters_Ld"),
+    "escape_pinning": ("in_hand_to_hand", "friend_within_2", "I"),
+    "fear": _FEAR_FIELDS,
+    "terror": _FEAR_FIELDS,
+    "stupidity": (*_LD_FIELDS, "frenzied", "in_hand_to_hand"),
+    "frenzy": (*_LD_FIELDS, "broken"),
+    "hatred": (*_LD_FIELDS, "frenzied"),
+}
 OTHER_KINDS = {
     "recovery": (recovery_odds, recovery_roll),
     **advanced.KINDS,
@@ -359,17 +376,23 @@ OTHER_KINDS = {
 KINDS = (*CHECKS, *OTHER_KINDS)
 
 
+def _check(q: Query, kind: str) -> Check:
+    check = CHECKS[kind](q)
+    q.accept(*KNOWN_FIELDS[kind])
+    return check
+
+
 def check_odds(q: Query) -> dict:
     kind = q.choice("kind", KINDS)
     if kind in CHECKS:
-        return CHECKS[kind](q).odds()
+        return _check(q, kind).odds()
     return OTHER_KINDS[kind][0](q)
 
 
 def check_roll(q: Query, dice: DiceSource) -> dict:
     kind = q.choice("kind", KINDS)
     if kind in CHECKS:
-        return CHECKS[kind](q).roll(dice)
+        return _check(q, kind).roll(dice)
     return OTHER_KINDS[kind][1](q, dice)
 
 

@@ -111,13 +111,15 @@ def _choice(q: Query, name: str, allow_positions: bool):
 
 
 def combatant(q: Query, rolling: bool = False) -> Combatant:
-    if "weapons" in q.data and not isinstance(q.data["weapons"], list):
+    names = q.raw("weapons", None)
+    if names is not None and not isinstance(names, list):
         raise RulesInputError(q.field("weapons"), "must be a list of weapon names or objects")
-    names = q.data.get("weapons") or ["knife"]
+    names = names or ["knife"]
     if len(names) > 2:
         raise RulesInputError(q.field("weapons"), "a fighter fights with at most two weapons, one in each hand")
     weapons = tuple(hand_weapon(w, f"{q.field('weapons')}[{i}]") for i, w in enumerate(names))
     wounds_field = "W" if "W" in q.data and "wounds_left" not in q.data else "wounds_left"
+    q.accept("W", "wounds_left")  # either spelling of the wounds a fighter has left
     save = q.int("save", 2, 6, default=None) if q.has("save") else None
     fighter = Combatant(
         WS=q.int("WS", 0, 10),

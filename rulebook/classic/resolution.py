@@ -182,6 +182,9 @@ class Target:
     flesh_wounds: int = 0
     WS: int | None = None
     BS: int | None = None
+    # Already down (face down): further wounds roll on the Injury table again, a further Down is ignored, and
+    # a hit does not pin him (1995 rulebook, Shooting: "Shooting at a Fighter Who is Down").
+    down: bool = False
 
     def bled_out(self, flesh_wounds: int) -> bool:
         """True when this many flesh wounds in all bring both WS and BS to 0."""

@@ -10,7 +10,9 @@ Shots". What a hit does is :mod:`rulebook.classic.resolution`; ammo and explosio
 Query (beyond the contract): ``"profile"`` picks a named profile of a content weapon;
 ``shooter.S`` is needed to throw a grenade; ``shooter.T``/``save``/``wounds_left`` add the
 harm an exploding weapon does to him; ``target.flesh_wounds``, ``target.WS``/``BS`` (the 0/0
-rule); ``sustained_fire_dice`` (default: all the weapon has; 0 for a single shot);
+rule); ``target.down``: a fighter already down ("Shooting at a Fighter Who is Down": a further wound rolls
+on the Injury table again, Down again changes nothing, Out of Action removes him; he is not pinned, and the
+``down`` outcome then means he stays down); ``sustained_fire_dice`` (default: all the weapon has; 0 for a single shot);
 ``under_template``: ``wholly`` or ``partially`` for flamers; ``hand_to_hand_opponents``: how
 many fighters the target is fighting (a hit lands on each of them as likely as on him, and
 nobody is pinned); ``friend_in_path``: a friend within 1/2" of the line of fire (stray shots);
@@ -173,9 +175,15 @@ def _profile(query: Query) -> tuple[armoury.Profile, str | None, bool]:
 
 
 def _target(q: Query) -> Target:
+    """A fighter shot at. ``down``: already down, so he has no wounds left and each further wound rolls on the
+    Injury table again (1995 rulebook, Shooting: "Shooting at a Fighter Who is Down")."""
+    down = q.bool("down")
+    if down and q.int("wounds_left", 0, 10, default=0):
+        raise RulesInputError(q.field("wounds_left"), "a fighter who is down has no wounds left (give 0)")
     return Target(
         T=q.int("T", 1, 10),
-        wounds_left=q.int("wounds_left", 0, 10, default=1),
+        wounds_left=0 if down else q.int("wounds_left", 0, 10, default=1),
+        down=down,
         save=q.int("save", 2, 6, default=None) if q.has("save") else None,
         flesh_wounds=q.int("flesh_wounds", 0, 10, default=0),
         WS=q.int("WS", 0, 10) if q.has("WS") else None,
@@ -183,8 +191,21 @@ def _target(q: Query) -> Target:
     )
 
 
+def range_bands(query: Query, strength: int) -> dict:
+    """The farthest distance of each range band of the query's weapon, for a shooter of this Strength:
+    ``{"short": inches, "long": inches}``; a thrown grenade has only its throw; a flamer template none."""
+    profile, _, thrown = _profile(query)
+    if thrown:
+        reach = blast.grenade_range(strength)
+        return {"short": reach, "long": None}
+    if profile.template == "flamer":
+        return {"short": None, "long": None}
+    return {"short": profile.short_range, "long": profile.long_range}
+
+
 def read_shot(query: Query) -> Shot:
     shooter = query.sub("shooter")
+    shooter.accept("S")  # needed only to throw a grenade
     bs = shooter.int("BS", 0, 10)
     profile, name, thrown = _profile(query)
     if not isinstance(profile.strength, int) or profile.damage is None:
@@ -195,6 +216,7 @@ def read_shot(query: Query) -> Shot:
     modifiers = []
     if profile.template == "flamer":
         band, distance = "template", None
+        query.accept("distance", "cover")  # a template hits whoever it covers, wherever they stand
     else:
         distance = query.number("distance", 0, 1000)
         if thrown:
@@ -324,7 +346,9 @@ def shoot_odds(query: Query) -> dict:
         "p_unsaved": p_hit - outcome[NO_WOUND] - outcome[SAVED],
         "outcome": outcome,
         # A hit pins a fighter who is neither down nor out, unless he is fighting hand-to-hand.
-        "p_pinned": Fraction(0) if shot.opponents else p_hit - outcome[DOWN] - outcome[OUT_OF_ACTION],
+        "p_pinned": Fraction(0)
+        if shot.opponents or shot.target.down
+        else p_hit - outcome[DOWN] - outcome[OUT_OF_ACTION],
         **ammo.ammo_odds(shot.profile, rolls),
     }
     if shot.sustained_dice:

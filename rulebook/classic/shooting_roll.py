@@ -87,7 +87,7 @@ def shoot_roll(query: Query, dice) -> dict:
         "hit": bool(hits),
         "hits": hits,
         "outcome": outcome,
-        "pinned": bool(hits) and not shot.opponents and outcome not in (DOWN, OUT_OF_ACTION),
+        "pinned": bool(hits) and not shot.opponents and not target.down and outcome not in (DOWN, OUT_OF_ACTION),
         "weapon_fails": failed or shot.profile.one_shot,
         "weapon_explodes": exploded,
     }
@@ -112,7 +112,7 @@ def target_after(target: Target, outcome: str, pinned: bool) -> dict:
     return {
         "wounds_left": target.wounds_left,
         "flesh_wounds": target.flesh_wounds,
-        "down": outcome == DOWN,
+        "down": outcome == DOWN or (target.down and outcome != OUT_OF_ACTION),
         "out_of_action": outcome == OUT_OF_ACTION,
         "pinned": pinned,
     }

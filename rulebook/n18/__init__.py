@@ -4,14 +4,20 @@ Each table and action is defined in the module that implements its rule and regi
 """
 
 from rulebook.editions import Action
-from rulebook.n18 import campaign, checks, fighting, movement, shooting
+from rulebook.n18 import campaign, checks, close_quarters, fighting, movement, shooting
 from rulebook.n18.advancement import GANGER_ADVANCEMENT
 from rulebook.n18.damage import INJURY_DICE
 
 CORE_ACTIONS = (
     Action("shoot", "a Shoot action at one fighter: hit, wound, save, Damage and Injury dice", shooting.odds, shooting.roll),
     Action("fight", "one fighter's close combat Attack dice against one enemy", fighting.odds, fighting.roll),
-    Action("test", "characteristic, Nerve, Rally, Bottle, Recovery and Ammo tests", checks.odds, checks.roll),
+    Action("test", "characteristic, Nerve, Rally, Flee, Bottle, Recovery and Ammo tests", checks.odds, checks.roll),
+    Action("charge", "a Charge: Movement + D3\" to reach the enemy, +1 Attack dice", close_quarters.charge_odds,
+           close_quarters.charge_roll),
+    Action("coup-de-grace", "a Coup de Grace on a Prone and Seriously Injured enemy", close_quarters.coup_de_grace_odds,
+           close_quarters.coup_de_grace_roll),
+    Action("blaze", "the Blaze condition: catching fire, the burn and putting it out", close_quarters.blaze_odds,
+           close_quarters.blaze_roll),
     Action("agility", "an Agility test (4+, natural 1 fails, natural 6 passes)", movement.agility_odds,
            movement.agility_roll),
     Action("move-cost", "the Movement a path over terrain uses, and the tests it asks for", movement.move_cost_odds,
@@ -51,5 +57,13 @@ BENCHMARKS: list = [
         "fight",
         {"attacker": {"WS": 3, "A": 2, "S": 3, "T": 3, "W": 2, "save": 5, "charging": True}, "weapon": "power sword",
          "reaction": True, "target": {"T": 3, "W": 2, "save": 5, "WS": 4, "A": 2, "S": 3, "weapon": "chainsword"}},
+    ),
+    (
+        "n18 fight: charging A3 with a sword and a laspistol against a sword and a chainsword, striking back",
+        "fight",
+        {"attacker": {"WS": 3, "A": 3, "S": 3, "T": 3, "W": 2, "save": 5, "charging": True}, "weapon": "sword",
+         "second_weapon": "laspistol", "reaction": True,
+         "target": {"T": 3, "W": 2, "save": 5, "WS": 3, "A": 2, "S": 3, "weapon": "sword",
+                    "second_weapon": "chainsword"}},
     ),
 ]  # fmt: skip

@@ -7,9 +7,16 @@ N3 a research note; the Bottle formula also in a 2021 rpol.net N18 summary):
   numbers for 2D6 plus modifiers. S and T are tested by rolling a D6 equal to or under the value. No
   natural-roll rule is applied to these tests (the sources name none).
 - Nerve test: a Cool test when a friend nearby is Seriously Injured or taken Out of Action; failing it
-  Breaks the fighter. Rally: a Cool test in the End phase for a Broken fighter.
+  Breaks the fighter. Rally: a Cool test in the End phase for a Broken fighter. Both add 1 for each friendly
+  fighter within 3" who is neither Broken nor Prone and Seriously Injured (``friends_within_3``; 2023 core
+  rulebook pp. 128 and 141, as summarised at
+  https://bluetablewargaming.blogspot.com/2026/02/friends-with-benefits-reasons-to-keep.html).
 - Bottle test: D6 plus the crew's Seriously Injured and Out of Action fighters; a total above the starting
   crew bottles the gang out.
+- Home Turf Advantage (the campaign guide, Scenario Rules): the gang rolls two D6 for its Bottle test and
+  discards the highest, and adds 1 to its Rally tests (``home_turf``).
+- Fleeing the battlefield: once a gang has bottled out, each of its fighters makes a Cool test in every End
+  phase, and one who fails flees (goes Out of Action): ``kind`` ``flee``, the Cool test with its modifier.
 - Recovery test: one Injury dice for a Seriously Injured fighter. Out of Action removes them; Seriously
   Injured adds a Flesh Wound and they stay down; a Flesh Wound adds a Flesh Wound and they stand up Prone
   and Pinned. A Standing, Active friend within 1" may assist: roll one more Injury dice, keep the better,
@@ -22,7 +29,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from rulebook.dice import TWO_D6, DiceSource, Dist, combine, map_dist, probability
+from rulebook.dice import D6, TWO_D6, DiceSource, Dist, combine, map_dist, probability
 from rulebook.errors import RulesInputError
 from rulebook.n18.damage import FLESH_WOUND, INJURY_DIE, OUT_OF_ACTION, SERIOUSLY_INJURED, roll_injury_die
 from rulebook.n18.resolution import target_number
@@ -32,7 +39,8 @@ from rulebook.query import Query
 D6_TARGETS = ("WS", "BS", "I")
 TWO_D6_TARGETS = ("Ld", "Cl", "Wil", "Int")
 ROLL_UNDER = ("S", "T")
-KINDS = ("characteristic", "nerve", "rally", "bottle", "recovery", "ammo")
+KINDS = ("characteristic", "nerve", "rally", "flee", "bottle", "recovery", "ammo")
+HOME_TURF_RALLY = 1
 
 
 # --- characteristic tests -----------------------------------------------------------------
@@ -83,9 +91,19 @@ def roll_characteristic(name: str, value: int, modifier: int, dice: DiceSource) 
 # --- Bottle and Recovery ---------------------------------------------------------------------
 
 
-def bottle(seriously_injured: int, out_of_action: int, starting_crew: int, modifier: int = 0) -> Fraction:
-    """Chance the gang bottles out: D6 + SI + OOA (+ modifier) above the starting crew."""
-    return Fraction(sum(1 for f in range(1, 7) if f + seriously_injured + out_of_action + modifier > starting_crew), 6)
+def bottle_die(home_turf: bool) -> Dist:
+    """The Bottle test's die: one D6, or with Home Turf Advantage the lower of two D6."""
+    if home_turf:
+        return combine(D6.distribution(), D6.distribution(), min)
+    return D6.distribution()
+
+
+def bottle(seriously_injured: int, out_of_action: int, starting_crew: int, modifier: int = 0,
+           home_turf: bool = False) -> Fraction:  # fmt: skip
+    """Chance the gang bottles out: the die + SI + OOA (+ modifier) above the starting crew."""
+    return probability(
+        bottle_die(home_turf), lambda face: face + seriously_injured + out_of_action + modifier > starting_crew
+    )
 
 
 RECOVERY_PREFERENCE = {FLESH_WOUND: 0, SERIOUSLY_INJURED: 1, OUT_OF_ACTION: 2}  # the fighter keeps the lowest
@@ -116,7 +134,7 @@ def _bottle_inputs(query: Query) -> tuple[int, int, int, int]:
     ooa = query.int("out_of_action", 0, crew)
     if si + ooa > crew:
         raise RulesInputError("out_of_action", "Seriously Injured and Out of Action fighters exceed the starting crew")
-    return si, ooa, crew, query.int("modifier", -6, 6, default=0)
+    return si, ooa, crew, query.int("modifier", -6, 6, default=0), query.bool("home_turf")
 
 
 def _recovery_inputs(query: Query) -> tuple[int, int, bool]:
@@ -124,8 +142,15 @@ def _recovery_inputs(query: Query) -> tuple[int, int, bool]:
     return toughness, query.int("flesh_wounds", 0, toughness - 1, default=0), query.bool("assisted")
 
 
-def _cool(query: Query) -> tuple[int, int]:
-    return target_number(query, "Cl", 2, 12), query.int("modifier", -6, 6, default=0)
+def _cool(query: Query, kind: str) -> tuple[int, int]:
+    """The Cool target and the modifier: the query's own, +1 per steady friend within 3" (Nerve, Rally) and
+    +1 with Home Turf Advantage (Rally)."""
+    modifier = query.int("modifier", -6, 6, default=0)
+    if kind in ("nerve", "rally"):
+        modifier += query.int("friends_within_3", 0, 20, default=0)
+    if kind == "rally" and query.bool("home_turf"):
+        modifier += HOME_TURF_RALLY
+    return target_number(query, "Cl", 2, 12), modifier
 
 
 def _ammo(query: Query) -> tuple[int, int]:
@@ -137,8 +162,9 @@ def odds(query: Query) -> dict:
     if kind == "characteristic":
         name, value, modifier = _characteristic(query)
         return {"kind": kind, "characteristic": name, **prob("p_pass", p_characteristic(name, value, modifier))}
-    if kind in ("nerve", "rally"):
-        return {"kind": kind, **prob("p_pass", two_d6_test(*_cool(query)))}
+    if kind in ("nerve", "rally", "flee"):
+        cool, modifier = _cool(query, kind)
+        return {"kind": kind, "modifier": modifier, **prob("p_pass", two_d6_test(cool, modifier))}
     if kind == "bottle":
         p = bottle(*_bottle_inputs(query))
         return {"kind": kind, **prob("p_bottled", p), **prob("p_pass", 1 - p)}
@@ -154,14 +180,18 @@ def roll(query: Query, dice: DiceSource) -> dict:
         name, value, modifier = _characteristic(query)
         score, passed = roll_characteristic(name, value, modifier, dice)
         return {"kind": kind, "characteristic": name, "score": score, "passed": passed}
-    if kind in ("nerve", "rally"):
-        cool, modifier = _cool(query)
+    if kind in ("nerve", "rally", "flee"):
+        cool, modifier = _cool(query, kind)
         score, passed = roll_characteristic("Cl", cool, modifier, dice)
-        return {"kind": kind, "score": score, "passed": passed}
+        return {"kind": kind, "score": score, "modifier": modifier, "passed": passed}
     if kind == "bottle":
-        si, ooa, crew, modifier = _bottle_inputs(query)
-        total = dice.d6("Bottle test") + si + ooa + modifier
-        return {"kind": kind, "total": total, "bottled": total > crew, "passed": total <= crew}
+        si, ooa, crew, modifier, home_turf = _bottle_inputs(query)
+        if home_turf:
+            faces = [dice.d6("Bottle test, Home Turf: first die"), dice.d6("Bottle test, Home Turf: second die")]
+        else:
+            faces = [dice.d6("Bottle test")]
+        total = min(faces) + si + ooa + modifier
+        return {"kind": kind, "kept": min(faces), "total": total, "bottled": total > crew, "passed": total <= crew}
     if kind == "recovery":
         toughness, flesh, assisted = _recovery_inputs(query)
         results = [roll_injury_die(dice, "Recovery test: Injury dice")]

@@ -193,6 +193,7 @@ def read_fighter(query: Query) -> tuple[Fighter, str]:
     toughness = query.int("T", 1, 10)
     state = query.choice("state", STATES, default="standing")
     seriously_injured = state == "seriously_injured"
+    query.accept("W")  # a Seriously Injured fighter has no Wounds left, whatever the query says
     wounds = 0 if seriously_injured else query.int("W", 0, 10, default=1)
     flesh = query.int("flesh_wounds", 0, toughness - 1, default=0)
     return Fighter(toughness, wounds, flesh, seriously_injured), state

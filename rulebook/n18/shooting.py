@@ -68,7 +68,8 @@ from rulebook.query import Query
 
 MODELLED = frozenset(
     {"Power", "Rending", "Shock", "Melta", "Template", "Blast", "Rapid Fire", "Scattershot", "Knockback",
-     "Unstable", "Scarce", "Limited", "Plentiful", "Gas", "Toxin", "Grenade", "Pulverise"}
+     "Unstable", "Scarce", "Limited", "Plentiful", "Gas", "Toxin", "Grenade", "Pulverise",
+     "Pistol", "Sidearm", "Melee"}
 )  # fmt: skip
 OUTCOMES = ("miss", "no_wound", "saved", "wound_lost", "flesh_wound", "seriously_injured", "out_of_action")
 UNSTABLE_OVERLOAD = 3  # a D6 of 3 or less overloads an Unstable weapon
@@ -263,8 +264,11 @@ def _save_needed(attack: Attack):
 
 
 def _assumptions(shot: Shot) -> str:
-    notes = [FIREPOWER_ASSUMPTION]
+    """What the answer assumed; the Firepower dice's faces and hits only for a Rapid Fire weapon, the one kind
+    whose bullet holes count (Pistol, Sidearm and Melee change nothing in a shot: close combat traits)."""
+    notes = []
     if shot.rapid_fire:
+        notes.append(FIREPOWER_ASSUMPTION)
         notes.append(
             f'{shot.firepower_dice} Firepower dice, every hit on the target (none moved to fighters within 3")'
         )

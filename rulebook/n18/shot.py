@@ -143,6 +143,13 @@ def _range_band(profile: dict, distance: float, user_strength: int | None) -> di
     return {"band": band, "short_range": short, "long_range": long_range}
 
 
+def range_bands(query: Query, user_strength: int) -> dict:
+    """The farthest distance of each range band of the query's weapon: ``{"short": inches or None, "long":
+    inches or None}`` (a template weapon has neither; a weapon without a Short range only ``long``)."""
+    bands = _range_band(trading_post.read_profile(query), 0, user_strength)
+    return {"short": bands["short_range"], "long": bands["long_range"]}
+
+
 def _thrown(reach, user_strength: int | None):
     """A range in inches: a thrown one (``Sx3``) is a multiple of the thrower's Strength."""
     if reach not in trading_post.GRENADE_RANGES:

@@ -28,6 +28,7 @@ from battles.rules.classic.queries import (
     TESTS,
     fight_plan,
     multi_fight_plan,
+    range_bands,
     shoot_plan,
     test_plan,
 )
@@ -44,6 +45,7 @@ __all__ = [
     "casualties",
     "fresh_state",
     "plan",
+    "range_bands",
     "prompts",
 ]
 

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from battles.models import Condition
 from battles.rules import Plan, fighting_weapons, weapon_query
+from rulebook.classic.shooting import range_bands as weapon_range_bands
+from rulebook.errors import RulesInputError
+from rulebook.query import Query
 
 KINDS = {"shoot": "Shoot", "fight": "Fight", "multi-fight": "Multiple combat", "test": "Test"}
 TESTS = {
@@ -42,9 +45,11 @@ def current(fighter, stat: str) -> int:
 
 
 def _target(fighter) -> dict:
+    down = fighter.condition == Condition.DOWN
     return {
         "T": fighter.stats["T"],
-        "wounds_left": fighter.wounds_left,
+        "wounds_left": 0 if down else fighter.wounds_left,
+        "down": down,
         "save": fighter.profile.get("save"),
         "flesh_wounds": fighter.flesh_wounds,
         "WS": fighter.stats["WS"],
@@ -204,3 +209,13 @@ def _bottle_plan(side: str, fighters: list, params: dict) -> Plan:
     if leader_out:
         query["fighters_Ld"] = [f.stats["Ld"] for f in mine if not f.is_casualty] or [2]
     return Plan("test", "test", query, "Bottle test", side=side, params=params)
+
+
+def range_bands(fighter, choice: str) -> dict:
+    """The farthest inches of the chosen weapon's Short and Long range for this fighter (None where it has no
+    such band), so a range band picked at the table becomes the distance the rulebook reads."""
+    query, _ = weapon_query(fighter, choice)
+    try:
+        return weapon_range_bands(Query(query), fighter.stats.get("S", 3))
+    except RulesInputError:
+        return {"short": None, "long": None}

@@ -9,9 +9,26 @@ the prompts and the round sequence.
 from __future__ import annotations
 
 from battles.rules import Plan
-from battles.rules.n18.effects import apply_fight, apply_shoot, apply_test, casualties, fresh_state
+from battles.rules.n18.effects import (
+    apply_coup_de_grace,
+    apply_fight,
+    apply_shoot,
+    apply_test,
+    casualties,
+    fresh_state,
+)
 from battles.rules.n18.phases import advance, prompts
-from battles.rules.n18.queries import COVER, FALL_CAUSES, KINDS, TESTS, fight_plan, shoot_plan, test_plan
+from battles.rules.n18.queries import (
+    COVER,
+    FALL_CAUSES,
+    KINDS,
+    TESTS,
+    coup_de_grace_plan,
+    fight_plan,
+    range_bands,
+    shoot_plan,
+    test_plan,
+)
 from battles.rules.n18.scenarios import SCENARIO_ACTIONS, apply_scenario, scenario_actions, scenario_plan
 
 __all__ = [
@@ -25,12 +42,14 @@ __all__ = [
     "casualties",
     "fresh_state",
     "plan",
+    "range_bands",
     "prompts",
     "scenario_actions",
 ]
 
-PLANS = {"shoot": shoot_plan, "fight": fight_plan}
-APPLY = {"shoot": apply_shoot, "fight": apply_fight, "test": apply_test, "scenario": apply_scenario}
+PLANS = {"shoot": shoot_plan, "fight": fight_plan, "coup-de-grace": coup_de_grace_plan}
+APPLY = {"shoot": apply_shoot, "fight": apply_fight, "coup-de-grace": apply_coup_de_grace, "test": apply_test,
+         "scenario": apply_scenario}  # fmt: skip
 
 
 def plan(kind: str, params: dict, fighters: list, battle) -> Plan:

@@ -2,7 +2,7 @@
 
 States follow the project's content facts (section 3): a fighter is Active, Pinned, Seriously Injured or
 Out of Action, and apart from that Standing or Prone, Broken or not, Ready or already activated this
-round; a Standing fighter who is hit becomes Prone and Pinned. Ammo tests leave a weapon Out of Ammo
+round; a Standing fighter hit by a ranged attack becomes Prone and Pinned (melee hits do not pin). Ammo tests leave a weapon Out of Ammo
 (for good when jammed, or for the weapons ``rulebook.n18.shooting.NOT_RELOADED`` names); Nerve, Rally,
 Recovery (assisted or not), Reload, Falling and the Bottle test change what their outcome says.
 """
@@ -44,7 +44,7 @@ def harm(fighter, after: dict, by) -> list[str]:
 
 
 def _pin(fighter) -> list[str]:
-    """A Standing fighter who is hit becomes Prone and Pinned."""
+    """A Standing fighter hit by a ranged attack (or who falls) becomes Prone and Pinned."""
     if fighter.condition != Condition.ACTIVE:
         return []
     fighter.condition, fighter.prone = Condition.PINNED, True
@@ -63,8 +63,51 @@ def apply_shoot(plan: Plan, result: dict, battle) -> list[str]:
     if result.get("pins"):
         changes += _pin(target)
     changes += _weapon_fails(shooter, plan, result)
+    changes += _blaze_hit(battle, plan, hits)
     activated(shooter)
     return changes or ["No effect"]
+
+
+BLAZE_TO_ROLL = "blaze_to_roll"  # battle fact: fighters hit by a Blaze weapon whose D6 (4+ catches) is still due
+
+
+def _blaze_hit(battle, plan: Plan, hits: int) -> list[str]:
+    """A hit from a Blaze weapon that leaves the target in play asks for the D6 that sets them ablaze on a 4+
+    (Blaze trait, ``rulebook.n18.close_quarters``)."""
+    target = plan.target
+    traits = trading_post.trait_names(trading_post.read_profile(Query(plan.query)))
+    if "Blaze" not in traits or not hits or target.out_of_action or target.ablaze:
+        return []
+    due = battle.facts.get(BLAZE_TO_ROLL, [])
+    if target.pk not in due:
+        battle.facts = {**battle.facts, BLAZE_TO_ROLL: [*due, target.pk]}
+    return [f"{target.name} may catch fire (Blaze: a D6, 4+)"]
+
+
+def _blaze(plan: Plan, result: dict, battle) -> list[str]:
+    """The Blaze condition: catching fire after a Blaze hit, or the burn and the attempt to put it out when the
+    fighter is activated (a Pinned fighter stands up; one who moved may drop Prone and Pinned again)."""
+    fighter = plan.fighter
+    if result["step"] == "catch":
+        battle.facts = {**battle.facts, BLAZE_TO_ROLL: [pk for pk in battle.facts.get(BLAZE_TO_ROLL, [])
+                                                        if pk != fighter.pk]}  # fmt: skip
+        fighter.ablaze = bool(result["catches_fire"])
+        return [f"{fighter.name} {'catches fire' if fighter.ablaze else 'does not catch fire'}"]
+    changes = harm(fighter, result["target_after"], by=None)
+    standing = not fighter.out_of_action and fighter.condition != Condition.SERIOUSLY_INJURED
+    if standing and plan.query.get("goes_prone"):
+        fighter.condition, fighter.prone = Condition.PINNED, True
+        changes.append(f"{fighter.name} drops Prone and Pinned")
+    elif standing and fighter.condition == Condition.PINNED:
+        fighter.condition, fighter.prone = Condition.ACTIVE, False
+        changes.append(f"{fighter.name} stands up, burning")
+    if fighter.out_of_action or result.get("flames_out"):
+        fighter.ablaze = False
+        if not fighter.out_of_action:
+            changes.append(f"{fighter.name} puts the fire out")
+    else:
+        changes.append(f"{fighter.name} is still ablaze")
+    return changes
 
 
 def _weapon_fails(shooter, plan: Plan, result: dict) -> list[str]:
@@ -83,18 +126,26 @@ def _weapon_fails(shooter, plan: Plan, result: dict) -> list[str]:
 
 
 def apply_fight(plan: Plan, result: dict, battle) -> list[str]:
+    """Close combat hits wound and injure but do not pin: only a ranged hit makes a Standing fighter Prone and
+    Pinned (2023 core rulebook, Shooting: Pinning,
+    https://necrovox.org/docs/the-rules/shooting), so both sides of a fight stay Standing and Engaged
+    unless Seriously Injured or taken Out of Action."""
     attacker, target = plan.fighter, plan.target
-    changes = harm(target, result["target_after"], by=attacker)
-    if result.get("hits"):
-        changes += _pin(target)
+    changes = []
+    if plan.params.get("charging") and target.condition == Condition.PINNED:
+        target.condition, target.prone = Condition.ACTIVE, False  # charged: stands up, Standing and Engaged
+        changes.append(f"{target.name} stands to meet the charge")
+    changes += harm(target, result["target_after"], by=attacker)
     reaction = result.get("reaction") or {}
     if reaction.get("made"):
         changes += harm(attacker, reaction["attacker_after"], by=target)
-        if reaction["hits"]:
-            changes += _pin(attacker)
     lock_in_combat(attacker, target)
     activated(attacker)
     return changes or ["No effect"]
+
+
+def apply_coup_de_grace(plan: Plan, result: dict, battle) -> list[str]:
+    return harm(plan.target, result["target_after"], by=plan.fighter)
 
 
 RECOVERY_WORDS = {"recovers": "recovers: Prone and Pinned", "stays_down": "stays Seriously Injured"}
@@ -110,6 +161,13 @@ def apply_test(plan: Plan, result: dict, battle) -> list[str]:
     if kind == "rally" and result["passed"]:
         fighter.broken = False
         return [f"{fighter.name} rallies"]
+    if kind == "blaze":
+        return _blaze(plan, result, battle)
+    if kind == "flee":
+        if result["passed"]:
+            return [f"{fighter.name} stands firm"]
+        fighter.condition, fighter.engaged, fighter.ready = Condition.OUT_OF_ACTION, False, False
+        return [f"{fighter.name} flees the battlefield (Out of Action)"]
     if kind == "recovery":
         return _recovery(fighter, result["outcome"], plan.query["assisted"])
     if kind == "reload":

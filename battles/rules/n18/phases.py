@@ -1,7 +1,8 @@
 """The 2018+ rules' round: what the rules ask for now, and moving from phase to phase.
 
 Nerve tests for friends within 3" of a fighter who is Seriously Injured or taken Out of Action; in the
-End phase the Bottle test, Recovery tests for Seriously Injured fighters and Rally tests for Broken ones,
+End phase the Bottle test, Recovery tests for Seriously Injured fighters, Rally tests for Broken ones and,
+for a gang that has bottled out, every fighter's Cool test to stay, each End phase,
 and the campaign guide's reinforcements (Border Dispute: both gangs; Search & Destroy: the defender from
 round 2). A new round makes every fighter still in play Ready.
 """
@@ -10,11 +11,13 @@ from __future__ import annotations
 
 from battles.models import Condition, Phase
 from battles.rules import Prompt, bottle_prompt, friends_test, next_phase, test_prompt
+from battles.rules.n18.effects import BLAZE_TO_ROLL
 
 
 def prompts(battle, fighters: list, last_casualties: list, taken: set) -> list[Prompt]:
     steady = (Condition.ACTIVE, Condition.PINNED)
     out = friends_test(fighters, last_casualties, taken, "nerve", 'Nerve test if within 3"', steady, _is)
+    out += _blaze(battle, fighters, taken)
     if battle.phase != Phase.END:
         return out
     for side in ("a", "b"):
@@ -28,7 +31,51 @@ def prompts(battle, fighters: list, last_casualties: list, taken: set) -> list[P
             out.append(test_prompt(f, "Recovery test", "recovery"))
         if f.broken and not f.out_of_action and ("rally", f.pk) not in taken:
             out.append(test_prompt(f, "Rally test", "rally"))
+    out += _flee_tests(battle, fighters, taken)
     return out
+
+
+def _blaze(battle, fighters: list, taken: set) -> list[Prompt]:
+    """Blaze: the D6 for each fighter just hit by a Blaze weapon, and for each fighter ablaze who has not yet
+    been activated this round, the burn and the attempt to put the fire out (Blaze trait)."""
+    by_pk = {f.pk: f for f in fighters}
+    out = [
+        Prompt(
+            f"{by_pk[pk].name}: does the fire catch? (Blaze, 4+)",
+            "test",
+            {"test": "blaze", "step": "catch", "fighter": pk},
+        )  # fmt: skip
+        for pk in battle.facts.get(BLAZE_TO_ROLL, [])
+        if pk in by_pk and not by_pk[pk].out_of_action
+    ]
+    if battle.phase == Phase.ACTION:
+        out += [
+            Prompt(
+                f"{f.name} is ablaze: the burn, then put the fire out",
+                "test",
+                {"test": "blaze", "fighter": f.pk},
+                "when activated: a Strength 3, AP -1, Damage 1 hit first",
+            )  # fmt: skip
+            for f in fighters
+            if f.ablaze and f.ready and not f.out_of_action and ("blaze_activation", f.pk) not in taken
+        ]
+    return out
+
+
+def _flee_tests(battle, fighters: list, taken: set) -> list[Prompt]:
+    """A gang that has bottled out tests every fighter still in play in each End phase: a Cool test, and one who
+    fails flees the battlefield (2023 core rulebook, Fleeing the Battlefield; a fighter near their Leader or
+    Champion may pass without rolling, which the players decide)."""
+    return [
+        Prompt(
+            f"{f.name}: Cool test to stay",
+            "test",
+            {"test": "flee", "fighter": f.pk},
+            f"{battle.gang(f.side).name} has bottled out",
+        )  # fmt: skip
+        for f in fighters
+        if battle.bottled(f.side) and not f.out_of_action and ("flee", f.pk) not in taken
+    ]
 
 
 def _reinforcements(battle, taken: set) -> list[Prompt]:

@@ -3,8 +3,11 @@
 Shooting and Fighting (the target's state, Flesh Wounds up to Toughness less one, the weapon it parries
 and strikes back with, Reaction attacks), and the tests: Nerve and Rally on Cool (+2 within 6" of the
 gang's own intact relic in the campaign guide's Border Dispute), Recovery, Willpower and Intelligence,
-Reload (the weapon's Ammo), Agility, Falling and the Bottle test. The warnings say what the rules forbid
-(activated already, Pinned, Broken, jammed or Out of Ammo weapons); the players decide.
+Reload (the weapon's Ammo), Agility, Falling and the Bottle test (two dice, the highest discarded, with Home Turf
+Advantage; Rally +1 too), a bottled gang's Cool test to stay, Blaze (catching fire, the burn and putting it out),
+and Coup de Grace. A fight may use two weapons and a Charge; a Prone target strikes back only when charged.
+The warnings say what the rules forbid (activated already, Pinned, Broken, jammed or Out of Ammo weapons); the
+players decide.
 """
 
 from __future__ import annotations
@@ -13,8 +16,13 @@ from django.core.exceptions import ValidationError
 
 from battles.models import Condition
 from battles.rules import Plan, fighting_weapons, weapon_query
+from rulebook.errors import RulesInputError
+from rulebook.n18 import trading_post
+from rulebook.n18.campaign.scenarios import SCENARIOS
+from rulebook.n18.shot import range_bands as weapon_range_bands
+from rulebook.query import Query
 
-KINDS = {"shoot": "Shoot", "fight": "Fight", "test": "Test", "scenario": "Scenario"}
+KINDS = {"shoot": "Shoot", "fight": "Fight", "coup-de-grace": "Coup de Grace", "test": "Test", "scenario": "Scenario"}
 TESTS = {
     "nerve": "Nerve test",
     "rally": "Rally test",
@@ -25,6 +33,8 @@ TESTS = {
     "willpower": "Willpower test",
     "intelligence": "Intelligence test",
     "reload": "Reload (Ammo test)",
+    "flee": "Cool test to stay (gang bottled out)",
+    "blaze": "Blaze: burn and put the fire out",
 }
 COVER = {"none": "In the open", "partial": "Partial cover (-1)", "full": "Full cover (-2)"}
 FALL_CAUSES = {"fall": "Falls", "forced": "Forced off a ledge", "jump_down": "Jumps down"}
@@ -83,24 +93,47 @@ def _activation_warnings(fighter) -> list[str]:
     return out
 
 
-def _close_combat_weapon(fighter) -> dict:
-    """The weapon a fighter strikes back and parries with: the first close combat weapon (else pistol) not failed."""
+def _close_combat_weapons(fighter) -> dict:
+    """The weapons a fighter strikes back and parries with: up to two close combat weapons (then pistols) not
+    failed, as the target's ``weapon`` and ``second_weapon`` (each Parry weapon re-rolls a hit; 2023 core
+    rulebook, Close Combat: Choose Weapons). An Unwieldy weapon is used alone."""
     best = sorted(fighting_weapons(fighter), key=lambda w: w["category"] != "close_combat")
-    if not best:
-        return {}
-    query = best[0]["profiles"][0]["query"]
-    return {"weapon": query["weapon"], **({"weapon_profile": query["profile"]} if "profile" in query else {})}
+    out = {}
+    for field, entry in zip(("weapon", "second_weapon"), best[:2], strict=False):
+        query = entry["profiles"][0]["query"]
+        if field == "second_weapon" and (_unwieldy(query) or _unwieldy(out)):
+            break
+        out[field] = query["weapon"]
+        if "profile" in query:
+            out[f"{field}_profile"] = query["profile"]
+    return out
+
+
+def _unwieldy(query: dict) -> bool:
+    weapon = query.get("weapon")
+    if weapon is None:
+        return False
+    try:
+        profile = trading_post.read_profile(Query(dict(query)))
+    except RulesInputError:
+        return False
+    return "Unwieldy" in trading_post.trait_names(profile)
 
 
 def fight_plan(params: dict, fighters: list) -> Plan:
     attacker, target = params["fighter"], params["target"]
     query = {
-        "attacker": {"WS": attacker.stats["WS"], "A": attacker.stats.get("A", 1), "S": attacker.stats["S"]},
-        "target": {**target_query(target), **_close_combat_weapon(target)},
+        "attacker": {"WS": attacker.stats["WS"], "A": attacker.stats.get("A", 1), "S": attacker.stats["S"],
+                     "charging": bool(params.get("charging"))},
+        "target": {**target_query(target), **_close_combat_weapons(target)},
         "modifiers": [params["modifier"]] if params.get("modifier") else [],
-    }
-    if params.get("reaction"):
-        # The target, if still Standing after the attacks, strikes back at the attacker.
+    }  # fmt: skip
+    if params.get("charging") and target.condition == Condition.PINNED:
+        # A Prone and Pinned fighter who is charged stands up, Engaged (Fighter Actions: Charge).
+        query["target"]["state"] = "engaged"
+    if params.get("reaction") and query["target"]["state"] in ("standing", "engaged"):
+        # The target, Standing and Engaged, strikes back if still Standing after the attacks (Close Combat step 7);
+        # a Prone fighter makes no Reaction attacks.
         query["reaction"] = True
         query["attacker"].update(target_query(attacker))
         query["target"].update(WS=target.stats["WS"], A=target.stats.get("A", 1), S=target.stats["S"])
@@ -109,10 +142,33 @@ def fight_plan(params: dict, fighters: list) -> Plan:
         weapon, entry = weapon_query(attacker, params["weapon"])
         query.update(weapon)
         weapon_name = f"the {entry['name']}"
+        if params.get("second_weapon"):
+            second, other = weapon_query(attacker, params["second_weapon"])
+            query["second_weapon"] = second["weapon"]
+            if "profile" in second:
+                query["second_profile"] = second["profile"]
+            weapon_name += f" and the {other['name']}"
     summary = f"{attacker.name} fights {target.name} with {weapon_name}"
     return Plan(
         "fight", "fight", query, summary, attacker, target, params=params, warnings=_activation_warnings(attacker)
     )
+
+
+def coup_de_grace_plan(params: dict, fighters: list) -> Plan:
+    """A Coup de Grace (Simple): a Prone and Seriously Injured enemy within 1" goes Out of Action (2023 core
+    rulebook, Fighter Actions; ``rulebook.n18.close_quarters``)."""
+    attacker, target = params["fighter"], params["target"]
+    query = {"target": target_query(target), "engaged_with_others": bool(params.get("engaged_with_others"))}
+    warnings = _activation_warnings(attacker)
+    summary = f"{attacker.name} makes a Coup de Grace on {target.name}"
+    return Plan("coup-de-grace", "coup-de-grace", query, summary, attacker, target, params=params, warnings=warnings)
+
+
+def home_turf(battle, side: str) -> bool:
+    """Whether this gang has the Home Turf Advantage: the scenario gives it to its attacker or defender (the
+    campaign guide, The Trap: the defender)."""
+    scenario = SCENARIOS.get(battle.scenario or "")
+    return bool(scenario and scenario.home_turf and scenario.home_turf == battle.role(side))
 
 
 def _relic_bonus(battle, fighter, params) -> int:
@@ -130,11 +186,16 @@ def test_plan(params: dict, fighters: list, battle) -> Plan:
             "starting_crew": battle.starting_crew(side) or len(mine),
             "seriously_injured": sum(f.condition == Condition.SERIOUSLY_INJURED for f in mine),
             "out_of_action": sum(f.out_of_action for f in mine),
+            "home_turf": home_turf(battle, side),
         }
         return Plan("test", "test", query, f"Bottle test for {battle.gang(side).name}", side=side, params=params)
     rule, query = "test", {"kind": test}
-    if test in ("nerve", "rally"):
+    if test in ("nerve", "rally", "flee"):
         query.update(Cl=fighter.stats["Cl"], modifier=_relic_bonus(battle, fighter, params))
+        if test != "flee":
+            query["friends_within_3"] = params.get("friends_within_3") or 0
+        if test == "rally":
+            query["home_turf"] = home_turf(battle, fighter.side)
     elif test == "recovery":
         toughness = fighter.stats["T"]
         query.update(T=toughness, flesh_wounds=min(fighter.flesh_wounds, toughness - 1))
@@ -148,6 +209,12 @@ def test_plan(params: dict, fighters: list, battle) -> Plan:
             raise ValidationError(f"The {entry['name']} cannot be reloaded this battle (jammed, or no reload).")
         query = {"kind": "ammo", "ammo": ammo_value(entry)}
         return Plan("test", "test", query, f"{fighter.name} reloads the {entry['name']}", fighter, params=params)
+    elif test == "blaze":
+        rule, step = "blaze", params.get("step") or "activation"
+        query = {"step": step}
+        if step == "activation":
+            query.update(target=target_query(fighter), friends_within_1=params.get("friends_within_1") or 0,
+                         goes_prone=bool(params.get("goes_prone")))  # fmt: skip
     elif test == "agility":
         rule, query = "agility", {"modifier": params.get("modifier") or 0}
     elif test == "fall":
@@ -161,3 +228,13 @@ def ammo_value(entry: dict) -> int:
     """The weapon's Ammo characteristic (4 for 4+), from its first profile that has one."""
     ammo = next((p["ammo"] for p in entry["profiles"] if p.get("ammo")), None)
     return int(str(ammo or "4+").rstrip("+"))
+
+
+def range_bands(fighter, choice: str) -> dict:
+    """The farthest inches of the chosen weapon's Short and Long range for this fighter (None where it has no
+    such band), so a range band picked at the table becomes the distance the rulebook reads."""
+    query, _ = weapon_query(fighter, choice)
+    try:
+        return weapon_range_bands(Query(query), fighter.stats.get("S", 3))
+    except RulesInputError:
+        return {"short": None, "long": None}

@@ -1,5 +1,6 @@
 """Falling, jumping and structures (1995 rulebook, Advanced Game Rules)."""
 
+import json
 from fractions import Fraction as F
 
 import pytest
@@ -11,6 +12,7 @@ from rulebook.classic.checks import check_odds, check_roll
 from rulebook.dice import ScriptedDice
 from rulebook.errors import RulesInputError
 from rulebook.query import Query
+from rulebook.tests.cli_answers import ok
 
 
 def odds(**query) -> dict:
@@ -158,3 +160,18 @@ def test_higher_falls_hurt_more(height, toughness):
     low = exact(odds(kind="fall", height=height, T=toughness))
     high = exact(odds(kind="fall", height=height + 1, T=toughness))
     assert high["out_of_action"] >= low["out_of_action"]
+
+
+def test_a_fall_of_more_than_twelve_inches_takes_every_wound():
+    # A W2 fighter falling 13": out of action without dice; the roll says what he lost, as any landing does.
+    answer = ok("roll", "classic", "test", "--seed", "1",
+                stdin=json.dumps({"kind": "fall", "height": 13, "T": 3, "wounds_left": 2}))  # fmt: skip
+    assert answer["landing"]["outcome"] == "out_of_action" and answer["landing"]["wounds_lost"] == 2
+    assert answer["dice"] == []
+
+
+def test_a_multi_wound_fighter_who_falls_loses_wounds_before_injury_dice():
+    # W2 T3, a 5" fall: S5 wounds on 2+ (5/6), D6 wounds; 1 wound (1/6) only takes a wound, and he is pinned.
+    answer = ok("odds", "classic", "test", stdin=json.dumps({"kind": "fall", "height": 5, "T": 3, "wounds_left": 2}))
+    assert answer["outcome_exact"]["wound_lost"] == "5/36"
+    assert answer["outcome_exact"]["no_wound"] == "1/6"

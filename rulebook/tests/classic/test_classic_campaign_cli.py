@@ -57,10 +57,18 @@ def test_experience_odds_are_exact():
 
 
 @pytest.mark.parametrize(
-    "action", ["serious-injury", "advance", "scenario", "down-at-end", "territory", "skill", "experience"]
+    ("action", "query"),
+    [
+        ("serious-injury", {}),
+        ("advance", {}),
+        ("scenario", {}),
+        ("down-at-end", {}),
+        ("territory", {"territory": "gambling-den"}),
+        ("skill", {"skill_table": "Stealth"}),
+        ("experience", {"scenario": "scavengers"}),
+    ],
 )
-def test_odds_sum_to_one(action):
-    query = {"territory": "gambling-den", "skill_table": "Stealth", "scenario": "scavengers"}
+def test_odds_sum_to_one(action, query):
     odds = ok("odds", "classic", action, stdin=json.dumps(query))
     exact = next(v for k, v in odds.items() if k.endswith("_exact") and isinstance(v, dict))
     assert sum(Fraction(p) for p in exact.values()) == 1

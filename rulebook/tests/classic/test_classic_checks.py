@@ -1,5 +1,6 @@
 """Leadership, Bottle, pinning, recovery, fear, terror, stupidity, frenzy and hatred (1995 rulebook)."""
 
+import json
 from fractions import Fraction as F
 
 import pytest
@@ -10,6 +11,7 @@ from rulebook.classic.checks import KINDS, check_odds, check_roll
 from rulebook.dice import ScriptedDice
 from rulebook.errors import RulesInputError
 from rulebook.query import Query
+from rulebook.tests.cli_answers import ok, refused
 
 # 2D6 equal to or under Ld, counted by hand out of 36.
 LD_PASS = {2: 1, 3: 3, 4: 6, 5: 10, 6: 15, 7: 21, 8: 26, 9: 30, 10: 33}
@@ -204,3 +206,10 @@ def test_unknown_kind_names_the_field():
         odds(kind="panic")
     assert err.value.field == "kind"
     assert "fall" in KINDS and "recovery" in KINDS
+
+
+def test_a_test_not_taken_still_knows_its_fields_and_refuses_misspelt_ones():
+    known = {"kind": "escape_pinning", "I": 3, "friend_within_2": False}
+    assert ok("odds", "classic", "test", stdin=json.dumps(known))["kind"] == "escape_pinning"
+    misspelt = {"kind": "escape_pinning", "I": 3, "frend_within_2": False}
+    assert refused("odds", "classic", "test", stdin=json.dumps(misspelt)).startswith("frend_within_2:")

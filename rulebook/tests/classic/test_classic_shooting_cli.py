@@ -1,6 +1,7 @@
 """``python -m rulebook odds|roll|table classic ...`` for shooting, asked in-process (``rulebook.cli.run``)."""
 
 import json
+from fractions import Fraction
 from fractions import Fraction as F
 
 import pytest
@@ -108,3 +109,34 @@ def test_whole_to_hit_chart():
 @pytest.mark.parametrize("args", [("injury", "7"), ("to-hit", "0"), ("wound-chart", "x"), ("grenade-range", "11")])
 def test_table_bad_roll_exits_2(args):
     assert refused("table", "classic", *args).startswith("roll:")
+
+
+# --- shooting at a fighter who is already down (1995 rulebook, "Shooting at a Fighter Who is Down") ---------
+
+
+def test_a_fighter_already_down_rolls_injury_again_and_is_not_pinned():
+    # Laspistol S3 against T3: wounds on 4+. A down fighter has no wounds left, so every wound rolls an Injury
+    # die: 1 a further flesh wound (stays down), 2-5 Down again (ignored: stays down), 6 Out of Action.
+    query = {"shooter": {"BS": 3}, "weapon": "laspistol", "target": {"T": 3, "down": True}, "distance": 6}
+    answer = ok("odds", "classic", "shoot", stdin=json.dumps(query))
+    p_hit = Fraction(answer["p_hit_exact"])
+    outcome = {k: Fraction(v) for k, v in answer["outcome_exact"].items()}
+    assert outcome["out_of_action"] == p_hit * Fraction(1, 2) * Fraction(1, 6)
+    assert outcome["flesh_wound"] == p_hit * Fraction(1, 2) * Fraction(1, 6)
+    assert outcome["down"] == p_hit * Fraction(1, 2) * Fraction(4, 6)
+    assert outcome["wound_lost"] == 0
+    assert answer["p_pinned_exact"] == "0"
+
+
+def test_a_down_fighter_has_no_wounds_left_to_give():
+    query = {"shooter": {"BS": 3}, "weapon": "laspistol", "target": {"T": 3, "down": True, "wounds_left": 1},
+             "distance": 6}  # fmt: skip
+    assert refused("odds", "classic", "shoot", stdin=json.dumps(query)).startswith("target.wounds_left:")
+
+
+def test_a_down_fighter_shot_and_flesh_wounded_stays_down():
+    query = {"shooter": {"BS": 3}, "weapon": "laspistol", "target": {"T": 3, "down": True}, "distance": 6}
+    # hit 5, wound 4, injury 1 (flesh wound): still down, not pinned
+    rolled = ok("roll", "classic", "shoot", "--dice", "5,4,1", stdin=json.dumps(query))
+    assert rolled["outcome"] == "flesh_wound"
+    assert rolled["target_after"]["down"] and not rolled["target_after"]["pinned"]
