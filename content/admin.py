@@ -12,6 +12,7 @@ from content.models import (
     FighterType,
     FighterTypeEquipment,
     House,
+    Rule,
     Skill,
     SkillAccess,
     SkillTable,
@@ -135,7 +136,7 @@ class SkillAdmin(ContentRecordAdmin):
     list_display = ("name", "table", "edition", "is_official", "is_active")
     list_filter = ("edition", "table__house", "table", "is_official", "is_active")
     list_select_related = ("table",)
-    search_fields = (*RECORD_SEARCH, "description")
+    search_fields = (*RECORD_SEARCH, "summary")
 
 
 @admin.register(SkillAccess)
@@ -152,3 +153,10 @@ class TerritoryAdmin(ContentRecordAdmin):
     list_display = ("name", "edition", "roll", "income", "is_home_settlement", "is_official", "is_active")
     list_filter = ("edition", "is_home_settlement", "is_official", "is_active")
     search_fields = (*RECORD_SEARCH, "effects")
+
+
+@admin.register(Rule)
+class RuleAdmin(ContentRecordAdmin):
+    list_display = ("name", "kind", "edition", "summary", "is_official", "is_active")
+    list_filter = ("edition", "kind", "is_official", "is_active")
+    search_fields = (*RECORD_SEARCH, "summary")

@@ -13,6 +13,9 @@ from __future__ import annotations
 from django.db import models
 from django.db.models import F, Q
 
+# A summary is one line on a phone and on a 63 mm card: what the rule does, not how the book words it.
+SUMMARY_LENGTH = 120
+
 
 class Edition(models.TextChoices):
     CLASSIC = "classic", "Classic (1995)"
@@ -344,7 +347,9 @@ class SkillTable(ContentRecord):
 class Skill(ContentRecord):
     table = models.ForeignKey(SkillTable, on_delete=models.PROTECT, related_name="skills")
     order = models.PositiveSmallIntegerField(default=0)
-    description = models.TextField(blank=True, help_text="In our own words.")
+    summary = models.CharField(
+        max_length=SUMMARY_LENGTH, blank=True, help_text="One line in our own words, never the rules text."
+    )
 
     class Meta(ContentRecord.Meta):
         ordering = ["table", "order", "name"]
@@ -395,3 +400,27 @@ class ContentVersion(models.Model):
 
     def __str__(self) -> str:
         return f"Content version {self.number}"
+
+
+class RuleKind(models.TextChoices):
+    WEAPON = "weapon", "Weapon trait or special rule"
+    FIGHTER = "fighter", "Fighter or gang rule"
+
+
+class Rule(ContentRecord):
+    """A named rule that profiles and fighter types refer to by name, with its one-line summary.
+
+    2018+ weapon traits ("Rapid Fire (1)"), classic weapon special rules ("Move or fire") and the
+    special rules of fighter types ("Gang Fighter (Juve)") are stored on the records that carry them
+    as plain names, as the books print them; this table explains them. A name is matched without
+    its parameter in brackets ("Rapid Fire (2)" is Rapid Fire), and ``aliases`` lists other
+    spellings of the same rule ("Sustained fire 2 dice"). See :mod:`content.printed`.
+    """
+
+    kind = models.CharField(max_length=8, choices=RuleKind.choices)
+    summary = models.CharField(max_length=SUMMARY_LENGTH, help_text="One line in our own words, never the rules text.")
+    aliases = models.JSONField(default=list, blank=True, help_text="Other names of the rule, as some records print it.")
+
+    class Meta(ContentRecord.Meta):
+        verbose_name = "rule summary"
+        verbose_name_plural = "rule summaries"

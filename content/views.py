@@ -5,6 +5,7 @@ from django.shortcuts import render
 
 from content import selectors
 from content.models import Edition
+from content.printed import glossary_for, printed_weapon
 
 
 def _edition_label(edition: str) -> str:
@@ -36,7 +37,9 @@ def equipment_list(request, edition: str):
 
 def equipment_detail(request, edition: str, slug: str):
     item = selectors.equipment_for_reference(edition=edition, slug=slug)
-    context = {"item": item, "edition_label": _edition_label(edition), "profiles": item.profiles.all()}
+    context = {"item": item, "edition_label": _edition_label(edition)}
+    if item.profiles.all():
+        context["weapons"] = [printed_weapon(item, glossary_for(edition))]
     context["house_lists"] = item.fighter_type_lists.all()
     return render(request, "content/equipment_detail.html", context)
 

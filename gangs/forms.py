@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import forms
 
-from content.models import Edition, FighterType, House, HouseKind, Skill
+from content.models import Edition, EquipmentCategory, FighterType, House, HouseKind, Skill
 from core.forms import EnteredDiceField
 from gangs.models import ON_ROSTER, Fighter, Gang
 from gangs.services import buyable_equipment
@@ -101,9 +101,12 @@ class BuyForm(forms.Form):
         super().__init__(*args, **kwargs)
         offers = buyable_equipment(gang, fighter)
         self.items = {str(item.pk): item for item, _, _ in offers}
-        self.fields["equipment"].choices = [
-            (str(item.pk), f"{item.name} — {price} credits ({where})") for item, price, where in offers
-        ]
+        # Grouped by category, in the Armoury's order, so a long Trading Post list reads like the book's.
+        groups: dict[str, list] = {category: [] for category in EquipmentCategory.values}
+        for item, price, where in offers:
+            groups[item.category].append((str(item.pk), f"{item.name} — {price} credits ({where})"))
+        labels = dict(EquipmentCategory.choices)
+        self.fields["equipment"].choices = [(labels[c], choices) for c, choices in groups.items() if choices]
         if can_override:
             self.fields["override_reason"] = OverrideField()
 

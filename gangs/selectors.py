@@ -15,12 +15,17 @@ from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
 from django.utils.functional import SimpleLazyObject, empty
 
-from content.models import Edition, EquipmentKind, FighterType, HouseKind
+from content.models import Edition, EquipmentKind, FighterCategory, FighterType, HouseKind
+from content.printed import Glossary, PrintedProfile, Term, equipment_rules, glossary_for, printed_weapon
 from content.versioning import content_version_subquery
 from gangs.models import ON_ROSTER, Fighter, FighterSkill, Gang, LedgerEntry, Purchase
 from gangs.services import classic_advances_due, composition_problems
 from gangs.stats import StatValue, stat_line
 from rulebook import gang_rules
+from rulebook.classic.campaign.experience import ADVANCE_THRESHOLDS
+
+# Boxes to tick for experience gained at the table, on a card and on the roster sheet.
+XP_BOXES = 20  # the card draws them in a grid of 20 (gangs/static/gangs/print.css)
 
 
 def _purchases() -> Prefetch:
@@ -68,6 +73,16 @@ def let_go_notice(gang: Gang) -> dict | None:
     }
 
 
+def gang_with_content_version():
+    """Gangs with the content's version annotated (no query of its own), for pages that show rule summaries."""
+    return Gang.objects.select_related("house", "owner").annotate(content_version=content_version_subquery())
+
+
+def known_content_version(gang: Gang) -> int | None:
+    """The content version annotated on ``gang`` (0 before any change), or None when the query did not bring it."""
+    return (gang.content_version or 0) if hasattr(gang, "content_version") else None
+
+
 def lazy_roster(gang: Gang) -> SimpleLazyObject:
     """:func:`gang_roster` of ``gang``, loaded (fighters, purchases, profiles...) on first use: a page whose
     roster fragments come from the cache never builds it."""
@@ -85,24 +100,72 @@ def stash_items(gang: Gang, roster: SimpleLazyObject) -> SimpleLazyObject:
 
     def load() -> list[Purchase]:
         if roster._wrapped is not empty:
-            return roster.stash_items
+            return [item.purchase for item in roster.stash_items]
         return list(gang.purchases.filter(fighter__isnull=True).select_related("equipment").order_by("pk"))
 
     return SimpleLazyObject(load)
+
+
+@dataclass(frozen=True)
+class Carried:
+    """An item a fighter (or the Stash) holds, as the roster prints it: a weapon's profiles and the rules its
+    profiles share, or the rules of armour and wargear."""
+
+    purchase: Purchase
+    profiles: list[PrintedProfile] = field(default_factory=list)
+    rules: list[Term] = field(default_factory=list)
+
+    @property
+    def equipment(self):
+        return self.purchase.equipment
+
+    @property
+    def name(self) -> str:
+        return self.purchase.equipment.name
 
 
 @dataclass
 class FighterRow:
     fighter: Fighter
     stats: list[StatValue]
-    weapons: list[Purchase] = field(default_factory=list)
-    wargear: list[Purchase] = field(default_factory=list)
+    weapons: list[Carried] = field(default_factory=list)
+    wargear: list[Carried] = field(default_factory=list)
+    rules: list[Term] = field(default_factory=list)
     value: int = 0
     advances_due: int = 0
+    # The next XP_BOXES experience points, each True where reaching it earns a classic advance roll.
+    xp_boxes: list[bool] = field(default_factory=list)
 
     @property
     def on_roster(self) -> bool:
         return self.fighter.status in ON_ROSTER
+
+    @property
+    def skills(self) -> list[Term]:
+        return [Term(fs.skill.name, fs.skill.summary) for fs in self.fighter.skills.all()]
+
+    @property
+    def explained(self) -> list[Term]:
+        """Each rule on the fighter's card once, with a summary: its own rules, skills, then its gear's."""
+        return _distinct([*self.rules, *self.skills, *self._carried_terms()])
+
+    @property
+    def rules_explained(self) -> list[Term]:
+        """As :attr:`explained` without the skills, for the fighter page, which lists skills with theirs."""
+        return _distinct([*self.rules, *self._carried_terms()])
+
+    def _carried_terms(self) -> list[Term]:
+        terms = [t for item in self.weapons for t in [*item.rules, *(t for p in item.profiles for t in p.rules)]]
+        return terms + [t for item in self.wargear for t in item.rules]
+
+
+def _distinct(terms: list[Term]) -> list[Term]:
+    """The terms that have a summary, each name once, in order."""
+    by_name: dict[str, Term] = {}
+    for term in terms:
+        if term.summary:
+            by_name.setdefault(term.name, term)
+    return list(by_name.values())
 
 
 @dataclass
@@ -112,7 +175,7 @@ class GangRoster:
 
     gang: Gang
     fighters: list[FighterRow]
-    stash_items: list[Purchase]
+    stash_items: list[Carried]
     rating: int
     problems: list[str]
     hired_guns: list[FighterRow] = field(default_factory=list)
@@ -126,12 +189,26 @@ class GangRoster:
         """Fighter cards: the roster and the Hired Guns, who are off the roster but play from a card."""
         return [*self.active_fighters, *self.hired_guns]
 
+    @property
+    def gone_fighters(self) -> list[FighterRow]:
+        """Dead and retired fighters, listed after the roster."""
+        return [row for row in self.fighters if not row.on_roster]
 
-def fighter_row(gang: Gang, fighter: Fighter, purchases: list[Purchase]) -> FighterRow:
+
+def carried(purchase: Purchase, glossary: Glossary) -> Carried:
+    equipment = purchase.equipment
+    if equipment.kind == EquipmentKind.WEAPON:
+        weapon = printed_weapon(equipment, glossary)
+        return Carried(purchase, profiles=list(weapon.profiles), rules=list(weapon.rules))
+    return Carried(purchase, rules=equipment_rules(equipment, glossary))
+
+
+def fighter_row(gang: Gang, fighter: Fighter, purchases: list[Purchase], glossary: Glossary) -> FighterRow:
     """A fighter as the roster shows them; ``fighter`` comes from :func:`fighters_queryset`."""
-    row = FighterRow(fighter, stat_line(fighter))
+    row = FighterRow(fighter, stat_line(fighter), rules=glossary.terms(fighter.fighter_type.special_rules))
     for purchase in purchases:
-        (row.weapons if purchase.equipment.kind == EquipmentKind.WEAPON else row.wargear).append(purchase)
+        item = carried(purchase, glossary)
+        (row.weapons if item.profiles or purchase.equipment.kind == EquipmentKind.WEAPON else row.wargear).append(item)
     rated = gang_rules.RatedFighter(
         cost=fighter.cost,
         equipment=sum(p.price for p in purchases),
@@ -140,6 +217,8 @@ def fighter_row(gang: Gang, fighter: Fighter, purchases: list[Purchase]) -> Figh
         on_roster=row.on_roster,
     )
     row.value = gang_rules.fighter_value(gang.edition, rated)
+    thresholds = set(ADVANCE_THRESHOLDS) if gang.edition == Edition.CLASSIC else set()
+    row.xp_boxes = [fighter.experience + n in thresholds for n in range(1, XP_BOXES + 1)]
     if gang.edition == Edition.CLASSIC:
         row.advances_due = classic_advances_due(fighter, fighter.advancement_count)
     return row
@@ -150,13 +229,15 @@ def gang_roster(gang: Gang) -> GangRoster:
     by_fighter: dict[int | None, list[Purchase]] = {}
     for purchase in gang.purchases.all():
         by_fighter.setdefault(purchase.fighter_id, []).append(purchase)
-    rows = [fighter_row(gang, f, by_fighter.get(f.pk, [])) for f in gang.fighters.all()]
+    glossary = glossary_for(gang.edition, content_version=known_content_version(gang))
+    rows = [fighter_row(gang, f, by_fighter.get(f.pk, []), glossary) for f in gang.fighters.all()]
+    # The fighters on the roster first, in hiring order; the dead and retired after them.
+    rows.sort(key=lambda row: not row.on_roster)
     rating = sum(row.value for row in rows if row.on_roster)
     hired = [row for row in rows if row.fighter.is_hired_gun]
     roster = [row for row in rows if not row.fighter.is_hired_gun]
-    return GangRoster(
-        gang, roster, by_fighter.get(None, []), rating, composition_problems(gang), [r for r in hired if r.on_roster]
-    )
+    stash = [carried(purchase, glossary) for purchase in by_fighter.get(None, [])]
+    return GangRoster(gang, roster, stash, rating, composition_problems(gang), [r for r in hired if r.on_roster])
 
 
 def gang_additions(gang: Gang) -> dict[str, list[FighterType]]:
@@ -200,13 +281,36 @@ def fighter_detail(gang: Gang, pk: int) -> tuple[FighterRow, list]:
     fighters = fighters_queryset().prefetch_related("advancements", _purchases())
     fighter = get_object_or_404(fighters, gang=gang, pk=pk)
     fighter.gang = gang
-    return fighter_row(gang, fighter, list(fighter.purchases.all())), list(fighter.advancements.all())
+    glossary = glossary_for(gang.edition, content_version=known_content_version(gang))
+    row = fighter_row(gang, fighter, list(fighter.purchases.all()), glossary)
+    return row, list(fighter.advancements.all())
 
 
 def gangs_owned_by(user) -> list[Gang]:
-    return list(
-        Gang.objects.filter(owner=user)
-        .select_related("house")
-        .annotate(fighter_count=Count("fighters"))
-        .order_by("name")
+    """The user's gangs for "My gangs", each with ``rating`` and ``fighter_count`` (fighters on the roster).
+
+    Three queries however many gangs and fighters: the gangs, their fighters with the value of their
+    advancements, and what each fighter's equipment cost (apart, so the two sums do not multiply).
+    """
+    gangs = list(Gang.objects.filter(owner=user).select_related("house").order_by("name"))
+    on_roster = Fighter.objects.filter(gang__in=gangs, status__in=ON_ROSTER)
+    fighters = on_roster.annotate(advancement_value=Coalesce(Sum("advancements__value"), 0)).values(
+        "pk", "gang_id", "cost", "experience", "advancement_value", "fighter_type__category"
     )
+    spent = dict(on_roster.annotate(total=Coalesce(Sum("purchases__price"), 0)).values_list("pk", "total"))
+    by_gang: dict[int, list[gang_rules.RatedFighter]] = {}
+    hired_guns: dict[int, int] = {}
+    for f in fighters:
+        # A Hired Gun counts in the rating while hired but is not on the roster (as on the gang page).
+        hired_guns[f["gang_id"]] = hired_guns.get(f["gang_id"], 0) + (
+            f["fighter_type__category"] == FighterCategory.HIRED_GUN
+        )
+        rated = gang_rules.RatedFighter(
+            cost=f["cost"], equipment=spent[f["pk"]], experience=f["experience"], advancements=f["advancement_value"]
+        )
+        by_gang.setdefault(f["gang_id"], []).append(rated)
+    for gang in gangs:
+        rated = by_gang.get(gang.pk, [])
+        gang.rating = gang_rules.gang_rating(gang.edition, rated)
+        gang.fighter_count = len(rated) - hired_guns.get(gang.pk, 0)
+    return gangs

@@ -20,10 +20,11 @@ class StatValue:
     value: int
     changes: tuple[str, ...] = field(default_factory=tuple)  # "3 → 4 (Advancement)", "4+ → 5+ (Lasting Injury)"
     target: bool = False  # a 2018+ target number, shown as "4+"
+    inches: bool = False  # 2018+ Movement, printed in inches: 5"
 
     @property
     def shown(self) -> str:
-        return f"{self.value}+" if self.target else str(self.value)
+        return f"{self.value}+" if self.target else f'{self.value}"' if self.inches else str(self.value)
 
     @property
     def changed(self) -> bool:
@@ -51,7 +52,8 @@ def stat_line(fighter: Fighter) -> list[StatValue]:
         if base is None:
             continue
         target = edition == Edition.N18 and code in TARGET_NUMBER_CHARACTERISTICS
-        line.append(StatValue(code, base, running[code], tuple(notes.get(code, ())), target))
+        inches = edition == Edition.N18 and code == "M"
+        line.append(StatValue(code, base, running[code], tuple(notes.get(code, ())), target, inches))
     return line
 
 

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from content.models import Edition
-from gangs import exchange, forms, services
+from gangs import exchange, forms, printing, services
 from gangs.cache import FRAGMENT_SECONDS, fragment_key
 from gangs.models import Purchase
 from gangs.permissions import gang_access, gang_for_edit, gang_for_view
@@ -31,6 +31,7 @@ from gangs.selectors import (
     gang_history,
     gang_queryset,
     gang_territories,
+    gang_with_content_version,
     gangs_owned_by,
     lazy_roster,
     let_go_notice,
@@ -259,7 +260,7 @@ def _after_fighter_change(request, gang, fighter_pk: int, message: str, form_nam
 @login_required
 @require_GET
 def fighter_detail_view(request, pk: int, fighter_pk: int):
-    return _fighter_page(request, gang_for_view(request.user, pk), fighter_pk)
+    return _fighter_page(request, gang_for_view(request.user, pk, gang_with_content_version()), fighter_pk)
 
 
 @login_required
@@ -430,17 +431,21 @@ def purchase_move(request, pk: int, purchase_pk: int):
 @login_required
 @require_GET
 def gang_print(request, pk: int):
+    """The roster sheet; ``?cards=1`` the fighter cards, ``?cards=blank`` a sheet of blank cards; A4 or Letter."""
     gang = gang_for_view(request.user, pk, gang_queryset())
     size = request.GET.get("size", "a4")
+    kind = {"1": "cards", "blank": "blank"}.get(request.GET.get("cards", ""), "roster")
+    roster = lazy_roster(gang)
     context = {
         "gang": gang,
-        "roster": lazy_roster(gang),
+        "roster": roster,
         "roster_key": fragment_key(gang),
         "fragment_seconds": FRAGMENT_SECONDS,
         "size": size if size in PRINT_SIZES else "a4",
-        "page_size": PRINT_SIZES.get(size, "A4"),
         "sizes": PRINT_SIZES,
-        "cards": request.GET.get("cards") == "1",
+        "kind": kind,
+        # Drawn only when the sheet is not in the cache (lazily, like the roster).
+        **printing.sheet_parts(gang, roster, kind),
     }
     return render(request, "gangs/gang_print.html", context)
 

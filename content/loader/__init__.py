@@ -14,8 +14,11 @@ File shapes (see docs/content.md and the files' own ``notes``):
   waits, reported, until its item exists), an optional ``equipment`` block
   (house-list items missing from the Trading Post, in the weapons format) and, for classic,
   ``fighter_types`` shared by every house with per-house ``skill_access``.
-- Skills: ``skill_tables`` with their ``skills``.
+- Skills: ``skill_tables`` with their ``skills`` (each with a one-line ``summary`` in our own words).
 - Territories: ``territories``.
+- Rule summaries: a top-level ``rules`` list of ``{"slug", "name", "kind", "summary", "aliases"}`` in any file
+  (``rules.json``, or a house file beside the fighters that name them): what a weapon trait, classic weapon
+  special rule or fighter rule does, in one line of our own words (see :mod:`content.printed`).
 
 The package: :mod:`~content.loader.reading` reads the files and refuses bad ones, :mod:`~content.loader.edition`
 turns one edition's records into model values (how classic equipment lists expand is there), and

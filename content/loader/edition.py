@@ -24,6 +24,8 @@ from content.models import (
     FighterTypeEquipment,
     House,
     HouseKind,
+    Rule,
+    RuleKind,
     Skill,
     SkillAccess,
     SkillAccessLevel,
@@ -50,13 +52,16 @@ class EditionLoader(RowWriter):
     """Loads one edition's documents: equipment first, then skills, houses, territories."""
 
     def __init__(self, edition: str, documents: list[tuple[Path, dict]], report: LoadReport):
-        super().__init__(edition, report, (House, FighterType, Equipment, SkillTable, Skill, Territory))
+        super().__init__(edition, report, (House, FighterType, Equipment, SkillTable, Skill, Territory, Rule))
         self.documents = documents
 
     def run(self) -> None:
         kinds = defaultdict(list)
         for path, document in self.documents:
             root = Field(path, "", document)
+            if "rules" in document:
+                # Rule summaries may sit in any file, beside the records that name them (a house's own rules).
+                kinds["rules"].append(root)
             for kind, keys in (("houses", {"houses"}), ("skills", {"skill_tables"}), ("territories", {"territories"})):
                 if keys & document.keys():
                     kinds[kind].append(root)
@@ -64,7 +69,7 @@ class EditionLoader(RowWriter):
             else:
                 if {"weapons", "armour", "wargear"} & document.keys():
                     kinds["equipment"].append(root)
-                else:
+                elif "rules" not in document:
                     # The rules engine keeps other tables beside the content; they are not ours to load.
                     self.report.skipped_files.add(f"{self.edition}/{path.name}")
         # Order matters: lists name equipment, access names skill tables, house tables name houses.
@@ -82,6 +87,9 @@ class EditionLoader(RowWriter):
         for root in kinds["territories"]:
             for record in root.children("territories", required=True):
                 self.load_territory(record)
+        for root in kinds["rules"]:
+            for record in root.children("rules", required=True):
+                self.load_rule(record)
         self.flush_children()
         self.deactivate_missing()
 
@@ -161,7 +169,7 @@ class EditionLoader(RowWriter):
             if table is None:
                 continue
             for order, skill in enumerate(record.children("skills", required=True)):
-                values = {"table": table, "order": order, "description": skill.text("description")}
+                values = {"table": table, "order": order, "summary": skill.text("summary")}
                 self.upsert(Skill, skill.identity(), values, skill)
 
     # --- houses ---------------------------------------------------------------------------------------------
@@ -341,3 +349,14 @@ class EditionLoader(RowWriter):
             "is_home_settlement": record.get("is_home_settlement", bool, required=False, default=False),
         }
         self.upsert(Territory, record.identity(), values, record)
+
+    # --- rule summaries -------------------------------------------------------------------------------------
+    def load_rule(self, record: Field) -> None:
+        kind = record.get("kind", str)
+        if kind not in RuleKind.values:
+            record.fail("kind", f"must be one of {RuleKind.values}")
+        summary = record.text("summary", required=True).strip()
+        if not summary or "\n" in summary:
+            record.fail("summary", "must be one line of text, not empty")
+        values = {"kind": kind, "summary": summary, "aliases": record.strings("aliases")}
+        self.upsert(Rule, record.identity(), values, record)

@@ -3,6 +3,8 @@
 from django import template
 from django.utils.safestring import mark_safe
 
+from content.printed import PROFILE_HEADINGS
+
 register = template.Library()
 
 
@@ -52,3 +54,9 @@ def composition_rule(rule: dict) -> str:
         return f"At most {rule.get('at_least') or 0}, or one {who} for every {rule['per']} {per}."
     others = ", ".join(rule.get("than_categories") or rule.get("than_types") or ())
     return f"Never fewer {who} than {others}."
+
+
+@register.simple_tag
+def profile_headings(edition: str) -> tuple:
+    """The profile headings of the edition: (heading, meaning, sub-columns), see content.printed."""
+    return PROFILE_HEADINGS[edition]

@@ -43,10 +43,13 @@ def test_n18_house_page_prints_target_numbers_and_list_prices(client, loaded_con
 def test_weapon_page_shows_every_profile(client, loaded_content):
     response = client.get(reverse("content:equipment-detail", args=["classic", "missile-launcher"]))
     page = response.content.decode()
-    assert '<table class="profile">' in page
-    assert page.count('<th scope="row">') >= 2  # frag and krak missiles
+    assert '<table class="profiles">' in page
+    assert page.count('<tr class="profile-cells">') == 2  # frag and krak missiles
+    assert "<i>Frag</i>" in page and "Move or fire</abbr>" in page  # classic special rules go with the profile
     lasgun = html.unescape(client.get(reverse("content:equipment-detail", args=["classic", "lasgun"])).content.decode())
-    assert '0–12"' in lasgun and '12–24"' in lasgun and "<td>2+</td>" in lasgun
+    assert "<td>0-12</td><td>12-24</td>" in lasgun and "<td>2+</td>" in lasgun
+    sword = client.get(reverse("content:equipment-detail", args=["n18", "sword"])).content.decode()
+    assert "<td>-</td><td>E</td>" in sword  # a close combat weapon: E under long range
 
 
 def test_n18_weapon_page_shows_traits_and_house_prices(client, loaded_content):
@@ -92,7 +95,7 @@ def query_count(client, url) -> int:
 
 
 HOUSE_PAGE_QUERIES = 4  # the house, its fighter types, their skill access, their equipment lists
-EQUIPMENT_PAGE_QUERIES = 3  # the item, its profiles, the lists that carry it
+EQUIPMENT_PAGE_QUERIES = 4  # the item, its profiles, the edition's rule summaries, the lists that carry it
 
 
 def test_house_page_query_count_stays_flat(client, make_house, django_assert_num_queries):
