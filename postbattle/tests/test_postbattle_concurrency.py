@@ -6,20 +6,14 @@ race: the row lock and the unique Application row must let exactly one through.
 
 from functools import partial
 
-import pytest
-from django.db import connection
-
+from core.testing import race_marks
 from gangs.ledger import ledger_totals
 from gangs.models import Injury, LedgerEntry
 from postbattle import services
 from postbattle.models import Application
 from rulebook.dice import ScriptedDice
 
-pytestmark = [
-    pytest.mark.postgres_only,
-    pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks need PostgreSQL"),
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = race_marks()
 
 
 def test_twenty_concurrent_submissions_apply_the_sequence_once(make_confirmed_battle, at_once):
