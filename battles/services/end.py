@@ -26,10 +26,14 @@ def battle_report(battle: BattleSession, fighters: list[BattleFighter], actions:
             awards[fighter_pk][name] = awards[fighter_pk].get(name, 0) + 1
 
     for f in fighters:
-        if f.out_of_action and f.taken_out_by_id:
-            award(f.taken_out_by_id, "out_of_action")
+        # The fighter the report names as taking them down: whoever put them Out of Action, or, when a Seriously
+        # Injured fighter went Out of Action on their own Recovery test, whoever Seriously Injured them. The awards
+        # follow the same fighter as the report's "by", so the record and the experience cannot disagree.
+        by = f.taken_out_by_id or f.seriously_injured_by_id
+        if f.out_of_action and by:
+            award(by, "out_of_action")
             if f.profile.get("category") in ("leader", "champion"):
-                award(f.taken_out_by_id, "leader_or_champion_out_of_action")
+                award(by, "leader_or_champion_out_of_action")
     for action in actions:
         if action.undone or action.fighter_id is None:
             continue
