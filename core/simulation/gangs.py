@@ -28,7 +28,8 @@ def player(label: str):
 
 def long_name(base: str, length: int = NAME_LENGTH) -> str:
     """``base`` padded to the longest name the forms allow, so every composed description meets its longest."""
-    return (base + " of the Underhive Deeps" * 5)[:length].rstrip() if len(base) < length else base[:length]
+    text = (base + " of the Underhive Deeps" * 6)[:length]
+    return text[:-1] + "s" if text.endswith(" ") else text  # exactly ``length``: no trailing space to strip
 
 
 def houses(edition: str) -> list[House]:
