@@ -58,6 +58,7 @@ def campaign_update(
 
 @transaction.atomic
 def arbitrator_add(*, campaign: Campaign, user) -> CampaignArbitrator:
+    _lock(campaign)  # two adds of the same user at once: the second finds the first's row
     if campaign.arbitrators.filter(user=user).exists():
         raise ValidationError(f"{user} is already an arbitrator of this campaign.")
     return CampaignArbitrator.objects.create(campaign=campaign, user=user)

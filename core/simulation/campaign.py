@@ -67,6 +67,10 @@ class Simulation:
         self.result = SimulationResult(edition, gangs, cycles, seed)
         self.tag = f"sim{seed}-{uuid.uuid4().hex[:6]}"
         self.gang_count = gangs
+        self.written: dict[int, int] = {}  # applied sequence → ledger entries it wrote
+
+    def check_all(self, campaign: Campaign, step: str, *, complete: bool = False) -> None:
+        check_all(campaign, step, written=self.written, complete=complete)
 
     def dice(self) -> SeededDice:
         """A fresh die source for each request, as each page request gets its own server dice."""
@@ -91,7 +95,7 @@ class Simulation:
         for territory in list(pool)[: self.gang_count]:
             campaign_services.territory_add(campaign=campaign, territory=territory)
         campaign = campaign_services.campaign_start(campaign=campaign)
-        check_all(campaign, "the campaign started")
+        self.check_all(campaign, "the campaign started")
         return campaign
 
     # --- matchmaking ------------------------------------------------------------------------------------
@@ -157,12 +161,12 @@ class Simulation:
         game.play()
         self.result.actions += game.log.actions
         self.result.refusals += game.log.refusals
-        check_all(campaign, f"{step}: the battle ended")
+        self.check_all(campaign, f"{step}: the battle ended")
         battle.refresh_from_db()
         battle = campaign_services.battle_report_confirm(
             battle=battle, actor=battle.defender.owner, is_arbitrator=False
         )
-        check_all(campaign, f"{step}: the report confirmed")
+        self.check_all(campaign, f"{step}: the report confirmed")
         for gang in (battle.attacker, battle.defender):
             sequence = self.post_battle(battle, gang, step)
             try:
@@ -171,7 +175,7 @@ class Simulation:
                 pass  # refused, as it must be
             else:
                 check("applied once", step, f"{gang.name}'s post-battle sequence applied a second time")
-            check_all(campaign, f"{step}: {gang.name}'s post-battle sequence")
+            self.check_all(campaign, f"{step}: {gang.name}'s post-battle sequence")
         check("experience owed", step, invariants.experience_owed(battle))
         self._tally(battle, held_before)
         self.result.seconds += time.perf_counter() - started
@@ -195,6 +199,7 @@ class Simulation:
             else:
                 raise InvariantBroken("post-battle sequence", f"{step}: {gang.name}", problem)
         postbattle_services.sequence_apply(sequence=sequence, actor=gang.owner)
+        self.written[sequence.pk] = invariants.sequence_entries(sequence.pk)
         return sequence
 
     def _choices(self, fields, *, initial: bool = False) -> dict:
@@ -231,12 +236,12 @@ class Simulation:
                     self.challenges(campaign)
             else:
                 self.classic_pairs(campaign)
-            check_all(campaign, f"cycle {number}: matchmaking")
+            self.check_all(campaign, f"cycle {number}: matchmaking")
             self.out(f"Cycle {number}:")
             scheduled = campaign.battles.filter(status=BattleStatus.SCHEDULED).order_by("pk")
             for battle in scheduled.select_related("attacker__owner", "defender__owner", "campaign"):
                 self.play(campaign, battle)
-            check_all(campaign, f"cycle {number}: every battle played", complete=True)
+            self.check_all(campaign, f"cycle {number}: every battle played", complete=True)
             if campaign.has_cycles and number < self.cycles:
                 campaign.refresh_from_db()
                 seen = campaign.cycle
@@ -247,7 +252,7 @@ class Simulation:
                     pass
                 else:
                     check("one cycle per submit", f"cycle {number}", "a second submit began another cycle")
-                check_all(campaign, f"cycle {number + 1} begun")
+                self.check_all(campaign, f"cycle {number + 1} begun")
         self.result.credits = sum(g.stash for g in invariants.campaign_gangs(campaign))
         return self.result
 

@@ -4,8 +4,8 @@ Each check returns the first problem in words, or ``""``. :func:`check_all` rais
 the first broken invariant and the step after which it broke.
 
 - **ledger**: every gang's Stash and Reputation, and every fighter's experience, equal their ledger entries;
-- **applied once**: no gang has more than one applied post-battle sequence (or ledger writes of more than one
-  sequence) for a battle, and after the post-battle step every confirmed battle has one for each gang;
+- **applied once**: no gang has more than one applied post-battle sequence for a battle, no applied sequence's
+  ledger entries grow after it was applied, and after each cycle every confirmed battle has one for each gang;
 - **fielded**: no fighter who was Dead, Captured, In Recovery or otherwise unavailable was fielded in a battle;
 - **captives**: a Captured fighter is held by exactly one gang, another gang of the campaign; nobody else is held;
 - **experience owed**: every fighter the battle's record names as taking an enemy Out of Action (2018+) earned
@@ -48,21 +48,27 @@ def ledger(campaign: Campaign) -> str:
     return ""
 
 
-def applied_once(campaign: Campaign, *, complete: bool) -> str:
+def sequence_entries(sequence_pk: int) -> int:
+    """The ledger entries a post-battle sequence wrote (its own gang's and, for a Memorable Death's experience
+    or a captive sold, the other gang's), reversals left out."""
+    return LedgerEntry.objects.filter(data__post_battle=sequence_pk, reverses__isnull=True).count()
+
+
+def applied_once(campaign: Campaign, *, complete: bool, written: dict[int, int]) -> str:
+    """``written``: the entries each applied sequence had written when it was applied; a second application (or
+    anything else writing in its name) would add to them."""
     live = Application.objects.filter(sequence__battle__campaign=campaign, reverted_at__isnull=True)
     twice = live.values("sequence__battle", "sequence__gang").annotate(n=Count("pk")).filter(n__gt=1)
     twice = twice.order_by("sequence__battle").first()
     if twice:
         return f"battle {twice['sequence__battle']}: gang {twice['sequence__gang']} has {twice['n']} applied sequences"
-    for sequence in Sequence.objects.filter(battle__campaign=campaign, state=SequenceState.APPLIED):
-        writers = LedgerEntry.objects.filter(battle=sequence.battle, gang=sequence.gang, data__post_battle__isnull=False,
-                                             reverses__isnull=True, data__revert__isnull=True)  # fmt: skip
-        runs = set(writers.values_list("data__post_battle", flat=True))
-        live_runs = set(
-            Sequence.objects.filter(pk__in=runs).exclude(state=SequenceState.REVERTED).values_list("pk", flat=True)
-        )
-        if len(live_runs) > 1:
-            return f"{sequence.gang.name} after {sequence.battle}: entries of {len(live_runs)} live sequences"
+    for sequence in Sequence.objects.filter(battle__campaign=campaign, state=SequenceState.APPLIED).select_related(
+        "gang"
+    ):
+        now = sequence_entries(sequence.pk)
+        if sequence.pk in written and now != written[sequence.pk]:
+            return (f"{sequence.gang.name}'s sequence after {sequence.battle} wrote {written[sequence.pk]} entries "
+                    f"when applied and has {now} now")  # fmt: skip
     if complete:
         for battle in campaign.battles.filter(status=BattleStatus.CONFIRMED).select_related("attacker", "defender"):
             for gang in (battle.attacker, battle.defender):
@@ -127,8 +133,8 @@ def experience_owed(battle: Battle) -> str:
     return ""
 
 
-def check_all(campaign: Campaign, step: str, *, complete: bool = False) -> None:
-    for name, problem in (("ledger", ledger(campaign)), ("applied once", applied_once(campaign, complete=complete)),
+def check_all(campaign: Campaign, step: str, *, written: dict[int, int], complete: bool = False) -> None:
+    for name, problem in (("ledger", ledger(campaign)), ("applied once", applied_once(campaign, complete=complete, written=written)),
                           ("captives", captives(campaign))):  # fmt: skip
         if problem:
             raise InvariantBroken(name, step, problem)
