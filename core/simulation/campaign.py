@@ -177,6 +177,7 @@ class Simulation:
                 check("applied once", step, f"{gang.name}'s post-battle sequence applied a second time")
             self.check_all(campaign, f"{step}: {gang.name}'s post-battle sequence")
         check("experience owed", step, invariants.experience_owed(battle))
+        check("rescued", step, invariants.rescued(battle, held_before))
         self._tally(battle, held_before)
         self.result.seconds += time.perf_counter() - started
         self.out(f"  {step}: {battle.winner or 'draw'}; {game.log.actions} actions, {game.log.prompts} prompts")

@@ -8,6 +8,9 @@ the first broken invariant and the step after which it broke.
   ledger entries grow after it was applied, and after each cycle every confirmed battle has one for each gang;
 - **fielded**: no fighter who was Dead, Captured, In Recovery or otherwise unavailable was fielded in a battle;
 - **captives**: a Captured fighter is held by exactly one gang, another gang of the campaign; nobody else is held;
+- **rescued**: once both sequences of a Rescue Mission the rescuers won are applied, none of the fighters the
+  captors held before it is still their captive (the issue's reading: a won Rescue Mission is a rescue that
+  succeeds, and the captive returns to their gang);
 - **experience owed**: every fighter the battle's record names as taking an enemy Out of Action (2018+) earned
   at least the standard experience for it (+1 each, +1 more for a Leader or Champion); in classic every fighter
   who took part and survived earned experience, and the winning Leader the victor's bonus.
@@ -98,6 +101,16 @@ def captives(campaign: Campaign) -> str:
             return f"{fighter.name} is Captured but held by no gang"
         if fighter.captured_by_id == fighter.gang_id or fighter.captured_by_id not in gangs:
             return f"{fighter.name} is held by gang {fighter.captured_by_id}, not a rival in the campaign"
+    return ""
+
+
+def rescued(battle: Battle, held_before: set[int]) -> str:
+    if not battle.is_rescue or battle.winner_id != battle.attacker_id or not held_before:
+        return ""
+    still = Fighter.objects.filter(pk__in=held_before, captured_by=battle.defender, status=FighterStatus.CAPTURED)
+    if still.exists():
+        names = ", ".join(still.values_list("name", flat=True))
+        return f"{battle.attacker.name} won the Rescue Mission {battle} but {names} is still held by {battle.defender.name}"
     return ""
 
 
