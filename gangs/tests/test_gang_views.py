@@ -387,3 +387,20 @@ def test_the_print_roster_says_so_when_a_fighter_carries_no_weapons(client, make
     assert page.count("<strong>Weapons:</strong> —") == 1
     with_cards = client.get(reverse("gangs:gang-print", args=[gang.pk]) + "?cards=1").content.decode()
     assert with_cards.count("<strong>Weapons:</strong> —") == 2
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", ["purchase-sell", "purchase-discard"])
+def test_an_item_sold_by_another_request_a_moment_ago_is_refused_in_words(client, gang_with_kit, monkeypatch, name):
+    """The view found the item, then the request racing it sold it: the service's lock refuses, the page says so."""
+    from gangs import views
+
+    gang = gang_with_kit
+    carried = Purchase.objects.select_related("equipment", "fighter", "gang").get(gang=gang)
+    monkeypatch.setattr(views, "_purchase", lambda request, pk, purchase_pk: carried)
+    Purchase.objects.filter(pk=carried.pk).delete()
+    client.force_login(gang.owner)
+    response = client.post(reverse(f"gangs:{name}", args=[gang.pk, carried.pk]), follow=True)
+    assert response.status_code == 200
+    assert "Lasgun is no longer in" in response.content.decode()
+    assert not gang.ledger.filter(kind=LedgerKind.SALE).exists()
