@@ -13,7 +13,8 @@ the first broken invariant and the step after which it broke.
   succeeds, and the captive returns to their gang);
 - **experience owed**: every fighter the battle's record names as taking an enemy Out of Action (2018+) earned
   at least the standard experience for it (+1 each, +1 more for a Leader or Champion); in classic every fighter
-  who took part and survived earned experience, and the winning Leader the victor's bonus.
+  who took part and survived earned at least the D6 for surviving plus +5 for each wounding hit the report
+  gives them (the battle assistant counts them from its log).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from content.models import Edition
 from gangs.ledger import ledger_totals
 from gangs.models import Fighter, FighterStatus, Gang, LedgerEntry
 from postbattle.models import Application, Sequence, SequenceState
+from rulebook.classic.campaign.experience import WOUNDING_HIT_XP
 
 
 class InvariantBroken(Exception):
@@ -138,11 +140,13 @@ def experience_owed(battle: Battle) -> str:
         return ""
     for result in results:
         fighter = result.fighter
-        died = fighter.status == FighterStatus.DEAD
-        if not died and not _xp_for(battle, fighter.pk):
-            return (
-                f"{fighter.name} fought in {battle} and survived but earned no experience (classic: D6 for surviving)"
-            )
+        if fighter.status == FighterStatus.DEAD:
+            continue
+        owed = 1 + WOUNDING_HIT_XP * int(result.awards.get("wounding_hits", 0))  # D6 for surviving: 1 at least
+        got = _xp_for(battle, fighter.pk)
+        if got < owed:
+            return (f"{fighter.name} fought in {battle} and survived with {result.awards.get('wounding_hits', 0)} "
+                    f"wounding hits (owed at least {owed} XP) and earned {got}")  # fmt: skip
     return ""
 
 
