@@ -135,8 +135,13 @@ class Player:
                       "distance": self.rng.randint(1, reach), "cover": self.rng.choice(["none", "partial"])}  # fmt: skip
             return self.act("shoot", params)
         target = self.rng.choice(enemies)
-        self.adjust(fighter, "engaged", True) and self.adjust(target, "engaged", True)  # the charge, moved at the table
+        self.charge(fighter, target)
         return self.fight(fighter, target, charging=True)
+
+    def charge(self, fighter, target) -> None:
+        """The charge is moved at the table; the assistant is told both fighters are now engaged."""
+        if self.adjust(fighter, "engaged", True):
+            self.adjust(target, "engaged", True)
 
     def fight(self, fighter, target, charging: bool = False) -> bool:
         params = {"fighter": fighter.pk, "target": target.pk}
@@ -210,8 +215,7 @@ class Player:
                 if phase == Phase.MOVEMENT and not fighter.engaged and not self._can_shoot(fighter):
                     enemies = [e for e in self.enemies(self.refresh(), fighter) if e.condition == Condition.STANDING]
                     if enemies:
-                        target = self.rng.choice(enemies)
-                        self.adjust(fighter, "engaged", True) and self.adjust(target, "engaged", True)
+                        self.charge(fighter, self.rng.choice(enemies))
                 elif phase == Phase.SHOOTING and not fighter.engaged and self._can_shoot(fighter):
                     self.shoot_or_fight(fighter, self.refresh())
                 elif phase == Phase.HAND_TO_HAND and fighter.engaged:
