@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('gangs', '0004_roster_cache_versions'),
+        ('gangs', '0005_fighter_hired_for'),
     ]
 
     operations = [
