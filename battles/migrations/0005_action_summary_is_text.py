@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('battles', '0003_fighter_jammed_weapons'),
+        ('battles', '0004_fighter_ablaze'),
     ]
 
     operations = [

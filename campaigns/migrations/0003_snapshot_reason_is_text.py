@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('campaigns', '0001_initial'),
+        ('campaigns', '0002_battle_result_killed'),
     ]
 
     operations = [
