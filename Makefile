@@ -61,7 +61,8 @@ test: lint
 	fi
 
 # Figures, not assertions (README, Benchmarks): the rules engine, then the pages and a load test on a database
-# of the bench's own (PostgreSQL when one answers, else SQLite), dropped at the end.
+# of the bench's own (PostgreSQL when one answers, else SQLite), dropped at the end; last, simulate_campaign's
+# whole campaign of each edition (its last line: battles, losses, captures, rescues, credits, time per battle).
 bench: install
 	$(PY) -m rulebook bench
 	$(PY) -m core.bench

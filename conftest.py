@@ -300,22 +300,31 @@ def make_confirmed_battle(make_campaign, make_fighter):
 @pytest.fixture
 def at_once():
     """``at_once(20, call)`` → 20 threads make ``call()`` at the same moment (behind a barrier), each on its own
-    database connection; returns the sorted outcomes, ``"done"`` or ``"refused"`` (a ValidationError)."""
+    database connection; returns the sorted outcomes, ``"done"`` or ``"refused"`` (a ValidationError), or
+    ``"error: ..."`` for anything else (a test comparing outcomes then fails naming it).
+
+    ``load``: run by each thread before the barrier, its result passed to ``call``, so that every request has
+    read its rows (as a view's ``get_object_or_404`` does) before any of them writes. The race tests of every app
+    use this; they run in the PostgreSQL pass of ``make test`` and are skipped on SQLite, whose writes are
+    serialised by a file lock and take no row locks."""
     import threading
 
     from django.core.exceptions import ValidationError
     from django.db import connections
 
-    def run(count: int, call) -> list[str]:
+    def run(count: int, call, load=None) -> list[str]:
         barrier, outcomes = threading.Barrier(count), []
 
         def one():
             try:
+                loaded = load() if load else None
                 barrier.wait()
-                call()
+                call(loaded) if load else call()
                 outcomes.append("done")
             except ValidationError:
                 outcomes.append("refused")
+            except Exception as error:  # noqa: BLE001 - reported as an outcome, so the test names it
+                outcomes.append(f"error: {type(error).__name__}: {error}")
             finally:
                 connections.close_all()
 

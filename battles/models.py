@@ -232,7 +232,8 @@ class BattleAction(models.Model):
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     fighter = models.ForeignKey(BattleFighter, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     target = models.ForeignKey(BattleFighter, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
-    summary = models.CharField(max_length=300)
+    # Composed from fighter, weapon and gang names: a text field, so no combination of long names overflows.
+    summary = models.TextField()
     query = models.JSONField(default=dict, blank=True)
     odds = models.JSONField(default=dict, blank=True)
     dice = models.JSONField(default=list, blank=True, help_text="Every die: [{'die', 'for', 'value'}].")

@@ -106,12 +106,20 @@ class GangChoiceForm(forms.Form):
 
 
 class CycleAdvanceForm(forms.Form):
-    """Beginning the next cycle. The arbitrator may leave battles unreported, but has to say so."""
+    """Beginning the next cycle. The arbitrator may leave battles unreported, but has to say so.
 
+    ``cycle`` is the form's token, as the post-battle step's ``step`` is: the cycle the page was shown in.
+    Submitting the same form twice begins one cycle; the second finds that cycle over and is refused."""
+
+    cycle = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
     confirm = forms.BooleanField(required=False)
 
     def __init__(self, *args, campaign: Campaign, unreported: int, **kwargs):
+        kwargs.setdefault("initial", {"cycle": campaign.cycle})
         super().__init__(*args, **kwargs)
+        self.fields["cycle"].error_messages["required"] = (
+            "Reload the campaign page: that form did not say which cycle it ends."
+        )
         if unreported:
             battles = f"{unreported} battle{'s' if unreported != 1 else ''}"
             were = "is" if unreported == 1 else "are"

@@ -316,7 +316,8 @@ class StandingSnapshot(models.Model):
     gang = models.ForeignKey("gangs.Gang", on_delete=models.CASCADE, related_name="+")
     rating = models.IntegerField()
     reputation = models.IntegerField()
-    reason = models.CharField(max_length=100)
+    # "<scenario>: <gang> v <gang>" and the like: a text field, so the longest gang names fit.
+    reason = models.TextField()
     taken_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

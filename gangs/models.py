@@ -135,7 +135,8 @@ class Advancement(models.Model):
 
     fighter = models.ForeignKey(Fighter, on_delete=models.CASCADE, related_name="advancements")
     kind = models.CharField(max_length=16, choices=Kind.choices)
-    description = models.CharField(max_length=200)
+    # Composed from names (a fighter type, a skill and its table): a text field, so no name is too long for it.
+    description = models.TextField()
     xp_cost = models.PositiveIntegerField(
         default=0, help_text="2018+: experience spent. Classic: 0 (advances are rolled)."
     )
@@ -252,8 +253,10 @@ class LedgerEntry(models.Model):
     credits = models.IntegerField(default=0, help_text="Change to the Stash.")
     experience = models.IntegerField(default=0, help_text="Change to the fighter's experience.")
     reputation = models.IntegerField(default=0, help_text="Change to the gang's Reputation.")
-    description = models.CharField(max_length=300, help_text="What happened, in the game's words.")
-    reason = models.CharField(max_length=300, blank=True, help_text="Why: the rule or the decision behind it.")
+    # Both are composed from names players choose (gangs, fighters, campaigns) and the rules' words, and a
+    # reversing entry quotes the entry it reverses: text fields, so no combination of long names overflows.
+    description = models.TextField(help_text="What happened, in the game's words.")
+    reason = models.TextField(blank=True, help_text="Why: the rule or the decision behind it.")
     dice = models.JSONField(default=list, blank=True, help_text="Every die rolled: [{'die', 'for', 'value'}].")
     data = models.JSONField(default=dict, blank=True, help_text="Structured detail for history and reverts.")
     actor = models.ForeignKey(

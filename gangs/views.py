@@ -393,8 +393,20 @@ def _back_from_purchase(request, purchase_gang, fighter_pk: int | None, message:
 def purchase_sell(request, pk: int, purchase_pk: int):
     purchase = _purchase(request, pk, purchase_pk)
     fighter_pk, name = purchase.fighter_id, purchase.equipment.name
-    entry = services.purchase_sell(purchase=purchase, actor=request.user, dice=RandomDice())
+    try:
+        entry = services.purchase_sell(purchase=purchase, actor=request.user, dice=RandomDice())
+    except ValidationError as error:  # sold or discarded by another request a moment ago
+        return _purchase_refused(request, purchase, fighter_pk, error)
     return _back_from_purchase(request, purchase.gang, fighter_pk, f"Sold {name} for {entry.credits} credits.")
+
+
+def _purchase_refused(request, purchase, fighter_pk: int | None, error: ValidationError):
+    messages.error(request, " ".join(error.messages))
+    return redirect(
+        reverse("gangs:fighter-detail", args=[purchase.gang_id, fighter_pk])
+        if fighter_pk
+        else purchase.gang.get_absolute_url()
+    )
 
 
 @login_required
@@ -402,7 +414,10 @@ def purchase_sell(request, pk: int, purchase_pk: int):
 def purchase_discard(request, pk: int, purchase_pk: int):
     purchase = _purchase(request, pk, purchase_pk)
     fighter_pk, name = purchase.fighter_id, purchase.equipment.name
-    services.purchase_discard(purchase=purchase, actor=request.user)
+    try:
+        services.purchase_discard(purchase=purchase, actor=request.user)
+    except ValidationError as error:
+        return _purchase_refused(request, purchase, fighter_pk, error)
     return _back_from_purchase(request, purchase.gang, fighter_pk, f"Discarded {name}.")
 
 
@@ -417,10 +432,7 @@ def purchase_move(request, pk: int, purchase_pk: int):
             raise ValidationError("Choose a fighter of the gang or the Stash.")
         services.purchase_move(purchase=purchase, fighter=form.cleaned_data["to"], actor=request.user)
     except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-        return redirect(
-            reverse("gangs:fighter-detail", args=[pk, fighter_pk]) if fighter_pk else purchase.gang.get_absolute_url()
-        )
+        return _purchase_refused(request, purchase, fighter_pk, error)
     target = purchase.fighter.name if purchase.fighter else "the Stash"
     return _back_from_purchase(request, purchase.gang, fighter_pk, f"Moved {purchase.equipment.name} to {target}.")
 

@@ -211,7 +211,7 @@ def sequence_revert(*, sequence: Sequence, actor) -> Sequence:
 def sequence_rerun(*, sequence: Sequence, actor, same_dice: bool = False) -> Sequence:
     """A new draft after a revert; with ``same_dice`` every step is replayed with the dice and choices
     of the reverted run (then the player or arbitrator may go back to a step and change it)."""
-    sequence = Sequence.objects.select_related("battle", "gang").get(pk=sequence.pk)
+    sequence = _locked(sequence)  # two reruns at once: the second waits, then finds the first's draft
     if sequence.state != SequenceState.REVERTED:
         raise ValidationError("Revert the sequence before running it again.")
     fresh = sequence_start(battle=sequence.battle, gang=sequence.gang, actor=actor)
@@ -220,10 +220,10 @@ def sequence_rerun(*, sequence: Sequence, actor, same_dice: bool = False) -> Seq
         fresh.draft = {**fresh.draft, "kept": sequence.draft["kept"]}
         fresh.save(update_fields=["draft", "updated_at"])
     if same_dice:
-        for step in engine.steps_for(sequence.edition):
+        for index, step in enumerate(engine.steps_for(sequence.edition)):
             inputs = sequence.draft["steps"][step.slug]["inputs"]
             # The kept dice answer every purpose again; a run from before dice were kept replays its faces.
             faces = [] if kept_dice(fresh, step.slug) else inputs["dice"]
             fresh = sequence_step_submit(sequence=fresh, dice=ScriptedDice(faces), entered=inputs["entered"],
-                                         choices=inputs["choices"], actor=actor)  # fmt: skip
+                                         choices=inputs["choices"], actor=actor, step=index)  # fmt: skip
     return fresh

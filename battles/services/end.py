@@ -21,20 +21,27 @@ def battle_report(battle: BattleSession, fighters: list[BattleFighter], actions:
     by_pk = {f.pk: f for f in fighters}
     awards: dict[int, dict] = {f.pk: {} for f in fighters}
 
-    def award(fighter_pk, name):
-        if fighter_pk in awards:
-            awards[fighter_pk][name] = awards[fighter_pk].get(name, 0) + 1
+    def award(fighter_pk, name, count=1):
+        if fighter_pk in awards and count:
+            awards[fighter_pk][name] = awards[fighter_pk].get(name, 0) + count
 
     for f in fighters:
-        if f.out_of_action and f.taken_out_by_id:
-            award(f.taken_out_by_id, "out_of_action")
+        # The fighter the report names as taking them down: whoever put them Out of Action, or, when a Seriously
+        # Injured fighter went Out of Action on their own Recovery test, whoever Seriously Injured them. The awards
+        # follow the same fighter as the report's "by", so the record and the experience cannot disagree.
+        by = f.taken_out_by_id or f.seriously_injured_by_id
+        if f.out_of_action and by:
+            award(by, "out_of_action")
             if f.profile.get("category") in ("leader", "champion"):
-                award(f.taken_out_by_id, "leader_or_champion_out_of_action")
+                award(by, "leader_or_champion_out_of_action")
     for action in actions:
         if action.undone or action.fighter_id is None:
             continue
         if action.rule == "test" and action.query.get("kind") == "rally" and action.result.get("passed"):
             award(action.fighter_id, "rallies")
+        if battle.edition == "classic":
+            for fighter_pk, count in _wounding_hits(action):
+                award(fighter_pk, "wounding_hits", count)
     for record in battle.facts.get("relics_defiled", {}).values():
         award(record["fighter"], "relic_defiled")
     for name in ("caches_destroyed", "caches_recovered"):
@@ -103,6 +110,26 @@ def proposed_winner(battle: BattleSession, fighters: list[BattleFighter]) -> tup
         return None, ""
     side = next((s for s in (Side.A, Side.B) if role[s] == found.winner), "")
     return side, f"{found.why} ({found.source})"
+
+
+def _wounding_hits(action: BattleAction) -> list[tuple[int, int]]:
+    """Classic: the wounding hits an action scored, by fighter in play: hits that wounded and were not saved by
+    armour (each earns +5 experience after the battle, :mod:`rulebook.classic.campaign.experience`). A shot's
+    are in its steps (a "wound" step, then a "save" unless there is none); a fight's are the winner's hits that
+    did more than fail to wound. A multiple combat's bouts are left to the report form."""
+    result = action.result or {}
+    if action.rule == "shoot":
+        steps, count = result.get("steps", []), 0
+        for index, step in enumerate(steps):
+            if step.get("step") == "wound" and step.get("result") == "wounded":
+                after = steps[index + 1] if index + 1 < len(steps) else {}
+                count += not (after.get("step") == "save" and after.get("result") == "saved")
+        return [(action.fighter_id, count)]
+    if action.rule == "fight" and result.get("winner") in ("attacker", "defender"):
+        winner = action.fighter_id if result["winner"] == "attacker" else action.target_id
+        hits = (result.get("wounds") or {}).get("hits", [])
+        return [(winner, sum(hit.get("outcome") not in ("no_wound", "saved") for hit in hits))]
+    return []
 
 
 @transaction.atomic

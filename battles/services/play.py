@@ -133,7 +133,7 @@ def action_resolve(
         rule=plan.rule,
         fighter=plan.fighter,
         target=plan.target,
-        summary=plan.summary[:300],
+        summary=plan.summary,
         query=plan.query,
         odds=odds,
         dice=source.log(),

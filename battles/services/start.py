@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from battles.models import PHASES, BattleAction, BattleFighter, BattleSession, Role, Side
+from battles.models import BattleStatus as SessionStatus
 from battles.roster import fighter_prefetch, snapshot
 from battles.rules import edition_rules
 from battles.services.state import battle_state, locked, log_action, save_state
@@ -193,12 +194,28 @@ def battle_reinforce(
     names = ", ".join(f.name for f in arriving) or "nobody: no fighter left to send"
     words = f"Reinforcements for {battle.gang(side).name}: {names}"
     save_state(battle, fighters, before)
-    return log_action(battle, before, actor, kind="reinforce", side=side, summary=words[:300], changes=[words],
+    return log_action(battle, before, actor, kind="reinforce", side=side, summary=words, changes=[words],
                       dice=dice.log())  # fmt: skip
 
 
+@transaction.atomic
 def battle_start_from_campaign(*, campaign_battle, started_by, dice: DiceSource | None = None) -> BattleSession:
-    """Start the battle a campaign paired: attacker as the first gang, its scenario and the crews it picked."""
+    """Start the battle a campaign paired: attacker as the first gang, its scenario and the crews it picked.
+
+    The campaign battle's row is locked: a battle is started once, however many requests arrive together;
+    the others (a double tap, the other player at the same moment) get the battle already in play."""
+    from campaigns.models import Battle, BattleStatus
+
+    campaign_battle = (
+        Battle.objects.select_for_update(of=("self",))
+        .select_related("attacker__owner", "defender__owner", "campaign")
+        .get(pk=campaign_battle.pk)
+    )
+    in_play = campaign_battle.sessions.filter(status=SessionStatus.IN_PROGRESS).order_by("pk").first()
+    if in_play is not None:
+        return in_play
+    if campaign_battle.status != BattleStatus.SCHEDULED:
+        raise ValidationError("This battle has been reported already.")
     if not campaign_battle.scenario:
         raise ValidationError("Roll the scenario for this campaign battle first.")
     picked = campaign_battle.crews or {}

@@ -263,7 +263,9 @@ def test_battle_end_writes_the_report(make_battle):
     ended = {f["name"]: f for f in report["fighters"]}
     assert ended[target.name]["outcome"] == "out_of_action"
     assert ended[target.name]["by"] == leader.fighter_id
-    assert ended[leader.name]["awards"] == {"out_of_action": 1, "leader_or_champion_out_of_action": 1}
+    # Classic: the hit wounded (6) with no armour to save it: a wounding hit, +5 XP after the battle.
+    awards = {"out_of_action": 1, "leader_or_champion_out_of_action": 1, "wounding_hits": 1}
+    assert ended[leader.name]["awards"] == awards
     with pytest.raises(ValidationError):
         shoot(battle, leader, target, [3, 6, 6])
 

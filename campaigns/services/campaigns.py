@@ -58,6 +58,7 @@ def campaign_update(
 
 @transaction.atomic
 def arbitrator_add(*, campaign: Campaign, user) -> CampaignArbitrator:
+    _lock(campaign)  # two adds of the same user at once: the second finds the first's row
     if campaign.arbitrators.filter(user=user).exists():
         raise ValidationError(f"{user} is already an arbitrator of this campaign.")
     return CampaignArbitrator.objects.create(campaign=campaign, user=user)
@@ -103,6 +104,7 @@ def campaign_join(*, campaign: Campaign, gang: Gang, user, dice: DiceSource | No
     Settlement; a classic gang rolls its five starting territories (``dice``: server dice if None)."""
     if gang.owner_id != user.pk:
         raise ValidationError("You can enter only your own gang.")
+    Gang.objects.select_for_update().filter(pk=gang.pk).exists()  # one gang, one campaign: joins queue up
     if gang.edition != campaign.edition:
         raise ValidationError(f"{gang.name} is a {gang.get_edition_display()} gang; this campaign plays "
                               f"{campaign.get_edition_display()}.")  # fmt: skip
@@ -124,6 +126,7 @@ def campaign_join(*, campaign: Campaign, gang: Gang, user, dice: DiceSource | No
 @transaction.atomic
 def gang_remove(*, membership: CampaignGang, actor) -> CampaignGang:
     """The arbitrator removes a gang: it keeps its history; its territories go back to the pool."""
+    membership = CampaignGang.objects.select_for_update().select_related("campaign", "gang").get(pk=membership.pk)
     if not membership.is_active:
         raise ValidationError(f"{membership.gang.name} has already been removed.")
     campaign, gang = membership.campaign, membership.gang
@@ -170,11 +173,16 @@ def _open_cycle(campaign: Campaign, number: int) -> Cycle:
 
 
 @transaction.atomic
-def cycle_advance(*, campaign: Campaign) -> Cycle:
+def cycle_advance(*, campaign: Campaign, from_cycle: int | None = None) -> Cycle:
+    """Begin the next cycle. ``from_cycle`` is the cycle the arbitrator's form was shown in: a second
+    submit of that form (or a second tab) finds the campaign moved on and is refused, so one click
+    begins one cycle."""
     _lock(campaign)
     _require_in_progress(campaign)
     if not campaign.has_cycles:
         raise ValidationError("Classic campaigns have no cycles: pair battles freely.")
+    if from_cycle is not None and from_cycle != campaign.cycle:
+        raise ValidationError(f"Cycle {campaign.cycle} has begun already (in another tab?): nothing more to begin.")
     cycle = _open_cycle(campaign, campaign.cycle + 1)
     _snapshot_all(campaign, f"Cycle {cycle.number}")
     return cycle
@@ -182,6 +190,7 @@ def cycle_advance(*, campaign: Campaign) -> Cycle:
 
 @transaction.atomic
 def campaign_finish(*, campaign: Campaign) -> Campaign:
+    _lock(campaign)
     _require_in_progress(campaign)
     campaign.status = CampaignStatus.FINISHED
     campaign.save(update_fields=["status"])

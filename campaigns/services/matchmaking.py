@@ -99,6 +99,7 @@ def battle_arrange(
     *, campaign: Campaign, attacker: Gang, defender: Gang, stakes: CampaignTerritory | None = None
 ) -> Battle:
     """An arbitrator pairs two gangs: the classic rules' free pairing, or an adjustment to a cycle."""
+    _lock(campaign)
     _require_in_progress(campaign)
     if attacker.pk == defender.pk:
         raise ValidationError("A gang cannot fight itself.")
@@ -166,6 +167,7 @@ def challenge_issue(
 @transaction.atomic
 def challenge_pass(*, campaign: Campaign, gang: Gang) -> Cycle:
     """A gang declines to issue a challenge this cycle, letting the next gang in order challenge."""
+    _lock(campaign)
     cycle = _current_cycle(campaign)
     _member(campaign, gang)
     if gang.pk in engaged_gang_ids(cycle):

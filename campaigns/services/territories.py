@@ -29,6 +29,11 @@ def territory_add(*, campaign: Campaign, territory: Territory) -> CampaignTerrit
 @transaction.atomic
 def territory_assign(*, held: CampaignTerritory, holder: Gang | None, actor, reason: str = "") -> CampaignTerritory:
     """An arbitrator hands a territory to a gang, or back to the pool. Home Settlements stay put."""
+    held = (
+        CampaignTerritory.objects.select_for_update(of=("self",))
+        .select_related("campaign", "territory", "holder")
+        .get(pk=held.pk)
+    )
     if held.is_home_settlement:
         raise ValidationError("A Home Settlement cannot be lost.")
     if holder is not None:

@@ -441,3 +441,20 @@ def test_classic_gang_rolls_five_starting_territories(make_campaign, make_gang, 
     entries = gang.ledger.filter(kind=LedgerKind.TERRITORY).order_by("pk")
     assert [e.dice[0]["value"] for e in entries] == [1, 1, 2, 1]
     assert not CampaignTerritory.objects.filter(campaign=campaign, is_home_settlement=True).exists()
+
+
+def test_confirming_a_battle_between_the_longest_gang_names_keeps_every_word(make_campaign, make_fighter):
+    """Each description composed of names (the snapshot's "<scenario>: <gang> v <gang>", the ledger's) holds the
+    longest names the forms allow; on PostgreSQL a character limit here was a server error."""
+    campaign = make_campaign(gangs=2, started=True, name="C" * 100)
+    first, second = members(campaign)
+    for gang, letter in ((first, "A"), (second, "B")):
+        gang.name = letter * 80
+        gang.save(update_fields=["name"])
+        make_fighter(gang, "leader", name=letter.lower() * 80)
+    battle = services.battle_arrange(campaign=campaign, attacker=first, defender=second)
+    battle = services.battle_scenario_roll(battle=battle, dice=ScriptedDice([1, 1, 6, 1]))
+    battle = services.battle_report_submit(battle=battle, actor=first.owner, winner=first)
+    services.battle_report_confirm(battle=battle, actor=second.owner, is_arbitrator=False)
+    reason = campaign.snapshots.filter(gang=first).latest("pk").reason
+    assert reason == f"{battle.scenario_name}: {'A' * 80} v {'B' * 80}"

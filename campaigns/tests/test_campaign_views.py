@@ -56,7 +56,7 @@ CHANGES = {
         lambda w: w["campaign"].arbitrators.filter(user__username="stranger").exists(),
     ),
     "cycle-advance": (
-        lambda w: url("cycle-advance", w), {"confirm": "on"}, "arbitrator", None,
+        lambda w: url("cycle-advance", w), {"confirm": "on", "cycle": 1}, "arbitrator", None,
         lambda w: Campaign.objects.get(pk=w["campaign"].pk).cycle == 2,
     ),
     "campaign-finish": (
@@ -154,7 +154,7 @@ def test_who_may_change_what(client, world, name):
 
 def test_htmx_success_redirects_the_client(client, world):
     as_user(client, world["users"]["arbitrator"])
-    response = client.post(url("cycle-advance", world), {"confirm": "on"}, HTTP_HX_REQUEST="true")
+    response = client.post(url("cycle-advance", world), {"confirm": "on", "cycle": 1}, HTTP_HX_REQUEST="true")
     assert response.status_code == 200 and response["HX-Redirect"] == url("campaign-detail", world)
 
 
@@ -454,12 +454,25 @@ def test_beginning_the_next_cycle_with_battles_unreported_asks_for_confirmation(
     as_user(client, world["users"]["arbitrator"])
     warning = "1 battle of Cycle 1 is not reported yet"
     assert warning in client.get(url("campaign-detail", world)).content.decode()
-    response = client.post(url("cycle-advance", world), follow=True)
+    response = client.post(url("cycle-advance", world), {"cycle": 1}, follow=True)
     assert f"{warning}; tick the box" in response.content.decode()
     assert Campaign.objects.get(pk=world["campaign"].pk).cycle == 1
     reported(world)  # reported, awaiting confirmation: nothing left to report
     assert warning not in client.get(url("campaign-detail", world)).content.decode()
-    assert client.post(url("cycle-advance", world)).status_code == 302
+    assert client.post(url("cycle-advance", world), {"cycle": 1}).status_code == 302
+    assert Campaign.objects.get(pk=world["campaign"].pk).cycle == 2
+
+
+def test_submitting_the_begin_cycle_form_twice_begins_one_cycle(client, world):
+    reported(world)
+    as_user(client, world["users"]["arbitrator"])
+    assert 'name="cycle" value="1"' in client.get(url("campaign-detail", world)).content.decode()
+    client.post(url("cycle-advance", world), {"cycle": 1})
+    response = client.post(url("cycle-advance", world), {"cycle": 1}, follow=True)
+    assert "Cycle 2 has begun already" in response.content.decode()
+    assert Campaign.objects.get(pk=world["campaign"].pk).cycle == 2
+    response = client.post(url("cycle-advance", world), {}, follow=True)
+    assert "did not say which cycle" in response.content.decode()
     assert Campaign.objects.get(pk=world["campaign"].pk).cycle == 2
 
 

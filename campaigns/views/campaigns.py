@@ -3,6 +3,8 @@ joining by invitation, removing a gang, start, cycles, finish, and the territory
 
 from __future__ import annotations
 
+from functools import partial
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -167,8 +169,9 @@ def cycle_advance(request, pk: int):
     form = CycleAdvanceForm(request.POST, campaign=campaign, unreported=selectors.unreported_in_cycle(campaign))
     url = reverse("campaigns:campaign-detail", args=[pk])
     if not form.is_valid():
-        return _refused(request, ValidationError(form.errors["confirm"]), url)
-    return _run(request, url, lambda: services.cycle_advance(campaign=campaign), "A new cycle has begun.")
+        return _refused(request, ValidationError([e for errors in form.errors.values() for e in errors]), url)
+    begin = partial(services.cycle_advance, campaign=campaign, from_cycle=form.cleaned_data["cycle"])
+    return _run(request, url, begin, "A new cycle has begun.")
 
 
 @login_required

@@ -88,6 +88,9 @@ def main() -> int:
         for name, figures in (("/healthz", floor), (f"roster, {target['fighters']} fighters", roster)):
             print(f"  {name:<24} {figures.line()}")
         print("  " + ratio_line(roster, floor))
+        print("\nA whole campaign played by the machine, invariants checked after every step:", flush=True)
+        for edition in ("n18", "classic"):
+            _manage(env, "simulate_campaign", "--edition", edition, "--gangs", "8", "--cycles", "3", "--seed", "7")
     finally:
         if gunicorn is not None:
             gunicorn.terminate()

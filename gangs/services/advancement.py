@@ -24,7 +24,7 @@ from gangs.models import (
     StatChangeSource,
 )
 from gangs.models import LedgerKind as Kind
-from gangs.services.common import refuse, require_on_roster, rolls_since
+from gangs.services.common import lock_fighter, refuse, require_on_roster, rolls_since
 from gangs.stats import current_stats
 from rulebook import gang_rules
 from rulebook.classic.campaign import experience
@@ -119,8 +119,10 @@ def fighter_advance_classic(
     The player names the tables before the dice are rolled, so a roll is never thrown away: a skill
     comes from ``skill_table`` (one of the fighter's standard tables) or, on a 2 or 12, from
     ``any_table`` (any table; the standard choice when empty). The rules are
-    ``rulebook.classic.campaign.experience``'s.
+    ``rulebook.classic.campaign.experience``'s. The fighter is locked first, so parallel requests take
+    only the rolls that are due.
     """
+    lock_fighter(fighter)
     require_on_roster(fighter, "advance")
     if classic_advances_due(fighter, fighter.advancements.count()) < 1:
         nxt = next((t for t in experience.ADVANCE_THRESHOLDS if t > fighter.experience), None)
@@ -271,8 +273,10 @@ def fighter_advance_n18(
 
     A Ganger instead spends 6 XP on the Gangers' Advancement roll (server ``RandomDice`` or the table's
     dice as ``ScriptedDice``), naming beforehand the characteristics they ``prefer`` where a row offers
-    two, and the Primary Skill Set (``random_table``) a Specialist result would roll on.
+    two, and the Primary Skill Set (``random_table``) a Specialist result would roll on. The fighter is
+    locked first: the experience and the advances taken decide the cost.
     """
+    lock_fighter(fighter)
     require_on_roster(fighter, "advance")
     if fighter.fighter_type.category == "ganger":
         if characteristic or skill:

@@ -1,4 +1,10 @@
-"""Helpers every gang service shares: refusals, dice logs, roster checks, override entries."""
+"""Helpers every gang service shares: row locks, refusals, dice logs, roster checks, override entries.
+
+Locks: a service that reads what decides its change (the roster for a hire, the item for a sale, the
+fighter's experience and advances) locks those rows first, so identical requests arriving together
+queue up and each sees what the one before it did. Always the gang before its fighters or items, so two
+services never wait on each other.
+"""
 
 from __future__ import annotations
 
@@ -10,10 +16,40 @@ from gangs.models import (
     Fighter,
     Gang,
     LedgerEntry,
+    Purchase,
 )
 from gangs.models import LedgerKind as Kind
 from rulebook.dice import DiceSource
 from rulebook.errors import RulesInputError
+
+
+def lock_gang(gang: Gang) -> Gang:
+    """Lock the gang's row for this transaction; the caller's object gets the Stash and Reputation as they stand."""
+    fresh = Gang.objects.select_for_update().only("stash", "reputation").get(pk=gang.pk)
+    gang.stash, gang.reputation = fresh.stash, fresh.reputation
+    return gang
+
+
+def lock_fighter(fighter: Fighter) -> Fighter:
+    """Lock the fighter's gang, then the fighter; the caller's object gets the state as it stands now."""
+    lock_gang(fighter.gang)
+    fresh = Fighter.objects.select_for_update().get(pk=fighter.pk)
+    if fresh.fighter_type_id != fighter.fighter_type_id:  # a Ganger became a Specialist meanwhile
+        fighter.fighter_type = fresh.fighter_type
+    for name in ("status", "captured_by_id", "experience", "starting_experience"):
+        setattr(fighter, name, getattr(fresh, name))
+    return fighter
+
+
+def lock_purchase(purchase: Purchase) -> Purchase:
+    """Lock the item's gang, then the item; refuse when another request has sold or discarded it meanwhile."""
+    lock_gang(purchase.gang)
+    if not Purchase.objects.select_for_update().filter(pk=purchase.pk).exists():
+        raise ValidationError(
+            f"{purchase.equipment.name} is no longer in {purchase.gang.name}: sold or discarded already."
+        )
+    purchase.refresh_from_db(fields=["fighter"])
+    return purchase
 
 
 def refuse(error: RulesInputError) -> ValidationError:

@@ -20,7 +20,14 @@ from gangs.models import (
     Purchase,
 )
 from gangs.models import LedgerKind as Kind
-from gangs.services.common import override_record, require_on_roster, rolls_since
+from gangs.services.common import (
+    lock_fighter,
+    lock_gang,
+    lock_purchase,
+    override_record,
+    require_on_roster,
+    rolls_since,
+)
 from rulebook import gang_rules
 from rulebook.dice import DiceSource, RandomDice
 from rulebook.roster import roll_amount
@@ -115,7 +122,10 @@ def purchase_buy(
     if fighter is not None and fighter.gang_id != gang.pk:
         raise ValidationError(f"{fighter.name} is not in {gang.name}.")
     if fighter is not None:
+        lock_fighter(fighter)
         require_on_roster(fighter, "take equipment")
+    else:
+        lock_gang(gang)
     quote = price_now(gang, equipment, fighter)
     who = fighter.name if fighter else "the Stash"
     if quote is None:
@@ -156,6 +166,8 @@ def sale_value(gang: Gang, purchase: Purchase, dice: DiceSource) -> tuple[int, s
 
 @transaction.atomic
 def purchase_sell(*, purchase: Purchase, actor, dice: DiceSource | None = None) -> LedgerEntry:
+    """Sell an item to the Trading Post; twenty identical requests sell it once (the item's row is locked)."""
+    lock_purchase(purchase)
     gang = purchase.gang
     amount, rule, rolls = sale_value(gang, purchase, dice or RandomDice())
     entry = ledger_record(
@@ -175,6 +187,7 @@ def purchase_sell(*, purchase: Purchase, actor, dice: DiceSource | None = None) 
 
 @transaction.atomic
 def purchase_discard(*, purchase: Purchase, actor) -> LedgerEntry:
+    lock_purchase(purchase)
     entry = ledger_record(
         gang=purchase.gang,
         fighter=purchase.fighter,
@@ -190,6 +203,7 @@ def purchase_discard(*, purchase: Purchase, actor) -> LedgerEntry:
 @transaction.atomic
 def purchase_move(*, purchase: Purchase, fighter: Fighter | None, actor) -> Purchase:
     """Hand an item to another fighter of the gang (who must be allowed to carry it) or put it in the Stash."""
+    lock_purchase(purchase)
     gang = purchase.gang
     if fighter is not None:
         if fighter.gang_id != gang.pk:

@@ -30,7 +30,7 @@ from gangs.models import (
     StatChangeSource,
 )
 from gangs.models import LedgerKind as Kind
-from gangs.services.common import override_record, refuse, rolls_since
+from gangs.services.common import lock_fighter, lock_gang, override_record, refuse, rolls_since
 from gangs.services.gangs import hangers_on_over_cap, held_additions, house_rules, roster_types
 from rulebook import gang_rules
 from rulebook.dice import DiceSource, RandomDice
@@ -114,8 +114,7 @@ def fighter_hire(
     nothing (the Home Settlement's) names why in ``free_reason``: no credits change hands and the
     ledger says so. ``battle`` and ``data`` go on every entry the hire writes.
     """
-    Gang.objects.select_for_update().only("pk").get(pk=gang.pk)
-    gang.refresh_from_db(fields=["reputation", "stash"])
+    lock_gang(gang)  # the roster decides the composition limits: parallel hires queue and count each other
     if not fighter_type.recruitable_by(gang.house) or not fighter_type.is_active:
         raise ValidationError(f"{fighter_type.name} is not on the {gang.house.name} house list.")
     _hired_gun_battle(gang, fighter_type, hired_for)
@@ -335,6 +334,7 @@ def fighter_status_set(
     (see :func:`_kit_leaves` for the kit). The entry's data lists the kit that left the fighter."""
     if status not in FighterStatus.values:
         raise ValidationError(f"{status!r} is not a fighter status.")
+    lock_fighter(fighter)
     old = fighter.get_status_display()
     fighter.status = status
     fighter.captured_by_id = captured_by_id if status == FighterStatus.CAPTURED else None
@@ -354,7 +354,9 @@ def fighter_status_set(
     return fighter
 
 
+@transaction.atomic
 def fighter_retire(*, fighter: Fighter, actor) -> Fighter:
+    lock_fighter(fighter)
     if fighter.status in (FighterStatus.DEAD, FighterStatus.RETIRED):
         raise ValidationError(f"{fighter.name} is already {fighter.get_status_display()}.")
     return fighter_status_set(

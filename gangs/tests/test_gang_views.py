@@ -508,3 +508,20 @@ def test_a_changed_rule_summary_shows_on_the_next_render(client, gang_with_kit):
     rule.summary = "New words."
     rule.save()
     assert all("New words." in client.get(url).content.decode() for url in pages)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", ["purchase-sell", "purchase-discard"])
+def test_an_item_sold_by_another_request_a_moment_ago_is_refused_in_words(client, gang_with_kit, monkeypatch, name):
+    """The view found the item, then the request racing it sold it: the service's lock refuses, the page says so."""
+    from gangs import views
+
+    gang = gang_with_kit
+    carried = Purchase.objects.select_related("equipment", "fighter", "gang").get(gang=gang)
+    monkeypatch.setattr(views, "_purchase", lambda request, pk, purchase_pk: carried)
+    Purchase.objects.filter(pk=carried.pk).delete()
+    client.force_login(gang.owner)
+    response = client.post(reverse(f"gangs:{name}", args=[gang.pk, carried.pk]), follow=True)
+    assert response.status_code == 200
+    assert "Lasgun is no longer in" in response.content.decode()
+    assert not gang.ledger.filter(kind=LedgerKind.SALE).exists()

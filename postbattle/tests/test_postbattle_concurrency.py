@@ -6,20 +6,14 @@ race: the row lock and the unique Application row must let exactly one through.
 
 from functools import partial
 
-import pytest
-from django.db import connection
-
+from core.testing import race_marks
 from gangs.ledger import ledger_totals
 from gangs.models import Injury, LedgerEntry
-from postbattle import services
-from postbattle.models import Application
-from rulebook.dice import ScriptedDice
+from postbattle import engine, services
+from postbattle.models import Application, Sequence
+from rulebook.dice import ScriptedDice, SeededDice
 
-pytestmark = [
-    pytest.mark.postgres_only,
-    pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks need PostgreSQL"),
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = race_marks()
 
 
 def test_twenty_concurrent_submissions_apply_the_sequence_once(make_confirmed_battle, at_once):
@@ -52,3 +46,21 @@ def test_twenty_concurrent_submissions_apply_the_sequence_once(make_confirmed_ba
     assert Application.objects.filter(sequence=sequence).count() == 1
     assert LedgerEntry.objects.filter(data__post_battle=sequence.pk).count() == 7
     assert ledger_totals(gang)["stash"] == gang.stash
+
+
+def test_twenty_reruns_with_the_same_dice_make_one_draft(make_confirmed_battle, at_once):
+    battle = make_confirmed_battle(edition="classic", results=[("attacker", 0, "out_of_action", 1, {})])
+    gang = battle.attacker
+    sequence = services.sequence_start(battle=battle, gang=gang, actor=gang.owner)
+    while sequence.step < len(engine.steps_for("classic")):
+        sequence = services.sequence_step_submit(sequence=sequence, dice=SeededDice(sequence.step), actor=gang.owner)
+    services.sequence_apply(sequence=sequence, actor=gang.owner)
+    services.sequence_revert(sequence=sequence, actor=battle.campaign.created_by)
+    outcomes = at_once(20, partial(services.sequence_rerun, sequence=sequence, actor=gang.owner, same_dice=True))
+    assert outcomes == ["done"] + ["refused"] * 19
+    [draft] = Sequence.objects.filter(battle=battle, gang=gang, state="draft")
+    steps = engine.steps_for("classic")
+    assert draft.step == len(steps)  # every step replayed once, with the same dice: the same account
+    for step in steps:
+        lines = [line["text"] for line in draft.draft["steps"][step.slug]["lines"]]
+        assert lines == [line["text"] for line in sequence.draft["steps"][step.slug]["lines"]]

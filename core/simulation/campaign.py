@@ -1,0 +1,269 @@
+"""The campaign driver: players and gangs, the campaign, each cycle's battles from pairing or challenge to the
+post-battle sequences, and the invariants after every step (:mod:`.invariants`).
+
+Beside the checks on stored rows, the driver probes what must be refused: a second start of a campaign battle
+returns the battle already in play, a second apply of a post-battle sequence is refused, and a second submit
+of the begin-cycle form (the same cycle token) begins nothing.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+import uuid
+from dataclasses import dataclass, field
+
+from django.core.exceptions import ValidationError
+
+from battles.services import battle_start_from_campaign
+from campaigns import services as campaign_services
+from campaigns.models import Battle, BattleStatus, Campaign
+from campaigns.rules import classic_choices
+from campaigns.selectors import captives_of, contenders, engaged_gang_ids, rating_of, standings
+from content.models import Edition, Territory
+from core.simulation import invariants
+from core.simulation.battle import Player
+from core.simulation.gangs import found_gang, houses, long_name, player
+from core.simulation.invariants import InvariantBroken, check, check_all
+from gangs.models import Fighter, FighterStatus, Gang, LedgerEntry, LedgerKind
+from postbattle import engine
+from postbattle import services as postbattle_services
+from postbattle.selectors import battle_context
+from rulebook.dice import SeededDice
+from rulebook.n18.matchmaking import next_challenger
+
+
+@dataclass
+class SimulationResult:
+    edition: str
+    gangs: int
+    cycles: int
+    seed: int
+    battles: int = 0
+    fighters_lost: int = 0
+    captures: int = 0
+    rescue_missions: int = 0
+    rescues: int = 0
+    credits: int = 0
+    seconds: float = 0.0
+    actions: int = 0
+    refusals: list[str] = field(default_factory=list)
+
+    @property
+    def per_battle(self) -> float:
+        return self.seconds / self.battles if self.battles else 0.0
+
+    def summary(self) -> str:
+        return (f"simulate_campaign {self.edition} gangs={self.gangs} cycles={self.cycles} seed={self.seed}: "
+                f"{self.battles} battles, {self.actions} actions, {self.fighters_lost} fighters lost, "
+                f"{self.captures} captures, {self.rescues} rescues in {self.rescue_missions} Rescue Missions, "
+                f"{self.credits} credits in the Stashes, {self.per_battle:.2f} s per battle; invariants intact")  # fmt: skip
+
+
+class Simulation:
+    def __init__(self, *, edition: str, gangs: int, cycles: int, seed: int, long_names: bool, out):
+        self.edition, self.cycles, self.long_names, self.out = edition, cycles, long_names, out
+        self.rng = random.Random(seed)
+        self.result = SimulationResult(edition, gangs, cycles, seed)
+        self.tag = f"sim{seed}-{uuid.uuid4().hex[:6]}"
+        self.gang_count = gangs
+        self.written: dict[int, int] = {}  # applied sequence → ledger entries it wrote
+
+    def check_all(self, campaign: Campaign, step: str, *, complete: bool = False) -> None:
+        check_all(campaign, step, written=self.written, complete=complete)
+
+    def dice(self) -> SeededDice:
+        """A fresh die source for each request, as each page request gets its own server dice."""
+        return SeededDice(self.rng.randrange(1 << 30))
+
+    # --- set-up -----------------------------------------------------------------------------------------
+
+    def campaign(self) -> Campaign:
+        if not houses(self.edition):
+            raise InvariantBroken("content", "set-up", f"no {self.edition} house list with a Leader: run load_content")
+        arbitrator = player(f"{self.tag}-arbitrator")
+        name = f"Simulated campaign {self.tag}"
+        campaign = campaign_services.campaign_create(user=arbitrator, edition=self.edition,
+                                                     name=long_name(name, 100) if self.long_names else name)  # fmt: skip
+        for seat in range(self.gang_count):
+            owner = player(f"{self.tag}-player{seat + 1}")
+            gang_name = f"Gang {seat + 1} of {self.tag}"
+            gang = found_gang(owner=owner, edition=self.edition, rng=self.rng, seed=self.rng.randrange(1 << 20),
+                              name=long_name(gang_name) if self.long_names else gang_name, long_names=self.long_names)  # fmt: skip
+            campaign_services.campaign_join(campaign=campaign, gang=gang, user=owner, dice=self.dice())
+        pool = Territory.objects.active().filter(edition=self.edition, is_home_settlement=False).order_by("slug")
+        for territory in list(pool)[: self.gang_count]:
+            campaign_services.territory_add(campaign=campaign, territory=territory)
+        campaign = campaign_services.campaign_start(campaign=campaign)
+        self.check_all(campaign, "the campaign started")
+        return campaign
+
+    # --- matchmaking ------------------------------------------------------------------------------------
+
+    def challenges(self, campaign: Campaign) -> None:
+        """From Cycle 2, each gang in turn (lowest rating first) challenges: a Rescue Mission against a gang
+        holding one of its fighters, else for a territory the target holds or an unclaimed one; else it passes."""
+        for _ in range(4 * self.gang_count):
+            cycle = campaign.cycles.get(number=campaign.cycle)
+            engaged = engaged_gang_ids(cycle)
+            rows = standings(campaign)
+            turn = next_challenger(contenders(rows), done={str(i) for i in engaged})
+            if turn is None:
+                return
+            challenger = Gang.objects.get(pk=int(turn.id))
+            free = [r.gang for r in rows if r.gang.pk not in engaged and r.gang.pk != challenger.pk]
+            captors = [g for g in free if captives_of(challenger, g).exists()]
+            try:
+                if captors:
+                    campaign_services.challenge_issue(campaign=campaign, challenger=challenger,
+                                                      target=self.rng.choice(captors), rescue=True)  # fmt: skip
+                    self.result.rescue_missions += 1
+                    continue
+                options = [(g, t) for g in free for t in campaign.territories.filter(is_home_settlement=False)
+                           if t.holder_id in (None, g.pk)]  # fmt: skip
+                if options:
+                    target, stakes = self.rng.choice(options)
+                    campaign_services.challenge_issue(campaign=campaign, challenger=challenger, target=target,
+                                                      stakes=stakes)  # fmt: skip
+                    continue
+            except ValidationError as refusal:
+                self.result.refusals.append(f"challenge by {challenger.name}: {' '.join(refusal.messages)}")
+            campaign_services.challenge_pass(campaign=campaign, gang=challenger)
+
+    def classic_pairs(self, campaign: Campaign) -> None:
+        """Classic campaigns have no cycles: the arbitrator pairs the gangs at random each round."""
+        gangs = [r.gang for r in standings(campaign)]
+        self.rng.shuffle(gangs)
+        for first, second in zip(gangs[::2], gangs[1::2], strict=False):
+            campaign_services.battle_arrange(campaign=campaign, attacker=first, defender=second)
+
+    # --- one battle ---------------------------------------------------------------------------------------
+
+    def scenario(self, battle: Battle) -> Battle:
+        battle = campaign_services.battle_scenario_roll(battle=battle, dice=self.dice())
+        chooser = battle.scenario_roll.get("chooser")
+        if not battle.scenario and chooser:
+            ranked = sorted((battle.attacker, battle.defender), key=rating_of, reverse=chooser == "higher rating")
+            slug = self.rng.choice(classic_choices())[0]
+            battle = campaign_services.battle_scenario_choose(battle=battle, scenario=slug, chooser=ranked[0])
+        return battle
+
+    def play(self, campaign: Campaign, battle: Battle) -> None:
+        started = time.perf_counter()
+        battle = self.scenario(battle)
+        step = f"battle {battle.pk} ({battle.scenario_name}: {battle})"
+        held_before = set(captives_of(battle.attacker, battle.defender).values_list("pk", flat=True))
+        session = battle_start_from_campaign(campaign_battle=battle, started_by=battle.attacker.owner, dice=self.dice())
+        again = battle_start_from_campaign(campaign_battle=battle, started_by=battle.defender.owner, dice=self.dice())
+        check("started once", step, "" if again.pk == session.pk else "a second start made a second battle")
+        check("fielded", step, invariants.fielded(session))
+        game = Player(session, self.rng, self.dice, battle.attacker.owner)
+        game.play()
+        self.result.actions += game.log.actions
+        self.result.refusals += game.log.refusals
+        self.check_all(campaign, f"{step}: the battle ended")
+        battle.refresh_from_db()
+        battle = campaign_services.battle_report_confirm(
+            battle=battle, actor=battle.defender.owner, is_arbitrator=False
+        )
+        self.check_all(campaign, f"{step}: the report confirmed")
+        for gang in (battle.attacker, battle.defender):
+            sequence = self.post_battle(battle, gang, step)
+            try:
+                postbattle_services.sequence_apply(sequence=sequence, actor=gang.owner)
+            except ValidationError:
+                pass  # refused, as it must be
+            else:
+                check("applied once", step, f"{gang.name}'s post-battle sequence applied a second time")
+            self.check_all(campaign, f"{step}: {gang.name}'s post-battle sequence")
+        check("experience owed", step, invariants.experience_owed(battle))
+        check("rescued", step, invariants.rescued(battle, held_before))
+        self._tally(battle, held_before)
+        self.result.seconds += time.perf_counter() - started
+        self.out(f"  {step}: {battle.winner or 'draw'}; {game.log.actions} actions, {game.log.prompts} prompts")
+
+    def post_battle(self, battle: Battle, gang: Gang, step: str):
+        sequence = postbattle_services.sequence_start(battle=battle, gang=gang, actor=gang.owner)
+        steps = engine.steps_for(sequence.edition)
+        while sequence.step < len(steps):
+            current = steps[sequence.step]
+            context, _ = battle_context(battle, gang)
+            fields = current.fields(context, postbattle_services.fighters_before(sequence, sequence.step))
+            for choices in (self._choices(fields), self._choices(fields, initial=True)):
+                try:
+                    sequence = postbattle_services.sequence_step_submit(
+                        sequence=sequence, dice=self.dice(), choices=choices, actor=gang.owner, step=sequence.step
+                    )
+                    break
+                except ValidationError as refusal:
+                    problem = f"{current.title} refused {choices}: {' '.join(refusal.messages)}"
+            else:
+                raise InvariantBroken("post-battle sequence", f"{step}: {gang.name}", problem)
+        postbattle_services.sequence_apply(sequence=sequence, actor=gang.owner)
+        self.written[sequence.pk] = invariants.sequence_entries(sequence.pk)
+        return sequence
+
+    def _choices(self, fields, *, initial: bool = False) -> dict:
+        """The player's answers to a step's questions: at random among the offered ones, or the form's defaults."""
+        out = {}
+        for f in fields:
+            if initial or (f.kind not in ("select", "checkbox")):
+                out[f.name] = f.initial if f.initial is not None else ("" if f.kind != "checkbox" else False)
+            elif f.kind == "checkbox":
+                out[f.name] = self.rng.random() < 0.5
+            else:
+                out[f.name] = self.rng.choice([value for value, _ in f.options]) if f.options else ""
+        return out
+
+    def _tally(self, battle: Battle, held_before: set) -> None:
+        entries = LedgerEntry.objects.filter(battle=battle, kind=LedgerKind.STATUS, reverses__isnull=True)
+        self.result.battles += 1
+        self.result.fighters_lost += entries.filter(data__status=FighterStatus.DEAD).count()
+        self.result.captures += entries.filter(data__status=FighterStatus.CAPTURED).count()
+        if battle.is_rescue:
+            still = set(captives_of(battle.attacker, battle.defender).values_list("pk", flat=True))
+            freed = Fighter.objects.filter(pk__in=held_before - still).exclude(status=FighterStatus.DEAD)
+            self.result.rescues += freed.count()
+
+    # --- the whole campaign ---------------------------------------------------------------------------
+
+    def run(self) -> SimulationResult:
+        campaign = self.campaign()
+        for number in range(1, self.cycles + 1):
+            if campaign.has_cycles:
+                if number == 1:
+                    campaign_services.cycle_pair(campaign=campaign, dice=self.dice())
+                else:
+                    self.challenges(campaign)
+            else:
+                self.classic_pairs(campaign)
+            self.check_all(campaign, f"cycle {number}: matchmaking")
+            self.out(f"Cycle {number}:")
+            scheduled = campaign.battles.filter(status=BattleStatus.SCHEDULED).order_by("pk")
+            for battle in scheduled.select_related("attacker__owner", "defender__owner", "campaign"):
+                self.play(campaign, battle)
+            self.check_all(campaign, f"cycle {number}: every battle played", complete=True)
+            if campaign.has_cycles and number < self.cycles:
+                campaign.refresh_from_db()
+                seen = campaign.cycle
+                campaign_services.cycle_advance(campaign=campaign, from_cycle=seen)
+                try:
+                    campaign_services.cycle_advance(campaign=campaign, from_cycle=seen)
+                except ValidationError:
+                    pass
+                else:
+                    check("one cycle per submit", f"cycle {number}", "a second submit began another cycle")
+                self.check_all(campaign, f"cycle {number + 1} begun")
+        self.result.credits = sum(g.stash for g in invariants.campaign_gangs(campaign))
+        return self.result
+
+
+def simulate(
+    *, edition: str, gangs: int, cycles: int, seed: int, long_names: bool = False, out=print
+) -> SimulationResult:
+    """Play a whole campaign; raises :class:`InvariantBroken` at the first broken invariant."""
+    if edition not in Edition.values:
+        raise ValueError(f"unknown edition {edition!r}")
+    if gangs < 2:
+        raise ValueError("a campaign needs at least two gangs")
+    return Simulation(edition=edition, gangs=gangs, cycles=cycles, seed=seed, long_names=long_names, out=out).run()
