@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import uuid
+
 from django import forms
 
 from content.models import Edition, EquipmentCategory, FighterType, House, HouseKind, Skill
 from core.forms import EnteredDiceField
-from gangs.models import ON_ROSTER, Fighter, Gang
+from gangs.models import Fighter, FighterStatus, Gang
 from gangs.services import buyable_equipment
+from gangs.services.record import SETTABLE_STATUSES, InjuryMode, injury_rows
 from rulebook import gang_rules
 from rulebook.classic.campaign.experience import SKILL_TABLES as CLASSIC_SKILL_TABLES
 from rulebook.n18.advancement import GANGER_ADVANCEMENT
@@ -115,13 +118,16 @@ class BuyForm(forms.Form):
 
 
 class MoveForm(forms.Form):
+    """Where an item can go: the Stash (unless it is there) or a fighter on the roster, other than the one
+    holding it, whose list or the Trading Post allows it (``move_targets``: what the service accepts)."""
+
     to = forms.ChoiceField(label="Move to")
 
-    def __init__(self, *args, gang: Gang, **kwargs):
+    def __init__(self, *args, purchase, targets: list[Fighter], **kwargs):
         super().__init__(*args, **kwargs)
-        fighters = [f for f in gang.fighters.all() if f.status in ON_ROSTER]
-        self.fighters = {str(f.pk): f for f in fighters}
-        self.fields["to"].choices = [("stash", "The Stash")] + [(pk, f.name) for pk, f in self.fighters.items()]
+        self.fighters = {str(f.pk): f for f in targets}
+        stash = [("stash", "The Stash")] if purchase.fighter_id else []
+        self.fields["to"].choices = stash + [(pk, f.name) for pk, f in self.fighters.items()]
 
     def clean_to(self) -> Fighter | None:
         return self.fighters.get(self.cleaned_data["to"])
@@ -219,6 +225,77 @@ class N18AdvanceForm(forms.Form):
         if kind == "random":
             return {"random_table": value}
         return {"skill": Skill.objects.get(pk=value)}
+
+
+class RecordForm(forms.Form):
+    """A change to the owner's record; ``token`` makes the same form sent twice count once."""
+
+    token = forms.CharField(widget=forms.HiddenInput, max_length=40)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if not self.is_bound:
+            self.initial["token"] = uuid.uuid4().hex
+
+
+class ExperienceForm(RecordForm):
+    amount = forms.IntegerField(min_value=1, max_value=100, label="Experience gained")
+    reason = forms.CharField(max_length=300, label="Why", help_text="The battle and what earned it.")
+
+
+class KillsForm(RecordForm):
+    count = forms.IntegerField(min_value=1, max_value=20, label="Kills", initial=1)
+    reason = forms.CharField(max_length=300, required=False, label="Battle (optional)")
+
+
+class StatusForm(RecordForm):
+    status = forms.ChoiceField(label="New status")
+    reason = forms.CharField(max_length=300, label="Why")
+
+    def __init__(self, *args, fighter: Fighter, **kwargs):
+        super().__init__(*args, **kwargs)
+        allowed = SETTABLE_STATUSES[fighter.gang.edition]
+        # Only a change the service accepts: not the status the fighter already has.
+        self.fields["status"].choices = [(s, FighterStatus(s).label) for s in allowed if s != fighter.status]
+
+
+class InjuryForm(RecordForm):
+    mode = forms.ChoiceField(
+        label="The result",
+        widget=forms.RadioSelect,
+        initial=InjuryMode.ROLL,
+        choices=[
+            (InjuryMode.ROLL, "Roll it here (the server rolls and records the dice)"),
+            (InjuryMode.ENTERED, "Dice rolled at the table"),
+            (InjuryMode.CHOSEN, "Choose the result from the table, with a reason"),
+        ],
+    )
+    dice = EnteredDiceField(
+        label="Dice rolled at the table",
+        help_text="Tens die first, then units, then any further dice the result asks for, e.g. 2 3.",
+    )
+    result = forms.ChoiceField(label="Result from the table", required=False)
+    reason = forms.CharField(max_length=300, required=False, label="Reason (needed for a chosen result)")
+
+    def __init__(self, *args, edition: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["result"].choices = [("", "—")] + injury_rows(edition)
+
+    def clean(self):
+        data = super().clean()
+        mode = data.get("mode")
+        if mode == InjuryMode.ENTERED and not data.get("dice"):
+            self.add_error("dice", "Type the dice rolled at the table.")
+        if mode == InjuryMode.CHOSEN:
+            if not data.get("result"):
+                self.add_error("result", "Choose the result.")
+            if not data.get("reason", "").strip():
+                self.add_error("reason", "A chosen result needs a reason: who agreed it, and why.")
+        return data
+
+
+class UndoForm(forms.Form):
+    reason = forms.CharField(max_length=300, required=False, label="Why undo (optional)")
 
 
 class ImportForm(forms.Form):

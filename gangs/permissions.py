@@ -63,3 +63,28 @@ def gang_for_edit(user, pk: int, queryset: QuerySet | None = None) -> Gang:
     if not can_edit_gang(user, gang):
         raise PermissionDenied("Only the gang's owner or an arbitrator of its campaign may change it.")
     return gang
+
+
+def in_campaign(gang: Gang) -> bool:
+    from campaigns.models import CampaignGang  # campaigns builds on gangs
+
+    return CampaignGang.objects.filter(gang=gang, removed_at__isnull=True).exists()
+
+
+def record_keeper(user, gang: Gang, access: GangAccess) -> tuple[bool, str]:
+    """Who writes a fighter's record between battles (experience, kills, injuries, status), and why not.
+
+    Outside a campaign the owner keeps it, as a player playing at home would. Inside one the record is
+    the campaign's: it changes through the post-battle sequence or by the campaign's arbitrator, never by
+    the owner alone (the owner asks the arbitrator, who records it with the reason). Notes stay the owner's.
+    """
+    if access.is_arbitrator:
+        return True, ""
+    if not access.can_edit:
+        return False, "Only the gang's owner, or an arbitrator of its campaign, keeps this record."
+    if in_campaign(gang):
+        return False, (
+            f"{gang.name} plays in a campaign: its experience, kills, injuries and statuses are recorded by the "
+            "post-battle sequence or by the campaign's arbitrator. Ask your arbitrator to record it."
+        )
+    return True, ""

@@ -14,13 +14,14 @@ from content.models import (
 )
 from gangs.ledger import ledger_record
 from gangs.models import (
+    ON_ROSTER,
     Fighter,
     Gang,
     LedgerEntry,
     Purchase,
 )
 from gangs.models import LedgerKind as Kind
-from gangs.services.common import override_record, require_on_roster, rolls_since
+from gangs.services.common import ReusedDice, override_record, require_on_roster, rolls_since
 from rulebook import gang_rules
 from rulebook.dice import DiceSource, RandomDice
 from rulebook.roster import roll_amount
@@ -154,10 +155,29 @@ def sale_value(gang: Gang, purchase: Purchase, dice: DiceSource) -> tuple[int, s
     return max(5, purchase.price - less), N18_SALE_SOURCE, rolls_since(dice, mark)
 
 
+def _sale_dice_of(purchase: Purchase) -> list:
+    """The sale dice of an item brought back by an undone sale: selling it again re-uses them."""
+    undo = (
+        LedgerEntry.objects.filter(gang=purchase.gang_id, data__restored_purchase=purchase.pk).order_by("-pk").first()
+    )
+    return [d["value"] for d in undo.data.get("sale_dice", [])] if undo else []
+
+
+def sale_rule(gang: Gang, purchase: Purchase) -> str:
+    """What the Trading Post will pay, in words, before the player confirms a sale."""
+    if gang.edition == Edition.CLASSIC:
+        return f"Half its price: {purchase.price // 2} credits ({CLASSIC_SALE_SOURCE})."
+    low, high = max(5, purchase.price - 60), max(5, purchase.price - 10)
+    again = " (the dice of its earlier sale, which was undone)" if _sale_dice_of(purchase) else ""
+    return f"Its value less D6x10, at least 5: {low} to {high} credits, the server rolls{again} ({N18_SALE_SOURCE})."
+
+
 @transaction.atomic
 def purchase_sell(*, purchase: Purchase, actor, dice: DiceSource | None = None) -> LedgerEntry:
+    """Sell to the Trading Post. An item back from an undone sale sells on the dice of that sale."""
     gang = purchase.gang
-    amount, rule, rolls = sale_value(gang, purchase, dice or RandomDice())
+    again = _sale_dice_of(purchase)
+    amount, rule, rolls = sale_value(gang, purchase, ReusedDice(again) if again else dice or RandomDice())
     entry = ledger_record(
         gang=gang,
         fighter=purchase.fighter,
@@ -180,17 +200,44 @@ def purchase_discard(*, purchase: Purchase, actor) -> LedgerEntry:
         fighter=purchase.fighter,
         kind=Kind.EQUIPMENT,
         description=f"Discarded {purchase.equipment.name} (paid {purchase.price})",
-        data={"equipment": purchase.equipment.slug, "price": purchase.price},
+        data={"equipment": purchase.equipment.slug, "price": purchase.price, "discarded": True},
         actor=actor,
     )
     purchase.delete()
     return entry
 
 
+def move_targets(gang: Gang, purchases: list[Purchase], fighters: list[Fighter]) -> dict[int, list[Fighter]]:
+    """For each purchase, the fighters it may be handed to (one query): on the roster, not its holder, and
+    allowed to carry it by their list or the Trading Post, as :func:`purchase_move` checks."""
+    on_roster = [f for f in fighters if f.status in ON_ROSTER]
+    if not purchases:
+        return {}
+    listed = set(
+        FighterTypeEquipment.objects.filter(
+            fighter_type__in={f.fighter_type_id for f in on_roster}, equipment__in={p.equipment_id for p in purchases}
+        ).values_list("fighter_type_id", "equipment_id")
+    )
+    targets = {}
+    for purchase in purchases:
+        item = purchase.equipment
+        usable = item.edition == gang.edition and item.is_active
+        open_market = usable and trading_post_allows(gang.edition, item)
+        targets[purchase.pk] = [
+            f for f in on_roster
+            if f.pk != purchase.fighter_id and usable and (open_market or (f.fighter_type_id, item.pk) in listed)
+        ]  # fmt: skip
+    return targets
+
+
 @transaction.atomic
 def purchase_move(*, purchase: Purchase, fighter: Fighter | None, actor) -> Purchase:
     """Hand an item to another fighter of the gang (who must be allowed to carry it) or put it in the Stash."""
     gang = purchase.gang
+    if fighter is not None and fighter.pk == purchase.fighter_id:
+        raise ValidationError(f"{fighter.name} already carries {purchase.equipment.name}.")
+    if fighter is None and purchase.fighter_id is None:
+        raise ValidationError(f"{purchase.equipment.name} is already in the Stash.")
     if fighter is not None:
         if fighter.gang_id != gang.pk:
             raise ValidationError(f"{fighter.name} is not in {gang.name}.")
