@@ -22,6 +22,7 @@ arbitrator inside one); the views decide, these functions trust their ``actor``.
 from __future__ import annotations
 
 import re
+import uuid
 from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
@@ -70,7 +71,9 @@ class InjuryMode:
 
 def _lock(fighter: Fighter) -> Fighter:
     """The fighter row locked for the rest of the transaction, so two requests cannot both act on it."""
-    return Fighter.objects.select_for_update().select_related("gang", "fighter_type").get(pk=fighter.pk)
+    Fighter.objects.select_for_update(of=("self",)).only("pk").get(pk=fighter.pk)
+    fighter.refresh_from_db()
+    return fighter
 
 
 def _fresh_token(gang: Gang, token: str) -> None:
@@ -121,6 +124,7 @@ def record_notes(*, fighter: Fighter, notes: str, actor, token: str = "") -> Led
         return None
     if token:
         _fresh_token(fighter.gang, token)
+    token = token or uuid.uuid4().hex  # the notes form needs none: saving the same text twice changes nothing
     before = fighter.notes
     Fighter.objects.filter(pk=fighter.pk).update(notes=notes)
     return _entry(fighter, token, kind=Kind.OTHER, actor=actor, data={"notes": notes, "notes_before": before},
@@ -151,9 +155,9 @@ def record_status(*, fighter: Fighter, status: str, reason: str, actor, token: s
     return _status(fighter, status, reason.strip(), actor, token)
 
 
-def _status(fighter: Fighter, status: str, reason: str, actor, token: str, dice: list | None = None) -> LedgerEntry:
-    before = {"status_before": fighter.status, "captured_by_before": fighter.captured_by_id, "record": token}
-    fighter_status_set(fighter=fighter, status=status, reason=reason, actor=actor, dice=dice, data=before)
+def _status(fighter: Fighter, status: str, reason: str, actor, token: str, link: dict | None = None) -> LedgerEntry:
+    before = {**(link or {}), "status_before": fighter.status, "captured_by_before": fighter.captured_by_id}
+    fighter_status_set(fighter=fighter, status=status, reason=reason, actor=actor, data={**before, "record": token})
     return LedgerEntry.objects.filter(fighter=fighter, kind=Kind.STATUS).latest("pk")
 
 
@@ -292,7 +296,7 @@ def _write_injury(fighter, outcome: InjuryOutcome, rules, how: str, actor, token
     final = outcome.fighter.status
     if final != fighter.status and final in FighterStatus.values:
         why = "; ".join(dict.fromkeys(c.why for c in outcome.changes if c.what == "status"))
-        entries.append(_status(fighter, final, f"{title}: {why} ({how})", actor, token))
+        entries.append(_status(fighter, final, f"{title}: {why} ({how})", actor, token, link))
     if not entries:
         results = ", ".join(outcome.results)
         entries.append(_entry(fighter, token, kind=Kind.INJURY, actor=actor, dice=rolled, data=link,
@@ -327,7 +331,7 @@ def record_undo(*, entry: LedgerEntry, actor, reason: str = "") -> list[LedgerEn
     group = (
         LedgerEntry.objects.filter(gang=gang, data__record=token) if token else LedgerEntry.objects.filter(pk=entry.pk)
     )
-    group = list(group.select_for_update().select_related("fighter").order_by("-pk"))
+    group = list(group.select_for_update(of=("self",)).order_by("-pk"))
     if LedgerEntry.objects.filter(reverses__in=group).exists():
         raise ValidationError("This was already undone; see the history.")
     why = reason.strip() or "Undone from the history"
