@@ -596,7 +596,8 @@ def gang_import(request):
     problems = []
     if request.method == "POST" and form.is_valid():
         try:
-            data = exchange.parse_gang_file(form.cleaned_data["file"].read())
+            # Read one byte past the limit, never the whole upload: the parser refuses what is longer.
+            data = exchange.parse_gang_file(form.cleaned_data["file"].read(exchange.MAX_FILE_BYTES + 1))
             gang = exchange.gang_import(owner=request.user, data=data)
         except ValidationError as error:
             problems = error.messages
