@@ -230,7 +230,7 @@ def _shape_problem(data) -> str | None:
 
 def _check_changes(check: _Checker, data: dict, path: str, codes: tuple) -> None:
     for where, change in check.items(data, "stat_changes", path, most=len(codes)):
-        if change.get("stat") not in codes:
+        if _slug(change.get("stat")) not in codes:
             check.fail(f"{where}stat", f"must be one of {', '.join(codes)}")
         delta = check.count(change, "delta", where, low=None)
         if delta == 0:
@@ -267,11 +267,16 @@ def _check_effects(check: _Checker, data: dict, path: str) -> None:
 
 def _check_equipment(check: _Checker, data: dict, key: str, path: str, equipment: dict) -> None:
     for where, item in check.items(data, key, path, most=MAX_ITEMS):
-        if item.get("equipment") not in equipment:
+        if _slug(item.get("equipment")) not in equipment:
             check.fail(f"{where}equipment", f"unknown equipment {item.get('equipment')!r}")
         check.count(item, "price", where)
         if "override" in item:
             check.text(item, "override", where, max_length=300, blank=False)
+
+
+def _slug(value) -> str | None:
+    """A slug as a lookup key: text only (a list or an object in its place is refused, never hashed)."""
+    return value if isinstance(value, str) else None
 
 
 def _fighter_label(index: int, data: dict) -> str:
@@ -283,7 +288,7 @@ def _fighter_label(index: int, data: dict) -> str:
 
 def _check_fighter(check: _Checker, path: str, data: dict, types: dict, content: dict, codes: tuple) -> None:
     check.text(data, "name", path, max_length=80, blank=False)
-    if data.get("type") not in types:
+    if _slug(data.get("type")) not in types:
         check.fail(
             f"{path}type", f"{data.get('type')!r} is not a fighter type of the {content['house'].name} house list"
         )
@@ -295,14 +300,14 @@ def _check_fighter(check: _Checker, path: str, data: dict, types: dict, content:
         for code, value in stats.items():
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 20:
                 check.fail(f"{path}base_stats.{code}", "must be a whole number from 0 to 20")
-    if data.get("status") not in FighterStatus.values:
+    if _slug(data.get("status")) not in FighterStatus.values:
         check.fail(f"{path}status", f"must be one of {', '.join(FighterStatus.values)}")
     for key in ("experience", "starting_experience", "kills"):
         check.count(data, key, path)
     check.text(data, "notes", path, max_length=10_000)
     _check_equipment(check, data, "equipment", path, content["equipment"])
     for where, advancement in check.items(data, "advancements", path, most=100):
-        if advancement.get("kind") not in Advancement.Kind.values:
+        if _slug(advancement.get("kind")) not in Advancement.Kind.values:
             check.fail(f"{where}kind", f"must be one of {', '.join(Advancement.Kind.values)}")
         check.text(advancement, "description", where, max_length=200, blank=False)
         check.count(advancement, "xp_cost", where)
@@ -340,10 +345,10 @@ def gang_import_check(data) -> tuple[list[str], dict]:
     if data.get("version") != VERSION:
         check.fail("version", f"version {data.get('version')!r} is not supported; this site reads version {VERSION}")
     edition = data.get("edition")
-    if edition not in Edition.values:
+    if _slug(edition) not in Edition.values:
         check.fail("edition", f"must be one of {', '.join(Edition.values)}")
         return check.errors, {}
-    house = House.objects.active().filter(edition=edition, slug=data.get("house"), kind=HouseKind.GANG_LIST).first()
+    house = House.objects.active().filter(edition=edition, slug=_slug(data.get("house")) or "", kind=HouseKind.GANG_LIST).first()
     if house is None:
         check.fail("house", f"unknown {edition} house {data.get('house')!r}")
         return check.errors, {}

@@ -6,6 +6,7 @@ import json
 import pytest
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import transaction
 from django.urls import reverse
 
 from content.models import Equipment, Skill
@@ -250,3 +251,41 @@ def test_the_import_page_lists_every_problem_and_never_fails(client, full_gang, 
     huge = SimpleUploadedFile("gang.json", b" " * (1024 * 1024 + 5), content_type="application/json")
     response = client.post(reverse("gangs:gang-import"), {"file": huge})
     assert response.status_code == 200 and "at most 1 MiB" in response.content.decode()
+
+
+def _paths(value, path=()):
+    """Every place in a parsed file: dict keys and list positions, depth first."""
+    yield path
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            yield from _paths(inner, (*path, key))
+    elif isinstance(value, list):
+        for index, inner in enumerate(value):
+            yield from _paths(inner, (*path, index))
+
+
+def _set(data, path, value):
+    target = data
+    for step in path[:-1]:
+        target = target[step]
+    target[path[-1]] = value
+
+
+ODD_VALUES = [None, [[]], {"a": {}}, 10**12, "x" * 400, True]
+
+
+@pytest.mark.django_db
+def test_any_oddly_typed_value_anywhere_is_refused_with_a_message(full_gang, make_user):
+    """Every field of a real export replaced by each odd value: a message or a good import, never a crash."""
+    exported = exchange.gang_export(full_gang)
+    owner = make_user()
+    for path in list(_paths(exported))[1:]:
+        for odd in ODD_VALUES:
+            data = copy.deepcopy(exported)
+            _set(data, path, odd)
+            try:
+                with transaction.atomic():
+                    exchange.gang_import(owner=owner, data=data)
+                    transaction.set_rollback(True)
+            except ValidationError as error:
+                assert error.messages and all(isinstance(m, str) and m for m in error.messages)
