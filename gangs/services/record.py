@@ -316,8 +316,9 @@ def undoable(entry: LedgerEntry) -> bool:
 
 
 def is_record_entry(entry: LedgerEntry) -> bool:
-    """The owner's record (needs the record keeper to undo), as against a sale or a discard (the roster's)."""
-    return bool((entry.data or {}).get("record"))
+    """The fighter's record (needs the record keeper to undo), as against notes, a sale or a discard (the roster's)."""
+    data = entry.data or {}
+    return bool(data.get("record")) and "notes_before" not in data
 
 
 @transaction.atomic

@@ -401,3 +401,16 @@ def test_a_retired_fighter_is_offered_no_purchases_and_no_record(client, n18_gan
     response = client.get(reverse("gangs:fighter-detail", args=[gang.pk, krag.pk]))
     assert "buy_form" not in response.context and "injury_form" not in response.context
     assert "status_form" not in response.context
+
+
+@pytest.mark.django_db
+def test_in_a_campaign_notes_and_their_undo_stay_the_owners(client, make_campaign, make_fighter):
+    campaign = make_campaign(gangs=1)
+    gang = campaign.memberships.get().gang
+    krag = make_fighter(gang, "leader", name="Krag")
+    client.force_login(gang.owner)
+    client.post(reverse("gangs:fighter-notes", args=[gang.pk, krag.pk]), {"notes": "Owes the Guild"})
+    entry = LedgerEntry.objects.get(fighter=krag, data__has_key="notes_before")
+    assert client.post(reverse("gangs:entry-undo", args=[gang.pk, entry.pk])).status_code == 302
+    krag.refresh_from_db()
+    assert krag.notes == ""
