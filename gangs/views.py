@@ -276,9 +276,15 @@ def _with_move_choices(gang, purchases, fighters) -> None:
 
 
 def _with_undo(entries, access, keeps_record: bool) -> list:
+    """Mark the entries this viewer may undo. One action's entries (an injury and the status it caused)
+    are undone together, so only its first entry carries the button."""
+    first_of = {}
+    for entry in reversed(entries):  # oldest first
+        first_of.setdefault((entry.data or {}).get("record") or entry.pk, entry.pk)
     for entry in entries:
         allowed = keeps_record if record.is_record_entry(entry) else access.can_edit
-        entry.can_undo = allowed and not entry.undone and record.undoable(entry)
+        first = first_of[(entry.data or {}).get("record") or entry.pk] == entry.pk
+        entry.can_undo = allowed and first and not entry.undone and record.undoable(entry)
     return entries
 
 
