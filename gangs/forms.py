@@ -8,8 +8,8 @@ from django import forms
 
 from content.models import Edition, EquipmentCategory, FighterType, House, HouseKind, Skill
 from core.forms import EnteredDiceField
-from gangs.models import Fighter, FighterStatus, Gang
-from gangs.services import buyable_equipment
+from gangs.models import ON_ROSTER, Fighter, FighterStatus, Gang
+from gangs.services import buyable_equipment, house_rules
 from gangs.services.record import SETTABLE_STATUSES, InjuryMode, injury_rows
 from rulebook import gang_rules
 from rulebook.classic.campaign.experience import SKILL_TABLES as CLASSIC_SKILL_TABLES
@@ -53,20 +53,40 @@ class OverrideField(forms.CharField):
 
 
 class HireForm(forms.Form):
+    """Offers only the hires the service accepts: types the Stash can pay for and the composition maximums
+    allow (an arbitrator, who may override, sees every type). The help text says what is left out and why."""
+
     fighter_type = forms.ChoiceField(label="Fighter type")
     name = forms.CharField(max_length=80)
 
     def __init__(self, *args, gang: Gang, additions=(), can_override: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
-        # The house list comes prefetched with the gang (gangs.selectors), so this costs no query;
-        # ``additions`` are the Hangers-on and Brutes of gangs.selectors.gang_additions, priced for the house.
+        # The house list comes prefetched with the gang (gangs.selectors); ``additions`` are the Hangers-on and
+        # Brutes of gangs.selectors.gang_additions, priced for the house.
         types = sorted((t for t in gang.house.fighter_types.all() if t.is_active), key=lambda t: (t.order, t.name))
+        left_out = []
+        if not can_override:
+            # One query for the roster's types: the gang page loads its fighters only when the cache misses.
+            roster = list(gang.fighters.filter(status__in=ON_ROSTER).values_list("fighter_type__slug", flat=True))
+            rules = house_rules(gang.house)
+            offered = []
+            for fighter_type in types:
+                breaches = gang_rules.hire_breaches(rules, roster, fighter_type.slug)
+                if breaches:
+                    left_out.append(f"{fighter_type.name} ({breaches[0].message})")
+                elif fighter_type.cost > gang.stash:
+                    left_out.append(f"{fighter_type.name} ({fighter_type.cost} credits; the Stash holds {gang.stash})")
+                else:
+                    offered.append(fighter_type)
+            types = offered
         self.types = {str(t.pk): t for t in [*types, *additions]}
         house = [(str(t.pk), f"{t.name} ({t.cost} credits)") for t in types]
         extra = [(str(t.pk), f"{t.name} ({t.get_category_display()}, {t.price} credits)") for t in additions]
         self.fields["fighter_type"].choices = [(gang.house.name, house)] + (
             [("Hangers-on and Brutes", extra)] if extra else []
         )
+        if left_out:
+            self.fields["fighter_type"].help_text = f"Not offered: {'; '.join(left_out)}."
         if can_override:
             self.fields["override_reason"] = OverrideField()
 
@@ -98,18 +118,26 @@ class HiredGunForm(forms.Form):
 
 
 class BuyForm(forms.Form):
+    """Offers what this buyer may buy (list or Trading Post) and the Stash can pay for."""
+
     equipment = forms.ChoiceField(label="Equipment")
 
     def __init__(self, *args, gang: Gang, fighter: Fighter | None = None, can_override: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         offers = buyable_equipment(gang, fighter)
-        self.items = {str(item.pk): item for item, _, _ in offers}
+        affordable = [offer for offer in offers if offer[1] <= gang.stash]
+        self.items = {str(item.pk): item for item, _, _ in affordable}
         # Grouped by category, in the Armoury's order, so a long Trading Post list reads like the book's.
         groups: dict[str, list] = {category: [] for category in EquipmentCategory.values}
-        for item, price, where in offers:
+        for item, price, where in affordable:
             groups[item.category].append((str(item.pk), f"{item.name} — {price} credits ({where})"))
         labels = dict(EquipmentCategory.choices)
         self.fields["equipment"].choices = [(labels[c], choices) for c, choices in groups.items() if choices]
+        if len(affordable) < len(offers):
+            dearer = len(offers) - len(affordable)
+            self.fields["equipment"].help_text = (
+                f"Not offered: {dearer} item{'s' if dearer != 1 else ''} dearer than the {gang.stash} credits in the Stash."
+            )
         if can_override:
             self.fields["override_reason"] = OverrideField()
 

@@ -414,3 +414,28 @@ def test_in_a_campaign_notes_and_their_undo_stay_the_owners(client, make_campaig
     assert client.post(reverse("gangs:entry-undo", args=[gang.pk, entry.pk])).status_code == 302
     krag.refresh_from_db()
     assert krag.notes == ""
+
+
+@pytest.mark.django_db
+def test_the_hire_and_buy_forms_offer_only_what_the_services_accept(n18_gang):
+    from gangs import forms
+    from gangs.selectors import gang_queryset
+
+    gang, krag = n18_gang
+    loaded = gang_queryset().get(pk=gang.pk)
+    hire = forms.HireForm(gang=loaded)
+    offered = [label for _, label in hire.fields["fighter_type"].choices]
+    assert not any(label.startswith("Forge Tyrant") for label in offered)  # one Leader already
+    assert "Forge Tyrant (at most one" in hire.fields["fighter_type"].help_text
+    assert any(
+        label.startswith("Forge Tyrant")
+        for _, label in forms.HireForm(gang=loaded, can_override=True).fields["fighter_type"].choices
+    )
+    services.gang_override(gang=gang, actor=gang.owner, reason="Spent", credits=-(gang.stash - 12))
+    gang.refresh_from_db()
+    buy = forms.BuyForm(gang=gang, fighter=krag)
+    assert sorted(label for _, label in buy.fields["equipment"].choices) == [
+        "Autopistol — 10 credits (Trading Post)",
+        "Flak armour — 10 credits (Trading Post)",
+    ]
+    assert "dearer than the 12 credits in the Stash" in buy.fields["equipment"].help_text
