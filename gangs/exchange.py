@@ -348,7 +348,11 @@ def gang_import_check(data) -> tuple[list[str], dict]:
     if _slug(edition) not in Edition.values:
         check.fail("edition", f"must be one of {', '.join(Edition.values)}")
         return check.errors, {}
-    house = House.objects.active().filter(edition=edition, slug=_slug(data.get("house")) or "", kind=HouseKind.GANG_LIST).first()
+    house = (
+        House.objects.active()
+        .filter(edition=edition, slug=_slug(data.get("house")) or "", kind=HouseKind.GANG_LIST)
+        .first()
+    )
     if house is None:
         check.fail("house", f"unknown {edition} house {data.get('house')!r}")
         return check.errors, {}

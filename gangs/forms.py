@@ -135,9 +135,9 @@ class BuyForm(forms.Form):
         self.fields["equipment"].choices = [(labels[c], choices) for c, choices in groups.items() if choices]
         if len(affordable) < len(offers):
             dearer = len(offers) - len(affordable)
-            self.fields["equipment"].help_text = (
-                f"Not offered: {dearer} item{'s' if dearer != 1 else ''} dearer than the {gang.stash} credits in the Stash."
-            )
+            self.fields[
+                "equipment"
+            ].help_text = f"Not offered: {dearer} item{'s' if dearer != 1 else ''} dearer than the {gang.stash} credits in the Stash."
         if can_override:
             self.fields["override_reason"] = OverrideField()
 

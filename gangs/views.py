@@ -23,7 +23,7 @@ from content.models import Edition
 from gangs import exchange, forms, printing, services
 from gangs.cache import FRAGMENT_SECONDS, fragment_key
 from gangs.models import ON_ROSTER, FighterStatus, Purchase
-from gangs.permissions import gang_access, gang_for_edit, gang_for_view, record_keeper
+from gangs.permissions import gang_access, gang_for_edit, gang_for_view, record_keeper, viewer_gangs
 from gangs.selectors import (
     coming_battles,
     fighter_detail,
@@ -97,7 +97,7 @@ def _gang_page(request, gang, *, partial: str = "", forms_built=None, status: in
     roster = lazy_roster(gang)
     stash = stash_items(gang, roster)
     if access.can_edit and stash:
-        _with_move_choices(gang, stash, list(gang.fighters.select_related("fighter_type")))
+        _with_move_choices(gang, stash)
     context = {
         "gang": gang,
         "roster": roster,
@@ -123,7 +123,7 @@ def gang_detail(request, pk: int):
 @login_required
 @require_GET
 def gang_history_view(request, pk: int):
-    gang = gang_for_view(request.user, pk)
+    gang = gang_for_view(request.user, pk, viewer_gangs(request.user))
     access = gang_access(request.user, gang)
     keeps_record = record_keeper(request.user, gang, access)[0] if access.can_edit else False
     entries = _with_undo(gang_history(gang), access, keeps_record)
@@ -268,9 +268,9 @@ def _advance_form(gang, fighter, data=None):
     return forms.N18AdvanceForm(data, fighter=fighter, access=levels)
 
 
-def _with_move_choices(gang, purchases, fighters) -> None:
+def _with_move_choices(gang, purchases) -> None:
     """Each purchase's move list: only the places ``purchase_move`` accepts (never its own holder)."""
-    targets = services.move_targets(gang, purchases, fighters)
+    targets = services.move_targets(gang, purchases)
     for purchase in purchases:
         purchase.move_choices = forms.MoveForm(purchase=purchase, targets=targets[purchase.pk]).fields["to"].choices
 
@@ -297,7 +297,7 @@ def _fighter_page(request, gang, fighter_pk: int, *, partial: bool = False, post
     history = _with_undo(fighter_history(row.fighter), access, keeps_record)
     context["history"] = history
     if access.can_edit:
-        _with_move_choices(gang, row.weapons + row.wargear, list(gang.fighters.select_related("fighter_type")))
+        _with_move_choices(gang, row.weapons + row.wargear)
         context.update(_fighter_forms(gang, row, access, keeps_record, posted))
     template = "gangs/fighter_detail.html#fighter" if partial else "gangs/fighter_detail.html"
     return render(request, template, context)
@@ -316,13 +316,15 @@ def _after_fighter_change(request, gang, fighter_pk: int, message: str, form_nam
 @login_required
 @require_GET
 def fighter_detail_view(request, pk: int, fighter_pk: int):
-    return _fighter_page(request, gang_for_view(request.user, pk, gang_with_content_version()), fighter_pk)
+    return _fighter_page(
+        request, gang_for_view(request.user, pk, viewer_gangs(request.user, gang_with_content_version())), fighter_pk
+    )
 
 
 @login_required
 @require_POST
 def fighter_rename(request, pk: int, fighter_pk: int):
-    gang = gang_for_edit(request.user, pk)
+    gang = gang_for_edit(request.user, pk, viewer_gangs(request.user))
     fighter = get_object_or_404(gang.fighters, pk=fighter_pk)
     form = forms.RenameForm(request.POST)
     if form.is_valid():
@@ -333,7 +335,7 @@ def fighter_rename(request, pk: int, fighter_pk: int):
 @login_required
 @require_POST
 def fighter_notes(request, pk: int, fighter_pk: int):
-    gang = gang_for_edit(request.user, pk)
+    gang = gang_for_edit(request.user, pk, viewer_gangs(request.user))
     fighter = get_object_or_404(gang.fighters, pk=fighter_pk)
     form = forms.NotesForm(request.POST)
     if form.is_valid():
@@ -374,7 +376,7 @@ def _record(fighter, what: str, data: dict, actor):
 @require_POST
 def fighter_record(request, pk: int, fighter_pk: int, what: str):
     """Experience, kills, status or a Lasting Injury for the record keeper (403 with the reason otherwise)."""
-    gang = gang_for_edit(request.user, pk)
+    gang = gang_for_edit(request.user, pk, viewer_gangs(request.user))
     keeps_record, refusal = record_keeper(request.user, gang, gang_access(request.user, gang))
     if not keeps_record:
         return HttpResponse(refusal, status=403)
@@ -397,7 +399,7 @@ def fighter_record(request, pk: int, fighter_pk: int, what: str):
 @require_POST
 def entry_undo(request, pk: int, entry_pk: int):
     """Undo an entry of the owner's record, a sale or a discard by a reversing entry; back where it was asked."""
-    gang = gang_for_edit(request.user, pk)
+    gang = gang_for_edit(request.user, pk, viewer_gangs(request.user))
     entry = get_object_or_404(gang.ledger.select_related("fighter"), pk=entry_pk)
     access = gang_access(request.user, gang)
     if record.is_record_entry(entry):
@@ -437,7 +439,7 @@ def _advance(gang, fighter, form, actor):
 @login_required
 @require_POST
 def fighter_advance(request, pk: int, fighter_pk: int):
-    gang = gang_for_edit(request.user, pk)
+    gang = gang_for_edit(request.user, pk, viewer_gangs(request.user))
     fighter = get_object_or_404(gang.fighters.select_related("fighter_type"), pk=fighter_pk)
     form = _advance_form(gang, fighter, request.POST)
     message = ""
@@ -456,7 +458,7 @@ def fighter_advance(request, pk: int, fighter_pk: int):
 @login_required
 @require_POST
 def purchase_buy(request, pk: int, fighter_pk: int):
-    gang = gang_for_edit(request.user, pk)
+    gang = gang_for_edit(request.user, pk, viewer_gangs(request.user))
     fighter = get_object_or_404(gang.fighters.select_related("fighter_type"), pk=fighter_pk)
     access = gang_access(request.user, gang)
     form = forms.BuyForm(request.POST, gang=gang, fighter=fighter, can_override=access.is_arbitrator)
@@ -491,7 +493,7 @@ def stash_buy(request, pk: int):
 
 
 def _purchase(request, pk: int, purchase_pk: int) -> Purchase:
-    gang = gang_for_edit(request.user, pk)
+    gang = gang_for_edit(request.user, pk, viewer_gangs(request.user))
     return get_object_or_404(Purchase.objects.select_related("equipment", "fighter", "gang"), gang=gang, pk=purchase_pk)
 
 
@@ -545,8 +547,7 @@ def purchase_discard(request, pk: int, purchase_pk: int):
 def purchase_move(request, pk: int, purchase_pk: int):
     purchase = _purchase(request, pk, purchase_pk)
     fighter_pk = purchase.fighter_id
-    fighters = list(purchase.gang.fighters.select_related("fighter_type"))
-    targets = services.move_targets(purchase.gang, [purchase], fighters)[purchase.pk]
+    targets = services.move_targets(purchase.gang, [purchase])[purchase.pk]
     form = forms.MoveForm(request.POST, purchase=purchase, targets=targets)
     try:
         if not form.is_valid():

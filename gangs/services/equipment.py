@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Case, Exists, F, OuterRef, Q, Subquery, When
+from django.db.models import Case, Exists, F, FilteredRelation, OuterRef, Q, Subquery, When
 
 from content.models import (
     Edition,
@@ -207,25 +207,34 @@ def purchase_discard(*, purchase: Purchase, actor) -> LedgerEntry:
     return entry
 
 
-def move_targets(gang: Gang, purchases: list[Purchase], fighters: list[Fighter]) -> dict[int, list[Fighter]]:
-    """For each purchase, the fighters it may be handed to (one query): on the roster, not its holder, and
-    allowed to carry it by their list or the Trading Post, as :func:`purchase_move` checks."""
-    on_roster = [f for f in fighters if f.status in ON_ROSTER]
+def move_targets(gang: Gang, purchases: list[Purchase]) -> dict[int, list[Fighter]]:
+    """For each purchase, the fighters it may be handed to: on the roster, not its holder, and allowed to
+    carry it by their list or the Trading Post, as :func:`purchase_move` checks. One query: the gang's
+    fighters, each joined to the list entries it has for these items."""
     if not purchases:
         return {}
-    listed = set(
-        FighterTypeEquipment.objects.filter(
-            fighter_type__in={f.fighter_type_id for f in on_roster}, equipment__in={p.equipment_id for p in purchases}
-        ).values_list("fighter_type_id", "equipment_id")
-    )
+    items = {p.equipment_id for p in purchases}
+    rows = (
+        Fighter.objects.filter(gang=gang, status__in=ON_ROSTER)
+        .annotate(listed=FilteredRelation("fighter_type__equipment_list", condition=Q(
+            fighter_type__equipment_list__equipment__in=items)))
+        .values_list("pk", "name", "listed__equipment_id")
+        .order_by("order", "pk")
+    )  # fmt: skip
+    fighters: dict[int, Fighter] = {}
+    listed: set[tuple[int, int]] = set()
+    for pk, name, equipment_id in rows:
+        fighters.setdefault(pk, Fighter(pk=pk, name=name, gang=gang))
+        if equipment_id is not None:
+            listed.add((pk, equipment_id))
     targets = {}
     for purchase in purchases:
         item = purchase.equipment
         usable = item.edition == gang.edition and item.is_active
         open_market = usable and trading_post_allows(gang.edition, item)
         targets[purchase.pk] = [
-            f for f in on_roster
-            if f.pk != purchase.fighter_id and usable and (open_market or (f.fighter_type_id, item.pk) in listed)
+            f for f in fighters.values()
+            if f.pk != purchase.fighter_id and usable and (open_market or (f.pk, item.pk) in listed)
         ]  # fmt: skip
     return targets
 
