@@ -299,7 +299,7 @@ class InjuryForm(RecordForm):
         ],
     )
     dice = EnteredDiceField(
-        label="Dice rolled at the table",
+        label="The dice, in order",
         help_text="Tens die first, then units, then any further dice the result asks for, e.g. 2 3.",
     )
     result = forms.ChoiceField(label="Result from the table", required=False)
@@ -312,6 +312,10 @@ class InjuryForm(RecordForm):
     def clean(self):
         data = super().clean()
         mode = data.get("mode")
+        if mode == InjuryMode.ROLL and data.get("dice"):
+            data["mode"] = mode = InjuryMode.ENTERED  # dice typed in: they are the roll, the server rolls nothing
+        if mode == InjuryMode.ROLL and data.get("result"):
+            self.add_error("mode", "A result is chosen below: pick 'Choose the result from the table', or clear it.")
         if mode == InjuryMode.ENTERED and not data.get("dice"):
             self.add_error("dice", "Type the dice rolled at the table.")
         if mode == InjuryMode.CHOSEN:

@@ -439,3 +439,15 @@ def test_the_hire_and_buy_forms_offer_only_what_the_services_accept(n18_gang):
         "Flak armour — 10 credits (Trading Post)",
     ]
     assert "dearer than the 12 credits in the Stash" in buy.fields["equipment"].help_text
+
+
+@pytest.mark.django_db
+def test_dice_typed_in_are_the_roll_even_if_the_server_roll_was_left_ticked(client, n18_gang):
+    gang, krag = n18_gang
+    client.force_login(gang.owner)
+    client.post(record_url(gang, krag, "injury"), {"injury-mode": "roll", "injury-dice": "4 5", "injury-token": "t9"})
+    assert krag.injuries.get().code == "hand-injury"
+    page = client.post(
+        record_url(gang, krag, "injury"), {"injury-mode": "roll", "injury-result": "hobbled", "injury-token": "t10"}
+    ).content.decode()
+    assert "pick &#x27;Choose the result from the table&#x27;" in page and krag.injuries.count() == 1
