@@ -6,7 +6,7 @@ returns every breach in plain words, each starting with the fighter's name:
 - each fighter type is on the house's list, hired at the list's price;
 - each stat line is the type's, changed only by the recorded advancements (one step better each) and
   Lasting (2018+) or Serious (classic) Injuries (exactly what the edition's table gives for that result,
-  read from ``rulebook``);
+  read from ``rulebook``), and an injury gives only the skills its table result gives;
 - each item is on the fighter's equipment list or sold by the Trading Post for that edition
   (:func:`gangs.services.trading_post_allows`), at the content's price; an item the file marks with an
   ``override`` reason (an arbitrator let it through) is accepted and the import writes that override into
@@ -115,6 +115,11 @@ class _Rules:
         recorded = Counter()
         for change in injury.get("stat_changes", []):
             recorded[change["stat"]] += change["delta"]
+        gives = {e["skill"] for effects in allowed for e in effects if e["kind"] == "skill"}
+        for slug in injury.get("skills", []):
+            skill = self.content["skills"][slug]
+            if skill.name not in gives:
+                return [f"{name}: {row.result} does not give {skill.name} by the {table.title} table"]
         if all(recorded != self._deltas(effects) for effects in allowed):
             expected = self._deltas(row.details["effects"])
             says = ", ".join(f"{code} {delta:+d}" for code, delta in expected.items()) or "no change"

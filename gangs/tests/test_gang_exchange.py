@@ -106,6 +106,7 @@ BAD_FILES = [
     (lambda d: d["fighters"][1].update(stat_changes=[{"stat": "S", "delta": 2}]), "{f1}: S +2 comes from neither an advancement nor an injury"),
     (lambda d: d["fighters"][0]["injuries"][0]["stat_changes"][0].update(delta=-3), "{f0}: Leg Wound gives M -1 to the stat line by the Serious Injuries table, not M -3"),
     (lambda d: d["fighters"][0]["injuries"][0].update(code="lost-a-leg"), "{f0}: Leg Wound ('lost-a-leg') is not a result of the Serious Injuries table"),
+    (lambda d: d["fighters"][0]["injuries"][0].update(skills=[d["fighters"][1]["advancements"][1]["skills"][0]]), "{f0}: Leg Wound does not give Feint by the Serious Injuries table"),
     (lambda d: d["fighters"][1].update(cost=5), "{f1}: hired for 5 credits, but a Ganger costs 50"),
     (lambda d: d["fighters"][1]["equipment"][0].update(price=1), "{f1}: Lasgun costs 25 credits from the Ganger's list, not 1"),
     (lambda d: d["fighters"][2]["equipment"].append({"equipment": "lasgun", "price": 25}), "{f2}: Lasgun is not on the Juve's list and the Trading Post does not sell it"),
