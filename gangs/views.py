@@ -38,7 +38,7 @@ from gangs.selectors import (
     let_go_notice,
     stash_items,
 )
-from gangs.services import record
+from gangs.services import record, undo
 from rulebook import gang_rules
 from rulebook.dice import RandomDice, ScriptedDice
 
@@ -282,9 +282,9 @@ def _with_undo(entries, access, keeps_record: bool) -> list:
     for entry in reversed(entries):  # oldest first
         first_of.setdefault((entry.data or {}).get("record") or entry.pk, entry.pk)
     for entry in entries:
-        allowed = keeps_record if record.is_record_entry(entry) else access.can_edit
+        allowed = keeps_record if undo.is_record_entry(entry) else access.can_edit
         first = first_of[(entry.data or {}).get("record") or entry.pk] == entry.pk
-        entry.can_undo = allowed and first and not entry.undone and record.undoable(entry)
+        entry.can_undo = allowed and first and not entry.undone and undo.undoable(entry)
     return entries
 
 
@@ -402,14 +402,14 @@ def entry_undo(request, pk: int, entry_pk: int):
     gang = gang_for_edit(request.user, pk, viewer_gangs(request.user))
     entry = get_object_or_404(gang.ledger.select_related("fighter"), pk=entry_pk)
     access = gang_access(request.user, gang)
-    if record.is_record_entry(entry):
+    if undo.is_record_entry(entry):
         keeps_record, refusal = record_keeper(request.user, gang, access)
         if not keeps_record:
             return HttpResponse(refusal, status=403)
     form = forms.UndoForm(request.POST)
     form.is_valid()
     try:
-        record.record_undo(entry=entry, actor=request.user, reason=form.cleaned_data.get("reason", ""))
+        undo.entry_undo(entry=entry, actor=request.user, reason=form.cleaned_data.get("reason", ""))
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
     else:

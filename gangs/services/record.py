@@ -1,5 +1,5 @@
 """The owner's record between battles: experience, kills, a Lasting Injury, a status change and notes,
-and the undo of any of them (or of a sale or a discard) by a reversing entry.
+each undone from the history by :mod:`gangs.services.undo`.
 
 A player who plays outside a campaign keeps the same record the post-battle sequence writes, through
 the same rules: a Lasting Injury (2018+) or Serious Injury (classic) is resolved by the edition's
@@ -9,11 +9,9 @@ at the table, or the player picks the row with a reason (a result agreed at the 
 dice the row asks for (Multiple Injuries, Lesson Learned) are the server's in the last case.
 
 Every action writes one or more ledger entries sharing ``data["record"]``, the token of the form that
-sent it: the same token twice is refused, so a form sent twice never rolls twice. :func:`record_undo`
-reverses every entry of one action (newest first) and restores the roster. A server die is final: an
-undone roll is re-used by the next roll of the same kind for the same fighter or item (the sale of a
-restored item re-uses its sale die; the next server-rolled injury of the fighter re-uses the undone
-injury's dice), so undoing cannot fish for a better result.
+sent it: the same token twice is refused, so a form sent twice never rolls twice; an undo reverses every
+entry of one action. A server die is final: the next server-rolled injury of a fighter re-uses the dice
+of an undone one, so undoing cannot fish for a better result.
 
 Who may write: :func:`gangs.permissions.record_keeper` (the owner outside a campaign, the campaign's
 arbitrator inside one); the views decide, these functions trust their ``actor``.
@@ -28,9 +26,9 @@ from dataclasses import dataclass
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from content.models import Edition, Equipment, Skill
+from content.models import Edition, Skill
 from gangs.ledger import ledger_record
-from gangs.models import ON_ROSTER, Fighter, FighterStatus, Gang, Injury, LedgerEntry, Purchase
+from gangs.models import Fighter, FighterStatus, Gang, LedgerEntry
 from gangs.models import LedgerKind as Kind
 from gangs.services.common import ReusedDice, refuse, require_on_roster, rolls_since
 from gangs.services.fighters import fighter_status_set, injury_record
@@ -302,92 +300,3 @@ def _write_injury(fighter, outcome: InjuryOutcome, rules, how: str, actor, token
         entries.append(_entry(fighter, token, kind=Kind.INJURY, actor=actor, dice=rolled, data=link,
                               description=f"{fighter.name}: {results}", reason=f"{title} ({how}): no lasting effect"))  # fmt: skip
     return entries
-
-
-# --- undo --------------------------------------------------------------------------------------------
-
-
-def undoable(entry: LedgerEntry) -> bool:
-    """An entry a reversing entry can undo: one of the owner's record, a sale or a discard, not yet undone."""
-    data = entry.data or {}
-    if entry.reverses_id or entry.battle_id or data.get("post_battle"):
-        return False
-    return bool(data.get("record")) or (entry.kind == Kind.SALE and "equipment" in data) or data.get("discarded")
-
-
-def is_record_entry(entry: LedgerEntry) -> bool:
-    """The fighter's record (needs the record keeper to undo), as against notes, a sale or a discard (the roster's)."""
-    data = entry.data or {}
-    return bool(data.get("record")) and "notes_before" not in data
-
-
-@transaction.atomic
-def record_undo(*, entry: LedgerEntry, actor, reason: str = "") -> list[LedgerEntry]:
-    """Reverse ``entry`` and every entry written with it (newest first), restoring what they changed."""
-    gang = Gang.objects.select_for_update().get(pk=entry.gang_id)
-    entry = LedgerEntry.objects.select_for_update().get(pk=entry.pk)
-    if not undoable(entry):
-        raise ValidationError("This entry cannot be undone here.")
-    token = entry.data.get("record")
-    group = (
-        LedgerEntry.objects.filter(gang=gang, data__record=token) if token else LedgerEntry.objects.filter(pk=entry.pk)
-    )
-    group = list(group.select_for_update(of=("self",)).order_by("-pk"))
-    if LedgerEntry.objects.filter(reverses__in=group).exists():
-        raise ValidationError("This was already undone; see the history.")
-    why = reason.strip() or "Undone from the history"
-    # The server's injury dice go on one undo entry, so the next roll for the fighter re-uses them once.
-    rolled = next((e for e in reversed(group) if e.data.get("server_rolled")), None)
-    return [_reverse(gang, one, actor, why, keeps_dice=one is rolled) for one in group]
-
-
-def _reverse(gang: Gang, entry: LedgerEntry, actor, why: str, *, keeps_dice: bool) -> LedgerEntry:
-    data = entry.data or {}
-    fighter = Fighter.objects.select_for_update().get(pk=entry.fighter_id) if entry.fighter_id else None
-    extra: dict = {}
-    if keeps_dice:
-        extra = {"undo_of_rolled_injury": True, "rolled_dice": data.get("rolled_dice", [])}
-    if entry.kind == Kind.INJURY and data.get("injury"):
-        Injury.objects.filter(pk=data["injury"]).delete()  # its characteristic changes and skills go with it
-    if entry.kind == Kind.STATUS and "status_before" in data:
-        if fighter.status != data["status"]:
-            raise ValidationError(
-                f"{fighter.name} is now {fighter.get_status_display()}; undo the later status change first."
-            )
-        Fighter.objects.filter(pk=fighter.pk).update(
-            status=data["status_before"], captured_by=data["captured_by_before"]
-        )
-        lost = gang.edition == Edition.CLASSIC and data["status"] == FighterStatus.DEAD
-        _kit_returns(gang, fighter, data.get("equipment", []), lost=lost)
-    if "kills" in data:
-        if fighter.kills < data["kills"]:
-            raise ValidationError(f"{fighter.name} has {fighter.kills} kills; this would take away {data['kills']}.")
-        Fighter.objects.filter(pk=fighter.pk).update(kills=fighter.kills - data["kills"])
-    if "notes_before" in data:
-        Fighter.objects.filter(pk=fighter.pk).update(notes=data["notes_before"])
-    if entry.kind == Kind.SALE or data.get("discarded"):
-        restored = _restore_item(gang, entry, fighter)
-        extra = {"restored_purchase": restored.pk, "sale_dice": entry.dice if entry.kind == Kind.SALE else []}
-    return ledger_record(
-        gang=gang, fighter=fighter, kind=entry.kind, credits=-entry.credits, experience=-entry.experience,
-        reputation=-entry.reputation, description=f"Undone: {entry.description}", reason=why, actor=actor,
-        reverses=entry, data=extra,
-    )  # fmt: skip
-
-
-def _kit_returns(gang: Gang, fighter: Fighter, items: list[dict], *, lost: bool) -> None:
-    """Kit that went to the Stash goes back to the fighter (unless it has been sold or given away since);
-    kit lost with a classic death is restored as it was."""
-    for item in items:
-        Purchase.objects.filter(pk=item["purchase"], gang=gang, fighter__isnull=True).update(fighter=fighter)
-        if lost:
-            equipment = Equipment.objects.get(edition=gang.edition, slug=item["equipment"])
-            Purchase.objects.create(gang=gang, fighter=fighter, equipment=equipment, price=item["price"])
-
-
-def _restore_item(gang: Gang, entry: LedgerEntry, fighter: Fighter | None) -> Purchase:
-    """The sold or discarded item back where it was (the fighter, or the Stash if the fighter has left)."""
-    data = entry.data
-    equipment = Equipment.objects.get(edition=gang.edition, slug=data["equipment"])
-    holder = fighter if fighter is not None and fighter.status in ON_ROSTER else None
-    return Purchase.objects.create(gang=gang, fighter=holder, equipment=equipment, price=data["price"])

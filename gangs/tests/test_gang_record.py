@@ -10,7 +10,7 @@ from content.models import Equipment
 from gangs import services
 from gangs.ledger import ledger_totals
 from gangs.models import FighterStatus, LedgerEntry, Purchase
-from gangs.services import record
+from gangs.services import record, undo
 from gangs.stats import current_stats
 from rulebook.dice import ScriptedDice
 
@@ -46,12 +46,12 @@ def test_experience_is_an_entry_with_why_and_undo_reverses_it(n18_gang):
                                      token=token())  # fmt: skip
     krag.refresh_from_db()
     assert krag.experience == 3 and entry.reason == "Won a skirmish at home" and entry.actor == gang.owner
-    [undo] = record.record_undo(entry=entry, actor=gang.owner)
+    [reversal] = undo.entry_undo(entry=entry, actor=gang.owner)
     krag.refresh_from_db()
-    assert krag.experience == 0 and undo.reverses == entry and undo.experience == -3
+    assert krag.experience == 0 and reversal.reverses == entry and reversal.experience == -3
     totals_match(gang)
     with pytest.raises(ValidationError, match="already undone"):
-        record.record_undo(entry=entry, actor=gang.owner)
+        undo.entry_undo(entry=entry, actor=gang.owner)
 
 
 @pytest.mark.django_db
@@ -71,7 +71,7 @@ def test_experience_already_spent_cannot_be_undone(n18_gang):
     entry = record.record_experience(fighter=krag, amount=6, reason="Battle", actor=gang.owner, token=token())
     services.fighter_advance_n18(fighter=krag, actor=gang.owner, characteristic="M")
     with pytest.raises(ValidationError, match="experience"):
-        record.record_undo(entry=entry, actor=gang.owner)
+        undo.entry_undo(entry=entry, actor=gang.owner)
 
 
 @pytest.mark.django_db
@@ -81,7 +81,7 @@ def test_kills_add_up_and_undo_takes_them_away(n18_gang):
     record.record_kills(fighter=krag, count=1, reason="Second battle", actor=gang.owner, token=token())
     krag.refresh_from_db()
     assert krag.kills == 3
-    record.record_undo(entry=first, actor=gang.owner)
+    undo.entry_undo(entry=first, actor=gang.owner)
     krag.refresh_from_db()
     assert krag.kills == 1
     with pytest.raises(ValidationError, match="1 or more"):
@@ -93,7 +93,7 @@ def test_notes_are_kept_in_the_ledger_and_undo_restores_the_old_text(n18_gang):
     gang, krag = n18_gang
     record.record_notes(fighter=krag, notes="Hates Escher", actor=gang.owner)
     entry = record.record_notes(fighter=krag, notes="Hates everyone", actor=gang.owner)
-    record.record_undo(entry=entry, actor=gang.owner)
+    undo.entry_undo(entry=entry, actor=gang.owner)
     krag.refresh_from_db()
     assert krag.notes == "Hates Escher"
     assert record.record_notes(fighter=krag, notes="Hates Escher", actor=gang.owner) is None  # no change, no entry
@@ -127,7 +127,7 @@ def test_death_sends_the_kit_to_the_stash_and_undo_brings_it_back(n18_gang):
     assert Purchase.objects.get(gang=gang).fighter is None
     with pytest.raises(ValidationError, match="undo the entry"):
         record.record_status(fighter=krag, status="active", reason="x", actor=gang.owner, token=token())
-    record.record_undo(entry=entry, actor=gang.owner)
+    undo.entry_undo(entry=entry, actor=gang.owner)
     krag.refresh_from_db()
     assert krag.status == "active" and Purchase.objects.get(gang=gang).fighter == krag
 
@@ -142,7 +142,7 @@ def test_classic_death_loses_the_kit_and_undo_restores_it(make_gang, make_fighte
         record.record_status(fighter=ganger, status="recovery", reason="x", actor=gang.owner, token=token())
     entry = record.record_status(fighter=ganger, status="dead", reason="Shot", actor=gang.owner, token=token())
     assert not Purchase.objects.filter(gang=gang).exists()
-    record.record_undo(entry=entry, actor=gang.owner)
+    undo.entry_undo(entry=entry, actor=gang.owner)
     restored = Purchase.objects.get(gang=gang)
     assert (restored.fighter, restored.equipment, restored.price) == (ganger, lasgun, 25)
 
@@ -153,7 +153,7 @@ def test_an_older_status_change_waits_for_the_later_one_to_be_undone(n18_gang):
     first = record.record_status(fighter=krag, status="recovery", reason="Hurt", actor=gang.owner, token=token())
     record.record_status(fighter=krag, status="captured", reason="Taken", actor=gang.owner, token=token())
     with pytest.raises(ValidationError, match="undo the later status change first"):
-        record.record_undo(entry=first, actor=gang.owner)
+        undo.entry_undo(entry=first, actor=gang.owner)
 
 
 # --- Lasting Injury -----------------------------------------------------------------------------------
@@ -171,7 +171,7 @@ def test_an_entered_eye_injury_worsens_bs_by_the_rulebook_and_undo_restores_it(n
     injury_entry, status_entry = done.entries
     assert injury_entry.dice[0]["value"] == 4 and "dice rolled at the table" in injury_entry.reason
     assert status_entry.kind == "status"
-    record.record_undo(entry=injury_entry, actor=gang.owner)
+    undo.entry_undo(entry=injury_entry, actor=gang.owner)
     krag.refresh_from_db()
     assert current_stats(krag) == before and krag.status == "active" and not krag.injuries.exists()
     assert LedgerEntry.objects.filter(reverses__isnull=False, fighter=krag).count() == 2
@@ -226,12 +226,12 @@ def test_a_server_roll_is_final_undoing_it_and_rolling_again_reuses_its_dice(n18
     first = record.record_lasting_injury(fighter=krag, mode="roll", actor=gang.owner, token=token())
     assert first.outcome.results == ("Eye Injury",) and first.entries[0].data["server_rolled"]
     assert [d["value"] for d in first.entries[0].dice] == [4, 4]
-    record.record_undo(entry=first.entries[-1], actor=gang.owner)
+    undo.entry_undo(entry=first.entries[-1], actor=gang.owner)
     # The server would now roll 1 1 (Lesson Learned); the undone roll comes back instead.
     monkeypatch.setattr("gangs.services.common.RandomDice", lambda: ScriptedDice([1, 1, 2]))
     second = record.record_lasting_injury(fighter=krag, mode="roll", actor=gang.owner, token=token())
     assert second.outcome.results == ("Eye Injury",)
-    record.record_undo(entry=second.entries[0], actor=gang.owner)
+    undo.entry_undo(entry=second.entries[0], actor=gang.owner)
     third = record.record_lasting_injury(fighter=krag, mode="roll", actor=gang.owner, token=token())
     assert third.outcome.results == ("Eye Injury",)  # each undo hands the same dice on once more
 
@@ -255,10 +255,10 @@ def test_an_undone_sale_gives_the_item_back_and_selling_again_reuses_the_dice(n1
     gang.refresh_from_db()
     stash = gang.stash
     sale = services.purchase_sell(purchase=purchase, actor=gang.owner)
-    [undo] = record.record_undo(entry=sale, actor=gang.owner)
+    [reversal] = undo.entry_undo(entry=sale, actor=gang.owner)
     gang.refresh_from_db()
     back = Purchase.objects.get(gang=gang)
-    assert gang.stash == stash and back.fighter == krag and back.price == 15 and undo.credits == -sale.credits
+    assert gang.stash == stash and back.fighter == krag and back.price == 15 and reversal.credits == -sale.credits
     again = services.purchase_sell(purchase=back, actor=gang.owner)
     assert again.dice == sale.dice and again.credits == sale.credits
     totals_match(gang)
@@ -270,7 +270,7 @@ def test_an_undone_discard_gives_the_item_back(n18_gang):
     knife = Equipment.objects.get(edition="n18", slug="fighting-knife")
     purchase = services.purchase_buy(gang=gang, equipment=knife, actor=gang.owner)
     entry = services.purchase_discard(purchase=purchase, actor=gang.owner)
-    record.record_undo(entry=entry, actor=gang.owner)
+    undo.entry_undo(entry=entry, actor=gang.owner)
     assert Purchase.objects.get(gang=gang).fighter is None
 
 
@@ -283,7 +283,7 @@ def test_a_sale_cannot_be_undone_once_the_credits_are_spent(make_gang, make_figh
     gang.refresh_from_db()
     services.gang_override(gang=gang, actor=gang.owner, reason="Spent", credits=-gang.stash)
     with pytest.raises(ValidationError, match="Stash holds 0"):
-        record.record_undo(entry=sale, actor=gang.owner)
+        undo.entry_undo(entry=sale, actor=gang.owner)
 
 
 @pytest.mark.django_db
