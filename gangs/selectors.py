@@ -284,9 +284,12 @@ def gang_history(gang: Gang, limit: int | None = None) -> list[LedgerEntry]:
     return list(entries[:limit] if limit else entries)
 
 
-def fighter_history(fighter: Fighter) -> list[LedgerEntry]:
-    """The fighter's own entries, newest first (one query)."""
-    return list(_entries(LedgerEntry.objects.filter(fighter=fighter)))
+FIGHTER_HISTORY_LENGTH = 40
+
+
+def fighter_history(fighter: Fighter, limit: int = FIGHTER_HISTORY_LENGTH) -> list[LedgerEntry]:
+    """The fighter's latest entries, newest first (one query); the gang's history page has them all."""
+    return list(_entries(LedgerEntry.objects.filter(fighter=fighter))[:limit])
 
 
 def fighter_detail(gang: Gang, pk: int) -> tuple[FighterRow, list]:
