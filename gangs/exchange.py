@@ -366,20 +366,28 @@ def gang_import_check(data) -> tuple[list[str], dict]:
     check.text(data, "notes", "", max_length=10_000)
     check.count(data, "stash", "")
     check.count(data, "reputation", "", low=None)
+    before = len(check.errors)
     _check_equipment(check, data, "stash_items", "", content["equipment"])
+    stash_ok = len(check.errors) == before
     fighters = check.kind(data, "fighters", list, "")
     if fighters is not None and len(fighters) > MAX_FIGHTERS:
         check.fail("fighters", f"the file holds {len(fighters)} fighters; a gang here has at most {MAX_FIGHTERS}")
         return check.errors, content
+    well_formed = []
     for index, fighter in enumerate(fighters or []):
         if not isinstance(fighter, dict):
             check.fail(f"fighters[{index}]", "must be an object")
             continue
-        _check_fighter(
-            check, _fighter_label(index, fighter), fighter, content["types"], content, STATS_BY_EDITION[edition]
-        )
-    if not check.errors:
-        check.errors.extend(import_rules.roster_problems(data, content))
+        before = len(check.errors)
+        label = _fighter_label(index, fighter)
+        _check_fighter(check, label, fighter, content["types"], content, STATS_BY_EDITION[edition])
+        if len(check.errors) == before:
+            well_formed.append(fighter)
+    # The rules read every part whose shape is right, so one typo does not hide a forged stat line;
+    # the composition needs the whole roster.
+    whole = fighters is not None and len(well_formed) == len(fighters)
+    readable = {"fighters": well_formed, "stash_items": data.get("stash_items", []) if stash_ok else []}
+    check.errors.extend(import_rules.roster_problems(readable, content, composition=whole))
     return check.errors, content
 
 

@@ -27,7 +27,7 @@ from rulebook.errors import RulesInputError
 from rulebook.n18.campaign.lasting_injury import TARGET_NUMBER_CHARACTERISTICS
 
 
-def roster_problems(data: dict, content: dict) -> list[str]:
+def roster_problems(data: dict, content: dict, *, composition: bool = True) -> list[str]:
     house = content["house"]
     edition = house.edition
     lists = {
@@ -40,7 +40,8 @@ def roster_problems(data: dict, content: dict) -> list[str]:
         problems += rules.fighter(fighter)
     for item in data.get("stash_items", []):
         problems += rules.stash_item(item)
-    problems += rules.composition([f for f in data["fighters"] if f["status"] in ON_ROSTER])
+    if composition:
+        problems += rules.composition([f for f in data["fighters"] if f["status"] in ON_ROSTER])
     return problems
 
 

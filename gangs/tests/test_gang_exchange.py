@@ -129,6 +129,20 @@ def test_a_bad_file_is_refused_naming_the_problem_and_creates_nothing(full_gang,
 
 
 @pytest.mark.django_db
+def test_a_typo_in_one_fighter_does_not_hide_a_forged_stat_line_in_another(full_gang, make_user):
+    data = exchange.gang_export(full_gang)
+    data["fighters"][0]["kills"] = "four"
+    data["fighters"][1]["base_stats"]["BS"] = 1
+    with pytest.raises(ValidationError) as error:
+        exchange.gang_import(owner=make_user(), data=data)
+    first, second = data["fighters"][0]["name"], data["fighters"][1]["name"]
+    assert error.value.messages == [
+        f"{first}: kills: must be a whole number",
+        f"{second}: BS 2 does not follow from Ganger's 3 and the recorded advancements and injuries",
+    ]
+
+
+@pytest.mark.django_db
 def test_every_problem_is_listed_at_once(full_gang, make_user):
     data = broken(exchange.gang_export(full_gang), lambda d: d.update(stash="lots", reputation=None, name=7))
     with pytest.raises(ValidationError) as error:
