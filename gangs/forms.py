@@ -6,7 +6,7 @@ import uuid
 
 from django import forms
 
-from content.models import Edition, EquipmentCategory, FighterType, House, HouseKind, Skill
+from content.models import ADDITION_CATEGORIES, Edition, EquipmentCategory, FighterType, House, HouseKind, Skill
 from core.forms import EnteredDiceField
 from gangs.models import ON_ROSTER, Fighter, FighterStatus, Gang
 from gangs.services import buyable_equipment, house_rules
@@ -67,7 +67,11 @@ class HireForm(forms.Form):
         left_out = []
         if not can_override:
             # One query for the roster's types: the gang page loads its fighters only when the cache misses.
-            roster = list(gang.fighters.filter(status__in=ON_ROSTER).values_list("fighter_type__slug", flat=True))
+            # Hangers-on, Brutes and Hired Guns count toward no other fighter's limit (gangs.services.roster_types).
+            on_roster = gang.fighters.filter(status__in=ON_ROSTER).exclude(
+                fighter_type__category__in=ADDITION_CATEGORIES
+            )
+            roster = list(on_roster.values_list("fighter_type__slug", flat=True))
             rules = house_rules(gang.house)
             offered = []
             for fighter_type in types:

@@ -30,9 +30,10 @@ from rulebook.n18.campaign.lasting_injury import TARGET_NUMBER_CHARACTERISTICS
 def roster_problems(data: dict, content: dict, *, composition: bool = True) -> list[str]:
     house = content["house"]
     edition = house.edition
+    # The house's lists and those of the Hangers-on and Brutes it may recruit (exchange._importable_types).
     lists = {
-        (entry.fighter_type_id, entry.equipment_id): entry.cost
-        for entry in FighterTypeEquipment.objects.filter(fighter_type__house=house)
+        (entry.fighter_type_id, entry.equipment_id): (entry.cost, entry.is_included)
+        for entry in FighterTypeEquipment.objects.filter(fighter_type__in=content["types"].values())
     }
     rules = _Rules(edition, lists, content)
     problems: list[str] = []
@@ -51,7 +52,9 @@ class _Rules:
         self.lists = lists
         self.content = content
         self.injuries = INJURY_RULES[edition]
-        self.house_listed = {equipment_id for _, equipment_id in lists}
+        house_of = {t.pk: t.house_id for t in content["types"].values()}
+        self.house_listed = {e for (t, e) in lists if house_of.get(t) == content["house"].pk}
+        self.with_list = {t for t, _ in lists}
 
     def shown(self, code: str, value: int) -> str:
         return f"{value}+" if self.edition == Edition.N18 and code in TARGET_NUMBER_CHARACTERISTICS else str(value)
@@ -60,10 +63,9 @@ class _Rules:
         name = data["name"].strip()
         fighter_type = self.content["types"][data["type"]]
         problems = []
-        if data["cost"] != fighter_type.cost:
-            problems.append(
-                f"{name}: hired for {data['cost']} credits, but a {fighter_type.name} costs {fighter_type.cost}"
-            )
+        price = fighter_type.cost_for(self.content["house"])  # a gang addition may cost some houses less
+        if data["cost"] != price:
+            problems.append(f"{name}: hired for {data['cost']} credits, but a {fighter_type.name} costs {price}")
         problems += self.stat_line(name, fighter_type, data)
         for item in data.get("equipment", []):
             problem = self.item(item, fighter_type)
@@ -140,10 +142,20 @@ class _Rules:
         if item.get("override"):
             return ""
         listed = self.lists.get((fighter_type.pk, equipment.pk))
+        # Hangers-on and Brutes take only what their card lists, as do Hired Guns with a list of their own
+        # (gangs.services.equipment._list_only); included kit comes with the fighter at no price.
+        list_only = fighter_type.is_addition and (
+            fighter_type.category in gang_rules.REPUTATION_CAPPED or fighter_type.pk in self.with_list
+        )
         if listed is not None:
-            price, where = listed, f"the {fighter_type.name}'s list"
-        elif trading_post_allows(self.edition, equipment):
+            price, included = listed
+            price, where = (
+                (0, f"the {fighter_type.name}'s kit") if included else (price, f"the {fighter_type.name}'s list")
+            )
+        elif not list_only and trading_post_allows(self.edition, equipment):
             price, where = equipment.cost, "the Trading Post"
+        elif list_only:
+            return f"{equipment.name} is not on the {fighter_type.name}'s card, and a {fighter_type.name} takes nothing else"
         else:
             return f"{equipment.name} is not on the {fighter_type.name}'s list and the Trading Post does not sell it"
         if item["price"] != price:
@@ -165,7 +177,9 @@ class _Rules:
     def composition(self, on_roster: list[dict]) -> list[str]:
         house = self.content["house"]
         try:
-            breaches = gang_rules.composition_breaches(house_rules(house), [f["type"] for f in on_roster])
+            # Hangers-on and Brutes count toward no other fighter's limit (gangs.services.roster_types).
+            types = [f["type"] for f in on_roster if not self.content["types"][f["type"]].is_addition]
+            breaches = gang_rules.composition_breaches(house_rules(house), types)
         except RulesInputError as error:
             return [error.message]
         return [f"{house.name}: {b.message}" for b in breaches if b.maximum]

@@ -424,12 +424,13 @@ def test_the_hire_and_buy_forms_offer_only_what_the_services_accept(n18_gang):
     gang, krag = n18_gang
     loaded = gang_queryset().get(pk=gang.pk)
     hire = forms.HireForm(gang=loaded)
-    offered = [label for _, label in hire.fields["fighter_type"].choices]
+    offered = [label for _, group in hire.fields["fighter_type"].choices for _, label in group]
     assert not any(label.startswith("Forge Tyrant") for label in offered)  # one Leader already
     assert "Forge Tyrant (at most one" in hire.fields["fighter_type"].help_text
     assert any(
         label.startswith("Forge Tyrant")
-        for _, label in forms.HireForm(gang=loaded, can_override=True).fields["fighter_type"].choices
+        for _, group in forms.HireForm(gang=loaded, can_override=True).fields["fighter_type"].choices
+        for _, label in group
     )
     services.gang_override(gang=gang, actor=gang.owner, reason="Spent", credits=-(gang.stash - 12))
     gang.refresh_from_db()

@@ -13,7 +13,9 @@ from gangs.models import Fighter, LedgerKind, Purchase
 
 # +2 for the owner: the Hangers-on, Brutes and Hired Guns on offer and the coming battles to hire a Hired Gun for.
 # +1 on a render the cache missed: the edition's rule summaries (then cached under the content's version).
-QUERY_BUDGET = 15
+# +2 more: the roster's types, so the hire form offers only what the composition maximums allow, and where each
+# Stash item may be given (the fighters whose list or the Trading Post allows it).
+QUERY_BUDGET = 17
 
 
 @pytest.fixture
