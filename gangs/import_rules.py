@@ -147,11 +147,10 @@ class _Rules:
         list_only = fighter_type.is_addition and (
             fighter_type.category in gang_rules.REPUTATION_CAPPED or fighter_type.pk in self.with_list
         )
-        if listed is not None:
-            price, included = listed
-            price, where = (
-                (0, f"the {fighter_type.name}'s kit") if included else (price, f"the {fighter_type.name}'s list")
-            )
+        if listed is not None and listed[1] and item["price"] == 0:
+            return ""  # kit the fighter was hired holding, part of its price
+        if listed is not None and not listed[1]:
+            price, where = listed[0], f"the {fighter_type.name}'s list"
         elif not list_only and trading_post_allows(self.edition, equipment):
             price, where = equipment.cost, "the Trading Post"
         elif list_only:
