@@ -297,7 +297,7 @@ def _fighter_page(request, gang, fighter_pk: int, *, partial: bool = False, post
     history = _with_undo(fighter_history(row.fighter), access, keeps_record)
     context["history"] = history
     if access.can_edit:
-        _with_move_choices(gang, row.weapons + row.wargear)
+        _with_move_choices(gang, [carried.purchase for carried in row.weapons + row.wargear])
         context.update(_fighter_forms(gang, row, access, keeps_record, posted))
     template = "gangs/fighter_detail.html#fighter" if partial else "gangs/fighter_detail.html"
     return render(request, template, context)

@@ -435,7 +435,7 @@ def test_the_hire_and_buy_forms_offer_only_what_the_services_accept(n18_gang):
     services.gang_override(gang=gang, actor=gang.owner, reason="Spent", credits=-(gang.stash - 12))
     gang.refresh_from_db()
     buy = forms.BuyForm(gang=gang, fighter=krag)
-    assert sorted(label for _, label in buy.fields["equipment"].choices) == [
+    assert sorted(label for _, group in buy.fields["equipment"].choices for _, label in group) == [
         "Autopistol — 10 credits (Trading Post)",
         "Flak armour — 10 credits (Trading Post)",
     ]
