@@ -16,6 +16,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from content.models import Edition, Equipment, FighterCategory, FighterType, House, HouseKind, Skill
+from gangs import import_rules
 from gangs.ledger import ledger_record
 from gangs.models import (
     STATS_BY_EDITION,
@@ -33,7 +34,8 @@ from gangs.models import (
 
 FORMAT = "underhive-ledger/gang"
 VERSION = 1
-MAX_FIGHTERS = 100
+MAX_FIGHTERS = 60
+OVERRIDE_PRICE = "list price, by override"  # the reason gangs.services.purchase_buy gives an override purchase
 
 
 # --- export ------------------------------------------------------------------------------------
@@ -47,7 +49,20 @@ def _skills(skills) -> list[str]:
     return [fs.skill.slug for fs in skills]
 
 
-def _fighter_export(fighter: Fighter) -> dict:
+def _item(purchase: Purchase, overridden: set[int]) -> dict:
+    item = {"equipment": purchase.equipment.slug, "price": purchase.price}
+    if purchase.pk in overridden:
+        item["override"] = "bought by an arbitrator's override"
+    return item
+
+
+def _overridden(gang: Gang) -> set[int]:
+    """Purchases bought by an arbitrator's override: the file says so, and an import records it again."""
+    entries = gang.ledger.filter(kind=LedgerKind.PURCHASE, reason=OVERRIDE_PRICE).values_list("data", flat=True)
+    return {data.get("purchase") for data in entries}
+
+
+def _fighter_export(fighter: Fighter, overridden: set[int]) -> dict:
     changes = list(fighter.stat_changes.all())
     skills = list(fighter.skills.all())
     return {
@@ -60,7 +75,7 @@ def _fighter_export(fighter: Fighter) -> dict:
         "starting_experience": fighter.starting_experience,
         "kills": fighter.kills,
         "notes": fighter.notes,
-        "equipment": [{"equipment": p.equipment.slug, "price": p.price} for p in fighter.purchases.all()],
+        "equipment": [_item(p, overridden) for p in fighter.purchases.all()],
         "advancements": [
             {
                 "kind": a.kind,
@@ -100,6 +115,7 @@ def _importable_types(house: House) -> dict[str, FighterType]:
 
 
 def gang_export(gang: Gang) -> dict:
+    overridden = _overridden(gang)
     # Hired Guns are not on the roster (each is hired for one battle here), so the file leaves them out.
     fighters = (
         gang.fighters.exclude(fighter_type__category=FighterCategory.HIRED_GUN)
@@ -116,18 +132,22 @@ def gang_export(gang: Gang) -> dict:
         "stash": gang.stash,
         "reputation": gang.reputation,
         "stash_items": [
-            {"equipment": p.equipment.slug, "price": p.price}
-            for p in gang.purchases.filter(fighter__isnull=True).select_related("equipment")
+            _item(p, overridden) for p in gang.purchases.filter(fighter__isnull=True).select_related("equipment")
         ],
-        "fighters": [_fighter_export(f) for f in fighters],
+        "fighters": [_fighter_export(f, overridden) for f in fighters],
     }
 
 
 # --- validation --------------------------------------------------------------------------------
 
+MAX_FILE_BYTES = 1024 * 1024
+MAX_ITEMS = 40  # a fighter's equipment, and the Stash
+MAX_DEPTH = 10  # an export nests 6 deep (fighters → injuries → effects); anything deeper is not ours
+MAX_NUMBER = 1_000_000  # credits, experience and counts above this are not a gang's
+
 
 class _Checker:
-    """Collects every problem with its path; lookups of content by slug are loaded once."""
+    """Collects every problem in plain words; a fighter's problems start with the fighter's name."""
 
     def __init__(self) -> None:
         self.errors: list[str] = []
@@ -151,6 +171,9 @@ class _Checker:
         if value is not None and low is not None and value < low:
             self.fail(f"{path}{key}", f"must be {low} or more")
             return None
+        if value is not None and abs(value) > MAX_NUMBER:
+            self.fail(f"{path}{key}", f"must be at most {MAX_NUMBER:,}")
+            return None
         return value
 
     def text(self, data: dict, key: str, path: str, *, max_length: int, blank: bool = True) -> str | None:
@@ -163,9 +186,12 @@ class _Checker:
             self.fail(f"{path}{key}", f"is longer than {max_length} characters")
         return value
 
-    def items(self, data: dict, key: str, path: str, *, required: bool = False) -> list:
+    def items(self, data: dict, key: str, path: str, *, required: bool = False, most: int | None = None) -> list:
         value = self.kind(data, key, list, path, required=required)
         if value is None:
+            return []
+        if most is not None and len(value) > most:
+            self.fail(f"{path}{key}", f"holds {len(value)}; at most {most}")
             return []
         good = []
         for index, item in enumerate(value):
@@ -182,33 +208,90 @@ def _names(types) -> str:
     return " or ".join(names.get(t, t.__name__) for t in types)
 
 
+def _shape_problem(data) -> str | None:
+    """A file too deep, or holding a character the database refuses, is not a gang export (checked
+    without recursion, so no file can exhaust the stack)."""
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return f"values are nested more than {MAX_DEPTH} deep; a gang export is not"
+        if isinstance(value, dict):
+            stack.extend((k, depth) for k in value)
+            stack.extend((v, depth + 1) for v in value.values())
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1) for v in value)
+        elif isinstance(value, str) and "\x00" in value:
+            return "a text holds a NUL character, which no gang's text does"
+        elif isinstance(value, float):
+            return f"{value!r}: numbers in a gang export are whole numbers"
+    return None
+
+
 def _check_changes(check: _Checker, data: dict, path: str, codes: tuple) -> None:
-    for where, change in check.items(data, "stat_changes", path):
-        if change.get("stat") not in codes:
+    for where, change in check.items(data, "stat_changes", path, most=len(codes)):
+        if _slug(change.get("stat")) not in codes:
             check.fail(f"{where}stat", f"must be one of {', '.join(codes)}")
         delta = check.count(change, "delta", where, low=None)
         if delta == 0:
             check.fail(f"{where}delta", "must not be 0")
+        elif delta is not None and abs(delta) > 20:
+            check.fail(f"{where}delta", "must be between -20 and 20")
 
 
 def _check_skills(check: _Checker, data: dict, path: str, skills: dict) -> None:
     value = check.kind(data, "skills", list, path, required=False) or []
     for index, slug in enumerate(value):
-        if slug not in skills:
+        if not isinstance(slug, str) or slug not in skills:
             check.fail(f"{path}skills[{index}]", f"unknown skill {slug!r}")
 
 
+def _check_dice(check: _Checker, data: dict, path: str) -> None:
+    for where, die in check.items(data, "dice", path, required=False, most=50):
+        if not isinstance(die.get("die"), str) or not isinstance(die.get("for", ""), str):
+            check.fail(f"{where[:-1]}", 'must be a die: {"die": "D6", "for": "...", "value": 3}')
+        value = die.get("value")
+        if isinstance(value, bool) or not isinstance(value, int | str):
+            check.fail(f"{where}value", "must be a face of the die (a whole number or a word)")
+
+
+def _check_effects(check: _Checker, data: dict, path: str) -> None:
+    effects = data.get("effects", {})
+    if effects == []:  # older files wrote an empty list
+        return
+    if not isinstance(effects, dict) or any(
+        isinstance(v, bool) or not isinstance(v, int | str) for v in effects.values()
+    ):
+        check.fail(f"{path}effects", "must be an object of characteristic changes and notes")
+
+
 def _check_equipment(check: _Checker, data: dict, key: str, path: str, equipment: dict) -> None:
-    for where, item in check.items(data, key, path):
-        if item.get("equipment") not in equipment:
+    for where, item in check.items(data, key, path, most=MAX_ITEMS):
+        if _slug(item.get("equipment")) not in equipment:
             check.fail(f"{where}equipment", f"unknown equipment {item.get('equipment')!r}")
         check.count(item, "price", where)
+        if "override" in item:
+            check.text(item, "override", where, max_length=300, blank=False)
+
+
+def _slug(value) -> str | None:
+    """A slug as a lookup key: text only (a list or an object in its place is refused, never hashed)."""
+    return value if isinstance(value, str) else None
+
+
+def _fighter_label(index: int, data: dict) -> str:
+    name = data.get("name")
+    if isinstance(name, str) and name.strip() and len(name) <= 80:
+        return f"{name.strip()}: "
+    return f"Fighter {index + 1}: "
 
 
 def _check_fighter(check: _Checker, path: str, data: dict, types: dict, content: dict, codes: tuple) -> None:
     check.text(data, "name", path, max_length=80, blank=False)
-    if data.get("type") not in types:
-        check.fail(f"{path}type", f"unknown fighter type {data.get('type')!r} for this house")
+    if _slug(data.get("type")) not in types:
+        check.fail(
+            f"{path}type", f"{data.get('type')!r} is not a fighter type of the {content['house'].name} house list"
+        )
     check.count(data, "cost", path)
     stats = check.kind(data, "base_stats", dict, path)
     if stats is not None:
@@ -217,26 +300,27 @@ def _check_fighter(check: _Checker, path: str, data: dict, types: dict, content:
         for code, value in stats.items():
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 20:
                 check.fail(f"{path}base_stats.{code}", "must be a whole number from 0 to 20")
-    if data.get("status") not in FighterStatus.values:
+    if _slug(data.get("status")) not in FighterStatus.values:
         check.fail(f"{path}status", f"must be one of {', '.join(FighterStatus.values)}")
     for key in ("experience", "starting_experience", "kills"):
         check.count(data, key, path)
     check.text(data, "notes", path, max_length=10_000)
     _check_equipment(check, data, "equipment", path, content["equipment"])
-    for where, advancement in check.items(data, "advancements", path):
-        if advancement.get("kind") not in Advancement.Kind.values:
+    for where, advancement in check.items(data, "advancements", path, most=100):
+        if _slug(advancement.get("kind")) not in Advancement.Kind.values:
             check.fail(f"{where}kind", f"must be one of {', '.join(Advancement.Kind.values)}")
         check.text(advancement, "description", where, max_length=200, blank=False)
         check.count(advancement, "xp_cost", where)
         check.count(advancement, "value", where, low=None)
-        check.kind(advancement, "dice", list, where, required=False)
+        _check_dice(check, advancement, where)
         _check_changes(check, advancement, where, codes)
         _check_skills(check, advancement, where, content["skills"])
-    for where, injury in check.items(data, "injuries", path):
+    for where, injury in check.items(data, "injuries", path, most=100):
         check.text(injury, "code", where, max_length=60, blank=False)
         check.text(injury, "name", where, max_length=80, blank=False)
         if injury.get("roll") is not None:
             check.count(injury, "roll", where, low=1)
+        _check_effects(check, injury, where)
         _check_changes(check, injury, where, codes)
         _check_skills(check, injury, where, content["skills"])
     _check_changes(check, data, path, codes)
@@ -244,19 +328,31 @@ def _check_fighter(check: _Checker, path: str, data: dict, types: dict, content:
 
 
 def gang_import_check(data) -> tuple[list[str], dict]:
-    """Every problem in ``data`` (a parsed file), and the content rows it refers to."""
+    """Every problem in ``data`` (a parsed file), and the content rows it refers to.
+
+    First the shape (every field of the right kind, within the limits), then, for a well-formed file,
+    the rules (:func:`gangs.import_rules.roster_problems`): the gang must be one that could have been
+    built here.
+    """
     check = _Checker()
     if not isinstance(data, dict):
-        return ["the file must hold a JSON object"], {}
+        return ["This is not a gang export: the file must hold one JSON object."], {}
+    shape = _shape_problem(data)
+    if shape:
+        return [f"This is not a gang export: {shape}."], {}
     if data.get("format") != FORMAT:
         check.fail("format", f"must be {FORMAT!r}; is this a gang export?")
     if data.get("version") != VERSION:
         check.fail("version", f"version {data.get('version')!r} is not supported; this site reads version {VERSION}")
     edition = data.get("edition")
-    if edition not in Edition.values:
+    if _slug(edition) not in Edition.values:
         check.fail("edition", f"must be one of {', '.join(Edition.values)}")
         return check.errors, {}
-    house = House.objects.active().filter(edition=edition, slug=data.get("house"), kind=HouseKind.GANG_LIST).first()
+    house = (
+        House.objects.active()
+        .filter(edition=edition, slug=_slug(data.get("house")) or "", kind=HouseKind.GANG_LIST)
+        .first()
+    )
     if house is None:
         check.fail("house", f"unknown {edition} house {data.get('house')!r}")
         return check.errors, {}
@@ -270,20 +366,50 @@ def gang_import_check(data) -> tuple[list[str], dict]:
     check.text(data, "notes", "", max_length=10_000)
     check.count(data, "stash", "")
     check.count(data, "reputation", "", low=None)
+    before = len(check.errors)
     _check_equipment(check, data, "stash_items", "", content["equipment"])
-    fighters = check.items(data, "fighters", "", required=True)
-    if len(fighters) > MAX_FIGHTERS:
-        check.fail("fighters", f"holds {len(fighters)} fighters; at most {MAX_FIGHTERS}")
-    for path, fighter in fighters:
-        _check_fighter(check, path, fighter, content["types"], content, STATS_BY_EDITION[edition])
+    stash_ok = len(check.errors) == before
+    fighters = check.kind(data, "fighters", list, "")
+    if fighters is not None and len(fighters) > MAX_FIGHTERS:
+        check.fail("fighters", f"the file holds {len(fighters)} fighters; a gang here has at most {MAX_FIGHTERS}")
+        return check.errors, content
+    well_formed = []
+    for index, fighter in enumerate(fighters or []):
+        if not isinstance(fighter, dict):
+            check.fail(f"fighters[{index}]", "must be an object")
+            continue
+        before = len(check.errors)
+        label = _fighter_label(index, fighter)
+        _check_fighter(check, label, fighter, content["types"], content, STATS_BY_EDITION[edition])
+        if len(check.errors) == before:
+            well_formed.append(fighter)
+    # The rules read every part whose shape is right, so one typo does not hide a forged stat line;
+    # the composition needs the whole roster.
+    whole = fighters is not None and len(well_formed) == len(fighters)
+    readable = {"fighters": well_formed, "stash_items": data.get("stash_items", []) if stash_ok else []}
+    check.errors.extend(import_rules.roster_problems(readable, content, composition=whole))
     return check.errors, content
 
 
+NOT_AN_EXPORT = "This is not a gang export from Underhive Ledger"
+
+
 def parse_gang_file(raw: bytes) -> dict:
+    """The parsed file, or a ``ValidationError`` that says in plain words why it is not a gang export."""
+    if len(raw) > MAX_FILE_BYTES:
+        raise ValidationError(["The file is larger than 1 MiB; a gang export is at most 1 MiB."])
     try:
-        return json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise ValidationError([f"the file is not JSON: {error}"]) from None
+        return json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+    except UnicodeDecodeError:
+        raise ValidationError([f"{NOT_AN_EXPORT}: it is not text (UTF-8)."]) from None
+    except json.JSONDecodeError:
+        raise ValidationError([f"{NOT_AN_EXPORT}: it is not JSON, or it is cut short."]) from None
+    except (RecursionError, ValueError):  # nesting too deep for the parser, a number too long to read
+        raise ValidationError([f"{NOT_AN_EXPORT}: its values are nested too deep or too long to read."]) from None
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a number a gang export holds")
 
 
 # --- import ------------------------------------------------------------------------------------
@@ -297,6 +423,20 @@ def _create_changes(fighter: Fighter, changes: list, source: str, **link) -> Non
 def _create_skills(fighter: Fighter, slugs: list, skills: dict, **link) -> None:
     for slug in slugs:
         FighterSkill.objects.create(fighter=fighter, skill=skills[slug], **link)
+
+
+def _import_item(gang: Gang, fighter: Fighter | None, item: dict, content: dict, actor) -> None:
+    purchase = Purchase.objects.create(
+        gang=gang, fighter=fighter, equipment=content["equipment"][item["equipment"]], price=item["price"]
+    )
+    if item.get("override"):
+        # Off the list or at another price: only by an arbitrator's override, which the ledger says again.
+        ledger_record(
+            gang=gang, fighter=fighter, kind=LedgerKind.PURCHASE, reason=OVERRIDE_PRICE, actor=actor,
+            description=f"Imported {purchase.equipment.name} for {fighter.name if fighter else 'the Stash'} "
+            f"({purchase.price} credits) by an arbitrator's override: {item['override'].strip()}",
+            data={"purchase": purchase.pk, "equipment": purchase.equipment.slug, "price": purchase.price, "imported": True},
+        )  # fmt: skip
 
 
 def _import_fighter(gang: Gang, order: int, data: dict, content: dict, actor) -> None:
@@ -313,9 +453,7 @@ def _import_fighter(gang: Gang, order: int, data: dict, content: dict, actor) ->
         order=order,
     )
     for item in data.get("equipment", []):
-        Purchase.objects.create(
-            gang=gang, fighter=fighter, equipment=content["equipment"][item["equipment"]], price=item["price"]
-        )
+        _import_item(gang, fighter, item, content, actor)
     for a in data.get("advancements", []):
         advancement = Advancement.objects.create(
             fighter=fighter, kind=a["kind"], description=a["description"], xp_cost=a["xp_cost"], value=a["value"],
@@ -358,7 +496,7 @@ def gang_import(*, owner, data, actor=None) -> Gang:
         reason="Imported from a file", actor=actor,
     )  # fmt: skip
     for item in data.get("stash_items", []):
-        Purchase.objects.create(gang=gang, equipment=content["equipment"][item["equipment"]], price=item["price"])
+        _import_item(gang, None, item, content, actor)
     for order, fighter in enumerate(data["fighters"], start=1):
         _import_fighter(gang, order, fighter, content, actor)
     return gang

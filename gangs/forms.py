@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import uuid
+
 from django import forms
 
-from content.models import Edition, EquipmentCategory, FighterType, House, HouseKind, Skill
+from content.models import ADDITION_CATEGORIES, Edition, EquipmentCategory, FighterType, House, HouseKind, Skill
 from core.forms import EnteredDiceField
-from gangs.models import ON_ROSTER, Fighter, Gang
-from gangs.services import buyable_equipment
+from gangs.models import ON_ROSTER, Fighter, FighterStatus, Gang
+from gangs.services import buyable_equipment, house_rules
+from gangs.services.record import SETTABLE_STATUSES, InjuryMode, injury_rows
 from rulebook import gang_rules
 from rulebook.classic.campaign.experience import SKILL_TABLES as CLASSIC_SKILL_TABLES
 from rulebook.n18.advancement import GANGER_ADVANCEMENT
@@ -50,20 +53,44 @@ class OverrideField(forms.CharField):
 
 
 class HireForm(forms.Form):
+    """Offers only the hires the service accepts: types the Stash can pay for and the composition maximums
+    allow (an arbitrator, who may override, sees every type). The help text says what is left out and why."""
+
     fighter_type = forms.ChoiceField(label="Fighter type")
     name = forms.CharField(max_length=80)
 
     def __init__(self, *args, gang: Gang, additions=(), can_override: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
-        # The house list comes prefetched with the gang (gangs.selectors), so this costs no query;
-        # ``additions`` are the Hangers-on and Brutes of gangs.selectors.gang_additions, priced for the house.
+        # The house list comes prefetched with the gang (gangs.selectors); ``additions`` are the Hangers-on and
+        # Brutes of gangs.selectors.gang_additions, priced for the house.
         types = sorted((t for t in gang.house.fighter_types.all() if t.is_active), key=lambda t: (t.order, t.name))
+        left_out = []
+        if not can_override:
+            # One query for the roster's types: the gang page loads its fighters only when the cache misses.
+            # Hangers-on, Brutes and Hired Guns count toward no other fighter's limit (gangs.services.roster_types).
+            on_roster = gang.fighters.filter(status__in=ON_ROSTER).exclude(
+                fighter_type__category__in=ADDITION_CATEGORIES
+            )
+            roster = list(on_roster.values_list("fighter_type__slug", flat=True))
+            rules = house_rules(gang.house)
+            offered = []
+            for fighter_type in types:
+                breaches = gang_rules.hire_breaches(rules, roster, fighter_type.slug)
+                if breaches:
+                    left_out.append(f"{fighter_type.name} ({breaches[0].message})")
+                elif fighter_type.cost > gang.stash:
+                    left_out.append(f"{fighter_type.name} ({fighter_type.cost} credits; the Stash holds {gang.stash})")
+                else:
+                    offered.append(fighter_type)
+            types = offered
         self.types = {str(t.pk): t for t in [*types, *additions]}
         house = [(str(t.pk), f"{t.name} ({t.cost} credits)") for t in types]
         extra = [(str(t.pk), f"{t.name} ({t.get_category_display()}, {t.price} credits)") for t in additions]
         self.fields["fighter_type"].choices = [(gang.house.name, house)] + (
             [("Hangers-on and Brutes", extra)] if extra else []
         )
+        if left_out:
+            self.fields["fighter_type"].help_text = f"Not offered: {'; '.join(left_out)}."
         if can_override:
             self.fields["override_reason"] = OverrideField()
 
@@ -95,18 +122,26 @@ class HiredGunForm(forms.Form):
 
 
 class BuyForm(forms.Form):
+    """Offers what this buyer may buy (list or Trading Post) and the Stash can pay for."""
+
     equipment = forms.ChoiceField(label="Equipment")
 
     def __init__(self, *args, gang: Gang, fighter: Fighter | None = None, can_override: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         offers = buyable_equipment(gang, fighter)
-        self.items = {str(item.pk): item for item, _, _ in offers}
+        affordable = [offer for offer in offers if offer[1] <= gang.stash]
+        self.items = {str(item.pk): item for item, _, _ in affordable}
         # Grouped by category, in the Armoury's order, so a long Trading Post list reads like the book's.
         groups: dict[str, list] = {category: [] for category in EquipmentCategory.values}
-        for item, price, where in offers:
+        for item, price, where in affordable:
             groups[item.category].append((str(item.pk), f"{item.name} — {price} credits ({where})"))
         labels = dict(EquipmentCategory.choices)
         self.fields["equipment"].choices = [(labels[c], choices) for c, choices in groups.items() if choices]
+        if len(affordable) < len(offers):
+            dearer = len(offers) - len(affordable)
+            self.fields[
+                "equipment"
+            ].help_text = f"Not offered: {dearer} item{'s' if dearer != 1 else ''} dearer than the {gang.stash} credits in the Stash."
         if can_override:
             self.fields["override_reason"] = OverrideField()
 
@@ -115,13 +150,16 @@ class BuyForm(forms.Form):
 
 
 class MoveForm(forms.Form):
+    """Where an item can go: the Stash (unless it is there) or a fighter on the roster, other than the one
+    holding it, whose list or the Trading Post allows it (``move_targets``: what the service accepts)."""
+
     to = forms.ChoiceField(label="Move to")
 
-    def __init__(self, *args, gang: Gang, **kwargs):
+    def __init__(self, *args, purchase, targets: list[Fighter], **kwargs):
         super().__init__(*args, **kwargs)
-        fighters = [f for f in gang.fighters.all() if f.status in ON_ROSTER]
-        self.fighters = {str(f.pk): f for f in fighters}
-        self.fields["to"].choices = [("stash", "The Stash")] + [(pk, f.name) for pk, f in self.fighters.items()]
+        self.fighters = {str(f.pk): f for f in targets}
+        stash = [("stash", "The Stash")] if purchase.fighter_id else []
+        self.fields["to"].choices = stash + [(pk, f.name) for pk, f in self.fighters.items()]
 
     def clean_to(self) -> Fighter | None:
         return self.fighters.get(self.cleaned_data["to"])
@@ -219,6 +257,81 @@ class N18AdvanceForm(forms.Form):
         if kind == "random":
             return {"random_table": value}
         return {"skill": Skill.objects.get(pk=value)}
+
+
+class RecordForm(forms.Form):
+    """A change to the owner's record; ``token`` makes the same form sent twice count once."""
+
+    token = forms.CharField(widget=forms.HiddenInput, max_length=40)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if not self.is_bound:
+            self.initial["token"] = uuid.uuid4().hex
+
+
+class ExperienceForm(RecordForm):
+    amount = forms.IntegerField(min_value=1, max_value=100, label="Experience gained")
+    reason = forms.CharField(max_length=300, label="Why", help_text="The battle and what earned it.")
+
+
+class KillsForm(RecordForm):
+    count = forms.IntegerField(min_value=1, max_value=20, label="Kills", initial=1)
+    reason = forms.CharField(max_length=300, required=False, label="Battle (optional)")
+
+
+class StatusForm(RecordForm):
+    status = forms.ChoiceField(label="New status")
+    reason = forms.CharField(max_length=300, label="Why")
+
+    def __init__(self, *args, fighter: Fighter, **kwargs):
+        super().__init__(*args, **kwargs)
+        allowed = SETTABLE_STATUSES[fighter.gang.edition]
+        # Only a change the service accepts: not the status the fighter already has.
+        self.fields["status"].choices = [(s, FighterStatus(s).label) for s in allowed if s != fighter.status]
+
+
+class InjuryForm(RecordForm):
+    mode = forms.ChoiceField(
+        label="The result",
+        widget=forms.RadioSelect,
+        initial=InjuryMode.ROLL,
+        choices=[
+            (InjuryMode.ROLL, "Roll it here (the server rolls and records the dice)"),
+            (InjuryMode.ENTERED, "Dice rolled at the table"),
+            (InjuryMode.CHOSEN, "Choose the result from the table, with a reason"),
+        ],
+    )
+    dice = EnteredDiceField(
+        label="The dice, in order",
+        help_text="Tens die first, then units, then any further dice the result asks for, e.g. 2 3.",
+    )
+    result = forms.ChoiceField(label="Result from the table", required=False)
+    reason = forms.CharField(max_length=300, required=False, label="Reason (needed for a chosen result)")
+
+    def __init__(self, *args, edition: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["result"].choices = [("", "—")] + injury_rows(edition)
+
+    def clean(self):
+        data = super().clean()
+        mode = data.get("mode")
+        if mode == InjuryMode.ROLL and data.get("dice"):
+            data["mode"] = mode = InjuryMode.ENTERED  # dice typed in: they are the roll, the server rolls nothing
+        if mode == InjuryMode.ROLL and data.get("result"):
+            self.add_error("mode", "A result is chosen below: pick 'Choose the result from the table', or clear it.")
+        if mode == InjuryMode.ENTERED and not data.get("dice"):
+            self.add_error("dice", "Type the dice rolled at the table.")
+        if mode == InjuryMode.CHOSEN:
+            if not data.get("result"):
+                self.add_error("result", "Choose the result.")
+            if not data.get("reason", "").strip():
+                self.add_error("reason", "A chosen result needs a reason: who agreed it, and why.")
+        return data
+
+
+class UndoForm(forms.Form):
+    reason = forms.CharField(max_length=300, required=False, label="Why undo (optional)")
 
 
 class ImportForm(forms.Form):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import QuerySet
+from django.db.models import Exists, OuterRef, QuerySet
 from django.http import Http404
 
 from gangs.models import Gang
@@ -28,7 +28,7 @@ def is_gang_arbitrator(user, gang: Gang) -> bool:
 def can_edit_gang(user, gang: Gang) -> bool:
     if not user.is_authenticated:
         return False
-    return gang.owner_id == user.pk or is_gang_arbitrator(user, gang)
+    return gang.owner_id == user.pk or gang_access(user, gang).is_arbitrator
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,9 @@ class GangAccess:
 
 
 def gang_access(user, gang: Gang) -> GangAccess:
-    arbitrator = user.is_authenticated and is_gang_arbitrator(user, gang)
+    arbitrator = getattr(gang, "viewer_is_arbitrator", None)  # annotated by viewer_gangs: no query
+    if arbitrator is None:
+        arbitrator = user.is_authenticated and is_gang_arbitrator(user, gang)
     return GangAccess(
         can_edit=arbitrator or (user.is_authenticated and gang.owner_id == user.pk), is_arbitrator=arbitrator
     )
@@ -63,3 +65,44 @@ def gang_for_edit(user, pk: int, queryset: QuerySet | None = None) -> Gang:
     if not can_edit_gang(user, gang):
         raise PermissionDenied("Only the gang's owner or an arbitrator of its campaign may change it.")
     return gang
+
+
+def in_campaign(gang: Gang) -> bool:
+    known = getattr(gang, "in_campaign_now", None)  # annotated by viewer_gangs: no query
+    if known is not None:
+        return known
+    from campaigns.models import CampaignGang  # campaigns builds on gangs
+
+    return CampaignGang.objects.filter(gang=gang, removed_at__isnull=True).exists()
+
+
+def viewer_gangs(user, queryset: QuerySet | None = None) -> QuerySet:
+    """Gangs annotated with what :func:`gang_access` and :func:`record_keeper` ask for ``user``, so the
+    fighter pages decide who may do what inside the query that loads the gang."""
+    from campaigns.models import CampaignArbitrator, CampaignGang  # campaigns builds on gangs
+
+    membership = CampaignGang.objects.filter(gang=OuterRef("pk"), removed_at__isnull=True)
+    arbitrates = CampaignArbitrator.objects.filter(
+        user=user.pk, campaign__memberships__gang=OuterRef("pk"), campaign__memberships__removed_at__isnull=True
+    )
+    queryset = queryset if queryset is not None else Gang.objects.select_related("house", "owner")
+    return queryset.annotate(in_campaign_now=Exists(membership), viewer_is_arbitrator=Exists(arbitrates))
+
+
+def record_keeper(user, gang: Gang, access: GangAccess) -> tuple[bool, str]:
+    """Who writes a fighter's record between battles (experience, kills, injuries, status), and why not.
+
+    Outside a campaign the owner keeps it, as a player playing at home would. Inside one the record is
+    the campaign's: it changes through the post-battle sequence or by the campaign's arbitrator, never by
+    the owner alone (the owner asks the arbitrator, who records it with the reason). Notes stay the owner's.
+    """
+    if access.is_arbitrator:
+        return True, ""
+    if not access.can_edit:
+        return False, "Only the gang's owner, or an arbitrator of its campaign, keeps this record."
+    if in_campaign(gang):
+        return False, (
+            f"{gang.name} plays in a campaign: its experience, kills, injuries and statuses are recorded by the "
+            "post-battle sequence or by the campaign's arbitrator. Ask your arbitrator to record it."
+        )
+    return True, ""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Prefetch, Q, Sum, prefetch_related_objects
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, Sum, prefetch_related_objects
 from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
 from django.utils.functional import SimpleLazyObject, empty
@@ -270,10 +270,26 @@ def gang_territories(gang: Gang) -> list:
     return held_territories(gang)
 
 
+def _entries(queryset):
+    """Entries newest first, with who did it, for which fighter, and ``undone`` (a reversing entry exists)."""
+    reversed_by = LedgerEntry.objects.filter(reverses=OuterRef("pk"))
+    return (
+        queryset.select_related("actor", "fighter").annotate(undone=Exists(reversed_by)).order_by("-created_at", "-pk")
+    )
+
+
 def gang_history(gang: Gang, limit: int | None = None) -> list[LedgerEntry]:
     """The ledger, newest first, with who did it and for which fighter."""
-    entries = gang.ledger.select_related("actor", "fighter").order_by("-created_at", "-pk")
+    entries = _entries(gang.ledger.all())
     return list(entries[:limit] if limit else entries)
+
+
+FIGHTER_HISTORY_LENGTH = 40
+
+
+def fighter_history(fighter: Fighter, limit: int = FIGHTER_HISTORY_LENGTH) -> list[LedgerEntry]:
+    """The fighter's latest entries, newest first (one query); the gang's history page has them all."""
+    return list(_entries(LedgerEntry.objects.filter(fighter=fighter))[:limit])
 
 
 def fighter_detail(gang: Gang, pk: int) -> tuple[FighterRow, list]:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from content.models import Edition
 from gangs.models import STATS_BY_EDITION, Fighter
 from rulebook.n18.campaign.lasting_injury import TARGET_NUMBER_CHARACTERISTICS
+from rulebook.roster import ACTIVE, FighterSnapshot
 
 
 @dataclass(frozen=True)
@@ -60,3 +61,19 @@ def stat_line(fighter: Fighter) -> list[StatValue]:
 def current_stats(fighter: Fighter) -> dict[str, int]:
     """``{"M": 4, "WS": 3, ...}`` with every change applied."""
     return {value.code: value.value for value in stat_line(fighter)}
+
+
+def fighter_snapshot(fighter: Fighter, *, statuses=None) -> FighterSnapshot:
+    """The fighter as the rulebook's post-battle rules read them (prefetch ``skills__skill`` and ``injuries``).
+
+    ``statuses``: the statuses the rules know; one they do not (a classic table has no Recovery) reads as Active.
+    """
+    status = fighter.status if statuses is None or fighter.status in statuses else ACTIVE
+    return FighterSnapshot(
+        characteristics=current_stats(fighter),
+        skills=tuple(fs.skill.name for fs in fighter.skills.all()),
+        injuries=tuple(i.code for i in fighter.injuries.all()),
+        xp=fighter.experience,
+        status=status,
+        id=str(fighter.pk),
+    )

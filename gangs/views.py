@@ -13,20 +13,21 @@ import json
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from content.models import Edition
 from gangs import exchange, forms, printing, services
 from gangs.cache import FRAGMENT_SECONDS, fragment_key
-from gangs.models import Purchase
-from gangs.permissions import gang_access, gang_for_edit, gang_for_view
+from gangs.models import ON_ROSTER, FighterStatus, Purchase
+from gangs.permissions import gang_access, gang_for_edit, gang_for_view, record_keeper, viewer_gangs
 from gangs.selectors import (
     coming_battles,
     fighter_detail,
+    fighter_history,
     gang_additions,
     gang_history,
     gang_queryset,
@@ -37,6 +38,7 @@ from gangs.selectors import (
     let_go_notice,
     stash_items,
 )
+from gangs.services import record, undo
 from rulebook import gang_rules
 from rulebook.dice import RandomDice, ScriptedDice
 
@@ -93,12 +95,15 @@ def _hire_forms(gang, access, data=None, posted: str = "") -> dict:
 def _gang_page(request, gang, *, partial: str = "", forms_built=None, status: int = 200):
     access = gang_access(request.user, gang)
     roster = lazy_roster(gang)
+    stash = stash_items(gang, roster)
+    if access.can_edit and stash:
+        _with_move_choices(gang, stash)
     context = {
         "gang": gang,
         "roster": roster,
         "roster_key": fragment_key(gang),
         "fragment_seconds": FRAGMENT_SECONDS,
-        "stash_items": stash_items(gang, roster),
+        "stash_items": stash,
         "access": access,
         "territories": gang_territories(gang),
         "let_go": let_go_notice(gang),
@@ -118,9 +123,12 @@ def gang_detail(request, pk: int):
 @login_required
 @require_GET
 def gang_history_view(request, pk: int):
-    gang = gang_for_view(request.user, pk)
+    gang = gang_for_view(request.user, pk, viewer_gangs(request.user))
+    access = gang_access(request.user, gang)
+    keeps_record = record_keeper(request.user, gang, access)[0] if access.can_edit else False
+    entries = _with_undo(gang_history(gang), access, keeps_record)
     template = "gangs/gang_history.html#history" if request.htmx else "gangs/gang_history.html"
-    return render(request, template, {"gang": gang, "entries": gang_history(gang)})
+    return render(request, template, {"gang": gang, "entries": entries})
 
 
 @login_required
@@ -207,11 +215,17 @@ def fighter_let_go(request, pk: int, fighter_pk: int):
 # --- fighters ----------------------------------------------------------------------------------
 
 
-def _fighter_forms(gang, row, access, posted: dict | None = None) -> dict:
-    """The forms of the fighter page, with the one that was posted (bound, maybe with errors) in place."""
+def _fighter_forms(gang, row, access, keeps_record: bool, posted: dict | None = None) -> dict:
+    """The forms of the fighter page, with the one that was posted (bound, maybe with errors) in place.
+
+    Only what the services would accept is offered: no purchases for a fighter off the roster, no
+    record forms for a viewer who does not keep the record, no status the fighter already has."""
     fighter = row.fighter
-    built = {"buy_form": forms.BuyForm(gang=gang, fighter=fighter, can_override=access.is_arbitrator)}
-    built["move_form"] = forms.MoveForm(gang=gang)
+    built = {}
+    if row.on_roster:
+        built["buy_form"] = forms.BuyForm(gang=gang, fighter=fighter, can_override=access.is_arbitrator)
+    if keeps_record:
+        built.update(_record_forms(fighter))
     built["rename_form"] = forms.RenameForm(initial={"name": fighter.name})
     built["notes_form"] = forms.NotesForm(initial={"notes": fighter.notes})
     # Hangers-on and Hired Guns never advance (2023 Core, Gang Additions): the page says so instead of a form.
@@ -228,6 +242,23 @@ def _fighter_forms(gang, row, access, posted: dict | None = None) -> dict:
     return {**built, **(posted or {})}
 
 
+RECORD_FORMS = {
+    "experience": ("experience_form", lambda fighter, data=None: forms.ExperienceForm(data, prefix="xp")),
+    "kills": ("kills_form", lambda fighter, data=None: forms.KillsForm(data, prefix="kills")),
+    "status": ("status_form", lambda fighter, data=None: forms.StatusForm(data, fighter=fighter, prefix="status")),
+    "injury": ("injury_form", lambda fighter, data=None: forms.InjuryForm(data, edition=fighter.gang.edition, prefix="injury")),
+}  # fmt: skip
+
+
+def _record_forms(fighter) -> dict:
+    on_roster = fighter.status in ON_ROSTER
+    return {
+        name: make(fighter)
+        for what, (name, make) in RECORD_FORMS.items()
+        if on_roster or what == "status" and fighter.status not in (FighterStatus.DEAD, FighterStatus.RETIRED)
+    }
+
+
 def _advance_form(gang, fighter, data=None):
     if gang.edition == Edition.N18 and fighter.fighter_type.category == "ganger":
         return forms.GangerAdvanceForm(data, primary_tables=services.specialist_primary_tables(fighter))
@@ -237,12 +268,37 @@ def _advance_form(gang, fighter, data=None):
     return forms.N18AdvanceForm(data, fighter=fighter, access=levels)
 
 
+def _with_move_choices(gang, purchases) -> None:
+    """Each purchase's move list: only the places ``purchase_move`` accepts (never its own holder)."""
+    targets = services.move_targets(gang, purchases)
+    for purchase in purchases:
+        purchase.move_choices = forms.MoveForm(purchase=purchase, targets=targets[purchase.pk]).fields["to"].choices
+
+
+def _with_undo(entries, access, keeps_record: bool) -> list:
+    """Mark the entries this viewer may undo. One action's entries (an injury and the status it caused)
+    are undone together, so only its first entry carries the button."""
+    first_of = {}
+    for entry in reversed(entries):  # oldest first
+        first_of.setdefault((entry.data or {}).get("record") or entry.pk, entry.pk)
+    for entry in entries:
+        allowed = keeps_record if undo.is_record_entry(entry) else access.can_edit
+        first = first_of[(entry.data or {}).get("record") or entry.pk] == entry.pk
+        entry.can_undo = allowed and first and not entry.undone and undo.undoable(entry)
+    return entries
+
+
 def _fighter_page(request, gang, fighter_pk: int, *, partial: bool = False, posted: dict | None = None):
     access = gang_access(request.user, gang)
     row, advancements = fighter_detail(gang, fighter_pk)
-    context = {"gang": gang, "row": row, "fighter": row.fighter, "advancements": advancements, "access": access}
+    keeps_record, record_refusal = record_keeper(request.user, gang, access)
+    context = {"gang": gang, "row": row, "fighter": row.fighter, "advancements": advancements, "access": access,
+               "keeps_record": keeps_record, "record_refusal": record_refusal}  # fmt: skip
+    history = _with_undo(fighter_history(row.fighter), access, keeps_record)
+    context["history"] = history
     if access.can_edit:
-        context.update(_fighter_forms(gang, row, access, posted))
+        _with_move_choices(gang, [carried.purchase for carried in row.weapons + row.wargear])
+        context.update(_fighter_forms(gang, row, access, keeps_record, posted))
     template = "gangs/fighter_detail.html#fighter" if partial else "gangs/fighter_detail.html"
     return render(request, template, context)
 
@@ -260,13 +316,15 @@ def _after_fighter_change(request, gang, fighter_pk: int, message: str, form_nam
 @login_required
 @require_GET
 def fighter_detail_view(request, pk: int, fighter_pk: int):
-    return _fighter_page(request, gang_for_view(request.user, pk, gang_with_content_version()), fighter_pk)
+    return _fighter_page(
+        request, gang_for_view(request.user, pk, viewer_gangs(request.user, gang_with_content_version())), fighter_pk
+    )
 
 
 @login_required
 @require_POST
 def fighter_rename(request, pk: int, fighter_pk: int):
-    gang = gang_for_edit(request.user, pk)
+    gang = gang_for_edit(request.user, pk, viewer_gangs(request.user))
     fighter = get_object_or_404(gang.fighters, pk=fighter_pk)
     form = forms.RenameForm(request.POST)
     if form.is_valid():
@@ -277,11 +335,11 @@ def fighter_rename(request, pk: int, fighter_pk: int):
 @login_required
 @require_POST
 def fighter_notes(request, pk: int, fighter_pk: int):
-    gang = gang_for_edit(request.user, pk)
+    gang = gang_for_edit(request.user, pk, viewer_gangs(request.user))
     fighter = get_object_or_404(gang.fighters, pk=fighter_pk)
     form = forms.NotesForm(request.POST)
     if form.is_valid():
-        services.fighter_notes_set(fighter=fighter, notes=form.cleaned_data["notes"], actor=request.user)
+        record.record_notes(fighter=fighter, notes=form.cleaned_data["notes"], actor=request.user)
     return _after_fighter_change(request, gang, fighter.pk, "Notes saved.", "notes_form", form)
 
 
@@ -299,6 +357,68 @@ def fighter_retire(request, pk: int, fighter_pk: int):
     if request.htmx:
         return HttpResponseClientRedirect(gang.get_absolute_url())
     return redirect(gang)
+
+
+def _record(fighter, what: str, data: dict, actor):
+    if what == "experience":
+        return record.record_experience(fighter=fighter, actor=actor, **data)
+    if what == "kills":
+        return record.record_kills(fighter=fighter, actor=actor, **data)
+    if what == "status":
+        return record.record_status(fighter=fighter, actor=actor, **data)
+    return record.record_lasting_injury(
+        fighter=fighter, actor=actor, token=data["token"], mode=data["mode"], dice=data["dice"],
+        slug=data["result"], reason=data["reason"],
+    )  # fmt: skip
+
+
+@login_required
+@require_POST
+def fighter_record(request, pk: int, fighter_pk: int, what: str):
+    """Experience, kills, status or a Lasting Injury for the record keeper (403 with the reason otherwise)."""
+    gang = gang_for_edit(request.user, pk, viewer_gangs(request.user))
+    keeps_record, refusal = record_keeper(request.user, gang, gang_access(request.user, gang))
+    if not keeps_record:
+        return HttpResponse(refusal, status=403)
+    fighter = get_object_or_404(gang.fighters.select_related("fighter_type", "gang"), pk=fighter_pk)
+    if what not in RECORD_FORMS:
+        raise Http404
+    name, make = RECORD_FORMS[what]
+    form = make(fighter, request.POST)
+    message = ""
+    if form.is_valid():
+        try:
+            _record(fighter, what, form.cleaned_data, request.user)
+            message = f"Recorded for {fighter.name}; it can be undone from the history below."
+        except ValidationError as error:
+            _fail(form, error)
+    return _after_fighter_change(request, gang, fighter.pk, message, name, form)
+
+
+@login_required
+@require_POST
+def entry_undo(request, pk: int, entry_pk: int):
+    """Undo an entry of the owner's record, a sale or a discard by a reversing entry; back where it was asked."""
+    gang = gang_for_edit(request.user, pk, viewer_gangs(request.user))
+    entry = get_object_or_404(gang.ledger.select_related("fighter"), pk=entry_pk)
+    access = gang_access(request.user, gang)
+    if undo.is_record_entry(entry):
+        keeps_record, refusal = record_keeper(request.user, gang, access)
+        if not keeps_record:
+            return HttpResponse(refusal, status=403)
+    form = forms.UndoForm(request.POST)
+    form.is_valid()
+    try:
+        undo.entry_undo(entry=entry, actor=request.user, reason=form.cleaned_data.get("reason", ""))
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, f"Undone: {entry.description}.")
+    if request.POST.get("back") == "fighter" and entry.fighter_id:
+        url = reverse("gangs:fighter-detail", args=[gang.pk, entry.fighter_id])
+    else:
+        url = reverse("gangs:gang-history", args=[gang.pk])
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 
 def _advance(gang, fighter, form, actor):
@@ -319,7 +439,7 @@ def _advance(gang, fighter, form, actor):
 @login_required
 @require_POST
 def fighter_advance(request, pk: int, fighter_pk: int):
-    gang = gang_for_edit(request.user, pk)
+    gang = gang_for_edit(request.user, pk, viewer_gangs(request.user))
     fighter = get_object_or_404(gang.fighters.select_related("fighter_type"), pk=fighter_pk)
     form = _advance_form(gang, fighter, request.POST)
     message = ""
@@ -338,7 +458,7 @@ def fighter_advance(request, pk: int, fighter_pk: int):
 @login_required
 @require_POST
 def purchase_buy(request, pk: int, fighter_pk: int):
-    gang = gang_for_edit(request.user, pk)
+    gang = gang_for_edit(request.user, pk, viewer_gangs(request.user))
     fighter = get_object_or_404(gang.fighters.select_related("fighter_type"), pk=fighter_pk)
     access = gang_access(request.user, gang)
     form = forms.BuyForm(request.POST, gang=gang, fighter=fighter, can_override=access.is_arbitrator)
@@ -373,7 +493,7 @@ def stash_buy(request, pk: int):
 
 
 def _purchase(request, pk: int, purchase_pk: int) -> Purchase:
-    gang = gang_for_edit(request.user, pk)
+    gang = gang_for_edit(request.user, pk, viewer_gangs(request.user))
     return get_object_or_404(Purchase.objects.select_related("equipment", "fighter", "gang"), gang=gang, pk=purchase_pk)
 
 
@@ -388,16 +508,35 @@ def _back_from_purchase(request, purchase_gang, fighter_pk: int | None, message:
     return redirect(purchase_gang)
 
 
-@login_required
-@require_POST
-def purchase_sell(request, pk: int, purchase_pk: int):
+def _purchase_confirm(request, pk: int, purchase_pk: int, action: str):
+    """GET: what selling or discarding the item does, with a button; POST: do it. Undo is in the history."""
     purchase = _purchase(request, pk, purchase_pk)
+    gang = purchase.gang
+    if request.method == "GET":
+        context = {
+            "gang": gang,
+            "purchase": purchase,
+            "action": action,
+            "sale_rule": services.sale_rule(gang, purchase),
+        }
+        return render(request, "gangs/purchase_confirm.html", context)
     fighter_pk, name = purchase.fighter_id, purchase.equipment.name
     try:
-        entry = services.purchase_sell(purchase=purchase, actor=request.user, dice=RandomDice())
+        if action == "sell":
+            entry = services.purchase_sell(purchase=purchase, actor=request.user, dice=RandomDice())
+            message = f"Sold {name} for {entry.credits} credits. Undo it from the history if that was a mistake."
+        else:
+            services.purchase_discard(purchase=purchase, actor=request.user)
+            message = f"Discarded {name}. Undo it from the history if that was a mistake."
     except ValidationError as error:  # sold or discarded by another request a moment ago
         return _purchase_refused(request, purchase, fighter_pk, error)
-    return _back_from_purchase(request, purchase.gang, fighter_pk, f"Sold {name} for {entry.credits} credits.")
+    return _back_from_purchase(request, gang, fighter_pk, message)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def purchase_sell(request, pk: int, purchase_pk: int):
+    return _purchase_confirm(request, pk, purchase_pk, "sell")
 
 
 def _purchase_refused(request, purchase, fighter_pk: int | None, error: ValidationError):
@@ -410,15 +549,9 @@ def _purchase_refused(request, purchase, fighter_pk: int | None, error: Validati
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def purchase_discard(request, pk: int, purchase_pk: int):
-    purchase = _purchase(request, pk, purchase_pk)
-    fighter_pk, name = purchase.fighter_id, purchase.equipment.name
-    try:
-        services.purchase_discard(purchase=purchase, actor=request.user)
-    except ValidationError as error:
-        return _purchase_refused(request, purchase, fighter_pk, error)
-    return _back_from_purchase(request, purchase.gang, fighter_pk, f"Discarded {name}.")
+    return _purchase_confirm(request, pk, purchase_pk, "discard")
 
 
 @login_required
@@ -426,10 +559,12 @@ def purchase_discard(request, pk: int, purchase_pk: int):
 def purchase_move(request, pk: int, purchase_pk: int):
     purchase = _purchase(request, pk, purchase_pk)
     fighter_pk = purchase.fighter_id
-    form = forms.MoveForm(request.POST, gang=purchase.gang)
+    targets = services.move_targets(purchase.gang, [purchase])[purchase.pk]
+    form = forms.MoveForm(request.POST, purchase=purchase, targets=targets)
     try:
         if not form.is_valid():
-            raise ValidationError("Choose a fighter of the gang or the Stash.")
+            names = ", ".join(label for _, label in form.fields["to"].choices) or "nobody"
+            raise ValidationError(f"{purchase.equipment.name} can go to: {names}.")
         services.purchase_move(purchase=purchase, fighter=form.cleaned_data["to"], actor=request.user)
     except ValidationError as error:
         return _purchase_refused(request, purchase, fighter_pk, error)
@@ -477,7 +612,8 @@ def gang_import(request):
     problems = []
     if request.method == "POST" and form.is_valid():
         try:
-            data = exchange.parse_gang_file(form.cleaned_data["file"].read())
+            # Read one byte past the limit, never the whole upload: the parser refuses what is longer.
+            data = exchange.parse_gang_file(form.cleaned_data["file"].read(exchange.MAX_FILE_BYTES + 1))
             gang = exchange.gang_import(owner=request.user, data=data)
         except ValidationError as error:
             problems = error.messages

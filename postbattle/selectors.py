@@ -10,14 +10,11 @@ from campaigns.models import Battle, BattleFighterResult, CampaignTerritory, Sid
 from campaigns.selectors import rating_of
 from content.models import Edition, FighterCategory, SkillAccess
 from gangs.models import ON_ROSTER, Fighter, FighterStatus, Gang
-from gangs.stats import current_stats
+from gangs.stats import fighter_snapshot
 from postbattle.engine import Context, FighterInfo, ResultInfo, TerritoryInfo
 from postbattle.models import Sequence, SequenceState
 from rulebook.n18.campaign.battle_rewards import RECORD_AWARDS, GangResult, TakenDown, standard_awards
 from rulebook.roster import FighterSnapshot
-
-# Roster statuses as the rulebook names them (both editions use these words).
-RULEBOOK_STATUS = {status: status.value for status in FighterStatus}
 
 
 def has_gang_hierarchy(fighter: Fighter) -> bool:
@@ -39,14 +36,8 @@ def roster(gang: Gang) -> list[Fighter]:
 
 
 def snapshot(fighter: Fighter) -> FighterSnapshot:
-    return FighterSnapshot(
-        characteristics=current_stats(fighter),
-        skills=tuple(fs.skill.name for fs in fighter.skills.all()),
-        injuries=tuple(i.code for i in fighter.injuries.all()),
-        xp=fighter.experience,
-        status=RULEBOOK_STATUS[fighter.status],
-        id=str(fighter.pk),
-    )
+    """The fighter as the rulebook reads them; the same reading as the owner's record (gangs.stats)."""
+    return fighter_snapshot(fighter)
 
 
 def _skill_tables(fighters: list[Fighter]) -> dict[int, tuple[str, ...]]:

@@ -19,7 +19,7 @@ from gangs.models import (
     Purchase,
 )
 from gangs.models import LedgerKind as Kind
-from rulebook.dice import DiceSource
+from rulebook.dice import DiceSource, RandomDice
 from rulebook.errors import RulesInputError
 
 
@@ -74,3 +74,19 @@ def override_record(*, gang: Gang, actor, what: str, reason: str, fighter: Fight
         reason=reason,
         actor=actor,
     )
+
+
+class ReusedDice(DiceSource):
+    """Dice the server rolled before for the same purpose (an undone roll coming back), then fresh
+    server dice for anything more: undoing never buys a new roll."""
+
+    def __init__(self, values: list) -> None:
+        super().__init__()
+        self._values = list(values)
+        self._random = RandomDice()
+
+    def _face(self, die, purpose: str):
+        if self._values and self._values[0] in die.faces:
+            return self._values.pop(0)
+        self._values = []
+        return self._random._face(die, purpose)

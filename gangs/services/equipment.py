@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Case, Exists, F, OuterRef, Q, Subquery, When
+from django.db.models import Case, Exists, F, FilteredRelation, OuterRef, Q, Subquery, When
 
 from content.models import (
     Edition,
@@ -14,6 +14,7 @@ from content.models import (
 )
 from gangs.ledger import ledger_record
 from gangs.models import (
+    ON_ROSTER,
     Fighter,
     Gang,
     LedgerEntry,
@@ -21,6 +22,7 @@ from gangs.models import (
 )
 from gangs.models import LedgerKind as Kind
 from gangs.services.common import (
+    ReusedDice,
     lock_fighter,
     lock_gang,
     lock_purchase,
@@ -164,12 +166,31 @@ def sale_value(gang: Gang, purchase: Purchase, dice: DiceSource) -> tuple[int, s
     return max(5, purchase.price - less), N18_SALE_SOURCE, rolls_since(dice, mark)
 
 
+def _sale_dice_of(purchase: Purchase) -> list:
+    """The sale dice of an item brought back by an undone sale: selling it again re-uses them."""
+    undo = (
+        LedgerEntry.objects.filter(gang=purchase.gang_id, data__restored_purchase=purchase.pk).order_by("-pk").first()
+    )
+    return [d["value"] for d in undo.data.get("sale_dice", [])] if undo else []
+
+
+def sale_rule(gang: Gang, purchase: Purchase) -> str:
+    """What the Trading Post will pay, in words, before the player confirms a sale."""
+    if gang.edition == Edition.CLASSIC:
+        return f"Half its price: {purchase.price // 2} credits ({CLASSIC_SALE_SOURCE})."
+    low, high = max(5, purchase.price - 60), max(5, purchase.price - 10)
+    again = " (the dice of its earlier sale, which was undone)" if _sale_dice_of(purchase) else ""
+    return f"Its value less D6x10, at least 5: {low} to {high} credits, the server rolls{again} ({N18_SALE_SOURCE})."
+
+
 @transaction.atomic
 def purchase_sell(*, purchase: Purchase, actor, dice: DiceSource | None = None) -> LedgerEntry:
-    """Sell an item to the Trading Post; twenty identical requests sell it once (the item's row is locked)."""
+    """Sell to the Trading Post; twenty identical requests sell it once (the item's row is locked). An item back
+    from an undone sale sells on the dice of that sale."""
     lock_purchase(purchase)
     gang = purchase.gang
-    amount, rule, rolls = sale_value(gang, purchase, dice or RandomDice())
+    again = _sale_dice_of(purchase)
+    amount, rule, rolls = sale_value(gang, purchase, ReusedDice(again) if again else dice or RandomDice())
     entry = ledger_record(
         gang=gang,
         fighter=purchase.fighter,
@@ -193,11 +214,43 @@ def purchase_discard(*, purchase: Purchase, actor) -> LedgerEntry:
         fighter=purchase.fighter,
         kind=Kind.EQUIPMENT,
         description=f"Discarded {purchase.equipment.name} (paid {purchase.price})",
-        data={"equipment": purchase.equipment.slug, "price": purchase.price},
+        data={"equipment": purchase.equipment.slug, "price": purchase.price, "discarded": True},
         actor=actor,
     )
     purchase.delete()
     return entry
+
+
+def move_targets(gang: Gang, purchases: list[Purchase]) -> dict[int, list[Fighter]]:
+    """For each purchase, the fighters it may be handed to: on the roster, not its holder, and allowed to
+    carry it by their list or the Trading Post, as :func:`purchase_move` checks. One query: the gang's
+    fighters, each joined to the list entries it has for these items."""
+    if not purchases:
+        return {}
+    items = {p.equipment_id for p in purchases}
+    rows = (
+        Fighter.objects.filter(gang=gang, status__in=ON_ROSTER)
+        .annotate(listed=FilteredRelation("fighter_type__equipment_list", condition=Q(
+            fighter_type__equipment_list__equipment__in=items)))
+        .values_list("pk", "name", "listed__equipment_id")
+        .order_by("order", "pk")
+    )  # fmt: skip
+    fighters: dict[int, Fighter] = {}
+    listed: set[tuple[int, int]] = set()
+    for pk, name, equipment_id in rows:
+        fighters.setdefault(pk, Fighter(pk=pk, name=name, gang=gang))
+        if equipment_id is not None:
+            listed.add((pk, equipment_id))
+    targets = {}
+    for purchase in purchases:
+        item = purchase.equipment
+        usable = item.edition == gang.edition and item.is_active
+        open_market = usable and trading_post_allows(gang.edition, item)
+        targets[purchase.pk] = [
+            f for f in fighters.values()
+            if f.pk != purchase.fighter_id and usable and (open_market or (f.pk, item.pk) in listed)
+        ]  # fmt: skip
+    return targets
 
 
 @transaction.atomic
@@ -205,6 +258,10 @@ def purchase_move(*, purchase: Purchase, fighter: Fighter | None, actor) -> Purc
     """Hand an item to another fighter of the gang (who must be allowed to carry it) or put it in the Stash."""
     lock_purchase(purchase)
     gang = purchase.gang
+    if fighter is not None and fighter.pk == purchase.fighter_id:
+        raise ValidationError(f"{fighter.name} already carries {purchase.equipment.name}.")
+    if fighter is None and purchase.fighter_id is None:
+        raise ValidationError(f"{purchase.equipment.name} is already in the Stash.")
     if fighter is not None:
         if fighter.gang_id != gang.pk:
             raise ValidationError(f"{fighter.name} is not in {gang.name}.")

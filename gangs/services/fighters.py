@@ -1,4 +1,4 @@
-"""Fighters: hire, rename, notes, status (retire, die), experience and injuries."""
+"""Fighters: hire, rename, status (retire, die), experience and injuries (notes: gangs.services.record)."""
 
 from __future__ import annotations
 
@@ -289,13 +289,6 @@ def fighter_rename(*, fighter: Fighter, name: str, actor) -> Fighter:
     ledger_record(
         gang=fighter.gang, fighter=fighter, kind=Kind.OTHER, description=f"{old} renamed {fighter.name}", actor=actor
     )
-    return fighter
-
-
-@transaction.atomic
-def fighter_notes_set(*, fighter: Fighter, notes: str, actor) -> Fighter:
-    fighter.notes = notes.strip()
-    fighter.save(update_fields=["notes"])
     return fighter
 
 

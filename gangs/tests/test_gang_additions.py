@@ -263,7 +263,9 @@ def test_export_and_import_carry_hangers_on_but_not_hired_guns(scheduled, make_f
     imported = exchange.gang_import(owner=make_user(), data=json.loads(json.dumps(exported)))
     assert exchange.gang_export(imported)["fighters"] == exported["fighters"]
     scum = {**doc, "name": "Scum", "type": "gang-additions-hive-scum"}
-    with pytest.raises(ValidationError, match="unknown fighter type 'gang-additions-hive-scum'"):
+    with pytest.raises(
+        ValidationError, match="'gang-additions-hive-scum' is not a fighter type of the Goliath house list"
+    ):
         exchange.gang_import(owner=make_user(), data={**exported, "fighters": [*exported["fighters"], scum]})
 
 

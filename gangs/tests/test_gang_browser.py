@@ -47,11 +47,10 @@ def test_build_equip_advance_and_print_a_gang(page, log_in_browser, make_user, m
     assert stash(page) == 1000 - 120 - 4 * 50
     assert "Not ready to play" not in page.content()
 
-    # A sixth hire that breaks a rule is refused in place, naming it.
-    page.select_option("#roster select[name=fighter_type]", label="Leader (120 credits)")
-    page.fill("#roster input[name=name]", "Usurper")
-    page.get_by_role("button", name="Hire").click()
-    page.wait_for_selector("#roster >> text=at most one Leader")
+    # A hire that would break a rule is not offered, and the form says why.
+    options = page.locator("#roster select[name=fighter_type] option").all_inner_texts()
+    assert "Leader (120 credits)" not in options and "Ganger (50 credits)" in options
+    page.wait_for_selector("#roster >> text=Not offered: Leader (at most one Leader")
     assert stash(page) == 680
 
     for _, name in hires:
