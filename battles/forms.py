@@ -15,6 +15,7 @@ from battles.models import BattleFighter, Condition, Role, Side
 from battles.rules import classic, n18
 from core.forms import EnteredDiceField
 from gangs.models import AVAILABLE_FOR_BATTLE, Gang
+from rulebook.numbers import whole_number
 
 # --- starting a battle --------------------------------------------------------------------------
 
@@ -61,7 +62,8 @@ class BattleStartForm(forms.Form):
         for side in ("a", "b"):
             value = self.data.get(f"gang_{side}") if self.is_bound else None
             queryset = self.fields[f"gang_{side}"].queryset
-            out[side] = queryset.filter(pk=value).first() if value and str(value).isdigit() else None
+            pk = whole_number(value)
+            out[side] = queryset.filter(pk=pk).first() if pk is not None and 0 < pk < 2**63 else None
         return out
 
     @property

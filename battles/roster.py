@@ -13,6 +13,7 @@ from content.models import Edition, EquipmentKind
 from gangs.models import Fighter
 from gangs.stats import current_stats
 from rulebook.errors import RulesInputError
+from rulebook.numbers import is_whole_number, whole_number
 
 # The profile columns the rulebook reads when a weapon is spelled out, by edition.
 CLASSIC_SPELLED = ("short_range", "long_range", "hit_short", "hit_long", "damage", "save_mod", "sustained_fire")
@@ -27,7 +28,7 @@ def fighter_prefetch() -> tuple[str, ...]:
 
 def _int_or_text(value: str):
     value = (value or "").strip()
-    return int(value) if value.lstrip("-").isdigit() else value or None
+    return whole_number(value) if is_whole_number(value) else value or None
 
 
 def _spelled_out(edition: str, equipment, profile) -> dict:

@@ -338,7 +338,16 @@ class ImportForm(forms.Form):
     file = forms.FileField(help_text="A gang exported from Underhive Ledger (JSON, version 1).")
 
 
+# An arbitrator's correction is a few hundred credits at most; the bound keeps totals far inside the column.
+OVERRIDE_LIMIT = 100_000
+
+
 class OverrideForm(forms.Form):
-    credits = forms.IntegerField(initial=0, help_text="Added to the Stash (negative to take away).")
-    reputation = forms.IntegerField(initial=0)
+    credits = forms.IntegerField(
+        initial=0,
+        min_value=-OVERRIDE_LIMIT,
+        max_value=OVERRIDE_LIMIT,
+        help_text="Added to the Stash (negative to take away).",
+    )
+    reputation = forms.IntegerField(initial=0, min_value=-OVERRIDE_LIMIT, max_value=OVERRIDE_LIMIT)
     reason = forms.CharField(max_length=300)

@@ -15,6 +15,9 @@ from django.db.models import F, Sum
 
 from gangs.models import Fighter, Gang, LedgerEntry, LedgerKind
 
+# The Stash is an integer column (PostgreSQL integer: at most 2,147,483,647); refuse long before it overflows.
+STASH_MOST = 1_000_000_000
+
 
 @transaction.atomic
 def ledger_record(
@@ -39,6 +42,8 @@ def ledger_record(
         locked = Gang.objects.select_for_update().only("stash").get(pk=gang.pk)
         if locked.stash + credits < 0:
             raise ValidationError(f"The Stash holds {locked.stash} credits; this needs {-credits}.")
+        if locked.stash + credits > STASH_MOST:
+            raise ValidationError(f"The Stash can hold at most {STASH_MOST} credits.")
     if credits or reputation:
         Gang.objects.filter(pk=gang.pk).update(stash=F("stash") + credits, reputation=F("reputation") + reputation)
         gang.refresh_from_db(fields=["stash", "reputation"])

@@ -150,11 +150,18 @@ def gang_override(request, pk: int):
     form = forms.OverrideForm(request.POST)
     if not gang_access(request.user, gang).is_arbitrator:
         return HttpResponse("Only an arbitrator of the gang's campaign may override.", status=403)
-    if form.is_valid():
+    if not form.is_valid():
+        messages.error(
+            request,
+            f"An override needs whole numbers from {-forms.OVERRIDE_LIMIT} to {forms.OVERRIDE_LIMIT} and a reason.",
+        )
+        return redirect(gang)
+    try:
         services.gang_override(gang=gang, actor=request.user, **form.cleaned_data)
-        return _done(request, "Override recorded.", gang.get_absolute_url())
-    messages.error(request, "An override needs whole numbers and a reason.")
-    return redirect(gang)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        return redirect(gang)
+    return _done(request, "Override recorded.", gang.get_absolute_url())
 
 
 @login_required

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from rulebook import editions
 from rulebook.dice import RandomDice, ScriptedDice, SeededDice, parse_dice
 from rulebook.errors import RulesInputError
+from rulebook.numbers import is_whole_number
 from rulebook.query import load_query
 
 USAGE = """\
@@ -62,7 +63,7 @@ def _dice_source(options: list[str]):
             raise RulesInputError(flag[2:], f"{flag} needs a value")
         if flag == "--seed":
             value = rest.pop(0)
-            if not value.lstrip("-").isdigit():
+            if not is_whole_number(value):
                 raise RulesInputError("seed", f"must be a whole number, not {value!r}")
             seed = int(value)
         elif flag == "--dice":

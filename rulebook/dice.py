@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from rulebook.errors import RulesInputError
+from rulebook.numbers import is_whole_number, whole_number
 
 JAM = "jam"
 MISFIRE = "misfire"
@@ -232,8 +233,8 @@ class ScriptedDice(DiceSource):
         if self._next >= len(self._values):
             raise DiceNeeded(self._next, die, purpose, len(self._values))
         value = self._values[self._next]
-        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-            value = int(value)
+        if is_whole_number(value):
+            value = whole_number(value)
         elif isinstance(value, str):
             value = value.strip().lower()
         if value not in die.faces:
@@ -280,4 +281,8 @@ def parse_dice(text: str) -> list:
     tokens = [t for t in text.replace(",", " ").split() if t]
     if not tokens:
         raise RulesInputError("dice", "give at least one die, e.g. --dice 4,3,6")
-    return [int(t) if t.lstrip("-").isdigit() else t.lower() for t in tokens]
+    # A die is a number or a face's word (``jam``, ``1a``), in plain ASCII: ``²`` or ``①`` is neither.
+    for token in tokens:
+        if not (token.isascii() and token.isalnum() or is_whole_number(token)):
+            raise RulesInputError("dice", f"{token!r} is not a die: type numbers such as 4 3 6, or a face's word")
+    return [whole_number(t) if is_whole_number(t) else t.lower() for t in tokens]

@@ -11,6 +11,7 @@ import json
 from collections.abc import Iterable
 
 from rulebook.errors import RulesInputError
+from rulebook.numbers import is_whole_number
 
 _MISSING = object()
 
@@ -80,12 +81,7 @@ class Query:
         if value is default and default is not _MISSING:
             return value
         if isinstance(value, bool) or not isinstance(value, int):
-            if (
-                isinstance(value, float)
-                and value.is_integer()
-                or isinstance(value, str)
-                and value.strip().lstrip("-").isdigit()
-            ):
+            if isinstance(value, float) and value.is_integer() or isinstance(value, str) and is_whole_number(value):
                 value = int(value)
             else:
                 raise RulesInputError(self.field(name), f"must be a whole number, not {value!r}")

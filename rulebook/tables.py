@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from rulebook.dice import D3, D6, D66, D66_VALUES, TWO_D6, DiceSource, Dist
 from rulebook.errors import RulesInputError
+from rulebook.numbers import is_whole_number, whole_number
 from rulebook.output import dist
 
 POSSIBLE = {
@@ -71,7 +72,7 @@ class Table:
                 raise RulesInputError("roll", f"a D6 shows 1 to 6, not {bad[0]!r} (in {text!r})")
             first, second = (int(p) for p in parts)
             return 10 * first + second if self.dice == "D66" else first + second
-        if len(parts) != 1 or not parts[0].isdigit():
+        if len(parts) != 1 or whole_number(parts[0]) is None or parts[0].startswith("-"):
             raise RulesInputError("roll", f"{text!r} is not a whole number")
         return int(parts[0])
 
@@ -136,8 +137,8 @@ class Chart:
     source: str
 
     def lookup(self, value) -> dict:
-        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-            value = int(value)
+        if is_whole_number(value):
+            value = whole_number(value)
         if value not in self.rows:
             low, high = min(self.rows), max(self.rows)
             raise RulesInputError("roll", f"{value!r} is not a {self.key} in the {self.title} ({low}-{high})")

@@ -30,6 +30,7 @@ from rulebook.classic.resolution import DAMAGE
 from rulebook.dice import DiceSource
 from rulebook.editions import Action
 from rulebook.errors import RulesInputError
+from rulebook.numbers import whole_number
 from rulebook.query import Query
 
 HAND_CATEGORIES = ("hand_to_hand", "pistol")
@@ -51,8 +52,9 @@ def _user_strength(text: str, field: str) -> int:
     rest = text.strip().lower().removeprefix("user")
     if not rest:
         return 0
-    if rest.startswith("+") and rest[1:].isdigit():
-        return int(rest[1:])
+    bonus = whole_number(rest[1:]) if rest.startswith("+") else None
+    if bonus is not None and bonus >= 0:
+        return bonus
     raise RulesInputError(field, f"strength must be a number, 'user' or 'user+N', not {text!r}")
 
 

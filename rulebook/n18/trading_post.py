@@ -13,6 +13,7 @@ from functools import cache
 from pathlib import Path
 
 from rulebook.errors import RulesInputError
+from rulebook.numbers import is_whole_number, whole_number
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "n18" / "trading_post.json"
 KINDS = ("weapons", "armour", "wargear")
@@ -112,7 +113,7 @@ def _strength(spec):
     raw = spec.raw("strength", None)
     if raw is None or isinstance(raw, int) and not isinstance(raw, bool):
         return spec.int("strength", 1, 12, default=None)
-    if isinstance(raw, str) and (raw == "S" or raw.startswith("S+") and raw[2:].isdigit()):
+    if isinstance(raw, str) and (raw == "S" or raw.startswith("S+") and is_whole_number(raw[2:])):
         return raw
     raise RulesInputError(spec.field("strength"), f"must be a number or 'S', 'S+1'...; got {raw!r}")
 
@@ -129,7 +130,7 @@ def _ammo(spec):
     if raw is None:
         return None
     text = str(raw).strip().rstrip("+")
-    if not text.isdigit() or not 2 <= int(text) <= 6:
+    if whole_number(text) is None or not 2 <= int(text) <= 6:
         raise RulesInputError(spec.field("ammo"), f"must be an Ammo value 2+ to 6+, or null; got {raw!r}")
     return f"{text}+"
 
@@ -151,7 +152,7 @@ def trait_value(profile: dict, name: str, most: int) -> int:
     for trait in profile["traits"]:
         if trait.split("(")[0].strip() == name:
             text = trait.partition("(")[2].rstrip(")").strip()
-            if not text.isdigit() or not 1 <= int(text) <= most:
+            if whole_number(text) is None or not 1 <= int(text) <= most:
                 raise RulesInputError("weapon.traits", f"{trait!r} needs a whole number from 1 to {most}")
             return int(text)
     return 0

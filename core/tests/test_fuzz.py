@@ -1,0 +1,280 @@
+"""A seeded fuzz of every page, form and htmx endpoint: no input gets a server error.
+
+The demo data gives every kind of object (gangs, fighters, campaigns in a cycle, battles in
+progress and confirmed, a post-battle sequence). The test crawls the site as the demo player,
+reads every link, ``hx-*`` target and form it finds, then:
+
+* requests every URL pattern of the URLconf (so a new endpoint is covered without editing this
+  file) with real ids, other users' ids, absent and huge ids and nasty path segments;
+* submits every form found, as its owner, a stranger and anonymously, with fields replaced by
+  values that break naive parsing: digits ``int()`` refuses (``²``, ``①``), huge and negative
+  numbers, NUL bytes, long strings, unicode, other users' ids, lists where one value is expected.
+
+Any HTTP 500 fails the test, listing each distinct error with the request that caused it.
+``FUZZ_SEED`` replays another seed; ``FUZZ_ROUNDS`` scales the submissions per form.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+from collections import deque
+from html.parser import HTMLParser
+from io import StringIO
+from urllib.parse import urljoin, urlsplit
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, resolve
+from django.urls.exceptions import Resolver404
+
+SEED = int(os.environ.get("FUZZ_SEED", "1717"))
+ROUNDS = int(os.environ.get("FUZZ_ROUNDS", "3"))
+MAX_PAGES = 400
+
+# Values that have caused, or would cause, server errors in naive code.
+NASTY = [
+    "²", "①", "٣", "-1", "0", "-0", "+1", "1.5", "1e9", "NaN", "inf",
+    "2147483648", "9223372036854775808", "-9223372036854775809", "9" * 40,
+    "\x00", "4\x003", "a\x00", "🙂", "Ω≈ç√", "ⅷ", "<script>alert(1)</script>", "' OR 1=1 --",
+    "", " ", "null", "[]", "{}", "x" * 5000, "1:2:3", "::", "1:", ":1", "abc:def:ghi",
+]  # fmt: skip
+PATH_SEGMENTS = ["0", "9223372036854775808", "9" * 30, "%00", "a%00b", "%C2%B2", "%E2%91%A0", "x" * 300]
+# Each of these goes into every field of one form per route, the other fields kept plausible.
+TARGETED = ["²", "①", "a\x00b", "9" * 25, "-9223372036854775809", "-100000", "x" * 3000]
+PER_ROUTE = 3
+# Pages whose forms end the session or leave the site: fuzzing them would stop the crawl.
+SKIP_PATHS = ("/accounts/logout/",)
+
+
+class PageParser(HTMLParser):
+    """Links, htmx targets and forms (with each field's candidate values) of one page."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.links: list[str] = []
+        self.forms: list[dict] = []
+        self._form: dict | None = None
+        self._select: str | None = None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "option":
+            if self._form is not None and self._select is not None and attrs.get("value") is not None:
+                self._form["fields"][self._select].append(attrs["value"])
+            return
+        for name in ("href", "hx-get", "hx-post", "action"):
+            if attrs.get(name):
+                self.links.append(attrs[name])
+        if attrs.get("hx-post") and tag != "form":
+            self.forms.append({"action": attrs["hx-post"], "method": "post", "fields": {}})
+        if tag == "form":
+            self._form = {
+                "action": attrs.get("action") or attrs.get("hx-post") or "",
+                "method": (attrs.get("method") or ("post" if attrs.get("hx-post") else "get")).lower(),
+                "fields": {},
+            }
+            self.forms.append(self._form)
+        if self._form is None or not attrs.get("name"):
+            return
+        fields = self._form["fields"]
+        name = attrs["name"]
+        if tag == "input" and attrs.get("type") not in ("submit", "button", "reset", "image", "file"):
+            fields.setdefault(name, []).append(attrs.get("value") or "1")
+        elif tag == "textarea":
+            fields.setdefault(name, []).append("Notes")
+        elif tag == "select":
+            self._select = name
+            fields.setdefault(name, [])
+        if tag == "button" and attrs.get("value") is not None:
+            fields.setdefault(name, []).append(attrs["value"])
+
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs)
+
+    def handle_endtag(self, tag):
+        if tag == "form":
+            self._form = None
+        elif tag == "select":
+            self._select = None
+
+
+def all_patterns(resolvers=None, prefix=""):
+    """``(route, pattern)`` for every URL pattern of the URLconf, the admin's included."""
+    for entry in resolvers if resolvers is not None else get_resolver().url_patterns:
+        route = prefix + str(entry.pattern)
+        if isinstance(entry, URLResolver):
+            yield from all_patterns(entry.url_patterns, route)
+        elif isinstance(entry, URLPattern):
+            yield route, entry
+
+
+class Fuzzer:
+    def __init__(self, users: dict):
+        self.random = random.Random(SEED)
+        self.clients = {}
+        for role, user in users.items():
+            client = Client(raise_request_exception=False)
+            if user is not None:
+                client.force_login(user)
+            self.clients[role] = client
+        self.failures: dict[str, str] = {}
+        self.requests = 0
+        self.routes_hit: set[str] = set()
+        self.forms: dict[tuple, dict] = {}
+        self.pages: list[str] = []
+        self.ids: set[str] = set()
+
+    def send(self, role: str, method: str, url: str, data=None, htmx=False):
+        headers = {"HX-Request": "true"} if htmx else {}
+        client = self.clients[role]
+        self.requests += 1
+        if method == "get":
+            response = client.get(url, data or {}, headers=headers)
+        else:
+            response = client.post(url, data or {}, headers=headers)
+        self.routes_hit.add(_route(url))
+        if response.status_code >= 500:
+            exc = getattr(response, "exc_info", None)
+            where = ""
+            if exc and exc[2] is not None:
+                tb = exc[2]
+                while tb.tb_next is not None:
+                    tb = tb.tb_next
+                where = f"{tb.tb_frame.f_code.co_filename}:{tb.tb_lineno}"
+            key = f"{exc[0].__name__ if exc else response.status_code} at {where}"
+            self.failures.setdefault(key, f"{role} {method.upper()} {url!r} data={_short(data)}: {exc and exc[1]!r}")
+        return response
+
+    def crawl(self):
+        """Breadth-first through every same-site link the demo player can see."""
+        seen: set[str] = set()
+        queue = deque(["/"])
+        while queue and len(seen) < MAX_PAGES:
+            url = queue.popleft()
+            if url in seen or url.startswith(SKIP_PATHS):
+                continue
+            seen.add(url)
+            response = self.send("owner", "get", url)
+            if response.status_code != 200 or "text/html" not in response.get("Content-Type", ""):
+                continue
+            self.pages.append(url)
+            parser = PageParser()
+            parser.feed(response.content.decode())
+            for link in parser.links:
+                target = _local(url, link)
+                if target and target not in seen and not target.startswith("/static/"):
+                    queue.append(target)
+                    self.ids.update(re.findall(r"/(\d+)/", target))
+            for form in parser.forms:
+                action = _local(url, form["action"]) or url
+                if action.startswith(SKIP_PATHS):
+                    continue
+                for values in form["fields"].values():
+                    self.ids.update(v for v in values if v.isascii() and v.isdigit())
+                known = self.forms.setdefault((form["method"], action), {})
+                for name, values in form["fields"].items():
+                    known.setdefault(name, []).extend(values)
+
+    def path_variants(self, route: str) -> list[str]:
+        """URLs for one route: its parameters filled with ids from the site and with nasty segments."""
+        params = re.findall(r"<(?:(\w+):)?(\w+)>", route)
+        ids = sorted(self.ids, key=int) or ["1"]
+        out = []
+        for _ in range(3):
+            url = route
+            for converter, name in params:
+                if converter == "int":
+                    value = self.random.choice(ids + ["0", "9223372036854775808"])
+                else:
+                    value = self.random.choice(["a", "n18", "classic", "escher", "attacker", "a", *PATH_SEGMENTS])
+                url = url.replace(f"<{converter + ':' if converter else ''}{name}>", value, 1)
+            out.append("/" + url.lstrip("^").rstrip("$"))
+        return out
+
+    def mutate(self, fields: dict[str, list[str]]) -> dict:
+        """Plausible values for every field, then a few of them replaced by nasty ones."""
+        data = {name: self.random.choice(values) if values else "1" for name, values in fields.items()}
+        names = list(data) or ["dice"]
+        for name in self.random.sample(names, k=min(len(names), self.random.randint(1, 3))):
+            choice = self.random.random()
+            if choice < 0.6:
+                data[name] = self.random.choice(NASTY)
+            elif choice < 0.8:
+                data[name] = self.random.choice(sorted(self.ids) or ["1"])
+            elif choice < 0.9:
+                data[name] = [self.random.choice(NASTY), self.random.choice(NASTY)]
+            else:
+                data.pop(name, None)
+        return data
+
+
+def _local(base: str, link: str) -> str | None:
+    if link.startswith(("#", "mailto:", "javascript:")):
+        return None
+    parts = urlsplit(urljoin("http://testserver" + base, link))
+    if parts.netloc != "testserver":
+        return None
+    return parts.path + (f"?{parts.query}" if parts.query else "")
+
+
+def _route(url: str) -> str:
+    try:
+        return resolve(urlsplit(url).path).route
+    except Resolver404:
+        return url
+
+
+def _short(data) -> str:
+    text = repr(data)
+    return text if len(text) < 300 else text[:300] + "…"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_no_input_gets_a_server_error(settings):
+    settings.DEBUG = True  # the demo command refuses to run otherwise
+    call_command("load_content", stdout=StringIO())
+    call_command("demo", stdout=StringIO())
+    settings.DEBUG = False
+    users = get_user_model().objects
+    stranger = users.create_user("fuzz-stranger", password="x")
+    fuzzer = Fuzzer({"owner": users.get(username="demo"), "stranger": stranger, "anonymous": None})
+
+    fuzzer.crawl()
+    assert len(fuzzer.pages) > 30, "the crawl should reach the demo's pages"
+
+    # Every route of the URLconf, with ids and nasty segments, as each kind of visitor.
+    for route, _pattern in all_patterns():
+        if route.startswith("admin/") and "login" not in route:
+            continue
+        for url in fuzzer.path_variants(route):
+            for role in ("stranger", "anonymous", "owner"):
+                fuzzer.send(role, "get", url, htmx=fuzzer.random.random() < 0.5)
+            fuzzer.send("stranger", "post", url, fuzzer.mutate({"name": [], "dice": []}))
+
+    # Every form found: strangers and anonymous visitors first (they must change nothing), then the owner.
+    forms = sorted(fuzzer.forms.items())
+    for role, rounds in (("anonymous", 1), ("stranger", ROUNDS), ("owner", ROUNDS * 2)):
+        for (method, action), fields in forms:
+            for _ in range(rounds):
+                fuzzer.send(role, method, action, fuzzer.mutate(fields), htmx=fuzzer.random.random() < 0.5)
+
+    # Every field of a few forms per route (the first of each gang, campaign...), each with each targeted value.
+    by_route: dict[tuple, list] = {}
+    for (method, action), fields in forms:
+        by_route.setdefault((method, _route(action)), []).append((action, fields))
+    for key in sorted(by_route):
+        for action, fields in fuzzer.random.sample(by_route[key], k=min(PER_ROUTE, len(by_route[key]))):
+            for name in fields:
+                for value in TARGETED:
+                    data = fuzzer.mutate({k: v for k, v in fields.items() if k != name} or {"_": ["1"]})
+                    data[name] = value
+                    fuzzer.send("owner", key[0], action, data, htmx=fuzzer.random.random() < 0.5)
+
+    unvisited = {route for route, _ in all_patterns() if not route.startswith("admin/")} - fuzzer.routes_hit
+    assert not unvisited, f"routes never requested: {sorted(unvisited)}"
+    report = "\n".join(f"{key}\n    {example}" for key, example in sorted(fuzzer.failures.items()))
+    assert not fuzzer.failures, f"{len(fuzzer.failures)} server errors in {fuzzer.requests} requests:\n{report}"
