@@ -77,6 +77,16 @@ def fast_password_hashing(request):
         request.getfixturevalue("settings").PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def no_login_slowdown(request):
+    """Failed logins pause a little longer each time (core.accounts); tests that fail logins need no wait.
+
+    ``test_accounts`` checks the pause itself.
+    """
+    if request.config.pluginmanager.hasplugin("django"):
+        request.getfixturevalue("settings").LOGIN_SLOWDOWN_STEP = 0
+
+
 @pytest.fixture
 def make_user(db):
     """``make_user("alice")`` → a saved user whose password is :data:`PASSWORD`."""

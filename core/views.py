@@ -32,7 +32,7 @@ def signup(request):
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        login(request, user)
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome to the underhive, {user.username}.")
         return redirect("home")
     return render(request, "registration/signup.html", {"form": form})

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+from urllib.parse import parse_qs, unquote, urlsplit
 
 import dj_database_url
 
@@ -78,3 +79,60 @@ def cache(environ: Mapping[str, str]) -> dict:
         raise ImproperlyConfigured(f"CACHE_URL must start with redis://, rediss:// or memcached://, not {scheme}://")
     location = url if scheme.startswith("redis") else url.split("://", 1)[1]
     return {"BACKEND": CACHE_BACKENDS[scheme], "LOCATION": location, "KEY_PREFIX": environ.get("CACHE_PREFIX", "ul")}
+
+
+def integer(environ: Mapping[str, str], name: str, default: int) -> int:
+    value = environ.get(name, "").strip()
+    return int(value) if value else default
+
+
+EMAIL_SCHEMES = {
+    "smtp": "django.core.mail.backends.smtp.EmailBackend",
+    "smtps": "django.core.mail.backends.smtp.EmailBackend",
+    "submission": "django.core.mail.backends.smtp.EmailBackend",
+    "console": "django.core.mail.backends.console.EmailBackend",
+    "dummy": "django.core.mail.backends.dummy.EmailBackend",
+}
+
+
+def email(environ: Mapping[str, str]) -> dict[str, object]:
+    """Django's ``EMAIL_*`` settings from ``EMAIL_URL`` or the individual variables.
+
+    ``EMAIL_URL`` is ``smtp://user:password@host:587?tls=1`` (``smtps://`` for implicit TLS on 465,
+    ``submission://`` for STARTTLS on 587, ``console://`` to print messages). Without it,
+    ``EMAIL_HOST`` selects SMTP with ``EMAIL_PORT``, ``EMAIL_HOST_USER``, ``EMAIL_HOST_PASSWORD``,
+    ``EMAIL_USE_TLS`` and ``EMAIL_USE_SSL``; with neither, mail goes to the console (the terminal in
+    development, the log on a server), so a password reset link is never lost to a missing server.
+    """
+    url = environ.get("EMAIL_URL", "").strip()
+    settings: dict[str, object] = {"DEFAULT_FROM_EMAIL": environ.get("DEFAULT_FROM_EMAIL", "webmaster@localhost")}
+    settings["SERVER_EMAIL"] = environ.get("SERVER_EMAIL", settings["DEFAULT_FROM_EMAIL"])
+    if url:
+        parts = urlsplit(url)
+        if parts.scheme not in EMAIL_SCHEMES:
+            raise ValueError(f"EMAIL_URL: unknown scheme {parts.scheme!r} (use one of {', '.join(EMAIL_SCHEMES)})")
+        query = parse_qs(parts.query)
+        settings.update(
+            EMAIL_BACKEND=EMAIL_SCHEMES[parts.scheme],
+            EMAIL_HOST=parts.hostname or "localhost",
+            EMAIL_PORT=parts.port or {"smtps": 465, "submission": 587}.get(parts.scheme, 25),
+            EMAIL_HOST_USER=unquote(parts.username or ""),
+            EMAIL_HOST_PASSWORD=unquote(parts.password or ""),
+            EMAIL_USE_SSL=parts.scheme == "smtps" or query.get("ssl", [""])[0] in TRUE,
+            EMAIL_USE_TLS=parts.scheme == "submission" or query.get("tls", [""])[0] in TRUE,
+        )
+    elif environ.get("EMAIL_HOST", "").strip():
+        settings.update(
+            EMAIL_BACKEND=EMAIL_SCHEMES["smtp"],
+            EMAIL_HOST=environ["EMAIL_HOST"].strip(),
+            EMAIL_PORT=integer(environ, "EMAIL_PORT", 25),
+            EMAIL_HOST_USER=environ.get("EMAIL_HOST_USER", ""),
+            EMAIL_HOST_PASSWORD=environ.get("EMAIL_HOST_PASSWORD", ""),
+            EMAIL_USE_TLS=flag(environ, "EMAIL_USE_TLS"),
+            EMAIL_USE_SSL=flag(environ, "EMAIL_USE_SSL"),
+        )
+    else:
+        settings["EMAIL_BACKEND"] = EMAIL_SCHEMES["console"]
+    if settings.get("EMAIL_USE_SSL") and settings.get("EMAIL_USE_TLS"):
+        raise ValueError("Email: EMAIL_USE_TLS and EMAIL_USE_SSL exclude each other; choose one.")
+    return settings

@@ -6,11 +6,13 @@ the secure defaults a deployment behind an HTTPS proxy needs.
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
-from necromunda_site.environment import cache, database, flag, listing, read_dotenv
+from necromunda_site.environment import cache, database, email, flag, integer, listing, read_dotenv
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 ENV = {**read_dotenv(BASE_DIR / ".env"), **os.environ}
@@ -37,6 +39,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
+    "axes",
+    "csp",
     "core",
     "content",
     "gangs",
@@ -57,6 +61,9 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "core.middleware.HtmxMessagesMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "necromunda_site.urls"
@@ -88,6 +95,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# django-axes checks every login (the site's and the admin's) before the password is.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -115,10 +127,46 @@ if not DEBUG:
     SECURE_SSL_REDIRECT = flag(ENV, "SECURE_SSL_REDIRECT", True)
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
-    SECURE_HSTS_SECONDS = int(ENV.get("SECURE_HSTS_SECONDS", "3600"))
+    # HSTS: start short; raise to a year (31536000) with subdomains and preload once HTTPS is settled.
+    SECURE_HSTS_SECONDS = integer(ENV, "SECURE_HSTS_SECONDS", 3600)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = flag(ENV, "SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+    SECURE_HSTS_PRELOAD = flag(ENV, "SECURE_HSTS_PRELOAD", False)
     SECURE_CONTENT_TYPE_NOSNIFF = True
     SECURE_REFERRER_POLICY = "same-origin"
     X_FRAME_OPTIONS = "DENY"
+
+# Failed logins (README.md, Accounts): each failure after the first is answered a little later, and
+# LOGIN_FAILURE_LIMIT failures lock that username, and separately that address, for LOGIN_LOCKOUT_MINUTES.
+AXES_FAILURE_LIMIT = integer(ENV, "LOGIN_FAILURE_LIMIT", 10)
+AXES_COOLOFF_TIME = timedelta(minutes=integer(ENV, "LOGIN_LOCKOUT_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "core.accounts.locked_out"
+AXES_CLIENT_IP_CALLABLE = "core.accounts.client_ip"
+# How many proxies in front of the site append to X-Forwarded-For (the address is the one the outermost saw).
+PROXY_COUNT = integer(ENV, "PROXY_COUNT", 0 if DEBUG else 1)
+LOGIN_SLOWDOWN_STEP = float(ENV.get("LOGIN_SLOWDOWN_STEP", "0.5"))
+LOGIN_SLOWDOWN_MOST = float(ENV.get("LOGIN_SLOWDOWN_MOST", "3"))
+
+# Password reset mail: EMAIL_URL or EMAIL_HOST...; without either, the console (the reset link in the terminal).
+globals().update(email(ENV))
+PASSWORD_RESET_TIMEOUT = integer(ENV, "PASSWORD_RESET_TIMEOUT", 3 * 24 * 3600)
+
+# Content-Security-Policy: only this site's own files; no inline script or style, no other origin.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+        "base-uri": [SELF],
+        "object-src": [NONE],
+    }
+}
 
 LOGGING = {
     "version": 1,

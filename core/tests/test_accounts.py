@@ -53,3 +53,114 @@ def test_password_change_needs_login_and_the_old_password(client, make_user):
     assert response.status_code == 302
     user.refresh_from_db()
     assert user.check_password("Fresh-pass-22")
+
+
+# --- failed logins: slowed, then locked per account and per address (django-axes) -----------------
+
+
+def _fail(client, username, address="10.1.1.1", path="login"):
+    return client.post(reverse(path), {"username": username, "password": "wrong"}, REMOTE_ADDR=address)
+
+
+@pytest.mark.django_db
+def test_thirty_wrong_passwords_lock_the_account_with_a_message(client, make_user, settings):
+    make_user("jak")
+    statuses = [_fail(client, "jak", address=f"10.0.0.{n}").status_code for n in range(30)]
+    limit = settings.AXES_FAILURE_LIMIT
+    assert statuses[: limit - 1] == [200] * (limit - 1)  # the form again, with its error
+    assert set(statuses[limit:]) == {429}
+    # Locked even with the right password, from yet another address, with a message that says why and for how long.
+    response = client.post(reverse("login"), {"username": "jak", "password": PASSWORD}, REMOTE_ADDR="10.9.9.9")
+    assert response.status_code == 429
+    page = response.content.decode()
+    assert "Too many failed logins" in page and "jak" in page and "15 minutes" in page
+    assert "_auth_user_id" not in client.session
+
+
+@pytest.mark.django_db
+def test_an_address_guessing_many_accounts_is_locked(client, make_user, settings):
+    make_user("jak")
+    for n in range(settings.AXES_FAILURE_LIMIT):
+        _fail(client, f"nobody{n}", address="10.2.2.2")
+    response = client.post(reverse("login"), {"username": "jak", "password": PASSWORD}, REMOTE_ADDR="10.2.2.2")
+    assert response.status_code == 429
+    # Another address still logs in to the same account.
+    response = client.post(reverse("login"), {"username": "jak", "password": PASSWORD}, REMOTE_ADDR="10.3.3.3")
+    assert response.status_code == 302
+
+
+@pytest.mark.django_db
+def test_the_admin_login_is_locked_too(client, make_user, settings):
+    make_user("boss", is_staff=True, is_superuser=True)
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        client.post("/admin/login/", {"username": "boss", "password": "wrong"}, REMOTE_ADDR="10.4.4.4")
+    response = client.post("/admin/login/", {"username": "boss", "password": PASSWORD}, REMOTE_ADDR="10.5.5.5")
+    assert response.status_code == 429
+
+
+@pytest.mark.django_db
+def test_failed_logins_are_slowed_more_each_time(client, make_user, settings, monkeypatch):
+    from core import accounts
+
+    settings.LOGIN_SLOWDOWN_STEP, settings.LOGIN_SLOWDOWN_MOST = 0.5, 2
+    pauses = []
+    monkeypatch.setattr(accounts, "pause", pauses.append)
+    make_user("jak")
+    for _ in range(6):
+        _fail(client, "jak")
+    assert pauses == [0.5, 1.0, 1.5, 2, 2]  # none after the first failure, then growing to the most
+
+
+@pytest.mark.django_db
+def test_a_good_login_clears_the_count(client, make_user, settings):
+    make_user("jak")
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        _fail(client, "jak")
+    assert (
+        client.post(reverse("login"), {"username": "jak", "password": PASSWORD}, REMOTE_ADDR="10.1.1.1").status_code
+        == 302
+    )
+    client.post(reverse("logout"))
+    assert _fail(client, "jak").status_code == 200
+
+
+def test_the_client_address_is_the_one_the_trusted_proxy_saw(rf, settings):
+    from core.accounts import client_ip
+
+    settings.PROXY_COUNT = 1
+    request = rf.get("/", REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="6.6.6.6, 203.0.113.9")
+    assert client_ip(request) == "203.0.113.9"  # the left entry is the client's own claim
+    settings.PROXY_COUNT = 0
+    assert client_ip(request) == "127.0.0.1"
+
+
+# --- password reset ------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_password_reset_end_to_end(client, make_user, mailoutbox):
+    import re
+
+    make_user("jak", email="jak@example.com")
+    assert b"Forgot your password?" in client.get(reverse("login")).content
+    response = client.post(reverse("password_reset"), {"email": "jak@example.com"}, follow=True)
+    assert b"Check your email" in response.content
+    assert len(mailoutbox) == 1 and mailoutbox[0].to == ["jak@example.com"]
+    assert mailoutbox[0].subject == "Reset your Underhive Ledger password"
+    link = re.search(r"http://testserver(/accounts/reset/\S+/)", mailoutbox[0].body).group(1)
+    response = client.get(link, follow=True)  # Django swaps the token for a session one, then shows the form
+    assert b"Choose a new password" in response.content
+    form_url = response.redirect_chain[-1][0]
+    response = client.post(form_url, {"new_password1": "Fresh-pass-22", "new_password2": "Fresh-pass-22"}, follow=True)
+    assert b"Password set" in response.content
+    assert client.post(reverse("login"), {"username": "jak", "password": "Fresh-pass-22"}).status_code == 302
+    # The link works once.
+    client.post(reverse("logout"))
+    assert b"This link no longer works" in client.get(link, follow=True).content
+
+
+@pytest.mark.django_db
+def test_password_reset_for_an_unknown_address_says_the_same_and_sends_nothing(client, mailoutbox):
+    response = client.post(reverse("password_reset"), {"email": "nobody@example.com"}, follow=True)
+    assert b"Check your email" in response.content
+    assert mailoutbox == []

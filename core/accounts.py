@@ -1,0 +1,58 @@
+"""Logins that resist guessing (django-axes, README.md "Accounts"): the client's address, and a
+growing pause after each failed login before axes locks the username and the address out.
+
+The pause makes a password guesser slow long before the lockout stops it, while a person who
+mistypes once or twice barely notices it.
+"""
+
+from __future__ import annotations
+
+import time
+
+from axes.handlers.proxy import AxesProxyHandler
+from axes.helpers import get_client_username, get_cool_off, get_failure_limit
+from django.conf import settings
+from django.contrib.auth.signals import user_login_failed
+from django.dispatch import receiver
+from django.shortcuts import render
+
+
+def client_ip(request) -> str | None:
+    """The address the outermost of ``PROXY_COUNT`` trusted proxies saw (``X-Forwarded-For``), else the socket's.
+
+    Only the right-most entries are the proxies' own; anything left of them the client can forge.
+    """
+    hops = [h.strip() for h in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if h.strip()]
+    if settings.PROXY_COUNT and len(hops) >= settings.PROXY_COUNT:
+        return hops[-settings.PROXY_COUNT]
+    return request.META.get("REMOTE_ADDR")
+
+
+def slowdown_seconds(failures: int) -> float:
+    """0 after the first failure, then ``LOGIN_SLOWDOWN_STEP`` more for each, at most ``LOGIN_SLOWDOWN_MOST``."""
+    return min(settings.LOGIN_SLOWDOWN_MOST, settings.LOGIN_SLOWDOWN_STEP * max(0, failures - 1))
+
+
+def pause(seconds: float) -> None:
+    time.sleep(seconds)
+
+
+@receiver(user_login_failed, dispatch_uid="core.accounts.slow_down_failed_logins")
+def slow_down_failed_logins(sender, credentials, request=None, **kwargs):
+    """Runs after axes has counted this failure (its receiver is connected first, when the axes app loads)."""
+    if request is None or not settings.AXES_ENABLED:
+        return
+    seconds = slowdown_seconds(AxesProxyHandler.get_failures(request, credentials))
+    if seconds:
+        pause(seconds)
+
+
+def locked_out(request, original_response=None, credentials=None):
+    """The lockout page (status 429) that says how long the lock lasts and how to get back in."""
+    cool_off = get_cool_off(request)
+    context = {
+        "failure_limit": get_failure_limit(request, credentials),
+        "username": get_client_username(request, credentials) or "",
+        "minutes": round(cool_off.total_seconds() / 60) if cool_off else None,
+    }
+    return render(request, "registration/locked_out.html", context, status=settings.AXES_HTTP_RESPONSE_CODE)
