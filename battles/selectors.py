@@ -7,6 +7,7 @@ from django.db.models import Q
 
 from battles.models import BattleAction, BattleFighter, BattleSession, BattleStatus
 from battles.rules import Prompt, edition_rules
+from campaigns.permissions import can_see_campaign, visible_campaigns
 
 RECENT_ACTIONS = 12
 
@@ -90,6 +91,16 @@ def is_arbitrator(user, battle: BattleSession) -> bool:
     return campaign_battle.campaign.arbitrators.filter(user=user).exists()
 
 
+def can_view(user, battle: BattleSession) -> bool:
+    """A friendly battle is open to anyone logged in (to follow at the table); a campaign battle, its page,
+    log and report, only to its two players and those who may see the campaign (campaigns.permissions)."""
+    if not user.is_authenticated:
+        return False
+    if battle.campaign_battle_id is None or user.pk in (battle.player_a_id, battle.player_b_id):
+        return True  # the two players keep their battle even after a gang leaves the campaign
+    return can_see_campaign(user, battle.campaign_battle.campaign_id)
+
+
 def can_act(user, battle: BattleSession) -> bool:
     """The two players act; so do the campaign's arbitrators for a campaign battle."""
     if not user.is_authenticated:
@@ -104,5 +115,11 @@ def battles_for_user(user) -> dict[str, list[BattleSession]]:
     return {
         "playing": list(base.filter(mine, status=BattleStatus.IN_PROGRESS)),
         "ended": list(base.filter(mine, status=BattleStatus.ENDED)[:20]),
-        "watch": list(base.exclude(mine).filter(status=BattleStatus.IN_PROGRESS)[:20]),
+        "watch": list(
+            base.exclude(mine)
+            .filter(status=BattleStatus.IN_PROGRESS)
+            .filter(
+                Q(campaign_battle__isnull=True) | Q(campaign_battle__campaign__in=visible_campaigns(user).values("pk"))
+            )[:20]
+        ),
     }

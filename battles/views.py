@@ -26,15 +26,19 @@ from battles.models import BattleFighter, BattleSession, Condition
 from battles.rules import edition_rules
 
 
-def _battle_for_viewing(pk: int) -> BattleSession:
+def _battle_for_viewing(user, pk: int) -> BattleSession:
+    """The battle, or 404 for one that does not exist or that ``user`` may not see (selectors.can_view)."""
     try:
-        return selectors.battle_get(pk)
+        battle = selectors.battle_get(pk)
     except BattleSession.DoesNotExist:
         raise Http404("No such battle.") from None
+    if not selectors.can_view(user, battle):
+        raise Http404("No such battle.")
+    return battle
 
 
 def _battle_for_acting(user, pk: int) -> BattleSession:
-    battle = _battle_for_viewing(pk)
+    battle = _battle_for_viewing(user, pk)
     if not selectors.can_act(user, battle):
         raise PermissionDenied("Only the two players (and a campaign's arbitrators) act in this battle.")
     return battle
@@ -152,7 +156,7 @@ def _prompt_link(battle, prompt) -> dict:
 @require_GET
 def battle_detail(request, pk: int):
     """The assistant for the players; a read-only page that follows the battle for everyone else."""
-    battle = _battle_for_viewing(pk)
+    battle = _battle_for_viewing(request.user, pk)
     if request.htmx and request.GET.get("v") == str(battle.version):
         return HttpResponse(status=204)  # nothing changed since the last poll: keep the page as it is
     template = "battles/battle_detail.html#state" if request.htmx else "battles/battle_detail.html"
@@ -163,7 +167,7 @@ def battle_detail(request, pk: int):
 @require_GET
 def battle_follow(request, pk: int):
     """The read-only follow view (a phone on the table, an opponent, watchers), polled with htmx."""
-    battle = _battle_for_viewing(pk)
+    battle = _battle_for_viewing(request.user, pk)
     if request.htmx and request.GET.get("v") == str(battle.version):
         return HttpResponse(status=204)
     context = _page_context(request, battle, follow=True)
@@ -391,7 +395,7 @@ def battle_end(request, pk: int):
 @login_required
 @require_GET
 def battle_report(request, pk: int):
-    battle = _battle_for_viewing(pk)
+    battle = _battle_for_viewing(request.user, pk)
     context = {
         "battle": battle,
         "report": battle.report,

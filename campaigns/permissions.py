@@ -4,6 +4,10 @@ Arbitrators (the creator and co-arbitrators) run matchmaking and may change anyt
 campaign. Players (owners of the campaign's active gangs) see it and act for their own gangs only.
 Anyone else gets a 404, as if the campaign did not exist; a player asking for an arbitrator's
 action gets a 403.
+
+That rule (:func:`visible_campaigns`) covers everything the campaign holds, wherever it is shown:
+its battles, their reports and logs (the battle assistant's too), its post-battle sequences, and
+the campaign's name and territories on a member gang's page (README.md, "Who sees what").
 """
 
 from __future__ import annotations
@@ -11,10 +15,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
+from django.db.models import Q, QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from campaigns.models import Battle, Campaign
+from campaigns.models import Battle, Campaign, CampaignGang
 
 
 @dataclass(frozen=True)
@@ -33,6 +38,19 @@ class Access:
     def require_gang(self, gang_id: int) -> None:
         if not self.can_act_for(gang_id):
             raise PermissionDenied("You may act only for your own gang.")
+
+
+def visible_campaigns(user) -> QuerySet[Campaign]:
+    """The campaigns ``user`` may see: those they arbitrate, and those one of their gangs is in (not removed)."""
+    if not user.is_authenticated:
+        return Campaign.objects.none()
+    arbitrated = Q(arbitrators__user=user)
+    playing = Q(pk__in=CampaignGang.objects.filter(gang__owner=user, removed_at__isnull=True).values("campaign_id"))
+    return Campaign.objects.filter(arbitrated | playing).distinct()
+
+
+def can_see_campaign(user, campaign_id: int | None) -> bool:
+    return campaign_id is not None and visible_campaigns(user).filter(pk=campaign_id).exists()
 
 
 def is_arbitrator(user, campaign: Campaign) -> bool:

@@ -2,7 +2,8 @@
 
 Anyone logged in may view a gang (read-only). Changes belong to the owner and to an arbitrator of
 a campaign the gang is in; everyone else gets 403 on a change and 404 for a gang that does not
-exist. Views decide with these helpers, never templates.
+exist. Views decide with these helpers, never templates. What the gang's campaign holds (its name,
+territories, battles) follows the campaign's rule instead (campaigns.permissions.visible_campaigns).
 """
 
 from __future__ import annotations

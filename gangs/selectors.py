@@ -263,11 +263,11 @@ def coming_battles(gang: Gang) -> list:
     )
 
 
-def gang_territories(gang: Gang) -> list:
-    """Territories the gang holds in its campaign, for the gang page (one query; see campaigns.selectors)."""
+def gang_territories(gang: Gang, viewer) -> list:
+    """Territories the gang holds in campaigns ``viewer`` may see, for the gang page (one query; see campaigns)."""
     from campaigns.selectors import gang_territories as held_territories  # campaigns builds on gangs
 
-    return held_territories(gang)
+    return held_territories(gang, viewer)
 
 
 def _entries(queryset):

@@ -105,7 +105,7 @@ def _gang_page(request, gang, *, partial: str = "", forms_built=None, status: in
         "fragment_seconds": FRAGMENT_SECONDS,
         "stash_items": stash,
         "access": access,
-        "territories": gang_territories(gang),
+        "territories": gang_territories(gang, request.user),
         "let_go": let_go_notice(gang),
         "hangers_on_cap": gang_rules.hangers_on_cap(gang.reputation),
         **(forms_built or (_hire_forms(gang, access) if access.can_edit else {})),

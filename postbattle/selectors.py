@@ -7,6 +7,7 @@ from django.db.models import Prefetch, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 
 from campaigns.models import Battle, BattleFighterResult, CampaignTerritory, Side
+from campaigns.permissions import visible_campaigns
 from campaigns.selectors import rating_of
 from content.models import Edition, FighterCategory, SkillAccess
 from gangs.models import ON_ROSTER, Fighter, FighterStatus, Gang
@@ -145,11 +146,17 @@ def sequence_for_page(pk: int) -> Sequence:
     return Sequence.objects.select_related("battle__campaign", "gang__owner", "application").get(pk=pk)
 
 
-def gang_sequences(gang: Gang) -> QuerySet[Sequence]:
-    """Every sequence the gang has finished (applied or reverted), newest first, for its history."""
+def gang_sequences(gang: Gang, viewer=None) -> QuerySet[Sequence]:
+    """Every sequence the gang has finished (applied or reverted), newest first, for its history.
+
+    With ``viewer``: the gang's owner sees all of them (the gang's own record); anyone else only those of
+    campaigns they may see (the sequence pages themselves check the campaign through ``sequence_access``).
+    """
+    sequences = Sequence.objects.filter(gang=gang)
+    if viewer is not None and viewer.pk != gang.owner_id:
+        sequences = sequences.filter(battle__campaign__in=visible_campaigns(viewer).values("pk"))
     return (
-        Sequence.objects.filter(gang=gang)
-        .filter(Q(state=SequenceState.APPLIED) | Q(state=SequenceState.REVERTED))
+        sequences.filter(Q(state=SequenceState.APPLIED) | Q(state=SequenceState.REVERTED))
         # The battle names its two gangs in the account's heading.
         .select_related("battle__attacker", "battle__defender", "application__applied_by", "application__reverted_by")
         .order_by("-created_at", "-pk")

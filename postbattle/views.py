@@ -183,7 +183,7 @@ def sequence_rerun(request, battle_pk: int, gang_pk: int):
 def gang_history(request, gang_pk: int):
     """Each battle's sequence as a readable account: the dice, the rule, the effect."""
     gang = gang_for_view(request.user, gang_pk)
-    sequences = selectors.gang_sequences(gang)
+    sequences = selectors.gang_sequences(gang, request.user)
     steps = {edition: {s.slug: s for s in found} for edition, found in engine.STEPS.items()}
     accounts = [
         (sequence, [(steps[sequence.edition][slug], record) for slug, record in sequence.draft["steps"].items()])

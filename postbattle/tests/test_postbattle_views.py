@@ -132,10 +132,25 @@ def test_double_apply_from_two_tabs_applies_once(client, battle):
 
 def test_history_shows_the_account(client, make_user, battle, django_assert_max_num_queries):
     applied(battle)
-    client.force_login(make_user())
+    client.force_login(battle.attacker.owner)
     with django_assert_max_num_queries(12):
         page = client.get(reverse("postbattle:gang-history", args=[battle.attacker.pk])).content.decode()
     assert "Lasting Injury" in page and "Home Settlement" in page and "D6" in page
+
+
+@pytest.mark.parametrize("who", ["opponent", "arbitrator", "stranger"])
+def test_history_shows_a_campaign_battle_only_to_those_who_see_the_campaign(client, make_user, battle, who):
+    """README "Who sees what": a post-battle sequence is campaign content."""
+    applied(battle)
+    viewer = {
+        "opponent": battle.defender.owner,
+        "arbitrator": battle.campaign.arbitrators.first().user,
+        "stranger": make_user(),
+    }[who]
+    client.force_login(viewer)
+    response = client.get(reverse("postbattle:gang-history", args=[battle.attacker.pk]))
+    assert response.status_code == 200
+    assert ("Lasting Injury" in response.content.decode()) is (who != "stranger")
 
 
 @pytest.mark.parametrize("extra", [0, 8])
