@@ -173,4 +173,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": ENV.get("LOG_LEVEL", "INFO")},
+    # django-axes logs every login at INFO; its lockouts come at WARNING.
+    "loggers": {"axes": {"level": ENV.get("AXES_LOG_LEVEL", "WARNING")}},
 }
