@@ -46,7 +46,11 @@ DATA_DIR = Path(settings.BASE_DIR) / "rulebook" / "data"
 def load_content(*, data_dir: Path = DATA_DIR) -> LoadReport:
     """Load every edition folder under ``data_dir``; all or nothing."""
     report = LoadReport()
+    if not Path(data_dir).is_dir():
+        raise ContentFileError(f"{data_dir}: there is no such data folder")
     editions = sorted(p for p in Path(data_dir).iterdir() if p.is_dir() and p.name in Edition.values)
+    if not editions:
+        raise ContentFileError(f"{data_dir}: holds no edition folder ({', '.join(f'{e}/' for e in Edition.values)})")
     with transaction.atomic(), content_loading():
         for folder in editions:
             documents = [read_document(path, folder.name) for path in sorted(folder.glob("*.json"))]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import defaultdict
 from pathlib import Path
 
-from content.loader.reading import Field, check_lengths, text_or_blank
+from content.loader.reading import Field, check_lengths
 from content.loader.rows import LoadReport, RowWriter
 from content.models import (
     Edition,
@@ -134,14 +134,14 @@ class EditionLoader(RowWriter):
     def profile_values(self, profile: Field) -> dict:
         values = {
             "name": profile.text("name"),
-            "strength": text_or_blank(profile.record.get("strength")),
-            "damage": text_or_blank(profile.record.get("damage")),
+            "strength": profile.code("strength"),
+            "damage": profile.code("damage"),
             "special_rules": profile.strings("special_rules"),
             "traits": profile.strings("traits"),
         }
         codes = []
         for key in ("short_range", "long_range"):
-            value = profile.record.get(key)
+            value = profile.get(key, (str, int), required=False)
             if isinstance(value, str) and value.strip():
                 codes.append(value.strip())
                 value = None
@@ -154,7 +154,7 @@ class EditionLoader(RowWriter):
         for key in ("save_mod", "ap"):
             if values[key] is not None and values[key] > 0:
                 profile.fail(key, "must be 0 or negative")
-        values["ammo"] = text_or_blank(profile.record.get("ammo_roll", profile.record.get("ammo")))
+        values["ammo"] = profile.code("ammo_roll") or profile.code("ammo")
         values["template"] = profile.text("template")
         values["sustained_fire"] = profile.count("sustained_fire", required=False) or 0
         check_lengths(WeaponProfile, values, profile)

@@ -17,6 +17,10 @@ class ContentFileError(ValueError):
     """A data file the loader refuses, with the file and the dotted place inside it."""
 
 
+# Every whole number lands in an integer column (PostgreSQL ``integer``); SQLite would store more, PostgreSQL refuse.
+INTEGER_RANGE = (-(2**31), 2**31 - 1)
+
+
 def read_document(path: Path, edition: str) -> tuple[Path, dict]:
     try:
         document = json.loads(path.read_text(encoding="utf-8"))
@@ -49,7 +53,26 @@ class Field:
         value = self.record[key]
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
             self.fail(key, f"has the wrong type ({type(value).__name__})")
+        self._check_value(key, value)
         return value
+
+    def _check_value(self, key: str, value: Any) -> None:
+        """What no column stores: whole numbers beyond the integer range, NUL characters in text."""
+        if isinstance(value, int) and not isinstance(value, bool) and not INTEGER_RANGE[0] <= value <= INTEGER_RANGE[1]:
+            self.fail(key, f"{value} is beyond the database's integer range")
+        if isinstance(value, str) and "\x00" in value:
+            self.fail(key, "must not contain a NUL character")
+        if isinstance(value, list):
+            for item in value:
+                if isinstance(item, (str, int)):
+                    self._check_value(key, item)
+
+    def code(self, key: str, *, default: Any = None) -> str:
+        """A value written as text or a number (Strength ``3`` or ``"S+1"``, Damage ``"D3"``), stored as text."""
+        value = self.get(key, (str, int), required=False, default=default)
+        if isinstance(value, bool):
+            self.fail(key, "has the wrong type (bool)")
+        return "" if value is None else str(value)
 
     def count(self, key: str, *, required: bool = True) -> int | None:
         value = self.get(key, int, required=required)
@@ -82,10 +105,6 @@ class Field:
 
     def children(self, key: str, *, required: bool = False) -> list[Field]:
         return [self.child(key, i, r) for i, r in enumerate(self.get(key, list, required=required, default=[]))]
-
-
-def text_or_blank(value: Any) -> str:
-    return "" if value is None else str(value)
 
 
 def check_lengths(model: type[models.Model], values: dict, place: Field) -> None:
