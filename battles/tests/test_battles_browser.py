@@ -1,6 +1,7 @@
 """The flows at the table, in a phone-sized browser: a shooting action, a fight, and ending a battle into its report."""
 
 import pytest
+from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -79,4 +80,5 @@ def test_the_follow_view_refreshes_itself(page, log_in_browser, make_battle, mak
     page.goto(f"/battles/{battle.pk}/follow/")
     assert "Movement phase" in page.locator(".turn-line").inner_text()
     battle_advance(battle=battle, actor=battle.player_a)
-    page.wait_for_function("document.querySelector('.turn-line').innerText.includes('Shooting')", timeout=8000)
+    # A locator wait, not wait_for_function: that evaluates a string in the page, which the CSP forbids.
+    expect(page.locator(".turn-line")).to_contain_text("Shooting", timeout=8000)
