@@ -135,7 +135,7 @@ class ActionForm(forms.Form):
         the form then offers only his weapons and his enemies, as buttons."""
         value = self.data.get("fighter") if self.is_bound else None
         value = value or self.initial.get("fighter")
-        fighter = self.by_pk.get(int(value)) if str(value or "").isdigit() else None
+        fighter = self.by_pk.get(whole_number(str(value or "")))
         return fighter if fighter is not None and not fighter.out_of_action else None
 
     def focus_on(self, fighter: BattleFighter, weapon_field: str, use: str, unarmed: bool = False) -> None:

@@ -24,6 +24,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from battles import display, forms, selectors, services
 from battles.models import BattleFighter, BattleSession, Condition
 from battles.rules import edition_rules
+from rulebook.numbers import whole_number
 
 
 def _battle_for_viewing(user, pk: int) -> BattleSession:
@@ -185,9 +186,9 @@ def _choice(kind: str, request) -> str | None:
 
 def _action_form(battle, kind: str, request, fighters, data=None):
     initial = {k: v for k, v in request.GET.items() if k in ("fighter", "side", "target", "step", "charging")}
-    acting = initial.get("fighter")
-    if kind in ("shoot", "fight") and str(acting or "").isdigit() and "target" not in initial:
-        fighter = next((f for f in fighters if f.pk == int(acting)), None)
+    acting = whole_number(initial.get("fighter"))
+    if kind in ("shoot", "fight") and acting is not None and "target" not in initial:
+        fighter = next((f for f in fighters if f.pk == acting), None)
         target = selectors.last_target(battle, fighter, fighters) if fighter else None
         if target:
             initial["target"] = target

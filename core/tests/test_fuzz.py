@@ -229,6 +229,7 @@ def seed_urls() -> list[str]:
 
     from battles.models import BattleSession
     from campaigns.models import Battle, Campaign
+    from gangs.models import Fighter
 
     user = get_user_model().objects.get(username="demo")
     urls = [
@@ -255,7 +256,7 @@ def seed_urls() -> list[str]:
         args = [battle.campaign_id, battle.pk]
         urls += [
             reverse(f"campaigns:{name}", args=args)
-            for name in ("battle-report", "battle-confirm", "battle-scenario-choose")
+            for name in ("battle-report", "battle-confirm", "battle-scenario-choose", "battle-roles-choose")
         ]
         urls += [
             reverse(f"campaigns:{name}", args=[*args, side])
@@ -269,7 +270,11 @@ def seed_urls() -> list[str]:
                 reverse(f"postbattle:{name}", args=sequence)
                 for name in ("sequence-step", "sequence-apply", "sequence-rerun")
             ]
-            urls.append(reverse("postbattle:sequence-back", args=[*sequence, 0]))
+            urls += [
+                reverse(f"postbattle:{name}", args=[*sequence, 0]) for name in ("sequence-back", "sequence-set-aside")
+            ]
+    for fighter in Fighter.objects.filter(gang__owner=user)[:3]:
+        urls.append(reverse("gangs:fighter-let-go", args=[fighter.gang_id, fighter.pk]))
     for session in BattleSession.objects.all():
         urls += [
             reverse("battles:battle-priority", args=[session.pk]),

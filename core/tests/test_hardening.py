@@ -146,3 +146,13 @@ def test_a_nul_in_a_text_field_changes_nothing(client, make_gang):
     assert response.status_code == 400
     gang.refresh_from_db()
     assert gang.name == "Rust Rats"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("typed", DIGIT_LOOKALIKES)
+def test_a_battle_action_started_from_a_lookalike_fighter_id_is_no_error(client, make_battle, typed):
+    battle = make_battle()
+    client.force_login(battle.gang_a.owner)
+    url = reverse("battles:battle-act", args=[battle.pk, "fight"])
+    assert client.get(url, {"fighter": typed}).status_code == 200
+    assert client.post(url, {"fighter": typed, "op": "odds"}).status_code == 200
