@@ -56,3 +56,11 @@ def locked_out(request, original_response=None, credentials=None):
         "minutes": round(cool_off.total_seconds() / 60) if cool_off else None,
     }
     return render(request, "registration/locked_out.html", context, status=settings.AXES_HTTP_RESPONSE_CODE)
+
+
+def attempted_username(request, credentials=None) -> str | None:
+    """The username a login tried, cut to what a username may be: axes stores it in a 255-character column,
+    and a guesser may send any length (PostgreSQL refuses the overflow; Django's usernames stop at 150)."""
+    field = settings.AXES_USERNAME_FORM_FIELD
+    value = (credentials or {}).get(field) if credentials else request.POST.get(field)
+    return str(value)[:150] if value is not None else None

@@ -143,6 +143,7 @@ AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "core.accounts.locked_out"
 AXES_CLIENT_IP_CALLABLE = "core.accounts.client_ip"
+AXES_USERNAME_CALLABLE = "core.accounts.attempted_username"
 # How many proxies in front of the site append to X-Forwarded-For (the address is the one the outermost saw).
 PROXY_COUNT = integer(ENV, "PROXY_COUNT", 0 if DEBUG else 1)
 LOGIN_SLOWDOWN_STEP = float(ENV.get("LOGIN_SLOWDOWN_STEP", "0.5"))

@@ -164,3 +164,10 @@ def test_password_reset_for_an_unknown_address_says_the_same_and_sends_nothing(c
     response = client.post(reverse("password_reset"), {"email": "nobody@example.com"}, follow=True)
     assert b"Check your email" in response.content
     assert mailoutbox == []
+
+
+@pytest.mark.django_db
+def test_a_very_long_username_is_a_failed_login_not_an_error(client):
+    """axes records the username tried in a 255-character column; PostgreSQL refuses longer."""
+    response = client.post(reverse("login"), {"username": "x" * 5000, "password": "wrong"})
+    assert response.status_code == 200
