@@ -263,8 +263,10 @@ def coming_battles(gang: Gang) -> list:
     )
 
 
-def gang_territories(gang: Gang, viewer) -> list:
-    """Territories the gang holds in campaigns ``viewer`` may see, for the gang page (one query; see campaigns)."""
+def gang_territories(gang: Gang, viewer=None) -> list:
+    """Territories the gang holds in campaigns ``viewer`` may see (all without one), for the gang page (one query).
+
+    The print sheet passes no viewer: it is cached once for every viewer of the gang (gangs.printing)."""
     from campaigns.selectors import gang_territories as held_territories  # campaigns builds on gangs
 
     return held_territories(gang, viewer)

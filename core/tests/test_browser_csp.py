@@ -44,7 +44,7 @@ def test_the_demo_pages_raise_no_csp_violation(page, log_in_browser, demo):
     assert page.evaluate("window.htmx && htmx.config.includeIndicatorStyles === false")
     page.goto(f"/gangs/{gang.pk}/print/")
     page.evaluate("window.print = () => { document.body.dataset.printed = 'yes'; }")
-    page.get_by_role("button", name="Print").click()
+    page.locator("[data-print]").first.click()
     assert page.evaluate("document.body.dataset.printed") == "yes"
 
 

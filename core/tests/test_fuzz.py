@@ -229,7 +229,7 @@ def seed_urls() -> list[str]:
 
     from battles.models import BattleSession
     from campaigns.models import Battle, Campaign
-    from gangs.models import Fighter
+    from gangs.models import Fighter, LedgerEntry
 
     user = get_user_model().objects.get(username="demo")
     urls = [
@@ -273,6 +273,8 @@ def seed_urls() -> list[str]:
             urls += [
                 reverse(f"postbattle:{name}", args=[*sequence, 0]) for name in ("sequence-back", "sequence-set-aside")
             ]
+    for entry in LedgerEntry.objects.filter(gang__owner=user).order_by("-pk")[:3]:
+        urls.append(reverse("gangs:entry-undo", args=[entry.gang_id, entry.pk]))
     for fighter in Fighter.objects.filter(gang__owner=user)[:3]:
         urls.append(reverse("gangs:fighter-let-go", args=[fighter.gang_id, fighter.pk]))
     for session in BattleSession.objects.all():
