@@ -146,3 +146,17 @@ def edition_rules(edition: str):
     from battles.rules import classic, n18
 
     return {Edition.CLASSIC: classic, Edition.N18: n18}[edition]
+
+
+def range_bands(fighter, choice: str, bands) -> dict:
+    """The farthest inches of the chosen weapon's Short and Long range for this fighter (None where it has no
+    such band), read by the edition's rulebook function ``bands``, so a range band picked at the table becomes
+    the distance the rulebook reads."""
+    from rulebook.errors import RulesInputError
+    from rulebook.query import Query
+
+    query, _ = weapon_query(fighter, choice)
+    try:
+        return bands(Query(query), fighter.stats.get("S", 3))
+    except RulesInputError:
+        return {"short": None, "long": None}

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from battles.models import Condition
 from battles.rules import Plan, fighting_weapons, weapon_query
+from battles.rules import range_bands as shared_range_bands
 from rulebook.classic.shooting import range_bands as weapon_range_bands
-from rulebook.errors import RulesInputError
-from rulebook.query import Query
 
 KINDS = {"shoot": "Shoot", "fight": "Fight", "multi-fight": "Multiple combat", "test": "Test"}
 TESTS = {
@@ -212,10 +211,5 @@ def _bottle_plan(side: str, fighters: list, params: dict) -> Plan:
 
 
 def range_bands(fighter, choice: str) -> dict:
-    """The farthest inches of the chosen weapon's Short and Long range for this fighter (None where it has no
-    such band), so a range band picked at the table becomes the distance the rulebook reads."""
-    query, _ = weapon_query(fighter, choice)
-    try:
-        return weapon_range_bands(Query(query), fighter.stats.get("S", 3))
-    except RulesInputError:
-        return {"short": None, "long": None}
+    """This edition's range bands of the chosen weapon (:func:`battles.rules.range_bands`)."""
+    return shared_range_bands(fighter, choice, weapon_range_bands)
