@@ -218,19 +218,13 @@ def confirmed_battles(gang: Gang) -> QuerySet[Battle]:
     return Battle.objects.filter(mine, status=BattleStatus.CONFIRMED).order_by("-confirmed_at", "-pk")
 
 
-def gang_territories(gang: Gang, viewer=None) -> list[CampaignTerritory]:
-    """The territories the gang holds in its campaigns (Home Settlement first), for the gang page and income.
-
-    With ``viewer``, only in campaigns the viewer may see (the territories name their campaign).
-    """
+def gang_territories(gang: Gang) -> list[CampaignTerritory]:
+    """The territories the gang holds in its campaigns (Home Settlement first), for the gang page and the print
+    sheet, which show them only to a viewer who may see the campaign (gangs.selectors.viewer_sees_campaign)."""
     # One filter() call: both conditions must hold for the same membership row (no duplicate rows).
     held = CampaignTerritory.objects.filter(
         holder=gang, campaign__memberships__gang=gang, campaign__memberships__removed_at__isnull=True
     ).select_related("territory", "campaign")
-    if viewer is not None:
-        from campaigns.permissions import visible_campaigns
-
-        held = held.filter(campaign__in=visible_campaigns(viewer).values("pk"))
     return sorted(held, key=lambda t: (not t.is_home_settlement, t.territory.name))
 
 

@@ -5,7 +5,8 @@
   injuries and skills, and every ledger entry) moves the gang's ``version`` when it is saved or deleted, in the
   same transaction (a ``post_save``/``post_delete`` receiver issuing an ``F()`` update), so the next render
   uses a new key: a stale card can never be shown, whatever wrote the change (a service, the post-battle
-  sequence, an import, the admin).
+  sequence, an import, the admin). The campaigns app has its memberships and territories followed the same way
+  (:func:`follow`), so the campaign a gang plays in and the territories it holds are part of its version too.
 - Every change to the game content moves :class:`content.models.ContentVersion` the same way
   (:mod:`content.versioning`); a ``load_content`` moves it once, at the end of a load that changed something.
 - A key holds only what every viewer sees; edit controls and forms (with their CSRF tokens) stay outside the
@@ -18,7 +19,7 @@ servers (README, Configuration).
 from __future__ import annotations
 
 from django.db.models import F, Subquery
-from django.db.models.signals import post_delete, post_save
+from django.db.models.signals import post_delete, post_save, pre_save
 
 #: Fragments live a day at most; a version that moved leaves its old keys to expire.
 FRAGMENT_SECONDS = 24 * 60 * 60
@@ -72,3 +73,25 @@ def connect() -> None:
         model = apps.get_model("gangs", name)
         post_save.connect(_fighter_row, sender=model, dispatch_uid=f"roster-version-{name}")
         post_delete.connect(_fighter_row, sender=model, dispatch_uid=f"roster-version-{name}-delete")
+
+
+def follow(model, gang_field: str) -> None:
+    """Move the version of the gang that ``model``'s ``gang_field`` names whenever a row is saved or deleted
+    (and of the gang it named before, when a save changes it): for rows another app keeps that a roster shows
+    or depends on, such as a campaign's memberships and territories (campaigns.apps)."""
+    attname = model._meta.get_field(gang_field).attname
+    uid = f"roster-version-{model._meta.label}"
+
+    def before(sender, instance, **kwargs):
+        if not kwargs.get("raw") and instance.pk is not None:
+            named = sender.objects.filter(pk=instance.pk).values_list(attname, flat=True).first()
+            if named != getattr(instance, attname):
+                bump_gang(named)
+
+    def after(sender, instance, **kwargs):
+        if not kwargs.get("raw"):
+            bump_gang(getattr(instance, attname))
+
+    pre_save.connect(before, sender=model, weak=False, dispatch_uid=f"{uid}-before")
+    post_save.connect(after, sender=model, weak=False, dispatch_uid=uid)
+    post_delete.connect(after, sender=model, weak=False, dispatch_uid=f"{uid}-delete")

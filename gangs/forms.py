@@ -9,7 +9,7 @@ from django import forms
 from content.models import ADDITION_CATEGORIES, Edition, EquipmentCategory, FighterType, House, HouseKind, Skill
 from core.forms import EnteredDiceField
 from gangs.models import ON_ROSTER, Fighter, FighterStatus, Gang
-from gangs.services import buyable_equipment, house_rules
+from gangs.services import buyable_equipment, house_rules, house_types
 from gangs.services.record import SETTABLE_STATUSES, InjuryMode, injury_rows
 from rulebook import gang_rules
 from rulebook.classic.campaign.experience import SKILL_TABLES as CLASSIC_SKILL_TABLES
@@ -61,9 +61,8 @@ class HireForm(forms.Form):
 
     def __init__(self, *args, gang: Gang, additions=(), can_override: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
-        # The house list comes prefetched with the gang (gangs.selectors); ``additions`` are the Hangers-on and
-        # Brutes of gangs.selectors.gang_additions, priced for the house.
-        types = sorted((t for t in gang.house.fighter_types.all() if t.is_active), key=lambda t: (t.order, t.name))
+        # ``additions`` are the Hangers-on and Brutes of gangs.selectors.gang_additions, priced for the house.
+        types = sorted((t for t in house_types(gang.house) if t.is_active), key=lambda t: (t.order, t.name))
         left_out = []
         if not can_override:
             # One query for the roster's types: the gang page loads its fighters only when the cache misses.

@@ -26,6 +26,13 @@ def is_gang_arbitrator(user, gang: Gang) -> bool:
     ).exists()
 
 
+def arbitrates_campaign(user, campaign_id: int) -> bool:
+    """True when ``user`` is an arbitrator of the campaign ``campaign_id``."""
+    from campaigns.models import CampaignArbitrator  # campaigns builds on gangs
+
+    return user.is_authenticated and CampaignArbitrator.objects.filter(user=user, campaign_id=campaign_id).exists()
+
+
 def can_edit_gang(user, gang: Gang) -> bool:
     if not user.is_authenticated:
         return False
@@ -63,9 +70,14 @@ def gang_for_view(user, pk: int, queryset: QuerySet | None = None) -> Gang:
 def gang_for_edit(user, pk: int, queryset: QuerySet | None = None) -> Gang:
     """The gang when ``user`` may change it; 403 for a logged-in user who may only look."""
     gang = gang_for_view(user, pk, queryset)
+    require_edit(user, gang)
+    return gang
+
+
+def require_edit(user, gang: Gang) -> None:
+    """403 for a logged-in user who may only look at ``gang``."""
     if not can_edit_gang(user, gang):
         raise PermissionDenied("Only the gang's owner or an arbitrator of its campaign may change it.")
-    return gang
 
 
 def in_campaign(gang: Gang) -> bool:

@@ -77,12 +77,13 @@ def rules_reference(rows: list[FighterRow]) -> list[Term]:
     return sorted(seen.values(), key=lambda term: term.name.casefold())
 
 
-def sheet_parts(gang, roster, kind: str) -> dict:
+def sheet_parts(gang, roster, kind: str, sees_campaign: bool) -> dict:
     """What the print page draws besides the roster, for ``kind`` "roster", "cards" or "blank", each part
-    computed on first use, so a sheet served from the cache costs none of it."""
+    computed on first use, so a sheet served from the cache costs none of it. The territories held are drawn
+    only for a viewer who may see the gang's campaign (``sees_campaign``)."""
     parts = {"blank_stats": blank_stats(gang.edition), "blank_weapons": range(BLANK_WEAPON_ROWS)}
     if kind == "roster":
-        parts["territories"] = SimpleLazyObject(lambda: gang_territories(gang))
+        parts["territories"] = SimpleLazyObject(lambda: gang_territories(gang) if sees_campaign else [])
     elif kind == "cards":
         parts["sheets"] = SimpleLazyObject(lambda: card_sheets(roster.card_rows))
         parts["explained"] = SimpleLazyObject(lambda: rules_reference(roster.card_rows))

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q, Sum, prefetch_related_objects
+from django.core.cache import cache
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, Subquery, Sum, prefetch_related_objects
 from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
 from django.utils.functional import SimpleLazyObject, empty
@@ -18,6 +19,7 @@ from django.utils.functional import SimpleLazyObject, empty
 from content.models import Edition, EquipmentKind, FighterCategory, FighterType, HouseKind
 from content.printed import Glossary, PrintedProfile, Term, equipment_rules, glossary_for, printed_weapon
 from content.versioning import content_version_subquery
+from gangs.cache import FRAGMENT_SECONDS, fragment_key
 from gangs.models import ON_ROSTER, Fighter, FighterSkill, Gang, LedgerEntry, Purchase
 from gangs.services import classic_advances_due, composition_problems
 from gangs.stats import StatValue, stat_line
@@ -49,19 +51,83 @@ def _roster_prefetches() -> tuple:
 
 
 def gang_queryset():
-    """A gang with its house list and the content's version; its roster is loaded by :func:`lazy_roster` only
-    when a page renders a fragment that is not cached (gangs.cache)."""
-    capped = Q(fighters__status__in=ON_ROSTER, fighters__fighter_type__category__in=gang_rules.REPUTATION_CAPPED)
-    return (
-        Gang.objects.select_related("house", "owner")
-        .annotate(content_version=content_version_subquery(), hangers_on_held=Count("fighters", filter=capped))
-        .prefetch_related("house__fighter_types")
-    )
+    """A gang with its house and the content's version (one query). Its roster is loaded by :func:`lazy_roster`,
+    and its house list by what needs it, only when a page renders a fragment the cache does not hold
+    (gangs.cache)."""
+    return Gang.objects.select_related("house", "owner").annotate(content_version=content_version_subquery())
+
+
+@dataclass(frozen=True)
+class RosterFacts:
+    """What the gang page's own (uncached) parts ask about one version of the gang: how many Hangers-on and
+    Brutes it holds (the Reputation notice), whether the Stash holds items, and the campaign it plays in (one at
+    a time). Every row they are counted from moves the gang's version (gangs.cache, campaigns.apps), so they are
+    read once per version and kept beside its fragments."""
+
+    hangers_on_held: int
+    stash_holds_items: bool
+    campaign_id: int | None
+
+
+def roster_facts(gang: Gang) -> RosterFacts:
+    """:class:`RosterFacts` of ``gang`` (from :func:`gang_queryset`): from the cache, else one query."""
+    key = "roster-facts:" + ":".join(str(part) for part in fragment_key(gang))
+    facts = cache.get(key)
+    if facts is None:
+        from campaigns.models import CampaignGang  # campaigns builds on gangs
+
+        capped = Q(status__in=ON_ROSTER, fighter_type__category__in=gang_rules.REPUTATION_CAPPED)
+        playing = CampaignGang.objects.filter(gang=OuterRef("pk"), removed_at__isnull=True).values("campaign_id")
+        row = (
+            Gang.objects.filter(pk=gang.pk)
+            .annotate(
+                held=Subquery(
+                    Fighter.objects.filter(capped, gang=OuterRef("pk"))
+                    .values("gang")
+                    .annotate(n=Count("pk"))
+                    .values("n")
+                ),
+                stash_held=Exists(Purchase.objects.filter(gang=OuterRef("pk"), fighter__isnull=True)),
+                campaign=Subquery(playing[:1]),
+            )
+            .values("held", "stash_held", "campaign")
+            .get()
+        )
+        facts = RosterFacts(row["held"] or 0, row["stash_held"], row["campaign"])
+        cache.set(key, facts, FRAGMENT_SECONDS)
+    return facts
+
+
+def roster_gang(user, pk: int) -> Gang:
+    """The gang for the gang page (404 as :func:`gangs.permissions.gang_for_view`), carrying its
+    :class:`RosterFacts` and the viewer's access as the attributes :func:`gangs.permissions.viewer_gangs` would
+    annotate: one query for the gang, none for its facts while its version is cached, and one for an arbitrator
+    only when it plays in a campaign."""
+    from gangs.permissions import arbitrates_campaign, gang_for_view
+
+    gang = gang_for_view(user, pk, gang_queryset())
+    facts = roster_facts(gang)
+    gang.hangers_on_held, gang.stash_holds_items = facts.hangers_on_held, facts.stash_holds_items
+    gang.campaign_now_id = facts.campaign_id
+    gang.in_campaign_now = facts.campaign_id is not None
+    gang.viewer_is_arbitrator = gang.in_campaign_now and arbitrates_campaign(user, facts.campaign_id)
+    return gang
+
+
+def viewer_sees_campaign(user, gang: Gang) -> bool:
+    """Whether ``user`` may see what the campaign ``gang`` plays in holds (its territories): anyone when it plays
+    in none, else the campaign's rule (campaigns.permissions.visible_campaigns), which its owner, a player of the
+    campaign, and its arbitrators pass without a query. ``gang`` comes from :func:`roster_gang`."""
+    if not gang.in_campaign_now or gang.owner_id == user.pk or gang.viewer_is_arbitrator:
+        return True
+    from campaigns.permissions import can_see_campaign  # campaigns builds on gangs
+
+    return can_see_campaign(user, gang.campaign_now_id)
 
 
 def let_go_notice(gang: Gang) -> dict | None:
     """What the gang page says when Reputation has fallen below the Hangers-on and Brutes held: the cap, how
-    many must go and who may (one query, only then). ``gang`` comes from :func:`gang_queryset`."""
+    many must go and who may (one query, only then). ``gang`` comes from :func:`roster_gang`."""
     must = gang_rules.hangers_on_excess(gang.reputation, gang.hangers_on_held)
     if not must:
         return None
@@ -71,11 +137,6 @@ def let_go_notice(gang: Gang) -> dict | None:
         "must": must,
         "held": list(held.select_related("fighter_type").order_by("order", "pk")),
     }
-
-
-def gang_with_content_version():
-    """Gangs with the content's version annotated (no query of its own), for pages that show rule summaries."""
-    return Gang.objects.select_related("house", "owner").annotate(content_version=content_version_subquery())
 
 
 def known_content_version(gang: Gang) -> int | None:
@@ -101,6 +162,8 @@ def stash_items(gang: Gang, roster: SimpleLazyObject) -> SimpleLazyObject:
     def load() -> list[Purchase]:
         if roster._wrapped is not empty:
             return [item.purchase for item in roster.stash_items]
+        if getattr(gang, "stash_holds_items", True) is False:  # known from roster_facts: no query
+            return []
         return list(gang.purchases.filter(fighter__isnull=True).select_related("equipment").order_by("pk"))
 
     return SimpleLazyObject(load)
@@ -263,13 +326,15 @@ def coming_battles(gang: Gang) -> list:
     )
 
 
-def gang_territories(gang: Gang, viewer=None) -> list:
-    """Territories the gang holds in campaigns ``viewer`` may see (all without one), for the gang page (one query).
-
-    The print sheet passes no viewer: it is cached once for every viewer of the gang (gangs.printing)."""
+def gang_territories(gang: Gang) -> list:
+    """Territories the gang holds in the campaign it plays in (one query; none outside a campaign when
+    :func:`roster_gang` or :func:`gangs.permissions.viewer_gangs` says so). Pages show them only to a viewer
+    :func:`viewer_sees_campaign` lets see them."""
+    if getattr(gang, "in_campaign_now", None) is False:
+        return []
     from campaigns.selectors import gang_territories as held_territories  # campaigns builds on gangs
 
-    return held_territories(gang, viewer)
+    return held_territories(gang)
 
 
 def _entries(queryset):

@@ -16,6 +16,7 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -23,7 +24,15 @@ from content.models import Edition
 from gangs import exchange, forms, printing, services
 from gangs.cache import FRAGMENT_SECONDS, fragment_key
 from gangs.models import ON_ROSTER, FighterStatus, Purchase
-from gangs.permissions import gang_access, gang_for_edit, gang_for_view, record_keeper, viewer_gangs
+from gangs.permissions import (
+    gang_access,
+    gang_for_edit,
+    gang_for_view,
+    in_campaign,
+    record_keeper,
+    require_edit,
+    viewer_gangs,
+)
 from gangs.selectors import (
     coming_battles,
     fighter_detail,
@@ -32,11 +41,12 @@ from gangs.selectors import (
     gang_history,
     gang_queryset,
     gang_territories,
-    gang_with_content_version,
     gangs_owned_by,
     lazy_roster,
     let_go_notice,
+    roster_gang,
     stash_items,
+    viewer_sees_campaign,
 )
 from gangs.services import record, undo
 from rulebook import gang_rules
@@ -78,18 +88,39 @@ def gang_create(request):
 
 
 def _hire_forms(gang, access, data=None, posted: str = "") -> dict:
-    """The hire form (house list with Hangers-on and Brutes) and the Hired Gun form, one bound if posted."""
-    additions, battles = gang_additions(gang), coming_battles(gang)
-    hire = forms.HireForm(
-        data if posted == "hire" else None, gang=gang, additions=additions["roster"], can_override=access.is_arbitrator
-    )
-    hired = forms.HiredGunForm(
-        data if posted == "hired_gun" else None,
-        hired=additions["hired"],
-        battles=battles,
-        can_override=access.is_arbitrator,
-    )
-    return {"hire_form": hire, "hired_gun_form": hired if battles and additions["hired"] else None}
+    """The hire form (house list with Hangers-on and Brutes) and the Hired Gun form, one bound if posted.
+
+    Unposted, each is built only when the page draws it: the hire form's fields come from the cache while the
+    gang and the content are unchanged (``hire_form_cached``, gang_detail.html), and the Hired Gun form needs a
+    coming campaign battle."""
+    additions = SimpleLazyObject(lambda: gang_additions(gang))
+
+    def hire():
+        return forms.HireForm(
+            data if posted == "hire" else None,
+            gang=gang,
+            additions=additions["roster"],
+            can_override=access.is_arbitrator,
+        )
+
+    def hired_gun():
+        battles = coming_battles(gang) if in_campaign(gang) else []
+        if not (battles and additions["hired"]):
+            return None
+        return forms.HiredGunForm(
+            data if posted == "hired_gun" else None,
+            hired=additions["hired"],
+            battles=battles,
+            can_override=access.is_arbitrator,
+        )
+
+    if posted:
+        return {"hire_form": hire(), "hired_gun_form": hired_gun(), "hire_form_cached": False}
+    return {
+        "hire_form": SimpleLazyObject(hire),
+        "hired_gun_form": SimpleLazyObject(hired_gun),
+        "hire_form_cached": True,
+    }
 
 
 def _gang_page(request, gang, *, partial: str = "", forms_built=None, status: int = 200):
@@ -105,7 +136,7 @@ def _gang_page(request, gang, *, partial: str = "", forms_built=None, status: in
         "fragment_seconds": FRAGMENT_SECONDS,
         "stash_items": stash,
         "access": access,
-        "territories": gang_territories(gang, request.user),
+        "territories": gang_territories(gang) if viewer_sees_campaign(request.user, gang) else [],
         "let_go": let_go_notice(gang),
         "hangers_on_cap": gang_rules.hangers_on_cap(gang.reputation),
         **(forms_built or (_hire_forms(gang, access) if access.can_edit else {})),
@@ -117,7 +148,7 @@ def _gang_page(request, gang, *, partial: str = "", forms_built=None, status: in
 @login_required
 @require_GET
 def gang_detail(request, pk: int):
-    return _gang_page(request, gang_for_view(request.user, pk, gang_queryset()))
+    return _gang_page(request, roster_gang(request.user, pk))
 
 
 @login_required
@@ -178,7 +209,8 @@ def hired_gun_hire(request, pk: int):
 
 def _hire(request, pk: int, posted: str):
     """Hire from the house list, a Hanger-on or Brute (``hire``), or a Hired Gun for a battle (``hired_gun``)."""
-    gang = gang_for_edit(request.user, pk, gang_queryset())
+    gang = roster_gang(request.user, pk)
+    require_edit(request.user, gang)
     access = gang_access(request.user, gang)
     built = _hire_forms(gang, access, request.POST, posted)
     form = built["hire_form" if posted == "hire" else "hired_gun_form"]
@@ -197,7 +229,7 @@ def _hire(request, pk: int, posted: str):
             messages.success(request, f"Hired {fighter.name} for {fighter.cost} credits.")
             if not request.htmx:
                 return redirect(gang)
-            return _gang_page(request, gang_for_view(request.user, pk, gang_queryset()), partial="roster")
+            return _gang_page(request, roster_gang(request.user, pk), partial="roster")
     return _gang_page(request, gang, partial="roster" if request.htmx else "", forms_built=built)
 
 
@@ -216,7 +248,7 @@ def fighter_let_go(request, pk: int, fighter_pk: int):
         messages.success(request, f"{fighter.name} has left the gang.")
     if not request.htmx:
         return redirect(gang)
-    return _gang_page(request, gang_for_view(request.user, pk, gang_queryset()), partial="roster")
+    return _gang_page(request, roster_gang(request.user, pk), partial="roster")
 
 
 # --- fighters ----------------------------------------------------------------------------------
@@ -324,7 +356,7 @@ def _after_fighter_change(request, gang, fighter_pk: int, message: str, form_nam
 @require_GET
 def fighter_detail_view(request, pk: int, fighter_pk: int):
     return _fighter_page(
-        request, gang_for_view(request.user, pk, viewer_gangs(request.user, gang_with_content_version())), fighter_pk
+        request, gang_for_view(request.user, pk, viewer_gangs(request.user, gang_queryset())), fighter_pk
     )
 
 
@@ -510,8 +542,7 @@ def _back_from_purchase(request, purchase_gang, fighter_pk: int | None, message:
         return _after_fighter_change(request, purchase_gang, fighter_pk, message)
     messages.success(request, message)
     if request.htmx:
-        gang = gang_for_view(request.user, purchase_gang.pk, gang_queryset())
-        return _gang_page(request, gang, partial="roster")
+        return _gang_page(request, roster_gang(request.user, purchase_gang.pk), partial="roster")
     return redirect(purchase_gang)
 
 
@@ -586,20 +617,21 @@ def purchase_move(request, pk: int, purchase_pk: int):
 @require_GET
 def gang_print(request, pk: int):
     """The roster sheet; ``?cards=1`` the fighter cards, ``?cards=blank`` a sheet of blank cards; A4 or Letter."""
-    gang = gang_for_view(request.user, pk, gang_queryset())
+    gang = roster_gang(request.user, pk)
     size = request.GET.get("size", "a4")
     kind = {"1": "cards", "blank": "blank"}.get(request.GET.get("cards", ""), "roster")
     roster = lazy_roster(gang)
     context = {
         "gang": gang,
         "roster": roster,
-        "roster_key": fragment_key(gang),
+        # The sheet lists the territories held only for a viewer who may see the campaign: a key of its own.
+        "roster_key": fragment_key(gang, sees_campaign := viewer_sees_campaign(request.user, gang)),
         "fragment_seconds": FRAGMENT_SECONDS,
         "size": size if size in PRINT_SIZES else "a4",
         "sizes": PRINT_SIZES,
         "kind": kind,
         # Drawn only when the sheet is not in the cache (lazily, like the roster).
-        **printing.sheet_parts(gang, roster, kind),
+        **printing.sheet_parts(gang, roster, kind, sees_campaign),
     }
     return render(request, "gangs/gang_print.html", context)
 

@@ -49,6 +49,7 @@ from gangs.services.gangs import (
     hangers_on_over_cap,
     held_additions,
     house_rules,
+    house_types,
     roster_types,
 )
 
@@ -57,6 +58,7 @@ __all__ = [
     "gang_rename",
     "gang_override",
     "house_rules",
+    "house_types",
     "roster_types",
     "composition_problems",
     "fighter_hire",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import prefetch_related_objects
 
 from content.models import (
     House,
@@ -75,10 +76,16 @@ def gang_override(
 # --- composition --------------------------------------------------------------------------------
 
 
+def house_types(house: House) -> list:
+    """The house list's fighter types, fetched once per house object (a no-op when already prefetched): the
+    roster's problems and the hire form both read them, and a page whose fragments are cached reads neither."""
+    prefetch_related_objects([house], "fighter_types")
+    return list(house.fighter_types.all())
+
+
 def house_rules(house: House) -> gang_rules.HouseRules:
     types = tuple(
-        gang_rules.TypeLimit(t.slug, t.name, t.category, t.min_per_gang, t.max_per_gang)
-        for t in house.fighter_types.all()
+        gang_rules.TypeLimit(t.slug, t.name, t.category, t.min_per_gang, t.max_per_gang) for t in house_types(house)
     )
     return gang_rules.HouseRules(
         name=house.name,

@@ -144,3 +144,93 @@ def test_a_saved_copy_of_the_gang_never_puts_back_an_older_version(gang):
     stale.notes = "Written from an old copy"
     stale.save()
     assert Gang.objects.get(pk=gang.pk).version > moved
+
+
+def _queries(client, url) -> list[str]:
+    client.get(url)  # warm
+    with CaptureQueriesContext(connection) as warm:
+        assert client.get(url).status_code == 200
+    return [query["sql"] for query in warm]
+
+
+@pytest.mark.parametrize("name", ["gangs:gang-detail", "gangs:gang-print"])
+def test_a_warm_roster_reads_only_the_session_the_user_and_the_gang(client, cache_backend, gang, name):
+    """Outside a campaign, with an empty Stash, the owner's warm page is the login's two queries and the gang's
+    one: the hire form's fields, the Reputation notice's count and the Stash come from the cache too."""
+    client.force_login(gang.owner)
+    queries = _queries(client, reverse(name, args=[gang.pk]))
+    assert len(queries) == 3, queries
+    assert "gangs_gang" in queries[2]
+
+
+def test_in_a_campaign_the_warm_page_adds_the_arbitrator_check_territories_and_battles(client, cache_backend, gang):
+    _join_campaign(gang)
+    client.force_login(gang.owner)
+    queries = _queries(client, reverse("gangs:gang-detail", args=[gang.pk]))
+    assert len(queries) == 6, queries
+    assert [
+        "campaignarbitrator" in queries[3],
+        "campaignterritory" in queries[4],
+        "campaigns_battle" in queries[5],
+    ] == [
+        True,
+        True,
+        True,
+    ]
+
+
+def test_campaign_memberships_and_territories_move_the_version(client, cache_backend, gang, make_gang, make_territory):
+    """The printed roster lists the territories held: joining, a territory changing hands and leaving each
+    show on the next print, whatever the ledger says."""
+    from campaigns.models import CampaignGang
+    from campaigns.services import campaign_create, campaign_join, gang_remove, territory_add, territory_assign
+
+    client.force_login(gang.owner)
+    url = reverse("gangs:gang-print", args=[gang.pk])
+    assert "None held." in client.get(url).content.decode()
+    campaign = campaign_create(user=gang.owner, edition="n18", name="Ash Wastes League")
+    rival = make_gang(edition="n18")
+    for member in (gang, rival):
+        campaign_join(campaign=campaign, gang=member, user=member.owner)
+    assert "Home Settlement" in client.get(url).content.decode()
+    held = territory_add(campaign=campaign, territory=make_territory("n18", "Old Ruins"))
+    territory_assign(held=held, holder=rival, actor=gang.owner, reason="Test")
+    rival_version = Gang.objects.get(pk=rival.pk).version
+    territory_assign(held=held, holder=gang, actor=gang.owner, reason="Won it")
+    assert Gang.objects.get(pk=rival.pk).version > rival_version
+    assert "Old Ruins" in client.get(url).content.decode()
+    version = Gang.objects.get(pk=gang.pk).version
+    CampaignGang.objects.filter(gang=gang).first().save()  # a row written outside the services moves it too
+    assert Gang.objects.get(pk=gang.pk).version > version
+    gang_remove(membership=CampaignGang.objects.get(gang=gang), actor=gang.owner)
+    assert "None held." in client.get(url).content.decode()
+
+
+def test_printed_territories_follow_the_campaigns_rule(client, make_user, cache_backend, gang):
+    """The owner's cached sheet lists its Home Settlement; a stranger, who may not see the campaign, gets a sheet
+    of its own that does not (README, Who sees what)."""
+    _join_campaign(gang)
+    url = reverse("gangs:gang-print", args=[gang.pk])
+    client.force_login(gang.owner)
+    assert "Home Settlement" in client.get(url).content.decode()
+    client.force_login(make_user())
+    stranger = client.get(url).content.decode()
+    assert "Home Settlement" not in stranger and "None held." in stranger and "Mother Ash" in stranger
+
+
+def test_the_cached_hire_form_follows_the_stash_and_the_viewer(client, make_user, cache_backend, gang):
+    """The hire form's fields are cached with the roster: a change to the Stash changes what it offers, and an
+    arbitrator (who may override) is never served the owner's form."""
+    from campaigns.services import campaign_create, campaign_join
+
+    client.force_login(gang.owner)
+    _page(client, gang)
+    stash = Gang.objects.get(pk=gang.pk).stash
+    services.gang_override(gang=gang, actor=gang.owner, reason="Spent", credits=-stash)
+    assert "the Stash holds 0" in _page(client, gang)
+    arbitrator = make_user()
+    campaign_join(campaign=campaign_create(user=arbitrator, edition="n18", name="League"), gang=gang, user=gang.owner)
+    owner_page = _page(client, gang)
+    client.force_login(arbitrator)
+    arbitrator_page = _page(client, gang)
+    assert 'name="override_reason"' in arbitrator_page and 'name="override_reason"' not in owner_page

@@ -147,6 +147,17 @@ class Command(BaseCommand):
             gang = made[size] = self._gang(size)
             self.measure(f"roster, {size} fighters", reverse("gangs:gang-detail", args=[gang.pk]), with_floor=True)
             self.measure(f"print, {size} fighters", reverse("gangs:gang-print", args=[gang.pk]), with_floor=True)
+        # A club's gang plays in a campaign: its page also asks whether the viewer arbitrates it, its territories
+        # and its coming battles (gangs.selectors.roster_gang).
+        from campaigns import services as campaigns
+
+        arbitrator = get_user_model().objects.create_user("bench-arbitrator")
+        campaign = campaigns.campaign_create(user=arbitrator, edition=Edition.N18, name="Bench league")
+        gang = self._gang(30)
+        campaigns.campaign_join(campaign=campaign, gang=gang, user=self.user, dice=SeededDice(0))
+        self.measure(
+            "roster, 30 fighters, in a campaign", reverse("gangs:gang-detail", args=[gang.pk]), with_floor=True
+        )
         return made
 
     def _campaigns(self) -> None:
