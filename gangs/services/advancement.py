@@ -239,6 +239,9 @@ def _n18_ganger(fighter: Fighter, actor, dice: DiceSource, prefer, random_table:
         table = random_table or next(iter(primary), "")
         if table not in primary:
             raise ValidationError(f"A Specialist rolls on a Primary Skill Set: {', '.join(primary) or 'none'}.")
+        # As a classic advance: a full table would refuse the promotion after the 2D6, throwing that roll away.
+        if gang_rules.n18_table_full(every[table], _known_skills(fighter)):
+            raise ValidationError(f"{fighter.name} already has every {table} skill; choose another Primary Skill Set.")
     raised = Counter(fighter.stat_changes.filter(source=StatChangeSource.ADVANCEMENT).values_list("stat", flat=True))
     mark = len(dice.rolls)
     try:

@@ -471,6 +471,22 @@ def test_a_ganger_spends_6_xp_on_the_gangers_table(make_gang, make_fighter):
 
 
 @pytest.mark.django_db
+def test_a_ganger_whose_primary_skill_set_is_full_is_refused_before_the_advancement_roll(make_gang, make_fighter):
+    # The refusal used to come from the Specialist's skill roll, after the 2D6 had been thrown away.
+    from gangs.models import FighterSkill
+
+    gang = make_gang(edition="n18")
+    bruiser = make_fighter(gang, "ganger")
+    services.experience_award(fighter=bruiser, amount=6, actor=gang.owner, reason="Test")
+    for skill in Skill.objects.filter(edition="n18", table__name="Ferocity"):
+        FighterSkill.objects.create(fighter=bruiser, skill=skill)
+    dice = ScriptedDice([6, 6, 2])  # 12: Specialist
+    with pytest.raises(ValidationError, match="already has every Ferocity skill; choose another Primary Skill Set"):
+        services.fighter_advance_n18(fighter=bruiser, actor=gang.owner, random_table="Ferocity", dice=dice)
+    assert dice.remaining == 3 and not bruiser.advancements.exists()
+
+
+@pytest.mark.django_db
 def test_a_ganger_rolling_12_becomes_a_specialist_with_a_random_primary_skill(make_gang, make_fighter):
     gang = make_gang(edition="n18")
     bruiser = make_fighter(gang, "ganger")
