@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Q
 
 from battles.models import BattleSession
+from battles.rules import edition_rules
 from battles.services import action_resolve, battle_advance, battle_start
 from content.models import Edition
 from gangs.models import Gang
@@ -29,11 +30,12 @@ def _gangs(user):
     return None, None
 
 
-def _weapon(fighter, use: str) -> str | None:
-    """The fighter's first weapon for ``use`` (shoots, fights), close combat weapons first for a fight."""
-    weapons = [w for w in fighter.profile.get("weapons", []) if w[use]]
-    weapons.sort(key=lambda w: use == "fights" and w["category"] == "pistol")
-    return f"{weapons[0]['key']}:0" if weapons else None
+def _weapon(fighter, use: str, edition: str) -> str | None:
+    """The fighter's first weapon profile for ``use`` (shoots, fights) that the rulebook resolves, close combat
+    weapons first for a fight."""
+    usable = edition_rules(edition).offered(fighter, use).usable
+    usable.sort(key=lambda pair: use == "fights" and pair[0]["category"] == "pistol")
+    return f"{usable[0][0]['key']}:{usable[0][1]}" if usable else None
 
 
 def build_demo_battle(*, user, stdout) -> None:
@@ -53,15 +55,16 @@ def build_demo_battle(*, user, stdout) -> None:
     fighters = list(battle.fighters.all())
     ours = [f for f in fighters if f.side == "a"]
     theirs = [f for f in fighters if f.side == "b"]
-    shooter = next((f for f in ours if _weapon(f, "shoots")), None)
+    shooter = next((f for f in ours if _weapon(f, "shoots", battle.edition)), None)
     planned = []
     if shooter:
-        planned.append(("shoot", {"fighter": shooter, "target": theirs[0], "weapon": _weapon(shooter, "shoots"),
-                                  "distance": 9, "cover": "partial"}))  # fmt: skip
+        gun = _weapon(shooter, "shoots", battle.edition)
+        planned.append(("shoot", {"fighter": shooter, "target": theirs[0], "weapon": gun, "distance": 9,
+                                  "cover": "partial"}))  # fmt: skip
     brawler = ours[-1]
     fight = {"fighter": brawler, "target": theirs[-1]}
-    if battle.edition == Edition.N18 and _weapon(brawler, "fights"):
-        fight["weapon"] = _weapon(brawler, "fights")
+    if battle.edition == Edition.N18 and _weapon(brawler, "fights", battle.edition):
+        fight["weapon"] = _weapon(brawler, "fights", battle.edition)
     planned.append(("fight", fight))
     for seed, (kind, params) in enumerate(planned, start=11):
         try:

@@ -9,6 +9,7 @@ from urllib.parse import urlencode
 from django.urls import reverse
 
 from battles.models import FRESH_CONDITION, BattleFighter, Condition
+from battles.rules import edition_rules
 
 NAMES = {
     "p_hit": "Hits",
@@ -174,7 +175,7 @@ def fighter_actions(fighter: BattleFighter, edition: str, battle_pk: int, enemy_
     if fighter.out_of_action:
         return []
     pk = fighter.pk
-    shoots = any(w["shoots"] for w in fighter.profile.get("weapons", []))
+    shoots = bool(edition_rules(edition).offered(fighter, "shoots").usable)
     out = []
     down = fighter.condition in (Condition.DOWN, Condition.SERIOUSLY_INJURED)
     if (

@@ -12,7 +12,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from battles.models import BattleFighter, Condition, Role, Side
-from battles.rules import classic, n18
+from battles.rules import classic, n18, profile_label
 from core.forms import EnteredDiceField
 from gangs.models import AVAILABLE_FOR_BATTLE, Gang
 from rulebook.numbers import whole_number
@@ -93,26 +93,33 @@ def _fighter_choices(fighters) -> list:
     return [("", "—")] + [(f.pk, f"{f.name} ({f.battle.gang(f.side).name})") for f in fighters]
 
 
-def _weapon_choices(fighters, use: str, unarmed: bool = False, own: bool = False) -> list:
-    """``"<fighter id>:<weapon key>:<profile index>"`` for every weapon a fighter in play can use; ``own``: the
-    choices are one fighter's weapons, so the labels leave out his name."""
-    out = [] if own else [("", "—")]
+def _weapon_choices(rules, fighters, use: str, unarmed: bool = False, own: bool = False) -> tuple[list, list[str]]:
+    """``"<fighter id>:<weapon key>:<profile index>"`` for every weapon profile a fighter in play can use, as the
+    edition's ``offered`` sorts them (only what the rulebook resolves), and in words each profile left out and
+    why; ``own``: the choices are one fighter's weapons, so the labels leave out his name."""
+    out, left_out = ([] if own else [("", "—")]), []
     for f in fighters:
-        for w in f.profile.get("weapons", []):
-            if not w[use]:
-                continue
+        offer = rules.offered(f, use)
+        who = "" if own else f"{f.name}: "
+        for w, index in offer.usable:
             broken = " — failed" if w["key"] in f.failed_weapons else ""
             broken = " — jammed" if w["key"] in f.jammed_weapons else broken  # 2018+: no reload this battle
-            for index, profile in enumerate(w["profiles"]):
-                label = (
-                    ("" if own else f"{f.name}: ") + w["name"] + (f" ({profile['name']})" if profile["name"] else "")
-                )
-                out.append((f"{f.pk}:{w['key']}:{index}", label + broken))
+            out.append((f"{f.pk}:{w['key']}:{index}", who + profile_label(w, index) + broken))
+        left_out += [f"{who}{profile_label(w, index)}: {reason}." for w, index, reason in offer.left_out]
         if unarmed:
             out.append((f"{f.pk}::", "Bare hands" if own else f"{f.name}: bare hands"))
     if len(out) == (0 if own else 1):  # say why the list is empty rather than offer a lone dash
         out = [("", f"— no fighter in play has a weapon that {use} —")]
-    return out
+    return out, left_out
+
+
+def _weapon_field(form, name: str, fighters, use: str, unarmed: bool = False, own: bool = False) -> list:
+    """Set the field's weapon choices; the profiles left out go on the field (``left_out``) for the page to say
+    why. Returns the choices."""
+    choices, left_out = _weapon_choices(form.rules, fighters, use, unarmed=unarmed, own=own)
+    form.fields[name].choices = choices
+    form.fields[name].left_out = left_out
+    return choices
 
 
 class ActionForm(forms.Form):
@@ -127,6 +134,7 @@ class ActionForm(forms.Form):
     def __init__(self, *args, battle, fighters: list[BattleFighter], **kwargs):
         super().__init__(*args, **kwargs)
         self.battle = battle
+        self.rules = classic if battle.edition == "classic" else n18
         self.by_pk = {f.pk: f for f in fighters}
         self.fighters = fighters
 
@@ -142,8 +150,7 @@ class ActionForm(forms.Form):
         """One fighter's action: his weapons and his enemies in play as buttons, the only weapon and the last
         target already chosen."""
         self.fields["fighter"] = forms.IntegerField(widget=forms.HiddenInput, initial=fighter.pk)
-        weapons = _weapon_choices([fighter], use, unarmed=unarmed, own=True)
-        self.fields[weapon_field].choices = weapons
+        weapons = _weapon_field(self, weapon_field, [fighter], use, unarmed=unarmed, own=True)
         self.fields[weapon_field].widget = forms.RadioSelect(attrs={"class": "choice-buttons"})
         self.fields[weapon_field].widget.choices = weapons
         if len(weapons) == 1 or (unarmed and len(weapons) == 2):
@@ -185,11 +192,9 @@ class ShootForm(ActionForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        rules = classic if self.battle.edition == "classic" else n18
-        self.rules = rules
-        self.fields["shooter"].choices = _weapon_choices(_in_play(self.fighters), "shoots")
+        _weapon_field(self, "shooter", _in_play(self.fighters), "shoots")
         self.fields["target"].choices = _fighter_choices(_in_play(self.fighters))
-        self.fields["cover"].choices = list(rules.COVER.items())
+        self.fields["cover"].choices = list(self.rules.COVER.items())
         self.fields["cover"].widget.choices = self.fields["cover"].choices
         acting = self.acting()
         if acting is not None:
@@ -266,7 +271,7 @@ class FightForm(ActionForm):
             self.fields["defender_higher_up"] = forms.BooleanField(required=False, label="Opponent higher up")
         else:
             self.fields["attacker"].label = "Attacker and weapon"
-            self.fields["attacker"].choices = _weapon_choices(in_play, "fights", unarmed=True)
+            _weapon_field(self, "attacker", in_play, "fights", unarmed=True)
             self.fields["modifier"] = forms.IntegerField(
                 min_value=-6, max_value=6, required=False, label="Hit modifier", initial=0,
                 help_text="Multiple combats: +1 for each friend assisting, -1 for each enemy interfering.",
@@ -285,6 +290,10 @@ class FightForm(ActionForm):
                         widget=forms.RadioSelect(attrs={"class": "choice-buttons"}),
                         help_text="Two Melee or Sidearm weapons: +1 Attack dice, split between them.",
                     )  # fmt: skip
+        if self.battle.edition == "classic":
+            # The fight takes each fighter's first two hand weapons the rulebook resolves; say which it leaves out.
+            fighters = [acting] if acting else in_play
+            _, self.fields["attacker"].left_out = _weapon_choices(self.rules, fighters, "fights", own=bool(acting))
         if self.battle.edition == "classic" and acting is not None:
             self.fields["fighter"] = forms.IntegerField(widget=forms.HiddenInput, initial=acting.pk)
             self.initial.setdefault("attacker", acting.pk)
@@ -449,11 +458,8 @@ class TestForm(ActionForm):
             self.fields["side"] = forms.ChoiceField(choices=list(names.items()), label="Gang")
         elif test == "reload":
             del self.fields["fighter"]
-            failed = [
-                (v, label)
-                for v, label in _weapon_choices(_in_play(self.fighters), "shoots")
-                if label.endswith(" — failed")
-            ]
+            choices, _ = _weapon_choices(self.rules, _in_play(self.fighters), "shoots")
+            failed = [(v, label) for v, label in choices if label.endswith(" — failed")]
             self.fields["weapon"] = forms.ChoiceField(choices=[("", "—"), *failed], label="Fighter and weapon")
         else:
             self.fields["fighter"].choices = _fighter_choices(_in_play(self.fighters))
@@ -498,7 +504,7 @@ class ScenarioForm(ActionForm):
         if action == "ammo-cache":
             del self.fields["fighter"]
             self.fields["weapon"] = forms.ChoiceField(label="Fighter and weapon")
-            self.fields["weapon"].choices = _weapon_choices(_in_play(self.fighters), "shoots")
+            _weapon_field(self, "weapon", _in_play(self.fighters), "shoots")
         else:
             self.fields["fighter"].choices = _fighter_choices(_in_play(self.fighters))
         if action in ("defile-relic", "recover-cache"):

@@ -465,7 +465,7 @@ def _advance(gang, fighter, form, actor):
     if gang.edition == Edition.CLASSIC:
         dice = ScriptedDice(data["dice"]) if data["dice"] else RandomDice()
         return services.fighter_advance_classic(
-            fighter=fighter, actor=actor, dice=dice, skill_table=data["skill_table"]
+            fighter=fighter, actor=actor, dice=dice, skill_table=data["skill_table"], any_table=data["any_table"]
         )
     if "advance" in data:
         return services.fighter_advance_n18(fighter=fighter, actor=actor, dice=RandomDice(), **data["advance"])

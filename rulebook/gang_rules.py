@@ -257,11 +257,16 @@ def n18_improved(characteristic: str, value: int) -> int:
     return value + characteristic_step(characteristic, "improve")
 
 
+def n18_table_full(skills: Sequence[str], known: Iterable[str]) -> bool:
+    """Whether the fighter already has every one of a table's ``skills``: no random skill is left there."""
+    return set(skills) <= set(known)
+
+
 def n18_random_skill(table: str, skills: Sequence[str], known: Iterable[str], dice: DiceSource) -> str:
     """A random skill from ``table``, rolled again while the fighter already has it."""
-    known = set(known)
-    if all(s in known for s in skills):
+    if n18_table_full(skills, known):
         raise RulesInputError("skill_table", f"the fighter already has every {table} skill; choose another table")
+    known = set(known)
     while True:
         skill = skills[pick_index(len(skills), dice, f"{table} skill")]
         if skill not in known:

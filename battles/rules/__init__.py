@@ -101,9 +101,44 @@ def casualties(plan: Plan, harmful: tuple) -> list:
     return [f for f in dict.fromkeys(involved) if f.condition in harmful]
 
 
-def fighting_weapons(fighter) -> list[dict]:
-    """The fighter's weapons usable in close combat (hand-to-hand) that have not failed."""
-    return [w for w in fighter.profile.get("weapons", []) if w["fights"] and w["key"] not in fighter.failed_weapons]
+@dataclass(frozen=True)
+class Offer:
+    """What an action may use of a fighter's weapons: each profile it resolves as ``(weapon entry, profile
+    index)``, and each profile meant for it that the rulebook would refuse, with the rulebook's reason."""
+
+    usable: list
+    left_out: list  # (weapon entry, profile index, reason)
+
+
+def offered(fighter, use: str, profile_uses) -> Offer:
+    """The fighter's weapon profiles for ``use`` (``"shoots"``, ``"fights"``), sorted out by the edition's
+    ``profile_uses(entry, query)``: for each use a profile is meant for, None when the rulebook resolves it,
+    else why not. A menu built from this offers only what will resolve, so a combi-weapon's gun and its
+    close combat profile each go to their own action."""
+    usable, left_out = [], []
+    for entry in fighter.profile.get("weapons", []):
+        for index, profile in enumerate(entry["profiles"]):
+            uses = profile_uses(entry, profile["query"])
+            if use not in uses:
+                continue
+            if uses[use] is None:
+                usable.append((entry, index))
+            else:
+                left_out.append((entry, index, uses[use]))
+    return Offer(usable, left_out)
+
+
+def profile_label(entry: dict, index: int) -> str:
+    """``Grav gun``, ``Polearm/autogun (polearm)``: a weapon, and its profile when it has several."""
+    name = entry["profiles"][index]["name"]
+    return entry["name"] + (f" ({name})" if name else "")
+
+
+def fighting_weapons(fighter, edition_offered) -> list[tuple[dict, int]]:
+    """The fighter's close combat profiles the rulebook resolves (the edition's ``offered``), of weapons not
+    failed."""
+    usable = edition_offered(fighter, "fights").usable
+    return [(entry, index) for entry, index in usable if entry["key"] not in fighter.failed_weapons]
 
 
 def weapon_fails(fighter, plan: Plan) -> str:

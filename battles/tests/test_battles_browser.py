@@ -84,3 +84,35 @@ def test_the_follow_view_refreshes_itself(page, log_in_browser, make_battle, mak
     battle_advance(battle=battle, actor=battle.player_a)
     # A locator wait, not wait_for_function: that evaluates a string in the page, which the CSP forbids.
     expect(page.locator(".turn-line")).to_contain_text("Shooting", timeout=8000)
+
+
+def test_the_shoot_menu_offers_what_resolves_and_says_what_it_leaves_out(page, log_in_browser, make_battle):
+    battle = make_battle("n18", fighters=2)
+    shooter = battle.fighters.get(side="a", order=0)
+    combi = {"name": "Cawdor charger/autogun", "ap": 0, "damage": 1}
+    shooter.profile["weapons"] = [
+        {"key": "p9001", "name": "Grav gun", "slug": "grav-gun", "category": "special", "shoots": True,
+         "fights": False, "profiles": [{"name": "", "query": {"weapon": "grav-gun"}, "ammo": "5+"}]},
+        {"key": "p9002", "name": combi["name"], "slug": "cawdor-charger-autogun", "category": "basic", "shoots": True,
+         "fights": False, "profiles": [
+             {"name": "charger", "ammo": None, "query": {"weapon": {**combi, "long_range": "E", "strength": "S+1",
+                                                                    "traits": ["Lance", "Melee", "Unwieldy"]}}},
+             {"name": "reclaimed autogun", "ammo": "5+", "query": {"weapon": {
+                 **combi, "short_range": 8, "long_range": 24, "acc_short": 1, "strength": 3, "ammo": "5+",
+                 "traits": ["Rapid Fire (1)"]}}},
+         ]},
+    ]  # fmt: skip
+    shooter.save()
+    log_in_browser(battle.player_a)
+    page.goto(f"/battles/{battle.pk}/act/shoot/?fighter={shooter.pk}")
+    weapons = page.locator(".field-shooter")
+    expect(weapons.get_by_label("Cawdor charger/autogun (reclaimed autogun)")).to_be_visible()
+    assert weapons.get_by_label("Cawdor charger/autogun (charger)").count() == 0
+    expect(page.get_by_test_id("left-out")).to_contain_text(
+        "Grav gun: its Graviton Pulse rule is not resolved by the assistant yet; roll it at the table."
+    )
+    assert no_horizontal_scroll(page)
+    page.screenshot(path="/tmp/battle-shoot-left-out.png", full_page=True)
+    page.goto(f"/battles/{battle.pk}/act/fight/?fighter={shooter.pk}")
+    expect(page.locator(".field-attacker").get_by_label("Cawdor charger/autogun (charger)")).to_be_visible()
+    assert no_horizontal_scroll(page)

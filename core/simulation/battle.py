@@ -17,6 +17,7 @@ from django.core.exceptions import ValidationError
 
 from battles import selectors
 from battles.models import BattleFighter, BattleSession, Condition, Phase, Side, other_side
+from battles.rules import edition_rules, fighting_weapons
 from battles.services import (
     action_resolve,
     battle_advance,
@@ -125,9 +126,7 @@ class Player:
         engaged = [e for e in enemies if e.engaged]
         if fighter.engaged and engaged:
             return self.fight(fighter, self.rng.choice(engaged))
-        shots = [(w["key"], index, reach) for w in fighter.profile.get("weapons", [])
-                 if w["shoots"] and w["key"] not in fighter.failed_weapons
-                 for index, reach in self.ranges.get(w["key"], [])]  # fmt: skip
+        shots = self._shots(fighter)
         targets = [e for e in enemies if not e.engaged] if self.edition == "classic" else enemies
         if shots and targets and not fighter.engaged:
             key, index, reach = self.rng.choice(shots)
@@ -148,11 +147,10 @@ class Player:
         if self.edition == "classic":
             params["charging"] = charging
         else:
-            weapons = [
-                w for w in fighter.profile.get("weapons", []) if w["fights"] and w["key"] not in fighter.failed_weapons
-            ]
+            weapons = fighting_weapons(fighter, edition_rules(self.edition).offered)
             if weapons:
-                params["weapon"] = f"{self.rng.choice(weapons)['key']}:0"
+                entry, index = self.rng.choice(weapons)
+                params["weapon"] = f"{entry['key']}:{index}"
         return self.act("fight", params)
 
     # --- the battle's structure -----------------------------------------------------------------------
@@ -229,9 +227,16 @@ class Player:
             self.answer_prompts()
         self.advance()  # from the recovery phase to the other player's turn
 
+    def _shots(self, fighter) -> list[tuple[str, int, int]]:
+        """(weapon key, profile index, long range) of each profile the fighter can shoot (as the Shoot menu offers
+        it) with a range in inches, of weapons not failed."""
+        reaches = {(key, index): reach for key, profiles in self.ranges.items() for index, reach in profiles}
+        usable = edition_rules(self.edition).offered(fighter, "shoots").usable
+        return [(entry["key"], index, reaches[entry["key"], index]) for entry, index in usable
+                if entry["key"] not in fighter.failed_weapons and (entry["key"], index) in reaches]  # fmt: skip
+
     def _can_shoot(self, fighter) -> bool:
-        return any(w["shoots"] and w["key"] not in fighter.failed_weapons and self.ranges.get(w["key"])
-                   for w in fighter.profile.get("weapons", []))  # fmt: skip
+        return bool(self._shots(fighter))
 
     def play(self) -> str:
         """Play to the end; the winning side ("a", "b") or "" for a draw, as the report is ended with."""

@@ -132,8 +132,13 @@ def fighter_advance_classic(
         raise ValidationError(f"Choose one of {fighter.fighter_type.name}'s skill tables: {', '.join(standard)}.")
     if any_table and any_table not in experience.SKILL_TABLES:
         raise ValidationError(f"{any_table} is not a skill table.")
-    mark = len(dice.rolls)
     snapshot = FighterSnapshot(characteristics=current_stats(fighter), skills=_known_skills(fighter))
+    # A table with no skill left would refuse the advance after its 2D6, and a refused roll is thrown away:
+    # refuse before any die instead, so the refusal cannot be used to roll again.
+    for table in dict.fromkeys((skill_table, any_table or skill_table)):
+        if experience.table_full(snapshot, table):
+            raise ValidationError(f"{fighter.name} already has every {table} skill; choose another table.")
+    mark = len(dice.rolls)
     try:
         after, answer = experience.roll_advance(snapshot, dice)
         if answer["kind"] == "skill":
@@ -234,6 +239,9 @@ def _n18_ganger(fighter: Fighter, actor, dice: DiceSource, prefer, random_table:
         table = random_table or next(iter(primary), "")
         if table not in primary:
             raise ValidationError(f"A Specialist rolls on a Primary Skill Set: {', '.join(primary) or 'none'}.")
+        # As a classic advance: a full table would refuse the promotion after the 2D6, throwing that roll away.
+        if gang_rules.n18_table_full(every[table], _known_skills(fighter)):
+            raise ValidationError(f"{fighter.name} already has every {table} skill; choose another Primary Skill Set.")
     raised = Counter(fighter.stat_changes.filter(source=StatChangeSource.ADVANCEMENT).values_list("stat", flat=True))
     mark = len(dice.rolls)
     try:

@@ -251,6 +251,48 @@ def test_classic_tables_are_chosen_before_any_die_is_rolled(make_gang, make_figh
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize(("skill_table", "any_table"), [("Combat", ""), ("Shooting", "Combat")])
+def test_classic_advance_on_a_table_with_no_skill_left_is_refused_before_any_die(
+    make_gang, make_fighter, skill_table, any_table
+):
+    # The refusal used to come after the 2D6 (from the skill roll), so the roll was thrown away and the next
+    # request rolled afresh: a way to fish for a characteristic.
+    from gangs.models import FighterSkill
+
+    gang = make_gang()
+    ganger = make_fighter(gang, "ganger")
+    services.experience_award(fighter=ganger, amount=10, actor=gang.owner, reason="Test")
+    for skill in Skill.objects.filter(edition="classic", table__name="Combat"):  # the whole table, as the rulebook's
+        FighterSkill.objects.create(fighter=ganger, skill=skill)
+    dice = ScriptedDice([2, 1, 4])  # 3: a skill from a standard table
+    with pytest.raises(ValidationError, match="already has every Combat skill; choose another table"):
+        services.fighter_advance_classic(
+            fighter=ganger, actor=gang.owner, dice=dice, skill_table=skill_table, any_table=any_table
+        )
+    assert dice.remaining == 3  # nothing rolled
+    assert not ganger.advancements.exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("edition", ["classic", "n18"])
+def test_an_advance_is_not_undone_from_the_history_so_its_dice_cannot_be_rolled_again(make_gang, make_fighter, edition):
+    from gangs.services.undo import entry_undo, undoable
+    from rulebook.dice import SeededDice
+
+    gang = make_gang(edition=edition)
+    ganger = make_fighter(gang, "ganger")
+    services.experience_award(fighter=ganger, amount=10, actor=gang.owner, reason="Test")
+    if edition == "classic":
+        services.fighter_advance_classic(fighter=ganger, actor=gang.owner, dice=SeededDice(4), skill_table="Combat")
+    else:
+        services.fighter_advance_n18(fighter=ganger, actor=gang.owner, dice=SeededDice(4), random_table="Brawn")
+    entry = gang.ledger.get(kind=LedgerKind.ADVANCEMENT)
+    assert entry.dice and not undoable(entry)
+    with pytest.raises(ValidationError, match="cannot be undone here"):
+        entry_undo(entry=entry, actor=gang.owner)
+
+
+@pytest.mark.django_db
 @pytest.mark.parametrize(("any_table", "skill"), [("Techno", "Armourer (Techno)"), ("", "Combat Master (Combat)")])
 def test_classic_2_or_12_rolls_on_any_table(make_gang, make_fighter, any_table, skill):
     gang = make_gang()
@@ -426,6 +468,22 @@ def test_a_ganger_spends_6_xp_on_the_gangers_table(make_gang, make_fighter):
     with pytest.raises(ValidationError, match="costs 6 XP"):
         services.fighter_advance_n18(fighter=bruiser, actor=gang.owner, dice=ScriptedDice([]))
     assert_ledger_matches(gang)
+
+
+@pytest.mark.django_db
+def test_a_ganger_whose_primary_skill_set_is_full_is_refused_before_the_advancement_roll(make_gang, make_fighter):
+    # The refusal used to come from the Specialist's skill roll, after the 2D6 had been thrown away.
+    from gangs.models import FighterSkill
+
+    gang = make_gang(edition="n18")
+    bruiser = make_fighter(gang, "ganger")
+    services.experience_award(fighter=bruiser, amount=6, actor=gang.owner, reason="Test")
+    for skill in Skill.objects.filter(edition="n18", table__name="Ferocity"):
+        FighterSkill.objects.create(fighter=bruiser, skill=skill)
+    dice = ScriptedDice([6, 6, 2])  # 12: Specialist
+    with pytest.raises(ValidationError, match="already has every Ferocity skill; choose another Primary Skill Set"):
+        services.fighter_advance_n18(fighter=bruiser, actor=gang.owner, random_table="Ferocity", dice=dice)
+    assert dice.remaining == 3 and not bruiser.advancements.exists()
 
 
 @pytest.mark.django_db

@@ -352,6 +352,18 @@ def test_the_history_links_an_entry_to_its_battles_post_battle_account(client, m
 
 
 @pytest.mark.django_db
+def test_a_classic_advance_of_2_or_12_takes_the_any_table_chosen_on_the_page(client, make_gang, make_fighter):
+    gang = make_gang()
+    ganger = make_fighter(gang, "ganger")
+    services.experience_award(fighter=ganger, amount=10, actor=gang.owner, reason="Test")
+    client.force_login(gang.owner)
+    url = reverse("gangs:fighter-advance", args=[gang.pk, ganger.pk])
+    response = client.post(url, {"dice": "6 6 1", "skill_table": "Combat", "any_table": "Techno"})
+    assert response.status_code == 302
+    assert ganger.advancements.get().description == "Armourer (Techno)"  # the page's choice, not the Combat table
+
+
+@pytest.mark.django_db
 def test_an_n18_ganger_rolls_on_the_gangers_table_from_the_fighter_page(client, make_gang, make_fighter):
     gang = make_gang(edition="n18")
     bruiser = make_fighter(gang, "ganger", name="Krag")

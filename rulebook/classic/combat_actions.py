@@ -67,16 +67,33 @@ def hand_weapon(value, field: str) -> HandWeapon:
     q = Query(value, field)
     if "strength" in value:
         return _spelled_out(q)
-    found = armoury.weapon(q.str("name"), q.field("name"))
-    if found.category not in HAND_CATEGORIES:
-        raise RulesInputError(
-            q.field("name"), f"{found.name} is a {found.category} weapon: only pistols and hand-to-hand weapons fight"
-        )
-    profile = found.profile(q.str("profile", default=None), q.field("profile"))
-    if profile.strength is None:
-        raise RulesInputError(q.field("name"), f"{found.name} does not strike blows that wound")
+    found, profile = _armoury_profile(q)
+    refused = refusal(found, profile)
+    if refused:
+        raise RulesInputError(q.field("name"), f"{found.name}: {refused}")
     parry = any(rule.lower() == "parry" for rule in found.special_rules + profile.special_rules)
     return _weapon(found.name, profile.strength, profile.damage, profile.save_mod, parry, q.field("name"))
+
+
+def refusal(found: armoury.Weapon, profile: armoury.Profile) -> str | None:
+    """Why an Armoury weapon's profile cannot fight here, or None."""
+    if found.category not in HAND_CATEGORIES:
+        return f"a {found.category} weapon: only pistols and hand-to-hand weapons fight"
+    if profile.strength is None:
+        return "it strikes no blows that wound, and its special effect is not resolved by the assistant yet; roll it at the table"
+    return None
+
+
+def hand_weapon_refusal(value) -> str | None:
+    """:func:`refusal` for a hand weapon as a fight query gives it (a profile spelled out is always read)."""
+    if isinstance(value, dict) and "strength" in value:
+        return None
+    return refusal(*_armoury_profile(Query({"name": value} if isinstance(value, str) else value, "weapon")))
+
+
+def _armoury_profile(q: Query) -> tuple[armoury.Weapon, armoury.Profile]:
+    found = armoury.weapon(q.str("name"), q.field("name"))
+    return found, found.profile(q.str("profile", default=None), q.field("profile"))
 
 
 def _spelled_out(q: Query) -> HandWeapon:

@@ -191,6 +191,20 @@ def _target(q: Query) -> Target:
     )
 
 
+def refusal(profile: armoury.Profile) -> str | None:
+    """Why this profile cannot be shot here, or None: a weapon without a Strength and Damage (smoke, gas, the
+    web pistol) does its work by a special rule that the shooting action does not resolve."""
+    if not isinstance(profile.strength, int) or profile.damage is None:
+        return "it makes no hit that wounds, and its special effect is not resolved by the assistant yet; roll it at the table"
+    return None
+
+
+def weapon_refusal(query: Query) -> str | None:
+    """:func:`refusal` for the weapon a query names or spells out."""
+    profile, _, _ = _profile(query)
+    return refusal(profile)
+
+
 def range_bands(query: Query, strength: int) -> dict:
     """The farthest distance of each range band of the query's weapon, for a shooter of this Strength:
     ``{"short": inches, "long": inches}``; a thrown grenade has only its throw; a flamer template none."""
@@ -208,15 +222,15 @@ def read_shot(query: Query) -> Shot:
     shooter.accept("S")  # needed only to throw a grenade
     bs = shooter.int("BS", 0, 10)
     profile, name, thrown = _profile(query)
-    if not isinstance(profile.strength, int) or profile.damage is None:
-        raise RulesInputError(
-            "weapon", f"{name or 'this weapon'} does not wound; only hits that wound can be shot here"
-        )
+    refused = refusal(profile)
+    if refused:
+        raise RulesInputError("weapon", f"{name or 'this weapon'}: {refused}")
     target = _target(query.sub("target"))
     modifiers = []
     if profile.template == "flamer":
         band, distance = "template", None
-        query.accept("distance", "cover")  # a template hits whoever it covers, wherever they stand
+        # A template hits whoever it covers, wherever they stand: no roll to hit, so no hit modifier applies.
+        query.accept("distance", "cover", "modifiers")
     else:
         distance = query.number("distance", 0, 1000)
         if thrown:

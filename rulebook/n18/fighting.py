@@ -115,8 +115,6 @@ class Side:
 
     def attack(self, profile: dict, modifier: int, save: int | None, knockback_blocked: int | None) -> Attack:
         traits = trading_post.trait_names(profile)
-        if (profile["strength"] is None or profile["damage"] is None) and "Toxin" not in traits:
-            raise RulesInputError(self.field, f"{profile['weapon']} needs a Strength and Damage, or the Toxin trait")
         return Attack(
             skill=self.skill,
             hit_modifier=modifier + accuracy(profile),
@@ -180,9 +178,23 @@ def close_combat_weapon(query: Query, field: str, profile_field: str) -> dict:
         query.accept(profile_field)
         return UNARMED
     profile = trading_post.read_profile(query, field, profile_field)
-    if profile["long_range"] != "E" and not trading_post.trait_names(profile) & CLOSE_COMBAT:
-        raise RulesInputError(query.field(field), f"{profile['weapon']} is not a Melee weapon or a Sidearm")
+    refused = refusal(profile)
+    if refused:
+        raise RulesInputError(query.field(field), f"{profile['weapon']}: {refused}")
     return profile
+
+
+def is_close_combat(profile: dict) -> bool:
+    """A profile for close combat: Engagement range, or a Melee, Versatile or Sidearm trait."""
+    return profile["long_range"] == "E" or bool(trading_post.trait_names(profile) & CLOSE_COMBAT)
+
+
+def refusal(profile: dict) -> str | None:
+    """Why this weapon profile cannot be used in close combat (no Melee or Sidearm trait, or an effect not
+    resolved), or None."""
+    if not is_close_combat(profile):
+        return "it has no Melee or Sidearm trait, so it is not used in close combat"
+    return trading_post.unresolved_effect(profile, poisons={"Toxin"})
 
 
 def can_parry(attack: Attack, parry_has_power: bool) -> bool:

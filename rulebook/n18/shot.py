@@ -38,12 +38,10 @@ class Shot:
         skill = target_number(shooter, "BS")
         user_strength = shooter.int("S", 1, 10, default=None)
         self.profile = profile = trading_post.read_profile(query)
-        if profile["long_range"] == "E":
-            raise RulesInputError("weapon", f"{profile['weapon']} is a close combat weapon; use the fight action")
+        refused = refusal(profile)
+        if refused:
+            raise RulesInputError("weapon", f"{profile['weapon']}: {refused}")
         self.traits = traits = trading_post.trait_names(profile)
-        poison = traits & {"Gas", "Toxin"}
-        if not poison and (profile["strength"] is None or profile["damage"] is None):
-            raise RulesInputError("weapon", f"{profile['weapon']} does not wound: its effect is a trait, not a hit")
         self.rapid_fire = trading_post.trait_value(profile, "Rapid Fire", MAX_RAPID_FIRE)
         self.firepower_dice = self._firepower_dice(query)
         target = query.sub("target")
@@ -92,6 +90,13 @@ class Shot:
 
     def hits_per_hit(self, holes: int) -> int:
         return holes if self.rapid_fire else 1
+
+
+def refusal(profile: dict) -> str | None:
+    """Why this weapon profile cannot be shot here (a close combat profile, or an effect not resolved), or None."""
+    if profile["long_range"] == "E":
+        return "a close combat weapon; use it in a fight"
+    return trading_post.unresolved_effect(profile, poisons={"Gas", "Toxin"})
 
 
 def target_cover(target: Query) -> str:
@@ -145,8 +150,13 @@ def _range_band(profile: dict, distance: float, user_strength: int | None) -> di
 
 def range_bands(query: Query, user_strength: int) -> dict:
     """The farthest distance of each range band of the query's weapon: ``{"short": inches or None, "long":
-    inches or None}`` (a template weapon has neither; a weapon without a Short range only ``long``)."""
-    bands = _range_band(trading_post.read_profile(query), 0, user_strength)
+    inches or None}`` (a template weapon has neither; a weapon without a Short range only ``long``). A profile
+    that cannot be shot is refused, as the Shoot action refuses it."""
+    profile = trading_post.read_profile(query)
+    refused = refusal(profile)
+    if refused:
+        raise RulesInputError("weapon", f"{profile['weapon']}: {refused}")
+    bands = _range_band(profile, 0, user_strength)
     return {"short": bands["short_range"], "long": bands["long_range"]}
 
 

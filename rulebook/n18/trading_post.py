@@ -109,8 +109,15 @@ def _range(spec, name: str, required: bool):
     return spec.int(name, 0, 120)
 
 
+# A profile cell printed "-" has no value: Gas and Toxin weapons print their Strength and Damage so (the gang
+# lists' weapons keep the dash; the Trading Post's own records store null).
+PRINTED_NONE = "-"
+
+
 def _strength(spec):
     raw = spec.raw("strength", None)
+    if raw == PRINTED_NONE:
+        return None
     if raw is None or isinstance(raw, int) and not isinstance(raw, bool):
         return spec.int("strength", 1, 12, default=None)
     if isinstance(raw, str) and (raw == "S" or raw.startswith("S+") and is_whole_number(raw[2:])):
@@ -120,6 +127,8 @@ def _strength(spec):
 
 def _damage(spec):
     raw = spec.raw("damage", 1)
+    if raw == PRINTED_NONE:
+        return None
     if raw in ("D3", "D6") or raw is None:
         return raw
     return spec.int("damage", 1, 10, default=1)
@@ -156,6 +165,27 @@ def trait_value(profile: dict, name: str, most: int) -> int:
                 raise RulesInputError("weapon.traits", f"{trait!r} needs a whole number from 1 to {most}")
             return int(text)
     return 0
+
+
+# Traits whose effect takes the place of the hit's wound; neither action resolves them yet (rules.json words each).
+UNRESOLVED_EFFECTS = ("Graviton Pulse", "Web", "Smoke", "Flash")
+
+
+def unresolved_effect(profile: dict, poisons: set) -> str | None:
+    """Why the assistant cannot resolve this profile's attack, or None: a trait in :data:`UNRESOLVED_EFFECTS`
+    decides what it does, or it lacks a Strength or Damage without one of the ``poisons`` (Gas, Toxin: the
+    traits the action resolves without them). The Shoot and Fight actions refuse such a profile with these
+    words, and the battle assistant shows them where it leaves the profile out."""
+    traits = trait_names(profile)
+    effects = [t for t in UNRESOLVED_EFFECTS if t in traits]
+    if effects:
+        rules = " and ".join(effects)
+        verb = "rules are" if len(effects) > 1 else "rule is"
+        return f"its {rules} {verb} not resolved by the assistant yet; roll it at the table"
+    missing = [name.title() for name in ("strength", "damage") if profile[name] is None]
+    if missing and not traits & poisons:
+        return f"its profile has no {' or '.join(missing)}, so there is no hit to resolve; roll it at the table"
+    return None
 
 
 def unmodelled(profile: dict, modelled: frozenset) -> list:

@@ -28,6 +28,7 @@ from battles.rules.classic.queries import (
     TESTS,
     fight_plan,
     multi_fight_plan,
+    offered,
     range_bands,
     shoot_plan,
     test_plan,
@@ -45,6 +46,7 @@ __all__ = [
     "casualties",
     "fresh_state",
     "plan",
+    "offered",
     "range_bands",
     "prompts",
 ]

@@ -9,9 +9,14 @@ the players decide.
 from __future__ import annotations
 
 from battles.models import Condition
-from battles.rules import Plan, fighting_weapons, weapon_query
+from battles.rules import Offer, Plan, fighting_weapons, weapon_query
+from battles.rules import offered as shared_offered
 from battles.rules import range_bands as shared_range_bands
+from rulebook.classic import shooting
+from rulebook.classic.combat_actions import hand_weapon_refusal
 from rulebook.classic.shooting import range_bands as weapon_range_bands
+from rulebook.errors import RulesInputError
+from rulebook.query import Query
 
 KINDS = {"shoot": "Shoot", "fight": "Fight", "multi-fight": "Multiple combat", "test": "Test"}
 TESTS = {
@@ -108,7 +113,7 @@ def _shot_warnings(shooter, target, entry: dict, params: dict) -> list[str]:
 
 def combatant(fighter, **flags) -> dict:
     """A fighter as the classic fight action reads him: current WS/BS, up to two weapons, his flags."""
-    weapons = fighting_weapons(fighter)
+    weapons = fighting_weapons(fighter, offered)
     out = {
         "WS": current(fighter, "WS"),
         "BS": current(fighter, "BS"),
@@ -118,7 +123,7 @@ def combatant(fighter, **flags) -> dict:
         "T": fighter.stats["T"],
         "wounds_left": fighter.wounds_left,
         "save": fighter.profile.get("save"),
-        "weapons": [_hand_weapon(w) for w in weapons[:2]],
+        "weapons": [_hand_weapon(entry, index) for entry, index in weapons[:2]],
         "broken": fighter.broken,
         "carries_basic_weapon": any(w["category"] in BASIC_CATEGORIES for w in fighter.profile.get("weapons", [])),
     }
@@ -126,11 +131,38 @@ def combatant(fighter, **flags) -> dict:
     return out
 
 
-def _hand_weapon(weapon: dict):
-    query = weapon["profiles"][0]["query"]
+def _hand_weapon(entry: dict, index: int):
+    return _as_hand_weapon(entry["profiles"][index]["query"])
+
+
+def _as_hand_weapon(query: dict):
+    """A profile's query in the shape the fight action reads a hand weapon."""
     if isinstance(query["weapon"], dict):
         return query["weapon"]
     return {"name": query["weapon"], **({"profile": query["profile"]} if "profile" in query else {})}
+
+
+def profile_uses(entry: dict, query: dict) -> dict:
+    """For each action one weapon profile is meant for (its weapon's: ``"shoots"`` unless a hand-to-hand weapon,
+    ``"fights"`` for a pistol or hand-to-hand weapon): None when the rulebook resolves it, else the rulebook's
+    reason it would refuse it."""
+    out = {}
+    if entry["shoots"]:
+        try:
+            out["shoots"] = shooting.weapon_refusal(Query(dict(query)))
+        except RulesInputError as exc:
+            out["shoots"] = f"the rulebook cannot read its profile ({exc})"
+    if entry["fights"]:
+        try:
+            out["fights"] = hand_weapon_refusal(_as_hand_weapon(query))
+        except RulesInputError as exc:
+            out["fights"] = f"the rulebook cannot read its profile ({exc})"
+    return out
+
+
+def offered(fighter, use: str) -> Offer:
+    """This edition's :func:`battles.rules.offered`."""
+    return shared_offered(fighter, use, profile_uses)
 
 
 def fight_plan(params: dict) -> Plan:

@@ -15,10 +15,11 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 
 from battles.models import Condition
-from battles.rules import Plan, fighting_weapons, weapon_query
+from battles.rules import Offer, Plan, fighting_weapons, weapon_query
+from battles.rules import offered as shared_offered
 from battles.rules import range_bands as shared_range_bands
 from rulebook.errors import RulesInputError
-from rulebook.n18 import trading_post
+from rulebook.n18 import fighting, shot, trading_post
 from rulebook.n18.campaign.scenarios import SCENARIOS
 from rulebook.n18.shot import range_bands as weapon_range_bands
 from rulebook.query import Query
@@ -98,10 +99,10 @@ def _close_combat_weapons(fighter) -> dict:
     """The weapons a fighter strikes back and parries with: up to two close combat weapons (then pistols) not
     failed, as the target's ``weapon`` and ``second_weapon`` (each Parry weapon re-rolls a hit; 2023 core
     rulebook, Close Combat: Choose Weapons). An Unwieldy weapon is used alone."""
-    best = sorted(fighting_weapons(fighter), key=lambda w: w["category"] != "close_combat")
+    best = sorted(fighting_weapons(fighter, offered), key=lambda w: w[0]["category"] != "close_combat")
     out = {}
-    for field, entry in zip(("weapon", "second_weapon"), best[:2], strict=False):
-        query = entry["profiles"][0]["query"]
+    for field, (entry, index) in zip(("weapon", "second_weapon"), best[:2], strict=False):
+        query = entry["profiles"][index]["query"]
         if field == "second_weapon" and (_unwieldy(query) or _unwieldy(out)):
             break
         out[field] = query["weapon"]
@@ -229,6 +230,27 @@ def ammo_value(entry: dict) -> int:
     """The weapon's Ammo characteristic (4 for 4+), from its first profile that has one."""
     ammo = next((p["ammo"] for p in entry["profiles"] if p.get("ammo")), None)
     return int(str(ammo or "4+").rstrip("+"))
+
+
+def profile_uses(entry: dict, query: dict) -> dict:
+    """For each action one weapon profile is meant for (``"shoots"`` unless it is an Engagement range profile;
+    ``"fights"`` for a pistol, a close combat weapon, or a Melee, Versatile or Sidearm profile): None when the
+    rulebook resolves it, else the rulebook's reason it would refuse it."""
+    try:
+        profile = trading_post.read_profile(Query(dict(query)))
+    except RulesInputError as exc:
+        return {use: f"the rulebook cannot read its profile ({exc})" for use in ("shoots", "fights") if entry[use]}
+    out = {}
+    if entry["shoots"] and profile["long_range"] != "E":
+        out["shoots"] = shot.refusal(profile)
+    if entry["fights"] or fighting.is_close_combat(profile):
+        out["fights"] = fighting.refusal(profile)
+    return out
+
+
+def offered(fighter, use: str) -> Offer:
+    """This edition's :func:`battles.rules.offered`."""
+    return shared_offered(fighter, use, profile_uses)
 
 
 def range_bands(fighter, choice: str) -> dict:

@@ -134,11 +134,16 @@ SKILL_TABLE_ROLLS = {
 }
 
 
+def table_full(fighter: FighterSnapshot, table: str) -> bool:
+    """Whether the fighter already has every skill of ``table``: no skill is left to roll there."""
+    return all(fighter.has_skill(s) for s in SKILL_TABLES[table])
+
+
 def roll_skill(fighter: FighterSnapshot, table: str, dice: DiceSource) -> tuple[FighterSnapshot, dict]:
     """A random skill from ``table`` (D6), rolled again while the fighter already has it."""
     if table not in SKILL_TABLES:
         raise RulesInputError("skill_table", f"unknown skill table {table!r}; use one of {', '.join(SKILL_TABLES)}")
-    if all(fighter.has_skill(s) for s in SKILL_TABLES[table]):
+    if table_full(fighter, table):
         raise RulesInputError("skill_table", f"the fighter already has every {table} skill")
     mark = len(dice.rolls)
     while True:
