@@ -128,3 +128,19 @@ def test_a_large_roster_packs_fighters_without_a_lone_one_on_the_last_page(
     assert sum(name in pdf_text(path, pages) for name in names) != 1
     assert all(name in pdf_text(path) for name in names)
     assert words_outside_the_margins(path, "a4") == []
+
+
+def test_on_a_phone_the_sheet_and_the_cards_fit_the_screen(page, log_in_browser, settings):
+    """At 412 px (the page fixture's phone) a fighter's columns stack and cards wrap: nothing scrolls sideways and
+    no profile column is squeezed to a sliver; printing keeps the paper layout (the tests above)."""
+    settings.DEBUG = True
+    call_command("demo", stdout=StringIO())
+    log_in_browser(get_user_model().objects.get(username="demo"))
+    gang = Gang.objects.filter(owner__username="demo").order_by("pk").first()
+    for query in ("", "cards=1"):
+        page.goto(f"/gangs/{gang.pk}/print/?{query}")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 412, query
+        narrowest = page.evaluate(
+            "Math.min(...[...document.querySelectorAll('table.profiles')].map(t => t.getBoundingClientRect().width))"
+        )
+        assert narrowest >= 200, (query, narrowest)
