@@ -58,6 +58,11 @@ def rule_key(name: str) -> str:
     return _PARAMETER.sub("", name).strip().casefold()
 
 
+def _exact_key(name: str) -> str:
+    """A rule's whole name, parameter and all ("mask (butcher)"), for rules whose variants differ."""
+    return name.strip().casefold()
+
+
 @dataclass(frozen=True)
 class Term:
     """A rule as printed ("Rapid Fire (2)") with its one-line summary ("" when the content has none)."""
@@ -67,16 +72,20 @@ class Term:
 
 
 class Glossary:
-    """The one-line summaries of one edition's rules, by name (see :func:`rule_key`)."""
+    """The one-line summaries of one edition's rules, by name (see :func:`rule_key`).
+
+    A rule is found without its parameter ("Rapid Fire (2)" is Rapid Fire), unless a record is named with that very
+    parameter: "Mask (Butcher)" and "Mask (Cutter)" do different things, so each has its own record, and one of them
+    is found before a bare "Mask"."""
 
     def __init__(self, rules: Iterable[Rule] = (), *, summaries: dict[str, str] | None = None):
         self.summaries: dict[str, str] = dict(summaries or {})
         for rule in rules:
             for name in (rule.name, *rule.aliases):
-                self.summaries[rule_key(name)] = rule.summary
+                self.summaries[_exact_key(name) if _PARAMETER.search(name) else rule_key(name)] = rule.summary
 
     def term(self, name: str) -> Term:
-        summary = self.summaries.get(rule_key(name), "")
+        summary = self.summaries.get(_exact_key(name)) or self.summaries.get(rule_key(name), "")
         head, colon, tail = name.partition(": ")
         if not summary and colon:  # a record that explains its own rule: "Ammo Hoppers: re-rolls failed Ammo..."
             return Term(head, tail)

@@ -187,6 +187,22 @@ def test_a_rule_is_found_without_its_parameter_or_by_an_alias():
     assert glossary.term("Unknown").summary == ""
 
 
+def test_a_rule_named_with_its_parameter_is_found_before_the_bare_name():
+    glossary = Glossary(
+        [
+            Rule(name="Mask", summary="Any mask."),
+            Rule(name="Mask (Butcher)", summary="The Butcher's."),
+            Rule(name="Archetype (Brawler)", summary="Brawn."),
+        ]
+    )
+    assert glossary.term("Mask (Butcher)").summary == "The Butcher's."
+    assert glossary.term("mask (butcher) ").summary == "The Butcher's."
+    assert glossary.term("Mask (Skinner)").summary == "Any mask."
+    assert glossary.term("Mask").summary == "Any mask."
+    assert glossary.term("Archetype (Brawler)").summary == "Brawn."
+    assert glossary.term("Archetype (Wyrd)").summary == ""
+
+
 def weapon(edition: str, category: str, *profiles: dict, rules=()) -> Equipment:
     """An unsaved weapon whose ``profiles.all()`` are the given rows (no database needed)."""
     item = Equipment(pk=1, edition=edition, name="Test", kind="weapon", category=category, special_rules=list(rules))
