@@ -11,43 +11,12 @@ from content.printed import DASH, Glossary, printed_weapon, rule_key
 
 DATA = Path(__file__).resolve().parents[2] / "rulebook" / "data"
 
-# n18 gang lists added by the gang-list work (rulebook/data/n18/gang_*.json) without one-line summaries yet:
-# write them there (a skill's "summary", or a "rules" list beside the fighters) and strike them from here.
-KNOWN_WITHOUT_SUMMARY = frozenset(
-    {
-        "Power Pack",
-        "skill cult-wyrd-powers-assail",
-        "skill cult-wyrd-powers-force-blast",
-        "skill cult-wyrd-powers-hypnosis",
-        "skill cult-wyrd-powers-mind-control",
-        "skill cult-wyrd-powers-unbreakable-will",
-        "skill cult-wyrd-powers-zealot",
-        "skill palanite-drill-got-your-six",
-        "skill palanite-drill-helmawr-s-justice",
-        "skill palanite-drill-non-verbal-communication",
-        "skill palanite-drill-restraint-protocols",
-        "skill palanite-drill-team-work",
-        "skill palanite-drill-threat-response",
-        "skill wastelands-beast-handler",
-        "skill wastelands-born-to-the-wastes",
-        "skill wastelands-bring-it-down",
-        "skill wastelands-ever-vigilant",
-        "skill wastelands-eyes-of-the-wasteland",
-        "skill wastelands-stormwalker",
-        "skill wisdom-of-the-ancients-chemical-bonds-never-break",
-        "skill wisdom-of-the-ancients-dependable-like-kin",
-        "skill wisdom-of-the-ancients-nobody-pushes-kin-around",
-        "skill wisdom-of-the-ancients-stubborn-to-the-last",
-        "skill wisdom-of-the-ancients-there-s-always-another-secret",
-        "skill wisdom-of-the-ancients-where-there-s-scrap-there-s-creds",
-        "skill witch-wyrd-powers-assail",
-        "skill witch-wyrd-powers-dark-shield",
-        "skill witch-wyrd-powers-levitation",
-        "skill witch-wyrd-powers-maddening-visions",
-        "skill witch-wyrd-powers-scouring",
-        "skill witch-wyrd-powers-warp-strength",
-    }
-)
+# Named by the shipped data but with no summary yet, because no reference read gives the rule's effect: write it
+# (a "rules" record beside the record that names it) and strike it from here.
+# - "Power Pack": a weapon trait of the Ironhead Squats' stone burner, circular stone saw and gem extractor
+#   (gang_armoury.json, profiles from the necrovox armoury pages, N9, which only name it); the necrovox weapon
+#   traits page (the 2023 Core Rulebook's traits) does not list it, and no other reference read describes it.
+KNOWN_WITHOUT_SUMMARY = frozenset({"Power Pack"})
 
 
 def shipped_documents(edition: str) -> list[dict]:
