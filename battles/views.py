@@ -119,6 +119,7 @@ def _page_context(request, battle, *, follow: bool = False) -> dict:
     adjustable = services.ADJUSTABLE[battle.edition] if can_act and not battle.is_over else ()
     acting_pk = battle.pk if can_act and not battle.is_over else None
     down = {f.side for f in fighters if f.condition == Condition.SERIOUSLY_INJURED}
+    prompts = [_prompt_link(battle, p) for p in selectors.battle_prompts(battle, fighters)] if can_act else []
     return {
         "battle": battle,
         "sides": [
@@ -137,7 +138,9 @@ def _page_context(request, battle, *, follow: bool = False) -> dict:
             }
             for side in ("a", "b")
         ],
-        "prompts": [_prompt_link(battle, p) for p in selectors.battle_prompts(battle, fighters)] if can_act else [],
+        "prompts": prompts,
+        # What Next phase waits for (battles.services.battle_advance); a conditional test never holds it.
+        "required": [p for p in prompts if not p["conditional"]],
         "log": selectors.battle_log(battle),
         "can_act": can_act,
         "follow": follow,
@@ -150,7 +153,12 @@ def _prompt_link(battle, prompt) -> dict:
         url = reverse("battles:battle-reinforce", args=[battle.pk])
     else:
         url = reverse("battles:battle-act", args=[battle.pk, prompt.kind])
-    return {"text": prompt.text, "why": prompt.why, "url": f"{url}?{urlencode(prompt.params)}"}
+    return {
+        "text": prompt.text,
+        "why": prompt.why,
+        "url": f"{url}?{urlencode(prompt.params)}",
+        "conditional": prompt.conditional,
+    }
 
 
 @login_required
@@ -334,7 +342,8 @@ def _simple_change(request, pk: int, service, done: str = "", **options):
 @login_required
 @require_POST
 def battle_advance(request, pk: int):
-    return _simple_change(request, pk, services.battle_advance)
+    leave = request.POST.get("leave_untaken") == "1"
+    return _simple_change(request, pk, services.battle_advance, leave_untaken=leave)
 
 
 @login_required

@@ -46,12 +46,15 @@ class Plan:
 
 @dataclass(frozen=True)
 class Prompt:
-    """Something the rules require now: a test to take, with the link's parameters."""
+    """Something the rules require now: a test to take, with the link's parameters. A ``conditional`` one
+    applies only where the table says so (a friend within 3" of the casualty, a fighter near the Leader): the
+    assistant cannot see the table, so it lists it but moving on never waits for it."""
 
     text: str
     kind: str
     params: dict
     why: str = ""
+    conditional: bool = False
 
 
 def friends_test(
@@ -61,7 +64,7 @@ def friends_test(
     within 3"): ``label`` names it; a friend in one of the ``steady`` conditions who is not broken already
     takes it; ``why(casualty)`` gives the reason."""
     return [
-        Prompt(f"{f.name}: {label} of {casualty.name}", "test", {"test": test, "fighter": f.pk}, why(casualty))
+        Prompt(f"{f.name}: {label} of {casualty.name}", "test", {"test": test, "fighter": f.pk}, why(casualty), True)
         for casualty in casualties
         for f in fighters
         if f.side == casualty.side

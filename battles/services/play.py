@@ -189,11 +189,26 @@ def _word(field: str, value) -> str:
 
 
 @transaction.atomic
-def battle_advance(*, battle: BattleSession, actor) -> BattleAction:
-    """Move on to the next phase (and the next turn or round), as the edition says."""
+def battle_advance(*, battle: BattleSession, actor, leave_untaken: bool = False) -> BattleAction:
+    """Move on to the next phase (and the next turn or round), as the edition says.
+
+    What the rules still require in this phase (the End phase's Recovery, Bottle and Rally tests, a classic
+    recovery roll...) stops it, naming each, unless the players choose to move on without it (``leave_untaken``:
+    they may have rolled at the table, or agreed to skip it); the log then says what was left. A test that
+    applies only where the table says so (a Nerve test within 3") never stops it."""
+    from battles.selectors import battle_prompts  # the prompts read the phase's actions, as the page does
+
     battle, fighters = locked(battle)
+    untaken = [prompt.text for prompt in battle_prompts(battle, fighters) if not prompt.conditional]
+    if untaken and not leave_untaken:
+        raise ValidationError(
+            f"The {battle.get_phase_display()} phase still requires: {'; '.join(untaken)}. Take them, or move on "
+            "leaving them untaken."
+        )
     before = battle_state(battle, fighters)
     changes = edition_rules(battle.edition).advance(battle, fighters)
+    if untaken:
+        changes.append(f"Left untaken: {'; '.join(untaken)}")
     save_state(battle, fighters, before)
     return log_action(battle, before, actor, kind="phase", summary=changes[0], changes=changes)
 

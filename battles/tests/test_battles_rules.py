@@ -225,7 +225,7 @@ def test_undoing_every_action_restores_the_start_whatever_was_rolled(make_battle
             if shooter.out_of_action or target.out_of_action:
                 continue
             if kind == "advance":
-                battle_advance(battle=battle, actor=battle.player_a)
+                battle_advance(battle=battle, actor=battle.player_a, leave_untaken=True)
             elif kind == "adjust":
                 fighter_adjust(battle=battle, fighter=shooter, field="broken", value=not shooter.broken,
                                actor=battle.player_a)  # fmt: skip

@@ -127,8 +127,8 @@ def test_classic_bottle_prompt_after_a_quarter_down(make_battle):
     battle.refresh_from_db()
     prompts = [p.text for p in battle_prompts(battle)]
     assert any("Leadership test" in p for p in prompts)  # friends of the fighter who went down
-    for _ in range(4):  # to side b's movement phase
-        battle_advance(battle=battle, actor=battle.player_a)
+    for _ in range(4):  # to side b's movement phase, the Leadership tests not taken
+        battle_advance(battle=battle, actor=battle.player_a, leave_untaken=True)
     battle.refresh_from_db()
     assert battle.turn_side == "b" and battle.phase == Phase.MOVEMENT
     prompts = battle_prompts(battle)
@@ -144,8 +144,8 @@ def test_classic_recovery_roll_in_the_recovery_phase(make_battle):
     battle = make_battle("classic", fighters=2)
     (leader, _), (target, _) = sides(battle)
     shoot(battle, leader, target, [3, 6, 2])
-    for _ in range(7):  # side b's recovery phase
-        battle_advance(battle=battle, actor=battle.player_a)
+    for _ in range(7):  # side b's recovery phase, the tests on the way not taken
+        battle_advance(battle=battle, actor=battle.player_a, leave_untaken=True)
     battle.refresh_from_db()
     assert battle.phase == Phase.RECOVERY and battle.turn_side == "b"
     prompt = next(p for p in battle_prompts(battle) if p.params.get("test") == "recovery")
@@ -196,7 +196,13 @@ def test_n18_end_phase_prompts_bottle_recovery_and_rally(make_battle):
     )
     target.refresh_from_db()
     assert target.condition == Condition.PINNED and target.flesh_wounds == 1
-    battle_advance(battle=battle, actor=battle.player_a)
+    with pytest.raises(ValidationError, match=r"The End phase still requires: .*Rally test") as refused:
+        battle_advance(battle=battle, actor=battle.player_a)
+    assert "Recovery" not in str(refused.value)  # taken
+    battle.refresh_from_db()
+    assert battle.phase == Phase.END
+    moved = battle_advance(battle=battle, actor=battle.player_a, leave_untaken=True)
+    assert any(change.startswith("Left untaken: ") and "Rally test" in change for change in moved.changes)
     battle.refresh_from_db()
     leader.refresh_from_db()
     assert battle.round == 2 and battle.phase == Phase.PRIORITY and leader.ready
@@ -230,7 +236,7 @@ def test_undo_restores_the_exact_state(make_battle, edition):
     before = battle_state(battle, fighters)
     shoot(battle, leader, target, [3, 6, 6] if edition == "classic" else [4, 1, 5, 6], distance=3)
     fighter_adjust(battle=battle, fighter=ganger, field="broken", value=True, actor=battle.player_a)
-    battle_advance(battle=battle, actor=battle.player_a)
+    battle_advance(battle=battle, actor=battle.player_a, leave_untaken=True)
     for _ in range(3):
         action_undo(battle=battle, actor=battle.player_a)
     battle.refresh_from_db()

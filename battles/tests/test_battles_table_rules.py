@@ -60,8 +60,8 @@ def test_a_bottled_gang_tests_cool_for_every_fighter_each_end_phase(make_battle)
     flee = {p.params["fighter"] for p in battle_prompts(battle) if p.params.get("test") == "flee"}
     assert flee == {leader.pk}
     # Into the next round and back to its End phase: the one still in play is asked again.
-    for _ in range(3):  # End -> Priority (round 2) -> Action -> End
-        battle_advance(battle=battle, actor=battle.player_a)
+    for _ in range(3):  # End -> Priority (round 2) -> Action -> End, the leader's test not taken
+        battle_advance(battle=battle, actor=battle.player_a, leave_untaken=True)
     battle.refresh_from_db()
     assert battle.phase == Phase.END and battle.round == 2
     assert {p.params["fighter"] for p in battle_prompts(battle) if p.params.get("test") == "flee"} == {leader.pk}

@@ -437,3 +437,33 @@ def test_battle_page_query_budget_is_flat_in_the_actions_of_the_phase(client, ba
         counts.append(len(queries))
     assert battle.actions.filter(undone=False, round=battle.round, phase=battle.phase).count() == 20
     assert counts[0] == counts[1], counts
+
+
+@pytest.mark.django_db
+def test_next_phase_waits_for_what_the_rules_require_and_moves_on_only_when_told(client, make_battle):
+    """The End phase's Recovery test left open: Next phase says so and changes nothing; the page offers to move on
+    anyway, and doing so logs what was left untaken. A Nerve test (only if within 3") never holds it."""
+    from battles.services import action_resolve
+
+    battle = make_battle("n18", fighters=2)
+    shooter, target = a_leader(battle), battle.fighters.get(side="b", order=1)
+    pistol = next(w for w in shooter.profile["weapons"] if w["category"] == "pistol")
+    params = {"fighter": shooter, "target": target, "weapon": f"{pistol['key']}:0", "distance": 3}
+    action_resolve(battle=battle, kind="shoot", params=params, actor=battle.player_a, dice=[4, 1, 5, 4])
+    client.force_login(battle.player_a)
+    page = client.get(url("battle-detail", battle)).content.decode()
+    assert "Nerve test" in page and 'data-testid="leave-untaken"' not in page
+    for phase in ("action", "end"):
+        client.post(url("battle-advance", battle))
+        battle.refresh_from_db()
+        assert battle.phase == phase
+    page = client.get(url("battle-detail", battle)).content.decode()
+    assert "Recovery test" in page and 'data-testid="leave-untaken"' in page
+    response = client.post(url("battle-advance", battle), follow=True)
+    assert "The End phase still requires" in response.content.decode()
+    battle.refresh_from_db()
+    assert battle.phase == "end"
+    client.post(url("battle-advance", battle), {"leave_untaken": "1"})
+    battle.refresh_from_db()
+    assert (battle.phase, battle.round) == ("priority", 2)
+    assert "Left untaken" in " ".join(battle.actions.filter(undone=False).latest("pk").changes)

@@ -72,6 +72,7 @@ def _flee_tests(battle, fighters: list, taken: set) -> list[Prompt]:
             "test",
             {"test": "flee", "fighter": f.pk},
             f"{battle.gang(f.side).name} has bottled out",
+            conditional=True,
         )  # fmt: skip
         for f in fighters
         if battle.bottled(f.side) and not f.out_of_action and ("flee", f.pk) not in taken
