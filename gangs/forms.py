@@ -183,10 +183,15 @@ class ClassicAdvanceForm(EnteredDiceForm):
     skill_table = forms.ChoiceField(label="Skill table if the roll gives a skill (3-4, 10-11)")
     any_table = forms.ChoiceField(required=False, label="Skill table on a 2 or 12 (any table)")
 
-    def __init__(self, *args, standard_tables, **kwargs):
+    def __init__(self, *args, standard_tables, full_tables=(), **kwargs):
         super().__init__(*args, **kwargs)
+        # Tables the fighter has every skill of are left out (the service refuses them before the dice).
         self.fields["skill_table"].choices = [(t, t) for t in standard_tables]
-        self.fields["any_table"].choices = [("", "The same table")] + [(t, t) for t in CLASSIC_SKILL_TABLES]
+        self.fields["any_table"].choices = [("", "The same table")] + [
+            (t, t) for t in CLASSIC_SKILL_TABLES if t not in full_tables
+        ]
+        if full_tables:
+            self.fields["skill_table"].help_text = f"Not offered, every skill already taken: {', '.join(full_tables)}."
 
 
 class GangerAdvanceForm(EnteredDiceForm):

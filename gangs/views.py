@@ -303,7 +303,9 @@ def _advance_form(gang, fighter, data=None):
         return forms.GangerAdvanceForm(data, primary_tables=services.specialist_primary_tables(fighter))
     standard, _, levels = services.skill_tables(gang.edition, fighter.fighter_type)
     if gang.edition == Edition.CLASSIC:
-        return forms.ClassicAdvanceForm(data, standard_tables=standard)
+        full = services.classic_full_tables(fighter)
+        left = [table for table in standard if table not in full]
+        return forms.ClassicAdvanceForm(data, standard_tables=left, full_tables=full)
     return forms.N18AdvanceForm(data, fighter=fighter, access=levels)
 
 

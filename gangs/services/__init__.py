@@ -10,6 +10,7 @@ entry of kind ``override``, written before the change it allows.
 from gangs.services.advancement import (
     advancement_record,
     classic_advances_due,
+    classic_full_tables,
     fighter_advance_classic,
     fighter_advance_n18,
     skill_tables,
@@ -86,6 +87,7 @@ __all__ = [
     "N18_SALE_SOURCE",
     "skill_tables",
     "classic_advances_due",
+    "classic_full_tables",
     "fighter_advance_classic",
     "fighter_advance_n18",
     "advancement_record",

@@ -109,6 +109,14 @@ def _known_skills(fighter: Fighter) -> list[str]:
     return [fs.skill.name for fs in fighter.skills.select_related("skill")]
 
 
+def classic_full_tables(fighter: Fighter) -> list[str]:
+    """The skill tables ``fighter`` has every skill of, which :func:`fighter_advance_classic` refuses before its
+    dice: what the advance form leaves out, saying why. Reads the fighter's prefetched skills
+    (gangs.selectors.fighters_queryset) when it has them."""
+    snapshot = FighterSnapshot(characteristics={}, skills=[fs.skill.name for fs in fighter.skills.all()])
+    return [table for table in experience.SKILL_TABLES if experience.table_full(snapshot, table)]
+
+
 @transaction.atomic
 def fighter_advance_classic(
     *, fighter: Fighter, actor, dice: DiceSource, skill_table: str, any_table: str = ""

@@ -501,3 +501,24 @@ def test_a_ganger_rolling_12_becomes_a_specialist_with_a_random_primary_skill(ma
     assert list(bruiser.skills.values_list("skill__name", flat=True)) == ["Fearsome"]
     assert (advance.xp_cost, advance.value) == (6, 20)
     assert_ledger_matches(gang)
+
+
+@pytest.mark.django_db
+def test_the_classic_advance_form_leaves_out_a_table_with_no_skill_left(client, make_gang, make_fighter):
+    """What the service refuses before the dice is not offered: the fighter page's form says why instead."""
+    from django.urls import reverse
+
+    from gangs.models import FighterSkill
+
+    gang = make_gang()
+    ganger = make_fighter(gang, "ganger")
+    services.experience_award(fighter=ganger, amount=10, actor=gang.owner, reason="Test")
+    for skill in Skill.objects.filter(edition="classic", table__name="Combat"):
+        FighterSkill.objects.create(fighter=ganger, skill=skill)
+    client.force_login(gang.owner)
+    response = client.get(reverse("gangs:fighter-detail", args=[gang.pk, ganger.pk]))
+    form = response.context["advance_form"]
+    offered = [value for value, _ in form.fields["skill_table"].choices]
+    assert "Combat" not in offered and offered
+    assert "Combat" not in [value for value, _ in form.fields["any_table"].choices]
+    assert "Not offered, every skill already taken: Combat." in response.content.decode()
