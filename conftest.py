@@ -36,7 +36,19 @@ def empty_cache(request):
     yield
 
 
-REDIS_TEST_URL = os.environ.get("REDIS_TEST_URL", "redis://127.0.0.1:6379/15")
+def _redis_test_url() -> str:
+    """The Redis database this process's tests may empty: ``REDIS_TEST_URL`` (database 15 by default) as it is,
+    or, in pytest-xdist worker ``gwN``, the database N below it (gw0 15, gw1 14...). ``cache.clear()`` on Redis
+    empties its whole database, so two workers sharing one would empty each other's cache mid-test. A worker never
+    counts down to database 0, a development cache's usual one: it gets "" instead (too many workers)."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    url = urlsplit(os.environ.get("REDIS_TEST_URL", "redis://127.0.0.1:6379/15"))
+    worker = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw"))
+    if not worker:
+        return url.geturl()
+    database = int(url.path.strip("/") or 0) - worker
+    return urlunsplit(url._replace(path=f"/{database}")) if database >= 1 else ""
 
 
 def _redis_answers(url: str) -> bool:
@@ -50,16 +62,23 @@ def _redis_answers(url: str) -> bool:
 
 @pytest.fixture(params=["local-memory", "redis"])
 def cache_backend(request, settings):
-    """Each test that takes it runs on the local-memory cache and on a real Redis (``REDIS_TEST_URL``, database 15
-    by default: the test empties it). Without a Redis server the Redis run is skipped, except on CI, which starts
-    one (.ci/run)."""
+    """Each test that takes it runs on the local-memory cache and on a real Redis: database 15 of
+    ``REDIS_TEST_URL`` by default, which the test empties. Each pytest-xdist worker has a database of its own,
+    counted down from that one (:func:`_redis_test_url`). Without a Redis server the Redis run is skipped, except
+    on CI, which starts one (.ci/run)."""
     if request.param == "redis":
-        if not _redis_answers(REDIS_TEST_URL):
+        url = _redis_test_url()
+        if not url:
+            pytest.fail(
+                f"pytest-xdist worker {os.environ.get('PYTEST_XDIST_WORKER')} has no Redis database of its own "
+                "between REDIS_TEST_URL's and database 1: run fewer workers (-n) or name a higher database"
+            )
+        if not _redis_answers(url):
             if os.environ.get("CI") == "true":
-                pytest.fail(f"No Redis answers at {REDIS_TEST_URL}: .ci/run starts one.")
-            pytest.skip(f"no Redis server answers at {REDIS_TEST_URL}")
+                pytest.fail(f"No Redis answers at {url}: .ci/run starts one.")
+            pytest.skip(f"no Redis server answers at {url}")
         settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                                       "LOCATION": REDIS_TEST_URL, "KEY_PREFIX": "ul-test"}}  # fmt: skip
+                                       "LOCATION": url, "KEY_PREFIX": "ul-test"}}  # fmt: skip
     from django.core.cache import cache
 
     cache.clear()
