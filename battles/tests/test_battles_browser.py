@@ -10,7 +10,7 @@ def no_horizontal_scroll(page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 
-def test_shoot_shows_the_odds_then_rolls_the_entered_dice(page, log_in_browser, make_battle):
+def test_shoot_shows_the_odds_then_rolls_the_entered_dice(page, log_in_browser, make_battle, tmp_path):
     battle = make_battle("classic", fighters=2)
     shooter = battle.fighters.get(side="a", order=0)
     target = battle.fighters.get(side="b", order=0)
@@ -26,7 +26,7 @@ def test_shoot_shows_the_odds_then_rolls_the_entered_dice(page, log_in_browser, 
     odds.wait_for()
     assert "Out of action" in odds.inner_text()
     assert no_horizontal_scroll(page)
-    page.screenshot(path="/tmp/battle-shoot-odds.png", full_page=True)
+    page.screenshot(path=str(tmp_path / "battle-shoot-odds.png"), full_page=True)
     page.locator("summary", has_text="Type them instead").click()
     page.fill("input[name=dice]", "3 6 6")
     page.get_by_role("button", name="Apply the typed dice").click()
@@ -34,10 +34,10 @@ def test_shoot_shows_the_odds_then_rolls_the_entered_dice(page, log_in_browser, 
     card = page.get_by_test_id(f"fighter-{target.pk}")
     assert "Out of Action" in card.inner_text()
     assert "Laspistol" in page.locator(".action-log").inner_text()
-    page.screenshot(path="/tmp/battle-detail.png", full_page=True)
+    page.screenshot(path=str(tmp_path / "battle-detail.png"), full_page=True)
 
 
-def test_a_fight_rolled_on_the_server(page, log_in_browser, make_battle):
+def test_a_fight_rolled_on_the_server(page, log_in_browser, make_battle, tmp_path):
     battle = make_battle("n18", fighters=2)
     attacker = battle.fighters.get(side="a", order=1)
     defender = battle.fighters.get(side="b", order=1)
@@ -49,7 +49,7 @@ def test_a_fight_rolled_on_the_server(page, log_in_browser, make_battle):
     odds = page.get_by_test_id("odds").inner_text()
     assert "Out of action" in odds and "The attacker, after Reaction attacks" in odds  # strikes back by default
     assert no_horizontal_scroll(page)
-    page.screenshot(path="/tmp/battle-fight-odds.png", full_page=True)
+    page.screenshot(path=str(tmp_path / "battle-fight-odds.png"), full_page=True)
     page.get_by_role("button", name="Roll here").click()
     page.wait_for_url(f"**/battles/{battle.pk}/")
     assert f"{attacker.name} fights {defender.name}" in page.locator(".action-log").inner_text()
@@ -59,7 +59,7 @@ def test_a_fight_rolled_on_the_server(page, log_in_browser, make_battle):
     assert not attacker.ready and attacker.engaged == (not attacker.out_of_action)
 
 
-def test_end_the_battle_into_its_report(page, log_in_browser, make_battle):
+def test_end_the_battle_into_its_report(page, log_in_browser, make_battle, tmp_path):
     battle = make_battle("classic", fighters=2)
     log_in_browser(battle.player_a)
     page.goto(f"/battles/{battle.pk}/")
@@ -71,7 +71,7 @@ def test_end_the_battle_into_its_report(page, log_in_browser, make_battle):
     report = page.get_by_test_id("report").inner_text()
     assert f"{battle.gang_b.name} won after" in report and "Held the bridge" in report
     assert no_horizontal_scroll(page)
-    page.screenshot(path="/tmp/battle-report.png", full_page=True)
+    page.screenshot(path=str(tmp_path / "battle-report.png"), full_page=True)
 
 
 def test_the_follow_view_refreshes_itself(page, log_in_browser, make_battle, make_user):

@@ -31,14 +31,14 @@ def card(page, fighter):
     return page.get_by_test_id(f"fighter-{fighter.pk}")
 
 
-def test_a_shot_in_four_taps_then_three_with_the_target_remembered(page, log_in_browser, make_battle):
+def test_a_shot_in_four_taps_then_three_with_the_target_remembered(page, log_in_browser, make_battle, tmp_path):
     battle = make_battle("n18", fighters=2)
     first, second = battle.fighters.get(side="a", order=0), battle.fighters.get(side="a", order=1)
     target = battle.fighters.get(side="b", order=0)
     log_in_browser(battle.player_a)
     page.goto(f"/battles/{battle.pk}/")
     assert no_horizontal_scroll(page) and stat_lines_fit(page)
-    page.screenshot(path="/tmp/h5shots/battle-page.png", full_page=True)
+    page.screenshot(path=str(tmp_path / "battle-page.png"), full_page=True)
     tap = Taps(page)
 
     tap(card(page, first).get_by_role("link", name="Shoot"))
@@ -47,7 +47,7 @@ def test_a_shot_in_four_taps_then_three_with_the_target_remembered(page, log_in_
     tap(page.get_by_text("Short range", exact=True))
     page.get_by_test_id("odds").wait_for()  # no separate tap: the choice is complete (cover: in the open)
     assert no_horizontal_scroll(page)
-    page.screenshot(path="/tmp/h5shots/shoot-odds.png", full_page=True)
+    page.screenshot(path=str(tmp_path / "shoot-odds.png"), full_page=True)
     tap(page.get_by_test_id("roll"))
     page.wait_for_url(f"**/battles/{battle.pk}/")
     assert tap.count == 4
@@ -66,7 +66,7 @@ def test_a_shot_in_four_taps_then_three_with_the_target_remembered(page, log_in_
     assert tap.count == 3
 
 
-def test_table_dice_entered_by_their_faces_and_a_wrong_die_named(page, log_in_browser, make_battle):
+def test_table_dice_entered_by_their_faces_and_a_wrong_die_named(page, log_in_browser, make_battle, tmp_path):
     battle = make_battle("n18", fighters=2)
     shooter, target = battle.fighters.get(side="a", order=0), battle.fighters.get(side="b", order=0)
     log_in_browser(battle.player_a)
@@ -93,7 +93,7 @@ def test_table_dice_entered_by_their_faces_and_a_wrong_die_named(page, log_in_br
     page.get_by_test_id("next-die").filter(has_text="Firepower").wait_for()
     faces = page.locator(".die-face").all_inner_texts()
     assert faces == ["1 hit", "2 hits", "3 hits", "1 hit + Ammo"]
-    page.screenshot(path="/tmp/h5shots/table-dice.png", full_page=True)
+    page.screenshot(path=str(tmp_path / "table-dice.png"), full_page=True)
     page.get_by_role("button", name="2 hits").click()
     page.get_by_test_id("apply-dice").click()
     page.wait_for_url(f"**/battles/{battle.pk}/")
@@ -102,7 +102,7 @@ def test_table_dice_entered_by_their_faces_and_a_wrong_die_named(page, log_in_br
     assert target.wounds_left == wounds and not target.out_of_action  # the hit roll missed
 
 
-def test_a_fight_in_four_taps_and_injury_dice_as_results(page, log_in_browser, make_battle):
+def test_a_fight_in_four_taps_and_injury_dice_as_results(page, log_in_browser, make_battle, tmp_path):
     battle = make_battle("n18", fighters=2)
     attacker, defender = battle.fighters.get(side="b", order=1), battle.fighters.get(side="a", order=1)
     other_attacker, other_defender = battle.fighters.get(side="b", order=0), battle.fighters.get(side="a", order=0)
@@ -116,7 +116,7 @@ def test_a_fight_in_four_taps_and_injury_dice_as_results(page, log_in_browser, m
     odds = page.get_by_test_id("odds").inner_text()
     assert "The attacker, after Reaction attacks" in odds  # a Standing opponent strikes back
     assert no_horizontal_scroll(page)
-    page.screenshot(path="/tmp/h5shots/fight-odds.png", full_page=True)
+    page.screenshot(path=str(tmp_path / "fight-odds.png"), full_page=True)
 
     # Entered dice: the Attack dice hits (6), wounds (6); the Injury dice is asked for by its results.
     page.locator(".die-face", has_text="6").first.click()

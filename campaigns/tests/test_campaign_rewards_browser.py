@@ -33,7 +33,9 @@ def fits(page) -> bool:
 
 
 @pytest.mark.parametrize("width", [412, 1280])
-def test_report_who_took_whom_out_then_the_sequence_awards_it_and_keeps_its_dice(page, log_in_browser, world, width):
+def test_report_who_took_whom_out_then_the_sequence_awards_it_and_keeps_its_dice(
+    page, log_in_browser, world, width, tmp_path
+):
     page.set_viewport_size({"width": width, "height": 900})
     alice, bob = world["gangs"]["alice"], world["gangs"]["bob"]
     battle = Battle.objects.create(campaign=world["campaign"], cycle=world["campaign"].cycles.first(), origin="arranged",
@@ -48,7 +50,7 @@ def test_report_who_took_whom_out_then_the_sequence_awards_it_and_keeps_its_dice
         page.locator(f"[name=fighter-{victim.pk}-took_part]").check()
         page.select_option(f"[name=fighter-{victim.pk}-outcome]", "out_of_action")
         page.select_option(f"[name=fighter-{victim.pk}-caused_by]", str(a_ganger.pk))
-    page.screenshot(path=f"/tmp/h1-report-{width}.png", full_page=True)
+    page.screenshot(path=str(tmp_path / f"report-{width}.png"), full_page=True)
     assert fits(page)
     page.get_by_role("button", name="Save the report").click()
     page.get_by_text("Report saved").wait_for()
@@ -74,7 +76,7 @@ def test_report_who_took_whom_out_then_the_sequence_awards_it_and_keeps_its_dice
     kept.wait_for()
     assert [int(t.split()[-1]) for t in kept.locator(".pb-die").all_inner_texts()] == rewards_dice
     assert page.get_by_role("button", name="Set these dice aside").count() == 0  # a player cannot
-    page.screenshot(path=f"/tmp/h1-kept-dice-{width}.png", full_page=True)
+    page.screenshot(path=str(tmp_path / f"kept-dice-{width}.png"), full_page=True)
     assert fits(page)
     page.get_by_role("button", name="Roll this step").click()
     page.get_by_role("heading", name="Collect Income").wait_for()
@@ -92,12 +94,12 @@ def test_report_who_took_whom_out_then_the_sequence_awards_it_and_keeps_its_dice
     history = page.get_by_test_id("sequence-history").inner_text()
     assert "Rolled before the report was corrected" in history and "went back to Scenario rewards" in history
     assert page.get_by_role("heading", name="Scenario rewards and experience").count() == 1  # to be rolled anew
-    page.screenshot(path=f"/tmp/h1-set-aside-{width}.png", full_page=True)
+    page.screenshot(path=str(tmp_path / f"set-aside-{width}.png"), full_page=True)
     assert fits(page)
 
 
 @pytest.mark.parametrize("width", [412, 1280])
-def test_a_rescue_mission_report_frees_the_captive(page, log_in_browser, world, width):
+def test_a_rescue_mission_report_frees_the_captive(page, log_in_browser, world, width, tmp_path):
     page.set_viewport_size({"width": width, "height": 900})
     alice, bob = world["gangs"]["alice"], world["gangs"]["bob"]
     captive = alice.fighters.get(name__startswith="Alice champion")
@@ -110,7 +112,7 @@ def test_a_rescue_mission_report_frees_the_captive(page, log_in_browser, world, 
     page.get_by_label(f"{alice.name} won").check()
     page.get_by_label(f"{captive.name} freed and taken flight").check()
     assert fits(page)
-    page.screenshot(path=f"/tmp/h1-rescue-{width}.png", full_page=True)
+    page.screenshot(path=str(tmp_path / f"rescue-{width}.png"), full_page=True)
     page.get_by_role("button", name="Save the report").click()
     page.get_by_text("Report saved").wait_for()
     services.battle_report_confirm(battle=battle, actor=world["users"]["bob"], is_arbitrator=False)

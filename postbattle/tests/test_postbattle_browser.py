@@ -17,7 +17,7 @@ def roll(page, dice: str, title: str):
     page.get_by_text(title).first.wait_for()
 
 
-def test_full_sequence_in_the_browser(page, log_in_browser, make_confirmed_battle):
+def test_full_sequence_in_the_browser(page, log_in_browser, make_confirmed_battle, tmp_path):
     battle = make_confirmed_battle(
         edition="n18", results=[("attacker", 0, "out_of_action", 2, {}), ("attacker", 1, "seriously_injured", 3, {})]
     )
@@ -36,14 +36,14 @@ def test_full_sequence_in_the_browser(page, log_in_browser, make_confirmed_battl
     roll(page, "5 6 2", "Post-battle actions")  # 50 credits; 62: a free Juve
     assert page.locator(f"select[name=action_{leader.pk}]").input_value() == "Medical Escort"
     page.select_option(f"select[name=action_{champion.pk}]", "Trade")
-    page.screenshot(path="/tmp/postbattle-actions.png", full_page=True)
+    page.screenshot(path=str(tmp_path / "postbattle-actions.png"), full_page=True)
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     roll(page, "3 3 1", "Update roster")  # Stabilised; 31 Convalescence, then Recovery
     page.get_by_label("Roll the dice for me").check()
     page.get_by_role("button", name="Roll this step").click()
     page.get_by_role("button", name="Apply to the roster").click()
     page.get_by_text("Applied to the roster").wait_for()
-    page.screenshot(path="/tmp/postbattle-applied.png", full_page=True)
+    page.screenshot(path=str(tmp_path / "postbattle-applied.png"), full_page=True)
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     assert Sequence.objects.get(battle=battle, gang=gang).state == SequenceState.APPLIED
     gang.refresh_from_db(), ganger0.refresh_from_db(), ganger1.refresh_from_db()
