@@ -1,6 +1,6 @@
 # Two commands do all the set-up on a fresh machine with Python 3.10+ and make:
 #   make run    the site with demo data on http://127.0.0.1:8000 (PORT= overrides)
-#   make test   lint, migration check, and the tests on SQLite and (when it answers) PostgreSQL
+#   make test   lint, migration check, and the tests on SQLite and (when it answers) PostgreSQL, in parallel
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -9,6 +9,14 @@ PORT ?= 8000
 PG_DEFAULT_URL := postgres://postgres@127.0.0.1:5432/underhive_ledger
 # The apps whose tests use the database; rulebook/ has none, so it runs once, in the SQLite pass.
 DB_TESTS := core content gangs campaigns battles postbattle
+# Both test passes run in parallel: one pytest-xdist worker a core, at most 4 (each worker's race tests hold 20
+# PostgreSQL connections at once; a default server allows 100), each worker with its own test database
+# (test_<name>_gw0, _gw1...) and its own Redis database (conftest.py). `worksteal` hands each worker a
+# contiguous share of the tests, so a module's fixtures are built once on it, and lets an idle worker take
+# tests from a busy one. `make test TEST_WORKERS=0` runs both passes serially; a single test runs serially with
+# plain pytest (`.venv/bin/python -m pytest path::test`, no -n) or with `-n 0` / `-p no:xdist` added to a line.
+TEST_WORKERS ?= $(shell $(PYTHON) -c "import os; print(min(len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count() or 1, 4))")
+PYTEST_PARALLEL := -n $(TEST_WORKERS) --dist worksteal
 
 .PHONY: run test lint install install-dev bench
 
@@ -49,13 +57,13 @@ lint: install-dev
 
 test: lint
 	@echo "== tests on SQLite =="
-	env -u DATABASE_URL $(PY) -m pytest
+	env -u DATABASE_URL $(PY) -m pytest $(PYTEST_PARALLEL)
 	@url="$${DATABASE_URL:-}"; \
 	if [ -z "$$url" ] && $(PY) -c "import socket; socket.create_connection(('127.0.0.1', 5432), 1)" 2>/dev/null; then \
 		url="$(PG_DEFAULT_URL)"; fi; \
 	if [ -n "$$url" ]; then \
 		echo "== database tests on PostgreSQL ($${url%%@*}@...) =="; \
-		DATABASE_URL="$$url" $(PY) -m pytest $(DB_TESTS); \
+		DATABASE_URL="$$url" $(PY) -m pytest $(PYTEST_PARALLEL) $(DB_TESTS); \
 	else \
 		echo "== PostgreSQL not reachable: ran on SQLite only =="; \
 	fi
