@@ -163,6 +163,52 @@ def log_in_browser(page, live_server):
     return log_in
 
 
+# --- content --------------------------------------------------------------------------------------
+
+_module_content_active = False
+
+
+@pytest.fixture(scope="module")
+def module_content(django_db_setup, django_db_blocker):
+    """The shipped rules data (every file under rulebook/data) loaded once for a whole test module; returns the
+    loader's report. Loading it costs a second or more on SQLite and several on PostgreSQL, so modules whose every
+    test reads it (and none runs in a real transaction: no ``transaction=True``, no live server) share one load:
+    it happens inside a transaction held open for the module, each test's own transaction is a savepoint within it
+    (rolled back after the test, as usual), and the outer one is rolled back after the module's last test.
+
+    Such a module defines ``loaded_content`` as ``module_content`` plus ``db``; ``only_module_content_tests``
+    fails a test that would see the load without asking for it."""
+    global _module_content_active
+    from django.db import transaction
+
+    from content.loader import load_content
+
+    with django_db_blocker.unblock():
+        outer = transaction.atomic()
+        outer.__enter__()
+        try:
+            report = load_content()
+        except BaseException:
+            outer.__exit__(None, None, None)
+            raise
+    _module_content_active = True
+    yield report
+    _module_content_active = False
+    with django_db_blocker.unblock():
+        transaction.set_rollback(True)
+        outer.__exit__(None, None, None)
+
+
+@pytest.fixture(autouse=True)
+def only_module_content_tests(request):
+    """A test that runs while a module's shared content load is open (:func:`module_content`) must ask for it: any
+    other would see rows it did not make (and a transactional one could not work inside the open transaction)."""
+    if _module_content_active and "module_content" not in request.fixturenames:
+        pytest.fail(f"{request.node.nodeid} runs inside its module's shared content load without asking for it")
+    if _module_content_active and "transactional_db" in request.fixturenames:
+        pytest.fail(f"{request.node.nodeid} is transactional: it cannot use the module's shared content load")
+
+
 # --- gangs ----------------------------------------------------------------------------------------
 
 

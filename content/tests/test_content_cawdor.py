@@ -7,6 +7,12 @@ from content.models import Equipment, FighterType, FighterTypeEquipment
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture
+def loaded_content(module_content, db):
+    """Every file under rulebook/data, loaded once for this module (every test here only reads it)."""
+    return module_content
+
+
 def price(fighter: str, item: str) -> int | None:
     row = FighterTypeEquipment.objects.filter(fighter_type__slug=f"cawdor-{fighter}", equipment__slug=item).first()
     return None if row is None else row.cost

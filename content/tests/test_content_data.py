@@ -15,6 +15,14 @@ from content.models import (
 )
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def loaded_content(module_content, db):
+    """Every file under rulebook/data, loaded once for this module (every test here only reads it)."""
+    return module_content
+
+
 CLASSIC_HOUSES = {"cawdor", "delaque", "escher", "goliath", "orlock", "van-saar"}
 
 

@@ -6,6 +6,12 @@ import pytest
 from content.models import FighterType, House, HouseKind
 
 
+@pytest.fixture
+def loaded_content(module_content, db):
+    """Every file under rulebook/data, loaded once for this module (every test here only reads it)."""
+    return module_content
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     "slug, category, cost, most, statline",

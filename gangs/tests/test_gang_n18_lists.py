@@ -9,7 +9,6 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from battles.services import action_odds, action_plan, battle_start
-from content.loader import load_content
 from content.models import Equipment, FighterType, House
 from gangs import exchange, services
 from gangs.models import FighterStatus
@@ -33,9 +32,10 @@ GANGS = {
 
 
 @pytest.fixture
-def loaded_content(db):
-    """The shipped rules data (every file under rulebook/data), as ``manage.py load_content`` loads it."""
-    return load_content()
+def loaded_content(module_content, db):
+    """The shipped rules data (every file under rulebook/data), as ``manage.py load_content`` loads it: once for
+    this module, each test's gangs made and rolled back inside its own transaction."""
+    return module_content
 
 
 def new_gang(house_slug, make_user, credits=0):
