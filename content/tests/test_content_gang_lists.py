@@ -1,6 +1,7 @@
 """The nine 2018+ gang lists beyond the six Houses (rulebook/data/n18/gang_*.json): counts per gang, published
 numbers spot-checked against the second public reference, composition rules as stored, and the loader's handling
-of rules that name fighter types and of gang rules.
+of rules that name fighter types and of gang rules (rules refused or stored from a small data folder:
+``test_content_composition_rules.py``).
 
 Spot-check values are the ones the records' notes cite: the necrovox gang pages (N8) agreeing with Gyrinx's fighter
 files (G1) or page references (G2); where they disagree the record says "check against a printed book".
@@ -8,10 +9,17 @@ files (G1) or page references (G2); where they disagree the record says "check a
 
 import pytest
 
-from content.loader import ContentFileError, load_content
+from content.loader import load_content
 from content.models import Equipment, FighterType, FighterTypeEquipment, House, SkillTable
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def loaded_content(module_content, db):
+    """Every file under rulebook/data, loaded once for this module (each test's changes are rolled back)."""
+    return module_content
+
 
 # House slug → number of fighter types in its file.
 GANG_LISTS = {
@@ -184,33 +192,3 @@ def test_loading_the_shipped_data_twice_changes_nothing(loaded_content):
     again = load_content()
     assert not again.changed_anything
     assert again.counts["Houses"]["unchanged"] == House.objects.count()
-
-
-def _with_rule(small_data, rule):
-    house = small_data["classic/houses.json"]
-    house["composition"]["rules"].append(rule)
-    return small_data
-
-
-@pytest.mark.parametrize(
-    "rule, message",
-    [
-        ({"kind": "min_count", "types": ["warlord"], "count": 1}, "'warlord' is not a fighter type of this house"),
-        ({"kind": "not_fewer", "categories": ["juve"]}, "than_categories: names no fighter category or type"),
-        ({"kind": "max_count", "categories": ["leader"]}, "count: is required"),
-        ({"kind": "most", "categories": ["leader"]}, "kind: must be one of"),
-        ({"kind": "max_per", "categories": ["leader"], "per_categories": ["juve"]}, "per: is required"),
-        ({"kind": "max_per", "categories": ["leader"], "per": 3}, "per_categories: names no fighter category or type"),
-    ],
-)
-def test_a_bad_composition_rule_is_refused_naming_the_place(write_data, small_data, rule, message):
-    with pytest.raises(ContentFileError, match=message):
-        load_content(data_dir=write_data(_with_rule(small_data, rule)))
-    assert not House.objects.exists()
-
-
-def test_rules_over_types_are_stored_with_full_slugs(write_data, small_data):
-    rule = {"kind": "not_fewer", "types": ["juve"], "than_categories": ["leader"]}
-    load_content(data_dir=write_data(_with_rule(small_data, rule)))
-    stored = House.objects.get(slug="escher").composition_rules[-1]
-    assert stored == {"kind": "not_fewer", "types": ["escher-juve"], "than_categories": ["leader"]}
