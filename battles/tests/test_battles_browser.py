@@ -86,7 +86,7 @@ def test_the_follow_view_refreshes_itself(page, log_in_browser, make_battle, mak
     expect(page.locator(".turn-line")).to_contain_text("Shooting", timeout=8000)
 
 
-def test_the_shoot_menu_offers_what_resolves_and_says_what_it_leaves_out(page, log_in_browser, make_battle):
+def test_the_shoot_menu_offers_what_resolves_and_says_what_it_leaves_out(page, log_in_browser, make_battle, tmp_path):
     battle = make_battle("n18", fighters=2)
     shooter = battle.fighters.get(side="a", order=0)
     combi = {"name": "Cawdor charger/autogun", "ap": 0, "damage": 1}
@@ -112,7 +112,7 @@ def test_the_shoot_menu_offers_what_resolves_and_says_what_it_leaves_out(page, l
         "Grav gun: its Graviton Pulse rule is not resolved by the assistant yet; roll it at the table."
     )
     assert no_horizontal_scroll(page)
-    page.screenshot(path="/tmp/battle-shoot-left-out.png", full_page=True)
+    page.screenshot(path=str(tmp_path / "battle-shoot-left-out.png"), full_page=True)
     page.goto(f"/battles/{battle.pk}/act/fight/?fighter={shooter.pk}")
     expect(page.locator(".field-attacker").get_by_label("Cawdor charger/autogun (charger)")).to_be_visible()
     assert no_horizontal_scroll(page)
