@@ -14,7 +14,6 @@ from django.core.exceptions import ValidationError
 from battles.forms import FightForm, ShootForm
 from battles.roster import weapon_entry
 from battles.services import action_odds, action_plan, action_resolve, battle_start
-from content.loader import load_content
 from content.models import Equipment, EquipmentKind, FighterType, House
 from gangs.services import fighter_hire, gang_create
 from rulebook import editions
@@ -26,11 +25,11 @@ HOUSE = {"n18": "goliath", "classic": "orlock"}
 
 
 @pytest.fixture
-def armed(make_user):
-    """``armed(edition)`` → (battle, attacker, target, every weapon of the edition's content as snapshot entries)."""
+def armed(module_content, make_user):
+    """``armed(edition)`` → (battle, attacker, target, every weapon of the edition's content as snapshot entries).
+    The content is loaded once for the module (``module_content``); each test's gangs and battle are its own."""
 
     def make(edition):
-        load_content()
         gangs = []
         for n in range(2):
             house = House.objects.get(edition=edition, slug=HOUSE[edition])
