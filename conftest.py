@@ -7,6 +7,7 @@ test anywhere in the tree can build what it needs in one line.
 
 import itertools
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -189,7 +190,7 @@ def module_content(django_db_setup, django_db_blocker):
         try:
             report = load_content()
         except BaseException:
-            outer.__exit__(None, None, None)
+            outer.__exit__(*sys.exc_info())  # rolled back, not committed half-loaded
             raise
     _module_content_active = True
     yield report
