@@ -8,6 +8,11 @@ class CampaignsConfig(AppConfig):
     def ready(self):
         from gangs import cache
 
-        # A gang's page and printed roster show the campaign it plays in and the territories it holds.
+        # A gang's page shows the campaign it plays in (its name, who arbitrates it), the territories it holds and
+        # its coming battles (a Hired Gun is hired for one): each moves the gang's version (gangs.cache).
         cache.follow(self.get_model("CampaignGang"), "gang")
         cache.follow(self.get_model("CampaignTerritory"), "holder")
+        cache.follow(self.get_model("Battle"), "attacker")
+        cache.follow(self.get_model("Battle"), "defender")
+        cache.follow_campaign(self.get_model("Campaign"), None)
+        cache.follow_campaign(self.get_model("CampaignArbitrator"), "campaign")

@@ -80,7 +80,7 @@ def follow(model, gang_field: str) -> None:
     (and of the gang it named before, when a save changes it): for rows another app keeps that a roster shows
     or depends on, such as a campaign's memberships and territories (campaigns.apps)."""
     attname = model._meta.get_field(gang_field).attname
-    uid = f"roster-version-{model._meta.label}"
+    uid = f"roster-version-{model._meta.label}-{gang_field}"
 
     def before(sender, instance, **kwargs):
         if not kwargs.get("raw") and instance.pk is not None:
@@ -93,5 +93,28 @@ def follow(model, gang_field: str) -> None:
             bump_gang(getattr(instance, attname))
 
     pre_save.connect(before, sender=model, weak=False, dispatch_uid=f"{uid}-before")
+    post_save.connect(after, sender=model, weak=False, dispatch_uid=uid)
+    post_delete.connect(after, sender=model, weak=False, dispatch_uid=f"{uid}-delete")
+
+
+def bump_campaign_gangs(campaign_id: int | None) -> None:
+    """Move the version of every gang that plays or played in the campaign."""
+    from gangs.models import Gang
+
+    if campaign_id is not None:
+        Gang.objects.filter(memberships__campaign_id=campaign_id).update(version=F("version") + 1)
+
+
+def follow_campaign(model, campaign_field: str | None) -> None:
+    """Move the version of every gang of a campaign whenever a row of ``model`` saved or deleted names it (through
+    ``campaign_field``; ``None`` for the campaign's own row): for what a gang's page shows of its campaign, such
+    as its name and who arbitrates it (campaigns.apps). Such rows change a few times a cycle at most."""
+    attname = model._meta.get_field(campaign_field).attname if campaign_field else "pk"
+
+    def after(sender, instance, **kwargs):
+        if not kwargs.get("raw"):
+            bump_campaign_gangs(getattr(instance, attname))
+
+    uid = f"roster-version-{model._meta.label}-campaign"
     post_save.connect(after, sender=model, weak=False, dispatch_uid=uid)
     post_delete.connect(after, sender=model, weak=False, dispatch_uid=f"{uid}-delete")

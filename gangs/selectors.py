@@ -8,7 +8,7 @@ fills with the territories a gang holds.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from django.core.cache import cache
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, Subquery, Sum, prefetch_related_objects
@@ -60,21 +60,30 @@ def gang_queryset():
 @dataclass(frozen=True)
 class RosterFacts:
     """What the gang page's own (uncached) parts ask about one version of the gang: how many Hangers-on and
-    Brutes it holds (the Reputation notice), whether the Stash holds items, and the campaign it plays in (one at
-    a time). Every row they are counted from moves the gang's version (gangs.cache, campaigns.apps), so they are
-    read once per version and kept beside its fragments."""
+    Brutes it holds (the Reputation notice), whether the Stash holds items, the campaign it plays in (one at a
+    time), the territories it holds there and its battles still to be reported (what a Hired Gun is hired for).
+    Every row they are read from moves the gang's version (gangs.cache, campaigns.apps), so they are read once
+    per version and kept beside its fragments."""
 
     hangers_on_held: int
     stash_holds_items: bool
     campaign_id: int | None
+    territories: tuple = ()
+    coming_battles: tuple = ()
+
+
+def _facts_key(gang: Gang) -> str:
+    return "roster-facts:" + ":".join(str(part) for part in fragment_key(gang))
 
 
 def roster_facts(gang: Gang) -> RosterFacts:
-    """:class:`RosterFacts` of ``gang`` (from :func:`gang_queryset`): from the cache, else one query."""
-    key = "roster-facts:" + ":".join(str(part) for part in fragment_key(gang))
+    """:class:`RosterFacts` of ``gang`` (from :func:`gang_queryset`): from the cache, else one query (three for a
+    gang in a campaign)."""
+    key = _facts_key(gang)
     facts = cache.get(key)
     if facts is None:
         from campaigns.models import CampaignGang  # campaigns builds on gangs
+        from campaigns.selectors import gang_territories as held_territories
 
         capped = Q(status__in=ON_ROSTER, fighter_type__category__in=gang_rules.REPUTATION_CAPPED)
         playing = CampaignGang.objects.filter(gang=OuterRef("pk"), removed_at__isnull=True).values("campaign_id")
@@ -94,23 +103,35 @@ def roster_facts(gang: Gang) -> RosterFacts:
             .get()
         )
         facts = RosterFacts(row["held"] or 0, row["stash_held"], row["campaign"])
+        if facts.campaign_id is not None:
+            facts = replace(
+                facts, territories=tuple(held_territories(gang)), coming_battles=tuple(coming_battles(gang))
+            )
         cache.set(key, facts, FRAGMENT_SECONDS)
     return facts
 
 
 def roster_gang(user, pk: int) -> Gang:
     """The gang for the gang page (404 as :func:`gangs.permissions.gang_for_view`), carrying its
-    :class:`RosterFacts` and the viewer's access as the attributes :func:`gangs.permissions.viewer_gangs` would
-    annotate: one query for the gang, none for its facts while its version is cached, and one for an arbitrator
-    only when it plays in a campaign."""
+    :class:`RosterFacts` (``roster_facts``) and the viewer's access as the attributes
+    :func:`gangs.permissions.viewer_gangs` would annotate: one query for the gang, and, while its version is
+    cached, none for its facts nor for whether the viewer arbitrates its campaign."""
     from gangs.permissions import arbitrates_campaign, gang_for_view
 
     gang = gang_for_view(user, pk, gang_queryset())
-    facts = roster_facts(gang)
+    facts = gang.roster_facts = roster_facts(gang)
     gang.hangers_on_held, gang.stash_holds_items = facts.hangers_on_held, facts.stash_holds_items
     gang.campaign_now_id = facts.campaign_id
     gang.in_campaign_now = facts.campaign_id is not None
-    gang.viewer_is_arbitrator = gang.in_campaign_now and arbitrates_campaign(user, facts.campaign_id)
+    gang.viewer_is_arbitrator = False
+    if gang.in_campaign_now and user.is_authenticated:
+        # Who arbitrates the campaign moves the version of its gangs (campaigns.apps): kept per viewer.
+        key = f"{_facts_key(gang)}:arbitrator:{user.pk}"
+        arbitrates = cache.get(key)
+        if arbitrates is None:
+            arbitrates = arbitrates_campaign(user, facts.campaign_id)
+            cache.set(key, arbitrates, FRAGMENT_SECONDS)
+        gang.viewer_is_arbitrator = arbitrates
     return gang
 
 
@@ -316,7 +337,10 @@ def gang_additions(gang: Gang) -> dict[str, list[FighterType]]:
 
 
 def coming_battles(gang: Gang) -> list:
-    """The gang's campaign battles still to be reported: what a Hired Gun can be hired for (one query)."""
+    """The gang's campaign battles still to be reported: what a Hired Gun can be hired for (one query, none for a
+    gang from :func:`roster_gang`)."""
+    if hasattr(gang, "roster_facts"):
+        return list(gang.roster_facts.coming_battles)
     from campaigns.models import Battle, BattleStatus  # campaigns builds on gangs
 
     return list(
@@ -332,6 +356,8 @@ def gang_territories(gang: Gang) -> list:
     :func:`viewer_sees_campaign` lets see them."""
     if getattr(gang, "in_campaign_now", None) is False:
         return []
+    if hasattr(gang, "roster_facts"):  # roster_gang: read with the facts of this version
+        return list(gang.roster_facts.territories)
     from campaigns.selectors import gang_territories as held_territories  # campaigns builds on gangs
 
     return held_territories(gang)
