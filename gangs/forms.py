@@ -206,10 +206,13 @@ class GangerAdvanceForm(EnteredDiceForm):
     )
     random_table = forms.ChoiceField(label="Primary Skill Set for a Specialist's random skill (2 or 12)")
 
-    def __init__(self, *args, primary_tables, **kwargs):
+    def __init__(self, *args, primary_tables, full_tables=(), **kwargs):
         super().__init__(*args, **kwargs)
+        # A set the fighter has every skill of is left out (the service refuses it before the dice).
         self.fields["random_table"].choices = [(t, t) for t in primary_tables]
         self.fields["random_table"].required = bool(primary_tables)  # none: the service says why
+        if full_tables:
+            self.fields["random_table"].help_text = f"Not offered, every skill already taken: {', '.join(full_tables)}."
 
 
 class N18AdvanceForm(forms.Form):

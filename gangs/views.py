@@ -300,7 +300,10 @@ def _record_forms(fighter) -> dict:
 
 def _advance_form(gang, fighter, data=None):
     if gang.edition == Edition.N18 and fighter.fighter_type.category == "ganger":
-        return forms.GangerAdvanceForm(data, primary_tables=services.specialist_primary_tables(fighter))
+        primary = services.specialist_primary_tables(fighter)
+        full = services.n18_full_tables(fighter, primary) if primary else []
+        left = [table for table in primary if table not in full]
+        return forms.GangerAdvanceForm(data, primary_tables=left, full_tables=full)
     standard, _, levels = services.skill_tables(gang.edition, fighter.fighter_type)
     if gang.edition == Edition.CLASSIC:
         full = services.classic_full_tables(fighter)

@@ -109,6 +109,17 @@ def _known_skills(fighter: Fighter) -> list[str]:
     return [fs.skill.name for fs in fighter.skills.select_related("skill")]
 
 
+def n18_full_tables(fighter: Fighter, tables: list[str]) -> list[str]:
+    """Of the 2018+ skill ``tables``, those ``fighter`` has every skill of, which :func:`_n18_ganger` refuses
+    before its dice (one query; the fighter's skills prefetched by gangs.selectors.fighters_queryset)."""
+    skills: dict[str, set[str]] = {}
+    rows = Skill.objects.filter(edition=Edition.N18, table__name__in=tables, is_active=True)
+    for table, name in rows.values_list("table__name", "name"):
+        skills.setdefault(table, set()).add(name)
+    known = [fs.skill.name for fs in fighter.skills.all()]
+    return [table for table in tables if gang_rules.n18_table_full(sorted(skills.get(table, ())), known)]
+
+
 def classic_full_tables(fighter: Fighter) -> list[str]:
     """The skill tables ``fighter`` has every skill of, which :func:`fighter_advance_classic` refuses before its
     dice: what the advance form leaves out, saying why. Reads the fighter's prefetched skills

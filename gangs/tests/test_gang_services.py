@@ -487,6 +487,24 @@ def test_a_ganger_whose_primary_skill_set_is_full_is_refused_before_the_advancem
 
 
 @pytest.mark.django_db
+def test_the_ganger_advancement_form_leaves_out_a_full_primary_skill_set(client, make_gang, make_fighter):
+    from django.urls import reverse
+
+    from gangs.models import FighterSkill
+
+    gang = make_gang(edition="n18")
+    bruiser = make_fighter(gang, "ganger")
+    services.experience_award(fighter=bruiser, amount=6, actor=gang.owner, reason="Test")
+    for skill in Skill.objects.filter(edition="n18", table__name="Ferocity"):
+        FighterSkill.objects.create(fighter=bruiser, skill=skill)
+    client.force_login(gang.owner)
+    response = client.get(reverse("gangs:fighter-detail", args=[gang.pk, bruiser.pk]))
+    field = response.context["advance_form"].fields["random_table"]
+    assert [value for value, _ in field.choices] == ["Brawn"]
+    assert "Not offered, every skill already taken: Ferocity." in response.content.decode()
+
+
+@pytest.mark.django_db
 def test_a_ganger_rolling_12_becomes_a_specialist_with_a_random_primary_skill(make_gang, make_fighter):
     gang = make_gang(edition="n18")
     bruiser = make_fighter(gang, "ganger")
