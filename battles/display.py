@@ -13,6 +13,7 @@ from battles.rules import edition_rules
 
 NAMES = {
     "p_hit": "Hits",
+    "p_reaches": "The charge reaches",
     "p_wound": "Wounds",
     "p_unsaved": "Not saved",
     "p_pinned": "Pinned",

@@ -280,6 +280,10 @@ class FightForm(ActionForm):
                 required=False, initial=True, label="Opponent strikes back (Reaction attacks, if still Standing)"
             )
             self.fields["charging"].label = "Charging (+1 Attack dice)"
+            self.fields["charge_distance"] = forms.IntegerField(
+                min_value=0, max_value=100, required=False, label='Charging from (")',
+                help_text='Optional: the distance to the enemy, for the chance Movement + D3" reaches.',
+            )  # fmt: skip
             if acting is not None:
                 self.focus_on(acting, "attacker", "fights", unarmed=True)
                 self.fields["attacker"].label = f"{acting.name}'s weapon"
@@ -299,7 +303,7 @@ class FightForm(ActionForm):
             self.initial.setdefault("attacker", acting.pk)
             self.enemy_buttons(acting)
         self.order_fields(
-            ["fighter", "attacker", "second_weapon", "target", "charging", "higher_up", "obstacle",
+            ["fighter", "attacker", "second_weapon", "target", "charging", "charge_distance", "higher_up", "obstacle",
              "defender_higher_up", "dice"]
         )  # fmt: skip
 
@@ -312,6 +316,10 @@ class FightForm(ActionForm):
         if second and second == attacker:
             raise ValidationError({"second_weapon": "Pick a different weapon, or none."})
         return data
+
+    def charge_from(self) -> int | None:
+        """The inches a 2018+ charge must cover, when the player gave them (not part of the fight's query)."""
+        return self.cleaned_data.get("charge_distance") if self.cleaned_data.get("charging") else None
 
     def params(self) -> dict:
         fighter_pk, _, weapon = self.cleaned_data["attacker"].partition(":")

@@ -228,6 +228,10 @@ def _act(request, battle, kind: str, form, fighters, context: dict, op: str):
         _fail(form, error)
         return None
     context.update(plan=plan, odds=display.odds_rows(odds), seen=_seen(plan))
+    charge_from = form.charge_from() if hasattr(form, "charge_from") else None
+    if charge_from is not None and battle.edition == "n18":
+        reach = services.charge_reach_odds(battle=battle, fighter=plan.fighter, distance=charge_from)
+        context["charge_odds"] = display.odds_rows(reach)
     dice = form.cleaned_data.get("dice") or []
     if plan.rolls:
         context["dice_order"] = display.dice_order(battle.edition, plan, odds)

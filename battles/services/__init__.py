@@ -12,6 +12,7 @@ from battles.services.play import (
     action_undo,
     battle_advance,
     battle_priority_set,
+    charge_reach_odds,
     fighter_adjust,
     gang_flee,
 )
@@ -22,6 +23,7 @@ __all__ = [
     "ADJUSTABLE",
     "action_next_die",
     "action_odds",
+    "charge_reach_odds",
     "action_plan",
     "action_resolve",
     "action_undo",

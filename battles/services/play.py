@@ -66,6 +66,18 @@ def action_odds(*, battle: BattleSession, plan: Plan) -> dict:
         raise ValidationError(f"The rulebook cannot answer this: {exc}") from None
 
 
+def charge_reach_odds(*, battle: BattleSession, fighter: BattleFighter, distance: int) -> dict:
+    """2018+: how often a Charge, the fighter's Movement plus D3", covers ``distance`` inches to the enemy: the
+    answer ``python -m rulebook odds n18 charge`` gives for the same query. The fight's odds assume it arrives."""
+    query = Query({"M": fighter.stats.get("M", 0), "distance": distance})
+    try:
+        answer = editions.action(battle.edition, "charge").odds(query)
+        query.refuse_unknown()
+        return answer
+    except RulesInputError as exc:
+        raise ValidationError(f"The rulebook cannot answer this: {exc}") from None
+
+
 def action_next_die(*, battle: BattleSession, plan: Plan, dice: list) -> DiceNeeded | None:
     """Which die the rules read next after the dice entered so far (None once they are enough); reads only.
 

@@ -255,6 +255,35 @@ def test_charge_from_the_fighters_card(make_battle, client):
     odds = answer.context["odds"]
     assert odds and "Opponent strikes back" in [row[0] for row in odds["chances"]]
     assert answer.context["plan"].query["attacker"]["charging"] is True
+    assert "charge_odds" not in answer.context  # no distance given: no chance to show
+
+
+@pytest.mark.django_db
+def test_a_charge_from_a_distance_shows_how_often_it_reaches(make_battle, client):
+    """Movement + D3" against the distance given: the command line's answer (rulebook odds n18 charge) beside the
+    fight's odds; the fight's own query is unchanged."""
+    import json
+    import subprocess
+    import sys
+
+    battle = make_battle("n18", fighters=1)
+    (attacker,), (target,) = sides(battle)
+    client.force_login(battle.player_a)
+    distance = attacker.stats["M"] + 2  # needs a 2 or 3 on the D3
+    answer = client.post(
+        f"/battles/{battle.pk}/act/fight/?fighter={attacker.pk}&charging=1",
+        {"fighter": attacker.pk, "attacker": f"{attacker.pk}:{weapon(attacker, 'close_combat')}", "target": target.pk,
+         "charging": "on", "charge_distance": distance, "reaction": "on"},
+    )  # fmt: skip
+    assert answer.status_code == 200
+    [(label, percent, exact)] = answer.context["charge_odds"]["chances"]
+    cli = subprocess.run(
+        [sys.executable, "-m", "rulebook", "odds", "n18", "charge"],
+        input=json.dumps({"M": attacker.stats["M"], "distance": distance}), capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert (label, exact) == ("The charge reaches", json.loads(cli.stdout)["p_reaches_exact"]) == (label, "2/3")
+    assert "charge_distance" not in json.dumps(answer.context["plan"].query)
+    assert "The charge reaches" in answer.content.decode()
 
 
 @pytest.mark.django_db
