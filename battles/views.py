@@ -221,17 +221,17 @@ def _seen(plan) -> str:
 def _act(request, battle, kind: str, form, fighters, context: dict, op: str):
     """Show the odds of the described action as soon as it is complete; roll it once its odds have been seen
     for this very situation. A wrong die keeps the odds and the choices, names the die and asks for it again."""
+    charge_from = form.charge_from() if hasattr(form, "charge_from") else None
     try:
         plan = services.action_plan(battle=battle, kind=kind, params=form.params(), fighters=fighters)
         odds = services.action_odds(battle=battle, plan=plan)
+        if charge_from is not None and battle.edition == "n18":
+            reach = services.charge_reach_odds(battle=battle, fighter=plan.fighter, distance=charge_from)
+            context["charge_odds"] = display.odds_rows(reach)
     except ValidationError as error:
         _fail(form, error)
         return None
     context.update(plan=plan, odds=display.odds_rows(odds), seen=_seen(plan))
-    charge_from = form.charge_from() if hasattr(form, "charge_from") else None
-    if charge_from is not None and battle.edition == "n18":
-        reach = services.charge_reach_odds(battle=battle, fighter=plan.fighter, distance=charge_from)
-        context["charge_odds"] = display.odds_rows(reach)
     dice = form.cleaned_data.get("dice") or []
     if plan.rolls:
         context["dice_order"] = display.dice_order(battle.edition, plan, odds)

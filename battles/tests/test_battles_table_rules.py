@@ -284,6 +284,15 @@ def test_a_charge_from_a_distance_shows_how_often_it_reaches(make_battle, client
     assert (label, exact) == ("The charge reaches", json.loads(cli.stdout)["p_reaches_exact"]) == (label, "2/3")
     assert "charge_distance" not in json.dumps(answer.context["plan"].query)
     assert "The charge reaches" in answer.content.decode()
+    # A Movement the rulebook does not read (a fighter without one) is a message on the form, not an error page.
+    profile = {**attacker.profile, "stats": {**attacker.stats, "M": 0}}
+    type(attacker).objects.filter(pk=attacker.pk).update(profile=profile)
+    refused = client.post(
+        f"/battles/{battle.pk}/act/fight/?fighter={attacker.pk}&charging=1",
+        {"fighter": attacker.pk, "attacker": f"{attacker.pk}:{weapon(attacker, 'close_combat')}", "target": target.pk,
+         "charging": "on", "charge_distance": distance},
+    )  # fmt: skip
+    assert refused.status_code == 200 and "The rulebook cannot answer this" in refused.content.decode()
 
 
 @pytest.mark.django_db
