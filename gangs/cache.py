@@ -5,8 +5,9 @@
   injuries and skills, and every ledger entry) moves the gang's ``version`` when it is saved or deleted, in the
   same transaction (a ``post_save``/``post_delete`` receiver issuing an ``F()`` update), so the next render
   uses a new key: a stale card can never be shown, whatever wrote the change (a service, the post-battle
-  sequence, an import, the admin). The campaigns app has its memberships and territories followed the same way
-  (:func:`follow`), so the campaign a gang plays in and the territories it holds are part of its version too.
+  sequence, an import, the admin). The campaigns app has its rows followed the same way (:func:`follow`,
+  :func:`follow_campaign`): memberships, territories, campaign battles, the campaign itself and its
+  arbitrators, so what a gang's page shows of its campaign is part of its version too.
 - Every change to the game content moves :class:`content.models.ContentVersion` the same way
   (:mod:`content.versioning`); a ``load_content`` moves it once, at the end of a load that changed something.
 - A key holds only what every viewer sees; edit controls and forms (with their CSRF tokens) stay outside the
