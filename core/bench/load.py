@@ -69,7 +69,7 @@ def load_test(port: int, path: str, requests: int, concurrency: int, cookie: str
 
 def ratio_line(page: LoadFigures, floor: LoadFigures) -> str:
     share = page.rate / floor.rate if floor.rate else 0.0
-    return f"roster rate / /healthz rate: {share:.0%} (goal: 25% or more); median latency x{_median_ratio(page, floor):.1f}"
+    return f"roster rate / /healthz rate: {share:.1%} (goal: 25% or more); median latency x{_median_ratio(page, floor):.1f}"
 
 
 def _median_ratio(page: LoadFigures, floor: LoadFigures) -> float:
