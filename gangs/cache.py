@@ -2,9 +2,9 @@
 *version* of the gang and of the content, and served from Django's cache until either moves.
 
 - Every row a roster is drawn from (the gang, its fighters, their purchases, advancements, stat changes,
-  injuries and skills, and every ledger entry) moves the gang's ``version`` when it is saved or deleted, in the
-  same transaction (a ``post_save``/``post_delete`` receiver issuing an ``F()`` update), so the next render
-  uses a new key: a stale card can never be shown, whatever wrote the change (a service, the post-battle
+  injuries and skills, every ledger entry, and its owner's username) moves the gang's ``version`` when it is
+  saved or deleted, in the same transaction (a ``post_save``/``post_delete`` receiver issuing an ``F()`` update), so the
+  next render uses a new key: a stale card can never be shown, whatever wrote the change (a service, the post-battle
   sequence, an import, the admin). The campaigns app has its rows followed the same way (:func:`follow`,
   :func:`follow_campaign`): memberships, territories, campaign battles, the campaign itself and its
   arbitrators, so what a gang's page shows of its campaign is part of its version too.
@@ -60,9 +60,23 @@ def _fighter_row(sender, instance, **kwargs):
         bump_fighters_gang(instance.fighter_id)
 
 
+def _owner_row(sender, instance, update_fields=None, **kwargs):
+    # A roster names its player: a changed username moves the player's gangs; a login (last_login) or a new
+    # password, which no roster shows, moves nothing.
+    if kwargs.get("raw") or instance.pk is None or (update_fields is not None and "username" not in update_fields):
+        return
+    if sender.objects.filter(pk=instance.pk).values_list("username", flat=True).first() != instance.username:
+        from gangs.models import Gang
+
+        Gang.objects.filter(owner_id=instance.pk).update(version=F("version") + 1)
+
+
 def connect() -> None:
     """Called once from the apps' ``ready()``."""
     from django.apps import apps
+    from django.contrib.auth import get_user_model
+
+    pre_save.connect(_owner_row, sender=get_user_model(), dispatch_uid="roster-version-owner")
 
     gang_rows = ["Gang", "Fighter", "Purchase", "LedgerEntry"]
     fighter_rows = ["Advancement", "StatChange", "Injury", "FighterSkill"]

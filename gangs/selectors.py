@@ -52,9 +52,9 @@ def _roster_prefetches() -> tuple:
 
 def gang_queryset():
     """A gang with its house and the content's version (one query). Its roster is loaded by :func:`lazy_roster`,
-    and its house list by what needs it, only when a page renders a fragment the cache does not hold
-    (gangs.cache)."""
-    return Gang.objects.select_related("house", "owner").annotate(content_version=content_version_subquery())
+    and its house list and its owner by what needs them, only when a page renders a fragment the cache does not
+    hold (gangs.cache)."""
+    return Gang.objects.select_related("house").annotate(content_version=content_version_subquery())
 
 
 @dataclass(frozen=True)

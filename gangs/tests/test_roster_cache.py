@@ -254,3 +254,25 @@ def test_the_cached_hire_form_follows_the_stash_and_the_viewer(client, make_user
     client.force_login(arbitrator)
     arbitrator_page = _page(client, gang)
     assert 'name="override_reason"' in arbitrator_page and 'name="override_reason"' not in owner_page
+
+
+def test_the_players_name_follows_the_owner_and_a_login_keeps_the_cache(client, cache_backend, gang):
+    """The page and the sheet name the player from the cache; a username changed (the admin) shows on the next
+    render, while a login, which only stamps last_login, moves nothing."""
+    from django.contrib.auth.models import update_last_login
+
+    client.force_login(gang.owner)
+    print_url = reverse("gangs:gang-print", args=[gang.pk])
+    assert f"run by {gang.owner.username}" in _page(client, gang)
+    client.get(print_url)
+    version = Gang.objects.get(pk=gang.pk).version
+    update_last_login(None, gang.owner)  # what every login does
+    owner = type(gang.owner).objects.get(pk=gang.owner_id)
+    owner.set_password("Another-pass-2")
+    owner.save()
+    assert Gang.objects.get(pk=gang.pk).version == version
+    owner.username = "ash-mother"
+    owner.save()
+    client.force_login(owner)
+    assert "run by ash-mother" in _page(client, gang)
+    assert "Player: ash-mother" in client.get(print_url).content.decode()
