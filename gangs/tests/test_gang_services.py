@@ -21,6 +21,19 @@ def assert_ledger_matches(gang):
         assert fighter.experience == totals["experience"].get(fighter.pk, 0), fighter.name
 
 
+def ganger_holding_a_whole_table(make_gang, make_fighter, edition: str, table: str, xp: int):
+    """A Ganger with ``xp`` to spend who has every skill of ``table``: what an advance must refuse before its
+    dice, and its form leave out."""
+    from gangs.models import FighterSkill
+
+    gang = make_gang(edition=edition)
+    ganger = make_fighter(gang, "ganger")
+    services.experience_award(fighter=ganger, amount=xp, actor=gang.owner, reason="Test")
+    for skill in Skill.objects.filter(edition=edition, table__name=table):
+        FighterSkill.objects.create(fighter=ganger, skill=skill)
+    return gang, ganger
+
+
 def item(edition, slug):
     return Equipment.objects.get(edition=edition, slug=slug)
 
@@ -257,13 +270,7 @@ def test_classic_advance_on_a_table_with_no_skill_left_is_refused_before_any_die
 ):
     # The refusal used to come after the 2D6 (from the skill roll), so the roll was thrown away and the next
     # request rolled afresh: a way to fish for a characteristic.
-    from gangs.models import FighterSkill
-
-    gang = make_gang()
-    ganger = make_fighter(gang, "ganger")
-    services.experience_award(fighter=ganger, amount=10, actor=gang.owner, reason="Test")
-    for skill in Skill.objects.filter(edition="classic", table__name="Combat"):  # the whole table, as the rulebook's
-        FighterSkill.objects.create(fighter=ganger, skill=skill)
+    gang, ganger = ganger_holding_a_whole_table(make_gang, make_fighter, "classic", "Combat", xp=10)
     dice = ScriptedDice([2, 1, 4])  # 3: a skill from a standard table
     with pytest.raises(ValidationError, match="already has every Combat skill; choose another table"):
         services.fighter_advance_classic(
@@ -473,13 +480,7 @@ def test_a_ganger_spends_6_xp_on_the_gangers_table(make_gang, make_fighter):
 @pytest.mark.django_db
 def test_a_ganger_whose_primary_skill_set_is_full_is_refused_before_the_advancement_roll(make_gang, make_fighter):
     # The refusal used to come from the Specialist's skill roll, after the 2D6 had been thrown away.
-    from gangs.models import FighterSkill
-
-    gang = make_gang(edition="n18")
-    bruiser = make_fighter(gang, "ganger")
-    services.experience_award(fighter=bruiser, amount=6, actor=gang.owner, reason="Test")
-    for skill in Skill.objects.filter(edition="n18", table__name="Ferocity"):
-        FighterSkill.objects.create(fighter=bruiser, skill=skill)
+    gang, bruiser = ganger_holding_a_whole_table(make_gang, make_fighter, "n18", "Ferocity", xp=6)
     dice = ScriptedDice([6, 6, 2])  # 12: Specialist
     with pytest.raises(ValidationError, match="already has every Ferocity skill; choose another Primary Skill Set"):
         services.fighter_advance_n18(fighter=bruiser, actor=gang.owner, random_table="Ferocity", dice=dice)
@@ -490,13 +491,7 @@ def test_a_ganger_whose_primary_skill_set_is_full_is_refused_before_the_advancem
 def test_the_ganger_advancement_form_leaves_out_a_full_primary_skill_set(client, make_gang, make_fighter):
     from django.urls import reverse
 
-    from gangs.models import FighterSkill
-
-    gang = make_gang(edition="n18")
-    bruiser = make_fighter(gang, "ganger")
-    services.experience_award(fighter=bruiser, amount=6, actor=gang.owner, reason="Test")
-    for skill in Skill.objects.filter(edition="n18", table__name="Ferocity"):
-        FighterSkill.objects.create(fighter=bruiser, skill=skill)
+    gang, bruiser = ganger_holding_a_whole_table(make_gang, make_fighter, "n18", "Ferocity", xp=6)
     client.force_login(gang.owner)
     response = client.get(reverse("gangs:fighter-detail", args=[gang.pk, bruiser.pk]))
     field = response.context["advance_form"].fields["random_table"]
@@ -526,13 +521,7 @@ def test_the_classic_advance_form_leaves_out_a_table_with_no_skill_left(client, 
     """What the service refuses before the dice is not offered: the fighter page's form says why instead."""
     from django.urls import reverse
 
-    from gangs.models import FighterSkill
-
-    gang = make_gang()
-    ganger = make_fighter(gang, "ganger")
-    services.experience_award(fighter=ganger, amount=10, actor=gang.owner, reason="Test")
-    for skill in Skill.objects.filter(edition="classic", table__name="Combat"):
-        FighterSkill.objects.create(fighter=ganger, skill=skill)
+    gang, ganger = ganger_holding_a_whole_table(make_gang, make_fighter, "classic", "Combat", xp=10)
     client.force_login(gang.owner)
     response = client.get(reverse("gangs:fighter-detail", args=[gang.pk, ganger.pk]))
     form = response.context["advance_form"]
