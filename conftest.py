@@ -305,6 +305,24 @@ def make_campaign(make_user, make_gang):
     return make
 
 
+@pytest.fixture
+def two_player_campaign(make_user, make_gang, make_fighter):
+    """``{"campaign", "users", "gangs"}``: alice's and bob's n18 gangs (a Leader, a Champion and two Gangers each)
+    in a started campaign run by ``users["arbitrator"]``."""
+    from campaigns import services
+
+    users = {name: make_user(name) for name in ("arbitrator", "alice", "bob")}
+    campaign = services.campaign_create(user=users["arbitrator"], edition="n18", name="Dust Falls")
+    gangs = {}
+    for name in ("alice", "bob"):
+        gangs[name] = make_gang(owner=users[name], edition="n18", name=f"{name.title()}'s gang")
+        for kind in ("leader", "champion", "ganger", "ganger"):
+            make_fighter(gangs[name], kind, name=f"{name.title()} {kind} {gangs[name].fighters.count()}")
+        services.campaign_join(campaign=campaign, gang=gangs[name], user=users[name])
+    campaign = services.campaign_start(campaign=campaign)
+    return {"campaign": campaign, "users": users, "gangs": gangs}
+
+
 # --- battles --------------------------------------------------------------------------------------
 
 

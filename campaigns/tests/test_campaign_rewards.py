@@ -20,25 +20,17 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def world(make_user, make_gang, make_fighter):
-    """alice's and bob's n18 gangs (a Leader, a Champion, two Gangers each) in a started campaign run by
-    ``arbitrator``; ``battle(scenario)`` arranges a battle between them with that scenario."""
-    users = {name: make_user(name) for name in ("arbitrator", "alice", "bob")}
-    campaign = services.campaign_create(user=users["arbitrator"], edition="n18", name="Dust Falls")
-    gangs = {}
-    for name in ("alice", "bob"):
-        gangs[name] = make_gang(owner=users[name], edition="n18", name=f"{name.title()}'s gang")
-        for kind in ("leader", "champion", "ganger", "ganger"):
-            make_fighter(gangs[name], kind, name=f"{name.title()} {kind} {gangs[name].fighters.count()}")
-        services.campaign_join(campaign=campaign, gang=gangs[name], user=users[name])
-    services.campaign_start(campaign=campaign)
+def world(two_player_campaign):
+    """alice's and bob's gangs in a started campaign (conftest's ``two_player_campaign``); ``battle(scenario)``
+    arranges a battle between them with that scenario."""
+    campaign, gangs = two_player_campaign["campaign"], two_player_campaign["gangs"]
 
     def battle(scenario="the-trap", **fields):
         fields = {"origin": "arranged", **fields}
         return Battle.objects.create(campaign=campaign, cycle=campaign.cycles.first(), attacker=gangs["alice"],
                                      defender=gangs["bob"], scenario=scenario, scenario_name=scenario.title(), **fields)  # fmt: skip
 
-    return {"campaign": campaign, "users": users, "gangs": gangs, "battle": battle}
+    return {**two_player_campaign, "battle": battle}
 
 
 def roster(gang):

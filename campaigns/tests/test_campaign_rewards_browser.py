@@ -15,17 +15,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
-def world(make_user, make_gang, make_fighter):
-    users = {name: make_user(name) for name in ("arbitrator", "alice", "bob")}
-    campaign = services.campaign_create(user=users["arbitrator"], edition="n18", name="Dust Falls")
-    gangs = {}
-    for name in ("alice", "bob"):
-        gangs[name] = make_gang(owner=users[name], edition="n18", name=f"{name.title()}'s gang")
-        for kind in ("leader", "champion", "ganger", "ganger"):
-            make_fighter(gangs[name], kind, name=f"{name.title()} {kind} {gangs[name].fighters.count()}")
-        services.campaign_join(campaign=campaign, gang=gangs[name], user=users[name])
-    services.campaign_start(campaign=campaign)
-    return {"campaign": campaign, "users": users, "gangs": gangs}
+def world(two_player_campaign):
+    return two_player_campaign
 
 
 def fits(page) -> bool:
