@@ -12,6 +12,10 @@ reads every link, ``hx-*`` target and form it finds, then:
 
 Any HTTP 500 fails the test, listing each distinct error with the request that caused it.
 ``FUZZ_SEED`` replays another seed; ``FUZZ_ROUNDS`` scales the submissions per form.
+
+The fuzz is split into ``FUZZ_SHARDS`` tests (3 by default) so that pytest-xdist's workers share it: each shard
+loads the demo and crawls it (the forms and ids every shard needs), then fuzzes its own share of the routes and
+forms, chosen by the route's place in a sorted list, so the shares are the same whatever the database's ids.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from django.urls.exceptions import Resolver404
 
 SEED = int(os.environ.get("FUZZ_SEED", "1717"))
 ROUNDS = int(os.environ.get("FUZZ_ROUNDS", "2"))
+SHARDS = int(os.environ.get("FUZZ_SHARDS", "3"))
 MAX_PAGES = 450
 
 # Values that have caused, or would cause, server errors in naive code.
@@ -117,8 +122,8 @@ def all_patterns(resolvers=None, prefix=""):
 
 
 class Fuzzer:
-    def __init__(self, users: dict):
-        self.random = random.Random(SEED)
+    def __init__(self, users: dict, shard: int = 0):
+        self.random = random.Random(SEED + shard)
         self.clients = {}
         for role, user in users.items():
             client = Client(raise_request_exception=False)
@@ -306,42 +311,49 @@ def _short(data) -> str:
     return text if len(text) < 300 else text[:300] + "…"
 
 
+def _share(keys, shard: int) -> set:
+    """This shard's share of ``keys``: every SHARDS-th of them in sorted order, starting at ``shard``."""
+    return set(sorted(set(keys))[shard::SHARDS])
+
+
 @pytest.mark.django_db(transaction=True)
-def test_no_input_gets_a_server_error(settings):
+@pytest.mark.parametrize("shard", range(SHARDS))
+def test_no_input_gets_a_server_error(settings, shard):
     settings.DEBUG = True  # the demo command refuses to run otherwise
     call_command("load_content", stdout=StringIO())
     call_command("demo", stdout=StringIO())
     settings.DEBUG = False
     users = get_user_model().objects
     stranger = users.create_user("fuzz-stranger", password="x")
-    fuzzer = Fuzzer({"owner": users.get(username="demo"), "stranger": stranger, "anonymous": None})
+    fuzzer = Fuzzer({"owner": users.get(username="demo"), "stranger": stranger, "anonymous": None}, shard)
 
     fuzzer.crawl("owner", ["/"])
     fuzzer.crawl("owner", seed_urls())
     fuzzer.crawl("anonymous", ["/"])  # the log in, sign up and password reset pages
     assert len(fuzzer.pages) > 30, "the crawl should reach the demo's pages"
 
-    # Every route of the URLconf, with ids and nasty segments, as each kind of visitor.
-    for route, _pattern in all_patterns():
-        if route.startswith("admin/") and "login" not in route:
-            continue
+    # Every route of the URLconf (this shard's share), with ids and nasty segments, as each kind of visitor.
+    patterns = [route for route, _pattern in all_patterns() if not route.startswith("admin/") or "login" in route]
+    for route in sorted(_share(patterns, shard)):
         for url in fuzzer.path_variants(route):
             for role in ("stranger", "anonymous", "owner"):
                 fuzzer.send(role, "get", url, htmx=fuzzer.random.random() < 0.5)
             fuzzer.send("stranger", "post", url, fuzzer.mutate({"name": [], "dice": []}))
 
-    # Every form found: strangers and anonymous visitors first (they must change nothing), then the owner.
-    forms = sorted(fuzzer.forms.items())
+    # Every form found on this shard's routes: strangers and anonymous visitors first (they must change nothing),
+    # then the owner.
+    by_route: dict[tuple, list] = {}
+    for (method, action), fields in sorted(fuzzer.forms.items()):
+        by_route.setdefault((method, _route(action)), []).append((action, fields))
+    keys = _share(by_route, shard)
+    forms = [(key[0], action, fields) for key in sorted(keys) for action, fields in by_route[key]]
     for role, rounds in (("anonymous", 1), ("stranger", ROUNDS), ("owner", ROUNDS * 2)):
-        for (method, action), fields in forms:
+        for method, action, fields in forms:
             for _ in range(rounds):
                 fuzzer.send(role, method, action, fuzzer.mutate(fields), htmx=fuzzer.random.random() < 0.5)
 
     # Every field of a few forms per route (the first of each gang, campaign...), each with each targeted value.
-    by_route: dict[tuple, list] = {}
-    for (method, action), fields in forms:
-        by_route.setdefault((method, _route(action)), []).append((action, fields))
-    for key in sorted(by_route):
+    for key in sorted(keys):
         for action, fields in fuzzer.random.sample(by_route[key], k=min(PER_ROUTE, len(by_route[key]))):
             for name in fields:
                 for value in TARGETED:
