@@ -138,6 +138,15 @@ class BattleSession(models.Model):
             models.CheckConstraint(condition=~Q(gang_a=models.F("gang_b")), name="battle_session_two_gangs"),
             models.CheckConstraint(condition=Q(round__gte=1), name="battle_session_round_positive"),
         ]
+        # The battles page lists the newest battles in play to watch: a small index of only those, in its order,
+        # so the list never reads the ended battles of the whole site.
+        indexes = [
+            models.Index(
+                fields=["-created_at", "-id"],
+                condition=Q(status=BattleStatus.IN_PROGRESS),
+                name="battle_session_in_play",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.gang_a} v {self.gang_b}"

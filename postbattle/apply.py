@@ -124,9 +124,10 @@ def effects_apply(sequence: Sequence, *, step_slugs, actor) -> dict:
 def effects_revert(sequence: Sequence, undo: dict, *, actor) -> int:
     """Reverse every entry the sequence wrote (newest first) and restore the roster; returns the count."""
     base = {"post_battle": sequence.pk, "revert": True}
-    entries = LedgerEntry.objects.filter(data__post_battle=sequence.pk, reverses__isnull=True).select_related(
-        "gang", "fighter"
-    )
+    # The battle's key first: it is indexed, so the JSON key is read on that battle's entries only.
+    entries = LedgerEntry.objects.filter(
+        battle=sequence.battle_id, data__post_battle=sequence.pk, reverses__isnull=True
+    ).select_related("gang", "fighter")
     count = 0
     for entry in entries.order_by("-created_at", "-pk"):
         ledger_record(gang=entry.gang, fighter=entry.fighter, kind=entry.kind, credits=-entry.credits,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.db.models import Prefetch, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 
-from campaigns.models import Battle, BattleFighterResult, CampaignTerritory, Side
+from campaigns.models import Battle, BattleFighterResult, CampaignArbitrator, CampaignTerritory, Side
 from campaigns.permissions import visible_campaigns
 from campaigns.selectors import rating_of
 from content.models import Edition, FighterCategory, SkillAccess
@@ -165,11 +165,13 @@ def gang_sequences(gang: Gang, viewer=None) -> QuerySet[Sequence]:
 
 def battles_for_user(user, limit: int = 50) -> list[dict]:
     """Confirmed battles the user played or arbitrates, each gang with its sequence's state, newest first."""
-    mine = Q(attacker__owner=user) | Q(defender__owner=user) | Q(campaign__arbitrators__user=user)
+    # Three indexed look-ups by id, not joins through every gang and arbitrator row: no DISTINCT over wide rows.
+    gangs = Gang.objects.filter(owner=user).values("pk")
+    arbitrated = CampaignArbitrator.objects.filter(user=user).values("campaign_id")
+    mine = Q(attacker__in=gangs) | Q(defender__in=gangs) | Q(campaign__in=arbitrated)
     live = Sequence.objects.exclude(state=SequenceState.REVERTED)
     battles = (
         Battle.objects.filter(mine, status="confirmed")
-        .distinct()
         .select_related("campaign", "attacker", "defender")
         .prefetch_related(Prefetch("post_battle_sequences", queryset=live, to_attr="live_sequences"))
         .order_by("-confirmed_at", "-pk")[:limit]

@@ -31,7 +31,7 @@ def _refuse(error: RulesInputError) -> ValidationError:
 
 
 def _locked(sequence: Sequence) -> Sequence:
-    return Sequence.objects.select_for_update().select_related("battle__campaign", "gang__house").get(pk=sequence.pk)
+    return Sequence.objects.select_for_update(of=("self",)).select_related("battle__campaign", "gang__house").get(pk=sequence.pk)
 
 
 def fighters_before(sequence: Sequence, index: int) -> dict:

@@ -30,7 +30,7 @@ def save_state(battle: BattleSession, fighters: list[BattleFighter], before: dic
 
 
 def locked(battle: BattleSession) -> tuple[BattleSession, list[BattleFighter]]:
-    battle = BattleSession.objects.select_for_update().select_related("gang_a", "gang_b").get(pk=battle.pk)
+    battle = BattleSession.objects.select_for_update(of=("self",)).select_related("gang_a", "gang_b").get(pk=battle.pk)
     if battle.is_over:
         raise ValidationError("This battle has ended.")
     return battle, list(battle.fighters.all())

@@ -45,7 +45,7 @@ def battle_scenario_roll(
     winner then chooses to attack or defend (:func:`battle_roles_choose`). Every die final: rolling again
     (an arbitrator's call) needs a ``reason``, and the dice set aside, with any crews picked, stay on the
     battle (``scenario_roll["set_aside"]``)."""
-    battle = Battle.objects.select_for_update().select_related("attacker", "defender").get(pk=battle.pk)
+    battle = Battle.objects.select_for_update(of=("self",)).select_related("attacker", "defender").get(pk=battle.pk)
     _require_scheduled(battle)
     reason = (reason or "").strip()
     set_aside = list(battle.scenario_roll.get("set_aside", []))
@@ -90,7 +90,7 @@ def roles_pending(battle: Battle) -> bool:
 @transaction.atomic
 def battle_roles_choose(*, battle: Battle, chooser: Gang, attack: bool) -> Battle:
     """The roll-off winner chooses to attack or defend (once; a new scenario roll starts over)."""
-    battle = Battle.objects.select_for_update().select_related("attacker", "defender").get(pk=battle.pk)
+    battle = Battle.objects.select_for_update(of=("self",)).select_related("attacker", "defender").get(pk=battle.pk)
     _require_scheduled(battle)
     if not roles_pending(battle):
         raise ValidationError("There is no attacker or defender left to choose.")
@@ -111,7 +111,7 @@ def battle_roles_choose(*, battle: Battle, chooser: Gang, attack: bool) -> Battl
 def battle_scenario_choose(*, battle: Battle, scenario: str, chooser: Gang) -> Battle:
     """Classic: when the Scenario table lets a player choose, the chosen scenario; the gang that
     picks a scenario with an attacker and a defender attacks (1995 rulebook, Pre-battle Sequence)."""
-    battle = Battle.objects.select_for_update().select_related("attacker", "defender").get(pk=battle.pk)
+    battle = Battle.objects.select_for_update(of=("self",)).select_related("attacker", "defender").get(pk=battle.pk)
     _require_scheduled(battle)
     if battle.scenario or not battle.scenario_roll.get("chooser"):
         raise ValidationError("The scenario table did not leave this choice to a player.")
@@ -157,7 +157,7 @@ def _crew_rule(battle: Battle, side: str, fighters: list[Fighter]):
 @transaction.atomic
 def battle_crew_size_roll(*, battle: Battle, side: str, dice: DiceSource) -> Battle:
     """Roll how many fighters a side chooses and how many are picked at random (crew dice)."""
-    battle = Battle.objects.select_for_update().select_related("campaign", "attacker", "defender").get(pk=battle.pk)
+    battle = Battle.objects.select_for_update(of=("self",)).select_related("campaign", "attacker", "defender").get(pk=battle.pk)
     _require_scheduled(battle)
     crew = _crew_rule(battle, side, crew_candidates(battle.gang_of(side)))
     if battle.crews.get(side, {}).get("size"):
@@ -176,7 +176,7 @@ def battle_crew_size_roll(*, battle: Battle, side: str, dice: DiceSource) -> Bat
 def battle_crew_select(*, battle: Battle, side: str, chosen: Sequence[int], dice: DiceSource) -> Battle:
     """The player's chosen fighters, then the random picks among the other available fighters
     (not in Recovery, Convalescence or Captured), every die stored on the battle."""
-    battle = Battle.objects.select_for_update().select_related("campaign", "attacker", "defender").get(pk=battle.pk)
+    battle = Battle.objects.select_for_update(of=("self",)).select_related("campaign", "attacker", "defender").get(pk=battle.pk)
     _require_scheduled(battle)
     fighters = crew_candidates(battle.gang_of(side))
     crew = _crew_rule(battle, side, fighters)
@@ -254,7 +254,7 @@ def battle_report_submit(
     Mission, ``captives_freed`` are the rescuers' captives freed (and taken flight); the rest stay captive. The battle assistant calls this
     when a battle ends; either player may call it from the report form.
     """
-    battle = Battle.objects.select_for_update().select_related("attacker", "defender", "campaign").get(pk=battle.pk)
+    battle = Battle.objects.select_for_update(of=("self",)).select_related("attacker", "defender", "campaign").get(pk=battle.pk)
     if battle.status == BattleStatus.CONFIRMED:
         raise ValidationError("This report has been confirmed; an arbitrator can revert the post-battle sequence.")
     if not battle.has_scenario:
@@ -297,7 +297,7 @@ def battle_report_submit(
 def battle_report_confirm(*, battle: Battle, actor, is_arbitrator: bool) -> Battle:
     """The opponent (or an arbitrator) confirms the report; a territory challenged for changes hands
     if the challenger won. The post-battle sequence starts from here (``status == confirmed``)."""
-    battle = Battle.objects.select_for_update().select_related("attacker", "defender", "campaign").get(pk=battle.pk)
+    battle = Battle.objects.select_for_update(of=("self",)).select_related("attacker", "defender", "campaign").get(pk=battle.pk)
     if battle.status != BattleStatus.REPORTED:
         raise ValidationError("There is no report waiting for confirmation." if battle.status == BattleStatus.SCHEDULED
                               else "This report has been confirmed already.")  # fmt: skip

@@ -126,7 +126,7 @@ def campaign_join(*, campaign: Campaign, gang: Gang, user, dice: DiceSource | No
 @transaction.atomic
 def gang_remove(*, membership: CampaignGang, actor) -> CampaignGang:
     """The arbitrator removes a gang: it keeps its history; its territories go back to the pool."""
-    membership = CampaignGang.objects.select_for_update().select_related("campaign", "gang").get(pk=membership.pk)
+    membership = CampaignGang.objects.select_for_update(of=("self",)).select_related("campaign", "gang").get(pk=membership.pk)
     if not membership.is_active:
         raise ValidationError(f"{membership.gang.name} has already been removed.")
     campaign, gang = membership.campaign, membership.gang

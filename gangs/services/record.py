@@ -267,7 +267,7 @@ def _write_injury(fighter, outcome: InjuryOutcome, rules, how: str, actor, token
                 skills=[skills[n] for n in group["skills"] if n in skills], reason=f"{title}: {group['why']} ({how})",
                 data={**link, "record": token},
             )  # fmt: skip
-            entries.append(LedgerEntry.objects.filter(data__injury=injury.pk).latest("pk"))
+            entries.append(LedgerEntry.objects.filter(fighter=fighter, data__injury=injury.pk).latest("pk"))
 
     for change in outcome.changes:
         if change.what == "result":
