@@ -224,23 +224,25 @@ def purchase_discard(*, purchase: Purchase, actor) -> LedgerEntry:
 def move_targets(gang: Gang, purchases: list[Purchase]) -> dict[int, list[Fighter]]:
     """For each purchase, the fighters it may be handed to: on the roster, not its holder, and allowed to
     carry it by their list or the Trading Post, as :func:`purchase_move` checks. One query: the gang's
-    fighters, each joined to the list entries it has for these items."""
+    fighters with their type (the service prices the move on it), each joined to the list entries it has for
+    these items."""
     if not purchases:
         return {}
     items = {p.equipment_id for p in purchases}
     rows = (
         Fighter.objects.filter(gang=gang, status__in=ON_ROSTER)
+        .select_related("fighter_type")
         .annotate(listed=FilteredRelation("fighter_type__equipment_list", condition=Q(
-            fighter_type__equipment_list__equipment__in=items)))
-        .values_list("pk", "name", "listed__equipment_id")
+            fighter_type__equipment_list__equipment__in=items)), listed_item=F("listed__equipment_id"))
         .order_by("order", "pk")
     )  # fmt: skip
     fighters: dict[int, Fighter] = {}
     listed: set[tuple[int, int]] = set()
-    for pk, name, equipment_id in rows:
-        fighters.setdefault(pk, Fighter(pk=pk, name=name, gang=gang))
-        if equipment_id is not None:
-            listed.add((pk, equipment_id))
+    for row in rows:
+        row.gang = gang
+        fighters.setdefault(row.pk, row)
+        if row.listed_item is not None:
+            listed.add((row.pk, row.listed_item))
     targets = {}
     for purchase in purchases:
         item = purchase.equipment
