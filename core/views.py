@@ -1,11 +1,11 @@
 from django.contrib import messages
 from django.contrib.auth import login
-from django.db import DatabaseError, connection
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from core import health
 from core.forms import SignUpForm
 
 
@@ -16,14 +16,13 @@ def home(request):
 @require_GET
 @never_cache
 def healthz(request):
-    """200 when the database answers a query, 503 otherwise (for load balancers)."""
-    try:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT 1")
-            cursor.fetchone()
-    except DatabaseError:
-        return HttpResponse("database unavailable\n", status=503, content_type="text/plain")
-    return HttpResponse("ok\n", content_type="text/plain")
+    """For load balancers: 200 while the database answers, 503 otherwise. "ok" when every part answers; else one
+    line each for the database, the cache and the worker, with the reason of each that does not (core.health)."""
+    serving, parts = health.report()
+    if not any(parts.values()):
+        return HttpResponse("ok\n", content_type="text/plain")
+    lines = "".join(f"{name}: {reason or 'ok'}\n" for name, reason in parts.items())
+    return HttpResponse(lines, status=200 if serving else 503, content_type="text/plain")
 
 
 def signup(request):
