@@ -134,7 +134,7 @@ def gang_remove(*, membership: CampaignGang, actor) -> CampaignGang:
         if held.is_home_settlement:
             ledger_record(gang=gang, kind=LedgerKind.TERRITORY, reputation=-rules.HOME_SETTLEMENT_REPUTATION,
                           description=f"Left {campaign.name}: Home Settlement given up",
-                          reason="Removed from the campaign", actor=actor)  # fmt: skip
+                          reason="Removed from the campaign", data={"campaign": campaign.pk}, actor=actor)  # fmt: skip
             held.delete()
         else:
             _territory_move(held, None, actor, reason="Removed from the campaign")
