@@ -664,4 +664,6 @@ def gang_import(request):
             problems = error.messages
         else:
             return _done(request, f"Imported {gang.name}.", gang.get_absolute_url())
+    if getattr(request, "upload_refused", ""):  # core.uploads stopped reading the file: say why, not "required"
+        form.errors["file"] = form.error_class([request.upload_refused])
     return render(request, "gangs/gang_import.html", {"form": form, "problems": problems})

@@ -52,6 +52,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "core.uploads.UploadLimitMiddleware",
     "core.middleware.RefuseNulMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -65,6 +66,11 @@ MIDDLEWARE = [
     # Last, as django-axes asks: it turns a locked-out login into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
+
+# The largest file any form takes (the gang import's, gangs.exchange.MAX_FILE_BYTES), read in memory and never
+# past this (core.uploads): a larger upload is refused before it reaches the disk.
+UPLOAD_MOST_BYTES = 1024 * 1024
+FILE_UPLOAD_HANDLERS = ["core.uploads.LimitedUploadHandler"]
 
 ROOT_URLCONF = "necromunda_site.urls"
 WSGI_APPLICATION = "necromunda_site.wsgi.application"
