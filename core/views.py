@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.http import HttpResponse
@@ -5,7 +6,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from core import health
+from core import accounts, health
 from core.forms import SignUpForm
 
 
@@ -26,12 +27,36 @@ def healthz(request):
 
 
 def signup(request):
+    """Open an account. When the site sends mail (``SIGNUP_VERIFIES_EMAIL``, settings) the account opens only
+    from the link mailed to its address; without mail it opens at once, as there would be no way to verify."""
     if request.user.is_authenticated:
         return redirect("home")
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        if settings.SIGNUP_VERIFIES_EMAIL:
+            user = form.save(commit=False)
+            user.is_active = False
+            user.save()
+            accounts.send_verification(request, user)
+            return render(request, "registration/signup_check_email.html", {"email": user.email})
         user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome to the underhive, {user.username}.")
-        return redirect("home")
+        return _welcome(request, user)
     return render(request, "registration/signup.html", {"form": form})
+
+
+def _welcome(request, user):
+    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    messages.success(request, f"Welcome to the underhive, {user.username}.")
+    return redirect("home")
+
+
+@require_GET
+def signup_verify(request, uidb64: str, token: str):
+    """The link mailed at signup: opens the account once (the token is Django's password-reset one, which a
+    login spends) and logs in."""
+    user = accounts.verified_user(uidb64, token)
+    if user is None:
+        return render(request, "registration/signup_verify_failed.html", status=400)
+    user.is_active = True
+    user.save(update_fields=["is_active"])
+    return _welcome(request, user)
