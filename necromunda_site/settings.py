@@ -156,11 +156,10 @@ LOGIN_SLOWDOWN_STEP = float(ENV.get("LOGIN_SLOWDOWN_STEP", "0.5"))
 LOGIN_SLOWDOWN_MOST = float(ENV.get("LOGIN_SLOWDOWN_MOST", "3"))
 
 # Password reset mail: EMAIL_URL or EMAIL_HOST...; without either, the console (the reset link in the terminal).
-globals().update(email(ENV))
+MAIL = email(ENV)
+globals().update(MAIL)
 # With mail to send, a new account opens from the link mailed to its address (core.views.signup); without, at once.
-SIGNUP_VERIFIES_EMAIL = flag(
-    ENV, "SIGNUP_VERIFIES_EMAIL", EMAIL_BACKEND == "django.core.mail.backends.smtp.EmailBackend"
-)  # noqa: F821
+SIGNUP_VERIFIES_EMAIL = flag(ENV, "SIGNUP_VERIFIES_EMAIL", MAIL["EMAIL_BACKEND"].endswith(".smtp.EmailBackend"))
 PASSWORD_RESET_TIMEOUT = integer(ENV, "PASSWORD_RESET_TIMEOUT", 3 * 24 * 3600)
 
 # Content-Security-Policy: only this site's own files; no inline script or style, no other origin.

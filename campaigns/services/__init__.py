@@ -30,6 +30,7 @@ from campaigns.services.campaigns import (
     campaign_update,
     cycle_advance,
     gang_remove,
+    invite_renew,
     wants_to_play_set,
 )
 from campaigns.services.matchmaking import battle_arrange, battle_cancel, challenge_issue, challenge_pass, cycle_pair
@@ -50,6 +51,7 @@ __all__ = [
     "campaign_create",
     "campaign_finish",
     "campaign_join",
+    "invite_renew",
     "campaign_start",
     "campaign_update",
     "challenge_issue",

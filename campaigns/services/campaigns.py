@@ -15,6 +15,7 @@ from campaigns.models import (
     CampaignStatus,
     CampaignTerritory,
     Cycle,
+    new_invite_token,
 )
 from campaigns.selectors import active_memberships
 from campaigns.services._common import (
@@ -98,6 +99,22 @@ def _classic_territories(campaign: Campaign, gang: Gang, actor, dice: DiceSource
     return held
 
 
+def _refuse_removed_player(campaign: Campaign, user) -> None:
+    """A player whose gang an arbitrator removed does not come back through the invitation link (issue 26 #12)."""
+    if CampaignGang.objects.filter(campaign=campaign, gang__owner=user, removed_at__isnull=False).exists():
+        raise ValidationError(
+            "A gang of yours was removed from this campaign: ask its arbitrator before joining again."
+        )
+
+
+@transaction.atomic
+def invite_renew(*, campaign: Campaign) -> Campaign:
+    """A new invitation link; the old one stops working (a link shared too widely, or a player removed)."""
+    campaign.invite_token = new_invite_token()
+    campaign.save(update_fields=["invite_token"])
+    return campaign
+
+
 @transaction.atomic
 def campaign_join(*, campaign: Campaign, gang: Gang, user, dice: DiceSource | None = None) -> CampaignGang:
     """A player enters one of their gangs of the campaign's edition. A 2018+ gang gets its Home
@@ -112,6 +129,7 @@ def campaign_join(*, campaign: Campaign, gang: Gang, user, dice: DiceSource | No
         raise ValidationError("This campaign has finished.")
     if CampaignGang.objects.filter(campaign=campaign, gang=gang).exists():
         raise ValidationError(f"{gang.name} has already been entered in this campaign.")
+    _refuse_removed_player(campaign, user)
     if gang.memberships.filter(removed_at__isnull=True).exists():
         raise ValidationError(f"{gang.name} already plays in another campaign.")
     membership = CampaignGang.objects.create(campaign=campaign, gang=gang)

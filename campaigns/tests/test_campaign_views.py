@@ -501,3 +501,34 @@ def test_campaign_page_queries_do_not_grow_with_confirmed_battles_and_cycles(cli
         assert campaign.cycles.count() == battles
         counts.append(campaign_queries(client, campaign, campaign.created_by))
     assert counts[0] == counts[1], counts
+
+
+def test_the_invitation_link_can_be_renewed_and_the_old_one_stops_working(client, world):
+    """Issue 26 #12: an arbitrator renews the link (a player cannot, a stranger gets 404)."""
+    campaign = world["campaign"]
+    old = reverse("campaigns:campaign-join", args=[campaign.invite_token])
+    renew = url("invite-renew", world)
+    assert as_user(client, world["users"]["stranger"]).post(renew).status_code == 404
+    assert as_user(client, world["users"]["alice"]).post(renew).status_code == 403
+    as_user(client, world["users"]["arbitrator"])
+    assert client.get(renew).status_code == 405
+    page = client.get(url("campaign-detail", world)).content.decode()
+    assert campaign.invite_token in page and 'data-testid="invite-renew"' in page
+    assert client.post(renew).status_code == 302
+    campaign.refresh_from_db()
+    assert client.get(old).status_code == 404
+    assert campaign.invite_token in client.get(url("campaign-detail", world)).content.decode()
+
+
+def test_a_removed_player_does_not_come_back_through_the_invitation_link(client, world, make_gang):
+    """Issue 26 #12: the gang removed, its player's other gangs are refused too."""
+    campaign, carol = world["campaign"], world["users"]["carol"]
+    services.gang_remove(
+        membership=campaign.memberships.get(gang=world["gangs"]["carol"]), actor=world["users"]["arbitrator"]
+    )
+    spare = make_gang(owner=carol, edition="n18", name="Carol's spare")
+    target = reverse("campaigns:campaign-join", args=[campaign.invite_token])
+    response = as_user(client, carol).post(target, {"gang": spare.pk})
+    assert response.status_code == 200
+    assert "was removed from this campaign" in response.content.decode()
+    assert not campaign.memberships.filter(gang=spare).exists()

@@ -106,6 +106,13 @@ def arbitrator_add(request, pk: int):
 
 
 @login_required
+@require_POST
+def invite_renew(request, pk: int):
+    return _arbitrator_move(request, pk, lambda c: services.invite_renew(campaign=c),
+                            "A new invitation link: the old one no longer works.")  # fmt: skip
+
+
+@login_required
 @GET_POST
 def campaign_join(request, token: str):
     campaign = get_object_or_404(Campaign, invite_token=token)
