@@ -42,6 +42,14 @@ class JoinForm(forms.Form):
         self.fields["gang"].queryset = gangs
 
 
+class JoinDecisionForm(forms.Form):
+    """An arbitrator's answer to a gang asking to join: the Stash it keeps (empty: at most the starting credits)
+    and the reason, needed for more than the starting credits (campaigns.services.joining.join_accept)."""
+
+    credits = forms.IntegerField(required=False, min_value=0, max_value=10_000_000, label="Credits it joins with")
+    reason = forms.CharField(required=False, max_length=500, label="Reason")
+
+
 class DiceForm(forms.Form):
     """Dice rolled by the server, or entered from the table (``"3 5"``)."""
 

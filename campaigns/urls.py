@@ -13,6 +13,7 @@ urlpatterns = [
     path("<int:pk>/arbitrators/add/", views.arbitrator_add, name="arbitrator-add"),
     path("<int:pk>/start/", views.campaign_start, name="campaign-start"),
     path("<int:pk>/invite/renew/", views.invite_renew, name="invite-renew"),
+    path("<int:pk>/joins/<int:join_id>/<slug:decision>/", views.join_decide, name="join-decide"),
     path("<int:pk>/finish/", views.campaign_finish, name="campaign-finish"),
     path("<int:pk>/cycles/advance/", views.cycle_advance, name="cycle-advance"),
     path("<int:pk>/cycles/pair/", views.cycle_pair, name="cycle-pair"),

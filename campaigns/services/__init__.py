@@ -33,6 +33,7 @@ from campaigns.services.campaigns import (
     invite_renew,
     wants_to_play_set,
 )
+from campaigns.services.joining import join_accept, join_flags, join_refuse, join_request, waiting_joins
 from campaigns.services.matchmaking import battle_arrange, battle_cancel, challenge_issue, challenge_pass, cycle_pair
 from campaigns.services.territories import territory_add, territory_assign
 
@@ -52,6 +53,11 @@ __all__ = [
     "campaign_finish",
     "campaign_join",
     "invite_renew",
+    "join_accept",
+    "join_flags",
+    "join_refuse",
+    "join_request",
+    "waiting_joins",
     "campaign_start",
     "campaign_update",
     "challenge_issue",

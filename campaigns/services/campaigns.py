@@ -115,13 +115,10 @@ def invite_renew(*, campaign: Campaign) -> Campaign:
     return campaign
 
 
-@transaction.atomic
-def campaign_join(*, campaign: Campaign, gang: Gang, user, dice: DiceSource | None = None) -> CampaignGang:
-    """A player enters one of their gangs of the campaign's edition. A 2018+ gang gets its Home
-    Settlement; a classic gang rolls its five starting territories (``dice``: server dice if None)."""
+def join_check(campaign: Campaign, gang: Gang, user) -> None:
+    """Why ``user`` may not enter ``gang`` in ``campaign`` (a ``ValidationError``), or nothing."""
     if gang.owner_id != user.pk:
         raise ValidationError("You can enter only your own gang.")
-    Gang.objects.select_for_update().filter(pk=gang.pk).exists()  # one gang, one campaign: joins queue up
     if gang.edition != campaign.edition:
         raise ValidationError(f"{gang.name} is a {gang.get_edition_display()} gang; this campaign plays "
                               f"{campaign.get_edition_display()}.")  # fmt: skip
@@ -132,6 +129,15 @@ def campaign_join(*, campaign: Campaign, gang: Gang, user, dice: DiceSource | No
     _refuse_removed_player(campaign, user)
     if gang.memberships.filter(removed_at__isnull=True).exists():
         raise ValidationError(f"{gang.name} already plays in another campaign.")
+
+
+@transaction.atomic
+def campaign_join(*, campaign: Campaign, gang: Gang, user, dice: DiceSource | None = None) -> CampaignGang:
+    """Enter one of ``user``'s gangs of the campaign's edition. A 2018+ gang gets its Home Settlement; a classic
+    gang rolls its five starting territories (``dice``: server dice if None). Players reach it only through an
+    arbitrator's acceptance (campaigns.services.joining.join_accept); it is also the tests' way to set up."""
+    Gang.objects.select_for_update().filter(pk=gang.pk).exists()  # one gang, one campaign: joins queue up
+    join_check(campaign, gang, user)
     membership = CampaignGang.objects.create(campaign=campaign, gang=gang)
     if campaign.edition == Edition.CLASSIC:
         _classic_territories(campaign, gang, user, dice or RandomDice())

@@ -93,6 +93,9 @@ def test_an_arbitrator_override_beyond_the_stash_or_the_column_is_refused(client
     from gangs.models import Gang
 
     campaign = make_campaign(edition="n18", gangs=2)
+    # The column's and the Stash's bounds, apart from the campaign's own (issue 26: test_campaign_views).
+    campaign.override_credits_per_gang = campaign.override_credits_per_campaign = 100_000
+    campaign.save()
     gang = campaign.memberships.first().gang
     arbitrator = campaign.arbitrators.first().user
     client.force_login(arbitrator)
