@@ -28,7 +28,7 @@ IMPORTED = "Imported from a file"
 class JoinFlag:
     """One thing in a gang's history an arbitrator should see before accepting it."""
 
-    code: str  # imported, overridden, unexplained, above-starting-credits
+    code: str  # imported, overridden, self-recorded, unexplained, above-starting-credits
     text: str
 
 
@@ -56,6 +56,9 @@ def join_flags(gang: Gang, campaign: Campaign) -> list[JoinFlag]:
     if count:
         net = ", ".join(f"{overrides[k] or 0:+d} {k}" for k in ("credits", "reputation", "experience"))
         flags.append(JoinFlag("overridden", f"{count} arbitrator override{'s' if count != 1 else ''}: {net}."))
+    recorded = ledger.filter(data__has_key="record", experience__gt=0).aggregate(xp=Sum("experience"))["xp"]
+    if recorded:
+        flags.append(JoinFlag("self-recorded", f"{recorded} XP recorded by its player outside a campaign."))
     totals = ledger_totals(gang)
     experience = sum(gang.fighters.values_list("experience", flat=True))
     if (totals["stash"], totals["reputation"], sum(totals["experience"].values())) != (
