@@ -19,9 +19,25 @@ class CampaignForm(forms.ModelForm):
         widgets = {"description": forms.Textarea(attrs={"rows": 3}), "house_rules": forms.Textarea(attrs={"rows": 4})}
 
 
+OVERRIDE_BOUNDS = ["override_credits_per_gang", "override_credits_per_campaign", "override_reputation_per_gang"]
+
+
 class CampaignEditForm(CampaignForm):
     class Meta(CampaignForm.Meta):
-        fields = ["name", "description", "starting_credits", "house_rules"]
+        fields = ["name", "description", "starting_credits", "house_rules", *OVERRIDE_BOUNDS]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in OVERRIDE_BOUNDS:  # left empty: kept as they are
+            self.fields[name].required = False
+            self.fields[name].widget.attrs["max"] = self.fields[name].max_value = 100_000
+
+    def clean(self):
+        data = super().clean()
+        for name in OVERRIDE_BOUNDS:
+            if data.get(name) is None:
+                data[name] = getattr(self.instance, name)
+        return data
 
 
 class ArbitratorForm(forms.Form):

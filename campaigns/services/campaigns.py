@@ -49,11 +49,15 @@ def campaign_create(
 
 @transaction.atomic
 def campaign_update(
-    *, campaign: Campaign, name: str, description: str, starting_credits: int, house_rules: str
+    *, campaign: Campaign, name: str, description: str, starting_credits: int, house_rules: str, **override_bounds: int
 ) -> Campaign:
+    """The campaign's settings; ``override_bounds``: ``override_credits_per_gang`` and the others that bound what
+    arbitrators' overrides may add (gangs.services.gangs.gang_override)."""
     campaign.name, campaign.description, campaign.house_rules = name, description, house_rules
     campaign.starting_credits = starting_credits
-    campaign.save(update_fields=["name", "description", "starting_credits", "house_rules"])
+    for field, most in override_bounds.items():
+        setattr(campaign, field, most)
+    campaign.save(update_fields=["name", "description", "starting_credits", "house_rules", *override_bounds])
     return campaign
 
 

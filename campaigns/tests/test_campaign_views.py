@@ -630,3 +630,12 @@ def test_overrides_are_bounded_per_gang_and_per_campaign(world):
     gang_override(gang=carol, actor=arbitrator, reason="Feud", reputation=2)
     with pytest.raises(ValidationError, match="at most 2 Reputation"):
         gang_override(gang=carol, actor=arbitrator, reason="Feud", reputation=1)
+
+
+def test_the_override_bounds_are_campaign_settings(client, world):
+    data = {"name": "Dust Falls", "description": "", "starting_credits": 1000, "house_rules": "",
+            "override_credits_per_gang": "50", "override_credits_per_campaign": "", "override_reputation_per_gang": "1"}  # fmt: skip
+    as_user(client, world["users"]["arbitrator"]).post(url("campaign-edit", world), data)
+    campaign = Campaign.objects.get(pk=world["campaign"].pk)
+    assert (campaign.override_credits_per_gang, campaign.override_credits_per_campaign) == (50, 1000)
+    assert campaign.override_reputation_per_gang == 1
