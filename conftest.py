@@ -78,7 +78,7 @@ def cache_backend(request, settings):
             if os.environ.get("CI") == "true":
                 pytest.fail(f"No Redis answers at {url}: .ci/run starts one.")
             pytest.skip(f"no Redis server answers at {url}")
-        settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+        settings.CACHES = {"default": {"BACKEND": "core.caching.GuardedRedisCache",
                                        "LOCATION": url, "KEY_PREFIX": "ul-test"}}  # fmt: skip
     from django.core.cache import cache
 

@@ -92,14 +92,19 @@ def battle_start(request):
 @login_required
 @require_http_methods(["GET", "POST"])
 def battle_start_campaign(request, battle_id: int):
-    """Start the assistant for a campaign battle: one of its two players or an arbitrator."""
+    """Start the assistant for a campaign battle: one of its two players or an arbitrator. Whoever may not see
+    the campaign gets a 404, as if the battle did not exist (README, "Who sees what"); a player of the campaign
+    who is not in this battle gets a 403."""
     from campaigns.models import Battle
+    from campaigns.permissions import can_see_campaign
 
     campaign_battle = Battle.objects.select_related("attacker", "defender", "campaign").filter(pk=battle_id).first()
     if campaign_battle is None:
         raise Http404("No such campaign battle.")
     players = (campaign_battle.attacker.owner_id, campaign_battle.defender.owner_id)
     if request.user.pk not in players and not campaign_battle.campaign.arbitrators.filter(user=request.user).exists():
+        if not can_see_campaign(request.user, campaign_battle.campaign_id):
+            raise Http404("No such campaign battle.")
         raise PermissionDenied("Only the two players or an arbitrator start this battle.")
     error = ""
     if request.method == "POST":

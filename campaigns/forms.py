@@ -19,9 +19,25 @@ class CampaignForm(forms.ModelForm):
         widgets = {"description": forms.Textarea(attrs={"rows": 3}), "house_rules": forms.Textarea(attrs={"rows": 4})}
 
 
+OVERRIDE_BOUNDS = ["override_credits_per_gang", "override_credits_per_campaign", "override_reputation_per_gang"]
+
+
 class CampaignEditForm(CampaignForm):
     class Meta(CampaignForm.Meta):
-        fields = ["name", "description", "starting_credits", "house_rules"]
+        fields = ["name", "description", "starting_credits", "house_rules", *OVERRIDE_BOUNDS]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in OVERRIDE_BOUNDS:  # left empty: kept as they are
+            self.fields[name].required = False
+            self.fields[name].widget.attrs["max"] = self.fields[name].max_value = 100_000
+
+    def clean(self):
+        data = super().clean()
+        for name in OVERRIDE_BOUNDS:
+            if data.get(name) is None:
+                data[name] = getattr(self.instance, name)
+        return data
 
 
 class ArbitratorForm(forms.Form):
@@ -40,6 +56,14 @@ class JoinForm(forms.Form):
     def __init__(self, *args, gangs, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["gang"].queryset = gangs
+
+
+class JoinDecisionForm(forms.Form):
+    """An arbitrator's answer to a gang asking to join: the Stash it keeps (empty: at most the starting credits)
+    and the reason, needed for more than the starting credits (campaigns.services.joining.join_accept)."""
+
+    credits = forms.IntegerField(required=False, min_value=0, max_value=10_000_000, label="Credits it joins with")
+    reason = forms.CharField(required=False, max_length=500, label="Reason")
 
 
 class DiceForm(forms.Form):

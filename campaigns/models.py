@@ -42,6 +42,16 @@ class Campaign(models.Model):
     status = models.CharField(max_length=12, choices=CampaignStatus.choices, default=CampaignStatus.NOT_STARTED)
     cycle = models.PositiveSmallIntegerField(default=0, help_text="The current cycle; 0 before the first (2018+ only).")
     invite_token = models.CharField(max_length=32, unique=True, default=new_invite_token)
+    # House rules for arbitrators' overrides (issue 26, "nothing minted"): what they may add over the campaign.
+    override_credits_per_gang = models.PositiveIntegerField(
+        default=300, help_text="Most credits the arbitrators may add to one gang by override, over the campaign."
+    )
+    override_credits_per_campaign = models.PositiveIntegerField(
+        default=1000, help_text="Most credits the arbitrators may add by override to all gangs together."
+    )
+    override_reputation_per_gang = models.PositiveIntegerField(
+        default=3, help_text="Most Reputation the arbitrators may add to one gang by override, over the campaign."
+    )
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -99,6 +109,35 @@ class CampaignGang(models.Model):
     @property
     def is_active(self) -> bool:
         return self.removed_at is None
+
+
+class JoinRequest(models.Model):
+    """A gang asking to join through the invitation link. It joins only when an arbitrator accepts it, having
+    seen what its history says (imported, overridden, totals the ledger does not explain), and with at most the
+    campaign's starting credits in its Stash unless the arbitrator gives a reason (issue 26, "nothing minted")."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="join_requests")
+    gang = models.ForeignKey("gangs.Gang", on_delete=models.CASCADE, related_name="join_requests")
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    requested_at = models.DateTimeField(auto_now_add=True)
+    accepted = models.BooleanField(null=True, help_text="None while waiting for an arbitrator.")
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    credits = models.PositiveIntegerField(null=True, blank=True, help_text="The Stash it was accepted with.")
+    reason = models.TextField(blank=True, help_text="The arbitrator's reason (for more credits, or a refusal).")
+
+    class Meta:
+        ordering = ["requested_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "gang"], condition=Q(accepted__isnull=True), name="join_request_one_waiting"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.gang} asks to join {self.campaign}"
 
 
 class Cycle(models.Model):

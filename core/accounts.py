@@ -64,3 +64,39 @@ def attempted_username(request, credentials=None) -> str | None:
     field = settings.AXES_USERNAME_FORM_FIELD
     value = (credentials or {}).get(field) if credentials else request.POST.get(field)
     return str(value)[:150] if value is not None else None
+
+
+def send_verification(request, user) -> None:
+    """Mail the link that opens a new account (signup with ``SIGNUP_VERIFIES_EMAIL``)."""
+    from django.contrib.auth.tokens import default_token_generator
+    from django.contrib.sites.shortcuts import get_current_site
+    from django.core.mail import send_mail
+    from django.template.loader import render_to_string
+    from django.utils.encoding import force_bytes
+    from django.utils.http import urlsafe_base64_encode
+
+    context = {
+        "user": user,
+        "protocol": "https" if request.is_secure() else "http",
+        "domain": get_current_site(request).domain,
+        "uid": urlsafe_base64_encode(force_bytes(user.pk)),
+        "token": default_token_generator.make_token(user),
+    }
+    body = render_to_string("registration/signup_verify_email.txt", context)
+    send_mail("Open your Underhive Ledger account", body, None, [user.email])
+
+
+def verified_user(uidb64: str, token: str):
+    """The not yet opened account the link names, if its token is good; else None."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.tokens import default_token_generator
+    from django.utils.http import urlsafe_base64_decode
+
+    from rulebook.numbers import whole_number
+
+    try:
+        pk = whole_number(urlsafe_base64_decode(uidb64).decode())
+    except (ValueError, UnicodeDecodeError):
+        return None
+    user = get_user_model().objects.filter(pk=pk, is_active=False).first() if pk and 0 < pk < 2**63 else None
+    return user if user is not None and default_token_generator.check_token(user, token) else None

@@ -1,4 +1,5 @@
 from django import forms
+from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 
 from rulebook.dice import parse_dice
@@ -6,8 +7,22 @@ from rulebook.errors import RulesInputError
 
 
 class SignUpForm(UserCreationForm):
+    """A new account: a username, a password and an email address no other account has (in any letter case),
+    so the password reset reaches one person and one person cannot open accounts without end (issue 26 #15)."""
+
     class Meta(UserCreationForm.Meta):
         fields = ("username", "email")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["email"].required = True
+        self.fields["email"].help_text = "For the password reset; no other account may use it."
+
+    def clean_email(self):
+        email = self.cleaned_data["email"].strip()
+        if get_user_model().objects.filter(email__iexact=email).exists():
+            raise forms.ValidationError("An account already uses that email address. Forgot its password? Reset it.")
+        return email
 
 
 class EnteredDiceField(forms.CharField):

@@ -5,6 +5,9 @@ writes the entry and moves the stored total by the same amount in the same trans
 ``F()`` update so concurrent requests cannot lose each other's changes. A refusal (the Stash
 would go below zero) raises ``ValidationError`` and writes nothing. ``battle`` links an entry to the
 campaign battle it came from (post-battle results, a territory taken), for the logs and histories.
+
+An entry about a campaign says which: its ``battle``'s campaign, or its id as ``data["campaign"]``; the gang's
+history shows that entry's words only to those who may see the campaign (gangs.selectors.hide_unseen_campaigns).
 """
 
 from __future__ import annotations

@@ -371,6 +371,36 @@ def _entries(queryset):
     )
 
 
+HIDDEN_CAMPAIGN_ENTRY = "An entry of a campaign you do not see"
+
+
+def hide_unseen_campaigns(entries: list[LedgerEntry], user, gang: Gang) -> list[LedgerEntry]:
+    """The entries with the words of those about a campaign ``user`` may not see replaced (README, "Who sees
+    what": such a campaign is a 404 to them, so its name, territories and pairings are too). The amounts stay,
+    so the history still adds up to the totals; the gang's owner sees all of it. At most two queries, only
+    when an entry is about a campaign: the battles' campaigns, and which of them ``user`` sees."""
+    if gang.owner_id == user.pk:
+        return entries
+    by_battle = [e.battle_id for e in entries if e.battle_id and "campaign" not in (e.data or {})]
+    if by_battle:
+        from campaigns.models import Battle  # campaigns builds on gangs
+
+        campaign_of = dict(Battle.objects.filter(pk__in=by_battle).values_list("pk", "campaign_id"))
+        for entry in entries:
+            if entry.battle_id in campaign_of and "campaign" not in (entry.data or {}):
+                entry.data = {**(entry.data or {}), "campaign": campaign_of[entry.battle_id]}
+    about = {(e.data or {}).get("campaign") for e in entries} - {None}
+    if not about:
+        return entries
+    from campaigns.permissions import visible_campaigns  # campaigns builds on gangs
+
+    seen = set(visible_campaigns(user).filter(pk__in=about).values_list("pk", flat=True))
+    for entry in entries:
+        if (entry.data or {}).get("campaign") not in seen | {None}:
+            entry.description, entry.reason, entry.dice = HIDDEN_CAMPAIGN_ENTRY, "", []
+    return entries
+
+
 def gang_history(gang: Gang, limit: int | None = None) -> list[LedgerEntry]:
     """The ledger, newest first, with who did it and for which fighter."""
     entries = _entries(gang.ledger.all())

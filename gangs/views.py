@@ -42,6 +42,7 @@ from gangs.selectors import (
     gang_queryset,
     gang_territories,
     gangs_owned_by,
+    hide_unseen_campaigns,
     lazy_roster,
     let_go_notice,
     roster_gang,
@@ -157,7 +158,7 @@ def gang_history_view(request, pk: int):
     gang = gang_for_view(request.user, pk, viewer_gangs(request.user))
     access = gang_access(request.user, gang)
     keeps_record = record_keeper(request.user, gang, access)[0] if access.can_edit else False
-    entries = _with_undo(gang_history(gang), access, keeps_record)
+    entries = _with_undo(hide_unseen_campaigns(gang_history(gang), request.user, gang), access, keeps_record)
     template = "gangs/gang_history.html#history" if request.htmx else "gangs/gang_history.html"
     return render(request, template, {"gang": gang, "entries": entries})
 
@@ -338,7 +339,7 @@ def _fighter_page(request, gang, fighter_pk: int, *, partial: bool = False, post
     keeps_record, record_refusal = record_keeper(request.user, gang, access)
     context = {"gang": gang, "row": row, "fighter": row.fighter, "advancements": advancements, "access": access,
                "keeps_record": keeps_record, "record_refusal": record_refusal}  # fmt: skip
-    history = _with_undo(fighter_history(row.fighter), access, keeps_record)
+    history = _with_undo(hide_unseen_campaigns(fighter_history(row.fighter), request.user, gang), access, keeps_record)
     context["history"] = history
     if access.can_edit:
         _with_move_choices(gang, [carried.purchase for carried in row.weapons + row.wargear])
@@ -663,4 +664,6 @@ def gang_import(request):
             problems = error.messages
         else:
             return _done(request, f"Imported {gang.name}.", gang.get_absolute_url())
+    if getattr(request, "upload_refused", ""):  # core.uploads stopped reading the file: say why, not "required"
+        form.errors["file"] = form.error_class([request.upload_refused])
     return render(request, "gangs/gang_import.html", {"form": form, "problems": problems})

@@ -57,10 +57,16 @@ def database(environ: Mapping[str, str], base_dir: Path) -> dict:
     return config
 
 
+# Django's backends with a guard: a cache server that does not answer is a miss, logged, never a 500 (core.caching).
 CACHE_BACKENDS = {
-    "redis": "django.core.cache.backends.redis.RedisCache",
-    "rediss": "django.core.cache.backends.redis.RedisCache",
-    "memcached": "django.core.cache.backends.memcached.PyMemcacheCache",
+    "redis": "core.caching.GuardedRedisCache",
+    "rediss": "core.caching.GuardedRedisCache",
+    "memcached": "core.caching.GuardedPyMemcacheCache",
+}
+# Seconds to wait for the cache server before treating it as down: a page should not hang on it.
+CACHE_TIMEOUTS = {
+    "redis": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+    "memcached": {"connect_timeout": 0.5, "timeout": 0.5},
 }
 
 
@@ -78,7 +84,12 @@ def cache(environ: Mapping[str, str]) -> dict:
 
         raise ImproperlyConfigured(f"CACHE_URL must start with redis://, rediss:// or memcached://, not {scheme}://")
     location = url if scheme.startswith("redis") else url.split("://", 1)[1]
-    return {"BACKEND": CACHE_BACKENDS[scheme], "LOCATION": location, "KEY_PREFIX": environ.get("CACHE_PREFIX", "ul")}
+    return {
+        "BACKEND": CACHE_BACKENDS[scheme],
+        "LOCATION": location,
+        "KEY_PREFIX": environ.get("CACHE_PREFIX", "ul"),
+        "OPTIONS": CACHE_TIMEOUTS["redis" if scheme.startswith("redis") else "memcached"],
+    }
 
 
 def integer(environ: Mapping[str, str], name: str, default: int) -> int:

@@ -52,6 +52,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "core.uploads.UploadLimitMiddleware",
     "core.middleware.RefuseNulMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -65,6 +66,11 @@ MIDDLEWARE = [
     # Last, as django-axes asks: it turns a locked-out login into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
+
+# The largest file any form takes (the gang import's, gangs.exchange.MAX_FILE_BYTES), read in memory and never
+# past this (core.uploads): a larger upload is refused before it reaches the disk.
+UPLOAD_MOST_BYTES = 1024 * 1024
+FILE_UPLOAD_HANDLERS = ["core.uploads.LimitedUploadHandler"]
 
 ROOT_URLCONF = "necromunda_site.urls"
 WSGI_APPLICATION = "necromunda_site.wsgi.application"
@@ -150,7 +156,10 @@ LOGIN_SLOWDOWN_STEP = float(ENV.get("LOGIN_SLOWDOWN_STEP", "0.5"))
 LOGIN_SLOWDOWN_MOST = float(ENV.get("LOGIN_SLOWDOWN_MOST", "3"))
 
 # Password reset mail: EMAIL_URL or EMAIL_HOST...; without either, the console (the reset link in the terminal).
-globals().update(email(ENV))
+MAIL = email(ENV)
+globals().update(MAIL)
+# With mail to send, a new account opens from the link mailed to its address (core.views.signup); without, at once.
+SIGNUP_VERIFIES_EMAIL = flag(ENV, "SIGNUP_VERIFIES_EMAIL", MAIL["EMAIL_BACKEND"].endswith(".smtp.EmailBackend"))
 PASSWORD_RESET_TIMEOUT = integer(ENV, "PASSWORD_RESET_TIMEOUT", 3 * 24 * 3600)
 
 # Content-Security-Policy: only this site's own files; no inline script or style, no other origin.

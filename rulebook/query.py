@@ -11,7 +11,7 @@ import json
 from collections.abc import Iterable
 
 from rulebook.errors import RulesInputError
-from rulebook.numbers import is_whole_number
+from rulebook.numbers import is_whole_number, json_number
 
 _MISSING = object()
 
@@ -20,7 +20,7 @@ def load_query(text: str) -> Query:
     if not text.strip():
         raise RulesInputError("query", "expected a JSON object on standard input")
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_int=json_number)
     except json.JSONDecodeError as exc:
         raise RulesInputError("query", f"not valid JSON ({exc.msg} at line {exc.lineno})") from None
     if not isinstance(data, dict):

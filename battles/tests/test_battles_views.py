@@ -365,16 +365,22 @@ def test_wrong_method_on_form_views(client, battle, name):
 
 
 @pytest.mark.django_db
-def test_start_from_a_campaign_battle_page(client, make_user, battle):
-    from campaigns.models import Battle, Campaign
+def test_start_from_a_campaign_battle_page(client, make_user, make_gang, battle):
+    from campaigns.models import Battle, Campaign, CampaignGang
 
     campaign = Campaign.objects.create(edition="classic", name="C", created_by=battle.player_a)
     paired = Battle.objects.create(
         campaign=campaign, origin="arranged", attacker=battle.gang_a, defender=battle.gang_b, scenario="gang-fight"
     )
     start = reverse("battles:battle-start-campaign", args=[paired.pk])
-    client.force_login(make_user())
+    stranger = make_user()
+    client.force_login(stranger)
+    # Issue 26 #14: a stranger to the campaign gets the README's 404; one who sees it but is not in this battle, 403.
+    assert client.post(start).status_code == 404
+    assert client.get(start).status_code == 404
+    other = CampaignGang.objects.create(campaign=campaign, gang=make_gang(owner=stranger, edition="classic"))
     assert client.post(start).status_code == 403
+    other.delete()
     client.force_login(battle.player_b)
     assert client.get(start).status_code == 200
     response = client.post(start)

@@ -30,8 +30,10 @@ from campaigns.services.campaigns import (
     campaign_update,
     cycle_advance,
     gang_remove,
+    invite_renew,
     wants_to_play_set,
 )
+from campaigns.services.joining import join_accept, join_flags, join_refuse, join_request, waiting_joins
 from campaigns.services.matchmaking import battle_arrange, battle_cancel, challenge_issue, challenge_pass, cycle_pair
 from campaigns.services.territories import territory_add, territory_assign
 
@@ -50,6 +52,12 @@ __all__ = [
     "campaign_create",
     "campaign_finish",
     "campaign_join",
+    "invite_renew",
+    "join_accept",
+    "join_flags",
+    "join_refuse",
+    "join_request",
+    "waiting_joins",
     "campaign_start",
     "campaign_update",
     "challenge_issue",

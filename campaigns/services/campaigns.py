@@ -15,6 +15,7 @@ from campaigns.models import (
     CampaignStatus,
     CampaignTerritory,
     Cycle,
+    new_invite_token,
 )
 from campaigns.selectors import active_memberships
 from campaigns.services._common import (
@@ -48,11 +49,15 @@ def campaign_create(
 
 @transaction.atomic
 def campaign_update(
-    *, campaign: Campaign, name: str, description: str, starting_credits: int, house_rules: str
+    *, campaign: Campaign, name: str, description: str, starting_credits: int, house_rules: str, **override_bounds: int
 ) -> Campaign:
+    """The campaign's settings; ``override_bounds``: ``override_credits_per_gang`` and the others that bound what
+    arbitrators' overrides may add (gangs.services.gangs.gang_override)."""
     campaign.name, campaign.description, campaign.house_rules = name, description, house_rules
     campaign.starting_credits = starting_credits
-    campaign.save(update_fields=["name", "description", "starting_credits", "house_rules"])
+    for field, most in override_bounds.items():
+        setattr(campaign, field, most)
+    campaign.save(update_fields=["name", "description", "starting_credits", "house_rules", *override_bounds])
     return campaign
 
 
@@ -98,13 +103,26 @@ def _classic_territories(campaign: Campaign, gang: Gang, actor, dice: DiceSource
     return held
 
 
+def _refuse_removed_player(campaign: Campaign, user) -> None:
+    """A player whose gang an arbitrator removed does not come back through the invitation link (issue 26 #12)."""
+    if CampaignGang.objects.filter(campaign=campaign, gang__owner=user, removed_at__isnull=False).exists():
+        raise ValidationError(
+            "A gang of yours was removed from this campaign: ask its arbitrator before joining again."
+        )
+
+
 @transaction.atomic
-def campaign_join(*, campaign: Campaign, gang: Gang, user, dice: DiceSource | None = None) -> CampaignGang:
-    """A player enters one of their gangs of the campaign's edition. A 2018+ gang gets its Home
-    Settlement; a classic gang rolls its five starting territories (``dice``: server dice if None)."""
+def invite_renew(*, campaign: Campaign) -> Campaign:
+    """A new invitation link; the old one stops working (a link shared too widely, or a player removed)."""
+    campaign.invite_token = new_invite_token()
+    campaign.save(update_fields=["invite_token"])
+    return campaign
+
+
+def join_check(campaign: Campaign, gang: Gang, user) -> None:
+    """Why ``user`` may not enter ``gang`` in ``campaign`` (a ``ValidationError``), or nothing."""
     if gang.owner_id != user.pk:
         raise ValidationError("You can enter only your own gang.")
-    Gang.objects.select_for_update().filter(pk=gang.pk).exists()  # one gang, one campaign: joins queue up
     if gang.edition != campaign.edition:
         raise ValidationError(f"{gang.name} is a {gang.get_edition_display()} gang; this campaign plays "
                               f"{campaign.get_edition_display()}.")  # fmt: skip
@@ -112,8 +130,18 @@ def campaign_join(*, campaign: Campaign, gang: Gang, user, dice: DiceSource | No
         raise ValidationError("This campaign has finished.")
     if CampaignGang.objects.filter(campaign=campaign, gang=gang).exists():
         raise ValidationError(f"{gang.name} has already been entered in this campaign.")
+    _refuse_removed_player(campaign, user)
     if gang.memberships.filter(removed_at__isnull=True).exists():
         raise ValidationError(f"{gang.name} already plays in another campaign.")
+
+
+@transaction.atomic
+def campaign_join(*, campaign: Campaign, gang: Gang, user, dice: DiceSource | None = None) -> CampaignGang:
+    """Enter one of ``user``'s gangs of the campaign's edition. A 2018+ gang gets its Home Settlement; a classic
+    gang rolls its five starting territories (``dice``: server dice if None). Players reach it only through an
+    arbitrator's acceptance (campaigns.services.joining.join_accept); it is also the tests' way to set up."""
+    Gang.objects.select_for_update().filter(pk=gang.pk).exists()  # one gang, one campaign: joins queue up
+    join_check(campaign, gang, user)
     membership = CampaignGang.objects.create(campaign=campaign, gang=gang)
     if campaign.edition == Edition.CLASSIC:
         _classic_territories(campaign, gang, user, dice or RandomDice())
@@ -134,7 +162,7 @@ def gang_remove(*, membership: CampaignGang, actor) -> CampaignGang:
         if held.is_home_settlement:
             ledger_record(gang=gang, kind=LedgerKind.TERRITORY, reputation=-rules.HOME_SETTLEMENT_REPUTATION,
                           description=f"Left {campaign.name}: Home Settlement given up",
-                          reason="Removed from the campaign", actor=actor)  # fmt: skip
+                          reason="Removed from the campaign", data={"campaign": campaign.pk}, actor=actor)  # fmt: skip
             held.delete()
         else:
             _territory_move(held, None, actor, reason="Removed from the campaign")

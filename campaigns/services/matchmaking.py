@@ -50,7 +50,8 @@ def cycle_pair(*, campaign: Campaign, dice: DiceSource, actor=None, reason: str 
         for gang in (battle.attacker, battle.defender):
             ledger_record(gang=gang, kind=LedgerKind.OTHER, actor=actor, reason=f"Set aside: {reason[:150]}",
                           description=f"Cycle 1 pairing {battle.attacker.name} v {battle.defender.name} set aside",
-                          dice=cycle.pairing_dice, data={"pairing": "set aside", "cycle": cycle.number})  # fmt: skip
+                          dice=cycle.pairing_dice, data={"pairing": "set aside", "cycle": cycle.number,
+                                                             "campaign": campaign.pk})  # fmt: skip
         battle.delete()
     engaged = engaged_gang_ids(cycle) - set(cycle.passed.values_list("pk", flat=True))
     willing = active_memberships(campaign).filter(wants_to_play=True).exclude(gang_id__in=engaged)
@@ -70,12 +71,13 @@ def cycle_pair(*, campaign: Campaign, dice: DiceSource, actor=None, reason: str 
             ledger_record(gang=gang, kind=LedgerKind.OTHER, actor=actor, dice=used,
                           description=f"Cycle 1 pairing: {gangs[first].name} v {gangs[second].name}",
                           reason=f"{how} ({_dice_text(used)})" if used else f"{how} (the last two gangs: no die)",
-                          data={"pairing": "paired", "cycle": cycle.number})  # fmt: skip
+                          data={"pairing": "paired", "cycle": cycle.number, "campaign": campaign.pk})  # fmt: skip
     if pairing.odd_one_out:
         used = [row for row in named if "the gang left out" in row["for"]]
         ledger_record(gang=gangs[pairing.odd_one_out], kind=LedgerKind.OTHER, actor=actor, dice=used,
                       description="Cycle 1 pairing: sits out (an odd number of gangs)",
-                      reason=f"Drawn to sit out ({_dice_text(used)})", data={"pairing": "odd one out"})  # fmt: skip
+                      reason=f"Drawn to sit out ({_dice_text(used)})",
+                      data={"pairing": "odd one out", "campaign": campaign.pk})  # fmt: skip
     cycle.pairing_dice = named
     cycle.odd_gang_out_id = int(pairing.odd_one_out) if pairing.odd_one_out else None
     cycle.save(update_fields=["pairing_dice", "odd_gang_out"])

@@ -2,6 +2,7 @@
 the changes themselves, the gang-page hooks, and the campaign page's query budget."""
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -259,6 +260,10 @@ def test_join_with_the_invitation_link(client, world, make_gang, make_user):
     assert "Dave&#x27;s gang" in page and "Old school" not in page
     response = client.post(target, {"gang": gang.pk})
     assert response.status_code == 302
+    # Issue 26: the link asks; the gang joins when an arbitrator accepts it.
+    join = world["campaign"].join_requests.get(gang=gang)
+    as_user(client, world["users"]["arbitrator"]).post(url("join-decide", world, join.pk, "accept"))
+    as_user(client, dave)
     assert world["campaign"].memberships.filter(gang=gang).exists()
     assert client.get(url("campaign-detail", world)).status_code == 200
     assert client.get(reverse("campaigns:campaign-join", args=["wrong"])).status_code == 404
@@ -501,3 +506,136 @@ def test_campaign_page_queries_do_not_grow_with_confirmed_battles_and_cycles(cli
         assert campaign.cycles.count() == battles
         counts.append(campaign_queries(client, campaign, campaign.created_by))
     assert counts[0] == counts[1], counts
+
+
+def test_the_invitation_link_can_be_renewed_and_the_old_one_stops_working(client, world):
+    """Issue 26 #12: an arbitrator renews the link (a player cannot, a stranger gets 404)."""
+    campaign = world["campaign"]
+    old = reverse("campaigns:campaign-join", args=[campaign.invite_token])
+    renew = url("invite-renew", world)
+    assert as_user(client, world["users"]["stranger"]).post(renew).status_code == 404
+    assert as_user(client, world["users"]["alice"]).post(renew).status_code == 403
+    as_user(client, world["users"]["arbitrator"])
+    assert client.get(renew).status_code == 405
+    page = client.get(url("campaign-detail", world)).content.decode()
+    assert campaign.invite_token in page and 'data-testid="invite-renew"' in page
+    assert client.post(renew).status_code == 302
+    campaign.refresh_from_db()
+    assert client.get(old).status_code == 404
+    assert campaign.invite_token in client.get(url("campaign-detail", world)).content.decode()
+
+
+def test_a_removed_player_does_not_come_back_through_the_invitation_link(client, world, make_gang):
+    """Issue 26 #12: the gang removed, its player's other gangs are refused too."""
+    campaign, carol = world["campaign"], world["users"]["carol"]
+    services.gang_remove(
+        membership=campaign.memberships.get(gang=world["gangs"]["carol"]), actor=world["users"]["arbitrator"]
+    )
+    spare = make_gang(owner=carol, edition="n18", name="Carol's spare")
+    target = reverse("campaigns:campaign-join", args=[campaign.invite_token])
+    response = as_user(client, carol).post(target, {"gang": spare.pk})
+    assert response.status_code == 200
+    assert "was removed from this campaign" in response.content.decode()
+    assert not campaign.memberships.filter(gang=spare).exists()
+
+
+def _imported_gang(owner, make_gang, make_fighter, stash: int):
+    """A gang exported and imported again with its Stash edited (issue 26 #1's file, in small)."""
+    from gangs import exchange
+
+    gang = make_gang(owner=owner, edition="n18", name="Source")
+    make_fighter(gang, "leader")
+    data = {**exchange.gang_export(gang), "name": "Edited", "stash": stash}
+    return exchange.gang_import(owner=owner, data=data)
+
+
+def test_a_gang_joins_only_when_an_arbitrator_accepts_it_with_at_most_the_starting_credits(
+    client, world, make_user, make_gang, make_fighter
+):
+    """Issue 26 #1 and #2: the invitation link only asks; the arbitrator sees the history's flags and the gang
+    joins with at most the campaign's starting credits, or more with a reason the ledger keeps."""
+    from campaigns.models import JoinRequest
+
+    campaign, arbitrator = world["campaign"], world["users"]["arbitrator"]
+    dave = make_user("dave")
+    gang = _imported_gang(dave, make_gang, make_fighter, stash=5000)
+    target = reverse("campaigns:campaign-join", args=[campaign.invite_token])
+    response = as_user(client, dave).post(target, {"gang": gang.pk})
+    assert response.status_code == 302 and response["Location"] == gang.get_absolute_url()
+    assert not campaign.memberships.filter(gang=gang).exists()
+    assert client.get(url("campaign-detail", world)).status_code == 404  # not in it yet
+    assert as_user(client, dave).post(target, {"gang": gang.pk}).status_code == 200  # asked once already
+    join = JoinRequest.objects.get(gang=gang)
+    decide = url("join-decide", world, join.pk, "accept")
+    assert as_user(client, world["users"]["alice"]).post(decide).status_code == 403
+    assert as_user(client, world["users"]["stranger"]).post(decide).status_code == 404
+    page = as_user(client, arbitrator).get(url("campaign-detail", world)).content.decode()
+    assert "Imported from a file" in page and "more than the campaign&#x27;s 1000" in page
+    client.post(decide, {"credits": "3000", "reason": ""})
+    assert not campaign.memberships.filter(gang=gang).exists()  # above the starting credits without a reason
+    assert client.post(url("join-decide", world, join.pk, "nonsense")).status_code == 404
+    client.post(decide, {"credits": "", "reason": ""})
+    gang.refresh_from_db()
+    assert campaign.memberships.filter(gang=gang).exists() and gang.stash == 1000
+    entry = gang.ledger.get(credits=-4000)
+    assert "starting credits" in entry.reason and entry.actor == arbitrator
+    assert client.post(decide).status_code == 302 and JoinRequest.objects.get(pk=join.pk).credits == 1000  # once
+
+
+def test_an_arbitrator_may_accept_more_than_the_starting_credits_with_a_reason(
+    client, world, make_user, make_gang, make_fighter
+):
+    from campaigns.models import JoinRequest
+
+    dave = make_user("dave")
+    gang = _imported_gang(dave, make_gang, make_fighter, stash=1500)
+    services.join_request(campaign=world["campaign"], gang=gang, user=dave)
+    join = JoinRequest.objects.get(gang=gang)
+    as_user(client, world["users"]["arbitrator"]).post(
+        url("join-decide", world, join.pk, "accept"), {"credits": "1500", "reason": "Late joiner catch-up"}
+    )
+    gang.refresh_from_db()
+    assert gang.stash == 1500 and world["campaign"].memberships.filter(gang=gang).exists()
+    assert gang.ledger.filter(reason="Late joiner catch-up", credits=0).exists()
+
+
+def test_a_refused_gang_does_not_join(client, world, make_user, make_gang):
+    from campaigns.models import JoinRequest
+
+    dave = make_user("dave")
+    gang = make_gang(owner=dave, edition="n18")
+    services.join_request(campaign=world["campaign"], gang=gang, user=dave)
+    join = JoinRequest.objects.get(gang=gang)
+    as_user(client, world["users"]["arbitrator"]).post(url("join-decide", world, join.pk, "refuse"), {"reason": "Full"})
+    join.refresh_from_db()
+    assert join.accepted is False and not world["campaign"].memberships.filter(gang=gang).exists()
+
+
+def test_overrides_are_bounded_per_gang_and_per_campaign(world):
+    """Issue 26 #2: a campaign is no mint: overrides add at most what its house rules allow."""
+    from gangs.services import gang_override
+
+    campaign, arbitrator = world["campaign"], world["users"]["arbitrator"]
+    alice, bob, carol = (world["gangs"][name] for name in ("alice", "bob", "carol"))
+    campaign.override_credits_per_gang, campaign.override_credits_per_campaign = 300, 500
+    campaign.override_reputation_per_gang = 2
+    campaign.save()
+    gang_override(gang=alice, actor=arbitrator, reason="Lost roster", credits=300)
+    gang_override(gang=alice, actor=arbitrator, reason="Correction", credits=-50)  # taking away is not bounded
+    with pytest.raises(ValidationError, match="at most 300 credits to one gang; 300 already added"):
+        gang_override(gang=alice, actor=arbitrator, reason="Again", credits=1)
+    gang_override(gang=bob, actor=arbitrator, reason="Lost roster", credits=200)
+    with pytest.raises(ValidationError, match="at most 500 credits to all its gangs"):
+        gang_override(gang=carol, actor=arbitrator, reason="Lost roster", credits=1)
+    gang_override(gang=carol, actor=arbitrator, reason="Feud", reputation=2)
+    with pytest.raises(ValidationError, match="at most 2 Reputation"):
+        gang_override(gang=carol, actor=arbitrator, reason="Feud", reputation=1)
+
+
+def test_the_override_bounds_are_campaign_settings(client, world):
+    data = {"name": "Dust Falls", "description": "", "starting_credits": 1000, "house_rules": "",
+            "override_credits_per_gang": "50", "override_credits_per_campaign": "", "override_reputation_per_gang": "1"}  # fmt: skip
+    as_user(client, world["users"]["arbitrator"]).post(url("campaign-edit", world), data)
+    campaign = Campaign.objects.get(pk=world["campaign"].pk)
+    assert (campaign.override_credits_per_gang, campaign.override_credits_per_campaign) == (50, 1000)
+    assert campaign.override_reputation_per_gang == 1

@@ -8,6 +8,7 @@ from functools import partial
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
@@ -18,6 +19,7 @@ from campaigns.forms import (
     CampaignEditForm,
     CampaignForm,
     CycleAdvanceForm,
+    JoinDecisionForm,
     JoinForm,
     LogFilterForm,
     PairingForm,
@@ -25,7 +27,7 @@ from campaigns.forms import (
     TerritoryAssignForm,
     WantsToPlayForm,
 )
-from campaigns.models import Campaign, CampaignGang
+from campaigns.models import Campaign, CampaignGang, JoinRequest
 from campaigns.permissions import campaign_access
 from campaigns.views._common import (
     GET_POST,
@@ -75,7 +77,8 @@ def campaign_detail(request, pk: int):
                "reputation_chart": charts.standing_chart(page["snapshots"], "reputation"),
                "my_gang_ids": access.gang_ids, "pairing_form": PairingForm(),
                "cycle_form": CycleAdvanceForm(campaign=campaign, unreported=page["unreported"]),
-               "arbitrator_form": ArbitratorForm(), "territory_form": TerritoryAddForm(edition=campaign.edition)}  # fmt: skip
+               "arbitrator_form": ArbitratorForm(), "territory_form": TerritoryAddForm(edition=campaign.edition),
+               "join_requests": services.waiting_joins(campaign) if access.is_arbitrator else []}  # fmt: skip
     return render(request, "campaigns/campaign_detail.html", context)
 
 
@@ -106,6 +109,13 @@ def arbitrator_add(request, pk: int):
 
 
 @login_required
+@require_POST
+def invite_renew(request, pk: int):
+    return _arbitrator_move(request, pk, lambda c: services.invite_renew(campaign=c),
+                            "A new invitation link: the old one no longer works.")  # fmt: skip
+
+
+@login_required
 @GET_POST
 def campaign_join(request, token: str):
     campaign = get_object_or_404(Campaign, invite_token=token)
@@ -114,16 +124,42 @@ def campaign_join(request, token: str):
     gangs = Gang.objects.filter(owner=request.user, edition=campaign.edition).exclude(pk__in=playing).order_by("name")
     form = JoinForm(request.POST or None, gangs=gangs)
     if request.method == "POST" and form.is_valid():
+        gang = form.cleaned_data["gang"]
         try:
-            services.campaign_join(campaign=campaign, gang=form.cleaned_data["gang"], user=request.user)
+            services.join_request(campaign=campaign, gang=gang, user=request.user)
         except ValidationError as err:
             form.add_error("gang", err)
         else:
-            messages.success(request, f"{form.cleaned_data['gang'].name} has joined {campaign.name}.")
-            return _done(request, reverse("campaigns:campaign-detail", args=[campaign.pk]))
+            messages.success(
+                request, f"{gang.name} asks to join {campaign.name}: it joins when an arbitrator accepts it."
+            )
+            return _done(request, gang.get_absolute_url())
     return render(
         request, "campaigns/campaign_join.html", {"campaign": campaign, "form": form, "has_gangs": gangs.exists()}
     )
+
+
+@login_required
+@require_POST
+def join_decide(request, pk: int, join_id: int, decision: str):
+    """An arbitrator accepts (with the Stash it keeps) or refuses a gang asking to join."""
+    access = campaign_access(request.user, pk)
+    access.require_arbitrator()
+    join = get_object_or_404(JoinRequest, pk=join_id, campaign=access.campaign)
+    if decision not in ("accept", "refuse"):
+        raise Http404("No such decision.")
+    form = JoinDecisionForm(request.POST)
+    url = reverse("campaigns:campaign-detail", args=[pk])
+    if not form.is_valid():
+        return _refused(request, ValidationError([e for errors in form.errors.values() for e in errors]), url)
+    data = form.cleaned_data
+    if decision == "accept":
+        action = partial(
+            services.join_accept, join=join, actor=request.user, credits=data["credits"], reason=data["reason"]
+        )
+        return _run(request, url, action, f"{join.gang.name} has joined the campaign.")
+    action = partial(services.join_refuse, join=join, actor=request.user, reason=data["reason"])
+    return _run(request, url, action, f"{join.gang.name} was refused.")
 
 
 def _membership(access, gang_id: int) -> CampaignGang:

@@ -171,3 +171,47 @@ def test_a_very_long_username_is_a_failed_login_not_an_error(client):
     """axes records the username tried in a 255-character column; PostgreSQL refuses longer."""
     response = client.post(reverse("login"), {"username": "x" * 5000, "password": "wrong"})
     assert response.status_code == 200
+
+
+def _sign_up(client, username="kal", email="kal@example.com", **more):
+    data = {"username": username, "email": email, "password1": PASSWORD, "password2": PASSWORD, **more}
+    return client.post(reverse("signup"), data, follow=True)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("email", ["jak@example.com", "JAK@Example.COM", " jak@example.com "])
+def test_sign_up_refuses_an_email_another_account_uses(client, make_user, email):
+    """Issue 26 #15: one email, one account, in any letter case."""
+    make_user("jak", email="jak@example.com")
+    response = _sign_up(client, email=email)
+    assert "An account already uses that email address" in response.content.decode()
+    assert not get_user_model().objects.filter(username="kal").exists()
+
+
+@pytest.mark.django_db
+def test_sign_up_needs_an_email(client):
+    response = _sign_up(client, email="")
+    assert response.context["form"].errors["email"]
+    assert not get_user_model().objects.filter(username="kal").exists()
+
+
+@pytest.mark.django_db
+def test_with_mail_configured_the_account_opens_from_the_mailed_link_once(client, settings, mailoutbox):
+    settings.SIGNUP_VERIFIES_EMAIL = True
+    response = _sign_up(client)
+    assert "_auth_user_id" not in client.session
+    assert "A link to open your account is on its way to kal@example.com" in response.content.decode()
+    user = get_user_model().objects.get(username="kal")
+    assert not user.is_active
+    assert client.post(reverse("login"), {"username": "kal", "password": PASSWORD}).status_code == 200  # refused
+    (mail,) = mailoutbox
+    assert mail.to == ["kal@example.com"]
+    link = next(line for line in mail.body.splitlines() if "/accounts/signup/verify/" in line)
+    path = link.split("://", 1)[1].split("/", 1)[1]
+    response = client.get("/" + path, follow=True)
+    assert response.context["user"].username == "kal"
+    assert b"Welcome to the underhive, kal." in response.content
+    client.logout()
+    assert client.get("/" + path).status_code == 400  # once
+    assert client.get(reverse("signup-verify", args=["Mg", "bad-token"])).status_code == 400
+    assert client.get(reverse("signup-verify", args=["%C2%B2", "x"])).status_code == 400

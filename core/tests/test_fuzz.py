@@ -49,7 +49,8 @@ NASTY = [
 ]  # fmt: skip
 PATH_SEGMENTS = ["0", "9223372036854775808", "9" * 30, "%00", "a%00b", "%C2%B2", "%E2%91%A0", "x" * 300]
 # Each of these goes into every field of one form per route, the other fields kept plausible.
-TARGETED = ["²", "①", "a\x00b", "9" * 25, "-9223372036854775809", "-100000", "x" * 3000]
+# Past 4,300 digits ``int()`` refuses a string (issue 26 #8): numbers are bounded where they are parsed.
+TARGETED = ["²", "①", "a\x00b", "9" * 25, "-9223372036854775809", "-100000", "x" * 3000, "9" * 4400]
 PER_ROUTE = 2
 # Routes the crawl cannot reach, and why (each is still requested with guessed ids and nasty segments).
 NOT_IN_THE_DEMO = {

@@ -93,6 +93,9 @@ def test_an_arbitrator_override_beyond_the_stash_or_the_column_is_refused(client
     from gangs.models import Gang
 
     campaign = make_campaign(edition="n18", gangs=2)
+    # The column's and the Stash's bounds, apart from the campaign's own (issue 26: test_campaign_views).
+    campaign.override_credits_per_gang = campaign.override_credits_per_campaign = 100_000
+    campaign.save()
     gang = campaign.memberships.first().gang
     arbitrator = campaign.arbitrators.first().user
     client.force_login(arbitrator)
@@ -156,3 +159,53 @@ def test_a_battle_action_started_from_a_lookalike_fighter_id_is_no_error(client,
     url = reverse("battles:battle-act", args=[battle.pk, "fight"])
     assert client.get(url, {"fighter": typed}).status_code == 200
     assert client.post(url, {"fighter": typed, "op": "odds"}).status_code == 200
+
+
+# Issue 26 #8: past 4,300 digits ``int()`` raises; numbers are bounded where they are parsed (rulebook.numbers).
+TOO_LONG = "9" * 4400
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("action", ["shoot", "fight"])
+def test_a_number_too_long_to_read_in_any_battle_action_field_is_no_error(client, make_battle, action):
+    battle = make_battle()
+    client.force_login(battle.gang_a.owner)
+    shooter = next(f for f in battle.fighters.all() if f.side == "a")
+    target = next(f for f in battle.fighters.all() if f.side == "b")
+    data = {
+        "shoot": {"shooter": f"{shooter.pk}:laspistol:0", "target": target.pk, "distance": 6, "cover": "none"},
+        "fight": {"attacker": f"{shooter.pk}::", "target": target.pk, "fighter": shooter.pk},
+    }[action]
+    url = reverse("battles:battle-act", args=[battle.pk, action])
+    assert client.get(url, {"fighter": TOO_LONG}).status_code == 200
+    fields = [*data, "dice", "modifier", "charge_distance", "in_combat_with"]
+    for field in fields:
+        for value in (TOO_LONG, f"{TOO_LONG}:laspistol:0", f"{shooter.pk}:{TOO_LONG}:0"):
+            for op in ("odds", "roll"):
+                response = client.post(url, {**data, field: value, "op": op})
+                assert response.status_code == 200, (field, value[:12], op)
+    assert not battle.actions.exists()
+
+
+@pytest.mark.django_db
+def test_a_number_too_long_to_read_in_the_battle_start_is_a_form_error(client, make_gang):
+    gang = make_gang()
+    client.force_login(gang.owner)
+    for step in ("crew", "start"):
+        data = {"gang_a": TOO_LONG, "gang_b": str(gang.pk), "step": step, "crew_a": TOO_LONG, "crew_b": TOO_LONG}
+        assert client.post(reverse("battles:battle-start"), data).status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_number_too_long_to_read_as_advance_dice_is_no_error(client, make_gang, make_fighter):
+    gang = make_gang()
+    fighter = make_fighter(gang, "ganger")
+    fighter.experience = 50
+    fighter.save(update_fields=["experience"])
+    client.force_login(gang.owner)
+    url = reverse("gangs:fighter-advance", args=[gang.pk, fighter.pk])
+    for dice in (TOO_LONG, f"3 4 {TOO_LONG}"):
+        response = client.post(url, {"dice": dice, "skill_table": "Combat"})
+        assert response.status_code < 500
+    fighter.refresh_from_db()
+    assert not fighter.advancements.exists()

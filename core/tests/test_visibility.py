@@ -138,3 +138,28 @@ def test_visible_campaigns_and_campaign_access_agree(world):
         except Http404:
             sees = False
         assert sees is visible_campaigns(user).filter(pk=campaign.pk).exists(), role
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("role", ["stranger", "member", "arbitrator", "owner"])
+def test_a_member_gangs_history_tells_its_campaign_only_to_those_who_see_it(
+    client, make_campaign, make_user, make_fighter, role
+):
+    """Issue 26 #6: the gang's history and its fighters' pages follow the campaign's rule like the gang page."""
+    from campaigns.services import cycle_pair
+    from rulebook.dice import SeededDice
+
+    campaign = make_campaign(edition="n18", gangs=2, started=True, name="Secret Sump War")
+    gang, other = [m.gang for m in campaign.memberships.order_by("pk")]
+    cycle_pair(campaign=campaign, dice=SeededDice(1), actor=campaign.arbitrators.first().user)
+    fighter = make_fighter(gang, "leader", name="Krag")
+    viewer = {"stranger": make_user(), "member": other.owner, "arbitrator": campaign.arbitrators.first().user,
+              "owner": gang.owner}[role]  # fmt: skip
+    client.force_login(viewer)
+    sees = role != "stranger"
+    history = client.get(reverse("gangs:gang-history", args=[gang.pk])).content.decode()
+    for words in ("Secret Sump War", "Cycle 1 pairing", other.name):
+        assert (words in history) is sees, words
+    assert "+1" in history  # the Home Settlement's Reputation still adds up, whoever looks
+    page = client.get(reverse("gangs:fighter-detail", args=[gang.pk, fighter.pk]))
+    assert page.status_code == 200

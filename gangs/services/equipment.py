@@ -68,6 +68,32 @@ def _list_only(fighter: Fighter | None, has_list: bool) -> bool:
     return fighter.fighter_type.category in gang_rules.REPUTATION_CAPPED or has_list
 
 
+# The rule a free list choice follows (rulebook/data/n18/gang_additions.json, "notes").
+FREE_CHOICE_RULE = "chosen when hired, at no extra cost (Gang Additions)"
+
+
+def free_choices_taken(fighter: Fighter | None) -> set[str]:
+    """The equipment categories in which this Hanger-on, Brute or Hired Gun has taken the free weapon its card
+    lets it choose when hired ("a boltgun or a combat shotgun and a power hammer or power sword"). The card's
+    "or" is one choice per kind of weapon; the ledger remembers it, so a choice sold or lost is not free again."""
+    if fighter is None or fighter.pk is None or not fighter.fighter_type.is_addition:
+        return set()
+    taken = LedgerEntry.objects.filter(fighter=fighter, kind=Kind.PURCHASE, data__has_key="free_choice")
+    return set(taken.values_list("data__free_choice", flat=True))
+
+
+def _list_price(fighter: Fighter, equipment: Equipment, cost: int, taken: set[str]) -> tuple[int, str] | None:
+    """A list entry's price for this fighter. A Gang Addition's entry at 0 is its free choice when hired: free
+    once per kind of weapon, then at the Trading Post's price (the card offers the choice, not a free armoury)."""
+    if cost == 0 and fighter.fighter_type.is_addition:
+        if equipment.category not in taken:
+            return 0, f"{fighter.fighter_type.name} equipment list: {FREE_CHOICE_RULE}"
+        if equipment.cost is None:
+            return None
+        return equipment.cost, f"{fighter.fighter_type.name} equipment list (its free choice already taken)"
+    return cost, f"{fighter.fighter_type.name} equipment list"
+
+
 def price_now(gang: Gang, equipment: Equipment, fighter: Fighter | None) -> tuple[int, str] | None:
     """The price of the moment and where it comes from, or None when this buyer cannot buy it."""
     if equipment.edition != gang.edition or not equipment.is_active:
@@ -75,7 +101,7 @@ def price_now(gang: Gang, equipment: Equipment, fighter: Fighter | None) -> tupl
     if fighter is not None:
         entry = FighterTypeEquipment.objects.filter(fighter_type=fighter.fighter_type_id, equipment=equipment).first()
         if entry and not entry.is_included:
-            return entry.cost, f"{fighter.fighter_type.name} equipment list"
+            return _list_price(fighter, equipment, entry.cost, free_choices_taken(fighter))
         if _list_only(fighter, FighterTypeEquipment.objects.filter(fighter_type=fighter.fighter_type_id).exists()):
             return None
     elif (
@@ -107,9 +133,13 @@ def buyable_equipment(gang: Gang, fighter: Fighter | None) -> list[tuple[Equipme
         where = "house lists"
     found = list(items.filter(Q(list_price__isnull=False) | Q(cost__isnull=False)))
     list_only = _list_only(fighter, any(item.list_price is not None for item in found))
+    taken = free_choices_taken(fighter)
     offers = []
     for item in found:
-        if item.list_price is not None:
+        if item.list_price is not None and fighter is not None and item.list_price == 0:
+            if quote := _list_price(fighter, item, 0, taken):
+                offers.append((item, quote[0], where))
+        elif item.list_price is not None:
             offers.append((item, item.list_price, where))
         elif not list_only and trading_post_allows(gang.edition, item):
             offers.append((item, item.cost, "Trading Post"))
@@ -141,6 +171,9 @@ def purchase_buy(
         quote = (equipment.cost, "list price, by override")
     price, where = quote
     purchase = Purchase.objects.create(gang=gang, fighter=fighter, equipment=equipment, price=price)
+    data = {"purchase": purchase.pk, "equipment": equipment.slug, "price": price}
+    if where.endswith(FREE_CHOICE_RULE):
+        data["free_choice"] = equipment.category  # free_choices_taken reads it
     ledger_record(
         gang=gang,
         fighter=fighter,
@@ -148,7 +181,7 @@ def purchase_buy(
         credits=-price,
         description=f"Bought {equipment.name} for {who}: {price} credits",
         reason=where,
-        data={"purchase": purchase.pk, "equipment": equipment.slug, "price": price},
+        data=data,
         actor=actor,
     )
     return purchase
@@ -224,23 +257,25 @@ def purchase_discard(*, purchase: Purchase, actor) -> LedgerEntry:
 def move_targets(gang: Gang, purchases: list[Purchase]) -> dict[int, list[Fighter]]:
     """For each purchase, the fighters it may be handed to: on the roster, not its holder, and allowed to
     carry it by their list or the Trading Post, as :func:`purchase_move` checks. One query: the gang's
-    fighters, each joined to the list entries it has for these items."""
+    fighters with their type (the service prices the move on it), each joined to the list entries it has for
+    these items."""
     if not purchases:
         return {}
     items = {p.equipment_id for p in purchases}
     rows = (
         Fighter.objects.filter(gang=gang, status__in=ON_ROSTER)
+        .select_related("fighter_type")
         .annotate(listed=FilteredRelation("fighter_type__equipment_list", condition=Q(
-            fighter_type__equipment_list__equipment__in=items)))
-        .values_list("pk", "name", "listed__equipment_id")
+            fighter_type__equipment_list__equipment__in=items)), listed_item=F("listed__equipment_id"))
         .order_by("order", "pk")
     )  # fmt: skip
     fighters: dict[int, Fighter] = {}
     listed: set[tuple[int, int]] = set()
-    for pk, name, equipment_id in rows:
-        fighters.setdefault(pk, Fighter(pk=pk, name=name, gang=gang))
-        if equipment_id is not None:
-            listed.add((pk, equipment_id))
+    for row in rows:
+        row.gang = gang
+        fighters.setdefault(row.pk, row)
+        if row.listed_item is not None:
+            listed.add((row.pk, row.listed_item))
     targets = {}
     for purchase in purchases:
         item = purchase.equipment

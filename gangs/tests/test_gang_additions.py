@@ -361,3 +361,35 @@ def test_a_hanger_ons_page_offers_its_list_and_no_advancement(client, make_gang,
     page = client.get(reverse("gangs:fighter-detail", args=[gang.pk, doc.pk])).content.decode()
     assert "Hangers-on never gain Experience or Advancements." in page
     assert "Spend experience" not in page and "Autopistol" in page and "Lasgun" not in page
+
+
+@pytest.mark.django_db
+def test_a_hanger_ons_free_list_choice_is_free_once_per_kind_of_weapon(make_gang, additions):
+    """Issue 26 #13: an Ammo-jack bought boltguns and power weapons at 0 as often as wished. The card's "a boltgun
+    or a combat shotgun and a power hammer or power sword" is one free choice per kind of weapon, made when hired;
+    another costs the Trading Post's price, and a choice sold does not come free again."""
+    from content.models import Equipment, FighterTypeEquipment
+    from gangs.services import buyable_equipment, price_now, purchase_buy, purchase_sell
+    from rulebook.dice import ScriptedDice
+
+    items = {e.slug: e for e in Equipment.objects.filter(edition="n18")}
+    for slug in ("stub-cannon", "fighting-knife"):  # a second pistol to choose from, and a close combat weapon
+        FighterTypeEquipment.objects.create(fighter_type=additions["rogue-doc"], equipment=items[slug], cost=0)
+    gang = make_gang(edition="n18")
+    _reputation(gang, 1)
+    doc = fighter_hire(gang=gang, fighter_type=additions["rogue-doc"], name="Doc", actor=gang.owner)
+
+    def offered():
+        return {item.slug: price for item, price, _ in buyable_equipment(gang, doc)}
+
+    assert offered() == {"autopistol": 0, "stub-cannon": 0, "fighting-knife": 0}
+    pistol = purchase_buy(gang=gang, equipment=items["autopistol"], fighter=doc, actor=gang.owner)
+    assert pistol.price == 0
+    assert offered() == {"autopistol": 10, "stub-cannon": 20, "fighting-knife": 0}
+    assert price_now(gang, items["stub-cannon"], doc)[0] == 20
+    assert purchase_buy(gang=gang, equipment=items["fighting-knife"], fighter=doc, actor=gang.owner).price == 0
+    assert purchase_buy(gang=gang, equipment=items["autopistol"], fighter=doc, actor=gang.owner).price == 10
+    purchase_sell(purchase=pistol, actor=gang.owner, dice=ScriptedDice([]))
+    assert offered() == {"autopistol": 10, "stub-cannon": 20, "fighting-knife": 15}
+    gang.refresh_from_db()
+    assert gang.stash == 1000 - 50 - 10 and ledger_totals(gang)["stash"] == gang.stash

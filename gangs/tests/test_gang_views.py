@@ -543,3 +543,17 @@ def test_an_item_sold_by_another_request_a_moment_ago_is_refused_in_words(client
     assert response.status_code == 200
     assert "Lasgun is no longer in" in response.content.decode()
     assert not gang.ledger.filter(kind=LedgerKind.SALE).exists()
+
+
+@pytest.mark.django_db
+def test_moving_an_item_to_another_fighter_through_the_page(client, gang_with_kit):
+    """Issue 26 #7: the move list's fighters carry their type, so handing an item to one is not a 500."""
+    purchase = Purchase.objects.get(gang=gang_with_kit)
+    kal = gang_with_kit.fighters.get(name="Kal")
+    client.force_login(gang_with_kit.owner)
+    url = reverse("gangs:purchase-move", args=[gang_with_kit.pk, purchase.pk])
+    response = client.post(url, {"to": str(kal.pk)})
+    assert response.status_code == 302
+    purchase.refresh_from_db()
+    assert purchase.fighter == kal
+    assert gang_with_kit.ledger.filter(description__contains="to Kal").exists()

@@ -50,3 +50,15 @@ def test_rulebook_never_imports_django():
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_a_number_too_long_to_read_is_named():
+    """Issue 26 #8: 4,400 digits in a field, or as the seed, exit 2 naming that field (not "could not be read")."""
+    digits = "9" * 4400
+    query = {"attacker": {"WS": 3, "A": 1, "I": 3}, "defender": {}}
+    result = run("odds", "classic", "fight", stdin=json.dumps(query).replace('"A": 1', f'"A": {digits}'))
+    assert result.returncode == 2
+    assert json.loads(result.stderr)["error"].startswith("attacker.A: must be a whole number, not a number of 4400")
+    result = run("roll", "classic", "serious-injury", "--seed", digits)
+    assert result.returncode == 2
+    assert json.loads(result.stderr)["error"].startswith("seed")

@@ -1,0 +1,144 @@
+"""Joining a campaign: a gang asks through the invitation link and an arbitrator decides (issue 26).
+
+A club's campaign is a shared game, so nothing a player brings may be minted elsewhere: a gang imported from an
+edited file, or overridden in a campaign its own player ran, joins only when an arbitrator has seen what its
+history says (:func:`join_flags`) and accepted it, with at most the campaign's starting credits in its Stash unless
+the arbitrator gives a reason, which the ledger keeps.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Sum
+from django.utils import timezone
+
+from campaigns.models import Campaign, JoinRequest
+from campaigns.services.campaigns import campaign_join, join_check
+from gangs.ledger import ledger_record, ledger_totals
+from gangs.models import Gang, LedgerKind
+from rulebook.dice import DiceSource
+
+IMPORTED = "Imported from a file"
+
+
+@dataclass(frozen=True)
+class JoinFlag:
+    """One thing in a gang's history an arbitrator should see before accepting it."""
+
+    code: str  # imported, overridden, self-recorded, unexplained, above-starting-credits
+    text: str
+
+
+@transaction.atomic
+def join_request(*, campaign: Campaign, gang: Gang, user) -> JoinRequest:
+    """Ask to join (the invitation link): the same checks as joining, and one waiting request per gang."""
+    Gang.objects.select_for_update().filter(pk=gang.pk).exists()  # two asks at once: the second sees the first
+    join_check(campaign, gang, user)
+    if JoinRequest.objects.filter(campaign=campaign, gang=gang, accepted__isnull=True).exists():
+        raise ValidationError(f"{gang.name} has already asked to join; an arbitrator will decide.")
+    return JoinRequest.objects.create(campaign=campaign, gang=gang, requested_by=user)
+
+
+def join_flags(gang: Gang, campaign: Campaign) -> list[JoinFlag]:
+    """What the gang's history says that a club would want to know: imported, overridden (and by how much),
+    totals the ledger does not explain, and a Stash above the campaign's starting credits."""
+    flags = []
+    ledger = gang.ledger.all()
+    if ledger.filter(reason__startswith=IMPORTED).exists():
+        flags.append(JoinFlag("imported", "Imported from a file: its Stash, Reputation and experience were typed in."))
+    overrides = ledger.filter(kind=LedgerKind.OVERRIDE).aggregate(
+        credits=Sum("credits"), reputation=Sum("reputation"), experience=Sum("experience")
+    )
+    count = ledger.filter(kind=LedgerKind.OVERRIDE).count()
+    if count:
+        net = ", ".join(f"{overrides[k] or 0:+d} {k}" for k in ("credits", "reputation", "experience"))
+        flags.append(JoinFlag("overridden", f"{count} arbitrator override{'s' if count != 1 else ''}: {net}."))
+    recorded = ledger.filter(data__has_key="record", experience__gt=0).aggregate(xp=Sum("experience"))["xp"]
+    if recorded:
+        flags.append(JoinFlag("self-recorded", f"{recorded} XP recorded by its player outside a campaign."))
+    totals = ledger_totals(gang)
+    experience = sum(gang.fighters.values_list("experience", flat=True))
+    if (totals["stash"], totals["reputation"], sum(totals["experience"].values())) != (
+        gang.stash,
+        gang.reputation,
+        experience,
+    ):
+        flags.append(
+            JoinFlag("unexplained", "Its Stash, Reputation or experience differ from what its ledger adds up to.")
+        )
+    if gang.stash > campaign.starting_credits:
+        flags.append(
+            JoinFlag(
+                "above-starting-credits",
+                f"Its Stash holds {gang.stash} credits, more than the campaign's {campaign.starting_credits}.",
+            )
+        )
+    return flags
+
+
+@transaction.atomic
+def join_accept(
+    *, join: JoinRequest, actor, credits: int | None = None, reason: str = "", dice: DiceSource | None = None
+) -> JoinRequest:
+    """Accept a waiting request: the gang joins with ``credits`` in its Stash (at most the campaign's starting
+    credits and what it holds; more than the starting credits only with ``reason``). What the Stash gives up is a
+    ledger entry saying why. Two arbitrators at once: the request is locked, so it is decided once."""
+    join = JoinRequest.objects.select_for_update(of=("self",)).select_related("campaign", "gang").get(pk=join.pk)
+    if join.accepted is not None:
+        raise ValidationError(f"{join.gang.name}'s request was already decided.")
+    campaign, gang = join.campaign, join.gang
+    if not campaign.arbitrators.filter(user=actor).exists():
+        raise ValidationError("Only the campaign's arbitrators accept a gang.")
+    gang = Gang.objects.select_for_update().get(pk=gang.pk)
+    reason = reason.strip()
+    allowed = min(gang.stash, campaign.starting_credits)
+    credits = allowed if credits is None else credits
+    if credits < 0 or credits > gang.stash:
+        raise ValidationError(f"The Stash can keep from 0 to the {gang.stash} credits it holds.")
+    if credits > campaign.starting_credits and not reason:
+        raise ValidationError(
+            f"{credits} credits is more than the campaign's starting {campaign.starting_credits}: give the reason."
+        )
+    if credits < gang.stash:
+        ledger_record(
+            gang=gang, kind=LedgerKind.CREDITS, credits=credits - gang.stash, actor=actor,
+            description=f"Joined {campaign.name} with {credits} credits in the Stash (held {gang.stash})",
+            reason=reason or f"At most the campaign's starting credits ({campaign.starting_credits}), as its arbitrator accepted it",
+            data={"campaign": campaign.pk, "join": join.pk},
+        )  # fmt: skip
+    elif credits > campaign.starting_credits:
+        ledger_record(
+            gang=gang, kind=LedgerKind.OTHER, actor=actor,
+            description=f"Joined {campaign.name} with {credits} credits, above its starting {campaign.starting_credits}",
+            reason=reason, data={"campaign": campaign.pk, "join": join.pk},
+        )  # fmt: skip
+    campaign_join(campaign=campaign, gang=gang, user=gang.owner, dice=dice)
+    join.accepted, join.decided_by, join.decided_at = True, actor, timezone.now()
+    join.credits, join.reason = credits, reason
+    join.save(update_fields=["accepted", "decided_by", "decided_at", "credits", "reason"])
+    return join
+
+
+@transaction.atomic
+def join_refuse(*, join: JoinRequest, actor, reason: str = "") -> JoinRequest:
+    join = JoinRequest.objects.select_for_update(of=("self",)).select_related("campaign", "gang").get(pk=join.pk)
+    if join.accepted is not None:
+        raise ValidationError(f"{join.gang.name}'s request was already decided.")
+    if not join.campaign.arbitrators.filter(user=actor).exists():
+        raise ValidationError("Only the campaign's arbitrators refuse a gang.")
+    join.accepted, join.decided_by, join.decided_at, join.reason = False, actor, timezone.now(), reason.strip()
+    join.save(update_fields=["accepted", "decided_by", "decided_at", "reason"])
+    return join
+
+
+def waiting_joins(campaign: Campaign) -> list[JoinRequest]:
+    """The requests waiting for an arbitrator, each with ``flags`` (:func:`join_flags`) and ``most``, the Stash
+    it joins with unless the arbitrator says otherwise."""
+    joins = list(campaign.join_requests.filter(accepted__isnull=True).select_related("gang", "requested_by"))
+    for join in joins:
+        join.flags = join_flags(join.gang, campaign)
+        join.most = min(join.gang.stash, campaign.starting_credits)
+    return joins

@@ -1,0 +1,101 @@
+"""Issue 26, "nothing minted, by any path": every function that changes a Stash, experience or Reputation is
+listed here with what it is owed to. A new one fails this test until someone says why it may (and, if it
+creates value, how a club's arbitrator sees it before a campaign does).
+
+What may create credits, experience or Reputation:
+* ``rule``: the game's rules or its price lists, applied by the site (a purchase spends, a battle's rewards);
+* ``arbitrator``: an arbitrator's decision on a gang of their campaign, bounded by its house rules;
+* ``player``: a player's own record outside any campaign, or an import: neither reaches a campaign without an
+  arbitrator accepting the gang, seeing it flagged (campaigns.services.joining.join_flags);
+* ``tool``: demo and benchmark data, never reachable from a request.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+APPS = ("gangs", "campaigns", "battles", "postbattle", "core", "content")
+# The writers of the totals (gangs.ledger) and the two helpers that pass their amounts straight to it.
+WRITERS = {"ledger_record", "_entry", "experience_award"}
+AMOUNTS = {"credits", "experience", "reputation", "amount"}
+
+OWED = {
+    "campaigns.services.campaigns._home_settlement": ("rule", "Home Settlement: +1 Reputation while held"),
+    "campaigns.services.campaigns.gang_remove": ("rule", "the Home Settlement's Reputation given up on leaving"),
+    "campaigns.services.joining.join_accept": ("arbitrator", "only lowers the Stash to what the arbitrator accepts"),
+    "core.management.commands.bench_pages._gang": ("tool", "make bench's data"),
+    "gangs.demo._seasoned": ("tool", "the demo command's gangs"),
+    "gangs.exchange._import_fighter": ("player", "an import: flagged 'imported' when it asks to join"),
+    "gangs.exchange.gang_import": ("player", "an import: flagged 'imported' when it asks to join"),
+    "gangs.services.advancement.advancement_record": ("rule", "an advance spends the experience its table costs"),
+    "gangs.services.equipment.purchase_buy": ("rule", "the price list: spends"),
+    "gangs.services.equipment.purchase_sell": ("rule", "the Trading Post's sale value (a free item sells for 0)"),
+    "gangs.services.fighters._starting_experience": ("rule", "a new fighter's starting experience, rolled"),
+    "gangs.services.fighters.experience_award": ("rule", "the post-battle sequence's and the demo's awards"),
+    "gangs.services.fighters.fighter_hire": ("rule", "the house list's price: spends"),
+    "gangs.services.fighters.hired_guns_leave": ("rule", "a cancelled battle's Hired Gun fee back"),
+    "gangs.services.gangs.gang_create": ("rule", "the house's starting credits"),
+    "gangs.services.gangs.gang_override": ("arbitrator", "bounded per gang and per campaign (house rules)"),
+    "gangs.services.record._write_injury": ("rule", "an injury's effect on experience"),
+    "gangs.services.record.record_experience": ("player", "outside a campaign only; flagged 'self-recorded'"),
+    "gangs.services.undo._reverse": ("rule", "an undo restores exactly what its entry changed"),
+    "postbattle.apply.credits": ("rule", "the post-battle sequence: income, rewards"),
+    "postbattle.apply.effects_revert": ("arbitrator", "an arbitrator reverts a sequence: its entries reversed"),
+    "postbattle.apply.reputation": ("rule", "the post-battle sequence's Reputation"),
+    "postbattle.apply.xp": ("rule", "the post-battle sequence's experience"),
+}
+
+
+def _writers() -> set[str]:
+    found = set()
+    for app in APPS:
+        for path in sorted((ROOT / app).rglob("*.py")):
+            rel = path.relative_to(ROOT)
+            if "tests" in rel.parts or "migrations" in rel.parts:
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                    continue
+                for call in ast.walk(node):
+                    name = getattr(call, "func", None)
+                    name = getattr(name, "id", getattr(name, "attr", None))
+                    if isinstance(call, ast.Call) and name in WRITERS and {k.arg for k in call.keywords} & AMOUNTS:
+                        found.add(f"{'.'.join(rel.with_suffix('').parts)}.{node.name}")
+    return found
+
+
+def test_every_writer_of_credits_experience_or_reputation_is_owed_to_something():
+    found = _writers()
+    assert found - set(OWED) == set(), "new writers: say in OWED what each is owed to"
+    assert set(OWED) - found == set(), "OWED lists functions that no longer write: remove them"
+    assert {why for why, _ in OWED.values()} <= {"rule", "arbitrator", "player", "tool"}
+
+
+@pytest.mark.django_db
+def test_what_a_player_brings_is_flagged_and_joins_only_when_accepted(
+    make_user, make_gang, make_fighter, make_campaign
+):
+    """The ``player`` paths: an import and self-recorded experience are what the arbitrator sees first."""
+    from campaigns.services import join_accept, join_flags, join_request
+    from gangs import exchange
+    from gangs.services import record
+
+    campaign = make_campaign(edition="n18")
+    arbitrator = campaign.arbitrators.get().user
+    owner = make_user()
+    source = make_gang(owner=owner, edition="n18")
+    make_fighter(source, "leader", name="Krag")
+    gang = exchange.gang_import(owner=owner, data={**exchange.gang_export(source), "name": "Minted", "stash": 9000})
+    krag = gang.fighters.get(name="Krag")
+    record.record_experience(fighter=krag, amount=30, reason="Won at home", actor=owner, token="t1")
+    codes = {flag.code for flag in join_flags(gang, campaign)}
+    assert codes >= {"imported", "self-recorded", "above-starting-credits"}
+    join = join_request(campaign=campaign, gang=gang, user=owner)
+    assert not campaign.memberships.exists()
+    join_accept(join=join, actor=arbitrator)
+    gang.refresh_from_db()
+    assert gang.stash == campaign.starting_credits
