@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from battles.models import FRESH_CONDITION, BattleFighter, Condition
 from battles.rules import edition_rules
+from rulebook.n18 import armour as n18_armour
 
 NAMES = {
     "p_hit": "Hits",
@@ -136,19 +137,44 @@ def weapon_state(fighter: BattleFighter, key: str, edition: str) -> str:
     return ""
 
 
+def armour_words(fighter: BattleFighter) -> str:
+    """What the fighter wears that the rules read, with the save it gives against a plain shot as the engine works
+    it out (``Flak armour, Armoured undersuit (5+)``), or the card's suit and save."""
+    items = tuple(n18_armour.find(slug, "armour") for slug in fighter.profile.get("worn", []))
+    if items:
+        save, modifier = n18_armour.save_and_modifier(items, n18_armour.Situation())
+        shown = f" ({save - modifier}+)" if save and save - modifier <= 6 else ""
+        return ", ".join(item.name for item in items) + shown
+    save, name = fighter.profile.get("save"), fighter.profile.get("armour")
+    return f"{name} ({save}+)" if name and save else ""
+
+
 def activated(fighter: BattleFighter, edition: str) -> bool:
     """2018+: a fighter still in play who has acted this round (no Ready marker)."""
     return edition == "n18" and not fighter.ready and not fighter.out_of_action
 
 
-def play_order(fighter: BattleFighter, edition: str) -> tuple:
-    """Fighters who may still act first, then those activated this round, then those Out of Action."""
-    return (fighter.out_of_action, activated(fighter, edition))
+def play_order(fighter: BattleFighter, edition: str, acting_pk: int | None = None) -> tuple:
+    """The fighter whose activation has begun first, then those who may still act, then those activated this
+    round, then those Out of Action."""
+    return (fighter.out_of_action, activated(fighter, edition), fighter.pk != acting_pk)
+
+
+def next_to_act(fighters: list[BattleFighter], edition: str, side: str | None, acting_pk: int | None) -> int | None:
+    """The fighter who may act next: the one whose activation has begun, else the first of the gang whose
+    activation (2018+) or turn (classic) it is who may still act; None when nobody may."""
+    able = [
+        f for f in fighters
+        if f.side == side and not f.out_of_action and not activated(f, edition)
+        and f.condition != Condition.DOWN
+    ]  # fmt: skip
+    able.sort(key=lambda f: play_order(f, edition, acting_pk))
+    return able[0].pk if able else None
 
 
 def fighter_rows(
     fighters: list[BattleFighter], adjustable: tuple, edition: str, battle_pk: int | None = None,
-    enemy_down: bool = False,
+    enemy_down: bool = False, acting_pk: int | None = None, next_pk: int | None = None,
 ) -> list[dict]:  # fmt: skip
     """One card per fighter, in play order; ``battle_pk`` given (a player's page), each card has the fighter's
     own actions (``enemy_down``: an enemy lies Seriously Injured, so a Coup de Grace may be made)."""
@@ -159,10 +185,17 @@ def fighter_rows(
             "toggles": toggles(f, adjustable, edition),
             "weapons": [(w["name"], weapon_state(f, w["key"], edition)) for w in f.profile.get("weapons", [])],
             "stats": stat_words(f.stats, edition),
+            "armour": armour_words(f),
+            "not_applied": f.profile.get("not_applied", []),
             "activated": activated(f, edition),
             "actions": fighter_actions(f, edition, battle_pk, enemy_down) if battle_pk else [],
+            "can_move": bool(battle_pk) and edition == "n18" and f.ready and f.condition == Condition.ACTIVE,
+            "can_finish": bool(battle_pk) and edition == "n18" and f.ready and not f.out_of_action,
+            "can_stand": bool(battle_pk) and edition == "n18" and f.condition == Condition.PINNED,
+            "is_next": f.pk == next_pk,
+            "is_acting": f.pk == acting_pk and f.ready,
         }
-        for f in sorted(fighters, key=lambda f: play_order(f, edition))
+        for f in sorted(fighters, key=lambda f: play_order(f, edition, acting_pk))
     ]
 
 

@@ -7,6 +7,8 @@ Action forms hand the service a ``params`` dict (:meth:`ActionForm.params`) whos
 from __future__ import annotations
 
 import copy
+import re
+import uuid
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -16,6 +18,20 @@ from battles.rules import classic, n18, profile_label
 from core.forms import EnteredDiceField
 from gangs.models import AVAILABLE_FOR_BATTLE, Gang
 from rulebook.numbers import whole_number
+
+# --- one-time tokens ----------------------------------------------------------------------------
+
+
+def new_token() -> str:
+    """A fresh one-time token for a form that changes the battle."""
+    return uuid.uuid4().hex
+
+
+def posted_token(data) -> str:
+    """The ``once`` token a form posted, if it is one of ours (32 hex digits), else ``""`` (no protection)."""
+    value = str(data.get("once") or "")
+    return value if re.fullmatch(r"[0-9a-f]{32}", value) else ""
+
 
 # --- starting a battle --------------------------------------------------------------------------
 
@@ -122,6 +138,21 @@ def _weapon_field(form, name: str, fighters, use: str, unarmed: bool = False, ow
     return choices
 
 
+def _shot_at(enemy: BattleFighter) -> bool:
+    """An enemy a shot is usually meant for: on his feet and not in a fight."""
+    return enemy.condition not in (Condition.DOWN, Condition.SERIOUSLY_INJURED) and not enemy.engaged
+
+
+def _fought(enemy: BattleFighter) -> bool:
+    """An enemy a fight (not a charge) is meant for: one Engaged, still fighting."""
+    return enemy.engaged and enemy.condition != Condition.SERIOUSLY_INJURED
+
+
+def _charged(enemy: BattleFighter) -> bool:
+    """An enemy a charge is meant for: on his feet."""
+    return enemy.condition not in (Condition.DOWN, Condition.SERIOUSLY_INJURED)
+
+
 class ActionForm(forms.Form):
     """What every action form shares: the dice, rolled here or entered from the table."""
 
@@ -146,25 +177,31 @@ class ActionForm(forms.Form):
         fighter = self.by_pk.get(whole_number(str(value or "")))
         return fighter if fighter is not None and not fighter.out_of_action else None
 
-    def focus_on(self, fighter: BattleFighter, weapon_field: str, use: str, unarmed: bool = False) -> None:
-        """One fighter's action: his weapons and his enemies in play as buttons, the only weapon and the last
-        target already chosen."""
+    def focus_on(self, fighter: BattleFighter, weapon_field: str, use: str, unarmed: bool = False, likely=None) -> None:
+        """One fighter's action: his weapons and his enemies in play as buttons, the only weapon and the only
+        likely target (:meth:`enemy_buttons`) already chosen."""
         self.fields["fighter"] = forms.IntegerField(widget=forms.HiddenInput, initial=fighter.pk)
         weapons = _weapon_field(self, weapon_field, [fighter], use, unarmed=unarmed, own=True)
         self.fields[weapon_field].widget = forms.RadioSelect(attrs={"class": "choice-buttons"})
         self.fields[weapon_field].widget.choices = weapons
         if len(weapons) == 1 or (unarmed and len(weapons) == 2):
             self.initial.setdefault(weapon_field, weapons[0][0])
-        self.enemy_buttons(fighter)
+        self.enemy_buttons(fighter, likely)
 
-    def enemy_buttons(self, fighter: BattleFighter) -> None:
-        """The target: one of the fighter's enemies in play, as buttons; the only one already chosen."""
-        enemies = [(f.pk, f.name) for f in _in_play(self.fighters) if f.side != fighter.side]
+    def enemy_buttons(self, fighter: BattleFighter, likely=None) -> None:
+        """The target: one of the fighter's enemies in play, as buttons, the likely ones first (``likely(enemy)``:
+        an enemy the action is meant for, e.g. one Engaged in a fight); the only likely one already chosen, never
+        an unlikely one (an enemy not in the fight, a Seriously Injured one for a shot)."""
+        in_play = [f for f in _in_play(self.fighters) if f.side != fighter.side]
+        likely = likely or (lambda enemy: True)
+        ordered = sorted(in_play, key=lambda f: not likely(f))
+        enemies = [(f.pk, f.name) for f in ordered]
         self.fields["target"].choices = enemies
         self.fields["target"].widget = forms.RadioSelect(attrs={"class": "choice-buttons"})
         self.fields["target"].widget.choices = enemies
-        if len(enemies) == 1:
-            self.initial.setdefault("target", enemies[0][0])
+        chosen = [f for f in ordered if likely(f)]
+        if len(chosen) == 1:
+            self.initial.setdefault("target", chosen[0].pk)
 
     def fighter(self, name: str) -> BattleFighter | None:
         value = self.cleaned_data.get(name)
@@ -198,8 +235,10 @@ class ShootForm(ActionForm):
         self.fields["cover"].widget.choices = self.fields["cover"].choices
         acting = self.acting()
         if acting is not None:
-            self.focus_on(acting, "shooter", "shoots")
+            self.focus_on(acting, "shooter", "shoots", likely=_shot_at)
             self.fields["shooter"].label = f"{acting.name}'s weapon"
+            # Short range unless the player taps Long: one tap fewer for the common shot, and the odds say which.
+            self.initial.setdefault("band", "short")
         if self.battle.edition == "classic":
             self.fields["modifiers"] = forms.MultipleChoiceField(
                 choices=list(classic.SHOOT_MODIFIERS.items()), required=False, widget=forms.CheckboxSelectMultiple
@@ -236,6 +275,8 @@ class ShootForm(ActionForm):
             return 0
         if not band:
             raise ValidationError({"band": "Pick Short or Long range, or give the distance."})
+        if bands[band] is None and band == "short" and self.initial.get("band") == "short" == self.data.get("band"):
+            band = "long"  # the default band, for a weapon with no Short range: its only band
         if bands[band] is None:
             raise ValidationError({"band": f"This weapon has no {RANGE_BANDS[band]}; pick the other band."})
         return bands[band]
@@ -285,7 +326,8 @@ class FightForm(ActionForm):
                 help_text='Optional: the distance to the enemy, for the chance Movement + D3" reaches.',
             )  # fmt: skip
             if acting is not None:
-                self.focus_on(acting, "attacker", "fights", unarmed=True)
+                charging = bool(self.data.get("charging") or self.initial.get("charging"))
+                self.focus_on(acting, "attacker", "fights", unarmed=True, likely=_charged if charging else _fought)
                 self.fields["attacker"].label = f"{acting.name}'s weapon"
                 seconds = [(v, label) for v, label in self.fields["attacker"].choices if not v.endswith("::")]
                 if len(seconds) > 1:
@@ -301,7 +343,7 @@ class FightForm(ActionForm):
         if self.battle.edition == "classic" and acting is not None:
             self.fields["fighter"] = forms.IntegerField(widget=forms.HiddenInput, initial=acting.pk)
             self.initial.setdefault("attacker", acting.pk)
-            self.enemy_buttons(acting)
+            self.enemy_buttons(acting, _fought if acting.engaged else _charged)
         self.order_fields(
             ["fighter", "attacker", "second_weapon", "target", "charging", "charge_distance", "higher_up", "obstacle",
              "defender_higher_up", "dice"]

@@ -258,11 +258,19 @@ class BattleAction(models.Model):
     phase = models.CharField(max_length=16, choices=Phase.choices, blank=True)
     state_before = models.JSONField(default=dict, blank=True, help_text="The whole battle before, for undo.")
     undone = models.BooleanField(default=False)
+    token = models.CharField(
+        max_length=32, blank=True, help_text="The one-time token of the form that made it: a second tap finds it."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["battle", "-number"]
-        constraints = [models.UniqueConstraint(fields=["battle", "number"], name="battle_action_number_once")]
+        constraints = [
+            models.UniqueConstraint(fields=["battle", "number"], name="battle_action_number_once"),
+            models.UniqueConstraint(
+                fields=["battle", "token"], condition=~Q(token=""), name="battle_action_token_once"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.number}. {self.summary}"

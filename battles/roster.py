@@ -13,12 +13,20 @@ from content.models import Edition, EquipmentKind
 from gangs.models import Fighter
 from gangs.stats import current_stats
 from rulebook.errors import RulesInputError
+from rulebook.n18 import armour as n18_armour
 from rulebook.numbers import is_whole_number, whole_number
 
 # The profile columns the rulebook reads when a weapon is spelled out, by edition.
 CLASSIC_SPELLED = ("short_range", "long_range", "hit_short", "hit_long", "damage", "save_mod", "sustained_fire")
 N18_SPELLED = ("short_range", "acc_short", "acc_long", "ap", "damage", "traits")
 CLOSE_COMBAT = ("hand_to_hand", "close_combat")
+NOT_APPLIED_ARMOUR = "a house-rule armour: its save is sent as a number, any other rule it has is not"
+# 2018+ wargear that changes a save in ways the engine does not resolve: the players roll it at the table.
+SAVES_NOT_MODELLED = {
+    "refractor-field": "field armour: roll its save at the table before the armour save",
+    "conversion-field": "field armour: roll its save at the table before the armour save",
+    "displacer-field": "field armour: roll its save at the table before the armour save",
+}
 
 
 def fighter_prefetch() -> tuple[str, ...]:
@@ -92,21 +100,64 @@ def weapon_entry(edition: str, purchase) -> dict:
 
 def snapshot(fighter: Fighter) -> dict:
     """Everything the battle needs to know about a fighter, as JSON."""
-    edition = fighter.gang.edition
-    weapons, save, armour = [], None, ""
-    for purchase in fighter.purchases.all():
-        equipment = purchase.equipment
-        if equipment.kind == EquipmentKind.WEAPON and equipment.profiles.all():
-            weapons.append(weapon_entry(edition, purchase))
-        elif equipment.kind == EquipmentKind.ARMOUR and equipment.armour_save and (save or 7) > equipment.armour_save:
-            # The best armour counts: saves are never combined.
-            save, armour = equipment.armour_save, equipment.name
+    return snapshot_of(
+        edition=fighter.gang.edition,
+        fighter_type=fighter.fighter_type,
+        stats=current_stats(fighter),
+        purchases=list(fighter.purchases.all()),
+        skills=[fs.skill.name for fs in fighter.skills.all()],
+    )
+
+
+def snapshot_of(*, edition: str, fighter_type, stats: dict, purchases: list, skills: list[str]) -> dict:
+    """The snapshot of a fighter of ``fighter_type`` carrying the equipment of ``purchases`` (each with ``pk`` and
+    ``equipment``): its weapons, its armour as the rules read it (:func:`armour_entry`), and the house rules that
+    change a roll the rulebook resolves."""
+    weapons = [
+        weapon_entry(edition, purchase)
+        for purchase in purchases
+        if purchase.equipment.kind == EquipmentKind.WEAPON and purchase.equipment.profiles.all()
+    ]
     return {
-        "type": fighter.fighter_type.name,
-        "category": fighter.fighter_type.category,
-        "stats": current_stats(fighter),
+        "type": fighter_type.name,
+        "category": fighter_type.category,
+        "stats": stats,
         "weapons": weapons,
-        "save": save,
-        "armour": armour,
-        "skills": [fs.skill.name for fs in fighter.skills.all()],
+        **armour_entry(edition, [p.equipment for p in purchases]),
+        "house_rules": house_rules(edition, fighter_type),
+        "skills": skills,
     }
+
+
+def house_rules(edition: str, fighter_type) -> list[str]:
+    """The house rules of this fighter that the rulebook applies: ``escher`` (+1 to Agility tests for every Escher
+    fighter, the movement chapter's Agility tests; fighters of House Escher's own list, not hangers-on)."""
+    return ["escher"] if edition == Edition.N18 and fighter_type.house.slug == "escher" else []
+
+
+def armour_entry(edition: str, equipment: list) -> dict:
+    """What the fighter wears, as the rules read it.
+
+    ``save`` and ``armour`` (its name) are the best suit's save, as shown on the card. 2018+: ``worn`` holds every
+    item the rulebook's armour rules know (a suit, an armoured undersuit, a shield: ``rulebook.n18.armour``), sent to
+    the engine by name so flak's 5+ against Blasts, an undersuit's +1 and a shield count; ``not_applied`` names, with
+    the reason, what the fighter wears that the engine does not take. Classic armour is one suit (the best save)."""
+    save, name, worn, not_applied = None, "", [], []
+    for item in equipment:
+        if item.kind == EquipmentKind.ARMOUR and item.armour_save and (save or 7) > item.armour_save:
+            # The best suit's save is the card's: saves are never combined.
+            save, name = item.armour_save, item.name
+    if edition == Edition.N18:
+        for item in equipment:
+            if n18_armour.is_known(item.slug) and item.is_official:
+                worn.append(item.slug)
+            elif item.kind == EquipmentKind.ARMOUR:
+                not_applied.append({"name": item.name, "reason": NOT_APPLIED_ARMOUR})
+            elif item.slug in SAVES_NOT_MODELLED:
+                not_applied.append({"name": item.name, "reason": SAVES_NOT_MODELLED[item.slug]})
+        suits = [n18_armour.find(slug, "armour") for slug in worn if n18_armour.find(slug, "armour").is_suit]
+        # One suit at a time (the Armour page): the best one counts, the others do not.
+        for item in sorted(suits, key=lambda suit: suit.save)[1:]:
+            worn.remove(item.slug)
+            not_applied.append({"name": item.name, "reason": "one suit of armour at a time: the best one counts"})
+    return {"save": save, "armour": name, "worn": worn, "not_applied": not_applied}

@@ -10,6 +10,8 @@ from battles.rules import Prompt, edition_rules
 from campaigns.permissions import can_see_campaign, visible_campaigns
 
 RECENT_ACTIONS = 12
+# Actions after which the friends' tests for earlier casualties are moot: the game has moved on.
+MOVES_ON = frozenset({"shoot", "fight", "multi-fight", "coup-de-grace", "scenario"})
 
 
 def battle_get(pk: int) -> BattleSession:
@@ -39,6 +41,7 @@ def phase_actions(battle: BattleSession) -> list[BattleAction]:
             "side",
             "fighter_id",
             "casualties",
+            "number",
         )
     )
 
@@ -54,7 +57,11 @@ def battle_prompts(
     by_pk = {f.pk: f for f in fighters}
     taken = set()
     casualty_ids: list[int] = []
-    for action in actions:
+    # Oldest first: the friends' tests (Nerve, Leadership) are asked for the latest action's fresh casualties only;
+    # once the game has moved on to another action they are moot.
+    for action in sorted(actions, key=lambda a: a.number):
+        if action.kind in MOVES_ON or action.casualties:
+            casualty_ids = []
         if action.rule == "test":
             kind = action.query.get("kind")
             taken.add((kind, action.side if kind == "bottle" else action.fighter_id))

@@ -17,6 +17,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
@@ -125,25 +126,43 @@ def _page_context(request, battle, *, follow: bool = False) -> dict:
     acting_pk = battle.pk if can_act and not battle.is_over else None
     down = {f.side for f in fighters if f.condition == Condition.SERIOUSLY_INJURED}
     prompts = [_prompt_link(battle, p) for p in selectors.battle_prompts(battle, fighters)] if can_act else []
+    rules = edition_rules(battle.edition)
+    to_act = None if battle.is_over else rules.activation_side(battle, fighters)
+    activating = battle.facts.get("acting") if battle.edition == "n18" else None
+    next_pk = display.next_to_act(fighters, battle.edition, to_act, activating)
+    sides = [
+        {
+            "key": side,
+            "gang": battle.gang(side),
+            "bottled": battle.bottled(side),
+            "fled": side in battle.facts.get("fled", []),
+            "rows": display.fighter_rows(
+                [f for f in fighters if f.side == side],
+                adjustable,
+                battle.edition,
+                acting_pk,
+                enemy_down=bool(down - {side}),
+                acting_pk=activating,
+                next_pk=next_pk,
+            ),  # fmt: skip
+        }
+        for side in ("a", "b")
+    ]
+    # The next fighter who may act comes first on the page, above both gangs (the players' page only).
+    next_row = None
+    if can_act and next_pk is not None:
+        for side in sides:
+            found = next((row for row in side["rows"] if row["is_next"]), None)
+            if found is not None:
+                side["rows"] = [row for row in side["rows"] if row is not found]
+                next_row = {**found, "gang": side["gang"]}
     return {
         "battle": battle,
-        "sides": [
-            {
-                "key": side,
-                "gang": battle.gang(side),
-                "bottled": battle.bottled(side),
-                "fled": side in battle.facts.get("fled", []),
-                "rows": display.fighter_rows(
-                    [f for f in fighters if f.side == side],
-                    adjustable,
-                    battle.edition,
-                    acting_pk,
-                    enemy_down=bool(down - {side}),
-                ),  # fmt: skip
-            }
-            for side in ("a", "b")
-        ],
+        "next_row": next_row,
+        "to_act": battle.gang(to_act) if to_act else None,
+        "sides": sides,
         "prompts": prompts,
+        "prompt_lines": _prompt_lines(prompts),
         # What Next phase waits for (battles.services.battle_advance); a conditional test never holds it.
         "required": [p for p in prompts if not p["conditional"]],
         "log": selectors.battle_log(battle),
@@ -151,6 +170,26 @@ def _page_context(request, battle, *, follow: bool = False) -> dict:
         "follow": follow,
         "kinds": edition_rules(battle.edition).KINDS,
     }
+
+
+FRIENDS_TESTS = ("nerve", "leadership")  # the tests a casualty's friends take where the table says so
+
+
+def _prompt_lines(prompts: list[dict]) -> list[dict]:
+    """One line for each test the rules require, and one for each casualty's friends' tests (which apply only
+    where the table says so): ``{"text", "why", "links": [(words, url)], "conditional"}``."""
+    lines, groups = [], {}
+    for prompt in prompts:
+        if prompt["test"] not in FRIENDS_TESTS:
+            lines.append({**prompt, "links": [(prompt["text"], prompt["url"])]})
+            continue
+        who, _, what = prompt["text"].partition(": ")
+        line = groups.get(what)
+        if line is None:
+            line = groups[what] = {**prompt, "text": what, "links": []}
+            lines.append(line)
+        line["links"].append((who, prompt["url"]))
+    return lines
 
 
 def _prompt_link(battle, prompt) -> dict:
@@ -163,6 +202,7 @@ def _prompt_link(battle, prompt) -> dict:
         "why": prompt.why,
         "url": f"{url}?{urlencode(prompt.params)}",
         "conditional": prompt.conditional,
+        "test": prompt.params.get("test", ""),
     }
 
 
@@ -246,8 +286,9 @@ def _act(request, battle, kind: str, form, fighters, context: dict, op: str):
     if op == "roll" and (request.POST.get("seen") == context["seen"] or not plan.rolls):
         try:
             action = services.action_resolve(
-                battle=battle, kind=kind, params=form.params(), actor=request.user, dice=dice or None
-            )
+                battle=battle, kind=kind, params=form.params(), actor=request.user, dice=dice or None,
+                token=forms.posted_token(request.POST),
+            )  # fmt: skip
         except ValidationError as error:
             _fail(form, error)
             return None
@@ -302,6 +343,10 @@ def battle_act(request, pk: int, kind: str):
         return render(request, "battles/battle_act.html", {**context, "menu": _menu(battle, kind)})
     if choice and choice not in dict(_menu(battle, kind)):
         raise Http404("No such test or scenario action here.")
+    made = services.action_made(battle, forms.posted_token(request.POST)) if request.method == "POST" else None
+    if made is not None:
+        # This very form was posted before (a double tap, a retry): its first answer, nothing done twice.
+        return _moved(request, _detail_url(battle), "; ".join(made.changes) or made.summary)
     fighters = selectors.battle_fighters(battle)
     for fighter in fighters:
         fighter.battle = battle  # the forms name each fighter's gang without a query per fighter
@@ -312,6 +357,9 @@ def battle_act(request, pk: int, kind: str):
         data = {name: form[name].value() for name in form.fields if form[name].value() not in (None, "")}
         form = _action_form(battle, kind, request, fighters, data)
     context["rolls"] = "dice" in form.fields
+    # The form's one-time token: kept through every choice and the odds, so the roll is made once however often
+    # it is posted (a double tap, a retry on a bad connection).
+    context["once"] = forms.posted_token(request.POST) or forms.new_token()
     if data is not None and form.is_valid():
         moved = _act(request, battle, kind, form, fighters, context, op)
         if moved:
@@ -330,35 +378,62 @@ def fighter_set(request, pk: int, fighter_pk: int):
     form = forms.FighterSetForm(request.POST)
     if fighter is None or not form.is_valid():
         raise Http404("No such fighter or state.")
-    try:
-        services.fighter_adjust(battle=battle, fighter=fighter, actor=request.user, **form.cleaned_data)
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-    return _moved(request, _detail_url(battle))
+    token = forms.posted_token(request.POST)
+    return _simple_change(
+        request, pk, services.fighter_adjust, battle_row=battle, fighter=fighter, token=token, **form.cleaned_data
+    )
 
 
-def _simple_change(request, pk: int, service, done: str = "", **options):
-    """A button's POST: the service's refusal shown as a message, back to the battle either way."""
+@login_required
+@require_POST
+def fighter_move(request, pk: int, fighter_pk: int):
+    """2018+: the fighter's Move action, from his card."""
     battle = _battle_for_acting(request.user, pk)
+    fighter = BattleFighter.objects.filter(battle=battle, pk=fighter_pk).first()
+    if fighter is None:
+        raise Http404("No such fighter.")
+    token = forms.posted_token(request.POST)
+    return _simple_change(request, pk, services.fighter_move, battle_row=battle, fighter=fighter, token=token)
+
+
+def _simple_change(request, pk: int, service, done: str = "", battle_row=None, **options):
+    """A button's POST: the service's refusal shown as a message, back to the battle either way."""
+    battle = battle_row or _battle_for_acting(request.user, pk)
     try:
         service(battle=battle, actor=request.user, **options)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
-        return _moved(request, _detail_url(battle))
-    return _moved(request, _detail_url(battle), done)
+        return _back_to_battle(request, battle)
+    return _back_to_battle(request, battle, done)
+
+
+def _back_to_battle(request, battle, done: str = ""):
+    """After a button on the battle page: with htmx, the page's state part re-rendered in place (the messages
+    with it), the next fighter who may act on top; else the page itself."""
+    if not (request.htmx and request.headers.get("HX-Target") == "battle-state"):
+        return _moved(request, _detail_url(battle), done)
+    if done:
+        messages.success(request, done)
+    battle = selectors.battle_get(battle.pk)
+    response = render(request, "battles/battle_detail.html#state", _page_context(request, battle))
+    notes = render_to_string("core/_messages.html", {"oob": True}, request=request)
+    return HttpResponse(response.content.decode() + notes)
 
 
 @login_required
 @require_POST
 def battle_advance(request, pk: int):
     leave = request.POST.get("leave_untaken") == "1"
-    return _simple_change(request, pk, services.battle_advance, leave_untaken=leave)
+    token = forms.posted_token(request.POST)
+    reason = request.POST.get("reason", "") if leave else ""
+    return _simple_change(request, pk, services.battle_advance, leave_untaken=leave, reason=reason, token=token)
 
 
 @login_required
 @require_POST
 def battle_priority(request, pk: int):
-    return _simple_change(request, pk, services.battle_priority_set, side=request.POST.get("side", ""))
+    side, token = request.POST.get("side", ""), forms.posted_token(request.POST)
+    return _simple_change(request, pk, services.battle_priority_set, side=side, token=token)
 
 
 @login_required

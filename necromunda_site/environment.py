@@ -45,7 +45,8 @@ def database(environ: Mapping[str, str], base_dir: Path) -> dict:
     """``DATABASE_URL`` (PostgreSQL through psycopg 3) or, without it, an SQLite file in the project.
 
     Connections to PostgreSQL are kept for a minute and health-checked, which is what several
-    app servers sharing one database want; SQLite waits for a lock instead of failing at once.
+    app servers sharing one database want; SQLite waits for a lock instead of failing at once (each transaction
+    takes the write lock as it begins).
     """
     url = environ.get("DATABASE_URL", "").strip()
     if url:
@@ -53,7 +54,9 @@ def database(environ: Mapping[str, str], base_dir: Path) -> dict:
     else:
         config = {"ENGINE": "django.db.backends.sqlite3", "NAME": str(base_dir / "db.sqlite3")}
     if config["ENGINE"] == "django.db.backends.sqlite3":
-        config.setdefault("OPTIONS", {})["timeout"] = 20
+        # IMMEDIATE: a transaction takes the write lock when it begins, so two requests that read then write (a
+        # double tap) queue for it (up to the timeout) instead of one failing with "database is locked".
+        config.setdefault("OPTIONS", {}).update(timeout=20, transaction_mode="IMMEDIATE")
     return config
 
 

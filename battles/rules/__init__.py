@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from battles.roster import CLOSE_COMBAT
 from content.models import Edition
 
 
@@ -138,10 +139,16 @@ def profile_label(entry: dict, index: int) -> str:
 
 
 def fighting_weapons(fighter, edition_offered) -> list[tuple[dict, int]]:
-    """The fighter's close combat profiles the rulebook resolves (the edition's ``offered``), of weapons not
-    failed."""
+    """The weapons the fighter fights with, one profile each (its first the rulebook resolves for a fight: the
+    edition's ``offered``), of weapons not failed, close combat weapons before pistols. A weapon is held in one
+    hand whatever its profiles, so a plasma pistol and a massive axe fight as the pistol and the axe, never as
+    the pistol's two profiles."""
     usable = edition_offered(fighter, "fights").usable
-    return [(entry, index) for entry, index in usable if entry["key"] not in fighter.failed_weapons]
+    first = {}
+    for entry, index in usable:
+        if entry["key"] not in fighter.failed_weapons:
+            first.setdefault(entry["key"], (entry, index))
+    return sorted(first.values(), key=lambda weapon: weapon[0]["category"] not in CLOSE_COMBAT)
 
 
 def weapon_fails(fighter, plan: Plan) -> str:
@@ -174,10 +181,13 @@ def next_phase(battle, fighters: list, new_turn) -> list[str]:
     return new_turn(battle, fighters) if index == 0 else [f"{battle.get_phase_display()} phase"]
 
 
-def lock_in_combat(*fighters) -> None:
-    """After a fight its fighters stay engaged, except one taken Out of Action."""
-    for fighter in fighters:
-        fighter.engaged = not fighter.out_of_action
+def lock_in_combat(fighter, *opponents) -> None:
+    """After a fight its fighters stay engaged, except one taken Out of Action, and a fighter whose every
+    opponent in it went Out of Action is free (no longer Engaged)."""
+    standing = [o for o in opponents if not o.out_of_action]
+    fighter.engaged = not fighter.out_of_action and bool(standing)
+    for opponent in standing:
+        opponent.engaged = not fighter.out_of_action
 
 
 def edition_rules(edition: str):

@@ -14,13 +14,16 @@ from battles.services.play import (
     battle_priority_set,
     charge_reach_odds,
     fighter_adjust,
+    fighter_move,
     gang_flee,
 )
 from battles.services.start import battle_reinforce, battle_start, battle_start_from_campaign, crew_pick
 from battles.services.state import battle_state
+from battles.services.state import repeated as action_made
 
 __all__ = [
     "ADJUSTABLE",
+    "action_made",
     "action_next_die",
     "action_odds",
     "charge_reach_odds",
@@ -39,5 +42,6 @@ __all__ = [
     "campaign_facts",
     "crew_pick",
     "fighter_adjust",
+    "fighter_move",
     "gang_flee",
 ]

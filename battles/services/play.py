@@ -24,7 +24,8 @@ from battles.models import (
     Side,
 )
 from battles.rules import Plan, edition_rules
-from battles.services.state import battle_state, locked, log_action, save_state
+from battles.services.state import battle_state, locked, log_action, repeated, save_state
+from content.models import Edition
 from rulebook import editions
 from rulebook.dice import DiceNeeded, DiceSource, RandomDice, ScriptedDice, WrongFace
 from rulebook.errors import RulesInputError
@@ -113,14 +114,16 @@ def _dice_source(dice: list | DiceSource | None) -> DiceSource:
 
 @transaction.atomic
 def action_resolve(
-    *, battle: BattleSession, kind: str, params: dict, actor, dice: list | DiceSource | None = None
+    *, battle: BattleSession, kind: str, params: dict, actor, dice: list | DiceSource | None = None, token: str = ""
 ) -> BattleAction:
     """Resolve one action: odds, the roll (on the server, or the dice entered from the table), the effects.
 
     ``dice``: the faces entered from the table, in order; or a dice source (seeded, for the demo); or None
-    to roll on the server.
+    to roll on the server. ``token``: the form's one-time token; the action it made already is returned as it is.
     """
     battle, fighters = locked(battle)
+    if first := repeated(battle, token):
+        return first  # the same form again (a second tap): its first answer, nothing done twice
     before = battle_state(battle, fighters)
     plan = action_plan(battle=battle, kind=kind, params=params, fighters=fighters)
     odds = action_odds(battle=battle, plan=plan)
@@ -153,8 +156,16 @@ def action_resolve(
         result=result,
         changes=changes,
         side=plan.side or "",
-        casualties=[f.pk for f in rules.casualties(plan)],
+        casualties=[f.pk for f in rules.casualties(plan) if _worse(f, before)],
+        token=token,
     )
+
+
+def _worse(fighter: BattleFighter, before: dict) -> bool:
+    """Whether the action changed the fighter's condition (a fresh casualty), rather than leaving one who was
+    Seriously Injured or down as he was (a failed Recovery): only a fresh casualty makes his friends test."""
+    was = before["fighters"].get(str(fighter.pk), {}).get("condition")
+    return was != fighter.condition
 
 
 ADJUSTABLE = {
@@ -165,9 +176,13 @@ ADJUSTABLE_CONDITIONS = {"classic": (Condition.STANDING, Condition.PINNED), "n18
 
 
 @transaction.atomic
-def fighter_adjust(*, battle: BattleSession, fighter: BattleFighter, field: str, value, actor) -> BattleAction:
+def fighter_adjust(
+    *, battle: BattleSession, fighter: BattleFighter, field: str, value, actor, token: str = ""
+) -> BattleAction:
     """Set one state at the table's word (hidden, on overwatch, Prone, activated...), logged and undoable."""
     battle, fighters = locked(battle)
+    if first := repeated(battle, token):
+        return first  # the same form again (a second tap): its first answer, nothing done twice
     if field not in ADJUSTABLE[battle.edition]:
         raise ValidationError(f"{field} cannot be set by hand in this edition.")
     if field == "condition" and value not in ADJUSTABLE_CONDITIONS[battle.edition]:
@@ -180,8 +195,47 @@ def fighter_adjust(*, battle: BattleSession, fighter: BattleFighter, field: str,
     before = battle_state(battle, fighters)
     setattr(row, field, value)
     words = f"{row.name} is {_word(field, value)}"
+    if battle.edition == Edition.N18:
+        words = _n18_stance(row, field, value) or words
     save_state(battle, fighters, before)
-    return log_action(battle, before, actor, kind="adjust", fighter=row, summary=words, changes=[words])
+    return log_action(battle, before, actor, kind="adjust", fighter=row, summary=words, changes=[words], token=token)
+
+
+def _n18_stance(fighter: BattleFighter, field: str, value) -> str | None:
+    """2018+: Pinned goes with Prone and Active with Standing (Fighter States), so setting one sets the other:
+    a Pinned fighter who stands up is no longer Pinned (Stand Up), one who goes Prone is Pinned. Words when so."""
+    if field == "prone" and not value and fighter.condition == Condition.PINNED:
+        fighter.condition = Condition.ACTIVE
+        return f"{fighter.name} stands up (no longer Pinned)"
+    if field == "prone" and value and fighter.condition == Condition.ACTIVE:
+        fighter.condition = Condition.PINNED
+        return f"{fighter.name} is Prone and Pinned"
+    if field == "condition":
+        fighter.prone = value == Condition.PINNED
+    return None
+
+
+@transaction.atomic
+def fighter_move(*, battle: BattleSession, fighter: BattleFighter, actor, token: str = "") -> BattleAction:
+    """2018+: a fighter takes the Move (Simple) action: his activation has begun (he stays first on the page
+    until it ends), logged. The distance and terrain are the table's; an Agility test or a fall is its own test."""
+    from battles.rules.n18 import ACTING
+
+    battle, fighters = locked(battle)
+    if first := repeated(battle, token):
+        return first
+    if battle.edition != Edition.N18:
+        raise ValidationError("Moving is a phase of its own in the classic turn, not an action.")
+    row = next((f for f in fighters if f.pk == fighter.pk), None)
+    if row is None or row.out_of_action:
+        raise ValidationError("That fighter is not in play.")
+    if row.condition != Condition.ACTIVE:
+        raise ValidationError(f"{row.name} is {row.get_condition_display()}: stand up first, or take a test.")
+    before = battle_state(battle, fighters)
+    battle.facts = {**battle.facts, ACTING: row.pk}
+    words = f"{row.name} moves"
+    save_state(battle, fighters, before)
+    return log_action(battle, before, actor, kind="move", fighter=row, summary=words, changes=[words], token=token)
 
 
 STATE_WORDS = {
@@ -201,16 +255,21 @@ def _word(field: str, value) -> str:
 
 
 @transaction.atomic
-def battle_advance(*, battle: BattleSession, actor, leave_untaken: bool = False) -> BattleAction:
+def battle_advance(
+    *, battle: BattleSession, actor, leave_untaken: bool = False, reason: str = "", token: str = ""
+) -> BattleAction:
     """Move on to the next phase (and the next turn or round), as the edition says.
 
     What the rules still require in this phase (the End phase's Recovery, Bottle and Rally tests, a classic
     recovery roll...) stops it, naming each, unless the players choose to move on without it (``leave_untaken``:
-    they may have rolled at the table, or agreed to skip it); the log then says what was left. A test that
+    they may have rolled at the table, or agreed to skip it); the log then says what was left, and ``reason``, the
+    players' why. A test that
     applies only where the table says so (a Nerve test within 3") never stops it."""
     from battles.selectors import battle_prompts  # the prompts read the phase's actions, as the page does
 
     battle, fighters = locked(battle)
+    if first := repeated(battle, token):
+        return first  # the same form again (a second tap): its first answer, nothing done twice
     untaken = [prompt.text for prompt in battle_prompts(battle, fighters) if not prompt.conditional]
     if untaken and not leave_untaken:
         raise ValidationError(
@@ -220,22 +279,25 @@ def battle_advance(*, battle: BattleSession, actor, leave_untaken: bool = False)
     before = battle_state(battle, fighters)
     changes = edition_rules(battle.edition).advance(battle, fighters)
     if untaken:
-        changes.append(f"Left untaken: {'; '.join(untaken)}")
+        why = " ".join(reason.split())[:200]
+        changes.append(f"Left untaken: {'; '.join(untaken)}" + (f" (why: {why})" if why else ""))
     save_state(battle, fighters, before)
-    return log_action(battle, before, actor, kind="phase", summary=changes[0], changes=changes)
+    return log_action(battle, before, actor, kind="phase", summary=changes[0], changes=changes, token=token)
 
 
 @transaction.atomic
-def battle_priority_set(*, battle: BattleSession, side: str, actor) -> BattleAction:
+def battle_priority_set(*, battle: BattleSession, side: str, actor, token: str = "") -> BattleAction:
     """2018+: the gang that won the Priority roll-off (classic: whose turn it is)."""
     battle, fighters = locked(battle)
+    if first := repeated(battle, token):
+        return first  # the same form again (a second tap): its first answer, nothing done twice
     if side not in Side.values:
         raise ValidationError("Priority goes to one of the two gangs.")
     before = battle_state(battle, fighters)
     battle.turn_side = side
     words = f"{battle.gang(side).name} has Priority" if battle.edition == "n18" else f"{battle.gang(side).name}'s turn"
     save_state(battle, fighters, before)
-    return log_action(battle, before, actor, kind="adjust", summary=words, changes=[words])
+    return log_action(battle, before, actor, kind="adjust", summary=words, changes=[words], token=token)
 
 
 @transaction.atomic

@@ -21,7 +21,7 @@ def _available(gang: Gang) -> list[Fighter]:
     Hired Guns (who join the battle they were hired for after the picks) are left out."""
     fighters = (
         gang.fighters.filter(status__in=AVAILABLE_FOR_BATTLE)
-        .select_related("fighter_type", "gang")
+        .select_related("fighter_type__house", "gang")
         .prefetch_related(*fighter_prefetch())
     )
     return [f for f in fighters if gang_rules.fights_in_crews(f.fighter_type.category, f.fighter_type.special_rules)]
@@ -33,7 +33,7 @@ def _hired_guns(gang: Gang, campaign_battle) -> list[Fighter]:
         return []
     return list(
         gang.fighters.filter(hired_for=campaign_battle, status__in=AVAILABLE_FOR_BATTLE)
-        .select_related("fighter_type", "gang")
+        .select_related("fighter_type__house", "gang")
         .prefetch_related(*fighter_prefetch())
     )
 
@@ -126,6 +126,7 @@ def battle_start(
             raise ValidationError(f"{gang.name} has no fighter available for battle.")
         joining = [f.pk for f in hired[side] if f.pk not in crews[side]["fighters"]]
         crews[side] = {**crews[side], "fighters": [*crews[side]["fighters"], *joining]}
+    _refuse_fighters_in_open_battles(gang_a, gang_b, crews)
     battle = BattleSession.objects.create(
         edition=gang_a.edition,
         campaign_battle=campaign_battle,
@@ -161,6 +162,23 @@ def _in_play(battle: BattleSession, side: str, fighter: Fighter, order: int) -> 
     return BattleFighter(
         battle=battle, side=side, fighter=fighter, name=fighter.name, order=order, profile=profile, **fresh
     )
+
+
+def _refuse_fighters_in_open_battles(gang_a: Gang, gang_b: Gang, crews: dict) -> None:
+    """A fighter is in one battle at a time: refuse a crew holding a fighter still in play in a battle not yet
+    ended. The two gangs' rows are locked first (in a fixed order), so two starts at once cannot both pass."""
+    list(Gang.objects.select_for_update(of=("self",)).filter(pk__in=[gang_a.pk, gang_b.pk]).order_by("pk"))
+    wanted = [pk for side in (Side.A, Side.B) for pk in crews[side]["fighters"]]
+    busy = (
+        BattleFighter.objects.filter(fighter_id__in=wanted, battle__status=SessionStatus.IN_PROGRESS)
+        .select_related("battle__gang_a", "battle__gang_b")
+        .order_by("battle_id", "order")
+    )
+    problems = [f"{row.name} is in play in {row.battle} (started {row.battle.created_at:%d %b})" for row in busy]
+    if problems:
+        raise ValidationError(
+            [*problems, "A fighter fights one battle at a time: end that battle first, or leave them out of the crew."]
+        )
 
 
 # The campaign guide's Reinforcements: Border Dispute, D3 a gang each End phase; Search & Destroy, the

@@ -36,6 +36,13 @@ def locked(battle: BattleSession) -> tuple[BattleSession, list[BattleFighter]]:
     return battle, list(battle.fighters.all())
 
 
+def repeated(battle: BattleSession, token: str) -> BattleAction | None:
+    """The action a form's one-time token already made in this battle: a second tap on the same form gets the
+    first answer rather than a second action. A service asks with the battle locked; a view may ask first, to
+    answer a repeat without reading the form against a battle that has moved on."""
+    return battle.actions.filter(token=token).first() if token else None
+
+
 def log_action(battle: BattleSession, before: dict, actor, **fields) -> BattleAction:
     number = (battle.actions.aggregate(n=Max("number"))["n"] or 0) + 1
     state = before["battle"]

@@ -39,7 +39,13 @@ def test_classic_multiple_combat_each_bout_strikes_its_loser(make_battle):
     for bout in action.result["bouts"]:
         if bout.get("loser") and bout["wounds"]["outcome"] in ("down", "out_of_action", "flesh_wound"):
             assert struck
-    assert all(f.engaged or f.out_of_action for f in (lone, first, second))
+    # They stay locked in combat, except (issue 22) that a fighter whose every opponent went Out of Action is free.
+    if lone.out_of_action:
+        assert not first.engaged and not second.engaged
+    elif first.out_of_action and second.out_of_action:
+        assert not lone.engaged
+    else:
+        assert all(f.engaged or f.out_of_action for f in (lone, first, second))
 
 
 @pytest.mark.django_db
@@ -76,7 +82,8 @@ def test_n18_fight_with_a_knife(make_battle):
     bruiser.refresh_from_db()
     assert action.result["outcome"] == "out_of_action"
     assert target.out_of_action and target.taken_out_by_id == bruiser.pk
-    assert bruiser.engaged and not bruiser.ready
+    # Issue 22: a fighter whose opponent went Out of Action is no longer Engaged (this said: still Engaged).
+    assert not bruiser.engaged and not bruiser.ready
 
 
 @pytest.mark.django_db

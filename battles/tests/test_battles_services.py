@@ -282,6 +282,8 @@ def campaign_battle(make_battle):
     from campaigns.models import Battle, Campaign, CampaignArbitrator
 
     friendly = make_battle("n18", fighters=3)
+    friendly.status = "ended"  # its gangs' fighters are free for the campaign battle (one open battle at a time)
+    friendly.save(update_fields=["status"])
     campaign = Campaign.objects.create(edition="n18", name="Cycle test", created_by=friendly.player_a)
     CampaignArbitrator.objects.create(campaign=campaign, user=friendly.player_a)
     return Battle.objects.create(

@@ -12,6 +12,11 @@ def url(name, battle, *args):
     return reverse(f"battles:{name}", args=[battle.pk, *args])
 
 
+def finished(battle):
+    """End a battle in the database, so its gangs' fighters may start another (one open battle at a time)."""
+    type(battle).objects.filter(pk=battle.pk).update(status=BattleStatus.ENDED)
+
+
 def b_leader(battle):
     return battle.fighters.get(side="b", order=0)
 
@@ -254,6 +259,7 @@ def test_end_battle_then_report(client, battle):
 @pytest.mark.django_db
 def test_start_a_friendly_battle(client, make_battle):
     old = make_battle("n18", fighters=2)
+    finished(old)  # its fighters are free for a new battle (one open battle at a time)
     user = old.player_a
     client.force_login(user)
     data = {"gang_a": old.gang_a.pk, "gang_b": old.gang_b.pk, "scenario": "", "role_a": "", "step": "crew"}
@@ -269,6 +275,7 @@ def test_start_a_friendly_battle(client, make_battle):
 @pytest.mark.django_db
 def test_start_with_a_scenario_rolls_the_crews(client, make_battle):
     old = make_battle("n18", fighters=4)
+    finished(old)
     client.force_login(old.player_a)
     data = {"gang_a": old.gang_a.pk, "gang_b": old.gang_b.pk, "scenario": "search-and-destroy", "role_a": "defender"}
     response = client.post(reverse("battles:battle-start"), {**data, "step": "start"})
@@ -369,6 +376,7 @@ def test_start_from_a_campaign_battle_page(client, make_user, make_gang, battle)
     from campaigns.models import Battle, Campaign, CampaignGang
 
     campaign = Campaign.objects.create(edition="classic", name="C", created_by=battle.player_a)
+    finished(battle)
     paired = Battle.objects.create(
         campaign=campaign, origin="arranged", attacker=battle.gang_a, defender=battle.gang_b, scenario="gang-fight"
     )

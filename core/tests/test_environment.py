@@ -7,6 +7,8 @@ def test_without_database_url_an_sqlite_file_in_the_project():
     config = database({}, Path("/srv/ledger"))
     assert config["ENGINE"] == "django.db.backends.sqlite3"
     assert config["NAME"] == "/srv/ledger/db.sqlite3"
+    # Each transaction takes the write lock as it begins: two requests that read then write queue, not fail.
+    assert config["OPTIONS"] == {"timeout": 20, "transaction_mode": "IMMEDIATE"}
 
 
 def test_database_url_selects_postgresql():

@@ -24,9 +24,10 @@ from fractions import Fraction
 
 from rulebook.dice import D3, D6, DiceSource, Dist, chain, map_dist, probability
 from rulebook.errors import RulesInputError
+from rulebook.n18.armour import Defence
 from rulebook.n18.damage import Fighter, classify, fighter_json, read_fighter
 from rulebook.n18.fighting import outcome_dist
-from rulebook.n18.resolution import Attack, read_save, resolve, roll_attack
+from rulebook.n18.resolution import Attack, resolve, roll_attack
 from rulebook.output import dist, prob
 from rulebook.query import Query
 
@@ -102,7 +103,8 @@ class Blaze:
     def __init__(self, query: Query) -> None:
         target_q = query.sub("target")
         self.fighter, self.state = read_fighter(target_q)
-        self.burn = Attack(**BURN, save=read_save(target_q))
+        save, save_modifier = Defence(target_q).against(BURN["ap"])
+        self.burn = Attack(**BURN, save=save, save_modifier=save_modifier)
         self.friends = query.int("friends_within_1", 0, 10, default=0)
         # A Standing fighter who is not Engaged moves 2D6" and may then drop Prone and Pinned (as a Pinned one
         # stands up and does): the player's choice, asked here.

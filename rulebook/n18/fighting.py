@@ -41,6 +41,7 @@ from functools import lru_cache
 from rulebook.dice import D6, DiceSource, Dist, certain, chain, combine, map_dist, mix
 from rulebook.errors import RulesInputError
 from rulebook.n18 import trading_post
+from rulebook.n18.armour import Defence
 from rulebook.n18.damage import Fighter, classify, fighter_json, read_fighter
 from rulebook.n18.resolution import (
     MISS,
@@ -50,7 +51,6 @@ from rulebook.n18.resolution import (
     hit_face_result,
     hit_needed,
     read_modifiers,
-    read_save,
     roll_hit_resolution,
     target_number,
 )
@@ -113,8 +113,9 @@ class Side:
             "Power" in trading_post.trait_names(w) for w in self.weapons if "Parry" in trading_post.trait_names(w)
         )
 
-    def attack(self, profile: dict, modifier: int, save: int | None, knockback_blocked: int | None) -> Attack:
+    def attack(self, profile: dict, modifier: int, defence: Defence, knockback_blocked: int | None) -> Attack:
         traits = trading_post.trait_names(profile)
+        save, save_modifier = defence.against(profile["ap"])
         return Attack(
             skill=self.skill,
             hit_modifier=modifier + accuracy(profile),
@@ -122,11 +123,12 @@ class Side:
             ap=profile["ap"],
             damage=profile["damage"] or 0,
             save=save,
+            save_modifier=save_modifier,
             traits=frozenset(traits & RESOLVED),
             knockback_blocked=knockback_blocked if "Knockback" in traits else None,
         )
 
-    def attacks_for(self, modifier: int, save: int | None, knockback_blocked: int | None,
+    def attacks_for(self, modifier: int, save: Defence, knockback_blocked: int | None,
                     unarmed: bool = False) -> tuple[tuple[Attack, int, bool], ...]:  # fmt: skip
         """(attack, Attack dice, Disarm) for each weapon used; disarmed, only unarmed attacks on the
         characteristic's dice (no second-weapon dice)."""
@@ -281,19 +283,19 @@ class Fight:
         self.attacker = Side(attacker_q, query, "profile", "second_weapon", "second_profile")
         self.target, _ = read_fighter(target_q)
         blocked = target_q.int("S", 1, 10) if target_q.bool("knockback_blocked") else None
-        self.attacks = self.attacker.attacks_for(read_modifiers(query), read_save(target_q), blocked)
+        self.attacks = self.attacker.attacks_for(read_modifiers(query), Defence(target_q, melee=True), blocked)
         self.defender = Side(target_q, target_q, "weapon_profile", "second_weapon", "second_weapon_profile",
                              charging=False) if query.bool("reaction") else None  # fmt: skip
         if self.defender is None:
             # Known fields, used only when one side strikes back at the other.
             target_q.accept("WS", "A", "S", "modifiers", "charging")
-            attacker_q.accept("T", "W", "save", "flesh_wounds", "state")
+            attacker_q.accept("T", "W", "save", "armour", "front_arc", "flesh_wounds", "state")
             self.parries = usable_parries(_defender_parries(target_q))
             self.reaction = None
             return
         self.parries = usable_parries(self.defender.parry_weapons)
         self.attacker_fighter, _ = read_fighter(attacker_q)
-        save = read_save(attacker_q)
+        save = Defence(attacker_q, melee=True, reaction=True)
         self.reaction = self.defender.attacks_for(read_modifiers(target_q), save, None)
         self.reaction_unarmed = self.defender.attacks_for(read_modifiers(target_q), save, None, unarmed=True)
         self.reaction_parries = usable_parries(self.attacker.parry_weapons)

@@ -41,8 +41,9 @@ from fractions import Fraction
 
 from rulebook.dice import D6, DiceSource, Dist, certain, map_dist, mix
 from rulebook.errors import RulesInputError
+from rulebook.n18.armour import Defence
 from rulebook.n18.damage import Fighter, classify, fighter_json, read_fighter
-from rulebook.n18.resolution import Attack, read_save, resolve, roll_attack
+from rulebook.n18.resolution import Attack, resolve, roll_attack
 from rulebook.output import dist, prob
 from rulebook.query import Query
 
@@ -210,7 +211,7 @@ def band_after_landing(band: int, landed_well: bool) -> int | None:
     return band - 1 if band > 0 else None
 
 
-def band_outcome(band: int | None, fighter: Fighter, save: int | None) -> Dist:
+def band_outcome(band: int | None, fighter: Fighter, save: Defence) -> Dist:
     """Distribution of what a fall of ``band`` does: ``no_fall``, ``pinned`` or the hit's outcome."""
     if band is None:
         return certain("no_fall")
@@ -220,8 +221,9 @@ def band_outcome(band: int | None, fighter: Fighter, save: int | None) -> Dist:
     return map_dist(resolve(_fall_attack(hit, save), fighter), lambda r: _fall_result(r, fighter))
 
 
-def _fall_attack(hit: dict, save: int | None) -> Attack:
-    return Attack(skill=None, hit_modifier=0, save=save, **hit)
+def _fall_attack(hit: dict, defence: Defence) -> Attack:
+    save, save_modifier = defence.against(hit["ap"])
+    return Attack(skill=None, hit_modifier=0, save=save, save_modifier=save_modifier, **hit)
 
 
 def _fall_result(result: tuple, fighter: Fighter) -> str:
@@ -235,7 +237,7 @@ def _read_fall(query: Query):
     # Without a target the hit is worked out against a T3, 1-Wound fighter with no save, and the answer says so.
     target = query.sub("target") if query.has("target") else Query(ASSUMED_TARGET, "target")
     fighter, _ = read_fighter(target)
-    save = read_save(target)
+    save = Defence(target)
     railings = query.bool("railings")
     if railings and cause != "forced":
         raise RulesInputError("railings", "railings only help a fighter forced off a ledge (cause 'forced')")

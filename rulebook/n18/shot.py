@@ -18,7 +18,7 @@ The odds and the roll on a dice source are :mod:`rulebook.n18.shooting`.
 from __future__ import annotations
 
 from rulebook.errors import RulesInputError
-from rulebook.n18 import trading_post
+from rulebook.n18 import armour, trading_post
 from rulebook.n18.damage import read_fighter
 from rulebook.n18.resolution import Attack, read_modifiers, target_number
 from rulebook.query import Query
@@ -65,7 +65,9 @@ class Shot:
             if state in ("prone", "seriously_injured") and self.range["band"] == "long":
                 modifier -= 1
         area = self.template or "Blast" in traits
-        save, save_modifier = read_armour(target, area, cover if self.template else target_cover(target))
+        save, save_modifier = read_armour(
+            target, area, cover if self.template else target_cover(target), profile["ap"] or 0
+        )
         self.attack = Attack(
             skill=None if self.template or self.under_marker else skill,
             hit_modifier=modifier,
@@ -103,21 +105,15 @@ def target_cover(target: Query) -> str:
     return target.choice("cover_from_marker", SAVE_COVER, default="none")
 
 
-def read_armour(target: Query, area: bool, cover: str) -> tuple[int | None, int]:
-    """The target's save and save modifier: ``save`` (5 for 5+) or ``armour`` by Trading Post name.
+def read_armour(target: Query, area: bool, cover: str, ap: int = 0) -> tuple[int | None, int]:
+    """The target's save and save modifier: ``save`` (5 for 5+), or ``armour`` as one name or a list of names
+    (a suit of armour with an undersuit or a shield; :mod:`rulebook.n18.armour`) with ``front_arc``.
 
     Against a Blast marker or Flame template, flak armour saves on 5+ and cover adds +1 (partial) or +2 (full),
     an unarmoured fighter then counting as 7+ (https://necrovox.org/docs/the-rules/shooting).
     """
-    if target.has("armour") and target.has("save"):
-        raise RulesInputError("target.armour", "give the armour or the save, not both")
-    save = None
-    if target.has("armour"):
-        item = trading_post.find("armour", target.str("armour"), "target.armour")
-        save = item.get("save_vs_blast", item["save"]) if area else item["save"]
-    elif target.has("save"):
-        save = target_number(target, "save", 2, 6)
-    modifier = SAVE_COVER[cover] if area else 0
+    save, modifier = armour.Defence(target, area=area).against(ap)
+    modifier += SAVE_COVER[cover] if area else 0
     if modifier and save is None:
         save = NO_ARMOUR
     return save, modifier

@@ -18,7 +18,7 @@ from battles.rules.classic.effects import (
     casualties,
     fresh_state,
 )
-from battles.rules.classic.phases import advance, prompts
+from battles.rules.classic.phases import activation_side, advance, prompts
 from battles.rules.classic.queries import (
     COVER,
     FALL_EDGES,
@@ -36,6 +36,7 @@ from battles.rules.classic.queries import (
 
 __all__ = [
     "COVER",
+    "activation_side",
     "FALL_EDGES",
     "FEAR_SITUATIONS",
     "KINDS",

@@ -66,6 +66,10 @@ def apply_shoot(plan: Plan, result: dict, battle) -> list[str]:
     if blast:
         changes += harm(shooter, blast["outcome"], blast["wounds_lost"], blast["new_flesh_wounds"], by=None)
     shooter.hidden = False
+    if shooter.overwatch:
+        # Overwatch is one shot, taken in the enemy's turn (Overwatch): it ends with it.
+        shooter.overwatch = False
+        changes.append(f"{shooter.name} is no longer on overwatch")
     return changes
 
 
@@ -79,6 +83,16 @@ def apply_fight(plan: Plan, result: dict, battle) -> list[str]:
     lock_in_combat(*sides.values())
     for fighter in sides.values():
         fighter.hidden = False
+    return changes + _escape_pinning_in_combat(*sides.values())
+
+
+def _escape_pinning_in_combat(*fighters) -> list[str]:
+    """A pinned fighter engaged in hand-to-hand combat escapes pinning at once (Escape from Pinning)."""
+    changes = []
+    for fighter in fighters:
+        if fighter.condition == Condition.PINNED and fighter.engaged:
+            fighter.condition = Condition.STANDING
+            changes.append(f"{fighter.name} escapes pinning (in hand-to-hand combat)")
     return changes
 
 
@@ -91,8 +105,13 @@ def apply_multi_fight(plan: Plan, result: dict, battle) -> list[str]:
             continue
         loser, winner = (opponent, lone) if bout["loser"] == "attacker" else (lone, opponent)
         changes += _beaten(loser, winner, bout["wounds"])
+    if result.get("fighter") == "out_of_action" and not lone.out_of_action:
+        # The engine's verdict on the lone fighter: down in a combat with no friend fighting on is finished off
+        # (Fighters Down).
+        beaten_by = [plan.others[b["opponent"] - 1] for b in result["bouts"] if b.get("loser") == "defender"]
+        changes += harm(lone, "out_of_action", 0, 0, by=(beaten_by or plan.others)[-1])
     lock_in_combat(lone, *plan.others)
-    return changes
+    return changes + _escape_pinning_in_combat(lone, *plan.others)
 
 
 TEST_EFFECTS = {

@@ -2,7 +2,8 @@
 
 Leadership ("The Bottle Test" at the start of the turn once a quarter of the gang is down or out of
 action; "When to Test": friends within 2" of a fighter who goes down or out of action), Shooting
-("Escape from Pinning" at the start of the turn, "Down": the recovery roll in the recovery phase) and
+("Escape from Pinning" at the start of the turn for a fighter pinned when it began, who otherwise stands up at
+its end, "Down": the recovery roll in the recovery phase) and
 "Recovering Your Nerve" for broken fighters; overwatch lasts until the fighter's next turn.
 """
 
@@ -20,9 +21,14 @@ def prompts(battle, fighters: list, last_casualties: list, taken: set) -> list[P
         down = sum(f.is_casualty for f in mine)
         if not battle.bottled(side) and mine and 4 * down >= len(mine) and ("bottle", side) not in taken:
             out.append(bottle_prompt(battle, side, f"{down} of {len(mine)} down or out of action"))
+        pinned_at_start = battle.facts.get(PINNED_AT_START, [])
         for f in mine:
-            if f.condition == Condition.PINNED and ("escape_pinning", f.pk) not in taken:
-                out.append(test_prompt(f, "escape pinning", "escape_pinning"))
+            if f.condition == Condition.PINNED and f.pk in pinned_at_start and ("escape_pinning", f.pk) not in taken:
+                # Only a fighter pinned when his turn began may try, and only with a friend within 2".
+                out.append(
+                    Prompt(f"{f.name}: escape pinning", "test", {"test": "escape_pinning", "fighter": f.pk},
+                           'if a friend is within 2"', conditional=True)
+                )  # fmt: skip
     if battle.phase == Phase.RECOVERY:
         for f in mine:
             if f.condition == Condition.DOWN and ("recovery", f.pk) not in taken:
@@ -39,16 +45,34 @@ def _went(casualty) -> str:
     return f"{casualty.name} went {'down' if casualty.condition == Condition.DOWN else 'out of action'}"
 
 
+def activation_side(battle, fighters: list) -> str:
+    """Whose fighters act now: the player whose turn it is, through its four phases."""
+    return battle.turn_side
+
+
 def advance(battle, fighters: list) -> list[str]:
     """The next phase; after the recovery phase the other player's turn begins."""
     return next_phase(battle, fighters, _new_turn)
 
 
+PINNED_AT_START = "pinned_at_turn_start"  # battle fact: the fighters of the side in its turn pinned when it began
+
+
 def _new_turn(battle, fighters: list) -> list[str]:
+    """The other player's turn. A fighter pinned when his own turn began misses it and stands up at its end
+    (Pinned Fighters); those pinned now, as the new turn begins, are the ones who may try to escape pinning."""
+    ending = battle.turn_side
+    recovered = [f for f in fighters if f.side == ending and f.condition == Condition.PINNED
+                 and f.pk in battle.facts.get(PINNED_AT_START, [])]  # fmt: skip
+    for f in recovered:
+        f.condition = Condition.STANDING
     battle.turn_side = other_side(battle.turn_side)
     if battle.turn_side == Side.A:
         battle.round += 1
-    changes = [f"Turn {battle.round}: {battle.gang(battle.turn_side).name}'s turn"]
+    starting = [f.pk for f in fighters if f.side == battle.turn_side and f.condition == Condition.PINNED]
+    battle.facts = {**battle.facts, PINNED_AT_START: starting}
+    changes = [f"{f.name} is no longer pinned" for f in recovered]
+    changes.append(f"Turn {battle.round}: {battle.gang(battle.turn_side).name}'s turn")
     for f in fighters:
         # Overwatch lasts until the start of the fighter's next turn.
         if f.side == battle.turn_side and f.overwatch:

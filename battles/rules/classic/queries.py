@@ -8,6 +8,8 @@ the players decide.
 
 from __future__ import annotations
 
+from django.core.exceptions import ValidationError
+
 from battles.models import Condition
 from battles.rules import Offer, Plan, fighting_weapons, weapon_query
 from battles.rules import offered as shared_offered
@@ -165,8 +167,15 @@ def offered(fighter, use: str) -> Offer:
     return shared_offered(fighter, use, profile_uses)
 
 
+def _refuse_down(fighter) -> None:
+    """A fighter who is down may do nothing but crawl (Down): he cannot fight."""
+    if fighter.condition == Condition.DOWN:
+        raise ValidationError(f"{fighter.name} is down: a fighter who is down cannot fight, only crawl.")
+
+
 def fight_plan(params: dict) -> Plan:
     attacker, defender = params["fighter"], params["target"]
+    _refuse_down(attacker)
     query = {
         "attacker": combatant(
             attacker,
@@ -177,11 +186,15 @@ def fight_plan(params: dict) -> Plan:
         "defender": combatant(defender, higher_up=params.get("defender_higher_up")),
     }
     summary = f"{attacker.name} fights {defender.name}" + (" (charging)" if params.get("charging") else "")
-    return Plan("fight", "fight", query, summary, attacker, defender, params=params)
+    warnings = []
+    if defender.condition == Condition.DOWN:
+        warnings.append(f"{defender.name} is down: in a one-on-one fight he is finished off, Out of Action")
+    return Plan("fight", "fight", query, summary, attacker, defender, params=params, warnings=warnings)
 
 
 def multi_fight_plan(params: dict) -> Plan:
     lone, opponents = params["fighter"], list(params["opponents"])
+    _refuse_down(lone)
     query = {"fighter": combatant(lone), "opponents": [combatant(o) for o in opponents]}
     names = ", ".join(o.name for o in opponents)
     summary = f"{lone.name} fights {len(opponents)} at once: {names}"

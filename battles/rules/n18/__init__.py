@@ -17,7 +17,7 @@ from battles.rules.n18.effects import (
     casualties,
     fresh_state,
 )
-from battles.rules.n18.phases import advance, prompts
+from battles.rules.n18.phases import ACTING, activation_side, advance, prompts
 from battles.rules.n18.queries import (
     COVER,
     FALL_CAUSES,
@@ -33,7 +33,9 @@ from battles.rules.n18.queries import (
 from battles.rules.n18.scenarios import SCENARIO_ACTIONS, apply_scenario, scenario_actions, scenario_plan
 
 __all__ = [
+    "ACTING",
     "COVER",
+    "activation_side",
     "FALL_CAUSES",
     "KINDS",
     "SCENARIO_ACTIONS",

@@ -145,7 +145,12 @@ def apply_fight(plan: Plan, result: dict, battle) -> list[str]:
 
 
 def apply_coup_de_grace(plan: Plan, result: dict, battle) -> list[str]:
-    return harm(plan.target, result["target_after"], by=plan.fighter)
+    """The target goes Out of Action; the attacker, no longer Engaged with them, has acted (a Simple action of
+    their activation)."""
+    changes = harm(plan.target, result["target_after"], by=plan.fighter)
+    lock_in_combat(plan.fighter, plan.target)
+    activated(plan.fighter)
+    return changes
 
 
 RECOVERY_WORDS = {"recovers": "recovers: Prone and Pinned", "stays_down": "stays Seriously Injured"}
@@ -180,7 +185,14 @@ def apply_test(plan: Plan, result: dict, battle) -> list[str]:
         changes = harm(fighter, result["target_after"], by=None)
         if result["outcome"] not in ("stays_put", "no_fall"):
             changes += _pin(fighter)
+        if plan.query.get("cause") != "forced":
+            # A fighter who falls or jumps down during their own move ends their activation (the movement
+            # chapter); one forced off a ledge falls in the enemy's activation.
+            activated(fighter)
         return changes or [f"{fighter.name}: {result['outcome'].replace('_', ' ')}"]
+    if kind == "agility":
+        # Taken while moving in their own activation (leaping a gap, climbing): it counts as acting.
+        activated(fighter)
     return [f"{fighter.name} {'passes' if result.get('passed') else 'fails'}"]
 
 

@@ -98,6 +98,30 @@ def _is(casualty) -> str:
     return f"{casualty.name} is {casualty.get_condition_display()}"
 
 
+ACTING = "acting"  # battle fact: the fighter whose activation has begun (a Move) and not yet ended
+
+
+def activation_side(battle, fighters: list) -> str | None:
+    """Whose activation it is in the Action phase: the gangs alternate, the gang with Priority first, each
+    activating one Ready fighter in turn; a gang with no Ready fighter left passes and the other activates the
+    rest (2023 core rulebook, The Action Phase). Counted from the fighters activated so far this round, so undo
+    and states set by hand keep it right. None outside the Action phase or once nobody is Ready."""
+    if battle.phase != Phase.ACTION:
+        return None
+    acting = next((f for f in fighters if f.pk == battle.facts.get(ACTING) and f.ready), None)
+    if acting is not None:
+        return acting.side
+    in_play = [f for f in fighters if not f.out_of_action]
+    ready = {side: any(f.ready for f in in_play if f.side == side) for side in ("a", "b")}
+    done = {side: sum(not f.ready for f in in_play if f.side == side) for side in ("a", "b")}
+    first = battle.turn_side
+    other = "b" if first == "a" else "a"
+    side = first if done[first] <= done[other] else other
+    if not ready[side]:
+        side = other if ready[other] else None
+    return side
+
+
 def advance(battle, fighters: list) -> list[str]:
     """The next phase; after the End phase a new round begins and every fighter still in play is Ready."""
     return next_phase(battle, fighters, _new_round)
@@ -106,5 +130,6 @@ def advance(battle, fighters: list) -> list[str]:
 def _new_round(battle, fighters: list) -> list[str]:
     battle.round += 1
     for f in fighters:
-        f.ready = f.condition in (Condition.ACTIVE, Condition.PINNED)
+        # Every fighter still in play is Ready, Seriously Injured ones too (they may crawl or be helped).
+        f.ready = not f.out_of_action
     return [f"Round {battle.round}: fighters in play are Ready"]

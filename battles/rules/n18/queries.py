@@ -19,6 +19,7 @@ from battles.rules import Offer, Plan, fighting_weapons, weapon_query
 from battles.rules import offered as shared_offered
 from battles.rules import range_bands as shared_range_bands
 from rulebook.errors import RulesInputError
+from rulebook.n18 import armour as n18_armour
 from rulebook.n18 import fighting, shot, trading_post
 from rulebook.n18.campaign.scenarios import SCENARIOS
 from rulebook.n18.shot import range_bands as weapon_range_bands
@@ -52,15 +53,28 @@ def _state(fighter) -> str:
     return "prone" if fighter.prone else "standing"
 
 
-def target_query(fighter) -> dict:
+def target_query(fighter, front_arc: bool = False) -> dict:
+    """The fighter as the engine reads a fighter who is hit: Toughness, Wounds, Flesh Wounds, state and armour."""
     toughness = fighter.stats["T"]
     return {
         "T": toughness,
         "W": fighter.wounds_left,
         "flesh_wounds": min(fighter.flesh_wounds, toughness - 1),
         "state": _state(fighter),
-        "save": fighter.profile.get("save"),
+        **armour_query(fighter, front_arc),
     }
+
+
+def armour_query(fighter, front_arc: bool = False) -> dict:
+    """Everything the fighter wears that the engine's armour rules know, by name (``rulebook.n18.armour``: flak's
+    5+ against Blasts and Flame templates, an undersuit's +1, a shield from the front), with ``front_arc`` when the
+    attack comes from their front; the card's save as a number when they wear none of those (a house-rule armour)
+    or for a battle started before the snapshot held them."""
+    worn = fighter.profile.get("worn") or []
+    suit = any(n18_armour.find(slug, "armour").is_suit for slug in worn)
+    if worn and (suit or not fighter.profile.get("save")):
+        return {"armour": list(worn), **({"front_arc": True} if front_arc else {})}
+    return {"save": fighter.profile.get("save")}
 
 
 def shoot_plan(params: dict, fighters: list) -> Plan:
@@ -69,7 +83,7 @@ def shoot_plan(params: dict, fighters: list) -> Plan:
     query = {
         "shooter": {"BS": shooter.stats["BS"], "S": shooter.stats["S"]},
         **weapon,
-        "target": target_query(target),
+        "target": target_query(target, bool(params.get("front_arc"))),
         "distance": params["distance"],
         "cover": params.get("cover") or "none",
         "modifiers": [params["modifier"]] if params.get("modifier") else [],
@@ -99,7 +113,7 @@ def _close_combat_weapons(fighter) -> dict:
     """The weapons a fighter strikes back and parries with: up to two close combat weapons (then pistols) not
     failed, as the target's ``weapon`` and ``second_weapon`` (each Parry weapon re-rolls a hit; 2023 core
     rulebook, Close Combat: Choose Weapons). An Unwieldy weapon is used alone."""
-    best = sorted(fighting_weapons(fighter, offered), key=lambda w: w[0]["category"] != "close_combat")
+    best = fighting_weapons(fighter, offered)
     out = {}
     for field, (entry, index) in zip(("weapon", "second_weapon"), best[:2], strict=False):
         query = entry["profiles"][index]["query"]
@@ -127,7 +141,7 @@ def fight_plan(params: dict, fighters: list) -> Plan:
     query = {
         "attacker": {"WS": attacker.stats["WS"], "A": attacker.stats.get("A", 1), "S": attacker.stats["S"],
                      "charging": bool(params.get("charging"))},
-        "target": {**target_query(target), **_close_combat_weapons(target)},
+        "target": {**target_query(target, bool(params.get("front_arc"))), **_close_combat_weapons(target)},
         "modifiers": [params["modifier"]] if params.get("modifier") else [],
     }  # fmt: skip
     if params.get("charging") and target.condition == Condition.PINNED:
@@ -219,6 +233,8 @@ def test_plan(params: dict, fighters: list, battle) -> Plan:
                          goes_prone=bool(params.get("goes_prone")))  # fmt: skip
     elif test == "agility":
         rule, query = "agility", {"modifier": params.get("modifier") or 0}
+        if "escher" in fighter.profile.get("house_rules", []):
+            query["escher"] = True
     elif test == "fall":
         rule = "fall"
         query = {"height": params.get("height") or 1, "cause": params.get("cause") or "fall",

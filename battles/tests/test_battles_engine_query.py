@@ -1,0 +1,240 @@
+"""The query the battle assistant sends the engine, walked over the shipped content: every fighter type of every
+list (both editions), carrying every weapon and armour its list offers, built as a battle's start builds it
+(``battles.roster.snapshot_of``) and sent through the edition's own plans, is checked against what the content
+records say, read here on their own:
+
+- its armour: every suit, undersuit and shield the rules data knows, by name (the best suit only), so flak's 5+
+  against Blasts counts; what the engine cannot take is in ``not_applied`` with the reason (none is dropped);
+- its weapons: the profile the engine reads for each of the fighter's weapons is the content record's profile;
+- in a fight, the weapons held are two different weapons (a plasma pistol and a massive axe, never two pistol
+  profiles), close combat weapons first;
+- house rules: every Escher fighter's Agility test carries the +1 (and no other house's).
+
+The engine accepts every armour combination met (its odds are computed)."""
+
+import copy
+import json
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+import rulebook
+from battles.models import BattleFighter, Condition
+from battles.roster import snapshot_of
+from battles.rules import classic, n18
+from battles.rules.classic.queries import combatant
+from content.models import EquipmentKind, FighterType
+from rulebook import editions
+from rulebook.classic import armoury
+from rulebook.n18 import trading_post
+from rulebook.query import Query
+
+pytestmark = pytest.mark.django_db
+STATS = {
+    "n18": {"M": 5, "WS": 3, "BS": 3, "S": 3, "T": 3, "W": 2, "I": 4, "A": 1, "Ld": 7, "Cl": 7, "Wil": 7, "Int": 7},
+    "classic": {"M": 4, "WS": 3, "BS": 3, "S": 3, "T": 3, "W": 1, "I": 3, "A": 1, "Ld": 7},
+}
+DATA = Path(rulebook.__file__).resolve().parent / "data" / "n18"
+
+
+@pytest.fixture
+def loaded_content(module_content, db):
+    return module_content
+
+
+def rule_records() -> dict:
+    """From the rules data files themselves: slug → ``"suit"`` (its save) or ``"extra"`` (an undersuit, a scrap
+    shield, a weapon with the Shield trait) for everything whose rules change a save."""
+    out = {}
+    for name in ("trading_post", "gang_armoury", "houses"):
+        document = json.loads((DATA / f"{name}.json").read_text(encoding="utf-8"))
+        lists = document.get("equipment", document)
+        for record in lists.get("armour", []):
+            out[record["slug"]] = ("suit", record["save"]) if record.get("save") else ("extra", None)
+        for record in lists.get("wargear", []):
+            if record.get("save_bonus"):
+                out[record["slug"]] = ("extra", None)
+        for record in lists.get("weapons", []):
+            if any("Shield" in profile.get("traits", []) for profile in record["profiles"]):
+                out[record["slug"]] = ("extra", None)
+    return out
+
+
+def expected_armour(items: list, records: dict) -> tuple[set, set]:
+    """The names the engine should get, and the names left out, from the content rows and rules records alone."""
+    suits = [i for i in items if records.get(i.slug, ("",))[0] == "suit"]
+    best = min(suits, key=lambda i: records[i.slug][1]) if suits else None
+    sent = {i.slug for i in items if records.get(i.slug, ("",))[0] == "extra"} | ({best.slug} if best else set())
+    left = {i.name for i in suits if i is not best}
+    left |= {i.name for i in items if i.kind == EquipmentKind.ARMOUR and i.slug not in records}
+    return sent, left
+
+
+def in_battle(profile: dict, side: str) -> BattleFighter:
+    edition_state = {"condition": Condition.ACTIVE} if "worn" in profile else {"condition": Condition.STANDING}
+    return BattleFighter(side=side, name=f"Fighter {side}", profile=profile,
+                         wounds_left=profile["stats"]["W"], **edition_state)  # fmt: skip
+
+
+def walk(edition, reverse: bool = False):
+    for fighter_type in (
+        FighterType.objects.filter(edition=edition)
+        .select_related("house")
+        .prefetch_related("equipment_list__equipment__profiles")
+    ):
+        items = [row.equipment for row in fighter_type.equipment_list.all()][:: -1 if reverse else 1]
+        purchases = [SimpleNamespace(pk=n, equipment=item) for n, item in enumerate(items)]
+        profile = snapshot_of(
+            edition=edition, fighter_type=fighter_type, stats=dict(STATS[edition]), purchases=purchases, skills=[]
+        )
+        yield fighter_type, items, profile
+
+
+def test_n18_every_fighter_type_sends_its_armour_by_name_and_its_house_rules(loaded_content):
+    records, combinations, walked = rule_records(), {}, 0
+    shooter = in_battle(
+        {"stats": STATS["n18"], "weapons": [{"key": "gun", "name": "Frag grenade", "category": "grenade",
+         "profiles": [{"name": "", "query": {"weapon": "frag-grenade"}}]}], "worn": [], "save": None}, "a")  # fmt: skip
+    for fighter_type, items, profile in walk("n18"):
+        walked += 1
+        sent, left = expected_armour(items, records)
+        target = in_battle(profile, "b")
+        query = n18.plan(
+            "shoot", {"fighter": shooter, "target": target, "weapon": "gun:0", "distance": 4}, [], None
+        ).query
+        where = f"{fighter_type.house.slug}/{fighter_type.slug}"
+        if sent:
+            assert set(query["target"]["armour"]) == sent, where
+        else:
+            assert "armour" not in query["target"] and query["target"]["save"] is None, where
+        assert {n["name"] for n in profile["not_applied"]} >= left, where
+        assert all(n["reason"] for n in profile["not_applied"]), where
+        combinations[tuple(sorted(sent))] = query
+        agility = n18.plan("test", {"test": "agility", "fighter": target}, [], None).query
+        assert agility.get("escher", False) == (fighter_type.house.slug == "escher"), where
+    assert walked > 100
+    assert ("flak-armour",) in combinations and any("armoured-undersuit" in c for c in combinations)
+    for query in combinations.values():
+        answer = editions.action("n18", "shoot").odds(Query(copy.deepcopy(query)))
+        assert answer["save"]["needed"] is None or 2 <= answer["save"]["needed"] <= 7
+
+
+def printed(value) -> str:
+    """A Strength or Damage as printed: ``-`` for none, ``S+1`` and ``S1+`` alike."""
+    return "-" if value in (None, "", "-") else str(value).replace("+", "")
+
+
+def test_n18_the_profile_the_engine_reads_is_the_content_record(loaded_content):
+    for fighter_type, items, profile in walk("n18"):
+        records = {item.slug: item for item in items}
+        for entry in profile["weapons"]:
+            for index, row in enumerate(records[entry["slug"]].profiles.all()):
+                read = trading_post.read_profile(Query(copy.deepcopy(entry["profiles"][index]["query"])))
+                where = f"{fighter_type.slug}: {entry['name']} {row.name}"
+                assert printed(read["strength"]) == printed(row.strength), where
+                assert printed(read["damage"]) == printed(row.damage), where
+                assert (read["ap"] or 0) == (row.ap or 0), where
+                assert set(trading_post.trait_names(read)) == set(trading_post.trait_names({"traits": row.traits})), (
+                    where
+                )
+
+
+def test_classic_the_profile_the_engine_reads_is_the_content_record(loaded_content):
+    for fighter_type, items, profile in walk("classic"):
+        records = {item.slug: item for item in items}
+        for entry in profile["weapons"]:
+            for index, row in enumerate(records[entry["slug"]].profiles.all()):
+                query = entry["profiles"][index]["query"]
+                if isinstance(query["weapon"], dict):
+                    assert query["weapon"]["strength"] in (row.strength, int(row.strength or 0)), entry["name"]
+                    continue
+                read = armoury.weapon(query["weapon"]).profile(query.get("profile"))
+                where = f"{fighter_type.slug}: {entry['name']} {row.name}"
+                assert str(read.strength) == row.strength, where
+                assert (read.save_mod or 0) == (row.save_mod or 0), where
+
+
+def held_weapons(edition, fighter) -> list:
+    if edition == "classic":
+        return [json.dumps(w, sort_keys=True) for w in combatant(fighter)["weapons"]]
+    query = n18.plan("fight", {"fighter": fighter, "target": fighter, "reaction": True}, [], None).query["target"]
+    return [json.dumps(query[f], sort_keys=True) for f in ("weapon", "second_weapon") if f in query]
+
+
+@pytest.mark.parametrize("reverse", [False, True], ids=["bought-in-list-order", "bought-in-reverse"])
+@pytest.mark.parametrize("edition", ["classic", "n18"])
+def test_a_fighter_fights_with_two_different_weapons_close_combat_first(loaded_content, edition, reverse):
+    rules = {"classic": classic, "n18": n18}[edition]
+    for fighter_type, _, profile in walk(edition, reverse):
+        fighter = in_battle(profile, "a")
+        offered = rules.offered(fighter, "fights").usable
+        weapons = list({entry["key"]: entry for entry, _ in offered}.values())
+        held = held_weapons(edition, fighter)
+        assert len(held) == len(set(held)), fighter_type.slug
+        if edition == "classic":
+            assert len(held) == min(len(weapons), 2), fighter_type.slug
+        first_profile = {}
+        for entry, index in offered:
+            first_profile.setdefault(entry["key"], entry["profiles"][index]["query"])
+        close = [e for e in weapons if e["category"] in ("hand_to_hand", "close_combat")]
+        if close and len(weapons) > 1:
+            first = first_profile[close[0]["key"]]
+            weapon = first["weapon"]
+            if edition == "classic" and not isinstance(weapon, dict):
+                weapon = {"name": weapon, **({"profile": first["profile"]} if "profile" in first else {})}
+            assert held[0] == json.dumps(weapon, sort_keys=True), fighter_type.slug
+
+
+def test_classic_plasma_pistol_and_massive_axe_fight_as_both(loaded_content):
+    """The issue's case: not two plasma-pistol profiles and no axe."""
+    fighter_type = FighterType.objects.filter(edition="classic", house__slug="goliath", category="leader").first()
+    listed = {r.equipment.slug: r.equipment for r in fighter_type.equipment_list.all()}
+    items = [listed["plasma-pistol"], listed["massive-axe"]]  # bought in this order
+    profile = snapshot_of(edition="classic", fighter_type=fighter_type, stats=dict(STATS["classic"]),
+                          purchases=[SimpleNamespace(pk=n, equipment=i) for n, i in enumerate(items)], skills=[])  # fmt: skip
+    names = [w["name"] for w in combatant(in_battle(profile, "a"))["weapons"]]
+    assert sorted(names) == ["massive-axe", "plasma-pistol"]
+
+
+def gang_of(house_slug: str, make_user, kit: list[str]):
+    from content.models import Equipment, House
+    from gangs.services import fighter_hire, gang_create, purchase_buy
+    from rulebook.dice import SeededDice
+
+    house = House.objects.get(edition="n18", slug=house_slug)
+    gang = gang_create(owner=make_user(), house=house, name=f"{house.name} gang")
+    leader = FighterType.objects.filter(house=house, category="leader").first()
+    fighter = fighter_hire(gang=gang, fighter_type=leader, name=f"{house.name} leader", actor=gang.owner,
+                           dice=SeededDice(3))  # fmt: skip
+    for slug in kit:
+        item = Equipment.objects.get(edition="n18", slug=slug)
+        purchase_buy(gang=gang, equipment=item, fighter=fighter, actor=gang.owner, override_reason="test")
+    return gang
+
+
+def test_an_escher_agility_test_and_flak_with_an_undersuit_in_a_battle(loaded_content, make_user, client):
+    """The issue's cases through a battle started from saved gangs: an Escher fighter's Agility test is 2/3 (not
+    1/2); a frag grenade against flak and an armoured undersuit needs 4+ to save (not 6+); the card says so."""
+    from battles.services import action_odds, action_plan, battle_start
+    from rulebook.dice import SeededDice
+
+    escher = gang_of("escher", make_user, ["autopistol"])
+    enforcers = gang_of("palanite-enforcers", make_user, ["frag-grenade", "refractor-field"])
+    battle = battle_start(gang_a=escher, gang_b=enforcers, started_by=escher.owner, dice=SeededDice(5))
+    wyld, enforcer = battle.fighters.order_by("side")
+    agility = action_odds(battle=battle, plan=action_plan(battle=battle, kind="test",
+                                                          params={"test": "agility", "fighter": wyld.pk}))  # fmt: skip
+    assert agility["p_pass_exact"] == "2/3"
+    other = action_odds(battle=battle, plan=action_plan(battle=battle, kind="test",
+                                                        params={"test": "agility", "fighter": enforcer.pk}))  # fmt: skip
+    assert other["p_pass_exact"] == "1/2"
+    assert {"flak-armour", "armoured-undersuit"} <= set(enforcer.profile["worn"])
+    grenade = next(f"{w['key']}:0" for w in enforcer.profile["weapons"] if w["slug"] == "frag-grenade")
+    plan = action_plan(battle=battle, kind="shoot", params={"fighter": enforcer.pk, "target": enforcer.pk,
+                                                             "weapon": grenade, "distance": 3})  # fmt: skip
+    assert action_odds(battle=battle, plan=plan)["save"]["needed"] == 4
+    client.force_login(escher.owner)
+    page = client.get(f"/battles/{battle.pk}/").content.decode()
+    assert "Flak armour, Armoured undersuit (5+)" in page
+    assert "Refractor field: not applied by the assistant, field armour" in page
