@@ -15,6 +15,7 @@ from gangs.stats import fighter_snapshot
 from postbattle.engine import Context, FighterInfo, ResultInfo, TerritoryInfo
 from postbattle.models import Sequence, SequenceState
 from rulebook.n18.campaign.battle_rewards import RECORD_AWARDS, GangResult, TakenDown, standard_awards
+from rulebook.n18.campaign.record import Casket
 from rulebook.roster import FighterSnapshot
 
 
@@ -60,7 +61,7 @@ def _gang_result(battle: Battle, side: str, gang: Gang) -> GangResult:
         bottled=battle.attacker_bottled if side == Side.ATTACKER else battle.defender_bottled,
         own_relic_defiled=bool(relic.get(side)),
         enemy_relic_defiled=bool(relic.get(other)),
-        caskets_opened=int(facts.get("caskets_opened") or 0),
+        caskets_opened=max(int(facts.get("caskets_opened") or 0), len(facts.get("caskets") or ())),
         caches_destroyed=int(facts.get("caches_destroyed") or 0),
         caches_recovered=int(facts.get("caches_recovered") or 0),
     )
@@ -133,6 +134,7 @@ def battle_context(battle: Battle, gang: Gang) -> tuple[Context, dict[str, Fight
         leader=str(leader.pk) if leader else None,
         underdog_by=underdog,
         awards=_awards(every_result, gang),
+        caskets=tuple(c for c in map(Casket.from_json, battle.scenario_facts.get("caskets") or ()) if c.side == side),
     )
     return context, {str(f.pk): snapshot(f) for f in fighters}
 

@@ -30,7 +30,7 @@ def battle_report(battle: BattleSession, fighters: list[BattleFighter], actions:
         # Injured fighter went Out of Action on their own Recovery test, whoever Seriously Injured them. The awards
         # follow the same fighter as the report's "by", so the record and the experience cannot disagree.
         by = f.taken_out_by_id or f.seriously_injured_by_id
-        if f.out_of_action and by:
+        if f.out_of_action and by and f.pk not in battle.facts.get("fighters_fled", []):
             award(by, "out_of_action")
             if f.profile.get("category") in ("leader", "champion"):
                 award(by, "leader_or_champion_out_of_action")
@@ -48,13 +48,16 @@ def battle_report(battle: BattleSession, fighters: list[BattleFighter], actions:
         for record in battle.facts.get(name, []):
             award(record["fighter"], name)
 
+    fled = set(battle.facts.get("fighters_fled", []))
+
     def end(f: BattleFighter) -> dict:
         by = by_pk.get(f.taken_out_by_id or f.seriously_injured_by_id)
         return {
             "fighter": f.fighter_id,
             "name": f.name,
             "side": f.side,
-            "outcome": END_OUTCOMES.get(f.condition, "ok"),
+            # Fled the battlefield (a failed Cool test): not Out of Action, so no Lasting Injury, nobody credited.
+            "outcome": "fled" if f.pk in fled else END_OUTCOMES.get(f.condition, "ok"),
             "by": by.fighter_id if by else None,
             "by_name": by.name if by else "",
             "flesh_wounds": f.flesh_wounds,
@@ -133,13 +136,20 @@ def _wounding_hits(action: BattleAction) -> list[tuple[int, int]]:
 
 
 @transaction.atomic
-def battle_end(*, battle: BattleSession, actor, winner: str = "", notes: str = "") -> BattleSession:
-    """End the battle: write the report (and hand it to the campaign's post-battle sequence, if any)."""
+def battle_end(*, battle: BattleSession, actor, winner: str = "", notes: str = "", captured=(),
+               captives_freed=()) -> BattleSession:  # fmt: skip
+    """End the battle: write the report (and hand it to the campaign's post-battle sequence, if any).
+
+    ``captured``: the (gang) fighter ids taken captive by the other gang; ``captives_freed``: in a campaign's
+    Rescue Mission, the captives freed. The campaign checks both as part of the battle's record."""
     battle, fighters = locked(battle)
     if winner not in ("", Side.A, Side.B):
         raise ValidationError("The winner is one of the two gangs, or nobody (a draw).")
     report = battle_report(battle, fighters, list(battle.actions.all()))
-    report.update(winner=winner or None, draw=not winner, notes=notes)
+    captured = set(captured)
+    for row in report["fighters"]:
+        row["captured"] = row["fighter"] in captured
+    report.update(winner=winner or None, draw=not winner, notes=notes, captives_freed=sorted(set(captives_freed)))
     before = battle_state(battle, fighters)
     battle.report = report
     battle.status = BattleStatus.ENDED
@@ -156,14 +166,17 @@ def battle_end(*, battle: BattleSession, actor, winner: str = "", notes: str = "
 
 # The campaign's post-battle sequence reads "seriously_injured" as the classic fighter down at the end.
 CAMPAIGN_OUTCOMES = {"ok": "ok", "down": "seriously_injured", "seriously_injured": "seriously_injured",
-                     "out_of_action": "out_of_action"}  # fmt: skip
+                     "out_of_action": "out_of_action", "fled": "fled"}  # fmt: skip
 
 
 def campaign_facts(battle: BattleSession) -> dict:
     """The scenario facts in the campaign's words (roles rather than sides)."""
     role = {Side.A: battle.role_a or "attacker", Side.B: battle.role_b or "defender"}
     facts = battle.facts
-    out = {"caskets_opened": len(facts.get("caskets", [])), "caskets": facts.get("caskets", [])}
+    fighter_of = dict(battle.fighters.values_list("pk", "fighter_id"))
+    caskets = [{"side": role[c["side"]], "fighter": str(fighter_of[c["fighter"]]) if fighter_of.get(c["fighter"]) else None,
+                "result": c.get("result") or "", "credits": c.get("credits", 0)} for c in facts.get("caskets", [])]  # fmt: skip
+    out = {"caskets_opened": len(caskets), "caskets": caskets}
     for name in ("caches_destroyed", "caches_recovered"):
         if facts.get(name):
             out[name] = len(facts[name])
@@ -182,7 +195,8 @@ def _campaign_report_submit(battle: BattleSession, report: dict, actor) -> None:
         {
             "fighter": f["fighter"],
             "outcome": CAMPAIGN_OUTCOMES[f["outcome"]],
-            "caused_by": f["by"] if f["outcome"] != "ok" else None,
+            "caused_by": f["by"] if f["outcome"] not in ("ok", "fled") else None,
+            "captured": f.get("captured", False),
             "awards": f["awards"],
         }
         for f in report["fighters"]
@@ -203,5 +217,6 @@ def _campaign_report_submit(battle: BattleSession, report: dict, actor) -> None:
         defender_fled=fled.get("defender", False),
         fighter_results=results,
         scenario_facts=campaign_facts(battle),
+        captives_freed=report.get("captives_freed", ()),
         notes=report.get("notes", ""),
     )

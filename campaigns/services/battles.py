@@ -30,6 +30,8 @@ from gangs.services import fighter_status_set, hired_guns_leave
 from rulebook import gang_rules
 from rulebook.dice import DiceSource
 from rulebook.errors import RulesInputError
+from rulebook.n18.campaign.record import BattleRecord, Casket, FighterEnd, check_record
+from rulebook.n18.campaign.record import other as other_role
 
 
 def _require_scheduled(battle: Battle) -> None:
@@ -198,11 +200,12 @@ def battle_crew_select(*, battle: Battle, side: str, chosen: Sequence[int], dice
 
 
 def _fighter_rows(battle: Battle, fighter_results: Iterable[dict]) -> list[BattleFighterResult]:
+    """The report's fighter rows, each fighter in one of the two gangs (the rest is :func:`_checked_facts`')."""
     sides = {battle.attacker_id: Side.ATTACKER, battle.defender_id: Side.DEFENDER}
     ids = set()
     rows = []
     entries = list(fighter_results)
-    fighters = Fighter.objects.in_bulk(
+    fighters = Fighter.objects.select_related("fighter_type").in_bulk(
         [e["fighter"] for e in entries] + [e["caused_by"] for e in entries if e.get("caused_by")]
     )
     for i, entry in enumerate(entries):
@@ -213,20 +216,45 @@ def _fighter_rows(battle: Battle, fighter_results: Iterable[dict]) -> list[Battl
             raise ValidationError(f"{fighter.name} appears twice in the report.")
         ids.add(fighter.pk)
         outcome = entry.get("outcome", Outcome.OK)
-        if outcome not in Outcome.values:
-            raise ValidationError(f"{fighter.name}: unknown outcome {outcome!r}.")
         caused_by = fighters.get(entry["caused_by"]) if entry.get("caused_by") else None
         if caused_by is not None and caused_by.gang_id not in set(sides) - {fighter.gang_id}:
             raise ValidationError(f"{fighter.name} can only be taken down by an enemy fighter.")
-        if caused_by is not None and outcome == Outcome.OK:
-            raise ValidationError(f"{fighter.name} is fine, so nobody took them down.")
         killed = bool(entry.get("killed"))
-        if killed and outcome != Outcome.OUT_OF_ACTION:
-            raise ValidationError(f"{fighter.name}: a fighter killed during the battle is Out of Action.")
         rows.append(BattleFighterResult(battle=battle, fighter=fighter, side=sides[fighter.gang_id], outcome=outcome,
                                         caused_by=caused_by, captured=bool(entry.get("captured")), killed=killed,
                                         awards=dict(entry.get("awards") or {})))  # fmt: skip
     return rows
+
+
+def battle_record_of(
+    battle: Battle, rows: Iterable[BattleFighterResult], facts: dict, *, bottled=(), fled=(), winner: str | None = None
+) -> BattleRecord:
+    """The battle's one record (:mod:`rulebook.n18.campaign.record`) from its fighter rows and facts."""
+    gangs = {Side.ATTACKER: battle.attacker_id, Side.DEFENDER: battle.defender_id}
+    ends = tuple(
+        FighterEnd(str(r.fighter_id), r.fighter.name, r.side, r.outcome,
+                   str(r.caused_by_id) if r.caused_by_id else None, r.killed,
+                   gangs[other_role(r.side)] if r.captured else None,
+                   r.fighter.fighter_type.category, dict(r.awards or {}))
+        for r in rows
+    )  # fmt: skip
+    caskets = tuple(Casket.from_json(c) for c in facts.get("caskets") or ())
+    return BattleRecord(battle.scenario, ends, caskets, facts.get("caskets_opened"), tuple(bottled), tuple(fled),
+                        winner, tuple(str(pk) for pk in facts.get("captives_freed", ())), gangs)  # fmt: skip
+
+
+def _checked_facts(battle: Battle, rows: list[BattleFighterResult], facts: dict, *, bottled, fled) -> dict:
+    """Check the report as one record (each fighter's end, each casket against the scenario's rules) and return
+    the facts with the caskets as the record stores them."""
+    try:
+        record = check_record(battle_record_of(battle, rows, facts, bottled=bottled, fled=fled))
+    except RulesInputError as err:
+        raise ValidationError(err.message) from err
+    if record.caskets:
+        facts["caskets"] = [c.as_json() for c in record.caskets]
+    if record.opened():
+        facts["caskets_opened"] = record.opened()
+    return facts
 
 
 @transaction.atomic
@@ -280,6 +308,8 @@ def battle_report_submit(
         if not battle.is_rescue or not set(freed) <= held:
             raise ValidationError(f"Only a Rescue Mission frees captives, and only those {battle.defender.name} holds.")
         facts["captives_freed"] = freed
+    bottled = tuple(side for side, did in ((Side.ATTACKER, attacker_bottled), (Side.DEFENDER, defender_bottled)) if did)
+    facts = _checked_facts(battle, rows, facts, bottled=bottled, fled=tuple(side for side, did in fled.items() if did))
     battle.winner, battle.is_draw = winner, is_draw
     battle.attacker_bottled, battle.defender_bottled = attacker_bottled, defender_bottled
     battle.attacker_fled, battle.defender_fled = attacker_fled, defender_fled

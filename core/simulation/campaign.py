@@ -100,25 +100,39 @@ class Simulation:
 
     # --- matchmaking ------------------------------------------------------------------------------------
 
+    def rescues(self, campaign: Campaign) -> None:
+        """Each gang with a fighter held captive comes for them with a Rescue Mission, whatever the challenge
+        order and whether the captors passed or already fight this cycle (half by challenge, half arranged by
+        the arbitrator)."""
+        gangs = [r.gang for r in standings(campaign)]
+        for rescuers in gangs:
+            for captors in gangs:
+                if captors.pk == rescuers.pk or not captives_of(rescuers, captors).exists():
+                    continue
+                if self.rng.random() < 0.5:
+                    campaign_services.challenge_issue(campaign=campaign, challenger=rescuers, target=captors,
+                                                      rescue=True)  # fmt: skip
+                else:
+                    campaign_services.battle_arrange(campaign=campaign, attacker=rescuers, defender=captors,
+                                                     rescue=True)  # fmt: skip
+                self.result.rescue_missions += 1
+
     def challenges(self, campaign: Campaign) -> None:
-        """From Cycle 2, each gang in turn (lowest rating first) challenges: a Rescue Mission against a gang
-        holding one of its fighters, else for a territory the target holds or an unclaimed one; else it passes."""
+        """From Cycle 2, each gang in turn (lowest rating first) challenges for a territory the target holds or
+        an unclaimed one, or passes; half the time before the Rescue Missions are issued, half after."""
+        rescue_first = self.rng.random() < 0.5
+        if rescue_first:
+            self.rescues(campaign)
         for _ in range(4 * self.gang_count):
             cycle = campaign.cycles.get(number=campaign.cycle)
             engaged = engaged_gang_ids(cycle)
             rows = standings(campaign)
             turn = next_challenger(contenders(rows), done={str(i) for i in engaged})
             if turn is None:
-                return
+                break
             challenger = Gang.objects.get(pk=int(turn.id))
             free = [r.gang for r in rows if r.gang.pk not in engaged and r.gang.pk != challenger.pk]
-            captors = [g for g in free if captives_of(challenger, g).exists()]
             try:
-                if captors:
-                    campaign_services.challenge_issue(campaign=campaign, challenger=challenger,
-                                                      target=self.rng.choice(captors), rescue=True)  # fmt: skip
-                    self.result.rescue_missions += 1
-                    continue
                 options = [(g, t) for g in free for t in campaign.territories.filter(is_home_settlement=False)
                            if t.holder_id in (None, g.pk)]  # fmt: skip
                 if options:
@@ -129,6 +143,8 @@ class Simulation:
             except ValidationError as refusal:
                 self.result.refusals.append(f"challenge by {challenger.name}: {' '.join(refusal.messages)}")
             campaign_services.challenge_pass(campaign=campaign, gang=challenger)
+        if not rescue_first:
+            self.rescues(campaign)
 
     def classic_pairs(self, campaign: Campaign) -> None:
         """Classic campaigns have no cycles: the arbitrator pairs the gangs at random each round."""

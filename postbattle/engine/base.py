@@ -78,6 +78,8 @@ class Context:
     # Each of the gang's fighters' award counts: what the report recorded for them (rallies, a relic, caches)
     # and the standard experience the record gives (battle_rewards.standard_awards).
     awards: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    # The loot caskets this gang's fighters opened (the battle record's ``Casket``s): their contents are its own.
+    caskets: tuple = ()
 
     def name(self, fighter_id: str) -> str:
         info = self.fighters.get(fighter_id) or self.captives.get(fighter_id)

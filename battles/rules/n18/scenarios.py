@@ -8,10 +8,14 @@ kept in the battle's ``facts`` for the post-battle sequence.
 
 from __future__ import annotations
 
+from django.core.exceptions import ValidationError
+
 from battles.models import Condition, other_side
 from battles.rules import Plan, weapon_query
 from battles.rules.n18.effects import activated
 from battles.rules.n18.queries import ammo_value
+from rulebook.errors import RulesInputError
+from rulebook.n18.campaign.record import Casket, casket_rules, check_casket
 
 SCENARIO_ACTIONS = {
     "loot-casket": "Open a loot casket",
@@ -58,6 +62,7 @@ def scenario_plan(params: dict, fighters: list, battle) -> Plan:
                  "modifier": params.get("friends_near") or 0}  # fmt: skip
         return Plan("scenario", "test", query, summary, fighter, side=fighter.side, params=params)
     if action == "loot-casket":
+        _casket_allowed(battle, fighter)
         query = {"smash_and_grab": battle.scenario == "smash-and-grab"}
         return Plan("scenario", "loot-casket", query, summary, fighter, side=fighter.side, params=params)
     if action == "ammo-cache":
@@ -65,6 +70,23 @@ def scenario_plan(params: dict, fighters: list, battle) -> Plan:
         query = {"ammo": ammo_value(entry)}
         return Plan("scenario", "ammo-cache", query, summary, fighter, side=fighter.side, params=params)
     return Plan("scenario", "", {}, summary, fighter, side=fighter.side, params=params)
+
+
+def role_of(battle, side: str) -> str:
+    """The side's role in the scenario (side a is the attacker when the scenario names none)."""
+    return battle.role(side) or ("attacker" if side == "a" else "defender")
+
+
+def _casket_allowed(battle, fighter) -> None:
+    """The scenario's casket rules (rulebook.n18.campaign.record): who may open one, and how many there are."""
+    rules = casket_rules(battle.scenario)
+    opened = len(battle.facts.get("caskets", []))
+    try:
+        check_casket(battle.scenario, Casket(role_of(battle, fighter.side)), opened + 1, None)
+    except RulesInputError as err:
+        raise ValidationError(f"{fighter.name}: {err.message.split(': ', 1)[1]}") from err
+    if opened >= rules.count:
+        raise ValidationError(f"Every loot casket is open: this battle has {rules.count} ({rules.source}).")
 
 
 def apply_scenario(plan: Plan, result: dict, battle) -> list[str]:
