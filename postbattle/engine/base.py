@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from rulebook.dice import DiceSource
 from rulebook.n18.campaign import battle_rewards
 from rulebook.n18.campaign.lasting_injury import CAPTURED, CRITICAL_INJURY, DEAD
+from rulebook.outcomes import outcome
 from rulebook.roster import Change, FighterSnapshot, InjuryOutcome
 
 OUT_OF_ACTION = "out_of_action"
@@ -96,7 +97,8 @@ class StepOutcome:
         self.lines.append({"rule": rule, "fighter": fighter, "text": text, "dice": list(dice)})
 
     def effect(self, op: str, **values) -> None:
-        self.effects.append({"op": op, **values})
+        """Add the typed outcome ``op`` (rulebook.outcomes), kept in the draft as its JSON form."""
+        self.effects.append(outcome(op, **values).as_json())
 
 
 @dataclass(frozen=True)
