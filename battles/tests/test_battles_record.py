@@ -119,3 +119,23 @@ def test_a_fighter_who_flees_is_recorded_as_fled(campaign_battle):
     battle_end(battle=battle, actor=battle.player_a, winner="a")
     result = cb.fighter_results.get(fighter=runner.fighter)
     assert result.outcome == "fled" and result.caused_by_id is None
+
+
+def test_a_booby_trapped_casket_hits_the_fighter_who_opened_it(campaign_battle):
+    from rulebook.dice import ReplayDice
+
+    cb = campaign_battle("smash-and-grab")
+    battle = battle_start_from_campaign(campaign_battle=cb, started_by=cb.attacker.owner, dice=SeededDice(4))
+    (leader, *_), _ = sides(battle)
+    trapped = ReplayDice([{"die": "D6", "for": "Loot casket (Smash & Grab, opened by the attacker) table", "value": 1}],
+                         SeededDice(6))  # fmt: skip
+    action = casket(battle, leader, trapped)
+    trap = action.result["trap"]
+    assert action.result["slug"] == "booby-trapped" and trap["hits"] == 1 and trap["weapon"] == "Booby Trapped casket"
+    leader.refresh_from_db()
+    assert leader.wounds_left == trap["target_after"]["wounds"]
+    assert leader.prone or leader.condition != "active"  # hit by the blast: Pinned at least
+    # Undone and opened again: the same dice, the same blast.
+    action_undo(battle=battle, actor=battle.player_a)
+    again = casket(battle, leader)
+    assert again.result == action.result and again.dice == action.dice

@@ -12,8 +12,8 @@ from django.core.exceptions import ValidationError
 
 from battles.models import Condition, other_side
 from battles.rules import Plan, weapon_query
-from battles.rules.n18.effects import activated
-from battles.rules.n18.queries import ammo_value
+from battles.rules.n18.effects import _pin, activated, harm
+from battles.rules.n18.queries import ammo_value, target_query
 from rulebook.errors import RulesInputError
 from rulebook.n18.campaign.record import Casket, casket_rules, check_casket
 
@@ -63,7 +63,7 @@ def scenario_plan(params: dict, fighters: list, battle) -> Plan:
         return Plan("scenario", "test", query, summary, fighter, side=fighter.side, params=params)
     if action == "loot-casket":
         _casket_allowed(battle, fighter)
-        query = {"smash_and_grab": battle.scenario == "smash-and-grab"}
+        query = {"smash_and_grab": battle.scenario == "smash-and-grab", "opener": target_query(fighter)}
         return Plan("scenario", "loot-casket", query, summary, fighter, side=fighter.side, params=params)
     if action == "ammo-cache":
         _, entry = weapon_query(fighter, params["weapon"])
@@ -97,6 +97,12 @@ def apply_scenario(plan: Plan, result: dict, battle) -> list[str]:
                   "credits": result.get("credits_gained", 0)}  # fmt: skip
         facts["caskets"] = [*facts.get("caskets", []), record]
         words = [f"{fighter.name} opens a loot casket: {result.get('result')}"]
+        if result.get("trap"):
+            # The Booby Trapped blast hits the fighter who opened it (Smash & Grab's casket table).
+            trap = result["trap"]
+            words += harm(fighter, trap["target_after"], by=None) or [f"{fighter.name} shrugs off the blast"]
+            if trap.get("pins"):
+                words += _pin(fighter)
         if record["credits"]:
             words.append(f"{record['credits']} credits for {battle.gang(fighter.side).name}'s Stash after the battle")
     elif action == "ammo-cache":
