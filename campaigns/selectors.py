@@ -329,7 +329,7 @@ def facts_display(battle: Battle) -> list[str]:
         freed = Fighter.objects.filter(pk__in=facts["captives_freed"]).order_by("pk").values_list("name", flat=True)
         lines.append(f"Freed from {battle.defender.name}: {', '.join(freed)}")
     for key, value in facts.items():
-        if key in ("caskets", "captives_freed") or (key == "caskets_opened" and facts.get("caskets")):
+        if key in ("caskets", "captives_freed", "held") or (key == "caskets_opened" and facts.get("caskets")):
             continue
         label = FACT_LABELS.get(key, key.replace("_", " ").capitalize())
         if isinstance(value, dict):

@@ -92,7 +92,10 @@ def battle_context(battle: Battle, gang: Gang) -> tuple[Context, dict[str, Fight
     captives = Fighter.objects.filter(captured_by=gang, status=FighterStatus.CAPTURED).select_related("fighter_type")
     # A captive's value: what the gang paid for the fighter and the kit they carry.
     captives = captives.annotate(kit=Coalesce(Sum("purchases__price"), 0))
-    held = CampaignTerritory.objects.filter(campaign=battle.campaign_id, holder=gang).select_related("territory")
+    held = CampaignTerritory.objects.filter(campaign=battle.campaign_id).select_related("territory")
+    # As they stood when the battle was confirmed (campaigns.services.battle_report_confirm), else as now.
+    at_confirmation = (battle.scenario_facts.get("held") or {}).get(side)
+    held = held.filter(pk__in=at_confirmation) if at_confirmation is not None else held.filter(holder=gang)
     leader = next((f for f in fighters if f.fighter_type.category == FighterCategory.LEADER), None)
     underdog = 0
     if battle.campaign.edition == Edition.CLASSIC:

@@ -139,3 +139,15 @@ def test_a_booby_trapped_casket_hits_the_fighter_who_opened_it(campaign_battle):
     action_undo(battle=battle, actor=battle.player_a)
     again = casket(battle, leader)
     assert again.result == action.result and again.dice == action.dice
+
+
+def test_the_campaign_battle_page_shows_the_crews_the_assistant_picked(client, campaign_battle):
+    from django.urls import reverse
+
+    cb = campaign_battle()
+    battle = battle_start_from_campaign(campaign_battle=cb, started_by=cb.attacker.owner, dice=SeededDice(4))
+    client.force_login(battle.player_a)  # the campaign's arbitrator
+    page = client.get(reverse("campaigns:battle-detail", args=[cb.campaign_id, cb.pk])).content.decode()
+    assert "Not picked yet" not in page
+    attackers, defenders = sides(battle)
+    assert all(f.name in page for f in attackers + defenders)

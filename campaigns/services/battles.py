@@ -15,6 +15,7 @@ from campaigns.models import (
     BattleFighterResult,
     BattleOrigin,
     BattleStatus,
+    CampaignTerritory,
     Outcome,
     Side,
 )
@@ -335,10 +336,17 @@ def battle_report_confirm(*, battle: Battle, actor, is_arbitrator: bool) -> Batt
         raise ValidationError("The opponent or an arbitrator confirms a report, not the player who entered it.")
     battle.status = BattleStatus.CONFIRMED
     battle.confirmed_by, battle.confirmed_at = actor, timezone.now()
-    battle.save(update_fields=["status", "confirmed_by", "confirmed_at"])
     stakes = battle.stakes
     if stakes is not None and battle.winner_id == battle.attacker_id and stakes.holder_id != battle.attacker_id:
         _territory_move(stakes, battle.attacker, actor, reason=f"Won {battle.scenario_name}", battle=battle)
+    # The territories each gang holds as the battle is confirmed (the challenged one moved): the post-battle
+    # sequence collects income from these, however often it is reverted and run again later.
+    held = CampaignTerritory.objects.filter(
+        campaign=battle.campaign_id, holder__in=(battle.attacker_id, battle.defender_id)
+    )
+    battle.scenario_facts = {**battle.scenario_facts, "held": {
+        side: sorted(t.pk for t in held if t.holder_id == battle.gang_of(side).pk) for side in Side.values}}  # fmt: skip
+    battle.save(update_fields=["status", "confirmed_by", "confirmed_at", "scenario_facts"])
     if battle.is_rescue:
         _rescue_resolve(battle, actor)
     # Hired for this battle only: they leave before the post-battle sequence, which they take no part in.

@@ -174,3 +174,20 @@ def test_the_captors_roster_lists_its_captives_and_the_owner_cannot_sell_a_capti
     client.force_login(world["users"]["alice"])
     page = unescape(client.get(reverse("gangs:gang-detail", args=[alice.pk])).content.decode())
     assert "Captives held" in page and f'{captive.name} <span class="muted">of Bob\'s gang</span>' in page
+
+
+def test_income_is_from_the_territories_held_when_the_battle_was_confirmed(world, make_territory):
+    campaign, alice, bob = world["campaign"], world["gangs"]["alice"], world["gangs"]["bob"]
+    mine = services.territory_add(campaign=campaign, territory=make_territory(name="Old Mine"))
+    services.territory_assign(held=mine, holder=alice, actor=world["users"]["arbitrator"])
+    battle = world["battle"]()
+    services.battle_report_submit(battle=battle, actor=world["users"]["alice"], winner=battle.attacker)
+    battle = confirm(world, battle)
+    later = services.territory_add(campaign=campaign, territory=make_territory(name="Later Claim"))
+    services.territory_assign(held=later, holder=alice, actor=world["users"]["arbitrator"])  # a cycle later
+    services.territory_assign(held=mine, holder=bob, actor=world["users"]["arbitrator"])
+    context, _ = battle_context(Battle.objects.get(pk=battle.pk), alice)
+    assert "Old Mine" in [t.name for t in context.territories]
+    assert "Later Claim" not in [t.name for t in context.territories]
+    context, _ = battle_context(Battle.objects.get(pk=battle.pk), bob)
+    assert "Old Mine" not in [t.name for t in context.territories]
