@@ -191,3 +191,24 @@ def test_income_is_from_the_territories_held_when_the_battle_was_confirmed(world
     assert "Later Claim" not in [t.name for t in context.territories]
     context, _ = battle_context(Battle.objects.get(pk=battle.pk), bob)
     assert "Old Mine" not in [t.name for t in context.territories]
+
+
+def test_a_capture_recorded_by_hand_in_a_campaign_names_its_captor(world):
+    import uuid
+
+    from django.core.exceptions import ValidationError
+
+    from gangs.forms import StatusForm
+    from gangs.services import record
+
+    alice, bob = world["gangs"]["alice"], world["gangs"]["bob"]
+    fighter = roster(bob)[2]
+    assert list(StatusForm(fighter=fighter).fields["captor"].queryset) == [alice]
+    with pytest.raises(ValidationError, match=f"Say which rival gang holds {fighter.name} captive"):
+        record.record_status(
+            fighter=fighter, status="captured", reason="Taken", actor=bob.owner, token=uuid.uuid4().hex
+        )
+    record.record_status(fighter=fighter, status="captured", reason="Taken", actor=bob.owner, token=uuid.uuid4().hex,
+                         captor=alice)  # fmt: skip
+    fighter.refresh_from_db()
+    assert fighter.status == FighterStatus.CAPTURED and fighter.captured_by_id == alice.pk
