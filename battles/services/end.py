@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from battles.models import BattleAction, BattleFighter, BattleSession, BattleStatus, Condition, Side
 from battles.services.state import battle_state, locked, log_action
+from rulebook.dice import DiceSource, RandomDice
 
 END_OUTCOMES = {
     Condition.OUT_OF_ACTION: "out_of_action",
@@ -137,7 +138,7 @@ def _wounding_hits(action: BattleAction) -> list[tuple[int, int]]:
 
 @transaction.atomic
 def battle_end(*, battle: BattleSession, actor, winner: str = "", notes: str = "", captured=(),
-               captives_freed=()) -> BattleSession:  # fmt: skip
+               captives_freed=(), dice: DiceSource | None = None) -> BattleSession:  # fmt: skip
     """End the battle: write the report (and hand it to the campaign's post-battle sequence, if any).
 
     ``captured``: the (gang) fighter ids taken captive by the other gang; ``captives_freed``: in a campaign's
@@ -145,6 +146,7 @@ def battle_end(*, battle: BattleSession, actor, winner: str = "", notes: str = "
     battle, fighters = locked(battle)
     if winner not in ("", Side.A, Side.B):
         raise ValidationError("The winner is one of the two gangs, or nobody (a draw).")
+    left_to_attacker = _caskets_left_to_the_attacker(battle, dice or RandomDice())
     report = battle_report(battle, fighters, list(battle.actions.all()))
     captured = set(captured)
     for row in report["fighters"]:
@@ -155,13 +157,40 @@ def battle_end(*, battle: BattleSession, actor, winner: str = "", notes: str = "
     battle.status = BattleStatus.ENDED
     battle.ended_at = timezone.now()
     battle.version += 1
-    battle.save(update_fields=["report", "status", "ended_at", "version", "updated_at"])
-    changes = ["Battle report written"]
+    battle.save(update_fields=["report", "facts", "status", "ended_at", "version", "updated_at"])
+    changes = [*left_to_attacker, "Battle report written"]
     if battle.campaign_battle_id:
         _campaign_report_submit(battle, report, actor)
         changes.append("Report sent to the campaign for confirmation")
     log_action(battle, before, actor, kind="end", summary="The battle ends", changes=changes)
     return battle
+
+
+def _caskets_left_to_the_attacker(battle: BattleSession, dice: DiceSource) -> list[str]:
+    """Smash & Grab: when the defender bottled out and fled, the attacker rolls for each loot casket still
+    unopened, a Booby Trapped result doing nothing (the guide's Smash & Grab, Ending the Battle). The dice
+    and what each casket held go into the battle's facts, and so into the campaign's record."""
+    from rulebook.n18.campaign.battlefield import open_loot_casket
+    from rulebook.n18.campaign.record import casket_rules
+
+    if battle.edition != "n18" or battle.scenario != "smash-and-grab":
+        return []
+    role = {side: battle.role(side) or ("attacker" if side == Side.A else "defender") for side in (Side.A, Side.B)}
+    fled = [side for side in battle.facts.get("fled", []) if role[side] == "defender"]
+    attacker = next(side for side in (Side.A, Side.B) if role[side] == "attacker")
+    caskets = list(battle.facts.get("caskets", []))
+    if not fled or attacker in battle.facts.get("fled", []):
+        return []
+    words = []
+    for _ in range(casket_rules(battle.scenario).count - len(caskets)):
+        mark = len(dice.rolls)
+        found = open_loot_casket(dice, smash_and_grab=True, ignore_booby_trap=True)
+        caskets.append({"side": attacker, "fighter": None, "result": found["result"], "credits": found["credits_gained"],
+                        "dice": [r.as_json() for r in dice.rolls[mark:]]})  # fmt: skip
+        words.append(f"A casket left behind, rolled for {battle.gang(attacker).name}: {found['result']}"
+                     + (f", {found['credits_gained']} credits" if found["credits_gained"] else ""))  # fmt: skip
+    battle.facts = {**battle.facts, "caskets": caskets}
+    return words
 
 
 # The campaign's post-battle sequence reads "seriously_injured" as the classic fighter down at the end.

@@ -151,3 +151,26 @@ def test_the_campaign_battle_page_shows_the_crews_the_assistant_picked(client, c
     assert "Not picked yet" not in page
     attackers, defenders = sides(battle)
     assert all(f.name in page for f in attackers + defenders)
+
+
+def test_smash_and_grab_the_caskets_left_when_the_defender_flees_go_to_the_attacker(campaign_battle):
+    from battles.services import gang_flee
+
+    cb = campaign_battle("smash-and-grab")
+    battle = battle_start_from_campaign(campaign_battle=cb, started_by=cb.attacker.owner, dice=SeededDice(4))
+    (leader, *_), _ = sides(battle)
+    casket(battle, leader, [3, 2])  # Valuable Goods, 20 credits
+    gang_flee(battle=battle, side="b", actor=battle.player_b)
+    battle_end(battle=battle, actor=battle.player_a, winner="a", dice=ScriptedDice([1, 6, 6, 6, 6, 2, 2, 2, 2]))
+    cb.refresh_from_db()
+    caskets = cb.scenario_facts["caskets"]
+    assert len(caskets) == 5 and all(c["side"] == "attacker" for c in caskets)
+    # Four left: Booby Trapped (1) does nothing now; Jackpot (6) 3D6x10 = 180; two Valuable Goods (2) D6x10 = 20.
+    assert [(c["result"], c["credits"]) for c in caskets] == [
+        ("valuable-goods", 20),
+        ("booby-trapped", 0),
+        ("jackpot", 180),
+        ("valuable-goods", 20),
+        ("valuable-goods", 20),
+    ]
+    assert [c["fighter"] for c in caskets[1:]] == [None] * 4
