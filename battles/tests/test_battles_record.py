@@ -108,7 +108,7 @@ def test_the_end_form_records_captures_and_a_rescue_frees_the_captive(campaign_b
     assert captive.status == FighterStatus.ACTIVE and captive.captured_by_id is None
 
 
-def test_a_fighter_who_flees_is_recorded_as_fled(campaign_battle):
+def test_a_fighter_who_flees_is_recorded_as_fled(client, campaign_battle):
     cb = campaign_battle()
     battle = battle_start_from_campaign(campaign_battle=cb, started_by=cb.attacker.owner, dice=SeededDice(4))
     _, (runner, *_) = sides(battle)
@@ -119,6 +119,11 @@ def test_a_fighter_who_flees_is_recorded_as_fled(campaign_battle):
     battle_end(battle=battle, actor=battle.player_a, winner="a")
     result = cb.fighter_results.get(fighter=runner.fighter)
     assert result.outcome == "fled" and result.caused_by_id is None
+    from django.urls import reverse
+
+    client.force_login(battle.player_a)
+    page = client.get(reverse("battles:battle-report", args=[battle.pk])).content.decode()
+    assert "Fled the battlefield" in page
 
 
 def test_a_booby_trapped_casket_hits_the_fighter_who_opened_it(campaign_battle):
