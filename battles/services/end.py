@@ -146,7 +146,10 @@ def battle_end(*, battle: BattleSession, actor, winner: str = "", notes: str = "
     battle, fighters = locked(battle)
     if winner not in ("", Side.A, Side.B):
         raise ValidationError("The winner is one of the two gangs, or nobody (a draw).")
-    left_to_attacker = _caskets_left_to_the_attacker(battle, dice or RandomDice())
+    dice = dice or RandomDice()
+    left_to_attacker = _caskets_left_to_the_attacker(battle, dice) + _relic_of_the_gang_that_fled(
+        battle, fighters, dice
+    )
     report = battle_report(battle, fighters, list(battle.actions.all()))
     captured = set(captured)
     for row in report["fighters"]:
@@ -191,6 +194,27 @@ def _caskets_left_to_the_attacker(battle: BattleSession, dice: DiceSource) -> li
                      + (f", {found['credits_gained']} credits" if found["credits_gained"] else ""))  # fmt: skip
     battle.facts = {**battle.facts, "caskets": caskets}
     return words
+
+
+def _relic_of_the_gang_that_fled(battle: BattleSession, fighters: list[BattleFighter], dice: DiceSource) -> list[str]:
+    """Border Dispute: when one gang bottled out and fled and its relic was not defiled, a random fighter of the
+    other gang counts as having defiled it (the guide's Border Dispute, Ending the Battle)."""
+    from rulebook.roster import pick_index
+
+    fled = battle.facts.get("fled", [])
+    if battle.edition != "n18" or battle.scenario != "border-dispute" or len(fled) != 1:
+        return []
+    loser = fled[0]
+    defiled = dict(battle.facts.get("relics_defiled", {}))
+    winners = [f for f in fighters if f.side != loser]
+    if loser in defiled or not winners:
+        return []
+    fighter = winners[
+        pick_index(len(winners), dice, f"Border Dispute: the fighter who defiles {battle.gang(loser).name}'s relic")
+    ]
+    defiled[loser] = {"fighter": fighter.pk, "name": fighter.name, "dice": [r.as_json() for r in dice.rolls[-2:]]}
+    battle.facts = {**battle.facts, "relics_defiled": defiled}
+    return [f"{battle.gang(loser).name} fled: {fighter.name} counts as having defiled their relic"]
 
 
 # The campaign's post-battle sequence reads "seriously_injured" as the classic fighter down at the end.

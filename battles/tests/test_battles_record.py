@@ -179,3 +179,18 @@ def test_smash_and_grab_the_caskets_left_when_the_defender_flees_go_to_the_attac
         ("valuable-goods", 20),
     ]
     assert [c["fighter"] for c in caskets[1:]] == [None] * 4
+
+
+def test_border_dispute_the_relic_of_the_gang_that_fled_counts_as_defiled(campaign_battle):
+    from battles.services import gang_flee
+
+    cb = campaign_battle("border-dispute")
+    battle = battle_start_from_campaign(campaign_battle=cb, started_by=cb.attacker.owner, dice=SeededDice(4))
+    gang_flee(battle=battle, side="b", actor=battle.player_b)
+    battle_end(battle=battle, actor=battle.player_a, winner="a", dice=ScriptedDice([6]))  # the third of three
+    cb.refresh_from_db(), battle.refresh_from_db()
+    assert cb.scenario_facts["relic_defiled"] == {"attacker": False, "defender": True}
+    defiler = next(
+        f for f in battle.fighters.all() if f.side == "a" and f.pk == battle.facts["relics_defiled"]["b"]["fighter"]
+    )
+    assert cb.fighter_results.get(fighter=defiler.fighter).awards.get("relic_defiled") == 1
