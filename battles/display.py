@@ -246,6 +246,7 @@ OUTCOME_WORDS = {
     "down": "Down",
     "seriously_injured": "Seriously Injured",
     "out_of_action": "Out of Action",
+    "fled": "Fled the battlefield",
 }
 AWARD_WORDS = {
     "out_of_action": "took out",

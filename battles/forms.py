@@ -13,7 +13,7 @@ import uuid
 from django import forms
 from django.core.exceptions import ValidationError
 
-from battles.models import BattleFighter, Condition, Role, Side
+from battles.models import BattleFighter, Condition, Role, Side, other_side
 from battles.rules import classic, n18, profile_label
 from core.forms import EnteredDiceField
 from gangs.models import AVAILABLE_FOR_BATTLE, Gang
@@ -601,6 +601,9 @@ class FighterSetForm(forms.Form):
 
 
 class BattleEndForm(forms.Form):
+    """The winner and notes; for a campaign battle also who was captured (among the fighters Out of Action)
+    and, in a Rescue Mission, which captives were freed: the report the campaign's record is checked from."""
+
     winner = forms.ChoiceField(required=False, label="Winner", widget=forms.RadioSelect)
     notes = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 3}), label="Notes for the report")
 
@@ -611,3 +614,33 @@ class BattleEndForm(forms.Form):
             (Side.B, battle.gang_b.name),
             ("", "A draw"),
         ]
+        self.out_of_action, self.captives = [], []
+        if battle.campaign_battle_id:
+            from campaigns.selectors import rescue_captives
+
+            fled = set(battle.facts.get("fighters_fled", []))
+            self.out_of_action = [f for f in battle.fighters.all()
+                                  if f.condition == Condition.OUT_OF_ACTION and f.fighter_id and f.pk not in fled]  # fmt: skip
+            for f in self.out_of_action:
+                self.fields[f"captured-{f.pk}"] = forms.BooleanField(
+                    required=False, label=f"{f.name} ({battle.gang(f.side).name}) captured by {battle.gang(other_side(f.side)).name}"
+                )  # fmt: skip
+            self.captives = rescue_captives(battle.campaign_battle)
+            for captive in self.captives:
+                self.fields[f"freed-{captive.pk}"] = forms.BooleanField(
+                    required=False, label=f"{captive.name} freed and taken flight"
+                )
+
+    @property
+    def capture_fields(self) -> list:
+        return [self[f"captured-{f.pk}"] for f in self.out_of_action]
+
+    @property
+    def freed_fields(self) -> list:
+        return [self[f"freed-{c.pk}"] for c in self.captives]
+
+    def clean(self):
+        data = super().clean()
+        data["captured"] = [f.fighter_id for f in self.out_of_action if data.pop(f"captured-{f.pk}", False)]
+        data["captives_freed"] = [c.pk for c in self.captives if data.pop(f"freed-{c.pk}", False)]
+        return data

@@ -9,6 +9,7 @@ from campaigns.models import Campaign, CampaignTerritory, Outcome
 from content.models import Territory
 from core.forms import EnteredDiceField
 from gangs.models import Gang, LedgerKind
+from rulebook.n18.campaign.record import CASKET_TABLES, casket_rules
 from rulebook.n18.campaign.victory import SideFacts, proposed_result
 
 
@@ -97,6 +98,9 @@ class PairForm(forms.Form):
     attacker = forms.ModelChoiceField(queryset=Gang.objects.none(), label="Attacker (or first gang)")
     defender = forms.ModelChoiceField(queryset=Gang.objects.none(), label="Defender (or second gang)")
     stakes = forms.ModelChoiceField(queryset=CampaignTerritory.objects.none(), required=False, label="For territory")
+    rescue = forms.BooleanField(
+        required=False, label="Rescue Mission (the defender holds one of the attacker's fighters)"
+    )
 
     def __init__(self, *args, gangs, territories, **kwargs):
         super().__init__(*args, **kwargs)
@@ -251,12 +255,50 @@ class ReportForm(forms.Form):
             for fighter in fighters:
                 if fighter.status != "captured":
                     self.rows.append((fighter, side, self._fighter_fields(fighter, enemies, side)))
+        self._casket_fields(attacker_fighters, defender_fighters)
         # Rescue Mission: each of the rescuers' fighters the captors hold; ticked when freed (and taken flight).
         self.captives = list(captives)
         for captive in self.captives:
             self.fields[f"captive-{captive.pk}-freed"] = forms.BooleanField(
                 required=False, label=f"{captive.name} freed and taken flight"
             )
+
+    def _casket_fields(self, attacker_fighters, defender_fighters) -> None:
+        """2018+: one row per loot casket the scenario places: who opened it, what it held and its credits
+        (the record checks them against the scenario: rulebook.n18.campaign.record)."""
+        self.casket_rows = []
+        if not self.is_n18:
+            return
+        rules = casket_rules(self.battle.scenario)
+        openers = [(str(f.pk), f"{f.name} ({gang.name})")
+                   for fighters, gang, role in ((attacker_fighters, self.battle.attacker, "attacker"),
+                                                (defender_fighters, self.battle.defender, "defender"))
+                   if role in rules.openers for f in fighters if f.status != "captured"]  # fmt: skip
+        contents = [("", "Not recorded")] + [
+            (row.details["slug"], row.result) for row in CASKET_TABLES[rules.table].rows
+        ]
+        for n in range(1, rules.count + 1):
+            fields = {
+                "fighter": forms.TypedChoiceField(choices=[("", "—")] + openers, required=False, coerce=int,
+                                                  empty_value=None, label=f"Casket {n} opened by"),
+                "result": forms.ChoiceField(choices=contents, required=False, label="It held"),
+                "credits": forms.IntegerField(required=False, min_value=0, max_value=999, label="Credits"),
+            }  # fmt: skip
+            for part, field in fields.items():
+                self.fields[f"casket-{n}-{part}"] = field
+            self.casket_rows.append([self[f"casket-{n}-{part}"] for part in fields])
+
+    def _caskets(self, data: dict, side_of: dict) -> list[dict]:
+        caskets = []
+        for n in range(1, len(self.casket_rows) + 1):
+            fighter = data.get(f"casket-{n}-fighter")
+            if fighter is None:
+                if data.get(f"casket-{n}-result") or data.get(f"casket-{n}-credits"):
+                    self.add_error(None, f"Casket {n}: say which fighter opened it.")
+                continue
+            caskets.append({"side": side_of[fighter], "fighter": str(fighter), "result": data.get(f"casket-{n}-result") or "",
+                            "credits": data.get(f"casket-{n}-credits") or 0})  # fmt: skip
+        return caskets
 
     @property
     def captive_fields(self) -> list:
@@ -306,6 +348,11 @@ class ReportForm(forms.Form):
             results.append({"fighter": fighter.pk, "outcome": outcome, "caused_by": row["caused_by"],
                             "captured": bool(row["captured"]), "killed": bool(row["killed"]), "awards": awards})  # fmt: skip
         self._check_deeds(data, deeds)
+        side_of = {f.pk: side for f, side, _ in self.rows}
+        data["caskets"] = self._caskets(data, side_of)
+        if data["caskets"]:
+            # The caskets named are opened; a larger count given alone stands for caskets whose contents are unsaid.
+            data["caskets_opened"] = max(data["caskets_opened"] or 0, len(data["caskets"]))
         data["fighter_results"] = results
         data["captives_freed"] = [c.pk for c in self.captives if data.get(f"captive-{c.pk}-freed")]
         if self.is_n18 and not self.errors:
@@ -369,6 +416,7 @@ class ReportForm(forms.Form):
         data, battle = self.cleaned_data, self.battle
         facts = {
             "caskets_opened": data["caskets_opened"],
+            "caskets": data["caskets"] or None,
             "relic_defiled": {s: data[f"{s}_relic_defiled"] for s in ("attacker", "defender")},
             "caches_destroyed": data["caches_destroyed"],
             "caches_recovered": data["caches_recovered"],

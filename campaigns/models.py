@@ -220,7 +220,8 @@ class Battle(models.Model):
     - ``scenario_roll``: ``{"roll": 7, "dice": [{"die", "for", "value"}], "entered": bool,
       "roll_off": {...} or absent}``;
     - ``crews``: ``{"attacker": <select_crew result + "size_dice">, "defender": ...}``, fighter ids as strings;
-    - ``scenario_facts``: the scenario's own facts, e.g. ``{"caskets_opened": 3, "relic_defiled":
+    - ``scenario_facts``: the scenario's own facts, e.g. ``{"caskets_opened": 3, "caskets": [{"side":
+      "attacker", "fighter": "12", "result": "jackpot", "credits": 130}], "relic_defiled":
       {"attacker": true, "defender": false}, "caches_destroyed": 1, "caches_recovered": 2,
       "victory_points": {"attacker": 4, "defender": 2}}``;
     - ``rewards``: the scenario's rewards as data (``rulebook`` ``Reward.as_json()``), to be rolled
@@ -314,6 +315,9 @@ class Outcome(models.TextChoices):
     OK = "ok", "Fine"
     SERIOUSLY_INJURED = "seriously_injured", "Seriously Injured at the end"
     OUT_OF_ACTION = "out_of_action", "Out of Action"
+    # Fled the battlefield (a failed Cool test once the gang bottled out): not Out of Action, so no Lasting
+    # Injury and no enemy credited (rulebook.n18.campaign.record).
+    FLED = "fled", "Fled the battlefield"
 
 
 class BattleFighterResult(models.Model):

@@ -26,6 +26,7 @@ from campaigns.models import (
 from gangs.models import ON_ROSTER, Advancement, Fighter, FighterStatus, Gang, LedgerEntry, LedgerKind, Purchase
 from rulebook.gang_rules import RatedFighter
 from rulebook.gang_rules import gang_rating as rulebook_gang_rating
+from rulebook.n18.campaign.record import Casket, casket_words
 from rulebook.n18.matchmaking import Contender, challenge_order
 
 
@@ -140,9 +141,10 @@ def battles(campaign: Campaign) -> QuerySet[Battle]:
 
 
 def engaged_gang_ids(cycle: Cycle) -> set[int]:
-    """Gangs already in a battle of this cycle, or who passed on challenging."""
+    """Gangs already in a battle of this cycle, or who passed on challenging. A Rescue Mission stands outside the
+    challenge order: it takes neither gang's battle of the cycle."""
     ids = set()
-    for attacker, defender in cycle.battles.values_list("attacker_id", "defender_id"):
+    for attacker, defender in cycle.battles.filter(is_rescue=False).values_list("attacker_id", "defender_id"):
         ids.update((attacker, defender))
     return ids | set(cycle.passed.values_list("pk", flat=True))
 
@@ -296,6 +298,9 @@ def report_initial(battle: Battle) -> dict:
                     initial[f"{prefix}-{award}"] = count
     for pk in facts.get("captives_freed", []):
         initial[f"captive-{pk}-freed"] = True
+    for n, casket in enumerate(facts.get("caskets") or [], 1):
+        initial |= {f"casket-{n}-fighter": int(casket["fighter"]) if casket.get("fighter") else None,
+                    f"casket-{n}-result": casket.get("result", ""), f"casket-{n}-credits": casket.get("credits")}  # fmt: skip
     return initial
 
 
@@ -309,10 +314,23 @@ FACT_LABELS = {
 
 
 def facts_display(battle: Battle) -> list[str]:
-    """The scenario's facts as short lines for the battle page."""
+    """The scenario's facts as short lines for the battle page, in words (never the stored data)."""
     names = {"attacker": battle.attacker.name, "defender": battle.defender.name}
     lines = []
-    for key, value in battle.scenario_facts.items():
+    facts = battle.scenario_facts
+    fighters = {str(r.fighter_id): r.fighter.name for r in battle.fighter_results.all()}
+    for casket in facts.get("caskets") or ():
+        found = Casket.from_json(casket)
+        who = fighters.get(found.fighter or "", "a fighter")
+        lines.append(
+            f"{who} ({names.get(found.side, found.side)}) opened a loot casket: {casket_words(found, battle.scenario)}"
+        )
+    if facts.get("captives_freed"):
+        freed = Fighter.objects.filter(pk__in=facts["captives_freed"]).order_by("pk").values_list("name", flat=True)
+        lines.append(f"Freed from {battle.defender.name}: {', '.join(freed)}")
+    for key, value in facts.items():
+        if key in ("caskets", "captives_freed", "held") or (key == "caskets_opened" and facts.get("caskets")):
+            continue
         label = FACT_LABELS.get(key, key.replace("_", " ").capitalize())
         if isinstance(value, dict):
             parts = [f"{names.get(side, side)}{'' if v is True else f' {v}'}" for side, v in value.items()]

@@ -282,6 +282,18 @@ class ExperienceForm(RecordForm):
     reason = forms.CharField(max_length=300, label="Why", help_text="The battle and what earned it.")
 
 
+def rival_gangs(gang: Gang):
+    """The other gangs playing the campaign ``gang`` plays in (none outside a campaign)."""
+    playing = {"memberships__removed_at__isnull": True}
+    campaigns = gang.memberships.filter(removed_at__isnull=True).values("campaign")
+    return (
+        Gang.objects.filter(memberships__campaign__in=campaigns, **playing)
+        .exclude(pk=gang.pk)
+        .distinct()
+        .order_by("name")
+    )
+
+
 class KillsForm(RecordForm):
     count = forms.IntegerField(min_value=1, max_value=20, label="Kills", initial=1)
     reason = forms.CharField(max_length=300, required=False, label="Battle (optional)")
@@ -289,6 +301,7 @@ class KillsForm(RecordForm):
 
 class StatusForm(RecordForm):
     status = forms.ChoiceField(label="New status")
+    captor = forms.ModelChoiceField(queryset=Gang.objects.none(), required=False, label="Held by (when Captured)")
     reason = forms.CharField(max_length=300, label="Why")
 
     def __init__(self, *args, fighter: Fighter, **kwargs):
@@ -296,6 +309,11 @@ class StatusForm(RecordForm):
         allowed = SETTABLE_STATUSES[fighter.gang.edition]
         # Only a change the service accepts: not the status the fighter already has.
         self.fields["status"].choices = [(s, FighterStatus(s).label) for s in allowed if s != fighter.status]
+        # A capture always has its captor: a rival gang of the fighter's campaign (no question outside one).
+        if getattr(fighter.gang, "in_campaign_now", None) is False:
+            del self.fields["captor"]
+        else:
+            self.fields["captor"].queryset = rival_gangs(fighter.gang)
 
 
 class InjuryForm(RecordForm):

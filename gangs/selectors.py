@@ -20,7 +20,7 @@ from content.models import Edition, EquipmentKind, FighterCategory, FighterType,
 from content.printed import Glossary, PrintedProfile, Term, equipment_rules, glossary_for, printed_weapon
 from content.versioning import content_version_subquery
 from gangs.cache import FRAGMENT_SECONDS, fragment_key
-from gangs.models import ON_ROSTER, Fighter, FighterSkill, Gang, LedgerEntry, Purchase
+from gangs.models import ON_ROSTER, Fighter, FighterSkill, FighterStatus, Gang, LedgerEntry, Purchase
 from gangs.services import classic_advances_due, composition_problems
 from gangs.stats import StatValue, stat_line
 from rulebook import gang_rules
@@ -361,6 +361,14 @@ def gang_territories(gang: Gang) -> list:
     from campaigns.selectors import gang_territories as held_territories  # campaigns builds on gangs
 
     return held_territories(gang)
+
+
+def gang_captives(gang: Gang) -> list[Fighter]:
+    """Fighters of rival gangs this gang holds captive, for its roster (one query; none outside a campaign)."""
+    if getattr(gang, "in_campaign_now", None) is False:
+        return []
+    held = Fighter.objects.filter(captured_by=gang, status=FighterStatus.CAPTURED).select_related("gang")
+    return list(held.order_by("name", "pk"))
 
 
 def _entries(queryset):

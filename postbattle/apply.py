@@ -25,6 +25,16 @@ from gangs.models import (
 )
 from gangs.services import advancement_record, experience_award, fighter_hire, fighter_status_set, injury_record
 from postbattle.models import Sequence
+from rulebook.outcomes import (
+    Advance,
+    CreditsChange,
+    ExperienceAward,
+    LastingInjury,
+    ReputationChange,
+    StatusChange,
+    outcome_from_json,
+)
+from rulebook.outcomes import Recruit as RecruitOutcome
 
 GONE = (FighterStatus.DEAD, FighterStatus.RETIRED)
 
@@ -39,8 +49,8 @@ class _Writer:
                for e in step["effects"] if e.get("fighter")}  # fmt: skip
         self.fighters = Fighter.objects.select_related("gang").in_bulk(ids)
 
-    def fighter(self, effect: dict) -> Fighter:
-        return self.fighters[int(effect["fighter"])]
+    def fighter(self, effect) -> Fighter:
+        return self.fighters[int(effect.fighter)]
 
     def _skill(self, fighter: Fighter, name: str, table: str | None = None) -> Skill | None:
         """The content library's skill of that name (None if it lacks it: the name stays in the account)."""
@@ -49,31 +59,31 @@ class _Writer:
 
     # --- one method per effect ---------------------------------------------------------------
 
-    def xp(self, effect: dict) -> None:
-        experience_award(fighter=self.fighter(effect), amount=effect["amount"], actor=self.actor,
-                         reason=effect["reason"], dice=effect["dice"], **self.link)  # fmt: skip
+    def xp(self, effect: ExperienceAward) -> None:
+        experience_award(fighter=self.fighter(effect), amount=effect.amount, actor=self.actor,
+                         reason=effect.reason, dice=effect.dice, **self.link)  # fmt: skip
 
-    def credits(self, effect: dict) -> None:
-        ledger_record(gang=self.sequence.gang, kind=LedgerKind.CREDITS, credits=effect["amount"], actor=self.actor,
-                      description=f"{effect['amount']:+d} credits", reason=effect["reason"], dice=effect["dice"],
+    def credits(self, effect: CreditsChange) -> None:
+        ledger_record(gang=self.sequence.gang, kind=LedgerKind.CREDITS, credits=effect.amount, actor=self.actor,
+                      description=f"{effect.amount:+d} credits", reason=effect.reason, dice=effect.dice,
                       **self.link)  # fmt: skip
 
-    def reputation(self, effect: dict) -> None:
-        ledger_record(gang=self.sequence.gang, kind=LedgerKind.REPUTATION, reputation=effect["amount"],
-                      actor=self.actor, description=f"{effect['amount']:+d} Reputation", reason=effect["reason"],
-                      dice=effect["dice"], **self.link)  # fmt: skip
+    def reputation(self, effect: ReputationChange) -> None:
+        ledger_record(gang=self.sequence.gang, kind=LedgerKind.REPUTATION, reputation=effect.amount,
+                      actor=self.actor, description=f"{effect.amount:+d} Reputation", reason=effect.reason,
+                      dice=effect.dice, **self.link)  # fmt: skip
 
-    def injury(self, effect: dict) -> None:
+    def injury(self, effect: LastingInjury) -> None:
         fighter = self.fighter(effect)
-        skills = [skill for name in effect["skills"] if (skill := self._skill(fighter, name))]
-        injury = injury_record(fighter=fighter, code=effect["code"] or slugify(effect["name"]), name=effect["name"],
-                               roll=effect["roll"], stat_deltas=effect["deltas"], notes=effect["notes"], skills=skills,
-                               reason=effect["reason"], dice=effect["dice"], actor=self.actor, **self.link)  # fmt: skip
+        skills = [skill for name in effect.skills if (skill := self._skill(fighter, name))]
+        injury = injury_record(fighter=fighter, code=effect.code or slugify(effect.name), name=effect.name,
+                               roll=effect.roll, stat_deltas=effect.deltas, notes=effect.notes, skills=skills,
+                               reason=effect.reason, dice=effect.dice, actor=self.actor, **self.link)  # fmt: skip
         self.undo["injuries"].append(injury.pk)
 
-    def status(self, effect: dict) -> None:
+    def status(self, effect: StatusChange) -> None:
         fighter = self.fighter(effect)
-        if effect.get("captive") and not (
+        if effect.captive and not (
             fighter.status == FighterStatus.CAPTURED and fighter.captured_by_id == self.sequence.gang_id
         ):
             # Rescued (or otherwise gone) since the step was rolled: the captors no longer hold them.
@@ -81,43 +91,57 @@ class _Writer:
         self.undo["fighters"].setdefault(
             str(fighter.pk), {"status": fighter.status, "captured_by": fighter.captured_by_id}
         )
-        if effect["status"] in GONE:
+        if effect.status in GONE:
             # The kit leaves with the fighter (to the Stash, or lost: fighter_status_set's rule); a revert gives it back.
             for item in fighter.purchases.values("pk", "equipment_id", "price"):
                 self.undo["kit"][str(item.pop("pk"))] = {**item, "fighter": fighter.pk}
-        fighter_status_set(fighter=fighter, status=effect["status"], captured_by_id=effect.get("captured_by"),
-                           reason=effect["reason"], dice=effect["dice"], actor=self.actor, **self.link)  # fmt: skip
+        fighter_status_set(fighter=fighter, status=effect.status, captured_by_id=effect.captured_by,
+                           reason=effect.reason, dice=effect.dice, actor=self.actor, **self.link)  # fmt: skip
 
-    def recruit(self, effect: dict) -> None:
+    def recruit(self, effect: RecruitOutcome) -> None:
         gang = self.sequence.gang
-        fighter_type = gang.house.fighter_types.filter(category=effect["category"], is_active=True).order_by("order", "pk").first()  # fmt: skip
+        fighter_type = gang.house.fighter_types.filter(category=effect.category, is_active=True).order_by("order", "pk").first()  # fmt: skip
         if fighter_type is None:
-            ledger_record(gang=gang, kind=LedgerKind.OTHER, description=f"No {effect['category']} on the house list to recruit",
-                          reason=effect["reason"], dice=effect["dice"], actor=self.actor, **self.link)  # fmt: skip
+            ledger_record(gang=gang, kind=LedgerKind.OTHER, description=f"No {effect.category} on the house list to recruit",
+                          reason=effect.reason, dice=effect.dice, actor=self.actor, **self.link)  # fmt: skip
             return
-        hired = fighter_hire(gang=gang, fighter_type=fighter_type, name=effect["name"], actor=self.actor,
-                             free_reason=f"Free recruit from the Home Settlement: {effect['reason']}",
+        hired = fighter_hire(gang=gang, fighter_type=fighter_type, name=effect.name, actor=self.actor,
+                             free_reason=f"Free recruit from the Home Settlement: {effect.reason}",
                              override_reason="Free recruit from the Home Settlement", **self.link)  # fmt: skip
         self.undo["recruits"].append(hired.pk)
 
-    def advance(self, effect: dict) -> None:
+    def advance(self, effect: Advance) -> None:
         fighter = self.fighter(effect)
-        skill = None if effect["stat"] else self._skill(fighter, effect["skill"], effect["table"])
+        skill = None if effect.stat else self._skill(fighter, effect.skill, effect.table)
         if skill is not None and fighter.skills.filter(skill=skill).exists():
             skill = None  # already known: the advance and its account stand without a second copy
-        kind = Advancement.Kind.CHARACTERISTIC if effect["stat"] else Advancement.Kind.SKILL
-        advancement = advancement_record(fighter=fighter, kind=kind, description=effect["description"],
-                                         stat=effect["stat"] or None, delta=1 if effect["stat"] else 0, skill=skill,
-                                         reason=effect["reason"], dice=effect["dice"], actor=self.actor, **self.link)  # fmt: skip
+        kind = Advancement.Kind.CHARACTERISTIC if effect.stat else Advancement.Kind.SKILL
+        advancement = advancement_record(fighter=fighter, kind=kind, description=effect.description,
+                                         stat=effect.stat or None, delta=1 if effect.stat else 0, skill=skill,
+                                         reason=effect.reason, dice=effect.dice, actor=self.actor, **self.link)  # fmt: skip
         self.undo["advancements"].append(advancement.pk)
 
 
 def effects_apply(sequence: Sequence, *, step_slugs, actor) -> dict:
-    """Write every effect of the draft's steps, in order; return the undo record."""
+    """Write every outcome of the draft's steps, in order; return the undo record."""
     writer = _Writer(sequence, actor)
     for slug in step_slugs:
         for effect in sequence.draft["steps"][slug]["effects"]:
-            getattr(writer, effect["op"])(effect)
+            match outcome_from_json(effect):
+                case ExperienceAward() as award:
+                    writer.xp(award)
+                case CreditsChange() as change:
+                    writer.credits(change)
+                case ReputationChange() as change:
+                    writer.reputation(change)
+                case LastingInjury() as injury:
+                    writer.injury(injury)
+                case StatusChange() as change:
+                    writer.status(change)
+                case RecruitOutcome() as recruit:
+                    writer.recruit(recruit)
+                case Advance() as advance:
+                    writer.advance(advance)
     return writer.undo
 
 

@@ -15,6 +15,7 @@ from gangs.stats import fighter_snapshot
 from postbattle.engine import Context, FighterInfo, ResultInfo, TerritoryInfo
 from postbattle.models import Sequence, SequenceState
 from rulebook.n18.campaign.battle_rewards import RECORD_AWARDS, GangResult, TakenDown, standard_awards
+from rulebook.n18.campaign.record import Casket
 from rulebook.roster import FighterSnapshot
 
 
@@ -60,7 +61,7 @@ def _gang_result(battle: Battle, side: str, gang: Gang) -> GangResult:
         bottled=battle.attacker_bottled if side == Side.ATTACKER else battle.defender_bottled,
         own_relic_defiled=bool(relic.get(side)),
         enemy_relic_defiled=bool(relic.get(other)),
-        caskets_opened=int(facts.get("caskets_opened") or 0),
+        caskets_opened=max(int(facts.get("caskets_opened") or 0), len(facts.get("caskets") or ())),
         caches_destroyed=int(facts.get("caches_destroyed") or 0),
         caches_recovered=int(facts.get("caches_recovered") or 0),
     )
@@ -91,7 +92,10 @@ def battle_context(battle: Battle, gang: Gang) -> tuple[Context, dict[str, Fight
     captives = Fighter.objects.filter(captured_by=gang, status=FighterStatus.CAPTURED).select_related("fighter_type")
     # A captive's value: what the gang paid for the fighter and the kit they carry.
     captives = captives.annotate(kit=Coalesce(Sum("purchases__price"), 0))
-    held = CampaignTerritory.objects.filter(campaign=battle.campaign_id, holder=gang).select_related("territory")
+    held = CampaignTerritory.objects.filter(campaign=battle.campaign_id).select_related("territory")
+    # As they stood when the battle was confirmed (campaigns.services.battle_report_confirm), else as now.
+    at_confirmation = (battle.scenario_facts.get("held") or {}).get(side)
+    held = held.filter(pk__in=at_confirmation) if at_confirmation is not None else held.filter(holder=gang)
     leader = next((f for f in fighters if f.fighter_type.category == FighterCategory.LEADER), None)
     underdog = 0
     if battle.campaign.edition == Edition.CLASSIC:
@@ -133,6 +137,7 @@ def battle_context(battle: Battle, gang: Gang) -> tuple[Context, dict[str, Fight
         leader=str(leader.pk) if leader else None,
         underdog_by=underdog,
         awards=_awards(every_result, gang),
+        caskets=tuple(c for c in map(Casket.from_json, battle.scenario_facts.get("caskets") or ()) if c.side == side),
     )
     return context, {str(f.pk): snapshot(f) for f in fighters}
 

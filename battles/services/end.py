@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from battles.models import BattleAction, BattleFighter, BattleSession, BattleStatus, Condition, Side
 from battles.services.state import battle_state, locked, log_action
+from rulebook.dice import DiceSource, RandomDice
 
 END_OUTCOMES = {
     Condition.OUT_OF_ACTION: "out_of_action",
@@ -30,7 +31,7 @@ def battle_report(battle: BattleSession, fighters: list[BattleFighter], actions:
         # Injured fighter went Out of Action on their own Recovery test, whoever Seriously Injured them. The awards
         # follow the same fighter as the report's "by", so the record and the experience cannot disagree.
         by = f.taken_out_by_id or f.seriously_injured_by_id
-        if f.out_of_action and by:
+        if f.out_of_action and by and f.pk not in battle.facts.get("fighters_fled", []):
             award(by, "out_of_action")
             if f.profile.get("category") in ("leader", "champion"):
                 award(by, "leader_or_champion_out_of_action")
@@ -48,13 +49,16 @@ def battle_report(battle: BattleSession, fighters: list[BattleFighter], actions:
         for record in battle.facts.get(name, []):
             award(record["fighter"], name)
 
+    fled = set(battle.facts.get("fighters_fled", []))
+
     def end(f: BattleFighter) -> dict:
         by = by_pk.get(f.taken_out_by_id or f.seriously_injured_by_id)
         return {
             "fighter": f.fighter_id,
             "name": f.name,
             "side": f.side,
-            "outcome": END_OUTCOMES.get(f.condition, "ok"),
+            # Fled the battlefield (a failed Cool test): not Out of Action, so no Lasting Injury, nobody credited.
+            "outcome": "fled" if f.pk in fled else END_OUTCOMES.get(f.condition, "ok"),
             "by": by.fighter_id if by else None,
             "by_name": by.name if by else "",
             "flesh_wounds": f.flesh_wounds,
@@ -133,20 +137,31 @@ def _wounding_hits(action: BattleAction) -> list[tuple[int, int]]:
 
 
 @transaction.atomic
-def battle_end(*, battle: BattleSession, actor, winner: str = "", notes: str = "") -> BattleSession:
-    """End the battle: write the report (and hand it to the campaign's post-battle sequence, if any)."""
+def battle_end(*, battle: BattleSession, actor, winner: str = "", notes: str = "", captured=(),
+               captives_freed=(), dice: DiceSource | None = None) -> BattleSession:  # fmt: skip
+    """End the battle: write the report (and hand it to the campaign's post-battle sequence, if any).
+
+    ``captured``: the (gang) fighter ids taken captive by the other gang; ``captives_freed``: in a campaign's
+    Rescue Mission, the captives freed. The campaign checks both as part of the battle's record."""
     battle, fighters = locked(battle)
     if winner not in ("", Side.A, Side.B):
         raise ValidationError("The winner is one of the two gangs, or nobody (a draw).")
+    dice = dice or RandomDice()
+    left_to_attacker = _caskets_left_to_the_attacker(battle, dice) + _relic_of_the_gang_that_fled(
+        battle, fighters, dice
+    )
     report = battle_report(battle, fighters, list(battle.actions.all()))
-    report.update(winner=winner or None, draw=not winner, notes=notes)
+    captured = set(captured)
+    for row in report["fighters"]:
+        row["captured"] = row["fighter"] in captured
+    report.update(winner=winner or None, draw=not winner, notes=notes, captives_freed=sorted(set(captives_freed)))
     before = battle_state(battle, fighters)
     battle.report = report
     battle.status = BattleStatus.ENDED
     battle.ended_at = timezone.now()
     battle.version += 1
-    battle.save(update_fields=["report", "status", "ended_at", "version", "updated_at"])
-    changes = ["Battle report written"]
+    battle.save(update_fields=["report", "facts", "status", "ended_at", "version", "updated_at"])
+    changes = [*left_to_attacker, "Battle report written"]
     if battle.campaign_battle_id:
         _campaign_report_submit(battle, report, actor)
         changes.append("Report sent to the campaign for confirmation")
@@ -154,16 +169,67 @@ def battle_end(*, battle: BattleSession, actor, winner: str = "", notes: str = "
     return battle
 
 
+def _caskets_left_to_the_attacker(battle: BattleSession, dice: DiceSource) -> list[str]:
+    """Smash & Grab: when the defender bottled out and fled, the attacker rolls for each loot casket still
+    unopened, a Booby Trapped result doing nothing (the guide's Smash & Grab, Ending the Battle). The dice
+    and what each casket held go into the battle's facts, and so into the campaign's record."""
+    from rulebook.n18.campaign.battlefield import open_loot_casket
+    from rulebook.n18.campaign.record import casket_rules
+
+    if battle.edition != "n18" or battle.scenario != "smash-and-grab":
+        return []
+    role = {side: battle.role(side) or ("attacker" if side == Side.A else "defender") for side in (Side.A, Side.B)}
+    fled = [side for side in battle.facts.get("fled", []) if role[side] == "defender"]
+    attacker = next(side for side in (Side.A, Side.B) if role[side] == "attacker")
+    caskets = list(battle.facts.get("caskets", []))
+    if not fled or attacker in battle.facts.get("fled", []):
+        return []
+    words = []
+    for _ in range(casket_rules(battle.scenario).count - len(caskets)):
+        mark = len(dice.rolls)
+        found = open_loot_casket(dice, smash_and_grab=True, ignore_booby_trap=True)
+        caskets.append({"side": attacker, "fighter": None, "result": found["result"], "credits": found["credits_gained"],
+                        "dice": [r.as_json() for r in dice.rolls[mark:]]})  # fmt: skip
+        words.append(f"A casket left behind, rolled for {battle.gang(attacker).name}: {found['result']}"
+                     + (f", {found['credits_gained']} credits" if found["credits_gained"] else ""))  # fmt: skip
+    battle.facts = {**battle.facts, "caskets": caskets}
+    return words
+
+
+def _relic_of_the_gang_that_fled(battle: BattleSession, fighters: list[BattleFighter], dice: DiceSource) -> list[str]:
+    """Border Dispute: when one gang bottled out and fled and its relic was not defiled, a random fighter of the
+    other gang counts as having defiled it (the guide's Border Dispute, Ending the Battle)."""
+    from rulebook.roster import pick_index
+
+    fled = battle.facts.get("fled", [])
+    if battle.edition != "n18" or battle.scenario != "border-dispute" or len(fled) != 1:
+        return []
+    loser = fled[0]
+    defiled = dict(battle.facts.get("relics_defiled", {}))
+    winners = [f for f in fighters if f.side != loser]
+    if loser in defiled or not winners:
+        return []
+    fighter = winners[
+        pick_index(len(winners), dice, f"Border Dispute: the fighter who defiles {battle.gang(loser).name}'s relic")
+    ]
+    defiled[loser] = {"fighter": fighter.pk, "name": fighter.name, "dice": [r.as_json() for r in dice.rolls[-2:]]}
+    battle.facts = {**battle.facts, "relics_defiled": defiled}
+    return [f"{battle.gang(loser).name} fled: {fighter.name} counts as having defiled their relic"]
+
+
 # The campaign's post-battle sequence reads "seriously_injured" as the classic fighter down at the end.
 CAMPAIGN_OUTCOMES = {"ok": "ok", "down": "seriously_injured", "seriously_injured": "seriously_injured",
-                     "out_of_action": "out_of_action"}  # fmt: skip
+                     "out_of_action": "out_of_action", "fled": "fled"}  # fmt: skip
 
 
 def campaign_facts(battle: BattleSession) -> dict:
     """The scenario facts in the campaign's words (roles rather than sides)."""
     role = {Side.A: battle.role_a or "attacker", Side.B: battle.role_b or "defender"}
     facts = battle.facts
-    out = {"caskets_opened": len(facts.get("caskets", [])), "caskets": facts.get("caskets", [])}
+    fighter_of = dict(battle.fighters.values_list("pk", "fighter_id"))
+    caskets = [{"side": role[c["side"]], "fighter": str(fighter_of[c["fighter"]]) if fighter_of.get(c["fighter"]) else None,
+                "result": c.get("result") or "", "credits": c.get("credits", 0)} for c in facts.get("caskets", [])]  # fmt: skip
+    out = {"caskets_opened": len(caskets), "caskets": caskets}
     for name in ("caches_destroyed", "caches_recovered"):
         if facts.get(name):
             out[name] = len(facts[name])
@@ -182,7 +248,8 @@ def _campaign_report_submit(battle: BattleSession, report: dict, actor) -> None:
         {
             "fighter": f["fighter"],
             "outcome": CAMPAIGN_OUTCOMES[f["outcome"]],
-            "caused_by": f["by"] if f["outcome"] != "ok" else None,
+            "caused_by": f["by"] if f["outcome"] not in ("ok", "fled") else None,
+            "captured": f.get("captured", False),
             "awards": f["awards"],
         }
         for f in report["fighters"]
@@ -203,5 +270,6 @@ def _campaign_report_submit(battle: BattleSession, report: dict, actor) -> None:
         defender_fled=fled.get("defender", False),
         fighter_results=results,
         scenario_facts=campaign_facts(battle),
+        captives_freed=report.get("captives_freed", ()),
         notes=report.get("notes", ""),
     )

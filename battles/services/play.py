@@ -12,6 +12,7 @@ import copy
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Max
 
 from battles.models import (
     CONDITIONS,
@@ -27,7 +28,7 @@ from battles.rules import Plan, edition_rules
 from battles.services.state import battle_state, locked, log_action, repeated, save_state
 from content.models import Edition
 from rulebook import editions
-from rulebook.dice import DiceNeeded, DiceSource, RandomDice, ScriptedDice, WrongFace
+from rulebook.dice import DiceNeeded, DiceSource, RandomDice, ReplayDice, ScriptedDice, WrongFace
 from rulebook.errors import RulesInputError
 from rulebook.query import Query
 
@@ -106,10 +107,23 @@ def action_next_die(*, battle: BattleSession, plan: Plan, dice: list) -> DiceNee
     return None
 
 
-def _dice_source(dice: list | DiceSource | None) -> DiceSource:
+def _dice_source(dice: list | DiceSource | None, battle: BattleSession, plan: Plan) -> DiceSource:
     if isinstance(dice, DiceSource):
         return dice
-    return ScriptedDice(dice) if dice else RandomDice()
+    if dice:
+        return ScriptedDice(dice)
+    # Every die final: the same action undone and taken again answers its purposes with the dice it rolled.
+    return ReplayDice(_undone_dice(battle, plan), RandomDice())
+
+
+def _undone_dice(battle: BattleSession, plan: Plan) -> list[dict]:
+    """The dice of the latest undone action like ``plan`` (same kind, rule, fighters and query) not taken again
+    since: an undone Booby Trapped casket opened again is Booby Trapped again."""
+    same = battle.actions.filter(kind=plan.kind, rule=plan.rule, fighter=plan.fighter, target=plan.target,
+                                 query=plan.query)  # fmt: skip
+    standing = same.filter(undone=False).aggregate(n=Max("number"))["n"] or 0
+    undone = same.filter(undone=True, number__gt=standing).order_by("-number").first()
+    return list(undone.dice) if undone is not None else []
 
 
 @transaction.atomic
@@ -127,7 +141,7 @@ def action_resolve(
     before = battle_state(battle, fighters)
     plan = action_plan(battle=battle, kind=kind, params=params, fighters=fighters)
     odds = action_odds(battle=battle, plan=plan)
-    source = _dice_source(dice)
+    source = _dice_source(dice, battle, plan)
     result = {}
     if plan.rolls:
         try:

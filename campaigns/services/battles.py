@@ -15,6 +15,7 @@ from campaigns.models import (
     BattleFighterResult,
     BattleOrigin,
     BattleStatus,
+    CampaignTerritory,
     Outcome,
     Side,
 )
@@ -30,6 +31,8 @@ from gangs.services import fighter_status_set, hired_guns_leave
 from rulebook import gang_rules
 from rulebook.dice import DiceSource
 from rulebook.errors import RulesInputError
+from rulebook.n18.campaign.record import BattleRecord, Casket, FighterEnd, check_record
+from rulebook.n18.campaign.record import other as other_role
 
 
 def _require_scheduled(battle: Battle) -> None:
@@ -198,11 +201,12 @@ def battle_crew_select(*, battle: Battle, side: str, chosen: Sequence[int], dice
 
 
 def _fighter_rows(battle: Battle, fighter_results: Iterable[dict]) -> list[BattleFighterResult]:
+    """The report's fighter rows, each fighter in one of the two gangs (the rest is :func:`_checked_facts`')."""
     sides = {battle.attacker_id: Side.ATTACKER, battle.defender_id: Side.DEFENDER}
     ids = set()
     rows = []
     entries = list(fighter_results)
-    fighters = Fighter.objects.in_bulk(
+    fighters = Fighter.objects.select_related("fighter_type").in_bulk(
         [e["fighter"] for e in entries] + [e["caused_by"] for e in entries if e.get("caused_by")]
     )
     for i, entry in enumerate(entries):
@@ -213,20 +217,45 @@ def _fighter_rows(battle: Battle, fighter_results: Iterable[dict]) -> list[Battl
             raise ValidationError(f"{fighter.name} appears twice in the report.")
         ids.add(fighter.pk)
         outcome = entry.get("outcome", Outcome.OK)
-        if outcome not in Outcome.values:
-            raise ValidationError(f"{fighter.name}: unknown outcome {outcome!r}.")
         caused_by = fighters.get(entry["caused_by"]) if entry.get("caused_by") else None
         if caused_by is not None and caused_by.gang_id not in set(sides) - {fighter.gang_id}:
             raise ValidationError(f"{fighter.name} can only be taken down by an enemy fighter.")
-        if caused_by is not None and outcome == Outcome.OK:
-            raise ValidationError(f"{fighter.name} is fine, so nobody took them down.")
         killed = bool(entry.get("killed"))
-        if killed and outcome != Outcome.OUT_OF_ACTION:
-            raise ValidationError(f"{fighter.name}: a fighter killed during the battle is Out of Action.")
         rows.append(BattleFighterResult(battle=battle, fighter=fighter, side=sides[fighter.gang_id], outcome=outcome,
                                         caused_by=caused_by, captured=bool(entry.get("captured")), killed=killed,
                                         awards=dict(entry.get("awards") or {})))  # fmt: skip
     return rows
+
+
+def battle_record_of(
+    battle: Battle, rows: Iterable[BattleFighterResult], facts: dict, *, bottled=(), fled=(), winner: str | None = None
+) -> BattleRecord:
+    """The battle's one record (:mod:`rulebook.n18.campaign.record`) from its fighter rows and facts."""
+    gangs = {Side.ATTACKER: battle.attacker_id, Side.DEFENDER: battle.defender_id}
+    ends = tuple(
+        FighterEnd(str(r.fighter_id), r.fighter.name, r.side, r.outcome,
+                   str(r.caused_by_id) if r.caused_by_id else None, r.killed,
+                   gangs[other_role(r.side)] if r.captured else None,
+                   r.fighter.fighter_type.category, dict(r.awards or {}))
+        for r in rows
+    )  # fmt: skip
+    caskets = tuple(Casket.from_json(c) for c in facts.get("caskets") or ())
+    return BattleRecord(battle.scenario, ends, caskets, facts.get("caskets_opened"), tuple(bottled), tuple(fled),
+                        winner, tuple(str(pk) for pk in facts.get("captives_freed", ())), gangs)  # fmt: skip
+
+
+def _checked_facts(battle: Battle, rows: list[BattleFighterResult], facts: dict, *, bottled, fled) -> dict:
+    """Check the report as one record (each fighter's end, each casket against the scenario's rules) and return
+    the facts with the caskets as the record stores them."""
+    try:
+        record = check_record(battle_record_of(battle, rows, facts, bottled=bottled, fled=fled))
+    except RulesInputError as err:
+        raise ValidationError(err.message) from err
+    if record.caskets:
+        facts["caskets"] = [c.as_json() for c in record.caskets]
+    if record.opened():
+        facts["caskets_opened"] = record.opened()
+    return facts
 
 
 @transaction.atomic
@@ -280,6 +309,8 @@ def battle_report_submit(
         if not battle.is_rescue or not set(freed) <= held:
             raise ValidationError(f"Only a Rescue Mission frees captives, and only those {battle.defender.name} holds.")
         facts["captives_freed"] = freed
+    bottled = tuple(side for side, did in ((Side.ATTACKER, attacker_bottled), (Side.DEFENDER, defender_bottled)) if did)
+    facts = _checked_facts(battle, rows, facts, bottled=bottled, fled=tuple(side for side, did in fled.items() if did))
     battle.winner, battle.is_draw = winner, is_draw
     battle.attacker_bottled, battle.defender_bottled = attacker_bottled, defender_bottled
     battle.attacker_fled, battle.defender_fled = attacker_fled, defender_fled
@@ -305,10 +336,17 @@ def battle_report_confirm(*, battle: Battle, actor, is_arbitrator: bool) -> Batt
         raise ValidationError("The opponent or an arbitrator confirms a report, not the player who entered it.")
     battle.status = BattleStatus.CONFIRMED
     battle.confirmed_by, battle.confirmed_at = actor, timezone.now()
-    battle.save(update_fields=["status", "confirmed_by", "confirmed_at"])
     stakes = battle.stakes
     if stakes is not None and battle.winner_id == battle.attacker_id and stakes.holder_id != battle.attacker_id:
         _territory_move(stakes, battle.attacker, actor, reason=f"Won {battle.scenario_name}", battle=battle)
+    # The territories each gang holds as the battle is confirmed (the challenged one moved): the post-battle
+    # sequence collects income from these, however often it is reverted and run again later.
+    held = CampaignTerritory.objects.filter(
+        campaign=battle.campaign_id, holder__in=(battle.attacker_id, battle.defender_id)
+    )
+    battle.scenario_facts = {**battle.scenario_facts, "held": {
+        side: sorted(t.pk for t in held if t.holder_id == battle.gang_of(side).pk) for side in Side.values}}  # fmt: skip
+    battle.save(update_fields=["status", "confirmed_by", "confirmed_at", "scenario_facts"])
     if battle.is_rescue:
         _rescue_resolve(battle, actor)
     # Hired for this battle only: they leave before the post-battle sequence, which they take no part in.

@@ -98,9 +98,15 @@ def _dice_text(rows: list[dict]) -> str:
 
 @transaction.atomic
 def battle_arrange(
-    *, campaign: Campaign, attacker: Gang, defender: Gang, stakes: CampaignTerritory | None = None
+    *,
+    campaign: Campaign,
+    attacker: Gang,
+    defender: Gang,
+    stakes: CampaignTerritory | None = None,
+    rescue: bool = False,
 ) -> Battle:
-    """An arbitrator pairs two gangs: the classic rules' free pairing, or an adjustment to a cycle."""
+    """An arbitrator pairs two gangs: the classic rules' free pairing, or an adjustment to a cycle (a Rescue
+    Mission too, by the same rule as a challenge for one)."""
     _lock(campaign)
     _require_in_progress(campaign)
     if attacker.pk == defender.pk:
@@ -108,6 +114,8 @@ def battle_arrange(
     _member(campaign, attacker)
     _member(campaign, defender)
     cycle = _current_cycle(campaign) if campaign.has_cycles else None
+    if rescue:
+        return _rescue_issue(campaign, cycle, attacker, defender, stakes, origin=BattleOrigin.ARRANGED)
     if cycle and {attacker.pk, defender.pk} & (
         engaged_gang_ids(cycle) - set(cycle.passed.values_list("pk", flat=True))
     ):
@@ -149,6 +157,8 @@ def challenge_issue(
     if challenger.pk == target.pk:
         raise ValidationError("A gang cannot challenge itself.")
     _member(campaign, target)
+    if rescue:
+        return _rescue_issue(campaign, cycle, challenger, target, stakes, origin=BattleOrigin.CHALLENGE)
     engaged = engaged_gang_ids(cycle)
     turn = next_challenger(contenders(standings(campaign)), done={str(i) for i in engaged})
     if turn is None or turn.id != str(challenger.pk):
@@ -156,14 +166,27 @@ def challenge_issue(
         raise ValidationError(f"It is not {challenger.name}'s turn: {waiting} (lowest rating first).")
     if target.pk in engaged:
         raise ValidationError(f"{target.name} already has a battle this cycle or has passed.")
-    if rescue == (stakes is not None):
+    if stakes is None:
         raise ValidationError("Challenge either for a territory or for a Rescue Mission.")
-    if rescue and not captives_of(challenger, target).exists():
-        raise ValidationError(f"{target.name} holds none of {challenger.name}'s fighters captive.")
-    if stakes is not None:
-        _check_stakes(campaign, stakes, target)
+    _check_stakes(campaign, stakes, target)
     return Battle.objects.create(campaign=campaign, cycle=cycle, origin=BattleOrigin.CHALLENGE,
-                                 attacker=challenger, defender=target, stakes=stakes, is_rescue=rescue)  # fmt: skip
+                                 attacker=challenger, defender=target, stakes=stakes)  # fmt: skip
+
+
+def _rescue_issue(campaign, cycle, rescuers: Gang, captors: Gang, stakes, *, origin: str) -> Battle:
+    """A Rescue Mission against the gang holding one of ``rescuers``' fighters. It stands outside the challenge
+    order (our decision, docs/campaigns.md): whatever the order, whether the captors passed or already have a
+    battle this cycle, the rescuers may come for their fighter, and it takes neither gang's challenge."""
+    if stakes is not None:
+        raise ValidationError("Challenge either for a territory or for a Rescue Mission.")
+    if not captives_of(rescuers, captors).exists():
+        raise ValidationError(f"{captors.name} holds none of {rescuers.name}'s fighters captive.")
+    waiting = Battle.objects.filter(campaign=campaign, is_rescue=True, attacker=rescuers, defender=captors,
+                                    status__in=(BattleStatus.SCHEDULED, BattleStatus.REPORTED))  # fmt: skip
+    if waiting.exists():
+        raise ValidationError(f"{rescuers.name} has a Rescue Mission against {captors.name} to play already.")
+    return Battle.objects.create(campaign=campaign, cycle=cycle, origin=origin, attacker=rescuers, defender=captors,
+                                 is_rescue=True)  # fmt: skip
 
 
 @transaction.atomic

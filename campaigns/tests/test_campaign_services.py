@@ -5,7 +5,7 @@ from django.core.exceptions import ValidationError
 
 from campaigns import services
 from campaigns.models import Battle, BattleOrigin, BattleStatus, CampaignStatus, CampaignTerritory, Outcome, Side
-from campaigns.selectors import gang_territories, rating_of, standings
+from campaigns.selectors import challenge_queue, gang_territories, rating_of, standings
 from gangs.ledger import ledger_totals
 from gangs.models import FighterStatus, LedgerEntry, LedgerKind
 from rulebook.dice import ScriptedDice
@@ -172,9 +172,33 @@ def test_lowest_rated_gang_challenges_first(cycle_two):
     assert (battle.attacker, battle.defender, battle.origin) == (low, high, BattleOrigin.CHALLENGE)
     # the challenged gang is engaged: next is the second lowest, who cannot challenge the engaged gang
     other = CampaignTerritory.objects.get(campaign=campaign, holder=third, is_home_settlement=False)
+    # (a territory challenge: a Rescue Mission stands outside the challenge order, see the test after this one)
+    mine = CampaignTerritory.objects.get(campaign=campaign, holder=low, is_home_settlement=False)
     with pytest.raises(ValidationError, match="already has a battle"):
-        services.challenge_issue(campaign=campaign, challenger=second, target=low, stakes=None, rescue=True)
+        services.challenge_issue(campaign=campaign, challenger=second, target=low, stakes=mine)
     services.challenge_issue(campaign=campaign, challenger=second, target=third, stakes=other)
+
+
+def test_a_rescue_mission_is_issued_whatever_the_order_passes_or_battles(cycle_two):
+    """Issue 21: a lower-rated captor that passed, or already fights this cycle, cannot escape the rescuers; the
+    rescuers need not wait for their turn; the arbitrator can arrange one too; it takes nobody's challenge."""
+    campaign, (low, second, third, high) = cycle_two
+    captive = high.fighters.first()
+    captive.status, captive.captured_by = FighterStatus.CAPTURED, low
+    captive.save()
+    services.challenge_pass(campaign=campaign, gang=low)  # the captor passes
+    stake = CampaignTerritory.objects.get(campaign=campaign, holder=third, is_home_settlement=False)
+    services.challenge_issue(campaign=campaign, challenger=second, target=third, stakes=stake)
+    battle = services.challenge_issue(campaign=campaign, challenger=high, target=low, rescue=True)
+    assert (battle.attacker, battle.defender, battle.is_rescue) == (high, low, True)
+    with pytest.raises(ValidationError, match="Rescue Mission against .* to play already"):
+        services.challenge_issue(campaign=campaign, challenger=high, target=low, rescue=True)
+    services.battle_cancel(battle=battle)
+    arranged = services.battle_arrange(campaign=campaign, attacker=high, defender=low, rescue=True)
+    assert arranged.is_rescue and arranged.origin == BattleOrigin.ARRANGED
+    # high still challenges in its turn: the Rescue Mission took nobody's challenge.
+    queue = [row.gang for row in challenge_queue(campaign, standings(campaign), campaign.cycles.last())]
+    assert queue == [high]
 
 
 def test_passing_hands_the_turn_on(cycle_two):

@@ -95,6 +95,11 @@ def main() -> int:
         print("\nA whole campaign played by the machine, invariants checked after every step:", flush=True)
         for edition in ("n18", "classic"):
             _manage(env, "simulate_campaign", "--edition", edition, "--gangs", "8", "--cycles", "3", "--seed", "7")
+        # Issue 21's runs: the battle that never ended, and a larger campaign of each policy (reconciled).
+        _manage(env, "simulate_campaign", "--edition", "n18", "--gangs", "5", "--cycles", "3", "--seed", "90210")
+        for policy in ("assistant", "hand"):
+            _manage(env, "simulate_campaign", "--edition", "n18", "--gangs", "16", "--cycles", "5", "--seed", "5",
+                    "--policy", policy)  # fmt: skip
     finally:
         if gunicorn is not None:
             gunicorn.terminate()

@@ -3,8 +3,12 @@
 Each activation shoots an enemy in play at a distance within the weapon's range, or fights an engaged enemy; a
 fighter with no ranged weapon charges (the table marks both fighters engaged, as a player would by hand). Every
 prompt the rules raise (Nerve, Leadership, Bottle, Recovery, Rally, escaping pinning, Reinforcements) is answered
-as soon as it appears. The battle ends when a gang bottles out or has nobody left standing, or after
-:data:`MAX_ROUNDS`; the gang that did not bottle wins, else it is a draw.
+as soon as it appears. Now and then a fighter opens a loot casket (the scenario's rules decide who may). The
+battle ends when a gang bottles out or has nobody left standing, or after :data:`MAX_ROUNDS` rounds (and in
+any case after :data:`MAX_TURNS` rounds or turns tried, should the rounds stop moving on): the players then end
+it as the scenario's facts propose (``battles.services.proposed_winner``), else the gang that did not bottle
+wins, else it is a draw. At the end a fighter Out of Action is now and then captured, and a Rescue Mission the
+rescuers won frees their captives (the end form's ticks).
 """
 
 from __future__ import annotations
@@ -25,11 +29,13 @@ from battles.services import (
     battle_priority_set,
     battle_reinforce,
     fighter_adjust,
+    proposed_winner,
 )
 from gangs.models import Purchase
 from rulebook.dice import DiceSource
 
 MAX_ROUNDS = 8
+MAX_TURNS = 3 * MAX_ROUNDS  # rounds (2018+) or turns (classic) tried before the players call it a day
 MAX_PROMPTS = 200  # per phase: a prompt the rules raise again and again would be a bug; stop rather than spin
 IN_PLAY = {
     "n18": (Condition.ACTIVE, Condition.PINNED, Condition.SERIOUSLY_INJURED),
@@ -238,18 +244,38 @@ class Player:
     def _can_shoot(self, fighter) -> bool:
         return bool(self._shots(fighter))
 
+    def open_casket(self, fighters) -> None:
+        """2018+: a fighter who can act opens a loot casket, one time in four (refused when the scenario says
+        their side may not, or every casket is open: then the policy simply moves on)."""
+        ready = [f for f in fighters if f.ready and f.condition == Condition.ACTIVE]
+        if self.edition == "n18" and ready and self.rng.random() < 0.25:
+            self.act("scenario", {"action": "loot-casket", "fighter": self.rng.choice(ready).pk})
+
     def play(self) -> str:
         """Play to the end; the winning side ("a", "b") or "" for a draw, as the report is ended with."""
-        if self.edition == "n18":
-            while not self.over():
+        for _ in range(MAX_TURNS):
+            if self.over():
+                break
+            if self.edition == "n18":
+                self.open_casket(self.refresh())
                 self.n18_round()
-        else:
-            while not self.over():
+            else:
                 self.classic_turn()
         fighters = self.refresh()
         lost = {side: self.battle.bottled(side) or not any(f.condition in CAN_ACT[self.edition]
                                                            for f in fighters if f.side == side)
                 for side in Side.values}  # fmt: skip
         winner = next((side for side in Side.values if lost[other_side(side)] and not lost[side]), "")
-        battle_end(battle=self.battle, actor=self.actor, winner=winner)
+        proposed, _ = proposed_winner(self.battle, fighters)
+        winner = proposed if proposed is not None else winner
+        fled = set(self.battle.facts.get("fighters_fled", []))
+        down = [f.fighter_id for f in fighters if f.condition == Condition.OUT_OF_ACTION and f.pk not in fled]
+        captured = [pk for pk in down if pk and self.rng.random() < 0.15]
+        freed = []
+        campaign_battle = self.battle.campaign_battle
+        if campaign_battle is not None and campaign_battle.is_rescue and winner == "a":
+            from campaigns.selectors import rescue_captives
+
+            freed = [c.pk for c in rescue_captives(campaign_battle)]
+        battle_end(battle=self.battle, actor=self.actor, winner=winner, captured=captured, captives_freed=freed)
         return winner

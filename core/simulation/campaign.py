@@ -32,6 +32,8 @@ from postbattle.selectors import battle_context
 from rulebook.dice import SeededDice
 from rulebook.n18.matchmaking import next_challenger
 
+POLICIES = ("mixed", "assistant", "hand")  # how the battles are played: either way at random, or all one way
+
 
 @dataclass
 class SimulationResult:
@@ -39,7 +41,12 @@ class SimulationResult:
     gangs: int
     cycles: int
     seed: int
+    policy: str = "mixed"
     battles: int = 0
+    hand_reported: int = 0
+    caskets: int = 0
+    bounties: int = 0
+    reverts: int = 0
     fighters_lost: int = 0
     captures: int = 0
     rescue_missions: int = 0
@@ -54,17 +61,22 @@ class SimulationResult:
         return self.seconds / self.battles if self.battles else 0.0
 
     def summary(self) -> str:
-        return (f"simulate_campaign {self.edition} gangs={self.gangs} cycles={self.cycles} seed={self.seed}: "
-                f"{self.battles} battles, {self.actions} actions, {self.fighters_lost} fighters lost, "
-                f"{self.captures} captures, {self.rescues} rescues in {self.rescue_missions} Rescue Missions, "
-                f"{self.credits} credits in the Stashes, {self.per_battle:.2f} s per battle; invariants intact")  # fmt: skip
+        policy = "" if self.policy == "mixed" else f" policy={self.policy}"
+        return (f"simulate_campaign {self.edition} gangs={self.gangs} cycles={self.cycles} seed={self.seed}{policy}: "
+                f"{self.battles} battles ({self.hand_reported} reported by hand), {self.actions} actions, "
+                f"{self.fighters_lost} fighters lost, {self.captures} captures, {self.rescues} rescues in "
+                f"{self.rescue_missions} Rescue Missions, {self.caskets} caskets, {self.bounties} bounties, "
+                f"{self.reverts} reverts and re-runs, {self.credits} credits in the Stashes, "
+                f"{self.per_battle:.2f} s per battle; invariants intact")  # fmt: skip
 
 
 class Simulation:
-    def __init__(self, *, edition: str, gangs: int, cycles: int, seed: int, long_names: bool, out):
+    def __init__(self, *, edition: str, gangs: int, cycles: int, seed: int, long_names: bool, out,
+                 policy: str = "mixed"):  # fmt: skip
         self.edition, self.cycles, self.long_names, self.out = edition, cycles, long_names, out
         self.rng = random.Random(seed)
-        self.result = SimulationResult(edition, gangs, cycles, seed)
+        self.policy = policy
+        self.result = SimulationResult(edition, gangs, cycles, seed, policy)
         self.tag = f"sim{seed}-{uuid.uuid4().hex[:6]}"
         self.gang_count = gangs
         self.written: dict[int, int] = {}  # applied sequence → ledger entries it wrote
@@ -100,25 +112,39 @@ class Simulation:
 
     # --- matchmaking ------------------------------------------------------------------------------------
 
+    def rescues(self, campaign: Campaign) -> None:
+        """Each gang with a fighter held captive comes for them with a Rescue Mission, whatever the challenge
+        order and whether the captors passed or already fight this cycle (half by challenge, half arranged by
+        the arbitrator)."""
+        gangs = [r.gang for r in standings(campaign)]
+        for rescuers in gangs:
+            for captors in gangs:
+                if captors.pk == rescuers.pk or not captives_of(rescuers, captors).exists():
+                    continue
+                if self.rng.random() < 0.5:
+                    campaign_services.challenge_issue(campaign=campaign, challenger=rescuers, target=captors,
+                                                      rescue=True)  # fmt: skip
+                else:
+                    campaign_services.battle_arrange(campaign=campaign, attacker=rescuers, defender=captors,
+                                                     rescue=True)  # fmt: skip
+                self.result.rescue_missions += 1
+
     def challenges(self, campaign: Campaign) -> None:
-        """From Cycle 2, each gang in turn (lowest rating first) challenges: a Rescue Mission against a gang
-        holding one of its fighters, else for a territory the target holds or an unclaimed one; else it passes."""
+        """From Cycle 2, each gang in turn (lowest rating first) challenges for a territory the target holds or
+        an unclaimed one, or passes; half the time before the Rescue Missions are issued, half after."""
+        rescue_first = self.rng.random() < 0.5
+        if rescue_first:
+            self.rescues(campaign)
         for _ in range(4 * self.gang_count):
             cycle = campaign.cycles.get(number=campaign.cycle)
             engaged = engaged_gang_ids(cycle)
             rows = standings(campaign)
             turn = next_challenger(contenders(rows), done={str(i) for i in engaged})
             if turn is None:
-                return
+                break
             challenger = Gang.objects.get(pk=int(turn.id))
             free = [r.gang for r in rows if r.gang.pk not in engaged and r.gang.pk != challenger.pk]
-            captors = [g for g in free if captives_of(challenger, g).exists()]
             try:
-                if captors:
-                    campaign_services.challenge_issue(campaign=campaign, challenger=challenger,
-                                                      target=self.rng.choice(captors), rescue=True)  # fmt: skip
-                    self.result.rescue_missions += 1
-                    continue
                 options = [(g, t) for g in free for t in campaign.territories.filter(is_home_settlement=False)
                            if t.holder_id in (None, g.pk)]  # fmt: skip
                 if options:
@@ -129,6 +155,8 @@ class Simulation:
             except ValidationError as refusal:
                 self.result.refusals.append(f"challenge by {challenger.name}: {' '.join(refusal.messages)}")
             campaign_services.challenge_pass(campaign=campaign, gang=challenger)
+        if not rescue_first:
+            self.rescues(campaign)
 
     def classic_pairs(self, campaign: Campaign) -> None:
         """Classic campaigns have no cycles: the arbitrator pairs the gangs at random each round."""
@@ -153,14 +181,23 @@ class Simulation:
         battle = self.scenario(battle)
         step = f"battle {battle.pk} ({battle.scenario_name}: {battle})"
         held_before = set(captives_of(battle.attacker, battle.defender).values_list("pk", flat=True))
-        session = battle_start_from_campaign(campaign_battle=battle, started_by=battle.attacker.owner, dice=self.dice())
-        again = battle_start_from_campaign(campaign_battle=battle, started_by=battle.defender.owner, dice=self.dice())
-        check("started once", step, "" if again.pk == session.pk else "a second start made a second battle")
-        check("fielded", step, invariants.fielded(session))
-        game = Player(session, self.rng, self.dice, battle.attacker.owner)
-        game.play()
-        self.result.actions += game.log.actions
-        self.result.refusals += game.log.refusals
+        by_hand = self.policy == "hand" or (self.policy == "mixed" and self.rng.random() < 0.5)
+        if by_hand:
+            hand_report(battle, self.rng, self.dice)
+            self.result.hand_reported += 1
+            how = "reported by hand"
+        else:
+            session = battle_start_from_campaign(campaign_battle=battle, started_by=battle.attacker.owner,
+                                                 dice=self.dice())  # fmt: skip
+            again = battle_start_from_campaign(campaign_battle=battle, started_by=battle.defender.owner,
+                                               dice=self.dice())  # fmt: skip
+            check("started once", step, "" if again.pk == session.pk else "a second start made a second battle")
+            check("fielded", step, invariants.fielded(session))
+            game = Player(session, self.rng, self.dice, battle.attacker.owner)
+            game.play()
+            self.result.actions += game.log.actions
+            self.result.refusals += game.log.refusals
+            how = f"{game.log.actions} actions, {game.log.prompts} prompts"
         self.check_all(campaign, f"{step}: the battle ended")
         battle.refresh_from_db()
         battle = campaign_services.battle_report_confirm(
@@ -176,11 +213,30 @@ class Simulation:
             else:
                 check("applied once", step, f"{gang.name}'s post-battle sequence applied a second time")
             self.check_all(campaign, f"{step}: {gang.name}'s post-battle sequence")
+            if self.rng.random() < 0.15:
+                self.revert_and_rerun(campaign, sequence, step)
         check("experience owed", step, invariants.experience_owed(battle))
         check("rescued", step, invariants.rescued(battle, held_before))
+        check("reconciled", step, invariants.reconciled(battle))
         self._tally(battle, held_before)
         self.result.seconds += time.perf_counter() - started
-        self.out(f"  {step}: {battle.winner or 'draw'}; {game.log.actions} actions, {game.log.prompts} prompts")
+        self.out(f"  {step}: {battle.winner or 'draw'}; {how}")
+
+    def revert_and_rerun(self, campaign: Campaign, sequence, step: str) -> None:
+        """The arbitrator reverts an applied sequence and it is run again with the same dice and choices: the
+        ledger ends where it was (each entry reversed, then written again)."""
+        arbitrator = campaign.created_by
+        before = invariants.battle_totals(sequence.battle, sequence.gang)
+        postbattle_services.sequence_revert(sequence=sequence, actor=arbitrator)
+        self.check_all(campaign, f"{step}: {sequence.gang.name}'s sequence reverted")
+        fresh = postbattle_services.sequence_rerun(sequence=sequence, actor=arbitrator, same_dice=True)
+        postbattle_services.sequence_apply(sequence=fresh, actor=arbitrator)
+        self.written[fresh.pk] = invariants.sequence_entries(fresh.pk)
+        self.written.pop(sequence.pk, None)
+        self.result.reverts += 1
+        after = invariants.battle_totals(sequence.battle, sequence.gang)
+        check("re-run gives the same", step, "" if after == before else f"{sequence.gang.name}: {before} then {after}")
+        self.check_all(campaign, f"{step}: {sequence.gang.name}'s sequence run again")
 
     def post_battle(self, battle: Battle, gang: Gang, step: str):
         sequence = postbattle_services.sequence_start(battle=battle, gang=gang, actor=gang.owner)
@@ -220,6 +276,9 @@ class Simulation:
         self.result.battles += 1
         self.result.fighters_lost += entries.filter(data__status=FighterStatus.DEAD).count()
         self.result.captures += entries.filter(data__status=FighterStatus.CAPTURED).count()
+        self.result.caskets += len(battle.scenario_facts.get("caskets") or ())
+        self.result.bounties += LedgerEntry.objects.filter(battle=battle, reason__startswith="Post-battle action: Claim "
+                                                           "Bounties", reverses__isnull=True).count()  # fmt: skip
         if battle.is_rescue:
             still = set(captives_of(battle.attacker, battle.defender).values_list("pk", flat=True))
             freed = Fighter.objects.filter(pk__in=held_before - still).exclude(status=FighterStatus.DEAD)
@@ -258,12 +317,69 @@ class Simulation:
         return self.result
 
 
+def hand_report(battle: Battle, rng: random.Random, dice) -> None:
+    """Report a battle by hand, as players who fought it at the table would: up to six fighters a side, each fine,
+    Seriously Injured, Out of Action (now and then killed or captured) or, in a gang that bottled, fled; loot
+    caskets opened by the sides the scenario lets open them, rolled on its table; a Rescue Mission the rescuers
+    win frees their captives. The service checks it as the one battle record, as it does the report form's."""
+    from campaigns.services import battle_report_submit, crew_candidates
+    from rulebook.n18.campaign.battlefield import open_loot_casket
+    from rulebook.n18.campaign.record import casket_rules
+
+    n18 = battle.campaign.edition == Edition.N18
+    sides = {role: [f for f in crew_candidates(gang) if f.status == FighterStatus.ACTIVE][:6]
+             for role, gang in (("attacker", battle.attacker), ("defender", battle.defender))}  # fmt: skip
+    bottled = {role: rng.random() < 0.3 for role in sides}
+    fled = {role: n18 and bottled[role] and rng.random() < 0.3 for role in sides}
+    if all(fled.values()):
+        fled["attacker"] = False
+    results = []
+    for role, fighters in sides.items():
+        enemies = sides["defender" if role == "attacker" else "attacker"]
+        for fighter in fighters:
+            roll = rng.random()
+            outcome = "ok" if roll < 0.5 else "seriously_injured" if roll < 0.65 else "out_of_action"
+            if n18 and bottled[role] and roll > 0.9:
+                outcome = "fled"
+            by = rng.choice(enemies).pk if outcome in ("seriously_injured", "out_of_action") and enemies else None
+            killed = n18 and outcome == "out_of_action" and rng.random() < 0.1
+            captured = outcome == "out_of_action" and not killed and rng.random() < 0.15
+            awards = {"rallies": 1} if n18 and rng.random() < 0.2 else {}
+            results.append({"fighter": fighter.pk, "outcome": outcome, "caused_by": by, "killed": killed,
+                            "captured": captured, "awards": awards})  # fmt: skip
+    facts = {}
+    if n18:
+        rules = casket_rules(battle.scenario)
+        openers = [(role, f) for role in rules.openers for f in sides[role]]
+        caskets = []
+        for _ in range(rng.randint(0, rules.count) if openers else 0):
+            role, fighter = rng.choice(openers)
+            found = open_loot_casket(dice(), smash_and_grab=rules.table != "loot-casket")
+            caskets.append({"side": role, "fighter": str(fighter.pk), "result": found["slug"],
+                            "credits": found["credits_gained"]})  # fmt: skip
+        facts = {"caskets": caskets} if caskets else {}
+    if fled["attacker"] != fled["defender"]:
+        winner = battle.defender if fled["attacker"] else battle.attacker
+    else:
+        winner = rng.choice([battle.attacker, battle.defender, None])
+    freed = []
+    if battle.is_rescue and winner is not None and winner.pk == battle.attacker_id:
+        freed = list(captives_of(battle.attacker, battle.defender).values_list("pk", flat=True))
+    battle_report_submit(battle=battle, actor=battle.attacker.owner, winner=winner, is_draw=winner is None,
+                         attacker_bottled=bottled["attacker"], defender_bottled=bottled["defender"],
+                         attacker_fled=fled["attacker"], defender_fled=fled["defender"], fighter_results=results,
+                         scenario_facts=facts, captives_freed=freed, notes="Reported by hand")  # fmt: skip
+
+
 def simulate(
-    *, edition: str, gangs: int, cycles: int, seed: int, long_names: bool = False, out=print
+    *, edition: str, gangs: int, cycles: int, seed: int, long_names: bool = False, out=print, policy: str = "mixed"
 ) -> SimulationResult:
     """Play a whole campaign; raises :class:`InvariantBroken` at the first broken invariant."""
     if edition not in Edition.values:
         raise ValueError(f"unknown edition {edition!r}")
     if gangs < 2:
         raise ValueError("a campaign needs at least two gangs")
-    return Simulation(edition=edition, gangs=gangs, cycles=cycles, seed=seed, long_names=long_names, out=out).run()
+    if policy not in POLICIES:
+        raise ValueError(f"unknown policy {policy!r}")
+    return Simulation(edition=edition, gangs=gangs, cycles=cycles, seed=seed, long_names=long_names, out=out,
+                      policy=policy).run()  # fmt: skip

@@ -11,6 +11,12 @@ the first broken invariant and the step after which it broke.
 - **rescued**: once both sequences of a Rescue Mission the rescuers won are applied, none of the fighters the
   captors held before it is still their captive (the issue's reading: a won Rescue Mission is a rescue that
   succeeds, and the captive returns to their gang);
+- **reconciled** (2018+): computed independently from each battle's record (its fighter rows and facts) and the
+  guide's scenario tables, what every gang is owed for the battle equals what the ledger holds for it, nothing
+  unpaid and nothing unowed: each loot casket's credits to the gang whose fighter opened it, the standard
+  experience (+1 per enemy taken Out of Action, +1 more for a Leader or Champion, +1 per kill, +1 per Rally) to
+  each fighter, and each scenario reward (credits, Reputation, experience) the record makes owed, once, in its
+  dice's range, and none that it does not;
 - **experience owed**: every fighter the battle's record names as taking an enemy Out of Action (2018+) earned
   at least the standard experience for it (+1 each, +1 more for a Leader or Champion); in classic every fighter
   who took part and survived earned at least the D6 for surviving plus +5 for each wounding hit the report
@@ -29,6 +35,8 @@ from gangs.ledger import ledger_totals
 from gangs.models import Fighter, FighterStatus, Gang, LedgerEntry
 from postbattle.models import Application, Sequence, SequenceState
 from rulebook.classic.campaign.experience import WOUNDING_HIT_XP
+from rulebook.n18.campaign.scenarios import SCENARIOS
+from rulebook.roster import amount_dice, amount_distribution
 
 
 class InvariantBroken(Exception):
@@ -147,6 +155,106 @@ def experience_owed(battle: Battle) -> str:
         if got < owed:
             return (f"{fighter.name} fought in {battle} and survived with {result.awards.get('wounding_hits', 0)} "
                     f"wounding hits (owed at least {owed} XP) and earned {got}")  # fmt: skip
+    return ""
+
+
+def _live(battle: Battle):
+    """The battle's ledger entries still standing (neither a reversal nor reversed)."""
+    return LedgerEntry.objects.filter(battle=battle, reverses__isnull=True, reversed_by__isnull=True)
+
+
+def battle_totals(battle: Battle, gang: Gang) -> tuple[int, int, int]:
+    """Credits, Reputation and experience the ledger holds for ``gang`` from ``battle``."""
+    live = _live(battle)
+    own = live.filter(gang=gang).aggregate(c=Sum("credits"), r=Sum("reputation"))
+    xp = live.filter(fighter__gang=gang).aggregate(x=Sum("experience"))["x"] or 0
+    return own["c"] or 0, own["r"] or 0, xp
+
+
+STANDARD_PER = ("(enemy taken Out of Action)", "(enemy Leader or Champion taken Out of Action)",
+                "(enemy killed during the battle)", "(successful Rally)")  # fmt: skip
+DEED_AWARDS = {"fighter who defiled an enemy relic": "relic_defiled",
+               "fighter who destroyed a cache": "caches_destroyed", "fighter who recovered a cache": "caches_recovered"}  # fmt: skip
+
+
+def _owed_times(reward, role: str, won: bool, draw: bool, bottled: bool, relic: dict, facts: dict) -> int:
+    """How many times the record makes a gang reward owed (read from the guide's words, apart from the
+    engine's own reading, so that the two check each other)."""
+    other = "defender" if role == "attacker" else "attacker"
+    mine, theirs = bool(relic.get(role)), bool(relic.get(other))
+    owed = {
+        "attacker": role == "attacker", "defender": role == "defender", "victorious gang": won,
+        "losing gang": not won and not draw, "each gang that bottled out": bottled,
+        "gang whose relic was defiled": mine and not theirs, "gang whose relic was not defiled": theirs and not mine,
+        "each gang": {None: True, "its relic was not defiled": not mine, "its relic was defiled": mine,
+                      "the battle is a draw": draw}.get(reward.condition, False),
+    }[reward.recipient]  # fmt: skip
+    if not owed:
+        return 0
+    opened = max(int(facts.get("caskets_opened") or 0), len(facts.get("caskets") or ()))
+    times = {None: 1, "loot casket not opened": max(0, 5 - opened),
+             "cache destroyed": int(facts.get("caches_destroyed") or 0),
+             "cache recovered": int(facts.get("caches_recovered") or 0)}[reward.per]  # fmt: skip
+    return min(times, amount_dice(reward.cap) // max(1, amount_dice(reward.amount))) if reward.cap else times
+
+
+def _in_range(reward, times: int, total: int) -> bool:
+    values = sorted(amount_distribution(reward.amount))
+    return times * values[0] <= total <= times * values[-1]
+
+
+def reconciled(battle: Battle) -> str:
+    """Checked once both gangs' sequences are applied (2018+)."""
+    if battle.campaign.edition != Edition.N18 or battle.scenario not in SCENARIOS:
+        return ""
+    scenario, facts = SCENARIOS[battle.scenario], battle.scenario_facts or {}
+    live = list(_live(battle).select_related("fighter"))
+    results = list(battle.fighter_results.select_related("fighter__fighter_type"))
+    relic = facts.get("relic_defiled") or {}
+    for role, gang in (("attacker", battle.attacker), ("defender", battle.defender)):
+        entries = [e for e in live if e.gang_id == gang.pk]
+        paid = sum(e.credits for e in entries if e.reason.startswith("Loot casket"))
+        owed = sum(int(c.get("credits") or 0) for c in facts.get("caskets") or () if c.get("side") == role)
+        if paid != owed:
+            return f"{gang.name} is owed {owed} credits of loot caskets in {battle} and the ledger holds {paid}"
+        standard: Counter = Counter()
+        for r in results:
+            if r.fighter.gang_id == gang.pk:
+                standard[r.fighter_id] += int((r.awards or {}).get("rallies", 0))
+            elif r.outcome == Outcome.OUT_OF_ACTION and r.caused_by_id:
+                leader = r.fighter.fighter_type.category in ("leader", "champion")
+                standard[r.caused_by_id] += 1 + leader + r.killed
+        got: Counter = Counter()
+        for e in entries:
+            if e.fighter_id and e.experience and any(per in e.reason for per in STANDARD_PER):
+                got[e.fighter_id] += e.experience
+        if +standard != +got:
+            return (
+                f"{gang.name}'s standard experience in {battle}: owed {dict(+standard)}, the ledger holds {dict(+got)}"
+            )
+        won, draw = battle.winner_id == gang.pk, battle.is_draw
+        bottled = battle.attacker_bottled if role == "attacker" else battle.defender_bottled
+        for reward in scenario.rewards:
+            if reward.recipient == "fighter":
+                continue  # the standard experience, above
+            cond = f" ({reward.condition})" if reward.condition else ""
+            prefix = f"{reward.kind} for {reward.recipient}{cond}: {reward.amount}"
+            found = [e for e in entries if e.reason.startswith(prefix)]
+            if reward.recipient in DEED_AWARDS or reward.recipient == "victorious gang's Leader":
+                counts = {r.fighter_id: int((r.awards or {}).get(DEED_AWARDS.get(reward.recipient, ""), 0))
+                          for r in results if r.fighter.gang_id == gang.pk}  # fmt: skip
+                times = sum(counts.values()) if reward.recipient in DEED_AWARDS else int(won)
+            else:
+                times = _owed_times(reward, role, won, draw, bottled, relic, facts)
+            total = sum(e.credits + e.reputation + e.experience for e in found)
+            if (
+                times
+                and (not found or not _in_range(reward, times, total))
+                and not (reward.recipient == "victorious gang's Leader" and not found)
+            ):
+                return f"{gang.name} is owed {prefix} x{times} in {battle}; the ledger holds {total} ({len(found)} entries)"
+            if not times and found:
+                return f"{gang.name} is not owed {prefix} in {battle}; the ledger holds {total}"
     return ""
 
 

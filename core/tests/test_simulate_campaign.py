@@ -56,3 +56,41 @@ def test_a_broken_invariant_stops_the_run_naming_it(content, monkeypatch):
     monkeypatch.setattr(Simulation, "scenario", with_a_stray_credit)
     with pytest.raises(CommandError, match=r"invariant broken after battle \d+ .*: ledger: .* Stash"):
         simulate("--edition", "n18", "--gangs", "2", "--cycles", "1", "--seed", "1")
+
+
+def test_a_campaign_reported_by_hand_reconciles_captures_rescues_bounties_and_caskets(content):
+    """Issue 21: the machine exercises hand reports, caskets, captures, Rescue Missions and bounties, and every
+    battle's credits, experience and Reputation reconcile with its record."""
+    lines = simulate("--edition", "n18", "--gangs", "3", "--cycles", "3", "--seed", "4", "--policy", "hand")
+    summary = lines[-1]
+    assert "6 battles (6 reported by hand)" in summary and summary.endswith("invariants intact")
+    assert "0 captures" not in summary and "in 0 Rescue Missions" not in summary and " 0 caskets" not in summary
+
+
+def test_reconciliation_finds_a_casket_left_unpaid(content, monkeypatch):
+    from postbattle import selectors
+    from rulebook.n18.campaign.record import Casket
+
+    class Unpaid(Casket):
+        @classmethod
+        def from_json(cls, data):
+            return Casket.from_json({**data, "credits": 0, "result": ""})
+
+    monkeypatch.setattr(selectors, "Casket", Unpaid)  # the sequence forgets what the caskets held
+    with pytest.raises(CommandError, match=r"reconciled: .* is owed \d+ credits of loot caskets"):
+        simulate("--edition", "n18", "--gangs", "3", "--cycles", "3", "--seed", "4", "--policy", "hand")
+
+
+def test_a_battle_whose_rounds_stop_moving_on_still_ends(content, monkeypatch):
+    """The battle that looped for ever: whatever the assistant refuses, the players end it after the turn limit."""
+    from django.core.exceptions import ValidationError
+
+    from core.simulation import battle
+
+    def refused(**kwargs):
+        raise ValidationError("not now")
+
+    monkeypatch.setattr(battle, "battle_advance", refused)
+    monkeypatch.setattr(battle, "MAX_TURNS", 3)
+    lines = simulate("--edition", "n18", "--gangs", "2", "--cycles", "1", "--seed", "1", "--policy", "assistant")
+    assert "1 battles" in lines[-1] and lines[-1].endswith("invariants intact")

@@ -16,6 +16,7 @@ from gangs.ledger import ledger_record
 from gangs.models import (
     ON_ROSTER,
     Fighter,
+    FighterStatus,
     Gang,
     LedgerEntry,
     Purchase,
@@ -216,11 +217,22 @@ def sale_rule(gang: Gang, purchase: Purchase) -> str:
     return f"Its value less D6x10, at least 5: {low} to {high} credits, the server rolls{again} ({N18_SALE_SOURCE})."
 
 
+def refuse_captive_kit(purchase: Purchase, what: str) -> None:
+    """A captive's kit is with them, in the captors' hands: their own gang can neither sell, discard nor hand it
+    on until they are freed (our reading of the 2018+ captive rules, docs/campaigns.md)."""
+    fighter = purchase.fighter
+    if fighter is not None and fighter.status == FighterStatus.CAPTURED:
+        held = f" by {fighter.captured_by.name}" if fighter.captured_by_id else ""
+        raise ValidationError(f"{fighter.name} is held captive{held}: their {purchase.equipment.name} cannot be {what} "
+                              "until they are freed.")  # fmt: skip
+
+
 @transaction.atomic
 def purchase_sell(*, purchase: Purchase, actor, dice: DiceSource | None = None) -> LedgerEntry:
     """Sell to the Trading Post; twenty identical requests sell it once (the item's row is locked). An item back
     from an undone sale sells on the dice of that sale."""
     lock_purchase(purchase)
+    refuse_captive_kit(purchase, "sold")
     gang = purchase.gang
     again = _sale_dice_of(purchase)
     amount, rule, rolls = sale_value(gang, purchase, ReusedDice(again) if again else dice or RandomDice())
@@ -242,6 +254,7 @@ def purchase_sell(*, purchase: Purchase, actor, dice: DiceSource | None = None) 
 @transaction.atomic
 def purchase_discard(*, purchase: Purchase, actor) -> LedgerEntry:
     lock_purchase(purchase)
+    refuse_captive_kit(purchase, "discarded")
     entry = ledger_record(
         gang=purchase.gang,
         fighter=purchase.fighter,
@@ -292,6 +305,7 @@ def move_targets(gang: Gang, purchases: list[Purchase]) -> dict[int, list[Fighte
 def purchase_move(*, purchase: Purchase, fighter: Fighter | None, actor) -> Purchase:
     """Hand an item to another fighter of the gang (who must be allowed to carry it) or put it in the Stash."""
     lock_purchase(purchase)
+    refuse_captive_kit(purchase, "moved")
     gang = purchase.gang
     if fighter is not None and fighter.pk == purchase.fighter_id:
         raise ValidationError(f"{fighter.name} already carries {purchase.equipment.name}.")

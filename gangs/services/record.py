@@ -133,8 +133,9 @@ def record_notes(*, fighter: Fighter, notes: str, actor, token: str = "") -> Led
 
 
 @transaction.atomic
-def record_status(*, fighter: Fighter, status: str, reason: str, actor, token: str) -> LedgerEntry:
-    """Recovery, Convalescence, Captured, Dead or back to Active, with why (kit leaves the dead as in
+def record_status(*, fighter: Fighter, status: str, reason: str, actor, token: str, captor=None) -> LedgerEntry:
+    """Recovery, Convalescence, Captured (by ``captor``, a rival gang of the campaign: a capture always has its
+    captor), Dead or back to Active, with why (kit leaves the dead as in
     :func:`gangs.services.fighters.fighter_status_set`)."""
     fighter = _lock(fighter)
     _fresh_token(fighter.gang, token)
@@ -150,12 +151,18 @@ def record_status(*, fighter: Fighter, status: str, reason: str, actor, token: s
         raise ValidationError(f"{fighter.name} is already {fighter.get_status_display()}.")
     if not reason.strip():
         raise ValidationError("Say why the status changes (the battle, the injury, the rescue).")
-    return _status(fighter, status, reason.strip(), actor, token)
+    in_campaign = fighter.gang.memberships.filter(removed_at__isnull=True).exists()
+    if status == FighterStatus.CAPTURED and in_campaign and (captor is None or captor.pk == fighter.gang_id):
+        # In a campaign a capture always has its captor (issue 21); a roster kept outside one may not know it.
+        raise ValidationError(f"Say which rival gang holds {fighter.name} captive.")
+    return _status(fighter, status, reason.strip(), actor, token, captor=captor)
 
 
-def _status(fighter: Fighter, status: str, reason: str, actor, token: str, link: dict | None = None) -> LedgerEntry:
+def _status(fighter: Fighter, status: str, reason: str, actor, token: str, link: dict | None = None,
+            captor=None) -> LedgerEntry:  # fmt: skip
     before = {**(link or {}), "status_before": fighter.status, "captured_by_before": fighter.captured_by_id}
-    fighter_status_set(fighter=fighter, status=status, reason=reason, actor=actor, data={**before, "record": token})
+    fighter_status_set(fighter=fighter, status=status, reason=reason, actor=actor, data={**before, "record": token},
+                       captured_by_id=captor.pk if captor is not None and status == FighterStatus.CAPTURED else None)  # fmt: skip
     return LedgerEntry.objects.filter(fighter=fighter, kind=Kind.STATUS).latest("pk")
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from rulebook.dice import DiceSource
 from rulebook.n18.campaign import battle_rewards
 from rulebook.n18.campaign.lasting_injury import CAPTURED, CRITICAL_INJURY, DEAD
+from rulebook.outcomes import outcome
 from rulebook.roster import Change, FighterSnapshot, InjuryOutcome
 
 OUT_OF_ACTION = "out_of_action"
@@ -78,6 +79,8 @@ class Context:
     # Each of the gang's fighters' award counts: what the report recorded for them (rallies, a relic, caches)
     # and the standard experience the record gives (battle_rewards.standard_awards).
     awards: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    # The loot caskets this gang's fighters opened (the battle record's ``Casket``s): their contents are its own.
+    caskets: tuple = ()
 
     def name(self, fighter_id: str) -> str:
         info = self.fighters.get(fighter_id) or self.captives.get(fighter_id)
@@ -94,7 +97,8 @@ class StepOutcome:
         self.lines.append({"rule": rule, "fighter": fighter, "text": text, "dice": list(dice)})
 
     def effect(self, op: str, **values) -> None:
-        self.effects.append({"op": op, **values})
+        """Add the typed outcome ``op`` (rulebook.outcomes), kept in the draft as its JSON form."""
+        self.effects.append(outcome(op, **values).as_json())
 
 
 @dataclass(frozen=True)

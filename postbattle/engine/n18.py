@@ -26,7 +26,14 @@ from postbattle.engine.base import (
 from rulebook.dice import DiceSource
 from rulebook.errors import RulesInputError
 from rulebook.n18.campaign import battle_rewards
-from rulebook.n18.campaign.lasting_injury import CONVALESCENCE, CRITICAL_INJURY, DEAD, LASTING_INJURY_RULES, RECOVERY
+from rulebook.n18.campaign.lasting_injury import (
+    CAPTURED,
+    CONVALESCENCE,
+    CRITICAL_INJURY,
+    DEAD,
+    LASTING_INJURY_RULES,
+    RECOVERY,
+)
 from rulebook.n18.campaign.post_battle import (
     GUIDE,
     HOME_SETTLEMENT,
@@ -38,6 +45,7 @@ from rulebook.n18.campaign.post_battle import (
     roll_home_settlement,
     untreated_critical_injury,
 )
+from rulebook.n18.campaign.record import casket_words
 from rulebook.n18.campaign.scenarios import Reward, roll_reward
 from rulebook.roster import roll_amount
 
@@ -61,6 +69,15 @@ def _n18_injury_tests(ctx: Context, fighters: dict, dice: DiceSource, choices: d
 def _n18_lasting_injuries(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) -> StepOutcome:
     out = StepOutcome(fighters=dict(fighters))
     for fid in taken_down(ctx, OUT_OF_ACTION):
+        if ctx.results[fid].captured:
+            # The report says they were taken captive: that is their Lasting Injury's result already (Captured),
+            # so no other is rolled; the captor is the opposing gang (rulebook.n18.campaign.record).
+            out.line("Lasting Injury", f"captured during the battle: held by {ctx.opponent_name} (no Lasting Injury "
+                     "roll)", (), ctx.name(fid))  # fmt: skip
+            out.effect("status", fighter=fid, status=CAPTURED, captured_by=ctx.opponent_id,
+                       reason="Captured during the battle (battle report)", dice=[])  # fmt: skip
+            out.fighters[fid] = replace(out.fighters[fid], status=CAPTURED)
+            continue
         if ctx.results[fid].killed:
             # Killed during the battle: dead already, with no Lasting Injury to roll.
             out.line("Lasting Injury", "killed during the battle: dead (no Lasting Injury roll)", (), ctx.name(fid))
@@ -100,6 +117,14 @@ def _n18_rewards(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) 
                 out.fighters[due.fighter] = replace(snap, xp=snap.xp + rolled["total"])
         else:
             out.effect(due.reward.kind, amount=rolled["total"], reason=f"{text} ({due.source})", dice=rolled["dice"])
+    for casket in ctx.caskets:
+        # Whatever a casket held is the gang's whose fighter opened it (the guide's Opening Loot Caskets).
+        opener = f"{ctx.name(casket.fighter)} opened" if casket.fighter else "Opened"
+        text = f"{opener} a loot casket: {casket_words(casket, ctx.scenario)}"
+        out.line("Loot caskets", text, (), ctx.name(casket.fighter) if casket.fighter else "")
+        if casket.credits:
+            out.effect("credits", amount=casket.credits, reason=f"Loot casket: {casket_words(casket, ctx.scenario)}",
+                       dice=[])  # fmt: skip
     if not out.lines:
         out.line(f"{ctx.scenario_name} rewards", "Nothing is owed to this gang.")
     return out
@@ -189,7 +214,6 @@ def _n18_action_fields(ctx: Context, fighters: dict) -> list[Field]:
                 tuple(targets),
                 f"patient:{patients[n]}" if escort else "",
             ),  # fmt: skip
-            Field(f"credits_{fid}", f"{name}: bounty credits (Claim Bounties)", "number", initial=0),
         ]
     return out
 
@@ -227,16 +251,10 @@ def _n18_actions(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) 
             captive = ctx.captives[target]
             out.line(rule, f"{name}: {effect['effect']} — {captive.name}", (), name)
             out.effect("status", fighter=target, status=DEAD, captured_by=None, captive=True, reason=f"{rule} ({battle_rewards.ACTION_SOURCE})", dice=[])  # fmt: skip
-            if action == "Sell to Guilders":
-                price = battle_rewards.captive_sale_price(captive.value)
-                out.effect("credits", amount=price, reason=f"{rule}: {captive.name} (half of {captive.value})", dice=[])
-        elif effect["needs"] == "credits":
-            amount = int(choices.get(f"credits_{fid}") or 0)
-            if amount < 0:
-                raise RulesInputError(f"credits_{fid}", "a bounty is not negative")
-            out.line(rule, f"{name} claims {amount} credits of bounties", (), name)
-            if amount:
-                out.effect("credits", amount=amount, reason=f"{rule} ({battle_rewards.ACTION_SOURCE})", dice=[])
+            price = battle_rewards.captive_price(action, captive.value)
+            if price:
+                share = "half of" if action == "Sell to Guilders" else "the bounty: all of"
+                out.effect("credits", amount=price, reason=f"{rule}: {captive.name} ({share} {captive.value})", dice=[])
         else:
             out.line(rule, f"{name} {effect['effect']}", (), name)
     for fid in _patients(out.fighters):

@@ -181,21 +181,37 @@ def test_an_untreated_critical_injury_dies_and_its_kit_goes_to_the_stash(make_co
 
 
 def test_sell_a_captive_to_the_guilders(make_confirmed_battle):
+    """Selling a captive pays half their value; claiming the bounty on another pays all of it (issue 21: a
+    bounty needs a real captive and takes its amount from the rule, never a typed number)."""
     battle = make_confirmed_battle(edition="n18")
     gang, enemy = battle.attacker, battle.defender
-    captive = fighters(enemy)[0]
-    captive.status, captive.captured_by = FighterStatus.CAPTURED, gang
-    captive.save()
+    captive, bountied = fighters(enemy)[:2]
+    for held in (captive, bountied):
+        held.status, held.captured_by = FighterStatus.CAPTURED, gang
+        held.save()
     leader, champion = fighters(gang)[2:]
     stash = gang.stash
     sequence = services.sequence_start(battle=battle, gang=gang, actor=gang.owner)
     choices = {f"action_{leader.pk}": "Sell to Guilders", f"target_{leader.pk}": f"captive:{captive.pk}",
-               f"action_{champion.pk}": "Claim Bounties", f"credits_{champion.pk}": "20"}  # fmt: skip
+               f"action_{champion.pk}": "Claim Bounties", f"target_{champion.pk}": f"captive:{bountied.pk}",
+               f"credits_{champion.pk}": "250"}  # fmt: skip
     run(sequence, ([], {}), ([], {}), ([1, 1, 1], {}), ([1], {"recruit": False}), ([], choices), ([], {}))
     services.sequence_apply(sequence=sequence, actor=gang.owner)
-    gang.refresh_from_db(), captive.refresh_from_db()
-    assert captive.status == FighterStatus.DEAD
-    assert gang.stash == stash + 10 + 10 + captive.cost // 2 + 20
+    gang.refresh_from_db(), captive.refresh_from_db(), bountied.refresh_from_db()
+    assert captive.status == bountied.status == FighterStatus.DEAD
+    assert gang.stash == stash + 10 + 10 + captive.cost // 2 + bountied.cost  # the typed 250 is not read
+
+
+def test_claim_bounties_needs_a_captive(make_confirmed_battle):
+    battle = make_confirmed_battle(edition="n18")
+    gang = battle.attacker
+    leader, champion = fighters(gang)[2:]
+    sequence = services.sequence_start(battle=battle, gang=gang, actor=gang.owner)
+    run(sequence, ([], {}), ([], {}), ([1, 1, 1], {}), ([1], {"recruit": False}))
+    choices = {f"action_{leader.pk}": "Claim Bounties", f"credits_{leader.pk}": "250",
+               f"action_{champion.pk}": "Trade"}  # fmt: skip
+    with pytest.raises(ValidationError, match="choose a captive the gang holds"):
+        run(sequence, ([], choices))
 
 
 @pytest.mark.parametrize(

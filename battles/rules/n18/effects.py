@@ -172,7 +172,9 @@ def apply_test(plan: Plan, result: dict, battle) -> list[str]:
         if result["passed"]:
             return [f"{fighter.name} stands firm"]
         fighter.condition, fighter.engaged, fighter.ready = Condition.OUT_OF_ACTION, False, False
-        return [f"{fighter.name} flees the battlefield (Out of Action)"]
+        # Removed as Out of Action, but recorded as fled: no Lasting Injury and nobody credited after the battle.
+        battle.facts = {**battle.facts, "fighters_fled": [*battle.facts.get("fighters_fled", []), fighter.pk]}
+        return [f"{fighter.name} flees the battlefield (removed; fled, not taken Out of Action)"]
     if kind == "recovery":
         return _recovery(fighter, result["outcome"], plan.query["assisted"])
     if kind == "reload":

@@ -8,10 +8,14 @@ kept in the battle's ``facts`` for the post-battle sequence.
 
 from __future__ import annotations
 
+from django.core.exceptions import ValidationError
+
 from battles.models import Condition, other_side
 from battles.rules import Plan, weapon_query
-from battles.rules.n18.effects import activated
-from battles.rules.n18.queries import ammo_value
+from battles.rules.n18.effects import _pin, activated, harm
+from battles.rules.n18.queries import ammo_value, target_query
+from rulebook.errors import RulesInputError
+from rulebook.n18.campaign.record import Casket, casket_rules, check_casket
 
 SCENARIO_ACTIONS = {
     "loot-casket": "Open a loot casket",
@@ -58,13 +62,31 @@ def scenario_plan(params: dict, fighters: list, battle) -> Plan:
                  "modifier": params.get("friends_near") or 0}  # fmt: skip
         return Plan("scenario", "test", query, summary, fighter, side=fighter.side, params=params)
     if action == "loot-casket":
-        query = {"smash_and_grab": battle.scenario == "smash-and-grab"}
+        _casket_allowed(battle, fighter)
+        query = {"smash_and_grab": battle.scenario == "smash-and-grab", "opener": target_query(fighter)}
         return Plan("scenario", "loot-casket", query, summary, fighter, side=fighter.side, params=params)
     if action == "ammo-cache":
         _, entry = weapon_query(fighter, params["weapon"])
         query = {"ammo": ammo_value(entry)}
         return Plan("scenario", "ammo-cache", query, summary, fighter, side=fighter.side, params=params)
     return Plan("scenario", "", {}, summary, fighter, side=fighter.side, params=params)
+
+
+def role_of(battle, side: str) -> str:
+    """The side's role in the scenario (side a is the attacker when the scenario names none)."""
+    return battle.role(side) or ("attacker" if side == "a" else "defender")
+
+
+def _casket_allowed(battle, fighter) -> None:
+    """The scenario's casket rules (rulebook.n18.campaign.record): who may open one, and how many there are."""
+    rules = casket_rules(battle.scenario)
+    opened = len(battle.facts.get("caskets", []))
+    try:
+        check_casket(battle.scenario, Casket(role_of(battle, fighter.side)), opened + 1, None)
+    except RulesInputError as err:
+        raise ValidationError(f"{fighter.name}: {err.message.split(': ', 1)[1]}") from err
+    if opened >= rules.count:
+        raise ValidationError(f"Every loot casket is open: this battle has {rules.count} ({rules.source}).")
 
 
 def apply_scenario(plan: Plan, result: dict, battle) -> list[str]:
@@ -75,6 +97,12 @@ def apply_scenario(plan: Plan, result: dict, battle) -> list[str]:
                   "credits": result.get("credits_gained", 0)}  # fmt: skip
         facts["caskets"] = [*facts.get("caskets", []), record]
         words = [f"{fighter.name} opens a loot casket: {result.get('result')}"]
+        if result.get("trap"):
+            # The Booby Trapped blast hits the fighter who opened it (Smash & Grab's casket table).
+            trap = result["trap"]
+            words += harm(fighter, trap["target_after"], by=None) or [f"{fighter.name} shrugs off the blast"]
+            if trap.get("pins"):
+                words += _pin(fighter)
         if record["credits"]:
             words.append(f"{record['credits']} credits for {battle.gang(fighter.side).name}'s Stash after the battle")
     elif action == "ammo-cache":

@@ -11,6 +11,7 @@ from django.db import transaction
 
 from content.models import Edition
 from core.simulation import InvariantBroken, simulate
+from core.simulation.campaign import POLICIES
 from core.simulation.gangs import houses
 
 
@@ -32,10 +33,14 @@ class Command(BaseCommand):
             "--long-names", action="store_true", help="gangs, fighters and campaign with the longest names allowed"
         )
         parser.add_argument(
+            "--policy", choices=POLICIES, default="mixed",
+            help="battles played in the battle assistant, reported by hand, or either at random (default)",
+        )  # fmt: skip
+        parser.add_argument(
             "--keep", action="store_true", help="keep what the simulation created (default: roll it back)"
         )
 
-    def handle(self, *args, edition, gangs, cycles, seed, long_names, keep, **options):
+    def handle(self, *args, edition, gangs, cycles, seed, long_names, keep, policy="mixed", **options):
         if gangs < 2 or cycles < 1:
             raise CommandError("A campaign needs at least two gangs and one cycle.")
         if not houses(edition):
@@ -45,8 +50,9 @@ class Command(BaseCommand):
         try:
             with transaction.atomic():
                 result = simulate(
-                    edition=edition, gangs=gangs, cycles=cycles, seed=seed, long_names=long_names, out=out
-                )
+                    edition=edition, gangs=gangs, cycles=cycles, seed=seed, long_names=long_names, out=out,
+                    policy=policy,
+                )  # fmt: skip
                 if not keep:
                     raise _RollBack
         except _RollBack:

@@ -11,7 +11,8 @@ Queries (JSON on standard input); a fighter is ``{"id": "a", "characteristics": 
 - ``post-battle-injury``: ``{"fighter": {...}}``.
 - ``medical-escort``: ``{"fighter": {..., "status": "critical_injury"}, "roll": 3}`` (``roll`` optional).
 - ``home-settlement``: ``{"recruit": true}``.
-- ``loot-casket``: ``{"smash_and_grab": false, "ignore_booby_trap": false}``.
+- ``loot-casket``: ``{"smash_and_grab": false, "ignore_booby_trap": false}``, and ``"opener": {"T": 3, "W": 1,
+  "save": 5}`` (optional, a shot's target) for the fighter a Booby Trapped casket's blast then hits.
 - ``ammo-cache``: ``{"ammo": 4}``: an Ammo test of 4+ while ransacking the cache.
 - ``home-turf-bottle``: ``{}``: the Bottle check die of a gang with Home Turf.
 - ``cache-search``: ``{}``: one searching fighter's End phase D6 for Search & Destroy's weapon cache (5+ finds it).
@@ -23,6 +24,7 @@ from fractions import Fraction
 
 from rulebook.dice import D6, DiceSource, mix
 from rulebook.editions import Action
+from rulebook.errors import RulesInputError
 from rulebook.n18.campaign.battlefield import (
     CACHE_SEARCH_NEEDS,
     LOOT_CASKET,
@@ -155,14 +157,17 @@ def _loot_casket_table(q: Query) -> Table:
 
 
 def _loot_casket_odds(q: Query) -> dict:
+    q.raw("opener", None)  # a Booby Trapped blast's target only matters to the roll
     table = _loot_casket_table(q)
     return table.odds()
 
 
 def _loot_casket_roll(q: Query, dice: DiceSource) -> dict:
-    return open_loot_casket(
-        dice, smash_and_grab=q.bool("smash_and_grab"), ignore_booby_trap=q.bool("ignore_booby_trap")
-    )
+    opener = q.raw("opener", None)
+    if opener is not None and not isinstance(opener, dict):
+        raise RulesInputError(q.field("opener"), "must be an object: the opening fighter as a shot's target")
+    return open_loot_casket(dice, smash_and_grab=q.bool("smash_and_grab"),
+                            ignore_booby_trap=q.bool("ignore_booby_trap"), opener=opener)  # fmt: skip
 
 
 def _ammo_cache_odds(q: Query) -> dict:

@@ -17,8 +17,11 @@ Sources:
   marked as such wherever it is shown: Trade is a visit to the Trading Post (the player buys as
   usual in Update Roster); Sell to Guilders sells one captive the gang holds for half its value
   in credits, the 2018+ rules' price for a captive sold to the Guilders as public summaries give
-  it; Dispose of Captives kills a captive the gang holds; Claim Bounties adds the bounty the
-  arbitrator set, entered in credits. An arbitrator can correct any of them.
+  it; Dispose of Captives kills a captive the gang holds; Claim Bounties hands a captive the gang
+  holds to the Guilders for the bounty on them, their full value (the 2018+ rules' captive options as
+  necrovox's old campaigns "Being Captured" summarises them: half the cost sold to the Guilders, the
+  full cost as a bounty). A bounty needs a real captive: no number is typed. An arbitrator can correct
+  any of them.
 """
 
 from __future__ import annotations
@@ -198,10 +201,26 @@ ACTION_SOURCE = (
 ACTION_EFFECTS = {
     "Trade": {"needs": None, "effect": "visits the Trading Post: the gang buys as usual when updating its roster"},
     "Sell to Guilders": {"needs": "captive", "effect": "sells a captive the gang holds for half its value in credits"},
-    "Claim Bounties": {"needs": "credits", "effect": "claims the bounty the arbitrator set, entered in credits"},
+    "Claim Bounties": {
+        "needs": "captive",
+        "effect": "hands a captive the gang holds to the Guilders for the bounty: their full value in credits",
+    },
     "Dispose of Captives": {"needs": "captive", "effect": "kills a captive the gang holds"},
     "Medical Escort": {"needs": "patient", "effect": "takes a fighter with a Critical Injury to the Doc (D6)"},
 }
+
+
+BOUNTY_SOURCE = (
+    "the 2018+ rules' options for a captive (necrovox, old campaigns: Being Captured): a bounty is the captive's "
+    "full cost"
+)
+
+
+def captive_price(action: str, value: int) -> int:
+    """Credits a captive worth ``value`` brings: half sold to the Guilders, all of it as a bounty, nothing
+    disposed of."""
+    half = captive_sale_price(value)  # refuses a value below 0
+    return {"Claim Bounties": value, "Sell to Guilders": half}.get(action, 0)
 
 
 def captive_sale_price(value: int) -> int:

@@ -108,18 +108,42 @@ LOOT_CASKET_SMASH_AND_GRAB = Table(
 )
 
 
-def open_loot_casket(dice: DiceSource, *, smash_and_grab: bool = False, ignore_booby_trap: bool = False) -> dict:
+def open_loot_casket(
+    dice: DiceSource, *, smash_and_grab: bool = False, ignore_booby_trap: bool = False, opener: dict | None = None
+) -> dict:
     """Open one casket: its table row and the credits it adds, every die shown.
 
     ``ignore_booby_trap`` is Smash & Grab's fleeing rule: when the defender flees, the attacker rolls
-    for each casket left and a Booby Trapped result does nothing.
+    for each casket left and a Booby Trapped result does nothing. ``opener`` (a shot's target query: T, W,
+    save, state...) is the fighter opening it: a Booby Trapped casket's blast, centred on the casket, hits
+    them (``trap``: the hit's wound, save and Damage dice, with ``target_after``); any other fighter under
+    the 5" blast is the table's to say.
     """
     table = LOOT_CASKET_SMASH_AND_GRAB if smash_and_grab else LOOT_CASKET
     found = table.roll(dice)
     credits = roll_amount(found["credits"], dice, f"{found['result']}: credits") if "credits" in found else 0
     if ignore_booby_trap and found["slug"] == "booby-trapped":
         found = {**found, "effect": "ignored: the defending gang fled"}
+    elif found["slug"] == "booby-trapped" and opener is not None:
+        found = {**found, "trap": booby_trap_hit(opener, dice)}
     return {**found, "credits_gained": credits}
+
+
+def booby_trap_hit(opener: dict, dice: DiceSource) -> dict:
+    """Smash & Grab's Booby Trapped casket: a S4, AP -, D1 hit from a 5" blast centred on the casket, which
+    the fighter opening it is under (so it hits without a hit roll), resolved as any other hit."""
+    from rulebook.n18 import shooting  # the shot's rules; campaign rules build on them
+    from rulebook.query import Query
+
+    hit = LOOT_CASKET_SMASH_AND_GRAB.rows[0].details["hit"]
+    query = {
+        "shooter": {"BS": 6, "S": hit["strength"]},  # never read: a fighter under the marker is hit outright
+        "weapon": {"name": "Booby Trapped casket", "long_range": 1, "strength": hit["strength"], "ap": hit["ap"],
+                   "damage": hit["damage"], "traits": [hit["template"]]},
+        "target": {**opener, "under_marker": True},
+        "distance": 0,
+    }  # fmt: skip
+    return shooting.roll(Query(query), dice)
 
 
 # --- the ammo cache --------------------------------------------------------------------------

@@ -74,6 +74,22 @@ class Reward:
 
 
 @dataclass(frozen=True)
+class Caskets:
+    """The loot caskets a scenario places and which roles may open them, with the table they are opened on.
+
+    The guide's Battlefield Setup: each player places one loot casket unless the scenario says otherwise, and
+    either gang may open them; Smash & Grab places five that only the attacker opens, on its own table."""
+
+    count: int = 2
+    openers: tuple[str, ...] = ("attacker", "defender")
+    table: str = "loot-casket"
+    source: str = f"{GUIDE}, Battlefield Setup and Opening Loot Caskets"
+
+    def as_json(self) -> dict:
+        return {"count": self.count, "openers": list(self.openers), "table": self.table, "source": self.source}
+
+
+@dataclass(frozen=True)
 class Scenario:
     slug: str
     name: str
@@ -87,6 +103,7 @@ class Scenario:
     home_turf: str | None = None
     notes: str = ""
     sources: tuple[str, ...] = ()
+    caskets: Caskets = Caskets()
 
     @property
     def has_attacker(self) -> bool:
@@ -112,6 +129,7 @@ class Scenario:
             "home_turf": self.home_turf,
             "notes": self.notes,
             "sources": list(self.sources),
+            "caskets": self.caskets.as_json(),
         }
 
 
@@ -158,6 +176,9 @@ SMASH_AND_GRAB = Scenario(
         BOTTLED_OUT,
     ),
     sources=(f"{GUIDE}, D6 Result 2-4: Smash & Grab",),
+    caskets=Caskets(
+        5, ("attacker",), "loot-casket-smash-and-grab", f"{GUIDE}, Smash & Grab: Deployment and Loot Caskets"
+    ),
 )
 
 BORDER_DISPUTE = Scenario(

@@ -1,0 +1,196 @@
+"""The battle assistant writes the campaign battle's one record: caskets by the scenario's rules (and paid to
+the opener's gang), captures and rescues from the end form, fleeing fighters as fled; Undo re-uses the dice."""
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from battles.services import action_resolve, action_undo, battle_end, battle_start_from_campaign
+from campaigns.models import Battle, Campaign, CampaignArbitrator
+from campaigns.services import battle_report_confirm
+from gangs.models import FighterStatus
+from postbattle import engine
+from postbattle.selectors import battle_context
+from rulebook.dice import ScriptedDice, SeededDice
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def campaign_battle(make_battle):
+    def make(scenario="the-trap", **fields):
+        friendly = make_battle("n18", fighters=3)
+        campaign = Campaign.objects.create(edition="n18", name="Record test", created_by=friendly.player_a)
+        CampaignArbitrator.objects.create(campaign=campaign, user=friendly.player_a)
+        return Battle.objects.create(campaign=campaign, origin="arranged", attacker=friendly.gang_a,
+                                     defender=friendly.gang_b, scenario=scenario,
+                                     scenario_name=scenario.replace("-", " ").title(), **fields)  # fmt: skip
+
+    return make
+
+
+def sides(battle):
+    fighters = list(battle.fighters.all())
+    return [f for f in fighters if f.side == "a"], [f for f in fighters if f.side == "b"]
+
+
+def casket(battle, fighter, dice=None):
+    params = {"action": "loot-casket", "fighter": fighter}
+    return action_resolve(battle=battle, kind="scenario", params=params, actor=battle.player_a, dice=dice)
+
+
+def test_smash_and_grab_the_defender_cannot_open_a_casket_and_there_are_five(campaign_battle):
+    cb = campaign_battle("smash-and-grab")
+    battle = battle_start_from_campaign(campaign_battle=cb, started_by=cb.attacker.owner, dice=SeededDice(4))
+    attackers, defenders = sides(battle)
+    with pytest.raises(ValidationError, match=f"{defenders[0].name}: in Smash & Grab the defender cannot open"):
+        casket(battle, defenders[0], [3, 2])
+    for _ in range(5):
+        casket(battle, attackers[0], [3, 2])
+    with pytest.raises(ValidationError, match="Every loot casket is open: this battle has 5"):
+        casket(battle, attackers[1], [3, 2])
+
+
+def test_a_casket_opened_in_the_assistant_pays_the_openers_gang(campaign_battle):
+    cb = campaign_battle("smash-and-grab")
+    battle = battle_start_from_campaign(campaign_battle=cb, started_by=cb.attacker.owner, dice=SeededDice(4))
+    (leader, *_), _ = sides(battle)
+    casket(battle, leader, [6, 6, 6, 1])  # Jackpot: 3D6x10 = 130
+    battle.refresh_from_db()
+    assert battle.facts["caskets"][0]["credits"] == 130
+    battle_end(battle=battle, actor=battle.player_a, winner="b")
+    confirmed = battle_report_confirm(battle=cb, actor=cb.defender.owner, is_arbitrator=True)
+    assert confirmed.scenario_facts["caskets"] == [
+        {"side": "attacker", "fighter": str(leader.fighter_id), "result": "jackpot", "credits": 130}
+    ]
+    context, start = battle_context(confirmed, confirmed.attacker)
+    rewards = next(s for s in engine.steps_for("n18") if s.slug == "rewards")
+    outcome = rewards.run(context, start, ScriptedDice([1, 1, 1, 1, 1]), {})
+    assert [e["amount"] for e in outcome.effects if e["op"] == "credits" and "casket" in e["reason"]] == [130]
+
+
+def test_undo_then_the_same_casket_again_reuses_its_dice(campaign_battle):
+    cb = campaign_battle("smash-and-grab")
+    battle = battle_start_from_campaign(campaign_battle=cb, started_by=cb.attacker.owner, dice=SeededDice(4))
+    (leader, *_), _ = sides(battle)
+    first = casket(battle, leader)  # rolled on the server
+    for _ in range(4):
+        action_undo(battle=battle, actor=battle.player_a)
+        again = casket(battle, leader)
+        assert again.dice == first.dice and again.result == first.result
+
+
+def test_the_end_form_records_captures_and_a_rescue_frees_the_captive(campaign_battle, make_fighter):
+    cb = campaign_battle()
+    battle = battle_start_from_campaign(campaign_battle=cb, started_by=cb.attacker.owner, dice=SeededDice(4))
+    (leader, *_), (_, target, _) = sides(battle)
+    params = {"fighter": leader, "target": target, "distance": 3,
+              "weapon": next(f"{w['key']}:0" for w in leader.profile["weapons"] if w["category"] == "pistol")}  # fmt: skip
+    action_resolve(battle=battle, kind="shoot", params=params, actor=battle.player_a, dice=[4, 1, 5, 6])
+    battle_end(battle=battle, actor=battle.player_a, winner="a", captured=[target.fighter_id])
+    cb.refresh_from_db()
+    assert cb.fighter_results.get(fighter=target.fighter).captured
+    battle_report_confirm(battle=cb, actor=cb.defender.owner, is_arbitrator=True)
+    # Held: the captive's gang comes back for them with a Rescue Mission played in the assistant, and wins.
+    captive = target.fighter
+    captive.status, captive.captured_by = FighterStatus.CAPTURED, cb.attacker
+    captive.save()
+    rescue = Battle.objects.create(campaign=cb.campaign, origin="challenge", attacker=cb.defender, defender=cb.attacker,
+                                   scenario="rescue-mission", scenario_name="Rescue Mission", is_rescue=True)  # fmt: skip
+    played = battle_start_from_campaign(campaign_battle=rescue, started_by=rescue.attacker.owner, dice=SeededDice(4))
+    from battles.forms import BattleEndForm
+
+    form = BattleEndForm({"winner": "a", f"freed-{captive.pk}": "on"}, battle=played)
+    assert form.is_valid(), form.errors
+    assert form.cleaned_data["captives_freed"] == [captive.pk]
+    battle_end(battle=played, actor=played.player_a, **form.cleaned_data)
+    battle_report_confirm(battle=rescue, actor=rescue.defender.owner, is_arbitrator=True)
+    captive.refresh_from_db()
+    assert captive.status == FighterStatus.ACTIVE and captive.captured_by_id is None
+
+
+def test_a_fighter_who_flees_is_recorded_as_fled(client, campaign_battle):
+    cb = campaign_battle()
+    battle = battle_start_from_campaign(campaign_battle=cb, started_by=cb.attacker.owner, dice=SeededDice(4))
+    _, (runner, *_) = sides(battle)
+    battle.bottled_b = True
+    battle.save(update_fields=["bottled_b"])
+    action_resolve(battle=battle, kind="test", params={"test": "flee", "fighter": runner}, actor=battle.player_b,
+                   dice=[1, 1])  # fmt: skip
+    battle_end(battle=battle, actor=battle.player_a, winner="a")
+    result = cb.fighter_results.get(fighter=runner.fighter)
+    assert result.outcome == "fled" and result.caused_by_id is None
+    from django.urls import reverse
+
+    client.force_login(battle.player_a)
+    page = client.get(reverse("battles:battle-report", args=[battle.pk])).content.decode()
+    assert "Fled the battlefield" in page
+
+
+def test_a_booby_trapped_casket_hits_the_fighter_who_opened_it(campaign_battle):
+    from rulebook.dice import ReplayDice
+
+    cb = campaign_battle("smash-and-grab")
+    battle = battle_start_from_campaign(campaign_battle=cb, started_by=cb.attacker.owner, dice=SeededDice(4))
+    (leader, *_), _ = sides(battle)
+    trapped = ReplayDice([{"die": "D6", "for": "Loot casket (Smash & Grab, opened by the attacker) table", "value": 1}],
+                         SeededDice(6))  # fmt: skip
+    action = casket(battle, leader, trapped)
+    trap = action.result["trap"]
+    assert action.result["slug"] == "booby-trapped" and trap["hits"] == 1 and trap["weapon"] == "Booby Trapped casket"
+    leader.refresh_from_db()
+    assert leader.wounds_left == trap["target_after"]["wounds"]
+    assert leader.prone or leader.condition != "active"  # hit by the blast: Pinned at least
+    # Undone and opened again: the same dice, the same blast.
+    action_undo(battle=battle, actor=battle.player_a)
+    again = casket(battle, leader)
+    assert again.result == action.result and again.dice == action.dice
+
+
+def test_the_campaign_battle_page_shows_the_crews_the_assistant_picked(client, campaign_battle):
+    from django.urls import reverse
+
+    cb = campaign_battle()
+    battle = battle_start_from_campaign(campaign_battle=cb, started_by=cb.attacker.owner, dice=SeededDice(4))
+    client.force_login(battle.player_a)  # the campaign's arbitrator
+    page = client.get(reverse("campaigns:battle-detail", args=[cb.campaign_id, cb.pk])).content.decode()
+    assert "Not picked yet" not in page
+    attackers, defenders = sides(battle)
+    assert all(f.name in page for f in attackers + defenders)
+
+
+def test_smash_and_grab_the_caskets_left_when_the_defender_flees_go_to_the_attacker(campaign_battle):
+    from battles.services import gang_flee
+
+    cb = campaign_battle("smash-and-grab")
+    battle = battle_start_from_campaign(campaign_battle=cb, started_by=cb.attacker.owner, dice=SeededDice(4))
+    (leader, *_), _ = sides(battle)
+    casket(battle, leader, [3, 2])  # Valuable Goods, 20 credits
+    gang_flee(battle=battle, side="b", actor=battle.player_b)
+    battle_end(battle=battle, actor=battle.player_a, winner="a", dice=ScriptedDice([1, 6, 6, 6, 6, 2, 2, 2, 2]))
+    cb.refresh_from_db()
+    caskets = cb.scenario_facts["caskets"]
+    assert len(caskets) == 5 and all(c["side"] == "attacker" for c in caskets)
+    # Four left: Booby Trapped (1) does nothing now; Jackpot (6) 3D6x10 = 180; two Valuable Goods (2) D6x10 = 20.
+    assert [(c["result"], c["credits"]) for c in caskets] == [
+        ("valuable-goods", 20),
+        ("booby-trapped", 0),
+        ("jackpot", 180),
+        ("valuable-goods", 20),
+        ("valuable-goods", 20),
+    ]
+    assert [c["fighter"] for c in caskets[1:]] == [None] * 4
+
+
+def test_border_dispute_the_relic_of_the_gang_that_fled_counts_as_defiled(campaign_battle):
+    from battles.services import gang_flee
+
+    cb = campaign_battle("border-dispute")
+    battle = battle_start_from_campaign(campaign_battle=cb, started_by=cb.attacker.owner, dice=SeededDice(4))
+    gang_flee(battle=battle, side="b", actor=battle.player_b)
+    battle_end(battle=battle, actor=battle.player_a, winner="a", dice=ScriptedDice([6]))  # the third of three
+    cb.refresh_from_db(), battle.refresh_from_db()
+    assert cb.scenario_facts["relic_defiled"] == {"attacker": False, "defender": True}
+    defiler = next(
+        f for f in battle.fighters.all() if f.side == "a" and f.pk == battle.facts["relics_defiled"]["b"]["fighter"]
+    )
+    assert cb.fighter_results.get(fighter=defiler.fighter).awards.get("relic_defiled") == 1

@@ -1,0 +1,214 @@
+"""One battle record (rulebook.n18.campaign.record) written by the hand report, read by the post-battle
+sequence: caskets pay the gang whose fighter opened them, a capture ticked is a captive, a fighter who fled
+rolls no Lasting Injury and credits nobody; the battle page shows the record in words."""
+
+from html import unescape
+
+import pytest
+from django.urls import reverse
+
+from campaigns import services
+from campaigns.models import Battle, Outcome
+from gangs.models import FighterStatus
+from postbattle import engine
+from postbattle.selectors import battle_context
+from rulebook.dice import ScriptedDice
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def world(two_player_campaign):
+    campaign, gangs = two_player_campaign["campaign"], two_player_campaign["gangs"]
+
+    def battle(scenario="the-trap", **fields):
+        return Battle.objects.create(campaign=campaign, cycle=campaign.cycles.first(), attacker=gangs["alice"],
+                                     defender=gangs["bob"], scenario=scenario, scenario_name=scenario.title(),
+                                     origin="arranged", **fields)  # fmt: skip
+
+    return {**two_player_campaign, "battle": battle}
+
+
+def roster(gang):
+    return list(gang.fighters.order_by("pk"))
+
+
+def row(fighter, outcome=Outcome.OK, by=None, **extra):
+    data = {f"fighter-{fighter.pk}-took_part": "on", f"fighter-{fighter.pk}-outcome": outcome}
+    if by is not None:
+        data[f"fighter-{fighter.pk}-caused_by"] = str(by.pk)
+    return data | {f"fighter-{fighter.pk}-{k}": v for k, v in extra.items()}
+
+
+def report(client, world, battle, data):
+    client.force_login(world["users"]["alice"])
+    return client.post(reverse("campaigns:battle-report", args=[world["campaign"].pk, battle.pk]), data)
+
+
+def confirm(world, battle):
+    return services.battle_report_confirm(battle=battle, actor=world["users"]["bob"], is_arbitrator=False)
+
+
+def run_step(battle, gang, slug, dice):
+    context, start = battle_context(Battle.objects.get(pk=battle.pk), gang)
+    step = next(s for s in engine.steps_for("n18") if s.slug == slug)
+    return step.run(context, start, ScriptedDice(dice), {})
+
+
+def test_a_casket_in_a_hand_report_pays_the_gang_whose_fighter_opened_it(client, world):
+    battle = world["battle"]()
+    _, _, a_ganger, _ = roster(world["gangs"]["alice"])
+    _, _, b_ganger, _ = roster(world["gangs"]["bob"])
+    data = {"result": "attacker", "attacker_victory_points": "1", "defender_victory_points": "0"}
+    data |= row(a_ganger) | row(b_ganger)
+    data |= {"casket-1-fighter": str(a_ganger.pk), "casket-1-result": "nothing-much", "casket-1-credits": "4"}
+    data |= {"casket-2-fighter": str(b_ganger.pk), "casket-2-result": "ammo-cache"}
+    assert report(client, world, battle, data).status_code == 302
+    confirm(world, battle)
+    paid = run_step(battle, world["gangs"]["alice"], "rewards", [3, 2, 1])
+    assert [(e["amount"], e["reason"]) for e in paid.effects if e["op"] == "credits" and "casket" in e["reason"]] == [
+        (4, "Loot casket: Nothing Much (4 credits)")
+    ]
+    # bob's fighter opened the other one: an ammo cache, no credits, and nothing of alice's casket.
+    bob = run_step(battle, world["gangs"]["bob"], "rewards", [3])
+    assert not [e for e in bob.effects if e["op"] == "credits" and "casket" in e["reason"]]
+    assert any("opened a loot casket: Ammo Cache" in line["text"] for line in bob.lines)
+    page = unescape(
+        client.get(reverse("campaigns:battle-detail", args=[world["campaign"].pk, battle.pk])).content.decode()
+    )
+    assert f"{a_ganger.name} (Alice's gang) opened a loot casket: Nothing Much (4 credits)" in page
+    assert "[{" not in page and "'side'" not in page
+
+
+def test_smash_and_grab_the_defender_opens_no_casket_and_the_rest_are_owed_to_the_defender(client, world):
+    battle = world["battle"]("smash-and-grab")
+    _, _, a_ganger, _ = roster(world["gangs"]["alice"])
+    _, _, b_ganger, _ = roster(world["gangs"]["bob"])
+    data = {"result": "defender"} | row(a_ganger) | row(b_ganger)
+    data |= {"casket-1-fighter": str(b_ganger.pk), "casket-1-result": "jackpot", "casket-1-credits": "130"}
+    response = report(client, world, battle, data)
+    assert response.status_code == 200  # bob's fighter is not even offered: the defender cannot open them
+    assert battle.fighter_results.count() == 0
+    data |= {"casket-1-fighter": str(a_ganger.pk), "casket-1-result": "jackpot", "casket-1-credits": "130"}
+    assert report(client, world, battle, data).status_code == 302
+    battle = confirm(world, battle)
+    assert battle.scenario_facts["caskets_opened"] == 1
+    alice = run_step(battle, world["gangs"]["alice"], "rewards", [1])
+    assert [e["amount"] for e in alice.effects if e["op"] == "credits" and "casket" in e["reason"]] == [130]
+    # Four caskets unopened: the defender's D6x10 for each, up to 4D6x10.
+    bob = run_step(battle, world["gangs"]["bob"], "rewards", [1, 2, 3, 4, 1, 1])
+    assert any(e["op"] == "credits" and e["amount"] == 100 for e in bob.effects)
+
+
+def test_the_service_refuses_a_defender_casket_naming_the_fighter_and_the_rule(world):
+    battle = world["battle"]("smash-and-grab")
+    _, _, b_ganger, _ = roster(world["gangs"]["bob"])
+    from django.core.exceptions import ValidationError
+
+    with pytest.raises(ValidationError, match=f"{b_ganger.name} \\(casket 1\\): in Smash & Grab the defender cannot"):
+        services.battle_report_submit(
+            battle=battle, actor=world["users"]["alice"], winner=battle.defender,
+            fighter_results=[{"fighter": b_ganger.pk, "outcome": "ok"}],
+            scenario_facts={"caskets": [{"side": "defender", "fighter": str(b_ganger.pk), "result": "jackpot",
+                                         "credits": 130}]},
+        )  # fmt: skip
+
+
+def test_a_capture_ticked_on_the_report_makes_a_captive_not_a_lasting_injury(client, world):
+    from postbattle import services as postbattle
+    from rulebook.dice import SeededDice
+
+    battle = world["battle"]()
+    _, _, a_ganger, _ = roster(world["gangs"]["alice"])
+    _, _, b_ganger, _ = roster(world["gangs"]["bob"])
+    data = {"result": "attacker", "attacker_victory_points": "1", "defender_victory_points": "0"} | row(a_ganger)
+    data |= row(b_ganger, Outcome.OUT_OF_ACTION, a_ganger, captured="on")
+    assert report(client, world, battle, data).status_code == 302
+    battle = confirm(world, battle)
+    injuries = run_step(battle, world["gangs"]["bob"], "lasting-injuries", [])  # no die rolled for them
+    assert [(e["op"], e["status"], e["captured_by"]) for e in injuries.effects] == [
+        ("status", "captured", world["gangs"]["alice"].pk)
+    ]
+    gang = world["gangs"]["bob"]
+    sequence = postbattle.sequence_start(battle=battle, gang=gang, actor=gang.owner)
+    for _ in engine.steps_for("n18"):
+        sequence = postbattle.sequence_step_submit(sequence=sequence, dice=SeededDice(3), actor=gang.owner)
+    postbattle.sequence_apply(sequence=sequence, actor=gang.owner)
+    b_ganger.refresh_from_db()
+    assert b_ganger.status == FighterStatus.CAPTURED and b_ganger.captured_by_id == world["gangs"]["alice"].pk
+
+
+def test_a_fighter_who_fled_rolls_no_lasting_injury_and_credits_nobody(world):
+    battle = world["battle"]()
+    _, _, a_ganger, _ = roster(world["gangs"]["alice"])
+    _, _, b_ganger, _ = roster(world["gangs"]["bob"])
+    services.battle_report_submit(
+        battle=battle, actor=world["users"]["alice"], winner=battle.attacker,
+        fighter_results=[{"fighter": a_ganger.pk, "outcome": "ok"}, {"fighter": b_ganger.pk, "outcome": "fled"}],
+    )  # fmt: skip
+    battle = confirm(world, battle)
+    injuries = run_step(battle, world["gangs"]["bob"], "lasting-injuries", [])
+    assert injuries.effects == []
+    rewards = run_step(battle, world["gangs"]["alice"], "rewards", [1, 1, 1])
+    assert not [e for e in rewards.effects if e["op"] == "xp" and e["fighter"] == str(a_ganger.pk)]
+
+
+def test_the_captors_roster_lists_its_captives_and_the_owner_cannot_sell_a_captives_kit(client, world):
+    from django.core.exceptions import ValidationError
+
+    from content.models import Equipment
+    from gangs.services import purchase_buy, purchase_discard, purchase_move, purchase_sell
+
+    alice, bob = world["gangs"]["alice"], world["gangs"]["bob"]
+    captive = roster(bob)[2]
+    knife = purchase_buy(gang=bob, equipment=Equipment.objects.get(edition="n18", slug="fighting-knife"),
+                         fighter=captive, actor=bob.owner, override_reason="test")  # fmt: skip
+    captive.status, captive.captured_by = FighterStatus.CAPTURED, alice
+    captive.save()
+    for call in (lambda: purchase_sell(purchase=knife, actor=bob.owner),
+                 lambda: purchase_discard(purchase=knife, actor=bob.owner),
+                 lambda: purchase_move(purchase=knife, fighter=None, actor=bob.owner)):  # fmt: skip
+        with pytest.raises(ValidationError, match=f"{captive.name} is held captive by Alice's gang"):
+            call()
+    assert knife.__class__.objects.filter(pk=knife.pk, fighter=captive).exists()
+    client.force_login(world["users"]["alice"])
+    page = unescape(client.get(reverse("gangs:gang-detail", args=[alice.pk])).content.decode())
+    assert "Captives held" in page and f'{captive.name} <span class="muted">of Bob\'s gang</span>' in page
+
+
+def test_income_is_from_the_territories_held_when_the_battle_was_confirmed(world, make_territory):
+    campaign, alice, bob = world["campaign"], world["gangs"]["alice"], world["gangs"]["bob"]
+    mine = services.territory_add(campaign=campaign, territory=make_territory(name="Old Mine"))
+    services.territory_assign(held=mine, holder=alice, actor=world["users"]["arbitrator"])
+    battle = world["battle"]()
+    services.battle_report_submit(battle=battle, actor=world["users"]["alice"], winner=battle.attacker)
+    battle = confirm(world, battle)
+    later = services.territory_add(campaign=campaign, territory=make_territory(name="Later Claim"))
+    services.territory_assign(held=later, holder=alice, actor=world["users"]["arbitrator"])  # a cycle later
+    services.territory_assign(held=mine, holder=bob, actor=world["users"]["arbitrator"])
+    context, _ = battle_context(Battle.objects.get(pk=battle.pk), alice)
+    assert "Old Mine" in [t.name for t in context.territories]
+    assert "Later Claim" not in [t.name for t in context.territories]
+    context, _ = battle_context(Battle.objects.get(pk=battle.pk), bob)
+    assert "Old Mine" not in [t.name for t in context.territories]
+
+
+def test_a_capture_recorded_by_hand_in_a_campaign_names_its_captor(world):
+    import uuid
+
+    from django.core.exceptions import ValidationError
+
+    from gangs.forms import StatusForm
+    from gangs.services import record
+
+    alice, bob = world["gangs"]["alice"], world["gangs"]["bob"]
+    fighter = roster(bob)[2]
+    assert list(StatusForm(fighter=fighter).fields["captor"].queryset) == [alice]
+    with pytest.raises(ValidationError, match=f"Say which rival gang holds {fighter.name} captive"):
+        record.record_status(
+            fighter=fighter, status="captured", reason="Taken", actor=bob.owner, token=uuid.uuid4().hex
+        )
+    record.record_status(fighter=fighter, status="captured", reason="Taken", actor=bob.owner, token=uuid.uuid4().hex,
+                         captor=alice)  # fmt: skip
+    fighter.refresh_from_db()
+    assert fighter.status == FighterStatus.CAPTURED and fighter.captured_by_id == alice.pk

@@ -1,0 +1,61 @@
+"""The battle record's rules (rulebook.n18.campaign.record): who may open a casket, how many exist, what one
+holds, and the fighter ends that contradict each other; each refusal names the fighter and the rule."""
+
+import pytest
+
+from rulebook.errors import RulesInputError
+from rulebook.n18.campaign.record import BattleRecord, Casket, FighterEnd, casket_words, check_record
+
+
+def test_the_defender_cannot_open_a_smash_and_grab_casket():
+    record = BattleRecord("smash-and-grab", (FighterEnd("7", "Venom Queen", "defender"),),
+                          (Casket("defender", "jackpot", 130, "7"),))  # fmt: skip
+    with pytest.raises(RulesInputError, match=r"Venom Queen \(casket 1\): in Smash & Grab the defender cannot open"):
+        check_record(record)
+
+
+def test_no_more_caskets_than_the_scenario_places():
+    fighter = FighterEnd("1", "Ripper", "attacker")
+    six = tuple(Casket("attacker", "valuable-goods", 10, "1") for _ in range(6))
+    with pytest.raises(RulesInputError, match="Smash & Grab has 5 loot caskets, not 6"):
+        check_record(BattleRecord("smash-and-grab", (fighter,), six))
+    three = tuple(Casket("attacker", "nothing-much", 3, "1") for _ in range(3))
+    with pytest.raises(RulesInputError, match="has 2 loot caskets, not 3"):
+        check_record(BattleRecord("the-trap", (fighter,), three))
+
+
+def test_a_casket_holds_what_its_table_says():
+    fighter = FighterEnd("1", "Ripper", "attacker")
+    with pytest.raises(RulesInputError, match="Jackpot holds 30 to 180 credits, not 250"):
+        check_record(BattleRecord("smash-and-grab", (fighter,), (Casket("attacker", "jackpot", 250, "1"),)))
+    with pytest.raises(RulesInputError, match="not on the Loot casket table"):
+        check_record(BattleRecord("the-trap", (fighter,), (Casket("attacker", "jackpot", 30, "1"),)))
+    record = check_record(BattleRecord("smash-and-grab", (fighter,), (Casket("attacker", "Jackpot", 130, "1"),)))
+    assert record.caskets[0].result == "jackpot"
+    assert casket_words(record.caskets[0], "smash-and-grab") == "Jackpot (130 credits)"
+
+
+def test_a_fighter_who_fled_was_taken_down_by_nobody():
+    ends = (FighterEnd("1", "Ripper", "attacker"), FighterEnd("2", "Slag", "defender", "fled", by="1"))
+    with pytest.raises(RulesInputError, match="Slag fled the battlefield: nobody took them down"):
+        check_record(BattleRecord("the-trap", ends))
+
+
+def test_a_capture_is_of_a_fighter_out_of_action_by_the_opposing_gang():
+    gangs = {"attacker": 10, "defender": 20}
+    ends = (FighterEnd("2", "Slag", "defender", "seriously_injured", captured_by=10),)
+    with pytest.raises(RulesInputError, match="Slag: only a fighter taken Out of Action can be captured"):
+        check_record(BattleRecord("the-trap", ends, gangs=gangs))
+    ends = (FighterEnd("2", "Slag", "defender", "out_of_action", captured_by=20),)
+    with pytest.raises(RulesInputError, match="Slag can only be captured by the opposing gang"):
+        check_record(BattleRecord("the-trap", ends, gangs=gangs))
+
+
+def test_the_record_has_a_stable_json_form():
+    record = BattleRecord("smash-and-grab", (FighterEnd("1", "Ripper", "attacker", "out_of_action", by="2"),),
+                          (Casket("attacker", "jackpot", 130, "1"),), bottled=("defender",), winner="attacker",
+                          gangs={"attacker": 1, "defender": 2})  # fmt: skip
+    data = record.as_json()
+    assert data["caskets"] == [{"side": "attacker", "fighter": "1", "result": "jackpot", "credits": 130}]
+    assert data["fighters"][0]["outcome"] == "out_of_action" and record.opened() == record.opened("attacker") == 1
+    assert BattleRecord.from_json(data) == record
