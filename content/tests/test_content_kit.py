@@ -1,0 +1,82 @@
+"""The whole Trading Post and every list (issue 25): the list entries that waited for their items, the gang lists'
+grenades, and the kit kinds beyond weapons and armour, checked on the shipped data (rulebook/data/n18)."""
+
+import pytest
+
+from content.models import Equipment, FighterTypeEquipment
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def loaded_content(module_content, db):
+    return module_content
+
+
+def listed(house: str, item: str) -> set[str]:
+    return set(
+        FighterTypeEquipment.objects.filter(fighter_type__house__slug=house, equipment__slug=item).values_list(
+            "fighter_type__slug", flat=True
+        )
+    )
+
+
+def test_no_list_entry_waits_for_an_item(loaded_content):
+    assert loaded_content.waiting == set()
+    assert "waiting" not in " ".join(loaded_content.lines())
+
+
+@pytest.mark.parametrize(
+    ("house", "fighter", "item", "cost"),
+    [
+        ("ironhead-squat-prospectors", "charter-master", "ironhead-autogun", 25),
+        ("ironhead-squat-prospectors", "digger", "ironhead-stub-gun", 10),
+        ("ironhead-squat-prospectors", "drill-kyn-specialist", "ironhead-meltagun", 155),
+        ("ironhead-squat-prospectors", "drill-master", "ironhead-arc-welder", 100),
+        ("genestealer-cult", "cult-alpha", "long-las", 20),
+        ("gang-additions", "ambot", "grav-fist", 90),
+    ],
+)
+def test_the_items_that_waited_are_on_their_lists(loaded_content, house, fighter, item, cost):
+    entry = FighterTypeEquipment.objects.get(fighter_type__slug=f"{house}-{fighter}", equipment__slug=item)
+    assert entry.cost == cost
+    assert entry.equipment.profiles.exists() and entry.equipment.sources
+
+
+@pytest.mark.parametrize(
+    ("fighter", "item"),
+    [("ambot", "tunnelling-claw"), ("iron-automata", "assault-cannon"), ("iron-automata", "power-claw")],
+)
+def test_brutes_are_hired_holding_their_built_in_weapons(loaded_content, fighter, item):
+    entry = FighterTypeEquipment.objects.get(fighter_type__slug=f"gang-additions-{fighter}", equipment__slug=item)
+    assert entry.is_included and entry.cost == 0
+
+
+@pytest.mark.parametrize(
+    ("house", "grenades"),
+    [
+        ("palanite-enforcers", {"choke-gas-grenade", "frag-grenade", "photon-flash-grenade", "smoke-grenade",
+                                "stun-grenade"}),
+        ("genestealer-cult", {"blasting-charge", "demo-charge", "frag-grenade", "incendiary-charge"}),
+        ("helot-chaos-cult", {"blasting-charge", "demo-charge", "frag-grenade", "incendiary-charge", "krak-grenade"}),
+        ("corpse-grinder-cult", {"frag-grenade", "incendiary-charge", "krak-grenade", "smoke-grenade"}),
+        ("slave-ogryns", {"blasting-charge", "demo-charge", "frag-grenade", "incendiary-charge", "krak-grenade"}),
+        ("underhive-outcasts", {"blasting-charge", "frag-grenade", "krak-grenade", "smoke-grenade"}),
+        ("ironhead-squat-prospectors", {"blasting-charge", "frag-grenade", "krak-grenade", "smoke-grenade"}),
+    ],
+)  # fmt: skip
+def test_every_gang_list_has_its_grenades(loaded_content, house, grenades):
+    found = set(
+        FighterTypeEquipment.objects.filter(fighter_type__house__slug=house, equipment__category="grenade").values_list(
+            "equipment__slug", flat=True
+        )
+    )
+    assert grenades <= found
+
+
+def test_grenades_follow_each_fighters_restrictions(loaded_content):
+    # Corpse Grinder Skinners fight in close combat only; a Lobo-slave takes no grenades; Ogryn Gangers no frags.
+    assert listed("corpse-grinder-cult", "frag-grenade") == {"corpse-grinder-cult-initiate"}
+    assert "slave-ogryns-lobo-slave" not in listed("slave-ogryns", "krak-grenade")
+    assert listed("slave-ogryns", "frag-grenade") == {"slave-ogryns-overboss", "slave-ogryns-underboss"}
+    assert Equipment.objects.get(edition="n18", slug="demo-charge").rarity == "R12"
