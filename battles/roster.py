@@ -9,10 +9,11 @@ saved profile when it is a house rule.
 
 from __future__ import annotations
 
-from content.models import Edition, EquipmentKind
+from content.models import Edition, EquipmentCategory, EquipmentKind
 from gangs.models import Fighter
 from gangs.stats import current_stats
 from rulebook.errors import RulesInputError
+from rulebook.n18 import kit
 from rulebook.numbers import is_whole_number, whole_number
 
 # The profile columns the rulebook reads when a weapon is spelled out, by edition.
@@ -52,6 +53,9 @@ def _spelled_out(edition: str, equipment, profile) -> dict:
         damage=_int_or_text(profile.damage),
         ammo=profile.ammo or None,
     )
+    if profile.range_code == "E" and profile.long_range:
+        # A Versatile weapon: "E" under short range and its reach in inches under long (content.printed).
+        out.update(short_range="E", long_range=profile.long_range)
     return {k: v for k, v in out.items() if v is not None}
 
 
@@ -93,20 +97,21 @@ def weapon_entry(edition: str, purchase) -> dict:
 def snapshot(fighter: Fighter) -> dict:
     """Everything the battle needs to know about a fighter, as JSON."""
     edition = fighter.gang.edition
-    weapons, save, armour = [], None, ""
+    weapons, save, armour, chems = [], None, "", []
     for purchase in fighter.purchases.all():
         equipment = purchase.equipment
-        if equipment.kind == EquipmentKind.WEAPON and equipment.profiles.all():
+        if equipment.category == EquipmentCategory.CHEM:
+            chems.append(equipment)  # a chem the fighter carries is taken before the battle begins
+        elif equipment.kind == EquipmentKind.WEAPON and equipment.profiles.all():
             weapons.append(weapon_entry(edition, purchase))
         elif equipment.kind == EquipmentKind.ARMOUR and equipment.armour_save and (save or 7) > equipment.armour_save:
             # The best armour counts: saves are never combined.
             save, armour = equipment.armour_save, equipment.name
-    return {
-        "type": fighter.fighter_type.name,
-        "category": fighter.fighter_type.category,
-        "stats": current_stats(fighter),
-        "weapons": weapons,
-        "save": save,
-        "armour": armour,
-        "skills": [fs.skill.name for fs in fighter.skills.all()],
-    }
+    stats, skills = current_stats(fighter), [fs.skill.name for fs in fighter.skills.all()]
+    out = {"type": fighter.fighter_type.name, "category": fighter.fighter_type.category}
+    if chems:
+        # For this battle the fighter is under its chems: their effect is in the stat line every query reads.
+        stats, given, notes = kit.under_chems(stats, [c.slug for c in chems])
+        skills += [s for s in given if s not in skills]
+        out["chems"] = {"taken": [c.name for c in chems], "notes": notes}
+    return out | {"stats": stats, "weapons": weapons, "save": save, "armour": armour, "skills": skills}

@@ -2,8 +2,10 @@
 grenades, and the kit kinds beyond weapons and armour, checked on the shipped data (rulebook/data/n18)."""
 
 import pytest
+from django.urls import reverse
 
 from content.models import Equipment, FighterTypeEquipment
+from content.templatetags.content_tags import player_notes
 
 pytestmark = pytest.mark.django_db
 
@@ -80,3 +82,33 @@ def test_grenades_follow_each_fighters_restrictions(loaded_content):
     assert "slave-ogryns-lobo-slave" not in listed("slave-ogryns", "krak-grenade")
     assert listed("slave-ogryns", "frag-grenade") == {"slave-ogryns-overboss", "slave-ogryns-underboss"}
     assert Equipment.objects.get(edition="n18", slug="demo-charge").rarity == "R12"
+
+
+# --- the pages print what players need, not the maintainers' notes -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "house", ["corpse-grinder-cult", "gang-additions", "ash-waste-nomads", "underhive-outcasts", "escher"]
+)
+def test_house_pages_leave_the_maintainers_notes_in_the_files(client, loaded_content, house):
+    page = client.get(reverse("content:house-detail", args=["n18", house])).content.decode()
+    assert "check" not in page.lower().replace("checked", "")
+    assert "Spot-check" not in page and "CHECK" not in page
+
+
+def test_the_equipment_page_keeps_the_players_part_of_a_note(client, loaded_content):
+    page = client.get(reverse("content:equipment-detail", args=["n18", "ironhead-autogun"])).content.decode()
+    assert "Ironhead Squat Prospectors only" in page
+    assert "check against the book" not in page
+
+
+@pytest.mark.parametrize(
+    ("notes", "shown"),
+    [
+        ("Takes two weapon slots. Price from G1 only: CHECK against a printed book.", "Takes two weapon slots."),
+        ("Spot-checked against G1.", ""),
+        ("House Delaque pays 80", "House Delaque pays 80"),
+    ],
+)
+def test_player_notes_drop_the_sentences_meant_for_maintainers(loaded_content, notes, shown):
+    assert player_notes(notes) == shown
