@@ -101,3 +101,15 @@ def test_frenzon_gives_its_skills_for_the_battle(ganger):
     seen = snapshot(ganger)
     assert {"Nerves of Steel", "True Grit", "Unstoppable", "Berserker"} <= set(seen["skills"])
     assert seen["chems"]["notes"]
+
+
+def test_the_buy_form_shows_availability_and_how_rare_items_are_bought(ganger):
+    from gangs.forms import BuyForm, availability
+
+    item("web-solvent", "Web solvent", EquipmentCategory.PERSONAL, 25, "R8")
+    form = BuyForm(gang=ganger.gang)
+    labels = [label for _, group in form.fields["equipment"].choices for _, label in group]
+    assert "Flak armour — 10 credits (Trading Post, Common)" in labels
+    assert not any("Web solvent" in label for label in labels)  # Rare (8): only through a Trade action
+    assert "Rare (X) and Illegal (X)" in form.fields["equipment"].help_text
+    assert (availability("R9"), availability("I10"), availability("Common")) == ("Rare (9)", "Illegal (10)", "Common")
