@@ -112,3 +112,43 @@ def test_the_equipment_page_keeps_the_players_part_of_a_note(client, loaded_cont
 )
 def test_player_notes_drop_the_sentences_meant_for_maintainers(loaded_content, notes, shown):
     assert player_notes(notes) == shown
+
+
+# --- the kinds of kit of the 2023 Armoury ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("category", "at_least", "example", "cost", "rarity"),
+    [
+        ("ammo", 30, "shotgun-gas-shells", 25, "R11"),
+        ("chem", 8, "slaught", 30, "R10"),
+        ("bionic", 9, "bionic-eye", 45, "R13"),
+        ("personal", 25, "cred-sniffer", 35, "R8"),
+        ("status", 7, "gold-plated-gun", 40, "R10"),
+        ("exotic_beast", 5, "grapplehawk", 90, "R11"),
+    ],
+)
+def test_the_2023_armoury_kinds_are_content_with_sources(loaded_content, category, at_least, example, cost, rarity):
+    items = Equipment.objects.filter(edition="n18", category=category, is_active=True)
+    assert items.count() >= at_least
+    assert all(item.sources for item in items)
+    found = items.get(slug=example)
+    assert (found.cost, found.rarity) == (cost, rarity)
+
+
+def test_special_ammunition_fires_as_its_own_profile(loaded_content):
+    dumdum = Equipment.objects.get(edition="n18", slug="stub-gun-dumdum-rounds")
+    (profile,) = dumdum.profiles.all()
+    assert (profile.short_range, profile.long_range, profile.strength, "Limited" in profile.traits) == (
+        5,
+        10,
+        "4",
+        True,
+    )
+
+
+def test_combi_weapons_carry_both_components(loaded_content):
+    combi = Equipment.objects.get(edition="n18", slug="bolter-plasma-gun-combi-weapon")
+    assert [p.name for p in combi.profiles.all()] == ["bolter", "plasma gun"]
+    assert all("Combi" in p.traits for p in combi.profiles.all())
+    assert Equipment.objects.filter(edition="n18", slug__endswith="-combi-pistol").count() == 5
