@@ -152,3 +152,16 @@ def test_combi_weapons_carry_both_components(loaded_content):
     assert [p.name for p in combi.profiles.all()] == ["bolter", "plasma gun"]
     assert all("Combi" in p.traits for p in combi.profiles.all())
     assert Equipment.objects.filter(edition="n18", slug__endswith="-combi-pistol").count() == 5
+
+
+def test_cawdor_has_its_redemptionists_and_one_leader_of_either_kind(loaded_content):
+    from content.models import FighterType, House
+
+    cawdor = House.objects.get(edition="n18", slug="cawdor")
+    priest = FighterType.objects.get(slug="cawdor-redemptor-priest")
+    assert (priest.category, priest.cost, priest.max_per_gang) == ("leader", 100, 1)
+    assert FighterType.objects.get(slug="cawdor-zealot").cost == 40
+    assert FighterType.objects.get(slug="cawdor-word-keeper").min_per_gang == 0
+    assert [(r["kind"], r.get("count")) for r in cawdor.composition_rules[:2]] == [("min_count", 1), ("max_count", 1)]
+    assert listed("cawdor", "shotgun") >= {"cawdor-redemptionist-brethren", "cawdor-redemptor-priest"}
+    assert "cawdor-redemptionist-brethren" not in listed("cawdor", "grenade-launcher")  # Special: Specialists only
