@@ -9,11 +9,12 @@ saved profile when it is a house rule.
 
 from __future__ import annotations
 
-from content.models import Edition, EquipmentKind
+from content.models import Edition, EquipmentCategory, EquipmentKind
 from gangs.models import Fighter
 from gangs.stats import current_stats
 from rulebook.errors import RulesInputError
 from rulebook.n18 import armour as n18_armour
+from rulebook.n18 import kit
 from rulebook.numbers import is_whole_number, whole_number
 
 # The profile columns the rulebook reads when a weapon is spelled out, by edition.
@@ -60,6 +61,9 @@ def _spelled_out(edition: str, equipment, profile) -> dict:
         damage=_int_or_text(profile.damage),
         ammo=profile.ammo or None,
     )
+    if profile.range_code == "E" and profile.long_range:
+        # A Versatile weapon: "E" under short range and its reach in inches under long (content.printed).
+        out.update(short_range="E", long_range=profile.long_range)
     return {k: v for k, v in out.items() if v is not None}
 
 
@@ -118,9 +122,15 @@ def snapshot_of(*, edition: str, fighter_type, stats: dict, purchases: list, ski
         for purchase in purchases
         if purchase.equipment.kind == EquipmentKind.WEAPON and purchase.equipment.profiles.all()
     ]
-    return {
-        "type": fighter_type.name,
-        "category": fighter_type.category,
+    out = {"type": fighter_type.name, "category": fighter_type.category}
+    chems = [p.equipment for p in purchases if p.equipment.category == EquipmentCategory.CHEM]
+    if chems:
+        # A chem the fighter carries is taken before the battle begins: for this battle its effect is in the stat
+        # line every query reads.
+        stats, given, notes = kit.under_chems(stats, [c.slug for c in chems])
+        skills = skills + [s for s in given if s not in skills]
+        out["chems"] = {"taken": [c.name for c in chems], "notes": notes}
+    return out | {
         "stats": stats,
         "weapons": weapons,
         **armour_entry(edition, [p.equipment for p in purchases]),

@@ -271,7 +271,7 @@ def _act(request, battle, kind: str, form, fighters, context: dict, op: str):
         plan = services.action_plan(battle=battle, kind=kind, params=form.params(), fighters=fighters)
         odds = services.action_odds(battle=battle, plan=plan)
         if charge_from is not None and battle.edition == "n18":
-            reach = services.charge_reach_odds(battle=battle, fighter=plan.fighter, distance=charge_from)
+            reach = services.charge_reach_odds(battle=battle, fighter=plan.fighter, distance=charge_from, plan=plan)
             context["charge_odds"] = display.odds_rows(reach)
     except ValidationError as error:
         _fail(form, error)

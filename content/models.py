@@ -227,8 +227,27 @@ class EquipmentCategory(models.TextChoices):
     HAND_TO_HAND = "hand_to_hand", "Hand-to-hand weapon"
     CLOSE_COMBAT = "close_combat", "Close combat weapon"
     GRENADE = "grenade", "Grenade"
+    # 2018+: special ammunition, each its own weapon profile (fired as the weapon it is bought for)
+    AMMO = "ammo", "Special ammunition"
     ARMOUR = "armour", "Armour"
     WARGEAR = "wargear", "Wargear"
+    # 2018+ wargear kinds of the 2023 Armoury
+    PERSONAL = "personal", "Personal equipment"
+    CHEM = "chem", "Chem"
+    BIONIC = "bionic", "Bionic"
+    STATUS = "status", "Status item"
+    EXOTIC_BEAST = "exotic_beast", "Exotic beast"
+
+
+# Wargear a 2018+ file may file under a kind of its own (``"category"`` on a wargear record; default wargear).
+WARGEAR_CATEGORIES = (
+    EquipmentCategory.WARGEAR,
+    EquipmentCategory.PERSONAL,
+    EquipmentCategory.CHEM,
+    EquipmentCategory.BIONIC,
+    EquipmentCategory.STATUS,
+    EquipmentCategory.EXOTIC_BEAST,
+)
 
 
 class Equipment(ContentRecord):
@@ -294,7 +313,8 @@ class WeaponProfile(models.Model):
             models.CheckConstraint(
                 condition=Q(save_mod__isnull=True) | Q(save_mod__lte=0), name="content_weaponprofile_save_mod_le_0"
             ),
-            models.CheckConstraint(condition=Q(ap__isnull=True) | Q(ap__lte=0), name="content_weaponprofile_ap_le_0"),
+            # AP is 0 or less, except the 2023 maul's +1, which helps the target's save.
+            models.CheckConstraint(condition=Q(ap__isnull=True) | Q(ap__lte=1), name="content_weaponprofile_ap_le_1"),
             models.CheckConstraint(
                 condition=Q(short_range__isnull=True)
                 | Q(long_range__isnull=True)

@@ -120,6 +120,24 @@ class HiredGunForm(forms.Form):
         return self.battles[self.cleaned_data["battle"]]
 
 
+def availability(rarity: str) -> str:
+    """A 2018+ Trading Post availability as the 2023 book prints it: Common, Rare (9), Illegal (10)."""
+    text = (rarity or "").strip()
+    if text[:1] in ("R", "I") and text[1:].isdigit():
+        return f"{'Rare' if text[0] == 'R' else 'Illegal'} ({text[1:]})"
+    return text
+
+
+# 2023 core rulebook, post-battle sequence, Purchase Equipment and Seek Rare & Illegal Equipment (necrovox copy in
+# yakuzadave/necroman_v2, necrovox_docs/Necromunda_Docs/6-the-rules/17-the-post-battle-sequence.md).
+TRADE_NOTE = (
+    "List items cost their list price; the Trading Post sells Common items at any time. Rare (X) and Illegal (X) "
+    "items come only through a Trade post-battle action, up to the Availability level it rolls (2D6, +2 for the "
+    "Leader, +1 per Champion trading, +1 per full 10 Reputation); a law-abiding gang buys Illegal (X) only up to "
+    "that level -4."
+)
+
+
 class BuyForm(forms.Form):
     """Offers what this buyer may buy (list or Trading Post) and the Stash can pay for."""
 
@@ -133,14 +151,20 @@ class BuyForm(forms.Form):
         # Grouped by category, in the Armoury's order, so a long Trading Post list reads like the book's.
         groups: dict[str, list] = {category: [] for category in EquipmentCategory.values}
         for item, price, where in affordable:
-            groups[item.category].append((str(item.pk), f"{item.name} — {price} credits ({where})"))
+            shown = availability(item.rarity) if gang.edition == "n18" and where == "Trading Post" else ""
+            label = f"{item.name} — {price} credits ({where}{f', {shown}' if shown else ''})"
+            groups[item.category].append((str(item.pk), label))
         labels = dict(EquipmentCategory.choices)
         self.fields["equipment"].choices = [(labels[c], choices) for c, choices in groups.items() if choices]
+        notes = []
         if len(affordable) < len(offers):
             dearer = len(offers) - len(affordable)
-            self.fields[
-                "equipment"
-            ].help_text = f"Not offered: {dearer} item{'s' if dearer != 1 else ''} dearer than the {gang.stash} credits in the Stash."
+            notes.append(
+                f"Not offered: {dearer} item{'s' if dearer != 1 else ''} dearer than the {gang.stash} credits in the Stash."
+            )
+        if gang.edition == "n18":
+            notes.append(TRADE_NOTE)
+        self.fields["equipment"].help_text = " ".join(notes)
         if can_override:
             self.fields["override_reason"] = OverrideField()
 

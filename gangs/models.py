@@ -122,6 +122,7 @@ class Fighter(models.Model):
 class StatChangeSource(models.TextChoices):
     ADVANCEMENT = "advancement", "Advancement"
     INJURY = "injury", "Lasting Injury"
+    BIONIC = "bionic", "Bionic"
     OTHER = "other", "Other"
 
 

@@ -30,6 +30,7 @@ from content.models import Edition
 from rulebook import editions
 from rulebook.dice import DiceNeeded, DiceSource, RandomDice, ReplayDice, ScriptedDice, WrongFace
 from rulebook.errors import RulesInputError
+from rulebook.n18 import trading_post
 from rulebook.query import Query
 
 
@@ -68,16 +69,34 @@ def action_odds(*, battle: BattleSession, plan: Plan) -> dict:
         raise ValidationError(f"The rulebook cannot answer this: {exc}") from None
 
 
-def charge_reach_odds(*, battle: BattleSession, fighter: BattleFighter, distance: int) -> dict:
+def charge_reach_odds(
+    *, battle: BattleSession, fighter: BattleFighter, distance: int, plan: Plan | None = None
+) -> dict:
     """2018+: how often a Charge, the fighter's Movement plus D3", covers ``distance`` inches to the enemy: the
-    answer ``python -m rulebook odds n18 charge`` gives for the same query. The fight's odds assume it arrives."""
-    query = Query({"M": fighter.stats.get("M", 0), "distance": distance})
+    answer ``python -m rulebook odds n18 charge`` gives for the same query. The fight's odds assume it arrives.
+    With the fight's ``plan``, the weapons it uses set how close the charge must come (a Versatile weapon's reach)."""
+    query = Query({"M": fighter.stats.get("M", 0), "distance": distance, "reach": _reach(plan)})
     try:
         answer = editions.action(battle.edition, "charge").odds(query)
         query.refuse_unknown()
         return answer
     except RulesInputError as exc:
         raise ValidationError(f"The rulebook cannot answer this: {exc}") from None
+
+
+def _reach(plan: Plan | None) -> int:
+    """How far the fight's weapons reach (the shortest of them; 0 unarmed or in base contact)."""
+    if plan is None or "weapon" not in plan.query:
+        return 0
+    reaches = []
+    for field, profile in (("weapon", "profile"), ("second_weapon", "second_profile")):
+        if field in plan.query:
+            query = Query({"weapon": plan.query[field], "profile": plan.query.get(profile)})
+            try:
+                reaches.append(trading_post.reach(trading_post.read_profile(query)))
+            except RulesInputError:
+                return 0
+    return min(reaches)
 
 
 def action_next_die(*, battle: BattleSession, plan: Plan, dice: list) -> DiceNeeded | None:

@@ -15,6 +15,7 @@ from pathlib import Path
 from content.loader.reading import Field, check_lengths
 from content.loader.rows import LoadReport, RowWriter
 from content.models import (
+    WARGEAR_CATEGORIES,
     Edition,
     Equipment,
     EquipmentCategory,
@@ -39,7 +40,7 @@ CLASSIC_STATS |= {"W": "wounds", "I": "initiative", "A": "attacks", "Ld": "leade
 N18_STATS = CLASSIC_STATS | {"Cl": "cool", "Wil": "willpower", "Int": "intelligence"}
 WEAPON_CATEGORIES = {
     Edition.CLASSIC: {"pistol", "basic", "special", "heavy", "hand_to_hand", "grenade"},
-    Edition.N18: {"pistol", "basic", "special", "heavy", "close_combat", "grenade"},
+    Edition.N18: {"pistol", "basic", "special", "heavy", "close_combat", "grenade", "ammo"},
 }
 SHARE_RULE_KINDS = {"max_share", "min_share"}
 COUNT_RULE_KINDS = {"max_count", "min_count"}
@@ -113,12 +114,10 @@ class EditionLoader(RowWriter):
             values["armour_save"] = record.count("save", required=False)
             self.upsert(Equipment, record.identity(), values, record)
         for record in root.children("wargear"):
-            self.upsert(
-                Equipment,
-                record.identity(),
-                self.item_values(record, EquipmentKind.WARGEAR, EquipmentCategory.WARGEAR),
-                record,
-            )
+            category = record.get("category", str, required=False) or EquipmentCategory.WARGEAR
+            if category not in WARGEAR_CATEGORIES or (self.edition == Edition.CLASSIC and category != "wargear"):
+                record.fail("category", f"{category!r} is not a {self.edition} wargear category")
+            self.upsert(Equipment, record.identity(), self.item_values(record, EquipmentKind.WARGEAR, category), record)
 
     def item_values(self, record: Field, kind: str, category: str) -> dict:
         return {
@@ -151,9 +150,11 @@ class EditionLoader(RowWriter):
         values["range_code"] = "/".join(dict.fromkeys(codes))
         for key in ("hit_short", "hit_long", "acc_short", "acc_long", "save_mod", "ap"):
             values[key] = profile.get(key, int, required=False)
-        for key in ("save_mod", "ap"):
-            if values[key] is not None and values[key] > 0:
-                profile.fail(key, "must be 0 or negative")
+        if values["save_mod"] is not None and values["save_mod"] > 0:
+            profile.fail("save_mod", "must be 0 or negative")
+        # AP helps the attacker; only the 2023 maul's AP +1 helps the target's save.
+        if values["ap"] is not None and values["ap"] > 1:
+            profile.fail("ap", "must be +1 or less")
         values["ammo"] = profile.code("ammo_roll") or profile.code("ammo")
         values["template"] = profile.text("template")
         values["sustained_fire"] = profile.count("sustained_fire", required=False) or 0

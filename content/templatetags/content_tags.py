@@ -1,5 +1,7 @@
 """Filters that print profile numbers the way the books do."""
 
+import re
+
 from django import template
 from django.utils.safestring import mark_safe
 
@@ -31,6 +33,18 @@ def or_dash(value) -> str:
 def share(fraction: str) -> str:
     """A composition share in words: "1/2" → "half"."""
     return {"1/2": "half", "1/3": "a third", "1/4": "a quarter"}.get(fraction, fraction)
+
+
+# The data's notes mix what a player needs ("takes two weapon slots") with what its maintainers must still do
+# ("check against a printed book", "CHECK", "Spot-checked against G1"): the pages print only the former.
+MAINTAINERS_WORDS = re.compile(r"check", re.IGNORECASE)
+
+
+@register.filter
+def player_notes(notes: str) -> str:
+    """A record's ``notes`` without the sentences meant for the data's maintainers (those stay in the files)."""
+    sentences = re.split(r"(?<=[.;])\s+", notes or "")
+    return " ".join(s for s in sentences if s and not MAINTAINERS_WORDS.search(s)).strip()
 
 
 @register.filter

@@ -9,6 +9,7 @@ from django.db.models import Case, Exists, F, FilteredRelation, OuterRef, Q, Sub
 from content.models import (
     Edition,
     Equipment,
+    EquipmentCategory,
     EquipmentKind,
     FighterTypeEquipment,
 )
@@ -18,8 +19,11 @@ from gangs.models import (
     Fighter,
     FighterStatus,
     Gang,
+    Injury,
     LedgerEntry,
     Purchase,
+    StatChange,
+    StatChangeSource,
 )
 from gangs.models import LedgerKind as Kind
 from gangs.services.common import (
@@ -33,6 +37,8 @@ from gangs.services.common import (
 )
 from rulebook import gang_rules
 from rulebook.dice import DiceSource, RandomDice
+from rulebook.errors import RulesInputError
+from rulebook.n18 import kit
 from rulebook.roster import roll_amount
 
 CLASSIC_SALE_SOURCE = "S3 p99 Trading Post: equipment sells back for half its price"
@@ -149,9 +155,17 @@ def buyable_equipment(gang: Gang, fighter: Fighter | None) -> list[tuple[Equipme
 
 @transaction.atomic
 def purchase_buy(
-    *, gang: Gang, equipment: Equipment, actor, fighter: Fighter | None = None, override_reason: str = ""
+    *,
+    gang: Gang,
+    equipment: Equipment,
+    actor,
+    fighter: Fighter | None = None,
+    override_reason: str = "",
+    bionic_choice: str | None = None,
 ) -> Purchase:
-    """Buy for a fighter (from their list or the Trading Post) or for the Stash, at today's price."""
+    """Buy for a fighter (from their list or the Trading Post) or for the Stash, at today's price. A bionic is
+    fitted to the fighter whose Lasting Injury it repairs and gives back what that injury took (``bionic_choice``:
+    which characteristic a Mundane bionic restores when the injury lowered two)."""
     if fighter is not None and fighter.gang_id != gang.pk:
         raise ValidationError(f"{fighter.name} is not in {gang.name}.")
     if fighter is not None:
@@ -171,10 +185,17 @@ def purchase_buy(
         )
         quote = (equipment.cost, "list price, by override")
     price, where = quote
+    fitted = _bionic_fit(fighter, equipment, bionic_choice) if equipment.category == EquipmentCategory.BIONIC else {}
     purchase = Purchase.objects.create(gang=gang, fighter=fighter, equipment=equipment, price=price)
     data = {"purchase": purchase.pk, "equipment": equipment.slug, "price": price}
     if where.endswith(FREE_CHOICE_RULE):
         data["free_choice"] = equipment.category  # free_choices_taken reads it
+    if fitted:
+        injury, restores = fitted["injury"], fitted["restores"]
+        StatChange.objects.bulk_create(
+            StatChange(fighter=fighter, stat=stat, delta=delta, source=StatChangeSource.BIONIC, injury=injury)
+            for stat, delta in restores.items()
+        )
     ledger_record(
         gang=gang,
         fighter=fighter,
@@ -186,6 +207,38 @@ def purchase_buy(
         actor=actor,
     )
     return purchase
+
+
+def _bionic_fit(fighter: Fighter | None, equipment: Equipment, choice: str | None) -> dict:
+    """The Lasting Injury a bionic repairs on this fighter and what it gives back (rulebook.n18.kit), or a
+    ValidationError in plain words: a bionic goes to a fighter, for an injury it fits that no bionic repairs yet."""
+    item = kit.bionic(equipment.slug)
+    if item is None:
+        return {}
+    if fighter is None:
+        raise ValidationError(
+            f"A {equipment.name} is fitted to a fighter with the injury it repairs, not kept in the Stash."
+        )
+    injuries = [
+        i for i in fighter.injuries.filter(code=item.injury).prefetch_related("stat_changes")
+        if not any(c.source == StatChangeSource.BIONIC for c in i.stat_changes.all())
+    ]  # fmt: skip
+    if not injuries:
+        raise ValidationError(f"{fighter.name} has no unrepaired Lasting Injury that a {equipment.name} repairs.")
+    injury: Injury = injuries[0]
+    lowered = {c.stat: c.delta for c in injury.stat_changes.all() if c.source == StatChangeSource.INJURY}
+    try:
+        return {"injury": injury, "restores": kit.bionic_restores(item, lowered, choice)}
+    except RulesInputError as exc:
+        raise ValidationError(f"{equipment.name}: {exc.message}") from None
+
+
+def _keep_fitted_bionic(purchase: Purchase) -> None:
+    """A bionic in a fighter's body is neither sold, discarded nor handed on (it gave back a characteristic)."""
+    if purchase.fighter_id is not None and purchase.equipment.category == EquipmentCategory.BIONIC:
+        raise ValidationError(
+            f"The {purchase.equipment.name} is fitted to {purchase.fighter.name} and stays with them."
+        )
 
 
 def sale_value(gang: Gang, purchase: Purchase, dice: DiceSource) -> tuple[int, str, list]:
@@ -233,6 +286,7 @@ def purchase_sell(*, purchase: Purchase, actor, dice: DiceSource | None = None) 
     from an undone sale sells on the dice of that sale."""
     lock_purchase(purchase)
     refuse_captive_kit(purchase, "sold")
+    _keep_fitted_bionic(purchase)
     gang = purchase.gang
     again = _sale_dice_of(purchase)
     amount, rule, rolls = sale_value(gang, purchase, ReusedDice(again) if again else dice or RandomDice())
@@ -255,6 +309,7 @@ def purchase_sell(*, purchase: Purchase, actor, dice: DiceSource | None = None) 
 def purchase_discard(*, purchase: Purchase, actor) -> LedgerEntry:
     lock_purchase(purchase)
     refuse_captive_kit(purchase, "discarded")
+    _keep_fitted_bionic(purchase)
     entry = ledger_record(
         gang=purchase.gang,
         fighter=purchase.fighter,
@@ -306,6 +361,7 @@ def purchase_move(*, purchase: Purchase, fighter: Fighter | None, actor) -> Purc
     """Hand an item to another fighter of the gang (who must be allowed to carry it) or put it in the Stash."""
     lock_purchase(purchase)
     refuse_captive_kit(purchase, "moved")
+    _keep_fitted_bionic(purchase)
     gang = purchase.gang
     if fighter is not None and fighter.pk == purchase.fighter_id:
         raise ValidationError(f"{fighter.name} already carries {purchase.equipment.name}.")

@@ -7,7 +7,8 @@ Sources (numbers are facts; the wording here is ours):
   yakuzadave/necroman_v2, ``necrovox_docs_flat/6-the-rules/7-fighter-actions.md``). A charge moves the
   fighter's Movement plus D3"; a fighter who ends it Engaged makes a free Fight action with one more Attack
   dice (Close Combat step 3; ``charging`` in the ``fight`` action), at -1 to hit if they could not see the
-  enemy when they charged. A Coup de Grace, by a fighter engaged with no one else, takes a Prone and
+  enemy when they charged; with a Versatile weapon the charge need only end within its reach (Weapon Traits:
+  Versatile). A Coup de Grace, by a fighter engaged with no one else, takes a Prone and
   Seriously Injured enemy within 1" Out of Action: no dice.
 - Blaze: after an attack with the Blaze trait hits a fighter and does not take them Out of Action, a D6 of
   4+ sets them ablaze. When they are next activated they take a Strength 3, AP -1, Damage 1 hit; a Pinned
@@ -41,9 +42,17 @@ def charge_reaches(movement: int, distance: float) -> Fraction:
     return probability(D3.distribution(), lambda extra: movement + extra >= distance)
 
 
-def charge_odds(query: Query) -> dict:
+def _charge(query: Query) -> tuple[int, float, bool]:
+    """Movement, the distance the charge must cover, and whether the enemy was out of sight. With a Versatile
+    weapon (``reach``, its Long range) the charger need only come within its reach of the enemy (2023 core
+    rulebook, Weapon Traits: Versatile)."""
     movement, distance = query.int("M", 1, 12), query.number("distance", 0, 100)
-    unseen = query.bool("unseen")
+    reach = query.int("reach", 0, 12, default=0)
+    return movement, max(0, distance - reach), query.bool("unseen")
+
+
+def charge_odds(query: Query) -> dict:
+    movement, distance, unseen = _charge(query)
     return {
         "move": {str(movement + extra): "1/3" for extra in (1, 2, 3)},
         **prob("p_reaches", charge_reaches(movement, distance)),
@@ -53,8 +62,7 @@ def charge_odds(query: Query) -> dict:
 
 
 def charge_roll(query: Query, dice: DiceSource) -> dict:
-    movement, distance = query.int("M", 1, 12), query.number("distance", 0, 100)
-    unseen = query.bool("unseen")
+    movement, distance, unseen = _charge(query)
     extra = dice.roll(D3, f'Charge: D3" added to Movement {movement}"')
     return {
         "move": movement + extra,

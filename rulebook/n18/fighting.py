@@ -26,7 +26,9 @@ back}, ``weapon`` (and ``profile``; none for unarmed), ``second_weapon`` (and ``
 fighter using two weapons, ``modifiers``, ``target`` {``T``, ``W``, ``flesh_wounds``, ``state``, ``save``,
 ``weapon`` and ``second_weapon`` (each Parry weapon re-rolls a hit; ``weapon_profile``,
 ``second_weapon_profile``), ``S`` with ``knockback_blocked``; ``WS``, ``A``, ``S``, ``modifiers`` when it
-strikes back} and ``reaction`` (true: the target's Reaction attacks). Every field not listed is refused.
+strikes back}, ``reaction`` (true: the target's Reaction attacks) and ``distance`` (inches between the fighters, 0
+for base contact: beyond it only Versatile weapons whose reach covers it attack, and the target strikes back only
+with one). Every field not listed is refused.
 
 Choices the rules leave to the players, fixed here and named in each answer: the parrying fighter always
 parries and makes the attacker re-roll their best hit (the highest natural face); hits are resolved highest
@@ -281,11 +283,18 @@ class Fight:
     def __init__(self, query: Query) -> None:
         attacker_q, target_q = query.sub("attacker"), query.sub("target")
         self.attacker = Side(attacker_q, query, "profile", "second_weapon", "second_profile")
+        self.distance = query.number("distance", 0, 12, default=0)
+        if self.distance:
+            out_of_reach(self.attacker, self.distance, query.field("distance"))
         self.target, _ = read_fighter(target_q)
         blocked = target_q.int("S", 1, 10) if target_q.bool("knockback_blocked") else None
         self.attacks = self.attacker.attacks_for(read_modifiers(query), Defence(target_q, melee=True), blocked)
         self.defender = Side(target_q, target_q, "weapon_profile", "second_weapon", "second_weapon_profile",
                              charging=False) if query.bool("reaction") else None  # fmt: skip
+        # Attacked from beyond base contact, the target strikes back only with a Versatile weapon that reaches.
+        self.out_of_reach = self.defender and self.distance and out_of_reach(self.defender, self.distance, None)
+        if self.out_of_reach:
+            self.defender = None
         if self.defender is None:
             # Known fields, used only when one side strikes back at the other.
             target_q.accept("WS", "A", "S", "modifiers", "charging")
@@ -303,6 +312,20 @@ class Fight:
     @property
     def attack(self) -> Attack:
         return self.attacks[0][0]
+
+
+def out_of_reach(side: Side, distance: float, field: str | None) -> str | None:
+    """Why a fighter ``distance`` inches from their enemy (0: base contact) cannot attack with their weapons, or
+    None: every weapon used must be Versatile with a reach that covers it (2023 core rulebook, Weapon Traits:
+    Versatile). With a ``field``, the reason is raised as a refusal of that field instead."""
+    short = [w for w in side.weapons if trading_post.reach(w) < distance]
+    if not short:
+        return None
+    named = ", ".join(f'{w["weapon"]} reaches {trading_post.reach(w)}"' for w in short)
+    reason = f'{distance:g}" from the enemy, only a Versatile weapon whose reach covers it attacks ({named})'
+    if field is not None:
+        raise RulesInputError(field, reason)
+    return reason
 
 
 def _defender_parries(target_q: Query) -> tuple:
@@ -355,7 +378,18 @@ def odds(query: Query) -> dict:
     }
     if fight.reaction is not None:
         answer["reaction"] = reaction_odds(fight, found)
+    answer.update(_reach(fight))
     return answer
+
+
+def _reach(fight: Fight) -> dict:
+    """With a ``distance`` beyond base contact, how far the attack reaches and whether the target can strike back."""
+    if not fight.distance:
+        return {}
+    reach = {"distance": fight.distance}
+    if fight.out_of_reach:
+        reach["no_reaction"] = fight.out_of_reach
+    return {"reach": reach}
 
 
 def _unmodelled(side: Side) -> list:
@@ -444,6 +478,7 @@ def roll(query: Query, dice: DiceSource) -> dict:
         "outcome": "unharmed" if after == fight.target else classify(fight.target, after),
         "target_after": fighter_json(after),
         "traits_not_modelled": _unmodelled(fight.attacker),
+        **_reach(fight),
     }
     if fight.reaction is not None:
         answer["reaction"] = {"made": reacts(after)}

@@ -96,7 +96,7 @@ class Shot:
 
 def refusal(profile: dict) -> str | None:
     """Why this weapon profile cannot be shot here (a close combat profile, or an effect not resolved), or None."""
-    if profile["long_range"] == "E":
+    if "E" in (profile["long_range"], profile.get("short_range")):  # a Versatile weapon's reach is not a range
         return "a close combat weapon; use it in a fight"
     return trading_post.unresolved_effect(profile, poisons={"Gas", "Toxin"})
 

@@ -89,14 +89,29 @@ def read_profile(query, field: str = "weapon", profile_field: str = "profile") -
         "acc_short": spec.int("acc_short", -3, 3, default=None),
         "acc_long": spec.int("acc_long", -3, 3, default=None),
         "strength": _strength(spec),
-        "ap": spec.int("ap", -6, 0, default=0),
+        "ap": spec.int("ap", -6, 1, default=0),  # +1: the 2023 maul's AP helps the save
         "damage": _damage(spec),
         "ammo": _ammo(spec),
         "traits": _traits(spec),
     }
-    if isinstance(out["long_range"], int) and not isinstance(out["short_range"], (int, type(None))):
-        raise RulesInputError(spec.field("short_range"), "must be inches (or null) when the long range is inches")
+    versatile = out["short_range"] == "E" and "Versatile" in trait_names(out)
+    if isinstance(out["long_range"], int) and not isinstance(out["short_range"], (int, type(None))) and not versatile:
+        raise RulesInputError(
+            spec.field("short_range"),
+            'must be inches (or null) when the long range is inches, or "E" for a Versatile weapon\'s reach',
+        )
     return out
+
+
+def reach(profile: dict) -> int:
+    """How far a Versatile weapon reaches in close combat: printed "E" under Short range and its reach in inches
+    under Long range (2023 core rulebook, Weapon Traits: Versatile, necrovox copy in yakuzadave/necroman_v2,
+    ``necrovox_docs/Necromunda_Docs/3-gang-fighters-and-their-weaponry/6-weapon-traits.md``); 0 for any other
+    weapon, which fights in base contact."""
+    long_range = profile["long_range"]
+    if profile.get("short_range") == "E" and isinstance(long_range, int) and "Versatile" in trait_names(profile):
+        return long_range
+    return 0
 
 
 def _range(spec, name: str, required: bool):

@@ -257,7 +257,7 @@ def profile_uses(entry: dict, query: dict) -> dict:
     except RulesInputError as exc:
         return {use: f"the rulebook cannot read its profile ({exc})" for use in ("shoots", "fights") if entry[use]}
     out = {}
-    if entry["shoots"] and profile["long_range"] != "E":
+    if entry["shoots"] and "E" not in (profile["long_range"], profile["short_range"]):  # E: a close combat profile
         out["shoots"] = shot.refusal(profile)
     if entry["fights"] or fighting.is_close_combat(profile):
         out["fights"] = fighting.refusal(profile)

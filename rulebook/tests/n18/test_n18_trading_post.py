@@ -3,7 +3,7 @@
 import pytest
 
 from rulebook.errors import RulesInputError
-from rulebook.n18 import shooting, trading_post
+from rulebook.n18 import shooting, shot, trading_post
 from rulebook.query import Query
 
 COMMON_LIST = [
@@ -13,7 +13,7 @@ COMMON_LIST = [
     "chainsword", "sword", "power-sword", "frag-grenade", "krak-grenade", "smoke-grenade", "photon-flash-grenade",
     "blasting-charge",
 ]  # fmt: skip
-CATEGORIES = {"pistol", "basic", "special", "heavy", "close_combat", "grenade"}
+CATEGORIES = {"pistol", "basic", "special", "heavy", "close_combat", "grenade", "ammo"}  # ammo: special ammunition
 
 
 def test_file_shape_and_every_record_sourced():
@@ -24,7 +24,8 @@ def test_file_shape_and_every_record_sourced():
         assert len(slugs) == len(set(slugs))
         for item in data[kind]:
             assert item["sources"] and set(item["sources"]) <= set(data["sources"])
-            assert isinstance(item["cost"], int) and item["cost"] >= 0
+            # the Caryatid alone is never bought: it chooses a Leader after a high Trade roll
+            assert (isinstance(item["cost"], int) and item["cost"] >= 0) or item["slug"] == "caryatid"
             assert item["rarity"] is None or item["rarity"] == "Common" or item["rarity"][0] in "RI"
 
 
@@ -34,10 +35,15 @@ def test_weapon_profiles_follow_the_agreed_format():
         for profile in item["profiles"]:
             assert set(profile) == {"name", "short_range", "long_range", "acc_short", "acc_long", "strength", "ap",
                                     "damage", "ammo", "traits"}  # fmt: skip
-            assert profile["ap"] <= 0
+            # AP helps the attacker, except the 2023 maul's +1 (V1)
+            assert profile["ap"] <= 0 or (item["slug"], profile["ap"]) == ("maul", 1)
             assert profile["ammo"] is None or profile["ammo"] in {"2+", "3+", "4+", "5+", "6+"}
             if item["category"] == "close_combat":
-                assert profile["long_range"] == "E"
+                # Engagement range, or a Versatile weapon's "E" under short range and its reach under long
+                assert profile["long_range"] == "E" or (profile["short_range"], trading_post.reach(profile)) == (
+                    "E",
+                    profile["long_range"],
+                )
 
 
 @pytest.mark.parametrize("slug", COMMON_LIST)
@@ -124,10 +130,15 @@ def test_added_prices_and_rarity(kind, slug, cost, rarity):
     assert (item["cost"], item["rarity"]) == (cost, rarity)
 
 
-def test_versatile_close_combat_weapons_stay_out_of_the_shooting_rules():
-    for slug in ("whip", "shock-stave", "las-cutter", "digi-laser"):
-        (found,) = trading_post.weapon(slug)["profiles"]
-        assert found["long_range"] == "E" and "Versatile" in trading_post.trait_names(found)
+@pytest.mark.parametrize(
+    ("slug", "reach"), [("whip", 3), ("digi-laser", 3), ("las-cutter", 2), ("shock-stave", 2), ("arc-hammer", 1)]
+)
+def test_versatile_close_combat_weapons_reach_and_stay_out_of_the_shooting_rules(slug, reach):
+    # 2023 Armoury (V1): "E" under Short range, the reach under Long range.
+    (found,) = trading_post.weapon(slug)["profiles"]
+    assert found["short_range"] == "E" and "Versatile" in trading_post.trait_names(found)
+    assert trading_post.reach(found) == reach
+    assert shot.refusal(found) == "a close combat weapon; use it in a fight"
 
 
 @pytest.mark.parametrize(("distance", "band"), [(6, "short"), (7, "long"), (12, "long"), (13, "out_of_range")])

@@ -1,0 +1,90 @@
+"""2018+ kit rules read from the 2023 Armoury (issue 25): Versatile reach in a fight and a charge, the maul's AP +1,
+and the Sidearm trait under its 2018 name. Hand-worked fractions through the command line."""
+
+import json
+from fractions import Fraction as F
+
+import pytest
+
+from rulebook.n18 import fighting, trading_post
+from rulebook.n18.resolution import p_save
+from rulebook.query import Query
+from rulebook.tests.cli_answers import ok, refused
+
+TARGET = {"T": 3, "W": 1, "WS": 4, "A": 1, "S": 3, "weapon": "fighting knife"}
+
+
+def odds(action: str, query: dict) -> dict:
+    return ok("odds", "n18", action, stdin=json.dumps(query))
+
+
+# --- Versatile --------------------------------------------------------------------------------------------
+
+
+def test_a_whip_attacks_from_three_inches_and_the_knife_cannot_strike_back():
+    answer = odds("fight", {"attacker": {"WS": 3, "A": 1, "S": 3, "T": 3, "W": 1}, "weapon": "whip",
+                            "distance": 3, "target": TARGET, "reaction": True})  # fmt: skip
+    assert answer["reach"]["distance"] == 3
+    assert "Fighting knife reaches 0" in answer["reach"]["no_reaction"]
+    assert "reaction" not in answer
+    # WS3+ with the whip's -1 Accuracy: 4+ to hit, one Attack dice
+    assert F(answer["p_any_hit_exact"]) == F(1, 2)
+
+
+def test_in_base_contact_the_target_strikes_back_as_before():
+    answer = odds("fight", {"attacker": {"WS": 3, "A": 1, "S": 3, "T": 3, "W": 1}, "weapon": "whip",
+                            "target": TARGET, "reaction": True})  # fmt: skip
+    assert "reaction" in answer and "reach" not in answer
+
+
+def test_a_weapon_that_does_not_reach_is_refused_naming_the_distance():
+    error = refused("odds", "n18", "fight", stdin=json.dumps(
+        {"attacker": {"WS": 3, "A": 1, "S": 3}, "weapon": "shock stave", "distance": 3, "target": {"T": 3, "W": 1}}
+    ))  # fmt: skip
+    assert error.startswith("distance: ") and 'Shock stave reaches 2"' in error
+
+
+def test_two_versatile_fighters_fight_at_reach_both_ways():
+    target = TARGET | {"weapon": "whip"}
+    answer = odds("fight", {"attacker": {"WS": 3, "A": 1, "S": 3, "T": 3, "W": 1}, "weapon": "las cutter",
+                            "distance": 2, "target": target, "reaction": True})  # fmt: skip
+    assert "reaction" in answer and "no_reaction" not in answer["reach"]
+
+
+@pytest.mark.parametrize(("reach", "p"), [(0, F(0)), (1, F(1, 3)), (2, F(2, 3)), (3, F(1))])
+def test_a_charge_need_only_come_within_the_weapons_reach(reach, p):
+    # M4 + D3 against 8": 5, 6 or 7 inches; a reach of r covers the last r inches.
+    assert F(odds("charge", {"M": 4, "distance": 8, "reach": reach})["p_reaches_exact"]) == p
+
+
+def test_a_spelled_out_versatile_profile_keeps_its_reach():
+    spelled = {"name": "Chain lance", "short_range": "E", "long_range": 2, "strength": "S+2", "ap": -2,
+               "damage": 2, "traits": ["Lance", "Unwieldy", "Versatile"]}  # fmt: skip
+    profile = trading_post.read_profile(Query({"weapon": spelled}))
+    assert trading_post.reach(profile) == 2 and fighting.is_close_combat(profile)
+
+
+def test_a_reach_without_the_versatile_trait_is_refused():
+    spelled = {"name": "Odd", "short_range": "E", "long_range": 2, "strength": 3, "damage": 1, "traits": ["Melee"]}
+    error = refused("odds", "n18", "fight", stdin=json.dumps(
+        {"attacker": {"WS": 3, "A": 1, "S": 3}, "weapon": spelled, "target": {"T": 3, "W": 1}}
+    ))  # fmt: skip
+    assert error.startswith("weapon.short_range: ")
+
+
+# --- the maul's AP +1 and the Sidearm trait -----------------------------------------------------------------
+
+
+def test_the_mauls_ap_plus_one_helps_the_save():
+    (maul,) = trading_post.weapon("maul")["profiles"]
+    assert (maul["strength"], maul["ap"], maul["damage"]) == ("S", 1, 2)
+    assert p_save(5, maul["ap"]) == F(1, 2)  # a 5+ save against AP +1 is made on 4+
+    assert p_save(2, maul["ap"]) == F(5, 6)  # a natural 1 still fails
+
+
+def test_pistols_carry_the_2023_sidearm_trait_and_the_old_name_still_means_it():
+    (autopistol,) = trading_post.weapon("autopistol")["profiles"]
+    assert "Sidearm" in autopistol["traits"] and "Pistol" not in autopistol["traits"]
+    old = {"name": "Old export's pistol", "short_range": 4, "long_range": 12, "strength": 3, "damage": 1,
+           "ammo": "4+", "traits": ["Pistol"]}  # fmt: skip
+    assert fighting.is_sidearm(trading_post.read_profile(Query({"weapon": old})))
