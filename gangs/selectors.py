@@ -219,6 +219,8 @@ class FighterRow:
     advances_due: int = 0
     # The next XP_BOXES experience points, each True where reaching it earns a classic advance roll.
     xp_boxes: list[bool] = field(default_factory=list)
+    # What an import brought that no recorded history explains (import_flags), shown on the card.
+    flags: list[str] = field(default_factory=list)
 
     @property
     def on_roster(self) -> bool:
@@ -263,6 +265,12 @@ class GangRoster:
     rating: int
     problems: list[str]
     hired_guns: list[FighterRow] = field(default_factory=list)
+    flags: list[str] = field(default_factory=list)
+
+    @property
+    def all_flags(self) -> list[str]:
+        """The gang's import flags and every fighter's, for the box at the top of the gang page."""
+        return [*self.flags, *(flag for row in self.fighters for flag in row.flags)]
 
     @property
     def active_fighters(self) -> list[FighterRow]:
@@ -315,13 +323,29 @@ def gang_roster(gang: Gang) -> GangRoster:
         by_fighter.setdefault(purchase.fighter_id, []).append(purchase)
     glossary = glossary_for(gang.edition, content_version=known_content_version(gang))
     rows = [fighter_row(gang, f, by_fighter.get(f.pk, []), glossary) for f in gang.fighters.all()]
+    flags = import_flags(gang)
+    for row in rows:
+        row.flags = flags.get(row.fighter.pk, [])
     # The fighters on the roster first, in hiring order; the dead and retired after them.
     rows.sort(key=lambda row: not row.on_roster)
     rating = sum(row.value for row in rows if row.on_roster)
     hired = [row for row in rows if row.fighter.is_hired_gun]
     roster = [row for row in rows if not row.fighter.is_hired_gun]
     stash = [carried(purchase, glossary) for purchase in by_fighter.get(None, [])]
-    return GangRoster(gang, roster, stash, rating, composition_problems(gang), [r for r in hired if r.on_roster])
+    on_roster = [r for r in hired if r.on_roster]
+    return GangRoster(gang, roster, stash, rating, composition_problems(gang), on_roster, flags.get(None, []))
+
+
+def import_flags(gang: Gang) -> dict[int | None, list[str]]:
+    """What the gang's imports brought that no recorded history explains, by fighter (``None``: the gang): the
+    ``flags`` of the import's ledger entries (gangs.import_rules.roster_flags), for the gang page, the cards and
+    an arbitrator deciding whether the gang may join a campaign. One query."""
+    found: dict[int | None, list[str]] = {}
+    entries = LedgerEntry.objects.filter(gang=gang, data__has_key="flags").order_by("pk")
+    for fighter_id, data in entries.values_list("fighter_id", "data"):
+        if data["flags"]:
+            found.setdefault(fighter_id, []).extend(data["flags"])
+    return found
 
 
 def gang_additions(gang: Gang) -> dict[str, list[FighterType]]:
