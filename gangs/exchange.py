@@ -486,7 +486,16 @@ def _fighter_rows(gang: Gang, data: dict, content: dict) -> list[Fighter]:
     ]
 
 
-def import_rows(*, gang: Gang, data: dict, content: dict, actor, flags: tuple[list, list], source: str) -> None:
+def import_rows(
+    *,
+    gang: Gang,
+    data: dict,
+    content: dict,
+    actor,
+    flags: tuple[list, list],
+    source: str,
+    entry_data: dict | None = None,
+) -> None:
     """Write the roster ``data`` describes (already checked) into the new ``gang``, in bulk, with the ledger
     entries that say it was imported from ``source`` and every flag. The gang was created with the file's Stash
     and Reputation, and each fighter is created with its experience: the entries written here add up to them,
@@ -526,7 +535,7 @@ def import_rows(*, gang: Gang, data: dict, content: dict, actor, flags: tuple[li
         LedgerEntry(
             kind=LedgerKind.CREDITS, credits=data["stash"], reputation=data["reputation"],
             description=f"Imported with {data['stash']} credits in the Stash and {data['reputation']} Reputation",
-            data={"imported": source, "flags": gang_flags}, **entry,
+            data={"imported": source, "flags": gang_flags, **(entry_data or {})}, **entry,
         )
     )  # fmt: skip
     for purchase, (fighter, item) in zip(purchases, held, strict=True):

@@ -345,6 +345,26 @@ class ImportForm(forms.Form):
     file = forms.FileField(help_text="A gang exported from Underhive Ledger (JSON, version 1).")
 
 
+class YakTribeForm(forms.Form):
+    """One of: the gang's JSON file, its text pasted, or its YakTribe address (fetched by the site)."""
+
+    file = forms.FileField(required=False, label="YakTribe gang file", help_text="The gang's .json file from YakTribe.")
+    text = forms.CharField(
+        required=False, widget=forms.Textarea(attrs={"rows": 4}), label="Or paste its text",
+        max_length=1024 * 1024,
+    )  # fmt: skip
+    address = forms.CharField(
+        required=False, max_length=300, label="Or its address on YakTribe",
+        help_text="The gang page's address (…/underhive/gang/name.12345/) or the gang's number.",
+    )  # fmt: skip
+
+    def clean(self):
+        given = [name for name in ("file", "text", "address") if self.cleaned_data.get(name)]
+        if len(given) != 1:
+            raise forms.ValidationError("Give the gang one way: its file, its text or its address.")
+        return self.cleaned_data
+
+
 # An arbitrator's correction is a few hundred credits at most; the bound keeps totals far inside the column.
 OVERRIDE_LIMIT = 100_000
 

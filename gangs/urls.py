@@ -8,6 +8,7 @@ urlpatterns = [
     path("", views.gang_list, name="gang-list"),
     path("new/", views.gang_create, name="gang-create"),
     path("import/", views.gang_import, name="gang-import"),
+    path("import/yaktribe/", views.gang_import_yaktribe, name="gang-import-yaktribe"),
     path("<int:pk>/", views.gang_detail, name="gang-detail"),
     path("<int:pk>/history/", views.gang_history_view, name="gang-history"),
     path("<int:pk>/print/", views.gang_print, name="gang-print"),

@@ -9,6 +9,7 @@ form re-renders with its errors and status 200.
 from __future__ import annotations
 
 import json
+import uuid
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -21,7 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from content.models import Edition
-from gangs import exchange, forms, printing, services
+from gangs import exchange, forms, printing, services, yaktribe
 from gangs.cache import FRAGMENT_SECONDS, fragment_key
 from gangs.models import ON_ROSTER, FighterStatus, Purchase
 from gangs.permissions import (
@@ -664,3 +665,47 @@ def gang_import(request):
         else:
             return _done(request, f"Imported {gang.name}.", gang.get_absolute_url())
     return render(request, "gangs/gang_import.html", {"form": form, "problems": problems})
+
+
+def _yaktribe_raw(form) -> bytes:
+    """The YakTribe file the form gives: uploaded (read one byte past the limit, never the whole upload), pasted,
+    or fetched from YakTribe by the gang's number in the address."""
+    data = form.cleaned_data
+    if data.get("file"):
+        return data["file"].read(yaktribe.MAX_FILE_BYTES + 1)
+    if data.get("text"):
+        return data["text"].encode()
+    gang_id = yaktribe.gang_id_from_address(data["address"])
+    if gang_id is None:
+        raise ValidationError("That is not a YakTribe gang's address (…/underhive/gang/name.12345/) or number.")
+    return yaktribe.fetch(gang_id)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def gang_import_yaktribe(request):
+    """Import a YakTribe gang: the file (or its address) first, then a preview of every name placed and every
+    difference no record explains, with choices for the names it could not place; confirming creates it."""
+    if request.method == "POST" and "confirm" in request.POST:
+        raw = request.POST.get("raw", "").encode()
+        nonce = request.POST.get("nonce", "")
+        choices = {k: v for k, v in request.POST.items() if k.split("-")[0] in yaktribe.CHOICE_FIELDS}
+        try:
+            gang = yaktribe.yaktribe_import(
+                owner=request.user, raw=raw, choices=choices, token=yaktribe.import_token(raw, nonce)
+            )
+        except ValidationError as error:
+            form = forms.YakTribeForm()
+            return render(request, "gangs/gang_import_yaktribe.html", {"form": form, "problems": error.messages})
+        return _done(request, f"Imported {gang.name} from YakTribe.", gang.get_absolute_url())
+    form = forms.YakTribeForm(request.POST or None, request.FILES or None)
+    context = {"form": form, "problems": []}
+    if request.method == "POST" and form.is_valid():
+        try:
+            raw = _yaktribe_raw(form)
+            view = yaktribe.preview(yaktribe.read(yaktribe.parse_file(raw)))
+        except ValidationError as error:
+            context["problems"] = error.messages
+        else:
+            context |= {"preview": view, "raw": raw.decode(), "nonce": uuid.uuid4().hex}
+    return render(request, "gangs/gang_import_yaktribe.html", context)

@@ -152,6 +152,8 @@ LOGIN_SLOWDOWN_MOST = float(ENV.get("LOGIN_SLOWDOWN_MOST", "3"))
 # Password reset mail: EMAIL_URL or EMAIL_HOST...; without either, the console (the reset link in the terminal).
 globals().update(email(ENV))
 PASSWORD_RESET_TIMEOUT = integer(ENV, "PASSWORD_RESET_TIMEOUT", 3 * 24 * 3600)
+# Where "Import from YakTribe" fetches a gang by its address (gangs.yaktribe.fetch); empty turns fetching off.
+YAKTRIBE_URL = ENV.get("YAKTRIBE_URL", "https://yaktribe.games")
 
 # Content-Security-Policy: only this site's own files; no inline script or style, no other origin.
 CONTENT_SECURITY_POLICY = {
