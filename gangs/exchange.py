@@ -117,9 +117,11 @@ def _importable_types(house: House) -> dict[str, FighterType]:
 
 def gang_export(gang: Gang) -> dict:
     overridden = _overridden(gang)
-    # Hired Guns are not on the roster (each is hired for one battle here), so the file leaves them out.
+    # Hired Guns are not on the roster (each is hired for one battle here), so the file leaves them out, as it
+    # leaves out fighters taken back at founding.
     fighters = (
         gang.fighters.exclude(fighter_type__category=FighterCategory.HIRED_GUN)
+        .exclude(status=FighterStatus.REMOVED)
         .select_related("fighter_type")
         .prefetch_related("stat_changes", "skills__skill", "advancements", "injuries", "purchases__equipment")
     )

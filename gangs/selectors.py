@@ -20,7 +20,7 @@ from content.models import Edition, EquipmentKind, FighterCategory, FighterType,
 from content.printed import Glossary, PrintedProfile, Term, equipment_rules, glossary_for, printed_weapon
 from content.versioning import content_version_subquery
 from gangs.cache import FRAGMENT_SECONDS, fragment_key
-from gangs.models import ON_ROSTER, Fighter, FighterSkill, Gang, LedgerEntry, Purchase
+from gangs.models import ON_ROSTER, Fighter, FighterSkill, FighterStatus, Gang, LedgerEntry, Purchase
 from gangs.services import classic_advances_due, composition_problems
 from gangs.stats import StatValue, stat_line
 from rulebook import gang_rules
@@ -283,8 +283,8 @@ class GangRoster:
 
     @property
     def gone_fighters(self) -> list[FighterRow]:
-        """Dead and retired fighters, listed after the roster."""
-        return [row for row in self.fighters if not row.on_roster]
+        """Dead and retired fighters, listed after the roster (not those taken back at founding)."""
+        return [row for row in self.fighters if not row.on_roster and row.fighter.status != FighterStatus.REMOVED]
 
 
 def carried(purchase: Purchase, glossary: Glossary) -> Carried:

@@ -267,6 +267,8 @@ def _fighter_forms(gang, row, access, keeps_record: bool, posted: dict | None = 
     if keeps_record:
         built.update(_record_forms(fighter))
     built["rename_form"] = forms.RenameForm(initial={"name": fighter.name})
+    # Until the gang's first battle a hire can be taken back, refunded (gangs.services.fighter_remove).
+    built["removal_refund"] = services.removal_refund(fighter) if row.on_roster else None
     built["notes_form"] = forms.NotesForm(initial={"notes": fighter.notes})
     # Hangers-on and Hired Guns never advance (2023 Core, Gang Additions): the page says so instead of a form.
     built["never_advances"] = {gang_rules.HANGER_ON: "Hangers-on", gang_rules.HIRED_GUN: "Hired Guns"}.get(
@@ -399,6 +401,22 @@ def fighter_retire(request, pk: int, fighter_pk: int):
         messages.error(request, " ".join(error.messages))
     else:
         messages.success(request, f"{fighter.name} has retired; their equipment went to the Stash.")
+    if request.htmx:
+        return HttpResponseClientRedirect(gang.get_absolute_url())
+    return redirect(gang)
+
+
+@login_required
+@require_POST
+def fighter_remove(request, pk: int, fighter_pk: int):
+    gang = gang_for_edit(request.user, pk)
+    fighter = get_object_or_404(gang.fighters, pk=fighter_pk)
+    try:
+        services.fighter_remove(fighter=fighter, actor=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, f"{fighter.name} was taken back; the credits are in the Stash again.")
     if request.htmx:
         return HttpResponseClientRedirect(gang.get_absolute_url())
     return redirect(gang)

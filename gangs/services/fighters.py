@@ -31,7 +31,7 @@ from gangs.models import (
 )
 from gangs.models import LedgerKind as Kind
 from gangs.services.common import lock_fighter, lock_gang, override_record, refuse, rolls_since
-from gangs.services.gangs import hangers_on_over_cap, held_additions, house_rules, roster_types
+from gangs.services.gangs import gang_founding, hangers_on_over_cap, held_additions, house_rules, roster_types
 from rulebook import gang_rules
 from rulebook.dice import DiceSource, RandomDice
 from rulebook.errors import RulesInputError
@@ -65,7 +65,9 @@ def _hire_breaches(gang: Gang, fighter_type: FighterType, hired_for) -> tuple:
     # Read after the gang row is locked: a prefetched list could miss a hire that just committed.
     fighters = list(Fighter.objects.filter(gang=gang).select_related("fighter_type"))
     if not fighter_type.is_addition:
-        return gang_rules.hire_breaches(house_rules(gang.house), roster_types(gang, fighters), fighter_type.slug)
+        return gang_rules.hire_breaches(
+            house_rules(gang.house), roster_types(gang, fighters), fighter_type.slug, founding=gang_founding(gang)
+        )
     limit = gang_rules.TypeLimit(
         fighter_type.slug,
         fighter_type.name,
@@ -200,6 +202,44 @@ def fighter_let_go(*, fighter: Fighter, actor) -> Fighter:
     fighter.purchases.all().delete()
     return fighter_status_set(
         fighter=fighter, status=FighterStatus.RETIRED, actor=actor, reason=why, data={"let_go": True}
+    )
+
+
+def removal_refund(fighter: Fighter) -> int | None:
+    """What removing ``fighter`` gives back (what the hire cost and the kit they hold), or None when they cannot
+    be removed: the gang has fought (or came by an import), or the fighter is off the roster or a Hired Gun."""
+    if fighter.status not in ON_ROSTER or fighter.is_hired_gun or not gang_founding(fighter.gang):
+        return None
+    hire = fighter.gang.ledger.filter(fighter=fighter, kind=Kind.HIRE).values_list("credits", flat=True).first()
+    return -(hire or 0) + sum(fighter.purchases.values_list("price", flat=True))
+
+
+@transaction.atomic
+def fighter_remove(*, fighter: Fighter, actor) -> Fighter:
+    """Take back a hire before the gang's first battle: what was paid for the fighter and the kit they hold returns
+    to the Stash, the kit is gone, and the fighter leaves every list (status Removed). Our ruling, as a club
+    founds gangs on paper: until the first battle nothing has happened to them, so a mistaken hire costs nothing.
+    After it, a fighter leaves by retiring, and the credits stay spent."""
+    lock_gang(fighter.gang)
+    lock_fighter(fighter)
+    refund = removal_refund(fighter)
+    if refund is None:
+        if fighter.status not in ON_ROSTER or fighter.is_hired_gun:
+            raise ValidationError(f"{fighter.name} is not on the roster to remove.")
+        raise ValidationError(
+            f"{fighter.gang.name} has fought its first battle (or was imported): a fighter leaves by retiring now, "
+            "and what was paid stays spent."
+        )
+    kit = [p.equipment.name for p in fighter.purchases.select_related("equipment")]
+    fighter.purchases.all().delete()
+    ledger_record(
+        gang=fighter.gang, fighter=fighter, kind=Kind.CREDITS, credits=refund, actor=actor,
+        description=f"Removed {fighter.name} before the gang's first battle: {refund} credits back"
+        + (f" (with {', '.join(kit)})" if kit else ""),
+        reason="Founding: a hire taken back before the first battle is refunded", data={"removed": True},
+    )  # fmt: skip
+    return fighter_status_set(
+        fighter=fighter, status=FighterStatus.REMOVED, actor=actor, reason="Taken back at founding"
     )
 
 
