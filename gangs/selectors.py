@@ -54,7 +54,14 @@ def gang_queryset():
     """A gang with its house and the content's version (one query). Its roster is loaded by :func:`lazy_roster`,
     and its house list and its owner by what needs them, only when a page renders a fragment the cache does not
     hold (gangs.cache)."""
-    return Gang.objects.select_related("house").annotate(content_version=content_version_subquery())
+    entries = LedgerEntry.objects.filter(gang=OuterRef("pk"))
+    return Gang.objects.select_related("house").annotate(
+        content_version=content_version_subquery(),
+        # Whether it has fought (or was imported) and carries import flags: in the same query, so the founding
+        # rules (gangs.services.gang_founding) and the flags (import_flags) cost a page no query of their own.
+        fought=Exists(entries.filter(Q(battle__isnull=False) | Q(data__has_key="imported"))),
+        flagged=Exists(entries.filter(data__has_key="flags")),
+    )
 
 
 @dataclass(frozen=True)
@@ -221,6 +228,9 @@ class FighterRow:
     xp_boxes: list[bool] = field(default_factory=list)
     # What an import brought that no recorded history explains (import_flags), shown on the card.
     flags: list[str] = field(default_factory=list)
+    # Classic: every fighter carries a knife at the very least (1995 rulebook, hand-to-hand combat), free;
+    # True when the fighter has not bought one, so the card shows it.
+    free_knife: bool = False
 
     @property
     def on_roster(self) -> bool:
@@ -295,6 +305,9 @@ def carried(purchase: Purchase, glossary: Glossary) -> Carried:
     return Carried(purchase, rules=equipment_rules(equipment, glossary))
 
 
+CLASSIC_KNIFE = "knife"
+
+
 def fighter_row(gang: Gang, fighter: Fighter, purchases: list[Purchase], glossary: Glossary) -> FighterRow:
     """A fighter as the roster shows them; ``fighter`` comes from :func:`fighters_queryset`."""
     row = FighterRow(fighter, stat_line(fighter), rules=glossary.terms(fighter.fighter_type.special_rules))
@@ -309,6 +322,8 @@ def fighter_row(gang: Gang, fighter: Fighter, purchases: list[Purchase], glossar
         on_roster=row.on_roster,
     )
     row.value = gang_rules.fighter_value(gang.edition, rated)
+    if gang.edition == Edition.CLASSIC:
+        row.free_knife = not any(item.equipment.slug == CLASSIC_KNIFE for item in row.weapons)
     thresholds = set(ADVANCE_THRESHOLDS) if gang.edition == Edition.CLASSIC else set()
     row.xp_boxes = [fighter.experience + n in thresholds for n in range(1, XP_BOXES + 1)]
     if gang.edition == Edition.CLASSIC:
@@ -341,6 +356,8 @@ def import_flags(gang: Gang) -> dict[int | None, list[str]]:
     ``flags`` of the import's ledger entries (gangs.import_rules.roster_flags), for the gang page, the cards and
     an arbitrator deciding whether the gang may join a campaign. One query."""
     found: dict[int | None, list[str]] = {}
+    if getattr(gang, "flagged", True) is False:  # gang_queryset's annotation: no import wrote flags
+        return found
     entries = LedgerEntry.objects.filter(gang=gang, data__has_key="flags").order_by("pk")
     for fighter_id, data in entries.values_list("fighter_id", "data"):
         if data["flags"]:

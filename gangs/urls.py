@@ -23,6 +23,7 @@ urlpatterns = [
     path("<int:pk>/fighters/<int:fighter_pk>/notes/", views.fighter_notes, name="fighter-notes"),
     path("<int:pk>/fighters/<int:fighter_pk>/retire/", views.fighter_retire, name="fighter-retire"),
     path("<int:pk>/fighters/<int:fighter_pk>/remove/", views.fighter_remove, name="fighter-remove"),
+    path("<int:pk>/fighters/<int:fighter_pk>/copy/", views.fighter_copy, name="fighter-copy"),
     path("<int:pk>/fighters/<int:fighter_pk>/let-go/", views.fighter_let_go, name="fighter-let-go"),
     path("<int:pk>/fighters/<int:fighter_pk>/advance/", views.fighter_advance, name="fighter-advance"),
     path("<int:pk>/fighters/<int:fighter_pk>/record/<slug:what>/", views.fighter_record, name="fighter-record"),

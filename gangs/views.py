@@ -97,6 +97,13 @@ def _hire_forms(gang, access, data=None, posted: str = "") -> dict:
     additions = SimpleLazyObject(lambda: gang_additions(gang))
 
     def hire():
+        if posted == "hire" and data.get("choose_kit"):
+            # The kit step: the same choices, unbound (nothing refused yet), with the chosen type's list to tick.
+            initial = {"fighter_type": data.get("fighter_type", ""), "name": data.get("name", "")}
+            return forms.HireForm(
+                initial=initial, gang=gang, additions=additions["roster"], can_override=access.is_arbitrator,
+                kit_for=initial["fighter_type"],
+            )  # fmt: skip
         return forms.HireForm(
             data if posted == "hire" else None,
             gang=gang,
@@ -218,6 +225,8 @@ def _hire(request, pk: int, posted: str):
     if form is None:
         messages.error(request, "The gang has no coming battle to hire a Hired Gun for.")
         return redirect(gang)
+    if not form.is_bound:  # the kit step: the form again, with the chosen type's list
+        return _gang_page(request, gang, partial="roster" if request.htmx else "", forms_built=built)
     if form.is_valid():
         values = dict(form.cleaned_data)
         if posted == "hired_gun":
@@ -267,8 +276,10 @@ def _fighter_forms(gang, row, access, keeps_record: bool, posted: dict | None = 
     if keeps_record:
         built.update(_record_forms(fighter))
     built["rename_form"] = forms.RenameForm(initial={"name": fighter.name})
+    built["copy_form"] = forms.RenameForm(auto_id="copy_%s") if row.on_roster and not fighter.is_hired_gun else None
     # Until the gang's first battle a hire can be taken back, refunded (gangs.services.fighter_remove).
-    built["removal_refund"] = services.removal_refund(fighter) if row.on_roster else None
+    kit = [item.purchase.price for item in [*row.weapons, *row.wargear]]
+    built["removal_refund"] = services.removal_refund(fighter, gang=gang, kit=kit) if row.on_roster else None
     built["notes_form"] = forms.NotesForm(initial={"notes": fighter.notes})
     # Hangers-on and Hired Guns never advance (2023 Core, Gang Additions): the page says so instead of a form.
     built["never_advances"] = {gang_rules.HANGER_ON: "Hangers-on", gang_rules.HIRED_GUN: "Hired Guns"}.get(
@@ -420,6 +431,25 @@ def fighter_remove(request, pk: int, fighter_pk: int):
     if request.htmx:
         return HttpResponseClientRedirect(gang.get_absolute_url())
     return redirect(gang)
+
+
+@login_required
+@require_POST
+def fighter_copy(request, pk: int, fighter_pk: int):
+    """Hire another fighter of the same type with the same kit, in one step."""
+    gang = gang_for_edit(request.user, pk)
+    fighter = get_object_or_404(gang.fighters.select_related("fighter_type"), pk=fighter_pk)
+    form = forms.RenameForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Give the new fighter a name (at most 80 characters).")
+        return redirect("gangs:fighter-detail", gang.pk, fighter.pk)
+    try:
+        copy = services.fighter_copy(fighter=fighter, name=form.cleaned_data["name"], actor=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        return redirect("gangs:fighter-detail", gang.pk, fighter.pk)
+    messages.success(request, f"Hired {copy.name}, a {copy.fighter_type.name} with {fighter.name}'s kit.")
+    return redirect("gangs:fighter-detail", gang.pk, copy.pk)
 
 
 def _record(fighter, what: str, data: dict, actor):

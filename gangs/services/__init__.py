@@ -35,6 +35,7 @@ from gangs.services.equipment import (
 from gangs.services.fighters import (
     TYPE_STAT_FIELDS,
     experience_award,
+    fighter_copy,
     fighter_hire,
     fighter_let_go,
     fighter_remove,
@@ -67,6 +68,7 @@ __all__ = [
     "roster_types",
     "composition_problems",
     "fighter_hire",
+    "fighter_copy",
     "fighter_let_go",
     "fighter_remove",
     "removal_refund",

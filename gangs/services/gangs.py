@@ -130,7 +130,10 @@ def hangers_on_over_cap(gang: Gang, fighters=None) -> int:
 
 def gang_founding(gang: Gang) -> bool:
     """Whether the gang is still being founded: no battle and no import in its ledger. Until its first battle a
-    player may take a hire back with a refund (fighter_remove), and the founding composition rules hold."""
+    player may take a hire back with a refund (fighter_remove), and the founding composition rules hold. A gang
+    from gangs.selectors.gang_queryset carries the answer (``fought``); a locked one is asked afresh."""
+    if getattr(gang, "fought", None) is not None:
+        return not gang.fought
     return not gang.ledger.filter(Q(battle__isnull=False) | Q(data__has_key="imported")).exists()
 
 
