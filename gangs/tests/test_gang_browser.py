@@ -50,8 +50,8 @@ def test_build_equip_advance_and_print_a_gang(page, log_in_browser, make_user, m
 
     # A hire that would break a rule is not offered, and the form says why.
     options = page.locator("#roster select[name=fighter_type] option").all_inner_texts()
-    assert not any(o.startswith("Leader: ") for o in options) and any(
-        o.startswith("Ganger: 50 credits") for o in options
+    assert not any(o.startswith("Leader (") for o in options) and any(
+        o.startswith("Ganger (50 credits)") for o in options
     )
     page.wait_for_selector("#roster >> text=Not now: Leader: at most one Leader")
     assert stash(page) == 680
