@@ -6,6 +6,21 @@ from rulebook.dice import parse_dice
 from rulebook.errors import RulesInputError
 
 
+class GameForm(forms.Form):
+    """A form whose refusals are in the game's words: a stale or forged choice (the page drawn before the roster or
+    the Stash changed) says so and asks again, never Django's "Select a valid choice. 148 is not one of the
+    available choices." """
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for field in self.fields.values():
+            if isinstance(field, forms.ChoiceField):
+                field.error_messages["invalid_choice"] = (
+                    "That choice is not on offer now (the roster or the Stash changed since this page was drawn): "
+                    "choose again from the list."
+                )
+
+
 class SignUpForm(UserCreationForm):
     """A new account: a username, a password and an email address no other account has (in any letter case),
     so the password reset reaches one person and one person cannot open accounts without end (issue 26 #15)."""

@@ -14,10 +14,10 @@ import json
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.crypto import constant_time_compare, salted_hmac
 
 from content.models import Edition, Equipment, FighterCategory, FighterType, House, HouseKind, Skill
 from gangs import import_rules
-from gangs.ledger import ledger_record
 from gangs.models import (
     STATS_BY_EDITION,
     Advancement,
@@ -26,6 +26,7 @@ from gangs.models import (
     FighterStatus,
     Gang,
     Injury,
+    LedgerEntry,
     LedgerKind,
     Purchase,
     StatChange,
@@ -116,13 +117,15 @@ def _importable_types(house: House) -> dict[str, FighterType]:
 
 def gang_export(gang: Gang) -> dict:
     overridden = _overridden(gang)
-    # Hired Guns are not on the roster (each is hired for one battle here), so the file leaves them out.
+    # Hired Guns are not on the roster (each is hired for one battle here), so the file leaves them out, as it
+    # leaves out fighters taken back at founding.
     fighters = (
         gang.fighters.exclude(fighter_type__category=FighterCategory.HIRED_GUN)
+        .exclude(status=FighterStatus.REMOVED)
         .select_related("fighter_type")
         .prefetch_related("stat_changes", "skills__skill", "advancements", "injuries", "purchases__equipment")
     )
-    return {
+    data = {
         "format": FORMAT,
         "version": VERSION,
         "edition": gang.edition,
@@ -136,12 +139,19 @@ def gang_export(gang: Gang) -> dict:
         ],
         "fighters": [_fighter_export(f, overridden) for f in fighters],
     }
+    return data | {"signature": file_signature(data)}
 
 
 # --- validation --------------------------------------------------------------------------------
 
 MAX_FILE_BYTES = 1024 * 1024
 MAX_ITEMS = 40  # a fighter's equipment, and the Stash
+MAX_ADVANCEMENTS = 30  # a 2018+ fighter with 30 advancements spent over 300 XP; classic has 20 thresholds
+MAX_INJURIES = 20
+MAX_ITEMS_IN_ALL = 400  # every item of the gang together: a gang carries a few each, not 40 on each of 60
+# Tighter than MAX_NUMBER, for the totals a forged file inflates (issue 26: a Stash of 1,000,000); above these
+# the file is refused, below them what no recorded history explains is flagged (import_rules.roster_flags).
+MOST = {"stash": 100_000, "reputation": 100, "experience": 1_000, "starting_experience": 1_000, "kills": 500}
 MAX_DEPTH = 10  # an export nests 6 deep (fighters → injuries → effects); anything deeper is not ours
 MAX_NUMBER = 1_000_000  # credits, experience and counts above this are not a gang's
 
@@ -173,6 +183,9 @@ class _Checker:
             return None
         if value is not None and abs(value) > MAX_NUMBER:
             self.fail(f"{path}{key}", f"must be at most {MAX_NUMBER:,}")
+            return None
+        if value is not None and key in MOST and value > MOST[key]:
+            self.fail(f"{path}{key}", f"{value:,} is more than any gang here holds (at most {MOST[key]:,})")
             return None
         return value
 
@@ -247,7 +260,7 @@ def _check_skills(check: _Checker, data: dict, path: str, skills: dict) -> None:
 
 
 def _check_dice(check: _Checker, data: dict, path: str) -> None:
-    for where, die in check.items(data, "dice", path, required=False, most=50):
+    for where, die in check.items(data, "dice", path, required=False, most=10):
         if not isinstance(die.get("die"), str) or not isinstance(die.get("for", ""), str):
             check.fail(f"{where[:-1]}", 'must be a die: {"die": "D6", "for": "...", "value": 3}')
         value = die.get("value")
@@ -306,7 +319,7 @@ def _check_fighter(check: _Checker, path: str, data: dict, types: dict, content:
         check.count(data, key, path)
     check.text(data, "notes", path, max_length=10_000)
     _check_equipment(check, data, "equipment", path, content["equipment"])
-    for where, advancement in check.items(data, "advancements", path, most=100):
+    for where, advancement in check.items(data, "advancements", path, most=MAX_ADVANCEMENTS):
         if _slug(advancement.get("kind")) not in Advancement.Kind.values:
             check.fail(f"{where}kind", f"must be one of {', '.join(Advancement.Kind.values)}")
         check.text(advancement, "description", where, max_length=200, blank=False)
@@ -315,7 +328,7 @@ def _check_fighter(check: _Checker, path: str, data: dict, types: dict, content:
         _check_dice(check, advancement, where)
         _check_changes(check, advancement, where, codes)
         _check_skills(check, advancement, where, content["skills"])
-    for where, injury in check.items(data, "injuries", path, most=100):
+    for where, injury in check.items(data, "injuries", path, most=MAX_INJURIES):
         check.text(injury, "code", where, max_length=60, blank=False)
         check.text(injury, "name", where, max_length=80, blank=False)
         if injury.get("roll") is not None:
@@ -360,18 +373,23 @@ def gang_import_check(data) -> tuple[list[str], dict]:
         "house": house,
         "types": _importable_types(house),
         "equipment": {e.slug: e for e in Equipment.objects.filter(edition=edition)},
-        "skills": {s.slug: s for s in Skill.objects.filter(edition=edition)},
+        "skills": {s.slug: s for s in Skill.objects.filter(edition=edition).select_related("table")},
     }
     check.text(data, "name", "", max_length=80, blank=False)
     check.text(data, "notes", "", max_length=10_000)
     check.count(data, "stash", "")
-    check.count(data, "reputation", "", low=None)
+    check.count(data, "reputation", "")
     before = len(check.errors)
     _check_equipment(check, data, "stash_items", "", content["equipment"])
     stash_ok = len(check.errors) == before
     fighters = check.kind(data, "fighters", list, "")
     if fighters is not None and len(fighters) > MAX_FIGHTERS:
         check.fail("fighters", f"the file holds {len(fighters)} fighters; a gang here has at most {MAX_FIGHTERS}")
+        return check.errors, content
+    lists = [f.get("equipment") for f in fighters or [] if isinstance(f, dict)] + [data.get("stash_items")]
+    items = sum(len(held) for held in lists if isinstance(held, list))
+    if items > MAX_ITEMS_IN_ALL:
+        check.fail("equipment", f"the file holds {items:,} items; a gang here carries at most {MAX_ITEMS_IN_ALL}")
         return check.errors, content
     well_formed = []
     for index, fighter in enumerate(fighters or []):
@@ -414,89 +432,152 @@ def _no_constant(name: str):
 
 # --- import ------------------------------------------------------------------------------------
 
-
-def _create_changes(fighter: Fighter, changes: list, source: str, **link) -> None:
-    for change in changes:
-        StatChange.objects.create(fighter=fighter, stat=change["stat"], delta=change["delta"], source=source, **link)
+SIGNATURE_SALT = "gangs.exchange.gang-file"
 
 
-def _create_skills(fighter: Fighter, slugs: list, skills: dict, **link) -> None:
-    for slug in slugs:
-        FighterSkill.objects.create(fighter=fighter, skill=skills[slug], **link)
+def file_signature(data: dict) -> str:
+    """This site's mark on a file it exported: an HMAC of the file without its ``signature`` under the site's
+    secret key. An import checks it to tell an untouched export from an edited one (or another site's); the
+    same roster gives the same signature, so an export of an import is still the same file."""
+    body = json.dumps({k: v for k, v in data.items() if k != "signature"}, sort_keys=True, separators=(",", ":"))
+    return salted_hmac(SIGNATURE_SALT, body, algorithm="sha256").hexdigest()
 
 
-def _import_item(gang: Gang, fighter: Fighter | None, item: dict, content: dict, actor) -> None:
-    purchase = Purchase.objects.create(
-        gang=gang, fighter=fighter, equipment=content["equipment"][item["equipment"]], price=item["price"]
-    )
-    if item.get("override"):
-        # Off the list or at another price: only by an arbitrator's override, which the ledger says again.
-        ledger_record(
-            gang=gang, fighter=fighter, kind=LedgerKind.PURCHASE, reason=OVERRIDE_PRICE, actor=actor,
-            description=f"Imported {purchase.equipment.name} for {fighter.name if fighter else 'the Stash'} "
-            f"({purchase.price} credits) by an arbitrator's override: {item['override'].strip()}",
-            data={"purchase": purchase.pk, "equipment": purchase.equipment.slug, "price": purchase.price, "imported": True},
+def signed(data: dict) -> bool:
+    mark = data.get("signature")
+    return isinstance(mark, str) and constant_time_compare(mark, file_signature(data))
+
+
+class _Rows:
+    """The rows of an import, written in bulk: one INSERT per table, not a save (and a version bump) per row."""
+
+    def __init__(self) -> None:
+        self.purchases: list[tuple[Purchase, dict]] = []
+        self.advancements: list[tuple[Advancement, dict]] = []
+        self.injuries: list[tuple[Injury, dict]] = []
+        self.changes: list[StatChange] = []
+        self.skills: list[FighterSkill] = []
+        self.entries: list[LedgerEntry] = []
+
+    def linked(self, fighter: Fighter, part: dict, content: dict, source: str, **link) -> None:
+        for change in part.get("stat_changes", []):
+            self.changes.append(
+                StatChange(fighter=fighter, stat=change["stat"], delta=change["delta"], source=source, **link)
+            )
+        self.skills += [
+            FighterSkill(fighter=fighter, skill=content["skills"][s], **link) for s in part.get("skills", [])
+        ]
+
+
+def _fighter_rows(gang: Gang, data: dict, content: dict) -> list[Fighter]:
+    return [
+        Fighter(
+            gang=gang,
+            fighter_type=content["types"][f["type"]],
+            name=f["name"].strip(),
+            cost=f["cost"],
+            base_stats=f["base_stats"],
+            status=f["status"],
+            experience=f["experience"],
+            starting_experience=f["starting_experience"],
+            kills=f["kills"],
+            notes=f.get("notes", ""),
+            order=order,
         )  # fmt: skip
+        for order, f in enumerate(data["fighters"], start=1)
+    ]
 
 
-def _import_fighter(gang: Gang, order: int, data: dict, content: dict, actor) -> None:
-    fighter = Fighter.objects.create(
-        gang=gang,
-        fighter_type=content["types"][data["type"]],
-        name=data["name"].strip(),
-        cost=data["cost"],
-        base_stats=data["base_stats"],
-        status=data["status"],
-        starting_experience=data["starting_experience"],
-        kills=data["kills"],
-        notes=data.get("notes", ""),
-        order=order,
-    )
-    for item in data.get("equipment", []):
-        _import_item(gang, fighter, item, content, actor)
-    for a in data.get("advancements", []):
-        advancement = Advancement.objects.create(
-            fighter=fighter, kind=a["kind"], description=a["description"], xp_cost=a["xp_cost"], value=a["value"],
-            dice=a.get("dice", []),
-        )  # fmt: skip
-        _create_changes(fighter, a.get("stat_changes", []), StatChangeSource.ADVANCEMENT, advancement=advancement)
-        _create_skills(fighter, a.get("skills", []), content["skills"], advancement=advancement)
-    for i in data.get("injuries", []):
-        injury = Injury.objects.create(
-            fighter=fighter, code=i["code"], name=i["name"], roll=i.get("roll"), effects=i.get("effects", [])
+def import_rows(
+    *,
+    gang: Gang,
+    data: dict,
+    content: dict,
+    actor,
+    flags: tuple[list, list],
+    source: str,
+    entry_data: dict | None = None,
+) -> None:
+    """Write the roster ``data`` describes (already checked) into the new ``gang``, in bulk, with the ledger
+    entries that say it was imported from ``source`` and every flag. The gang was created with the file's Stash
+    and Reputation, and each fighter is created with its experience: the entries written here add up to them,
+    so the totals equal the ledger as :func:`gangs.ledger.ledger_record` keeps them elsewhere. Bulk writes send
+    no signals: the gang's roster version moved once, when it was created in this transaction."""
+    gang_flags, fighter_flags = flags
+    rows = _Rows()
+    fighters = Fighter.objects.bulk_create(_fighter_rows(gang, data, content))
+    held = [(None, item) for item in data.get("stash_items", [])]
+    for fighter, f in zip(fighters, data["fighters"], strict=True):
+        held += [(fighter, item) for item in f.get("equipment", [])]
+        rows.advancements += [
+            (Advancement(fighter=fighter, kind=a["kind"], description=a["description"], xp_cost=a["xp_cost"],
+                         value=a["value"], dice=a.get("dice", [])), a)
+            for a in f.get("advancements", [])
+        ]  # fmt: skip
+        rows.injuries += [
+            (Injury(fighter=fighter, code=i["code"], name=i["name"], roll=i.get("roll"), effects=i.get("effects", [])), i)
+            for i in f.get("injuries", [])
+        ]  # fmt: skip
+        rows.linked(fighter, f, content, StatChangeSource.OTHER)
+    purchases = Purchase.objects.bulk_create(
+        [Purchase(gang=gang, fighter=fighter, equipment=content["equipment"][item["equipment"]], price=item["price"])
+         for fighter, item in held]
+    )  # fmt: skip
+    Advancement.objects.bulk_create([a for a, _ in rows.advancements])
+    Injury.objects.bulk_create([i for i, _ in rows.injuries])
+    for advancement, part in rows.advancements:
+        rows.linked(advancement.fighter, part, content, StatChangeSource.ADVANCEMENT, advancement=advancement)
+    for injury, part in rows.injuries:
+        rows.linked(injury.fighter, part, content, StatChangeSource.INJURY, injury=injury)
+    StatChange.objects.bulk_create(rows.changes)
+    FighterSkill.objects.bulk_create(rows.skills)
+    reason = f"Imported from {source}"
+    entry = {"gang": gang, "actor": actor, "reason": reason}
+    rows.entries.append(
+        LedgerEntry(
+            kind=LedgerKind.CREDITS, credits=data["stash"], reputation=data["reputation"],
+            description=f"Imported with {data['stash']} credits in the Stash and {data['reputation']} Reputation",
+            data={"imported": source, "flags": gang_flags, **(entry_data or {})}, **entry,
         )
-        _create_changes(fighter, i.get("stat_changes", []), StatChangeSource.INJURY, injury=injury)
-        _create_skills(fighter, i.get("skills", []), content["skills"], injury=injury)
-    _create_changes(fighter, data.get("stat_changes", []), StatChangeSource.OTHER)
-    _create_skills(fighter, data.get("skills", []), content["skills"])
-    if data["experience"]:
-        ledger_record(
-            gang=gang, fighter=fighter, kind=LedgerKind.EXPERIENCE, experience=data["experience"],
-            description=f"{fighter.name} imported with {data['experience']} XP", reason="Imported from a file", actor=actor,
-        )  # fmt: skip
+    )  # fmt: skip
+    for purchase, (fighter, item) in zip(purchases, held, strict=True):
+        if item.get("override"):  # off the list or at another price: the ledger says so, and it is flagged
+            rows.entries.append(
+                LedgerEntry(
+                    kind=LedgerKind.PURCHASE, fighter=fighter, gang=gang, actor=actor, reason=OVERRIDE_PRICE,
+                    description=f"Imported {purchase.equipment.name} for {fighter.name if fighter else 'the Stash'} "
+                    f"({purchase.price} credits) by an arbitrator's override: {item['override'].strip()}",
+                    data={"purchase": purchase.pk, "equipment": purchase.equipment.slug, "price": purchase.price,
+                          "imported": True},
+                )
+            )  # fmt: skip
+    for fighter, own_flags in zip(fighters, fighter_flags, strict=True):
+        if fighter.experience or own_flags:
+            rows.entries.append(
+                LedgerEntry(
+                    kind=LedgerKind.EXPERIENCE if fighter.experience else LedgerKind.OTHER, fighter=fighter,
+                    experience=fighter.experience, data={"imported": source, "flags": own_flags},
+                    description=f"{fighter.name} imported" + (f" with {fighter.experience} XP" if fighter.experience else ""),
+                    **entry,
+                )
+            )  # fmt: skip
+    LedgerEntry.objects.bulk_create(rows.entries)
 
 
 @transaction.atomic
 def gang_import(*, owner, data, actor=None) -> Gang:
-    """Create the gang ``data`` describes for ``owner``; ``ValidationError`` listing every problem, nothing created."""
+    """Create the gang ``data`` describes for ``owner``; ``ValidationError`` listing every problem, nothing created.
+
+    A player's file carries no arbitrator's decision: what it claims beyond what a new gang could have (an
+    ``override``, a Stash, experience, injuries) is kept as flags (:func:`gangs.import_rules.roster_flags`) on
+    the gang page and cards, for an arbitrator to accept when the gang joins a campaign."""
     errors, content = gang_import_check(data)
     if errors:
         raise ValidationError(errors)
-    actor = actor or owner
+    flags = import_rules.roster_flags(data, content, signed=signed(data))
     gang = Gang.objects.create(
-        owner=owner,
-        edition=data["edition"],
-        house=content["house"],
-        name=data["name"].strip(),
-        notes=data.get("notes", ""),
-    )
-    ledger_record(
-        gang=gang, kind=LedgerKind.CREDITS, credits=data["stash"], reputation=data["reputation"],
-        description=f"Imported with {data['stash']} credits in the Stash and {data['reputation']} Reputation",
-        reason="Imported from a file", actor=actor,
+        owner=owner, edition=data["edition"], house=content["house"], name=data["name"].strip(),
+        notes=data.get("notes", ""), stash=data["stash"], reputation=data["reputation"],
     )  # fmt: skip
-    for item in data.get("stash_items", []):
-        _import_item(gang, None, item, content, actor)
-    for order, fighter in enumerate(data["fighters"], start=1):
-        _import_fighter(gang, order, fighter, content, actor)
+    import_rows(gang=gang, data=data, content=content, actor=actor or owner, flags=flags, source="a file")
     return gang

@@ -2,21 +2,22 @@
 
 from __future__ import annotations
 
+import re
 import uuid
 
 from django import forms
 
 from content.models import ADDITION_CATEGORIES, Edition, EquipmentCategory, FighterType, House, HouseKind, Skill
-from core.forms import EnteredDiceField
+from core.forms import EnteredDiceField, GameForm
 from gangs.models import ON_ROSTER, Fighter, FighterStatus, Gang
-from gangs.services import buyable_equipment, house_rules, house_types
+from gangs.services import buyable_equipment, gang_founding, held_additions, house_rules, house_types
 from gangs.services.record import SETTABLE_STATUSES, InjuryMode, injury_rows
 from rulebook import gang_rules
 from rulebook.classic.campaign.experience import SKILL_TABLES as CLASSIC_SKILL_TABLES
 from rulebook.n18.advancement import GANGER_ADVANCEMENT
 
 
-class GangCreateForm(forms.Form):
+class GangCreateForm(GameForm):
     name = forms.CharField(max_length=80)
     house = forms.ChoiceField(label="Edition and house")
 
@@ -33,11 +34,11 @@ class GangCreateForm(forms.Form):
         return self.houses[self.cleaned_data["house"]]
 
 
-class RenameForm(forms.Form):
+class RenameForm(GameForm):
     name = forms.CharField(max_length=80)
 
 
-class NotesForm(forms.Form):
+class NotesForm(GameForm):
     notes = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False, max_length=10_000)
 
 
@@ -52,52 +53,112 @@ class OverrideField(forms.CharField):
         )
 
 
-class HireForm(forms.Form):
+class HireForm(GameForm):
     """Offers only the hires the service accepts: types the Stash can pay for and the composition maximums
     allow (an arbitrator, who may override, sees every type). The help text says what is left out and why."""
 
     fighter_type = forms.ChoiceField(label="Fighter type")
     name = forms.CharField(max_length=80)
+    kit = forms.MultipleChoiceField(
+        required=False, widget=forms.CheckboxSelectMultiple, label="Kit from the list",
+        help_text="Bought for the new fighter in the same step, at its list's price: all of it, or no hire.",
+    )  # fmt: skip
 
-    def __init__(self, *args, gang: Gang, additions=(), can_override: bool = False, **kwargs):
+    def __init__(self, *args, gang: Gang, additions=(), can_override: bool = False, kit_for: str = "", **kwargs):
         super().__init__(*args, **kwargs)
         # ``additions`` are the Hangers-on and Brutes of gangs.selectors.gang_additions, priced for the house.
         types = sorted((t for t in house_types(gang.house) if t.is_active), key=lambda t: (t.order, t.name))
-        left_out = []
+        additions = list(additions)
+        left_out: dict[str, list[str]] = {}  # why → the types it leaves out
         if not can_override:
-            # One query for the roster's types: the gang page loads its fighters only when the cache misses.
-            # Hangers-on, Brutes and Hired Guns count toward no other fighter's limit (gangs.services.roster_types).
-            on_roster = gang.fighters.filter(status__in=ON_ROSTER).exclude(
-                fighter_type__category__in=ADDITION_CATEGORIES
-            )
-            roster = list(on_roster.values_list("fighter_type__slug", flat=True))
-            rules = house_rules(gang.house)
-            offered = []
-            for fighter_type in types:
-                breaches = gang_rules.hire_breaches(rules, roster, fighter_type.slug)
-                if breaches:
-                    left_out.append(f"{fighter_type.name} ({breaches[0].message})")
-                elif fighter_type.cost > gang.stash:
-                    left_out.append(f"{fighter_type.name} ({fighter_type.cost} credits; the Stash holds {gang.stash})")
-                else:
-                    offered.append(fighter_type)
-            types = offered
+            types, additions = self._offered(gang, types, additions, left_out)
         self.types = {str(t.pk): t for t in [*types, *additions]}
-        house = [(str(t.pk), f"{t.name} ({t.cost} credits)") for t in types]
-        extra = [(str(t.pk), f"{t.name} ({t.get_category_display()}, {t.price} credits)") for t in additions]
+        # Each with its price and stat line, so a player compares choices without leaving the form.
+        house = [(str(t.pk), f"{t.name} ({t.cost} credits) · {_stats(t)}") for t in types]
+        extra = [
+            (str(t.pk), f"{t.name} ({t.get_category_display()}, {t.price} credits) · {_stats(t)}") for t in additions
+        ]
         self.fields["fighter_type"].choices = [(gang.house.name, house)] + (
             [("Hangers-on and Brutes", extra)] if extra else []
         )
         if left_out:
-            self.fields["fighter_type"].help_text = f"Not offered: {'; '.join(left_out)}."
+            self.fields["fighter_type"].help_text = (
+                "Not now: " + "; ".join(f"{_few(names)}: {why}" for why, names in left_out.items()) + "."
+            )
+        # The kit of the chosen type: after "Choose kit" (``kit_for``), or as posted with the hire.
+        chosen = self.types.get(str(self.data.get(self.add_prefix("fighter_type"), "")) if self.is_bound else kit_for)
+        self._kit_choices(chosen)
         if can_override:
             self.fields["override_reason"] = OverrideField()
+
+    def _kit_choices(self, fighter_type: FighterType | None) -> None:
+        """What ``fighter_type`` may take from its list (not the kit its price includes), by category, at its list's
+        price; none until a type is chosen."""
+        self.kit_items = {}
+        if fighter_type is None:
+            return
+        groups: dict[str, list] = {}
+        entries = fighter_type.equipment_list.filter(is_included=False).select_related("equipment")
+        for entry in sorted(entries, key=lambda e: (e.equipment.category, e.equipment.name)):
+            self.kit_items[str(entry.equipment_id)] = entry.equipment
+            label = f"{entry.equipment.name} ({entry.cost})"
+            groups.setdefault(entry.equipment.get_category_display(), []).append((str(entry.equipment_id), label))
+        self.fields["kit"].choices = list(groups.items())
+
+    def clean_kit(self) -> list:
+        return [self.kit_items[pk] for pk in self.cleaned_data["kit"]]
+
+    @staticmethod
+    def _offered(gang: Gang, types: list, additions: list, left_out: dict) -> tuple[list, list]:
+        """The types a hire would accept now; the others grouped by the reason, for one short line."""
+        # One query for the roster's types: the gang page loads its fighters only when the cache misses.
+        # Hangers-on, Brutes and Hired Guns count toward no other fighter's limit (gangs.services.roster_types).
+        # From Fighter, not gang.fighters: a prefetched roster's queryset would bring its own prefetches along.
+        fighters = list(Fighter.objects.filter(gang=gang, status__in=ON_ROSTER).select_related("fighter_type"))
+        roster = [f.fighter_type.slug for f in fighters if f.fighter_type.category not in ADDITION_CATEGORIES]
+        rules, founding = house_rules(gang.house), gang_founding(gang)
+        held = held_additions(gang, fighters=fighters)
+        offered, extra = [], []
+        for fighter_type in types:
+            breaches = gang_rules.hire_breaches(rules, roster, fighter_type.slug, founding=founding)
+            if breaches:
+                left_out.setdefault(_without_count(breaches[0].message), []).append(fighter_type.name)
+            elif fighter_type.cost > gang.stash:
+                left_out.setdefault(f"the Stash holds {gang.stash} credits", []).append(fighter_type.name)
+            else:
+                offered.append(fighter_type)
+        for addition in additions:
+            limit = gang_rules.TypeLimit(addition.slug, addition.name, addition.category, 0, addition.max_per_gang)
+            breaches = gang_rules.addition_hire_breaches(limit, held, reputation=gang.reputation)
+            if breaches:
+                left_out.setdefault(_without_count(breaches[0].message), []).append(addition.name)
+            elif addition.price > gang.stash:
+                left_out.setdefault(f"the Stash holds {gang.stash} credits", []).append(addition.name)
+            else:
+                extra.append(addition)
+        return offered, extra
 
     def clean_fighter_type(self) -> FighterType:
         return self.types[self.cleaned_data["fighter_type"]]
 
 
-class HiredGunForm(forms.Form):
+def _stats(fighter_type: FighterType) -> str:
+    return " ".join(f"{label} {value}" for label, value in fighter_type.statline)
+
+
+def _few(names: list[str]) -> str:
+    """Names for one short line: up to three, else the first two and how many more."""
+    if len(names) <= 3:
+        return ", ".join(names)
+    return f"{names[0]}, {names[1]} and {len(names) - 2} more"
+
+
+def _without_count(message: str) -> str:
+    """A breach's message without the count of this one hire ("(the gang would have 2)"): one reason for many."""
+    return re.sub(r"\s*\(the gang would have \d+\)", "", message)
+
+
+class HiredGunForm(GameForm):
     """Hire a Hired Gun for one of the gang's coming campaign battles (2023 Core Rulebook, Hired Guns)."""
 
     fighter_type = forms.ChoiceField(label="Hired Gun")
@@ -138,7 +199,7 @@ TRADE_NOTE = (
 )
 
 
-class BuyForm(forms.Form):
+class BuyForm(GameForm):
     """Offers what this buyer may buy (list or Trading Post) and the Stash can pay for."""
 
     equipment = forms.ChoiceField(label="Equipment")
@@ -172,7 +233,7 @@ class BuyForm(forms.Form):
         return self.items[self.cleaned_data["equipment"]]
 
 
-class MoveForm(forms.Form):
+class MoveForm(GameForm):
     """Where an item can go: the Stash (unless it is there) or a fighter on the roster, other than the one
     holding it, whose list or the Trading Post allows it (``move_targets``: what the service accepts)."""
 
@@ -188,7 +249,7 @@ class MoveForm(forms.Form):
         return self.fighters.get(self.cleaned_data["to"])
 
 
-class EnteredDiceForm(forms.Form):
+class EnteredDiceForm(GameForm):
     """A roll the server makes, or the dice rolled at the table typed in order (``dice_help`` says which)."""
 
     dice_help = ""
@@ -239,7 +300,7 @@ class GangerAdvanceForm(EnteredDiceForm):
             self.fields["random_table"].help_text = f"Not offered, every skill already taken: {', '.join(full_tables)}."
 
 
-class N18AdvanceForm(forms.Form):
+class N18AdvanceForm(GameForm):
     """What to spend experience on: a characteristic, a chosen skill or a random skill from a table."""
 
     advance = forms.ChoiceField(label="Advancement")
@@ -290,7 +351,7 @@ class N18AdvanceForm(forms.Form):
         return {"skill": Skill.objects.get(pk=value)}
 
 
-class RecordForm(forms.Form):
+class RecordForm(GameForm):
     """A change to the owner's record; ``token`` makes the same form sent twice count once."""
 
     token = forms.CharField(widget=forms.HiddenInput, max_length=40)
@@ -379,19 +440,39 @@ class InjuryForm(RecordForm):
         return data
 
 
-class UndoForm(forms.Form):
+class UndoForm(GameForm):
     reason = forms.CharField(max_length=300, required=False, label="Why undo (optional)")
 
 
-class ImportForm(forms.Form):
+class ImportForm(GameForm):
     file = forms.FileField(help_text="A gang exported from Underhive Ledger (JSON, version 1).")
+
+
+class YakTribeForm(GameForm):
+    """One of: the gang's JSON file, its text pasted, or its YakTribe address (fetched by the site)."""
+
+    file = forms.FileField(required=False, label="YakTribe gang file", help_text="The gang's .json file from YakTribe.")
+    text = forms.CharField(
+        required=False, widget=forms.Textarea(attrs={"rows": 4}), label="Or paste its text",
+        max_length=1024 * 1024,
+    )  # fmt: skip
+    address = forms.CharField(
+        required=False, max_length=300, label="Or its address on YakTribe",
+        help_text="The gang page's address (…/underhive/gang/name.12345/) or the gang's number.",
+    )  # fmt: skip
+
+    def clean(self):
+        given = [name for name in ("file", "text", "address") if self.cleaned_data.get(name)]
+        if len(given) != 1:
+            raise forms.ValidationError("Give the gang one way: its file, its text or its address.")
+        return self.cleaned_data
 
 
 # An arbitrator's correction is a few hundred credits at most; the bound keeps totals far inside the column.
 OVERRIDE_LIMIT = 100_000
 
 
-class OverrideForm(forms.Form):
+class OverrideForm(GameForm):
     credits = forms.IntegerField(
         initial=0,
         min_value=-OVERRIDE_LIMIT,

@@ -73,6 +73,8 @@ class FighterStatus(models.TextChoices):
     CAPTURED = "captured", "Captured"
     DEAD = "dead", "Dead"
     RETIRED = "retired", "Retired"
+    # Taken back before the gang's first battle, with a refund (gangs.services.fighter_remove): off every list.
+    REMOVED = "removed", "Removed before the first battle"
 
 
 # Fighters who count towards the gang rating and can be picked for a battle.

@@ -54,7 +54,14 @@ def gang_queryset():
     """A gang with its house and the content's version (one query). Its roster is loaded by :func:`lazy_roster`,
     and its house list and its owner by what needs them, only when a page renders a fragment the cache does not
     hold (gangs.cache)."""
-    return Gang.objects.select_related("house").annotate(content_version=content_version_subquery())
+    entries = LedgerEntry.objects.filter(gang=OuterRef("pk"))
+    return Gang.objects.select_related("house").annotate(
+        content_version=content_version_subquery(),
+        # Whether it has fought (or was imported) and carries import flags: in the same query, so the founding
+        # rules (gangs.services.gang_founding) and the flags (import_flags) cost a page no query of their own.
+        fought=Exists(entries.filter(Q(battle__isnull=False) | Q(data__has_key="imported"))),
+        flagged=Exists(entries.filter(data__has_key="flags")),
+    )
 
 
 @dataclass(frozen=True)
@@ -219,6 +226,11 @@ class FighterRow:
     advances_due: int = 0
     # The next XP_BOXES experience points, each True where reaching it earns a classic advance roll.
     xp_boxes: list[bool] = field(default_factory=list)
+    # What an import brought that no recorded history explains (import_flags), shown on the card.
+    flags: list[str] = field(default_factory=list)
+    # Classic: every fighter carries a knife at the very least (1995 rulebook, hand-to-hand combat), free;
+    # True when the fighter has not bought one, so the card shows it.
+    free_knife: bool = False
 
     @property
     def on_roster(self) -> bool:
@@ -263,6 +275,12 @@ class GangRoster:
     rating: int
     problems: list[str]
     hired_guns: list[FighterRow] = field(default_factory=list)
+    flags: list[str] = field(default_factory=list)
+
+    @property
+    def all_flags(self) -> list[str]:
+        """The gang's import flags and every fighter's, for the box at the top of the gang page."""
+        return [*self.flags, *(flag for row in self.fighters for flag in row.flags)]
 
     @property
     def active_fighters(self) -> list[FighterRow]:
@@ -275,8 +293,8 @@ class GangRoster:
 
     @property
     def gone_fighters(self) -> list[FighterRow]:
-        """Dead and retired fighters, listed after the roster."""
-        return [row for row in self.fighters if not row.on_roster]
+        """Dead and retired fighters, listed after the roster (not those taken back at founding)."""
+        return [row for row in self.fighters if not row.on_roster and row.fighter.status != FighterStatus.REMOVED]
 
 
 def carried(purchase: Purchase, glossary: Glossary) -> Carried:
@@ -285,6 +303,9 @@ def carried(purchase: Purchase, glossary: Glossary) -> Carried:
         weapon = printed_weapon(equipment, glossary)
         return Carried(purchase, profiles=list(weapon.profiles), rules=list(weapon.rules))
     return Carried(purchase, rules=equipment_rules(equipment, glossary))
+
+
+CLASSIC_KNIFE = "knife"
 
 
 def fighter_row(gang: Gang, fighter: Fighter, purchases: list[Purchase], glossary: Glossary) -> FighterRow:
@@ -301,6 +322,8 @@ def fighter_row(gang: Gang, fighter: Fighter, purchases: list[Purchase], glossar
         on_roster=row.on_roster,
     )
     row.value = gang_rules.fighter_value(gang.edition, rated)
+    if gang.edition == Edition.CLASSIC:
+        row.free_knife = not any(item.equipment.slug == CLASSIC_KNIFE for item in row.weapons)
     thresholds = set(ADVANCE_THRESHOLDS) if gang.edition == Edition.CLASSIC else set()
     row.xp_boxes = [fighter.experience + n in thresholds for n in range(1, XP_BOXES + 1)]
     if gang.edition == Edition.CLASSIC:
@@ -315,13 +338,31 @@ def gang_roster(gang: Gang) -> GangRoster:
         by_fighter.setdefault(purchase.fighter_id, []).append(purchase)
     glossary = glossary_for(gang.edition, content_version=known_content_version(gang))
     rows = [fighter_row(gang, f, by_fighter.get(f.pk, []), glossary) for f in gang.fighters.all()]
+    flags = import_flags(gang)
+    for row in rows:
+        row.flags = flags.get(row.fighter.pk, [])
     # The fighters on the roster first, in hiring order; the dead and retired after them.
     rows.sort(key=lambda row: not row.on_roster)
     rating = sum(row.value for row in rows if row.on_roster)
     hired = [row for row in rows if row.fighter.is_hired_gun]
     roster = [row for row in rows if not row.fighter.is_hired_gun]
     stash = [carried(purchase, glossary) for purchase in by_fighter.get(None, [])]
-    return GangRoster(gang, roster, stash, rating, composition_problems(gang), [r for r in hired if r.on_roster])
+    on_roster = [r for r in hired if r.on_roster]
+    return GangRoster(gang, roster, stash, rating, composition_problems(gang), on_roster, flags.get(None, []))
+
+
+def import_flags(gang: Gang) -> dict[int | None, list[str]]:
+    """What the gang's imports brought that no recorded history explains, by fighter (``None``: the gang): the
+    ``flags`` of the import's ledger entries (gangs.import_rules.roster_flags), for the gang page, the cards and
+    an arbitrator deciding whether the gang may join a campaign. One query."""
+    found: dict[int | None, list[str]] = {}
+    if getattr(gang, "flagged", True) is False:  # gang_queryset's annotation: no import wrote flags
+        return found
+    entries = LedgerEntry.objects.filter(gang=gang, data__has_key="flags").order_by("pk")
+    for fighter_id, data in entries.values_list("fighter_id", "data"):
+        if data["flags"]:
+            found.setdefault(fighter_id, []).extend(data["flags"])
+    return found
 
 
 def gang_additions(gang: Gang) -> dict[str, list[FighterType]]:

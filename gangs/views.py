@@ -9,6 +9,7 @@ form re-renders with its errors and status 200.
 from __future__ import annotations
 
 import json
+import uuid
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -21,7 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from content.models import Edition
-from gangs import exchange, forms, printing, services
+from gangs import exchange, forms, printing, services, yaktribe
 from gangs.cache import FRAGMENT_SECONDS, fragment_key
 from gangs.models import ON_ROSTER, FighterStatus, Purchase
 from gangs.permissions import (
@@ -98,6 +99,13 @@ def _hire_forms(gang, access, data=None, posted: str = "") -> dict:
     additions = SimpleLazyObject(lambda: gang_additions(gang))
 
     def hire():
+        if posted == "hire" and data.get("choose_kit"):
+            # The kit step: the same choices, unbound (nothing refused yet), with the chosen type's list to tick.
+            initial = {"fighter_type": data.get("fighter_type", ""), "name": data.get("name", "")}
+            return forms.HireForm(
+                initial=initial, gang=gang, additions=additions["roster"], can_override=access.is_arbitrator,
+                kit_for=initial["fighter_type"],
+            )  # fmt: skip
         return forms.HireForm(
             data if posted == "hire" else None,
             gang=gang,
@@ -220,6 +228,8 @@ def _hire(request, pk: int, posted: str):
     if form is None:
         messages.error(request, "The gang has no coming battle to hire a Hired Gun for.")
         return redirect(gang)
+    if not form.is_bound:  # the kit step: the form again, with the chosen type's list
+        return _gang_page(request, gang, partial="roster" if request.htmx else "", forms_built=built)
     if form.is_valid():
         values = dict(form.cleaned_data)
         if posted == "hired_gun":
@@ -269,6 +279,10 @@ def _fighter_forms(gang, row, access, keeps_record: bool, posted: dict | None = 
     if keeps_record:
         built.update(_record_forms(fighter))
     built["rename_form"] = forms.RenameForm(initial={"name": fighter.name})
+    built["copy_form"] = forms.RenameForm(auto_id="copy_%s") if row.on_roster and not fighter.is_hired_gun else None
+    # Until the gang's first battle a hire can be taken back, refunded (gangs.services.fighter_remove).
+    kit = [item.purchase.price for item in [*row.weapons, *row.wargear]]
+    built["removal_refund"] = services.removal_refund(fighter, gang=gang, kit=kit) if row.on_roster else None
     built["notes_form"] = forms.NotesForm(initial={"notes": fighter.notes})
     # Hangers-on and Hired Guns never advance (2023 Core, Gang Additions): the page says so instead of a form.
     built["never_advances"] = {gang_rules.HANGER_ON: "Hangers-on", gang_rules.HIRED_GUN: "Hired Guns"}.get(
@@ -404,6 +418,41 @@ def fighter_retire(request, pk: int, fighter_pk: int):
     if request.htmx:
         return HttpResponseClientRedirect(gang.get_absolute_url())
     return redirect(gang)
+
+
+@login_required
+@require_POST
+def fighter_remove(request, pk: int, fighter_pk: int):
+    gang = gang_for_edit(request.user, pk)
+    fighter = get_object_or_404(gang.fighters, pk=fighter_pk)
+    try:
+        services.fighter_remove(fighter=fighter, actor=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, f"{fighter.name} was taken back; the credits are in the Stash again.")
+    if request.htmx:
+        return HttpResponseClientRedirect(gang.get_absolute_url())
+    return redirect(gang)
+
+
+@login_required
+@require_POST
+def fighter_copy(request, pk: int, fighter_pk: int):
+    """Hire another fighter of the same type with the same kit, in one step."""
+    gang = gang_for_edit(request.user, pk)
+    fighter = get_object_or_404(gang.fighters.select_related("fighter_type"), pk=fighter_pk)
+    form = forms.RenameForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Give the new fighter a name (at most 80 characters).")
+        return redirect("gangs:fighter-detail", gang.pk, fighter.pk)
+    try:
+        copy = services.fighter_copy(fighter=fighter, name=form.cleaned_data["name"], actor=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        return redirect("gangs:fighter-detail", gang.pk, fighter.pk)
+    messages.success(request, f"Hired {copy.name}, a {copy.fighter_type.name} with {fighter.name}'s kit.")
+    return redirect("gangs:fighter-detail", gang.pk, copy.pk)
 
 
 def _record(fighter, what: str, data: dict, actor):
@@ -669,3 +718,47 @@ def gang_import(request):
     if getattr(request, "upload_refused", ""):  # core.uploads stopped reading the file: say why, not "required"
         form.errors["file"] = form.error_class([request.upload_refused])
     return render(request, "gangs/gang_import.html", {"form": form, "problems": problems})
+
+
+def _yaktribe_raw(form) -> bytes:
+    """The YakTribe file the form gives: uploaded (read one byte past the limit, never the whole upload), pasted,
+    or fetched from YakTribe by the gang's number in the address."""
+    data = form.cleaned_data
+    if data.get("file"):
+        return data["file"].read(yaktribe.MAX_FILE_BYTES + 1)
+    if data.get("text"):
+        return data["text"].encode()
+    gang_id = yaktribe.gang_id_from_address(data["address"])
+    if gang_id is None:
+        raise ValidationError("That is not a YakTribe gang's address (…/underhive/gang/name.12345/) or number.")
+    return yaktribe.fetch(gang_id)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def gang_import_yaktribe(request):
+    """Import a YakTribe gang: the file (or its address) first, then a preview of every name placed and every
+    difference no record explains, with choices for the names it could not place; confirming creates it."""
+    if request.method == "POST" and "confirm" in request.POST:
+        raw = request.POST.get("raw", "").encode()
+        nonce = request.POST.get("nonce", "")
+        choices = {k: v for k, v in request.POST.items() if k.split("-")[0] in yaktribe.CHOICE_FIELDS}
+        try:
+            gang = yaktribe.yaktribe_import(
+                owner=request.user, raw=raw, choices=choices, token=yaktribe.import_token(raw, nonce)
+            )
+        except ValidationError as error:
+            form = forms.YakTribeForm()
+            return render(request, "gangs/gang_import_yaktribe.html", {"form": form, "problems": error.messages})
+        return _done(request, f"Imported {gang.name} from YakTribe.", gang.get_absolute_url())
+    form = forms.YakTribeForm(request.POST or None, request.FILES or None)
+    context = {"form": form, "problems": []}
+    if request.method == "POST" and form.is_valid():
+        try:
+            raw = _yaktribe_raw(form)
+            view = yaktribe.preview(yaktribe.read(yaktribe.parse_file(raw)))
+        except ValidationError as error:
+            context["problems"] = error.messages
+        else:
+            context |= {"preview": view, "raw": raw.decode(), "nonce": uuid.uuid4().hex}
+    return render(request, "gangs/gang_import_yaktribe.html", context)

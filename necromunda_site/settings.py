@@ -161,6 +161,8 @@ globals().update(MAIL)
 # With mail to send, a new account opens from the link mailed to its address (core.views.signup); without, at once.
 SIGNUP_VERIFIES_EMAIL = flag(ENV, "SIGNUP_VERIFIES_EMAIL", MAIL["EMAIL_BACKEND"].endswith(".smtp.EmailBackend"))
 PASSWORD_RESET_TIMEOUT = integer(ENV, "PASSWORD_RESET_TIMEOUT", 3 * 24 * 3600)
+# Where "Import from YakTribe" fetches a gang by its address (gangs.yaktribe.fetch); empty turns fetching off.
+YAKTRIBE_URL = ENV.get("YAKTRIBE_URL", "https://yaktribe.games")
 
 # Content-Security-Policy: only this site's own files; no inline script or style, no other origin.
 CONTENT_SECURITY_POLICY = {

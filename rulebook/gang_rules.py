@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from rulebook.dice import DiceSource
@@ -160,8 +160,11 @@ def _share_rule(house: HouseRules, index: int, rule: Mapping, roster: Sequence[s
     return None
 
 
-def composition_breaches(house: HouseRules, roster: Sequence[str]) -> tuple[Breach, ...]:
-    """Every composition rule the roster (fighter type slugs of fighters on the roster) breaks."""
+def composition_breaches(house: HouseRules, roster: Sequence[str], *, founding: bool = False) -> tuple[Breach, ...]:
+    """Every composition rule the roster (fighter type slugs of fighters on the roster) breaks.
+
+    A rule marked ``"founding": true`` holds only while the gang is founded (before its first battle): the
+    Genestealer Cults' two Hybrid Acolytes (N8), the Outcasts' two Champions (Book of the Outcast p14)."""
     counts = Counter(roster)
     for slug in counts:
         house.limit_for(slug)  # refuses a type that is not on the house list
@@ -177,7 +180,11 @@ def composition_breaches(house: HouseRules, roster: Sequence[str]) -> tuple[Brea
             text = f"a gang needs at least {least} {_plural(limit, limit.min_per_gang)} (it has {count})"
             breaches.append(Breach(f"min-{limit.slug}", text, False, frozenset({limit.slug})))
     for index, rule in enumerate(house.share_rules):
+        if rule.get("founding") and not founding:
+            continue
         breach = _share_rule(house, index, rule, roster)
+        if breach and rule.get("founding"):
+            breach = replace(breach, message=f"{breach.message} while the gang is founded, before its first battle")
         if breach:
             breaches.append(breach)
     if house.min_fighters and len(roster) < house.min_fighters:
@@ -186,9 +193,9 @@ def composition_breaches(house: HouseRules, roster: Sequence[str]) -> tuple[Brea
     return tuple(breaches)
 
 
-def hire_breaches(house: HouseRules, roster: Sequence[str], hire: str) -> tuple[Breach, ...]:
+def hire_breaches(house: HouseRules, roster: Sequence[str], hire: str, *, founding: bool = False) -> tuple[Breach, ...]:
     """The maximum rules that hiring a fighter of type ``hire`` would break (minimums wait for play)."""
-    after = composition_breaches(house, [*roster, hire])
+    after = composition_breaches(house, [*roster, hire], founding=founding)
     return tuple(b for b in after if b.maximum and hire in b.types)
 
 

@@ -72,6 +72,7 @@ def main() -> int:
             _manage(env, *setup, quiet=True)
         handoff = workdir / "load.json"
         _manage(env, "bench_pages", "--handoff", str(handoff))
+        _manage(env, "bench_imports")
         target = json.loads(handoff.read_text())
         port = _free_port()
         gunicorn = subprocess.Popen(

@@ -187,6 +187,11 @@ def _n18_characteristic(fighter: Fighter, characteristic: str) -> dict:
     if characteristic not in fighter.base_stats:
         raise RulesInputError("characteristic", f"{fighter.name} has no {characteristic}")
     taken = fighter.stat_changes.filter(source=StatChangeSource.ADVANCEMENT, stat=characteristic).count()
+    limit = ganger_rules.RAISE_LIMITS.get(characteristic)
+    if limit is not None and taken >= limit:  # V2, Maximum Characteristics (as the import checks it)
+        raise RulesInputError(
+            "characteristic", f"{fighter.name}'s {characteristic} is already {limit} above the profile, its maximum"
+        )
     category = fighter.fighter_type.category
     return {
         "cost": gang_rules.n18_characteristic_cost(characteristic, category=category, times_taken=taken),

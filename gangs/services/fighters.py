@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -11,6 +11,7 @@ from django.db.models import Max
 from content.models import (
     ADDITION_CATEGORIES,
     Edition,
+    Equipment,
     FighterCategory,
     FighterType,
     Skill,
@@ -31,7 +32,8 @@ from gangs.models import (
 )
 from gangs.models import LedgerKind as Kind
 from gangs.services.common import lock_fighter, lock_gang, override_record, refuse, rolls_since
-from gangs.services.gangs import hangers_on_over_cap, held_additions, house_rules, roster_types
+from gangs.services.equipment import purchase_buy
+from gangs.services.gangs import gang_founding, hangers_on_over_cap, held_additions, house_rules, roster_types
 from rulebook import gang_rules
 from rulebook.dice import DiceSource, RandomDice
 from rulebook.errors import RulesInputError
@@ -65,7 +67,9 @@ def _hire_breaches(gang: Gang, fighter_type: FighterType, hired_for) -> tuple:
     # Read after the gang row is locked: a prefetched list could miss a hire that just committed.
     fighters = list(Fighter.objects.filter(gang=gang).select_related("fighter_type"))
     if not fighter_type.is_addition:
-        return gang_rules.hire_breaches(house_rules(gang.house), roster_types(gang, fighters), fighter_type.slug)
+        return gang_rules.hire_breaches(
+            house_rules(gang.house), roster_types(gang, fighters), fighter_type.slug, founding=gang_founding(gang)
+        )
     limit = gang_rules.TypeLimit(
         fighter_type.slug,
         fighter_type.name,
@@ -104,9 +108,12 @@ def fighter_hire(
     battle=None,
     data: dict | None = None,
     hired_for=None,
+    kit: Sequence[Equipment] = (),
 ) -> Fighter:
     """Hire from the house list (or the gang additions) at today's price, paid from the Stash; roll the
-    starting experience. A Hanger-on or Brute comes with the kit its price includes; a Hired Gun is
+    starting experience. ``kit``: items bought for the fighter in the same step (each as
+    :func:`gangs.services.purchase_buy` would, at the fighter's list price): all of them or, when one is
+    refused (not on the list, the Stash short), no hire at all. A Hanger-on or Brute comes with the kit its price includes; a Hired Gun is
     hired for the campaign battle ``hired_for`` and leaves when its report is confirmed.
 
     The gang row is locked first, so two hires at once cannot both pass a limit. Composition limits
@@ -142,7 +149,7 @@ def fighter_hire(
     if breaches:
         what = f"hired {fighter.name} despite: {'; '.join(breaches)}"
         override_record(gang=gang, actor=actor, what=what, reason=override_reason, fighter=fighter)
-    kit = _included_kit(gang, fighter, fighter_type)
+    included = _included_kit(gang, fighter, fighter_type)
     paid = 0 if free_reason else price
     if free_reason:
         how = f"as a free recruit (worth {price} credits)"
@@ -156,7 +163,8 @@ def fighter_hire(
         fighter=fighter,
         kind=Kind.HIRE,
         credits=-paid,
-        description=f"Hired {fighter.name} ({fighter_type.name}) {how}" + (f", with {', '.join(kit)}" if kit else ""),
+        description=f"Hired {fighter.name} ({fighter_type.name}) {how}"
+        + (f", with {', '.join(included)}" if included else ""),
         reason=free_reason or f"{list_name} price" + (f" for {gang.house.name}" if price != fighter_type.cost else ""),
         data={
             **(data or {}),
@@ -169,7 +177,19 @@ def fighter_hire(
         battle=battle,
     )
     _starting_experience(fighter, fighter_type, actor, dice or RandomDice(), battle=battle, data=data)
+    for equipment in kit:
+        purchase_buy(gang=gang, equipment=equipment, fighter=fighter, actor=actor)
     return fighter
+
+
+@transaction.atomic
+def fighter_copy(*, fighter: Fighter, name: str, actor, dice: DiceSource | None = None) -> Fighter:
+    """Hire another fighter of ``fighter``'s type with the same kit, at today's prices, in one step (the kit a
+    Hanger-on or Brute comes with is part of its hire). Refused whole as a hire and its purchases would be."""
+    kit = [p.equipment for p in fighter.purchases.select_related("equipment").order_by("pk") if p.price]
+    return fighter_hire(
+        gang=fighter.gang, fighter_type=fighter.fighter_type, name=name, actor=actor, dice=dice, kit=kit
+    )
 
 
 def _included_kit(gang: Gang, fighter: Fighter, fighter_type: FighterType) -> list[str]:
@@ -200,6 +220,47 @@ def fighter_let_go(*, fighter: Fighter, actor) -> Fighter:
     fighter.purchases.all().delete()
     return fighter_status_set(
         fighter=fighter, status=FighterStatus.RETIRED, actor=actor, reason=why, data={"let_go": True}
+    )
+
+
+def removal_refund(fighter: Fighter, *, gang: Gang | None = None, kit: Iterable[int] | None = None) -> int | None:
+    """What removing ``fighter`` gives back (what the hire cost and the kit they hold), or None when they cannot
+    be removed: the gang has fought (or came by an import), or the fighter is off the roster or a Hired Gun.
+    ``gang`` (the page's, which knows whether it fought) and ``kit`` (the prices the page has loaded) save queries;
+    the service reads them afresh under its lock."""
+    if fighter.status not in ON_ROSTER or fighter.is_hired_gun or not gang_founding(gang or fighter.gang):
+        return None
+    # A fighter some rule gives for nothing (a Palanite Rookie) was hired for 0; any other at its cost.
+    paid = 0 if fighter.fighter_type.recruited_by_rule else fighter.cost
+    return paid + sum(fighter.purchases.values_list("price", flat=True) if kit is None else kit)
+
+
+@transaction.atomic
+def fighter_remove(*, fighter: Fighter, actor) -> Fighter:
+    """Take back a hire before the gang's first battle: what was paid for the fighter and the kit they hold returns
+    to the Stash, the kit is gone, and the fighter leaves every list (status Removed). Our ruling, as a club
+    founds gangs on paper: until the first battle nothing has happened to them, so a mistaken hire costs nothing.
+    After it, a fighter leaves by retiring, and the credits stay spent."""
+    lock_gang(fighter.gang)
+    lock_fighter(fighter)
+    refund = removal_refund(fighter)
+    if refund is None:
+        if fighter.status not in ON_ROSTER or fighter.is_hired_gun:
+            raise ValidationError(f"{fighter.name} is not on the roster to remove.")
+        raise ValidationError(
+            f"{fighter.gang.name} has fought its first battle (or was imported): a fighter leaves by retiring now, "
+            "and what was paid stays spent."
+        )
+    kit = [p.equipment.name for p in fighter.purchases.select_related("equipment")]
+    fighter.purchases.all().delete()
+    ledger_record(
+        gang=fighter.gang, fighter=fighter, kind=Kind.CREDITS, credits=refund, actor=actor,
+        description=f"Removed {fighter.name} before the gang's first battle: {refund} credits back"
+        + (f" (with {', '.join(kit)})" if kit else ""),
+        reason="Founding: a hire taken back before the first battle is refunded", data={"removed": True},
+    )  # fmt: skip
+    return fighter_status_set(
+        fighter=fighter, status=FighterStatus.REMOVED, actor=actor, reason="Taken back at founding"
     )
 
 

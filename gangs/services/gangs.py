@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Case, F, Sum, When, prefetch_related_objects
+from django.db.models import Case, F, Q, Sum, When, prefetch_related_objects
 
 from content.models import (
     House,
@@ -159,6 +159,15 @@ def held_additions(gang: Gang, *, battle=None, fighters=None) -> list[gang_rules
 def hangers_on_over_cap(gang: Gang, fighters=None) -> int:
     """How many Hangers-on and Brutes the gang must let go because its Reputation fell (0 when within)."""
     return gang_rules.hangers_on_excess(gang.reputation, len(held_additions(gang, fighters=fighters)))
+
+
+def gang_founding(gang: Gang) -> bool:
+    """Whether the gang is still being founded: no battle and no import in its ledger. Until its first battle a
+    player may take a hire back with a refund (fighter_remove), and the founding composition rules hold. A gang
+    from gangs.selectors.gang_queryset carries the answer (``fought``); a locked one is asked afresh."""
+    if getattr(gang, "fought", None) is not None:
+        return not gang.fought
+    return not gang.ledger.filter(Q(battle__isnull=False) | Q(data__has_key="imported")).exists()
 
 
 def composition_problems(gang: Gang) -> list[str]:

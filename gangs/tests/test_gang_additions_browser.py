@@ -21,7 +21,8 @@ def test_hire_a_rogue_doc_and_let_one_go_when_reputation_drops(page, log_in_brow
     page.goto(gang.get_absolute_url())
 
     for name in ("Sawbones", "Stitches"):
-        page.select_option("#roster select[name=fighter_type]", label="Rogue Doc (Hanger-on, 50 credits)")
+        doc = page.locator("#roster select[name=fighter_type] option", has_text="Rogue Doc (Hanger-on, 50 credits)")
+        page.select_option("#roster select[name=fighter_type]", value=doc.first.get_attribute("value"))
         page.fill("#roster input[name=name]", name)
         page.get_by_role("button", name="Hire", exact=True).click()
         page.wait_for_selector(f"#roster h3 >> text={name}")  # swapped in place by htmx

@@ -38,9 +38,10 @@ def test_build_equip_advance_and_print_a_gang(page, log_in_browser, make_user, m
 
     hires = [("Leader", "Kal Jerico"), ("Ganger", "Vex"), ("Ganger", "Rusk"), ("Ganger", "Mord"), ("Ganger", "Tam")]
     for kind, name in hires:
-        page.select_option(
-            "#roster select[name=fighter_type]", label=f"{kind} ({120 if kind == 'Leader' else 50} credits)"
-        )
+        # Each choice shows its price and stat line ("Leader (120 credits) · M 4 WS 3 ...").
+        option = page.locator("#roster select[name=fighter_type] option", has_text=f"{kind} (").first
+        assert option.inner_text().startswith(f"{kind} ({120 if kind == 'Leader' else 50} credits) · M ")
+        page.select_option("#roster select[name=fighter_type]", value=option.get_attribute("value"))
         page.fill("#roster input[name=name]", name)
         page.get_by_role("button", name="Hire").click()
         page.wait_for_selector(f"#roster h3 >> text={name}")  # swapped in place by htmx
@@ -49,8 +50,10 @@ def test_build_equip_advance_and_print_a_gang(page, log_in_browser, make_user, m
 
     # A hire that would break a rule is not offered, and the form says why.
     options = page.locator("#roster select[name=fighter_type] option").all_inner_texts()
-    assert "Leader (120 credits)" not in options and "Ganger (50 credits)" in options
-    page.wait_for_selector("#roster >> text=Not offered: Leader (at most one Leader")
+    assert not any(o.startswith("Leader (") for o in options) and any(
+        o.startswith("Ganger (50 credits)") for o in options
+    )
+    page.wait_for_selector("#roster >> text=Not now: Leader: at most one Leader")
     assert stash(page) == 680
 
     for _, name in hires:

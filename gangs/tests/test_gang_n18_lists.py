@@ -200,6 +200,17 @@ def test_outcast_champions_two_or_one_for_every_three_gang_fighters(loaded_conte
         hire(gang, "champion-mastermind")
     for _ in range(9):
         hire(gang, "hive-scum")
+    # After its first battle (the founding limit of two Champions is behind it: test_gang_founding.py).
+    from campaigns.models import Battle, BattleOrigin
+    from campaigns.services import campaign_create
+    from gangs.ledger import ledger_record
+
+    campaign = campaign_create(user=gang.owner, edition="n18", name="First blood")
+    rival = new_gang("underhive-outcasts", make_user)
+    battle = Battle.objects.create(
+        campaign=campaign, origin=BattleOrigin.ARRANGED, attacker=gang, defender=rival, scenario="the-trap"
+    )
+    ledger_record(gang=gang, kind="other", description="First battle fought", battle=battle)
     hire(gang, "champion-mastermind")  # nine Gang Fighters allow three Champions
 
 

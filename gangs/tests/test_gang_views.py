@@ -229,7 +229,9 @@ def test_an_invalid_htmx_advance_is_200_with_errors(client, gang_with_kit):
     assert response.status_code == 200
     assert "is not a face of the D6 die" in response.content.decode()
     response = client.post(url, {"dice": "3 3 5", "skill_table": "Techno"}, HTTP_HX_REQUEST="true")
-    assert "Select a valid choice" in response.content.decode()
+    # A choice that is not on offer is refused in the game's words, not Django's "Select a valid choice".
+    assert "That choice is not on offer now" in response.content.decode()
+    assert "Select a valid choice" not in response.content.decode()
     assert not vex.advancements.exists()
 
 

@@ -1,0 +1,108 @@
+"""``manage.py bench_imports``: how long a large gang file takes to import, for ``make bench``.
+
+Two files of 60 fighters, built from the loaded content: a YakTribe file (a Genestealer Cult: each ganger with
+five items, two skills and an injury, the names spelt as YakTribe spells them), read, previewed and created; and
+this site's own export of a gang of 60 fighters with five items each, imported. Each is run several times; the
+median and the slowest are printed with the queries of one run. Nothing is asserted; every gang made is deleted.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+
+from content.models import Edition, FighterTypeEquipment, House, Skill
+from gangs import exchange, yaktribe
+
+FIGHTERS = 60
+RUNS = 5
+
+
+class _Rollback(Exception):
+    pass
+
+
+class Command(BaseCommand):
+    help = "Print the time to import a 60-fighter YakTribe file and a 60-fighter export. For make bench only."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--runs", type=int, default=RUNS)
+
+    def handle(self, *args, runs=RUNS, **options):
+        user, _ = get_user_model().objects.get_or_create(username="bench-imports")
+        raw = self._yaktribe_file()
+        self.stdout.write(f"Imports ({FIGHTERS} fighters, {len(raw) // 1024} KB YakTribe file):")
+        self._measure(
+            "YakTribe: read, preview, create",
+            lambda n: yaktribe.yaktribe_import(owner=user, raw=raw, choices={}, token=f"bench-{n}"),
+            runs,
+        )
+        own = self._own_file(user, raw)
+        label = f"own export ({len(own['fighters'])} fighters): check, create"
+        self._measure(label, lambda n: exchange.gang_import(owner=user, data=own), runs)
+        user.delete()
+
+    def _measure(self, label: str, run, runs: int) -> None:
+        times, queries = [], 0
+        for n in range(runs):
+            try:
+                with transaction.atomic(), CaptureQueriesContext(connection) as captured:
+                    start = time.perf_counter()
+                    run(n)
+                    times.append(time.perf_counter() - start)
+                    queries = len(captured)
+                    raise _Rollback  # each run starts from the same database
+            except _Rollback:
+                pass
+        self.stdout.write(
+            f"  {label:<34} {queries:>4} queries  median {statistics.median(times) * 1000:7.1f} ms  "
+            f"slowest {max(times) * 1000:7.1f} ms"
+        )
+
+    def _yaktribe_file(self) -> bytes:
+        house = House.objects.get(edition=Edition.N18, slug="genestealer-cult")
+        types = list(house.fighter_types.filter(is_active=True).order_by("order"))
+        lists = {}
+        for entry in FighterTypeEquipment.objects.filter(fighter_type__in=types).select_related("equipment"):
+            lists.setdefault(entry.fighter_type_id, []).append(entry.equipment.name)
+        skills = list(Skill.objects.filter(edition=Edition.N18).values_list("name", flat=True)[:40])
+        gangers = []
+        for n in range(FIGHTERS):
+            kind = types[n % len(types)]
+            stats = {key: getattr(kind, field) or 0 for key, field in zip(
+                yaktribe.STAT_KEYS, ("movement", "weapon_skill", "ballistic_skill", "strength", "toughness", "wounds",
+                                     "initiative", "attacks", "leadership", "cool", "willpower", "intelligence"),
+                strict=True)}  # fmt: skip
+            items = lists.get(kind.pk, [])[:5]
+            gangers.append(
+                {"ganger_id": str(n), "name": f"Cultist {n}", "type": kind.name, **stats, "cost": "100",
+                 "xp": str(n % 12), "kills": "1", "advance_count": "1",
+                 "equipment": [{"name": name.upper() if n % 2 else name, "qty": "1"} for name in items],
+                 "skills": skills[n % 38:n % 38 + 2], "injuries": ["Eye Injury"] if n % 3 == 0 else [],
+                 "status": "Dead" if n % 10 == 9 else "Alive", "notes": "", "image": None}
+            )  # fmt: skip
+        gang = {"gang_id": "1", "gang_name": "Bench Cult", "gang_type": "Genestealer Cult", "credits": "100",
+                "reputation": "5", "stash": [], "gang_notes": "", "gangers": gangers}  # fmt: skip
+        return json.dumps({"gang": gang}).encode()
+
+    def _own_file(self, user, raw: bytes) -> dict:
+        """This site's export of the YakTribe gang without what its rules refuse (skills with no advancement,
+        unexplained stat changes): a fair 60-fighter file."""
+        with transaction.atomic():
+            gang = yaktribe.yaktribe_import(owner=user, raw=raw, choices={}, token="bench-own")
+            data = exchange.gang_export(gang)
+            transaction.set_rollback(True)
+        for fighter in data["fighters"]:
+            fighter.update(skills=[], stat_changes=[], injuries=[], experience=0, kills=0, status="active")
+            fighter["base_stats"] = dict(fighter["base_stats"])
+        # One Leader (the list allows one, of either Leader type); the other fighters as many as the export holds.
+        leaders = {"genestealer-cult-cult-adept", "genestealer-cult-cult-alpha"}
+        others = [f for f in data["fighters"] if f["type"] not in leaders] * 2
+        data["fighters"] = [next(f for f in data["fighters"] if f["type"] in leaders), *others][:FIGHTERS]
+        return data

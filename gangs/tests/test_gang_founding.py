@@ -1,0 +1,90 @@
+"""Founding a gang as players do (issue 24): a hire taken back before the first battle is refunded, and the
+composition rules a list states for founding hold until then."""
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.urls import reverse
+
+from content.models import Equipment, FighterType, House
+from gangs import exchange, services
+from gangs.ledger import ledger_totals
+from gangs.models import FighterStatus, LedgerKind
+from rulebook.dice import SeededDice
+
+
+@pytest.fixture
+def loaded_content(module_content, db):
+    return module_content
+
+
+def found(owner, slug: str):
+    return services.gang_create(owner=owner, house=House.objects.get(edition="n18", slug=slug), name=f"The {slug}")
+
+
+def hire(gang, type_slug: str, name: str):
+    fighter_type = FighterType.objects.get(slug=f"{gang.house.slug}-{type_slug}")
+    return services.fighter_hire(gang=gang, fighter_type=fighter_type, name=name, actor=gang.owner, dice=SeededDice(1))
+
+
+def test_a_hire_taken_back_before_the_first_battle_is_refunded_with_its_kit(client, loaded_content, make_user):
+    owner = make_user()
+    gang = found(owner, "goliath")
+    bruiser = hire(gang, "bruiser", "Grug")
+    services.purchase_buy(gang=gang, equipment=Equipment.objects.get(edition="n18", slug="fighting-knife"),
+                          fighter=bruiser, actor=owner)  # fmt: skip
+    gang.refresh_from_db()
+    assert gang.stash < 1000
+    assert services.removal_refund(bruiser) == 1000 - gang.stash
+    client.force_login(owner)
+    page = client.get(reverse("gangs:fighter-detail", args=[gang.pk, bruiser.pk])).content.decode()
+    assert f"Take back (refund {1000 - gang.stash} credits)" in page
+    client.post(reverse("gangs:fighter-remove", args=[gang.pk, bruiser.pk]))
+    gang.refresh_from_db()
+    bruiser.refresh_from_db()
+    assert gang.stash == 1000 and bruiser.status == FighterStatus.REMOVED and not bruiser.purchases.exists()
+    assert ledger_totals(gang)["stash"] == 1000
+    kinds = list(gang.ledger.filter(fighter=bruiser).values_list("kind", flat=True))
+    assert kinds[0] == LedgerKind.HIRE and LedgerKind.CREDITS in kinds and kinds[-1] == LedgerKind.STATUS
+    assert "Grug was taken back" in client.get(gang.get_absolute_url()).content.decode()
+    roster = client.get(gang.get_absolute_url()).content.decode()
+    assert "Grug" not in roster  # not on the roster, nor among the dead and retired
+    assert [f["name"] for f in exchange.gang_export(gang)["fighters"]] == []
+
+
+def test_after_an_import_a_fighter_leaves_by_retiring(loaded_content, make_user):
+    owner = make_user()
+    gang = found(owner, "goliath")
+    hire(gang, "forge-tyrant", "Krag")
+    imported = exchange.gang_import(owner=owner, data=exchange.gang_export(gang))
+    krag = imported.fighters.get()
+    assert services.removal_refund(krag) is None
+    with pytest.raises(ValidationError, match="a fighter leaves by retiring now"):
+        services.fighter_remove(fighter=krag, actor=owner)
+
+
+def test_a_third_hybrid_acolyte_is_refused_at_founding_with_the_hire_message(loaded_content, make_user):
+    gang = found(make_user(), "genestealer-cult")
+    hire(gang, "cult-adept", "Magus")
+    hire(gang, "hybrid-acolyte", "One")
+    hire(gang, "hybrid-acolyte-early-generation", "Two")
+    with pytest.raises(ValidationError) as error:
+        hire(gang, "hybrid-acolyte", "Three")
+    assert error.value.messages == [
+        "Composition rule (Genestealer Cults): at most 2 Hybrid Acolyte and Hybrid Acolyte (early generation) "
+        "(the gang would have 3) while the gang is founded, before its first battle."
+    ]
+
+
+def test_outcasts_take_two_champions_at_founding(loaded_content, make_user):
+    gang = found(make_user(), "underhive-outcasts")
+    types = gang.house.fighter_types.filter(is_active=True)
+    leader = types.filter(category="leader").first()
+    champion = types.filter(category="champion").first()
+    services.fighter_hire(gang=gang, fighter_type=leader, name="Boss", actor=gang.owner, dice=SeededDice(1))
+    ganger = types.filter(category="ganger").first()
+    for n in range(9):  # enough Gang Fighters that the campaign rule would allow three Champions
+        services.fighter_hire(gang=gang, fighter_type=ganger, name=f"G{n}", actor=gang.owner, dice=SeededDice(1))
+    for n in range(2):
+        services.fighter_hire(gang=gang, fighter_type=champion, name=f"C{n}", actor=gang.owner, dice=SeededDice(1))
+    with pytest.raises(ValidationError, match="while the gang is founded"):
+        services.fighter_hire(gang=gang, fighter_type=champion, name="C3", actor=gang.owner, dice=SeededDice(1))
