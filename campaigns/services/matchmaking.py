@@ -25,6 +25,8 @@ from campaigns.services._common import (
 from gangs.ledger import ledger_record
 from gangs.models import Gang, LedgerKind
 from gangs.services import hired_guns_leave
+from notifications.models import EventKind
+from notifications.services import notify
 from rulebook.dice import DiceSource
 from rulebook.errors import RulesInputError
 from rulebook.n18.matchmaking import next_challenger, pair_at_random
@@ -160,8 +162,10 @@ def challenge_issue(
         raise ValidationError(f"{target.name} holds none of {challenger.name}'s fighters captive.")
     if stakes is not None:
         _check_stakes(campaign, stakes, target)
-    return Battle.objects.create(campaign=campaign, cycle=cycle, origin=BattleOrigin.CHALLENGE,
-                                 attacker=challenger, defender=target, stakes=stakes, is_rescue=rescue)  # fmt: skip
+    battle = Battle.objects.create(campaign=campaign, cycle=cycle, origin=BattleOrigin.CHALLENGE,
+                                   attacker=challenger, defender=target, stakes=stakes, is_rescue=rescue)  # fmt: skip
+    notify(EventKind.CHALLENGE_ISSUED, battle)
+    return battle
 
 
 @transaction.atomic
