@@ -52,10 +52,13 @@ def notify(kind: EventKind, subject) -> list[Event]:
 def wake_worker(at: datetime | None = None) -> None:
     """Ask the queue for a delivery run (at ``at``, or now). A queue that refuses is logged, not raised: the
     outbox still holds the work."""
-    from notifications.tasks import deliver_notifications  # the task module imports this one
+    from notifications.tasks import deliver_notifications, run_waiting  # the task module imports this one
 
     try:
-        (deliver_notifications.using(run_after=at) if at else deliver_notifications).enqueue()
+        if at is not None:
+            deliver_notifications.using(run_after=at).enqueue()
+        elif not run_waiting():
+            deliver_notifications.enqueue()
     except Exception:
         logger.exception("Could not queue a notification run; the outbox keeps the events for the worker")
 

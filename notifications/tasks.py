@@ -19,3 +19,15 @@ def deliver_notifications() -> dict:
     if expanded == BATCH or sent == BATCH:
         wake_worker()
     return {"expanded": expanded, "sent": sent}
+
+
+def run_waiting() -> bool:
+    """On the database queue: whether a run is queued and not yet started. An event committed before this asks
+    is seen by that run, so waking the worker again would only add a run with nothing to do (a burst of events
+    would queue one run each). Other queues cannot be asked: False."""
+    from django_tasks_db.backend import DatabaseBackend
+    from django_tasks_db.models import DBTaskResult
+
+    if not isinstance(deliver_notifications.get_backend(), DatabaseBackend):
+        return False
+    return DBTaskResult.objects.ready().filter(task_path=deliver_notifications.module_path).exists()

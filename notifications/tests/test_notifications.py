@@ -237,3 +237,14 @@ def test_notifications_send_empties_the_outbox_without_a_queue(club, receiver):
     call_command("notifications_send", stdout=out)
     assert out.getvalue() == "1 events expanded, 2 deliveries tried.\n"
     assert len(receiver.texts) == 1 and len(mail.outbox) == 1
+
+
+def test_a_burst_of_events_queues_one_run_that_sends_them_all(club, receiver, django_capture_on_commit_callbacks):
+    for _ in range(3):
+        with django_capture_on_commit_callbacks(execute=True):
+            campaigns.cycle_advance(campaign=club["campaign"])
+    assert DBTaskResult.objects.filter(status="READY").count() == 1
+    run_worker()
+    assert [text.split("\n")[0] for text in receiver.texts] == [
+        f"**Dust Falls**: Cycle {n} has begun." for n in (2, 3, 4)
+    ]
