@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "postbattle",
     "battles",
     "notifications",
+    "sharing",
 ]
 
 MIDDLEWARE = [

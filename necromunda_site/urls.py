@@ -10,5 +10,6 @@ urlpatterns = [
     path("post-battle/", include("postbattle.urls")),
     path("battles/", include("battles.urls")),
     path("notifications/", include("notifications.urls")),
+    path("", include("sharing.urls")),
     path("admin/", admin.site.urls),
 ]
