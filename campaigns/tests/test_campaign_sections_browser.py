@@ -33,8 +33,15 @@ def test_the_campaign_page_in_sections_on_a_phone_a_desktop_and_paper(page, log_
     _shot(page, "campaign-412")
     for section in reversed(SECTIONS):
         nav.get_by_role("link", name={"this-cycle": "Cycle 1"}.get(section, section.title())).click()
-        page.wait_for_function(f"Math.abs(document.getElementById('{section}').getBoundingClientRect().top) < 200")
-        assert nav.is_visible() and nav.bounding_box()["y"] == 0 or page.evaluate("window.scrollY") == 0
+        top = f"document.getElementById('{section}').getBoundingClientRect().top"
+        at_end = "window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2"
+        for _ in range(50):  # the jump may scroll smoothly: wait for it (CSP forbids wait_for_function's eval)
+            if 0 <= page.evaluate(top) < 200 or page.evaluate(at_end):
+                break
+            page.wait_for_timeout(50)
+        # At the section, or (the last ones) scrolled to the end of the page with the section on screen.
+        assert 0 <= page.evaluate(top) < 200 or (page.evaluate(at_end) and page.evaluate(top) < 915)
+        assert 0 <= nav.bounding_box()["y"] < 200  # the bar stays in reach
     page.set_viewport_size({"width": 1280, "height": 900})
     page.goto(f"/campaigns/{campaign.pk}/")
     assert page.evaluate("document.documentElement.scrollWidth") <= 1280
