@@ -19,6 +19,7 @@ from campaigns.selectors import gang_rating, with_rating
 from content.models import Edition
 from gangs.models import ON_ROSTER, Fighter, Gang
 from gangs.services import classic_advances_due
+from notifications.models import Delivery, DeliveryStatus
 from postbattle.models import Sequence, SequenceState
 from rulebook import gang_rules
 from rulebook.n18.matchmaking import Contender, next_challenger
@@ -167,6 +168,12 @@ def home_todos(user) -> HomeTodos:
             row.mine.append(Todo(f"{gang.name}: your turn to issue a challenge (or pass).", url, "Challenge"))
         if row.is_arbitrator:
             row.waiting.append(Todo(f"{gang.name} ({gang.owner}) is to challenge next.", url, "Challenges"))
+    failed = (Delivery.objects.filter(status=DeliveryStatus.FAILED, event__campaign_id__in=arbitrated & set(rows))
+              .values("event__campaign_id").annotate(n=Count("pk")).values_list("event__campaign_id", "n"))  # fmt: skip
+    for campaign_id, count in failed:
+        url = reverse("notifications:campaign-notifications", args=[campaign_id])
+        sends = "notification" if count == 1 else "notifications"
+        rows[campaign_id].waiting.append(Todo(f"{count} {sends} could not be sent.", url, "Notifications"))
     other = []
     for gang_id, todos in _gang_todos(user).items():
         (rows[playing[gang_id]].mine if gang_id in playing else other).extend(todos)

@@ -110,9 +110,10 @@ def _link(path: str) -> str:
 def _send(delivery: Delivery) -> None:
     event = delivery.event
     if delivery.channel == Channel.WEBHOOK:
-        hook = CampaignWebhook.objects.filter(campaign_id=event.campaign_id).first()
-        if hook is None:
-            raise webhooks.SendError("The campaign has no webhook any more.", final=True)
+        try:
+            hook = event.campaign.webhook  # read with the delivery (select_related)
+        except CampaignWebhook.DoesNotExist:
+            raise webhooks.SendError("The campaign has no webhook any more.", final=True) from None
         webhooks.post(hook.url, f"**{event.campaign.name}**: {event.text}\n{_link(event.path)}")
         return
     if not delivery.user.email:
@@ -131,7 +132,7 @@ def _attempt_next() -> bool:
     with transaction.atomic():
         delivery = (
             Delivery.objects.select_for_update(skip_locked=True, of=("self",))
-            .select_related("event__campaign", "user")
+            .select_related("event__campaign__webhook", "user")
             .filter(status=DeliveryStatus.PENDING, next_attempt_at__lte=timezone.now())
             .order_by("next_attempt_at", "pk")
             .first()

@@ -17,6 +17,7 @@ from django_tasks_db.models import DBTaskResult
 
 from campaigns import services as campaigns
 from campaigns.models import CampaignTerritory, Outcome
+from core.todo import home_todos
 from notifications import services
 from notifications.models import Channel, Delivery, DeliveryStatus, Event, EventKind
 from notifications.webhooks import check_url
@@ -144,6 +145,8 @@ def test_after_the_last_attempt_it_fails_and_the_arbitrator_can_send_it_again(cl
     hook = Delivery.objects.get(channel=Channel.WEBHOOK)
     assert (hook.status, hook.attempts) == (DeliveryStatus.FAILED, services.MAX_ATTEMPTS)
     assert services.outbox_status().failed == 1
+    waiting = [todo.text for todo in home_todos(club["users"]["arbitrator"]).campaigns[0].waiting]
+    assert "1 notification could not be sent." in waiting  # on the arbitrator's to-do list too
     client.force_login(club["users"]["arbitrator"])
     response = client.post(reverse("notifications:deliveries-retry", args=[club["campaign"].pk]), follow=True)
     assert "1 failed delivery will be sent again." in response.content.decode()
@@ -248,3 +251,15 @@ def test_a_burst_of_events_queues_one_run_that_sends_them_all(club, receiver, dj
     assert [text.split("\n")[0] for text in receiver.texts] == [
         f"**Dust Falls**: Cycle {n} has begun." for n in (2, 3, 4)
     ]
+
+
+def test_a_webhook_removed_before_the_send_fails_it_at_once(club, receiver):
+    campaigns.cycle_advance(campaign=club["campaign"])
+    services.events_expand()
+    services.webhook_set(campaign=club["campaign"], url="")
+    services.deliveries_send()
+    hook = Delivery.objects.get(channel=Channel.WEBHOOK)
+    assert (hook.status, hook.attempts, hook.last_error) == (
+        DeliveryStatus.FAILED, 1, "The campaign has no webhook any more."
+    )  # fmt: skip
+    assert receiver.texts == []
