@@ -1,5 +1,5 @@
 # Two commands do all the set-up on a fresh machine with Python 3.10+ and make:
-#   make run    the site with demo data on http://127.0.0.1:8000 (PORT= overrides)
+#   make run    the site with demo data on http://127.0.0.1:8000 (PORT= overrides), and its background worker
 #   make test   lint, migration check, and the tests on SQLite and (when it answers) PostgreSQL, in parallel
 PYTHON ?= python3
 VENV := .venv
@@ -8,7 +8,7 @@ PORT ?= 8000
 # PostgreSQL for the second test run: DATABASE_URL if set, else a local server if one answers.
 PG_DEFAULT_URL := postgres://postgres@127.0.0.1:5432/underhive_ledger
 # The apps whose tests use the database; rulebook/ has none, so it runs once, in the SQLite pass.
-DB_TESTS := core content gangs campaigns battles postbattle
+DB_TESTS := core content gangs campaigns battles postbattle notifications sharing
 # Both test passes run in parallel: one pytest-xdist worker a core, at most 4 (each worker's race tests hold 20
 # PostgreSQL connections at once; a default server allows 100), each worker with its own test database
 # (test_<name>_gw0, _gw1...) and its own Redis database (conftest.py). `worksteal` hands each worker a
@@ -40,6 +40,7 @@ install: $(VENV)/.installed .env
 install-dev: $(VENV)/.installed-dev .env
 
 run: export DEBUG ?= 1
+run: export SITE_URL ?= http://127.0.0.1:$(PORT)
 run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_content
@@ -48,6 +49,9 @@ run: install
 	@echo "  Underhive Ledger is running at http://127.0.0.1:$(PORT)/"
 	@echo "  Log in as demo / demo"
 	@echo ""
+	@# The worker (notifications) runs in the background alongside the site and stops with it.
+	$(PY) manage.py worker --no-reload --interval 2 & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	$(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 lint: install-dev

@@ -5,6 +5,7 @@ off unless asked for, and with it off the settings insist on a real ``SECRET_KEY
 the secure defaults a deployment behind an HTTPS proxy needs.
 """
 
+import json
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -41,12 +42,16 @@ INSTALLED_APPS = [
     "template_partials",
     "axes",
     "csp",
+    "django_tasks",
+    "django_tasks_db",
     "core",
     "content",
     "gangs",
     "campaigns",
     "postbattle",
     "battles",
+    "notifications",
+    "sharing",
 ]
 
 MIDDLEWARE = [
@@ -160,6 +165,20 @@ MAIL = email(ENV)
 globals().update(MAIL)
 # With mail to send, a new account opens from the link mailed to its address (core.views.signup); without, at once.
 SIGNUP_VERIFIES_EMAIL = flag(ENV, "SIGNUP_VERIFIES_EMAIL", MAIL["EMAIL_BACKEND"].endswith(".smtp.EmailBackend"))
+# Links in notifications (Discord and mail) start with this, e.g. https://ledger.example.club (no trailing /).
+SITE_URL = ENV.get("SITE_URL", "http://127.0.0.1:8000" if DEBUG else "")
+
+# The background worker's queue (README, Configuration): the database by default, so `make run` and one server
+# need nothing more (`manage.py worker`); TASKS_BACKEND names another Tasks API backend (a Redis-backed one such
+# as django-tasks-rq's) when a site outgrows it, with TASKS_OPTIONS as JSON for that backend.
+TASKS = {
+    "default": {
+        "BACKEND": ENV.get("TASKS_BACKEND", "django_tasks_db.DatabaseBackend"),
+        "QUEUES": ["default"],
+        "OPTIONS": json.loads(ENV.get("TASKS_OPTIONS", "{}")),
+    }
+}
+
 PASSWORD_RESET_TIMEOUT = integer(ENV, "PASSWORD_RESET_TIMEOUT", 3 * 24 * 3600)
 # Where "Import from YakTribe" fetches a gang by its address (gangs.yaktribe.fetch); empty turns fetching off.
 YAKTRIBE_URL = ENV.get("YAKTRIBE_URL", "https://yaktribe.games")

@@ -9,5 +9,7 @@ urlpatterns = [
     path("campaigns/", include("campaigns.urls")),
     path("post-battle/", include("postbattle.urls")),
     path("battles/", include("battles.urls")),
+    path("notifications/", include("notifications.urls")),
+    path("", include("sharing.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -18,6 +18,8 @@ from django.utils import timezone
 from campaigns.models import Battle, BattleStatus
 from campaigns.services import standing_snapshot_take
 from gangs.models import Gang
+from notifications.models import EventKind
+from notifications.services import notify
 from postbattle import engine
 from postbattle.apply import effects_apply, effects_revert
 from postbattle.models import Application, Sequence, SequenceState
@@ -186,6 +188,7 @@ def sequence_apply(*, sequence: Sequence, actor) -> Application:
     sequence.save(update_fields=["state", "updated_at"])
     standing_snapshot_take(campaign=sequence.battle.campaign, gang=sequence.gang,
                            reason=f"After {sequence.battle.scenario_name}: {sequence.battle}")  # fmt: skip
+    notify(EventKind.SEQUENCE_APPLIED, sequence)
     return application
 
 

@@ -28,6 +28,8 @@ from campaigns.services._common import (
 )
 from gangs.models import AVAILABLE_FOR_BATTLE, Fighter, FighterStatus, Gang
 from gangs.services import fighter_status_set, hired_guns_leave
+from notifications.models import EventKind
+from notifications.services import notify
 from rulebook import gang_rules
 from rulebook.dice import DiceSource
 from rulebook.errors import RulesInputError
@@ -321,6 +323,7 @@ def battle_report_submit(
     battle.save()
     battle.fighter_results.all().delete()
     BattleFighterResult.objects.bulk_create(rows)
+    notify(EventKind.BATTLE_REPORTED, battle)
     return battle
 
 
@@ -353,6 +356,7 @@ def battle_report_confirm(*, battle: Battle, actor, is_arbitrator: bool) -> Batt
     hired_guns_leave(battle=battle, actor=actor)
     for gang in (battle.attacker, battle.defender):
         standing_snapshot_take(campaign=battle.campaign, gang=gang, reason=f"{battle.scenario_name}: {battle}")
+    notify(EventKind.BATTLE_CONFIRMED, battle)
     return battle
 
 

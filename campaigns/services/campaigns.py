@@ -28,6 +28,8 @@ from campaigns.services._common import (
 from content.models import Edition, Territory
 from gangs.ledger import ledger_record
 from gangs.models import Gang, LedgerKind
+from notifications.models import EventKind
+from notifications.services import notify
 from rulebook.dice import DiceSource, RandomDice
 
 
@@ -213,6 +215,7 @@ def cycle_advance(*, campaign: Campaign, from_cycle: int | None = None) -> Cycle
         raise ValidationError(f"Cycle {campaign.cycle} has begun already (in another tab?): nothing more to begin.")
     cycle = _open_cycle(campaign, campaign.cycle + 1)
     _snapshot_all(campaign, f"Cycle {cycle.number}")
+    notify(EventKind.CYCLE_BEGUN, cycle)
     return cycle
 
 

@@ -25,6 +25,8 @@ from campaigns.services._common import (
 from gangs.ledger import ledger_record
 from gangs.models import Gang, LedgerKind
 from gangs.services import hired_guns_leave
+from notifications.models import EventKind
+from notifications.services import notify
 from rulebook.dice import DiceSource
 from rulebook.errors import RulesInputError
 from rulebook.n18.matchmaking import next_challenger, pair_at_random
@@ -169,8 +171,10 @@ def challenge_issue(
     if stakes is None:
         raise ValidationError("Challenge either for a territory or for a Rescue Mission.")
     _check_stakes(campaign, stakes, target)
-    return Battle.objects.create(campaign=campaign, cycle=cycle, origin=BattleOrigin.CHALLENGE,
-                                 attacker=challenger, defender=target, stakes=stakes)  # fmt: skip
+    battle = Battle.objects.create(campaign=campaign, cycle=cycle, origin=BattleOrigin.CHALLENGE,
+                                   attacker=challenger, defender=target, stakes=stakes)  # fmt: skip
+    notify(EventKind.CHALLENGE_ISSUED, battle)
+    return battle
 
 
 def _rescue_issue(campaign, cycle, rescuers: Gang, captors: Gang, stakes, *, origin: str) -> Battle:
@@ -185,8 +189,11 @@ def _rescue_issue(campaign, cycle, rescuers: Gang, captors: Gang, stakes, *, ori
                                     status__in=(BattleStatus.SCHEDULED, BattleStatus.REPORTED))  # fmt: skip
     if waiting.exists():
         raise ValidationError(f"{rescuers.name} has a Rescue Mission against {captors.name} to play already.")
-    return Battle.objects.create(campaign=campaign, cycle=cycle, origin=origin, attacker=rescuers, defender=captors,
-                                 is_rescue=True)  # fmt: skip
+    battle = Battle.objects.create(campaign=campaign, cycle=cycle, origin=origin, attacker=rescuers,
+                                   defender=captors, is_rescue=True)  # fmt: skip
+    if origin == BattleOrigin.CHALLENGE:
+        notify(EventKind.CHALLENGE_ISSUED, battle)
+    return battle
 
 
 @transaction.atomic

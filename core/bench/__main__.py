@@ -9,9 +9,11 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from core.bench.load import load_test, ratio_line
+from core.bench.notifications import notifications_bench
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
@@ -45,15 +47,17 @@ def _manage(env: dict, *args: str, quiet: bool = False) -> None:
     subprocess.run([PYTHON, "manage.py", *args], cwd=BASE_DIR, env=env, check=True, stdout=out)
 
 
-def main() -> int:
+@contextmanager
+def bench_database(name: str):
+    """The environment of a fresh database ``name`` (on the server DATABASE_URL names, else a local PostgreSQL if
+    one answers, else an SQLite file), dropped afterwards."""
     base = os.environ.get("DATABASE_URL", "")
-    # The server DATABASE_URL names, else a local PostgreSQL if one answers, else an SQLite file.
     server = base.rsplit("/", 1)[0] + "/" if base.startswith("postgres") else (PG_URL if _pg_answers() else "")
     workdir = Path(tempfile.mkdtemp(prefix="underhive-bench-"))
     if server:
-        url = server + BENCH_DB
-        _pg(f"DROP DATABASE IF EXISTS {BENCH_DB}", server)
-        _pg(f"CREATE DATABASE {BENCH_DB}", server)
+        url = server + name
+        _pg(f"DROP DATABASE IF EXISTS {name}", server)
+        _pg(f"CREATE DATABASE {name}", server)
     else:
         url = f"sqlite:///{workdir / 'bench.sqlite3'}"
     env = {
@@ -65,6 +69,23 @@ def main() -> int:
         "SECURE_SSL_REDIRECT": "0",
         "LOG_LEVEL": "WARNING",
     }
+    try:
+        yield env
+    finally:
+        if server:
+            _pg(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)", server)
+
+
+def main() -> int:
+    with bench_database(BENCH_DB) as env:
+        _pages_and_load(env)
+        notifications_bench(PYTHON, BASE_DIR, env)
+    return 0
+
+
+def _pages_and_load(env: dict) -> None:
+    server = env["DATABASE_URL"].startswith("postgres")
+    workdir = Path(tempfile.mkdtemp(prefix="underhive-bench-"))
     gunicorn = None
     try:
         print(f"== pages and load on {'PostgreSQL' if server else 'SQLite'}, DEBUG off ==", flush=True)
@@ -105,9 +126,6 @@ def main() -> int:
         if gunicorn is not None:
             gunicorn.terminate()
             gunicorn.wait(timeout=30)
-        if server:
-            _pg(f"DROP DATABASE IF EXISTS {BENCH_DB} WITH (FORCE)", server)
-    return 0
 
 
 def _wait_for(port: int) -> None:
