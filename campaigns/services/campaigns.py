@@ -15,8 +15,10 @@ from campaigns.models import (
     CampaignStatus,
     CampaignTerritory,
     Cycle,
+    HouseRules,
 )
 from campaigns.selectors import active_memberships
+from campaigns.services import house_rules
 from campaigns.services._common import (
     _lock,
     _require_in_progress,
@@ -43,16 +45,17 @@ def campaign_create(
         created_by=user,
     )
     CampaignArbitrator.objects.create(campaign=campaign, user=user)
+    HouseRules.objects.create(campaign=campaign, in_force_from=campaign.created_at, changed_by=user,
+                              starting_credits=starting_credits)  # fmt: skip
     return campaign
 
 
 @transaction.atomic
-def campaign_update(
-    *, campaign: Campaign, name: str, description: str, starting_credits: int, house_rules: str
-) -> Campaign:
+def campaign_update(*, campaign: Campaign, name: str, description: str, house_rules: str) -> Campaign:
+    """Name, description and the house rules' free text; the starting credits are a house rule that applies
+    (campaigns.services.house_rules.house_rules_change), so their changes are logged."""
     campaign.name, campaign.description, campaign.house_rules = name, description, house_rules
-    campaign.starting_credits = starting_credits
-    campaign.save(update_fields=["name", "description", "starting_credits", "house_rules"])
+    campaign.save(update_fields=["name", "description", "house_rules"])
     return campaign
 
 
@@ -119,6 +122,7 @@ def campaign_join(*, campaign: Campaign, gang: Gang, user, dice: DiceSource | No
         _classic_territories(campaign, gang, user, dice or RandomDice())
     else:
         _home_settlement(campaign, gang, user)
+    house_rules.on_join(campaign=campaign, gang=gang, actor=user)
     standing_snapshot_take(campaign=campaign, gang=gang, reason="joined")
     return membership
 

@@ -15,6 +15,7 @@ from campaigns.models import (
     Cycle,
 )
 from campaigns.selectors import active_memberships, captives_of, contenders, engaged_gang_ids, standings
+from campaigns.services import house_rules
 from campaigns.services._common import (
     _current_cycle,
     _lock,
@@ -148,7 +149,8 @@ def challenge_issue(
         raise ValidationError("A gang cannot challenge itself.")
     _member(campaign, target)
     engaged = engaged_gang_ids(cycle)
-    turn = next_challenger(contenders(standings(campaign)), done={str(i) for i in engaged})
+    rated = contenders(standings(campaign))
+    turn = next_challenger(rated, done={str(i) for i in engaged})
     if turn is None or turn.id != str(challenger.pk):
         waiting = f"{turn.name} challenges next" if turn else "every gang has played or passed"
         raise ValidationError(f"It is not {challenger.name}'s turn: {waiting} (lowest rating first).")
@@ -160,6 +162,9 @@ def challenge_issue(
         raise ValidationError(f"{target.name} holds none of {challenger.name}'s fighters captive.")
     if stakes is not None:
         _check_stakes(campaign, stakes, target)
+    ratings = {c.id: c.rating for c in rated}
+    if refusal := house_rules.challenge_refusal(campaign, ratings[str(challenger.pk)], ratings[str(target.pk)]):
+        raise ValidationError(refusal)
     return Battle.objects.create(campaign=campaign, cycle=cycle, origin=BattleOrigin.CHALLENGE,
                                  attacker=challenger, defender=target, stakes=stakes, is_rescue=rescue)  # fmt: skip
 

@@ -27,6 +27,7 @@ from campaigns.forms import (
 )
 from campaigns.models import Campaign, CampaignGang
 from campaigns.permissions import campaign_access
+from campaigns.services import house_rules
 from campaigns.views._common import (
     GET_POST,
     _arbitrator_move,
@@ -75,7 +76,8 @@ def campaign_detail(request, pk: int):
                "reputation_chart": charts.standing_chart(page["snapshots"], "reputation"),
                "my_gang_ids": access.gang_ids, "pairing_form": PairingForm(),
                "cycle_form": CycleAdvanceForm(campaign=campaign, unreported=page["unreported"]),
-               "arbitrator_form": ArbitratorForm(), "territory_form": TerritoryAddForm(edition=campaign.edition)}  # fmt: skip
+               "arbitrator_form": ArbitratorForm(), "territory_form": TerritoryAddForm(edition=campaign.edition),
+               **house_rules.settings_panel(campaign)}  # fmt: skip
     return render(request, "campaigns/campaign_detail.html", context)
 
 
