@@ -14,6 +14,7 @@ from datetime import datetime
 
 from campaigns.models import Battle, Campaign, CampaignTerritory, Cycle
 from campaigns.selectors import standings
+from campaigns.services.house_rules import RULE_FIELDS
 from content.models import Equipment
 from gangs.models import Advancement, Fighter, Gang, Injury, LedgerEntry, Purchase
 from postbattle.models import Sequence
@@ -303,6 +304,15 @@ def campaign_export(campaign: Campaign) -> dict:
             "created_at": when(campaign.created_at),
         },
         "arbitrators": [{"username": a.user.username, "added_at": when(a.added_at)} for a in arbitrators],
+        "house_rules": [
+            {
+                "in_force_from": when(r.in_force_from),
+                "changed_by": who(r.changed_by),
+                "note": r.note,
+                **{name: getattr(r, name) for name in RULE_FIELDS},
+            }
+            for r in campaign.house_rule_versions.select_related("changed_by").order_by("in_force_from", "pk")
+        ],  # fmt: skip
         "gangs": [_gang(c, g) for g in c.gangs],
         "cycles": [_cycle(c, cycle) for cycle in c.cycles],
         "territories": [_territory(c, t) for t in c.territories],

@@ -32,10 +32,13 @@ from campaigns.models import (
     CampaignStatus,
     CampaignTerritory,
     Cycle,
+    HouseRules,
+    IncomeVariant,
     Outcome,
     Side,
     StandingSnapshot,
 )
+from campaigns.services.house_rules import RULE_FIELDS
 from content.models import Edition, Equipment, FighterType, House, HouseKind, Skill, Territory
 from gangs.exchange import _Checker, _no_constant, _shape_problem
 from gangs.models import (
@@ -376,6 +379,29 @@ def _check_sequences(check: _Check, data: dict, content: dict) -> None:
                 _check_data(check, application["undo"], ids.UNDO, f"{at}undo", content)
 
 
+def _check_house_rules(check: _Check, data: dict, content: dict) -> None:
+    """Each version of the house rules, as :class:`campaigns.models.HouseRules` holds it, oldest first."""
+    last = None
+    for where, r in check.items(data, "house_rules", "", required=True, most=1000):
+        at = check.moment(r, "in_force_from", where)
+        if at and last and at < last:
+            check.fail(f"{where}in_force_from", "the versions must be oldest first")
+        last = at or last
+        check.username(r, "changed_by", where)
+        check.text(r, "note", where, max_length=10_000)
+        for key in ("starting_credits", "winner_credits", "loser_credits", "credits_per_out_of_action",
+                    "income_amount"):  # fmt: skip
+            check.count(r, key, where)
+        check.count(r, "starting_reputation", where, low=None)
+        for key in ("rating_cap", "rating_gap"):
+            if r.get(key) is not None:
+                check.count(r, key, where)
+        check.choice(r, "income_variant", where, IncomeVariant.values)
+        check.flag(r, "additions_before_first_battle", where)
+        for index, slug in enumerate(check.kind(r, "banned_items", list, where) or []):
+            _slug(check, {"equipment": slug}, "equipment", f"{where}banned_items[{index}].", content, "equipment")
+
+
 def campaign_import_check(data: dict) -> tuple[list[str], dict]:
     """Every problem in ``data`` (a parsed file, :func:`parse_campaign_file`), and this site's content it names."""
     check = _Check()
@@ -402,6 +428,7 @@ def campaign_import_check(data: dict) -> tuple[list[str], dict]:
     for where, a in check.items(data, "arbitrators", "", required=True, most=50):
         check.username(a, "username", where, required=True)
         check.moment(a, "added_at", where)
+    _check_house_rules(check, data, content)
     _declare_all(check, data)
     for where, g in check.items(data, "gangs", ""):
         _check_gang(check, g, where, content, codes)
@@ -478,6 +505,7 @@ class _Restore:
     def _usernames(self):
         d = self.data
         yield from (a["username"] for a in d["arbitrators"])
+        yield from (r.get("changed_by") for r in d["house_rules"])
         for g in d["gangs"]:
             yield g["player"]
             yield from (e["actor"] for e in g["ledger"])
@@ -521,6 +549,11 @@ class _Restore:
         self.maps.rows[ids.CAMPAIGN][1] = campaign
         Campaign.objects.filter(pk=campaign.pk).update(created_at=_at(c["created_at"]))
         self.arbitrators(campaign)
+        HouseRules.objects.bulk_create([
+            HouseRules(campaign=campaign, in_force_from=_at(r["in_force_from"]), changed_by=self.person(r.get("changed_by")),
+                       note=r.get("note", ""), **{name: r.get(name) for name in RULE_FIELDS})
+            for r in d["house_rules"]
+        ])  # fmt: skip
         self.gangs(campaign)
         self.cycles(campaign)
         self.territories(campaign)

@@ -335,3 +335,25 @@ def test_the_export_costs_a_fixed_number_of_queries(seasons, loaded_content, dja
     campaign = Campaign.objects.get(pk=seasons["n18"])
     with django_assert_max_num_queries(20):
         campaign_export(campaign)
+
+
+def test_the_house_rules_and_their_changes_leave_and_come_back(seasons, loaded_content):
+    from campaigns.services.house_rules import history, house_rules_change, rules_in_force
+
+    campaign = Campaign.objects.get(pk=seasons["n18"])
+    arbitrator = _arbitrator(campaign)
+    house_rules_change(campaign=campaign, actor=arbitrator, note="Club season", winner_credits=30,
+                       banned_items=["lasgun"], rating_gap=250)  # fmt: skip
+    data = campaign_export(campaign)
+    assert [r["winner_credits"] for r in data["house_rules"]][-1] == 30
+    imported = campaign_import(user=arbitrator, data=data)
+    now = rules_in_force(imported)
+    assert (now.winner_credits, now.banned_items, now.rating_gap, now.note) == (30, ["lasgun"], 250, "Club season")
+    assert [changes for _, changes in history(imported)] == [changes for _, changes in history(campaign)]
+    assert [v.in_force_from for v, _ in history(imported)] == [v.in_force_from for v, _ in history(campaign)]
+    data["house_rules"][-1]["income_variant"] = "generous"
+    data["house_rules"][-1]["banned_items"] = ["a-tank"]
+    problems = _problems(data)
+    assert any(p.startswith(f"house_rules[{len(data['house_rules']) - 1}].income_variant: must be one of")
+               for p in problems)  # fmt: skip
+    assert any("unknown equipment 'a-tank'" in p for p in problems)
