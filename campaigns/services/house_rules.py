@@ -158,15 +158,19 @@ def post_battle_payments(battle: Battle, gang: Gang, held_territories: int) -> l
     return out
 
 
+def house_rules_due(battle: Battle, gang: Gang) -> list[Payment]:
+    """What applying the gang's sequence will pay by the house rules (the sequence page shows it first)."""
+    return post_battle_payments(battle, gang, battle.campaign.territories.filter(holder=gang).count())
+
+
 def post_battle_credits(*, sequence, actor) -> int:
     """Pay what the house rules give ``sequence``'s gang after its battle; returns the entries written.
 
     Each entry carries ``data.post_battle`` (the sequence), as the sequence's own do, so reverting the sequence
     reverses them too."""
     battle, gang = sequence.battle, sequence.gang
-    held = battle.campaign.territories.filter(holder=gang).count()
     rules = rules_in_force(battle.campaign, battle.confirmed_at)
-    payments = post_battle_payments(battle, gang, held)
+    payments = house_rules_due(battle, gang)
     for payment in payments:
         ledger_record(gang=gang, kind=LedgerKind.CREDITS, credits=payment.credits, actor=actor, battle=battle,
                       description=f"House rule: {payment.description}", reason=rule_source(rules),

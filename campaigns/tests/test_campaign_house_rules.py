@@ -78,7 +78,9 @@ def test_a_gang_that_spent_more_than_the_campaign_starts_with_cannot_join(make_u
     assert not campaign.memberships.exists()
 
 
-def test_a_battle_pays_by_the_rules_in_force_when_it_was_confirmed_and_a_revert_takes_it_back(make_confirmed_battle):
+def test_a_battle_pays_by_the_rules_in_force_when_it_was_confirmed_and_a_revert_takes_it_back(
+    make_confirmed_battle, client
+):
     battle = n18_battle(make_confirmed_battle)
     campaign, gang = battle.campaign, battle.attacker
     arbitrator = _arbitrator(campaign)
@@ -91,6 +93,10 @@ def test_a_battle_pays_by_the_rules_in_force_when_it_was_confirmed_and_a_revert_
     house_rules_change(campaign=campaign, actor=arbitrator, winner_credits=1000, credits_per_out_of_action=500)
     held = CampaignTerritory.objects.filter(campaign=campaign, holder=gang).count()
     sequence = n18_full_run(battle)
+    # The sequence page says what the house rules will add before the player applies.
+    client.force_login(gang.owner)
+    page = client.get(reverse("postbattle:sequence-detail", args=[battle.pk, gang.pk])).content.decode()
+    assert "The campaign's house rules add, when you apply" in page and "40 credits for the win" in page
     stash = gang.stash
     application = postbattle.sequence_apply(sequence=sequence, actor=gang.owner)
     paid = _rule_entries(gang)
