@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.core.validators import MaxValueValidator, MinValueValidator
 
-from campaigns.models import Campaign, CampaignTerritory, Outcome
-from content.models import Territory
+from campaigns.models import Campaign, CampaignTerritory, HouseRules, Outcome
+from content.models import Equipment, Territory
 from core.forms import EnteredDiceField
 from gangs.models import Gang, LedgerKind
 from rulebook.n18.campaign.record import CASKET_TABLES, casket_rules
@@ -25,7 +26,8 @@ OVERRIDE_BOUNDS = ["override_credits_per_gang", "override_credits_per_campaign",
 
 class CampaignEditForm(CampaignForm):
     class Meta(CampaignForm.Meta):
-        fields = ["name", "description", "starting_credits", "house_rules", *OVERRIDE_BOUNDS]
+        # The starting credits are a house rule (the settings), whose changes are logged.
+        fields = ["name", "description", "house_rules", *OVERRIDE_BOUNDS]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -454,3 +456,37 @@ class LogFilterForm(forms.Form):
     def __init__(self, *args, gangs, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["gang"].choices = [("", "Every gang")] + [(str(g.pk), g.name) for g in gangs]
+
+
+HOUSE_RULE_MOST = 100_000  # far inside the columns: a house rule is a few hundred credits at most
+
+
+class HouseRulesForm(forms.ModelForm):
+    """The campaign's house rules that apply (campaigns.services.house_rules); ``initial`` is the rules in force."""
+
+    banned_items = forms.MultipleChoiceField(
+        required=False,
+        label="Items the campaign's Trading Post does not sell",
+        help_text="Refused to every gang of the campaign (an arbitrator's override aside).",
+        widget=forms.SelectMultiple(attrs={"size": 8}),
+    )
+    note = forms.CharField(required=False, max_length=300, label="Why (shown in the change log)")
+
+    class Meta:
+        model = HouseRules
+        fields = [
+            "starting_credits", "starting_reputation", "winner_credits", "loser_credits", "credits_per_out_of_action",
+            "income_variant", "income_amount", "rating_cap", "rating_gap", "banned_items",
+            "additions_before_first_battle",
+        ]  # fmt: skip
+        labels = {"additions_before_first_battle": "Hangers-on and Brutes may be hired before the first battle"}
+
+    def __init__(self, *args, edition: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        items = Equipment.objects.active().filter(edition=edition, cost__isnull=False).order_by("name")
+        self.fields["banned_items"].choices = [(e.slug, e.name) for e in items]
+        for name, field in self.fields.items():
+            if isinstance(field, forms.IntegerField):
+                least = -HOUSE_RULE_MOST if name == "starting_reputation" else 0
+                field.validators += [MinValueValidator(least), MaxValueValidator(HOUSE_RULE_MOST)]
+                field.widget.attrs.update(min=least, max=HOUSE_RULE_MOST)

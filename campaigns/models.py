@@ -368,3 +368,62 @@ class StandingSnapshot(models.Model):
 
     def __str__(self) -> str:
         return f"{self.gang}: {self.rating} / {self.reputation} ({self.reason})"
+
+
+class IncomeVariant(models.TextChoices):
+    STANDARD = "standard", "The rules' income only"
+    PER_TERRITORY = "per_territory", "Plus credits for each territory held"
+    FLAT = "flat", "Plus a flat amount after each battle"
+
+
+class HouseRules(models.Model):
+    """The campaign's house rules from ``in_force_from`` on. A change is a new row, never an edit: a battle's
+    post-battle sequence reads the rules in force when its report was confirmed, a gang joining those in force
+    when it joined, so a change applies from then on and never backwards, and the rows are the change log.
+    :mod:`campaigns.services.house_rules` applies them, each with a ledger entry naming the rule."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="house_rule_versions")
+    in_force_from = models.DateTimeField()
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    note = models.TextField(blank=True, help_text="Why the rules changed, for the players.")
+    starting_credits = models.PositiveIntegerField(
+        default=1000, help_text="A new gang joining starts with this many credits (the difference from its house's)."
+    )
+    starting_reputation = models.IntegerField(default=0, help_text="Reputation a new gang joining starts with.")
+    winner_credits = models.PositiveIntegerField(default=0, help_text="Credits for the winner of a battle.")
+    loser_credits = models.PositiveIntegerField(
+        default=0, help_text="Credits for the loser of a battle (and for each gang in a draw)."
+    )
+    credits_per_out_of_action = models.PositiveIntegerField(
+        default=0, help_text="Credits for each enemy fighter taken Out of Action in a battle."
+    )
+    income_variant = models.CharField(max_length=16, choices=IncomeVariant.choices, default=IncomeVariant.STANDARD)
+    income_amount = models.PositiveIntegerField(
+        default=0, help_text="Per territory held, or the flat amount, after each battle (with the variant)."
+    )
+    rating_cap = models.PositiveIntegerField(
+        null=True, blank=True, help_text="No challenge to or from a gang rated above this."
+    )
+    rating_gap = models.PositiveIntegerField(
+        null=True, blank=True, help_text="No challenge between gangs whose ratings differ by more than this."
+    )
+    banned_items = models.JSONField(
+        default=list, blank=True, help_text="Slugs of equipment the campaign's Trading Post does not sell."
+    )
+    additions_before_first_battle = models.BooleanField(
+        default=True, help_text="Hangers-on and Brutes may be hired before the gang's first battle."
+    )
+
+    class Meta:
+        ordering = ["campaign", "in_force_from", "pk"]
+        verbose_name_plural = "house rules"
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(income_variant__in=IncomeVariant.values), name="house_rules_income_variant_valid"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"House rules of {self.campaign} from {self.in_force_from:%Y-%m-%d %H:%M}"

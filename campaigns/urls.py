@@ -10,6 +10,7 @@ urlpatterns = [
     path("join/<str:token>/", views.campaign_join, name="campaign-join"),
     path("<int:pk>/", views.campaign_detail, name="campaign-detail"),
     path("<int:pk>/edit/", views.campaign_edit, name="campaign-edit"),
+    path("<int:pk>/house-rules/", views.house_rules_edit, name="house-rules"),
     path("<int:pk>/arbitrators/add/", views.arbitrator_add, name="arbitrator-add"),
     path("<int:pk>/start/", views.campaign_start, name="campaign-start"),
     path("<int:pk>/invite/renew/", views.invite_renew, name="invite-renew"),

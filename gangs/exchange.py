@@ -221,14 +221,15 @@ def _names(types) -> str:
     return " or ".join(names.get(t, t.__name__) for t in types)
 
 
-def _shape_problem(data) -> str | None:
+def _shape_problem(data, *, max_depth: int = MAX_DEPTH) -> str | None:
     """A file too deep, or holding a character the database refuses, is not a gang export (checked
-    without recursion, so no file can exhaust the stack)."""
+    without recursion, so no file can exhaust the stack). The campaign export, which nests a gang's
+    records in a campaign, reads its files with this too (``max_depth``)."""
     stack = [(data, 1)]
     while stack:
         value, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            return f"values are nested more than {MAX_DEPTH} deep; a gang export is not"
+        if depth > max_depth:
+            return f"values are nested more than {max_depth} deep; a gang export is not"
         if isinstance(value, dict):
             stack.extend((k, depth) for k in value)
             stack.extend((v, depth + 1) for v in value.values())

@@ -7,6 +7,7 @@ urlpatterns = [
     path("content/", include("content.urls")),
     path("gangs/", include("gangs.urls")),
     path("campaigns/", include("campaigns.urls")),
+    path("campaigns/", include("core.campaign_exchange.urls")),
     path("post-battle/", include("postbattle.urls")),
     path("battles/", include("battles.urls")),
     path("notifications/", include("notifications.urls")),

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from campaigns.models import Battle, BattleStatus
 from campaigns.services import standing_snapshot_take
+from campaigns.services.house_rules import post_battle_credits
 from gangs.models import Gang
 from notifications.models import EventKind
 from notifications.services import notify
@@ -33,7 +34,11 @@ def _refuse(error: RulesInputError) -> ValidationError:
 
 
 def _locked(sequence: Sequence) -> Sequence:
-    return Sequence.objects.select_for_update(of=("self",)).select_related("battle__campaign", "gang__house").get(pk=sequence.pk)
+    return (
+        Sequence.objects.select_for_update(of=("self",))
+        .select_related("battle__campaign", "gang__house")
+        .get(pk=sequence.pk)
+    )
 
 
 def fighters_before(sequence: Sequence, index: int) -> dict:
@@ -183,6 +188,7 @@ def sequence_apply(*, sequence: Sequence, actor) -> Application:
     except IntegrityError:
         raise ValidationError("This post-battle sequence has already been applied.") from None
     application.undo = effects_apply(sequence, step_slugs=[s.slug for s in steps], actor=actor)
+    post_battle_credits(sequence=sequence, actor=actor)  # the campaign's house rules (reverted with the rest)
     application.save(update_fields=["undo"])
     sequence.state = SequenceState.APPLIED
     sequence.save(update_fields=["state", "updated_at"])

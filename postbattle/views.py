@@ -16,6 +16,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from campaigns.services.house_rules import house_rules_due
 from gangs.permissions import gang_for_view
 from postbattle import engine, selectors, services
 from postbattle.forms import SetAsideForm, StepForm
@@ -47,6 +48,7 @@ def _panel(request, access, battle, gang, form: StepForm | None = None):
         "can_apply": bool(can_run and sequence and sequence.is_draft and sequence.step >= len(steps)),
         "previous": selectors.gang_sequences(gang).filter(battle=battle, state="reverted"),
         "history": (sequence.draft.get("history", []) if sequence else []), "set_aside_form": SetAsideForm(),
+        "house_rules_due": house_rules_due(battle, gang) if sequence and sequence.is_draft and not current else [],
     })  # fmt: skip
 
 

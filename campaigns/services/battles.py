@@ -162,7 +162,11 @@ def _crew_rule(battle: Battle, side: str, fighters: list[Fighter]):
 @transaction.atomic
 def battle_crew_size_roll(*, battle: Battle, side: str, dice: DiceSource) -> Battle:
     """Roll how many fighters a side chooses and how many are picked at random (crew dice)."""
-    battle = Battle.objects.select_for_update(of=("self",)).select_related("campaign", "attacker", "defender").get(pk=battle.pk)
+    battle = (
+        Battle.objects.select_for_update(of=("self",))
+        .select_related("campaign", "attacker", "defender")
+        .get(pk=battle.pk)
+    )
     _require_scheduled(battle)
     crew = _crew_rule(battle, side, crew_candidates(battle.gang_of(side)))
     if battle.crews.get(side, {}).get("size"):
@@ -181,7 +185,11 @@ def battle_crew_size_roll(*, battle: Battle, side: str, dice: DiceSource) -> Bat
 def battle_crew_select(*, battle: Battle, side: str, chosen: Sequence[int], dice: DiceSource) -> Battle:
     """The player's chosen fighters, then the random picks among the other available fighters
     (not in Recovery, Convalescence or Captured), every die stored on the battle."""
-    battle = Battle.objects.select_for_update(of=("self",)).select_related("campaign", "attacker", "defender").get(pk=battle.pk)
+    battle = (
+        Battle.objects.select_for_update(of=("self",))
+        .select_related("campaign", "attacker", "defender")
+        .get(pk=battle.pk)
+    )
     _require_scheduled(battle)
     fighters = crew_candidates(battle.gang_of(side))
     crew = _crew_rule(battle, side, fighters)
@@ -285,7 +293,11 @@ def battle_report_submit(
     Mission, ``captives_freed`` are the rescuers' captives freed (and taken flight); the rest stay captive. The battle assistant calls this
     when a battle ends; either player may call it from the report form.
     """
-    battle = Battle.objects.select_for_update(of=("self",)).select_related("attacker", "defender", "campaign").get(pk=battle.pk)
+    battle = (
+        Battle.objects.select_for_update(of=("self",))
+        .select_related("attacker", "defender", "campaign")
+        .get(pk=battle.pk)
+    )
     if battle.status == BattleStatus.CONFIRMED:
         raise ValidationError("This report has been confirmed; an arbitrator can revert the post-battle sequence.")
     if not battle.has_scenario:
@@ -331,7 +343,11 @@ def battle_report_submit(
 def battle_report_confirm(*, battle: Battle, actor, is_arbitrator: bool) -> Battle:
     """The opponent (or an arbitrator) confirms the report; a territory challenged for changes hands
     if the challenger won. The post-battle sequence starts from here (``status == confirmed``)."""
-    battle = Battle.objects.select_for_update(of=("self",)).select_related("attacker", "defender", "campaign").get(pk=battle.pk)
+    battle = (
+        Battle.objects.select_for_update(of=("self",))
+        .select_related("attacker", "defender", "campaign")
+        .get(pk=battle.pk)
+    )
     if battle.status != BattleStatus.REPORTED:
         raise ValidationError("There is no report waiting for confirmation." if battle.status == BattleStatus.SCHEDULED
                               else "This report has been confirmed already.")  # fmt: skip

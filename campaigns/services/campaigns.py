@@ -15,9 +15,11 @@ from campaigns.models import (
     CampaignStatus,
     CampaignTerritory,
     Cycle,
+    HouseRules,
     new_invite_token,
 )
 from campaigns.selectors import active_memberships
+from campaigns.services import house_rules
 from campaigns.services._common import (
     _lock,
     _require_in_progress,
@@ -46,20 +48,23 @@ def campaign_create(
         created_by=user,
     )
     CampaignArbitrator.objects.create(campaign=campaign, user=user)
+    HouseRules.objects.create(campaign=campaign, in_force_from=campaign.created_at, changed_by=user,
+                              starting_credits=starting_credits)  # fmt: skip
     return campaign
 
 
 @transaction.atomic
 def campaign_update(
-    *, campaign: Campaign, name: str, description: str, starting_credits: int, house_rules: str, **override_bounds: int
+    *, campaign: Campaign, name: str, description: str, house_rules: str, **override_bounds: int
 ) -> Campaign:
-    """The campaign's settings; ``override_bounds``: ``override_credits_per_gang`` and the others that bound what
-    arbitrators' overrides may add (gangs.services.gangs.gang_override)."""
+    """Name, description, the house rules' free text and ``override_bounds`` (``override_credits_per_gang`` and the
+    others that bound what arbitrators' overrides may add: gangs.services.gangs.gang_override). The starting
+    credits are a house rule that applies (campaigns.services.house_rules.house_rules_change), so their changes
+    are logged."""
     campaign.name, campaign.description, campaign.house_rules = name, description, house_rules
-    campaign.starting_credits = starting_credits
     for field, most in override_bounds.items():
         setattr(campaign, field, most)
-    campaign.save(update_fields=["name", "description", "starting_credits", "house_rules", *override_bounds])
+    campaign.save(update_fields=["name", "description", "house_rules", *override_bounds])
     return campaign
 
 
@@ -149,6 +154,7 @@ def campaign_join(*, campaign: Campaign, gang: Gang, user, dice: DiceSource | No
         _classic_territories(campaign, gang, user, dice or RandomDice())
     else:
         _home_settlement(campaign, gang, user)
+    house_rules.on_join(campaign=campaign, gang=gang, actor=user)
     standing_snapshot_take(campaign=campaign, gang=gang, reason="joined")
     return membership
 
@@ -156,7 +162,9 @@ def campaign_join(*, campaign: Campaign, gang: Gang, user, dice: DiceSource | No
 @transaction.atomic
 def gang_remove(*, membership: CampaignGang, actor) -> CampaignGang:
     """The arbitrator removes a gang: it keeps its history; its territories go back to the pool."""
-    membership = CampaignGang.objects.select_for_update(of=("self",)).select_related("campaign", "gang").get(pk=membership.pk)
+    membership = (
+        CampaignGang.objects.select_for_update(of=("self",)).select_related("campaign", "gang").get(pk=membership.pk)
+    )
     if not membership.is_active:
         raise ValidationError(f"{membership.gang.name} has already been removed.")
     campaign, gang = membership.campaign, membership.gang

@@ -15,6 +15,7 @@ from campaigns.models import (
     Cycle,
 )
 from campaigns.selectors import active_memberships, captives_of, contenders, engaged_gang_ids, standings
+from campaigns.services import house_rules
 from campaigns.services._common import (
     _current_cycle,
     _lock,
@@ -162,7 +163,8 @@ def challenge_issue(
     if rescue:
         return _rescue_issue(campaign, cycle, challenger, target, stakes, origin=BattleOrigin.CHALLENGE)
     engaged = engaged_gang_ids(cycle)
-    turn = next_challenger(contenders(standings(campaign)), done={str(i) for i in engaged})
+    rated = contenders(standings(campaign))
+    turn = next_challenger(rated, done={str(i) for i in engaged})
     if turn is None or turn.id != str(challenger.pk):
         waiting = f"{turn.name} challenges next" if turn else "every gang has played or passed"
         raise ValidationError(f"It is not {challenger.name}'s turn: {waiting} (lowest rating first).")
@@ -171,6 +173,9 @@ def challenge_issue(
     if stakes is None:
         raise ValidationError("Challenge either for a territory or for a Rescue Mission.")
     _check_stakes(campaign, stakes, target)
+    ratings = {c.id: c.rating for c in rated}
+    if refusal := house_rules.challenge_refusal(campaign, ratings[str(challenger.pk)], ratings[str(target.pk)]):
+        raise ValidationError(refusal)
     battle = Battle.objects.create(campaign=campaign, cycle=cycle, origin=BattleOrigin.CHALLENGE,
                                    attacker=challenger, defender=target, stakes=stakes)  # fmt: skip
     notify(EventKind.CHALLENGE_ISSUED, battle)

@@ -33,6 +33,7 @@ from campaigns.views.campaigns import (
     territory_add,
     territory_assign,
 )
+from campaigns.views.house_rules import house_rules_edit
 from campaigns.views.matchmaking import (
     battle_arrange,
     challenge_issue,
@@ -41,6 +42,7 @@ from campaigns.views.matchmaking import (
 )
 
 __all__ = [
+    "house_rules_edit",
     "arbitrator_add",
     "battle_arrange",
     "battle_cancel",

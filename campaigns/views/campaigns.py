@@ -29,6 +29,7 @@ from campaigns.forms import (
 )
 from campaigns.models import Campaign, CampaignGang, JoinRequest
 from campaigns.permissions import campaign_access
+from campaigns.services import house_rules
 from campaigns.views._common import (
     GET_POST,
     _arbitrator_move,
@@ -78,7 +79,8 @@ def campaign_detail(request, pk: int):
                "my_gang_ids": access.gang_ids, "pairing_form": PairingForm(),
                "cycle_form": CycleAdvanceForm(campaign=campaign, unreported=page["unreported"]),
                "arbitrator_form": ArbitratorForm(), "territory_form": TerritoryAddForm(edition=campaign.edition),
-               "join_requests": services.waiting_joins(campaign) if access.is_arbitrator else []}  # fmt: skip
+               "join_requests": services.waiting_joins(campaign) if access.is_arbitrator else [],
+               **house_rules.settings_panel(campaign)}  # fmt: skip
     return render(request, "campaigns/campaign_detail.html", context)
 
 

@@ -13,6 +13,7 @@ from content.models import (
     EquipmentKind,
     FighterTypeEquipment,
 )
+from gangs import campaign_checks
 from gangs.ledger import ledger_record
 from gangs.models import (
     ON_ROSTER,
@@ -175,10 +176,13 @@ def purchase_buy(
         lock_gang(gang)
     quote = price_now(gang, equipment, fighter)
     who = fighter.name if fighter else "the Stash"
-    if quote is None:
+    # A campaign's house rules may ban the item: refused like an item nobody sells, an override aside.
+    banned = campaign_checks.purchase_refusal(gang, equipment) if quote is not None else ""
+    if quote is None or banned:
         if not override_reason or equipment.cost is None:
             raise ValidationError(
-                f"{equipment.name} is not on {who}'s equipment list and the Trading Post does not sell it now."
+                banned
+                or f"{equipment.name} is not on {who}'s equipment list and the Trading Post does not sell it now."
             )
         override_record(
             gang=gang, actor=actor, what=f"{equipment.name} for {who}", reason=override_reason, fighter=fighter

@@ -16,6 +16,7 @@ from content.models import (
     FighterType,
     Skill,
 )
+from gangs import campaign_checks
 from gangs.ledger import ledger_record
 from gangs.models import (
     ON_ROSTER,
@@ -135,6 +136,8 @@ def fighter_hire(
             )
     if breaches and not override_reason:
         raise ValidationError(f"Composition rule ({gang.house.name}): {'; '.join(breaches)}.")
+    if not override_reason and not free_reason and (refusal := campaign_checks.hire_refusal(gang, fighter_type)):
+        raise ValidationError(refusal)  # the gang's campaign's house rules
     price = fighter_type.cost_for(gang.house)
     order = (gang.fighters.aggregate(m=Max("order"))["m"] or 0) + 1
     fighter = Fighter.objects.create(

@@ -1,0 +1,39 @@
+"""The campaign's house rules (its settings section): arbitrators change them from now on."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.shortcuts import render
+from django.urls import reverse
+
+from campaigns.forms import HouseRulesForm
+from campaigns.permissions import campaign_access
+from campaigns.services import house_rules
+from campaigns.views._common import GET_POST, _done
+
+
+def house_rules_form(campaign, data=None) -> HouseRulesForm:
+    rules = house_rules.rules_in_force(campaign)
+    initial = {name: getattr(rules, name) for name in house_rules.RULE_FIELDS}
+    return HouseRulesForm(data, initial=initial, edition=campaign.edition)
+
+
+@login_required
+@GET_POST
+def house_rules_edit(request, pk: int):
+    access = campaign_access(request.user, pk)
+    access.require_arbitrator()
+    campaign = access.campaign
+    form = house_rules_form(campaign, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        values = {name: form.cleaned_data[name] for name in house_rules.RULE_FIELDS}
+        try:
+            house_rules.house_rules_change(campaign=campaign, actor=request.user, note=form.cleaned_data["note"],
+                                           **values)  # fmt: skip
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            return _done(request, reverse("campaigns:campaign-detail", args=[pk]) + "#settings")
+    context = {"campaign": campaign, "house_rules_form": form, **house_rules.settings_panel(campaign)}
+    return render(request, "campaigns/house_rules_form.html", context)

@@ -1,0 +1,359 @@
+"""A campaign leaves and comes back: exported whole, the site emptied, imported, and its pages, totals and
+ledgers are the original's; bad files are refused whole with every problem named; who may export and import.
+
+The campaigns are played by the machine (``core.simulation``), once for the module, so they hold what a real
+season does: pairings and challenges, confirmed battles, captures, applied post-battle sequences, territories.
+"""
+
+import copy
+import csv
+import io
+import json
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from battles.models import BattleSession
+from campaigns.models import Battle, Campaign
+from core.campaign_exchange import campaign_export, campaign_import, parse_campaign_file, standings_csv
+from core.simulation import simulate
+from gangs.ledger import ledger_totals
+from gangs.models import Gang, LedgerEntry
+from postbattle.models import Sequence, SequenceState
+from postbattle.services import sequence_revert
+
+
+@pytest.fixture(scope="module")
+def seasons(module_content, django_db_blocker):
+    """One campaign of each edition, played to the end of its last cycle: {edition: campaign pk}."""
+    with django_db_blocker.unblock():
+        for edition, cycles, seed in (("n18", 2, 3), ("classic", 1, 5)):
+            simulate(edition=edition, gangs=2, cycles=cycles, seed=seed, out=lambda *a: None)
+        return {c.edition: c.pk for c in Campaign.objects.all()}
+
+
+@pytest.fixture
+def loaded_content(module_content, db):
+    return module_content
+
+
+def _arbitrator(campaign):
+    return campaign.arbitrators.select_related("user").first().user
+
+
+# Ids differ between two sites: in links, form fields and element ids. Everything shown as text must not.
+_TOKENS = re.compile(r"[A-Za-z0-9]{64}|/join/[^/\"]+/")  # the form tokens, and the campaign's invitation
+_ATTRIBUTE = re.compile(r'((?:href|action|hx-[a-z]+|id|for|name|value|src|data-[a-z-]+)=")([^"]*)(")')
+
+
+def _page(client, url: str) -> str:
+    response = client.get(url)
+    assert response.status_code == 200, url
+    html = _TOKENS.sub("TOKEN", response.content.decode())
+    return _ATTRIBUTE.sub(lambda m: m[1] + re.sub(r"\d+", "N", m[2]) + m[3], html)
+
+
+def _pages(client, campaign) -> dict[str, str]:
+    """Every page of the campaign an arbitrator reads, by what it shows (not by its id)."""
+    pages = {"campaign": _page(client, reverse("campaigns:campaign-detail", args=[campaign.pk]))}
+    for n, battle in enumerate(campaign.battles.order_by("pk")):
+        pages[f"battle {n}"] = _page(client, reverse("campaigns:battle-detail", args=[campaign.pk, battle.pk]))
+        for sequence in battle.post_battle_sequences.filter(state=SequenceState.APPLIED).order_by("pk"):
+            url = reverse("postbattle:sequence-detail", args=[battle.pk, sequence.gang_id])
+            pages[f"battle {n} sequence {sequence.gang.name}"] = _page(client, url)
+    for gang in Gang.objects.filter(memberships__campaign=campaign).order_by("pk"):
+        pages[f"gang {gang.name}"] = _page(client, reverse("gangs:gang-detail", args=[gang.pk]))
+        pages[f"history {gang.name}"] = _page(client, reverse("gangs:gang-history", args=[gang.pk]))
+    return pages
+
+
+def _ledgers(campaign) -> dict:
+    out = {}
+    for gang in Gang.objects.filter(memberships__campaign=campaign).order_by("pk"):
+        entries = gang.ledger.order_by("created_at", "pk")
+        out[gang.name] = {
+            "totals": (gang.stash, gang.reputation, sorted(gang.fighters.values_list("name", "experience"))),
+            "entries": [
+                (
+                    e.kind,
+                    e.credits,
+                    e.experience,
+                    e.reputation,
+                    e.description,
+                    e.reason,
+                    e.dice,
+                    e.created_at,
+                    e.fighter.name if e.fighter else None,
+                    e.actor_id is not None,
+                )
+                for e in entries.select_related("fighter")
+            ],  # fmt: skip
+        }
+    return out
+
+
+def _wipe() -> None:
+    """An empty site: every player's record, campaign and account gone (the content stays loaded)."""
+    BattleSession.objects.all().delete()
+    LedgerEntry.objects.filter(reverses__isnull=False).delete()
+    LedgerEntry.objects.all().delete()
+    Sequence.objects.all().delete()
+    Battle.objects.all().delete()
+    Campaign.objects.all().delete()
+    Gang.objects.all().delete()
+    get_user_model().objects.all().delete()
+
+
+@pytest.mark.parametrize("edition", ["n18", "classic"])
+def test_a_campaign_exported_and_imported_on_an_empty_site_reads_the_same(
+    edition, seasons, loaded_content, client, make_user
+):
+    campaign = Campaign.objects.get(pk=seasons[edition])
+    arbitrator = _arbitrator(campaign)
+    client.force_login(arbitrator)
+    before = _pages(client, campaign)
+    ledgers = _ledgers(campaign)
+    response = client.get(reverse("campaign_exchange:campaign-export", args=[campaign.pk]))
+    assert response.status_code == 200 and response["Content-Disposition"].startswith("attachment")
+    exported = response.content
+    players = sorted({g["player"] for g in json.loads(exported)["gangs"]} | {arbitrator.username})
+
+    _wipe()
+    assert not Gang.objects.exists() and not Campaign.objects.exists()
+    # The club signs up on the new site, then the arbitrator imports the file.
+    users = {name: make_user(username=name) for name in players}
+    client.force_login(users[arbitrator.username])
+    upload = SimpleUploadedFile("campaign.json", exported, content_type="application/json")
+    response = client.post(reverse("campaign_exchange:campaign-import"), {"file": upload})
+    imported = Campaign.objects.get()
+    assert response.status_code == 302 and response["Location"] == reverse("campaigns:campaign-detail",
+                                                                           args=[imported.pk])  # fmt: skip
+    assert "you are its arbitrator" in client.get(response["Location"]).content.decode()  # (the message, read)
+
+    assert _ledgers(imported) == ledgers
+    after = _pages(client, imported)
+    assert after.keys() == before.keys()
+    for name, html in before.items():
+        assert after[name] == html, name
+    players = {g["name"]: g["player"] for g in json.loads(exported)["gangs"]}
+    for gang in Gang.objects.select_related("owner"):
+        totals = ledger_totals(gang)
+        assert (totals["stash"], totals["reputation"]) == (gang.stash, gang.reputation)
+        assert {pk: xp for pk, xp in totals["experience"].items() if xp} == {
+            f.pk: f.experience for f in gang.fighters.all() if f.experience
+        }
+        assert gang.owner == users[players[gang.name]]
+    # The same file again: exporting the imported campaign gives back exactly what was imported.
+    assert campaign_export(imported) == json.loads(exported)
+
+
+def test_an_imported_applied_sequence_can_be_reverted_like_the_original(seasons, loaded_content):
+    """The ids inside recorded data (the undo record, the ledger's links) point to the imported rows."""
+    campaign = Campaign.objects.get(pk=seasons["n18"])
+    data = campaign_export(campaign)
+    imported = campaign_import(user=_arbitrator(campaign), data=data)
+    sequence = Sequence.objects.filter(battle__campaign=imported, state=SequenceState.APPLIED).order_by("pk").first()
+    gang = sequence.gang
+    written = LedgerEntry.objects.filter(data__post_battle=sequence.pk).count()
+    assert written and sequence.application.undo
+    sequence_revert(sequence=sequence, actor=_arbitrator(campaign))
+    gang.refresh_from_db()
+    totals = ledger_totals(gang)
+    assert (totals["stash"], totals["reputation"]) == (gang.stash, gang.reputation)
+    assert LedgerEntry.objects.filter(data__post_battle=sequence.pk, reverses__isnull=False).count() == written
+    # The original is untouched by what happened to the copy.
+    original = Sequence.objects.filter(battle__campaign=campaign).order_by("pk").first()
+    assert original.state == SequenceState.APPLIED
+
+
+def test_players_without_an_account_leave_their_gangs_with_the_importing_arbitrator(seasons, loaded_content, make_user):
+    campaign = Campaign.objects.get(pk=seasons["classic"])
+    data = campaign_export(campaign)
+    data["gangs"][0]["player"] = "nobody-here"
+    data["arbitrators"] = [{"username": "nobody-either", "added_at": data["arbitrators"][0]["added_at"]}]
+    newcomer = make_user(username="newcomer")
+    imported = campaign_import(user=newcomer, data=data)
+    assert [a.user for a in imported.arbitrators.all()] == [newcomer]
+    gangs = Gang.objects.filter(memberships__campaign=imported).order_by("pk")
+    assert gangs[0].owner == newcomer
+    held = gangs[0].ledger.order_by("pk").last()
+    assert held.description == "Imported for nobody-here, who has no account on this site: held by newcomer"
+    assert (held.credits, held.reputation, held.actor) == (0, 0, newcomer)
+    assert gangs[1].owner.username == data["gangs"][1]["player"]
+
+
+def _problems(data) -> list[str]:
+    with pytest.raises(ValidationError) as refused:
+        campaign_import(user=get_user_model().objects.first(), data=data)
+    return refused.value.messages
+
+
+def test_a_bad_file_is_refused_whole_with_every_problem_named(seasons, loaded_content):
+    campaign = Campaign.objects.get(pk=seasons["n18"])
+    data = campaign_export(campaign)
+    counts = (Campaign.objects.count(), Gang.objects.count(), LedgerEntry.objects.count())
+    bad = copy.deepcopy(data)
+    bad["gangs"][0]["stash"] += 100  # credits the ledger never gave
+    bad["gangs"][1]["fighters"][0]["status"] = "immortal"
+    bad["gangs"][1]["fighters"][1]["type"] = "no-such-fighter"
+    bad["battles"][0]["winner"] = 999
+    bad["battles"][1]["attacker"] = bad["battles"][1]["defender"]
+    bad["territories"][0]["territory"] = "atlantis"
+    bad["sequences"][0]["draft"]["start"] = {"4242": {"id": "4242"}}
+    bad["gangs"][0]["ledger"][0]["created_at"] = "yesterday"
+    problems = _problems(bad)
+    name = data["gangs"][0]["name"]
+    expected = [
+        f"gangs[0].stash: {name}: {data['gangs'][0]['stash'] + 100} credits in the Stash, but the ledger adds up "
+        f"to {data['gangs'][0]['stash']}",
+        "gangs[1].fighters[0].status: must be one of",
+        "gangs[1].fighters[1].type: unknown type 'no-such-fighter'",
+        "battles[0].winner: names gang 999, which the file does not hold",
+        "battles[1].defender: a battle is fought between two gangs",
+        "territories[0].territory: unknown territory 'atlantis'",
+        "sequences[0].draft: names fighter '4242', which the file does not hold",
+        "gangs[0].ledger[0].created_at: must be a date and time with its zone",
+    ]
+    for line in expected:
+        assert any(p.startswith(line) for p in problems), (line, problems)
+    assert (Campaign.objects.count(), Gang.objects.count(), LedgerEntry.objects.count()) == counts
+
+
+def _nested(depth: int) -> list:
+    value: list = [1]
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize(
+    ("raw", "says"),
+    [
+        (b"\xff\xfe", "it is not text"),
+        (b'{"format": ', "it is not JSON"),
+        (b"[1, 2]", "must hold one JSON object"),
+        (b'{"a": NaN}', "too deep or too long"),
+        (b'{"a": 1.5}', "whole numbers"),
+        (b'{"a": "\\u0000"}', "NUL"),
+        (json.dumps({"a": _nested(20)}).encode(), "nested more than 16 deep"),
+    ],
+)
+def test_what_is_not_a_campaign_export_is_refused_in_one_sentence(raw, says, loaded_content):
+    with pytest.raises(ValidationError) as refused:
+        parse_campaign_file(raw)
+    assert len(refused.value.messages) == 1 and says in refused.value.messages[0]
+
+
+def test_the_wrong_format_or_version_is_named(seasons, loaded_content):
+    data = campaign_export(Campaign.objects.get(pk=seasons["classic"]))
+    assert _problems({**data, "format": "underhive-ledger/gang", "version": 7}) == [
+        "format: must be 'underhive-ledger/campaign'; is this a campaign export?",
+        "version: version 7 is not supported; this site reads version 1",
+    ]
+    problems = _problems({**data, "gangs": "all of them", "battles": [1]})
+    assert "gangs: must be a list" in problems and "battles[0]: must be an object" in problems
+
+
+def test_a_file_breaking_a_rule_of_the_database_is_refused_and_leaves_nothing(seasons, loaded_content):
+    data = campaign_export(Campaign.objects.get(pk=seasons["n18"]))
+    gang = data["gangs"][0]
+    # Two entries reversing the same one: the checks allow it, the database does not (one reversal an entry).
+    first = gang["ledger"][0]
+    gang["ledger"] += [
+        {**first, "id": 10_000 + n, "credits": 0, "experience": 0, "reputation": 0, "fighter": None,
+         "reverses": first["id"]}
+        for n in range(2)
+    ]  # fmt: skip
+    count = Campaign.objects.count()
+    problems = _problems(data)
+    assert problems == ["The file breaks a rule of this site's records: IntegrityError."]
+    assert Campaign.objects.count() == count
+
+
+def test_the_import_page_lists_the_problems_and_creates_nothing(seasons, loaded_content, client, make_user):
+    client.force_login(make_user())
+    data = campaign_export(Campaign.objects.get(pk=seasons["classic"]))
+    data["campaign"]["name"] = ""
+    upload = SimpleUploadedFile("c.json", json.dumps(data).encode(), content_type="application/json")
+    count = Campaign.objects.count()
+    response = client.post(reverse("campaign_exchange:campaign-import"), {"file": upload})
+    assert response.status_code == 200
+    assert "campaign.name: must not be empty" in response.content.decode()
+    assert Campaign.objects.count() == count
+
+
+def test_who_may_export_and_import(seasons, loaded_content, client, make_user):
+    campaign = Campaign.objects.get(pk=seasons["n18"])
+    export_url = reverse("campaign_exchange:campaign-export", args=[campaign.pk])
+    csv_url = reverse("campaign_exchange:standings-csv", args=[campaign.pk])
+    import_url = reverse("campaign_exchange:campaign-import")
+    # Anonymous: to the login page.
+    for url in (export_url, csv_url, import_url):
+        assert client.get(url).status_code == 302
+    # A stranger: the campaign does not exist for them.
+    client.force_login(make_user())
+    assert client.get(export_url).status_code == 404 and client.get(csv_url).status_code == 404
+    assert client.get(import_url).status_code == 200
+    # A player: the standings, not everyone's ledgers.
+    player = Gang.objects.filter(memberships__campaign=campaign).first().owner
+    client.force_login(player)
+    assert client.get(csv_url).status_code == 200
+    assert client.get(export_url).status_code == 403
+    # The arbitrator: both, by GET only.
+    client.force_login(_arbitrator(campaign))
+    assert client.get(export_url).status_code == 200
+    assert client.post(export_url).status_code == 405
+    page = client.get(reverse("campaigns:campaign-detail", args=[campaign.pk])).content.decode()
+    assert export_url in page and csv_url in page
+
+
+def test_the_standings_csv_is_the_standings_table(seasons, loaded_content):
+    campaign = Campaign.objects.get(pk=seasons["n18"])
+    rows = list(csv.reader(io.StringIO(standings_csv(campaign))))
+    assert rows[0] == ["place", "gang", "house", "player", "rating", "reputation", "played", "wins", "draws",
+                       "losses", "territories"]  # fmt: skip
+    gangs = Gang.objects.filter(memberships__campaign=campaign)
+    assert sorted(r[1] for r in rows[1:]) == sorted(g.name for g in gangs)
+    assert sum(int(r[6]) for r in rows[1:]) == 2 * campaign.battles.filter(status="confirmed").count()
+    for row in rows[1:]:
+        gang = gangs.get(name=row[1])
+        assert int(row[5]) == gang.reputation and row[3] == gang.owner.username
+
+
+def test_a_formula_typed_as_a_gang_name_stays_text_in_the_csv(seasons, loaded_content):
+    campaign = Campaign.objects.get(pk=seasons["classic"])
+    Gang.objects.filter(memberships__campaign=campaign).update(name="=HYPERLINK(1)")
+    rows = list(csv.reader(io.StringIO(standings_csv(campaign))))
+    assert {r[1] for r in rows[1:]} == {"'=HYPERLINK(1)"}
+
+
+def test_the_export_costs_a_fixed_number_of_queries(seasons, loaded_content, django_assert_max_num_queries):
+    campaign = Campaign.objects.get(pk=seasons["n18"])
+    with django_assert_max_num_queries(20):
+        campaign_export(campaign)
+
+
+def test_the_house_rules_and_their_changes_leave_and_come_back(seasons, loaded_content):
+    from campaigns.services.house_rules import history, house_rules_change, rules_in_force
+
+    campaign = Campaign.objects.get(pk=seasons["n18"])
+    arbitrator = _arbitrator(campaign)
+    house_rules_change(campaign=campaign, actor=arbitrator, note="Club season", winner_credits=30,
+                       banned_items=["lasgun"], rating_gap=250)  # fmt: skip
+    data = campaign_export(campaign)
+    assert [r["winner_credits"] for r in data["house_rules"]][-1] == 30
+    imported = campaign_import(user=arbitrator, data=data)
+    now = rules_in_force(imported)
+    assert (now.winner_credits, now.banned_items, now.rating_gap, now.note) == (30, ["lasgun"], 250, "Club season")
+    assert [changes for _, changes in history(imported)] == [changes for _, changes in history(campaign)]
+    assert [v.in_force_from for v, _ in history(imported)] == [v.in_force_from for v, _ in history(campaign)]
+    data["house_rules"][-1]["income_variant"] = "generous"
+    data["house_rules"][-1]["banned_items"] = ["a-tank"]
+    problems = _problems(data)
+    assert any(p.startswith(f"house_rules[{len(data['house_rules']) - 1}].income_variant: must be one of")
+               for p in problems)  # fmt: skip
+    assert any("unknown equipment 'a-tank'" in p for p in problems)
