@@ -57,6 +57,12 @@ class ScenarioRollForm(DiceForm):
     reason = forms.CharField(max_length=200, required=False, label="Reason to roll again (if rolled already)")
 
 
+class CancelForm(forms.Form):
+    """An arbitrator's reason for cancelling a battle (the battle stays, cancelled, in the campaign log)."""
+
+    reason = forms.CharField(max_length=300, label="Reason to cancel")
+
+
 class RolesForm(forms.Form):
     """The roll-off winner's choice."""
 

@@ -163,6 +163,7 @@ class BattleStatus(models.TextChoices):
     SCHEDULED = "scheduled", "Scheduled"
     REPORTED = "reported", "Reported, awaiting confirmation"
     CONFIRMED = "confirmed", "Confirmed"
+    CANCELLED = "cancelled", "Cancelled"
 
 
 class Side(models.TextChoices):
@@ -217,6 +218,9 @@ class Battle(models.Model):
     scenario_facts = models.JSONField(default=dict, blank=True)
     rewards = models.JSONField(default=list, blank=True)
     notes = models.TextField(blank=True)
+    cancel_reason = models.CharField(
+        max_length=300, blank=True, help_text="Why an arbitrator cancelled it (the battle stays, with its log)."
+    )
     reported_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -269,6 +273,10 @@ class Battle(models.Model):
     @property
     def is_confirmed(self) -> bool:
         return self.status == BattleStatus.CONFIRMED
+
+    @property
+    def is_cancelled(self) -> bool:
+        return self.status == BattleStatus.CANCELLED
 
 
 class Outcome(models.TextChoices):

@@ -140,9 +140,10 @@ def battles(campaign: Campaign) -> QuerySet[Battle]:
 
 
 def engaged_gang_ids(cycle: Cycle) -> set[int]:
-    """Gangs already in a battle of this cycle, or who passed on challenging."""
+    """Gangs already in a battle of this cycle (not cancelled), or who passed on challenging."""
     ids = set()
-    for attacker, defender in cycle.battles.values_list("attacker_id", "defender_id"):
+    fought = cycle.battles.exclude(status=BattleStatus.CANCELLED)  # a cancelled battle frees both gangs
+    for attacker, defender in fought.values_list("attacker_id", "defender_id"):
         ids.update((attacker, defender))
     return ids | set(cycle.passed.values_list("pk", flat=True))
 
@@ -184,7 +185,9 @@ def campaign_page(campaign: Campaign) -> dict:
         "cycle": cycle,
         "cycle_battles": cycle_battles,
         "unreported": sum(1 for b in cycle_battles if b.status == BattleStatus.SCHEDULED),
-        "open_battles": list(all_battles.exclude(status=BattleStatus.CONFIRMED)) if not cycle else [],
+        "open_battles": list(all_battles.exclude(status__in=(BattleStatus.CONFIRMED, BattleStatus.CANCELLED)))
+        if not cycle
+        else [],
         "recent_battles": list(all_battles.filter(status=BattleStatus.CONFIRMED).order_by("-confirmed_at")[:10]),
         "challenge_queue": challenge_queue(campaign, rows, cycle),
         "arbitrators": list(campaign.arbitrators.select_related("user")),

@@ -11,6 +11,7 @@ urlpatterns = [
     path("<int:pk>/", views.campaign_detail, name="campaign-detail"),
     path("<int:pk>/edit/", views.campaign_edit, name="campaign-edit"),
     path("<int:pk>/arbitrators/add/", views.arbitrator_add, name="arbitrator-add"),
+    path("<int:pk>/arbitrators/<int:user_id>/remove/", views.arbitrator_remove, name="arbitrator-remove"),
     path("<int:pk>/start/", views.campaign_start, name="campaign-start"),
     path("<int:pk>/finish/", views.campaign_finish, name="campaign-finish"),
     path("<int:pk>/cycles/advance/", views.cycle_advance, name="cycle-advance"),

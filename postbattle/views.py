@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from gangs.permissions import gang_for_view
 from postbattle import engine, selectors, services
-from postbattle.forms import SetAsideForm, StepForm
+from postbattle.forms import RevertForm, SetAsideForm, StepForm
 from postbattle.permissions import sequence_access
 
 
@@ -47,6 +47,7 @@ def _panel(request, access, battle, gang, form: StepForm | None = None):
         "can_apply": bool(can_run and sequence and sequence.is_draft and sequence.step >= len(steps)),
         "previous": selectors.gang_sequences(gang).filter(battle=battle, state="reverted"),
         "history": (sequence.draft.get("history", []) if sequence else []), "set_aside_form": SetAsideForm(),
+        "revert_form": RevertForm(),
     })  # fmt: skip
 
 
@@ -158,8 +159,10 @@ def sequence_apply(request, battle_pk: int, gang_pk: int):
 @login_required
 @require_POST
 def sequence_revert(request, battle_pk: int, gang_pk: int):
+    form = RevertForm(request.POST)
+    reason = form.cleaned_data["reason"] if form.is_valid() else ""
     return _change(request, battle_pk, gang_pk,
-                   lambda sequence: services.sequence_revert(sequence=sequence, actor=request.user),
+                   lambda sequence: services.sequence_revert(sequence=sequence, actor=request.user, reason=reason),
                    "Reverted: every entry reversed and the roster restored.", arbitrator=True)  # fmt: skip
 
 

@@ -54,6 +54,27 @@ def _snapshot_all(campaign: Campaign, reason: str) -> None:
         standing_snapshot_take(campaign=campaign, gang=membership.gang, reason=reason)
 
 
+def campaign_log_record(
+    *, gangs, event: str, description: str, reason: str = "", actor=None, battle=None, dice: list | None = None
+) -> None:
+    """A campaign log entry: the log is the ledger of the campaign's gangs (``campaigns.selectors.campaign_log``),
+    so an event that changes no total (a challenge, a pass, a cancellation, a scenario rolled again, a revert) is an
+    entry of kind ``other`` on each gang it concerns, with ``data["campaign_log"]`` naming the event. Entries stay:
+    nothing deletes a ledger entry, and a battle they link to is kept (cancelled, never deleted)."""
+    for gang in gangs:
+        ledger_record(gang=gang, kind=LedgerKind.OTHER, description=description, reason=reason, actor=actor,
+                      battle=battle, dice=dice, data={"campaign_log": event})  # fmt: skip
+
+
+def require_impartial_battle(battle, actor, what: str) -> None:
+    """Separation of duties: an arbitrator who plays one of the battle's gangs decides nothing an arbitrator
+    decides about it (re-rolling its scenario, confirming his own report, cancelling it, setting aside or
+    reverting a post-battle sequence of it); another arbitrator of the campaign does."""
+    for gang in (battle.attacker, battle.defender):
+        if actor is not None and gang.owner_id == actor.pk:
+            raise ValidationError(f"{what}: you play {gang.name} in this battle, so another arbitrator decides.")
+
+
 def _current_cycle(campaign: Campaign) -> Cycle:
     campaign.refresh_from_db(fields=["status", "cycle"])
     _require_in_progress(campaign)

@@ -23,6 +23,8 @@ from campaigns.services._common import (
     _rolled_since,
     _rules_error,
     _territory_move,
+    campaign_log_record,
+    require_impartial_battle,
     standing_snapshot_take,
 )
 from gangs.models import AVAILABLE_FOR_BATTLE, Fighter, FighterStatus, Gang
@@ -49,7 +51,10 @@ def battle_scenario_roll(
     _require_scheduled(battle)
     reason = (reason or "").strip()
     set_aside = list(battle.scenario_roll.get("set_aside", []))
-    if battle.scenario_roll.get("dice") or battle.scenario:
+    again = bool(battle.scenario_roll.get("dice") or battle.scenario)
+    if again:
+        if battle.scenario:  # an arbitrator's call (the view's rule), never for his own battle
+            require_impartial_battle(battle, actor, "Rolling the scenario again")
         if not reason:
             raise ValidationError("Give the reason to roll the scenario again: the dice set aside stay on the battle.")
         old = battle.scenario_roll
@@ -78,6 +83,12 @@ def battle_scenario_roll(
     battle.rewards = list(result.rewards)
     battle.crews = {}
     battle.save()
+    if again:
+        last = set_aside[-1]
+        campaign_log_record(gangs=(battle.attacker, battle.defender), event="scenario rolled again", battle=battle,
+                            actor=actor, dice=last["dice"], reason=last["reason"],
+                            description=f"Scenario rolled again: {last['scenario'] or 'the last roll'} set aside, "
+                                        f"now {battle.scenario_name}")  # fmt: skip
     return battle
 
 
@@ -301,6 +312,8 @@ def battle_report_confirm(*, battle: Battle, actor, is_arbitrator: bool) -> Batt
     if battle.status != BattleStatus.REPORTED:
         raise ValidationError("There is no report waiting for confirmation." if battle.status == BattleStatus.SCHEDULED
                               else "This report has been confirmed already.")  # fmt: skip
+    # An arbitrator who plays one of the two gangs confirms only as that gang's player (separation of duties).
+    is_arbitrator = is_arbitrator and actor.pk not in (battle.attacker.owner_id, battle.defender.owner_id)
     if not is_arbitrator and battle.reported_by_id == actor.pk:
         raise ValidationError("The opponent or an arbitrator confirms a report, not the player who entered it.")
     battle.status = BattleStatus.CONFIRMED

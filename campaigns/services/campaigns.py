@@ -64,6 +64,19 @@ def arbitrator_add(*, campaign: Campaign, user) -> CampaignArbitrator:
     return CampaignArbitrator.objects.create(campaign=campaign, user=user)
 
 
+@transaction.atomic
+def arbitrator_remove(*, campaign: Campaign, user) -> None:
+    """An arbitrator steps down or is removed by another; the campaign always keeps one (a campaign nobody
+    arbitrates could never be confirmed, reverted or finished). Its creator may be removed like any other."""
+    _lock(campaign)  # two removals at once: the second counts what the first left
+    arbitrators = list(campaign.arbitrators.select_related("user"))
+    if not any(a.user_id == user.pk for a in arbitrators):
+        raise ValidationError(f"{user} is not an arbitrator of this campaign.")
+    if len(arbitrators) == 1:
+        raise ValidationError(f"{user} is the campaign's last arbitrator: add another before removing them.")
+    campaign.arbitrators.filter(user=user).delete()
+
+
 def _home_settlement(campaign: Campaign, gang: Gang, actor) -> CampaignTerritory | None:
     """Give a 2018+ gang its Home Settlement (and its +1 Reputation while held)."""
     territory = rules.home_settlement_territory(campaign.edition)

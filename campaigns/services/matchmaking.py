@@ -21,6 +21,8 @@ from campaigns.services._common import (
     _member,
     _require_in_progress,
     _rules_error,
+    campaign_log_record,
+    require_impartial_battle,
 )
 from gangs.ledger import ledger_record
 from gangs.models import Gang, LedgerKind
@@ -117,12 +119,23 @@ def battle_arrange(
 
 
 @transaction.atomic
-def battle_cancel(*, battle: Battle, actor=None) -> None:
-    battle = Battle.objects.select_for_update().get(pk=battle.pk)
+def battle_cancel(*, battle: Battle, actor=None, reason: str = "") -> Battle:
+    """An arbitrator cancels a battle not yet reported, saying why. The battle stays, cancelled, with its dice and
+    the reason, and both gangs' campaign log says so; its gangs are free to fight another battle this cycle."""
+    battle = Battle.objects.select_for_update(of=("self",)).select_related("attacker", "defender").get(pk=battle.pk)
     if battle.status != BattleStatus.SCHEDULED:
         raise ValidationError("Only a battle that has not been reported can be cancelled.")
+    require_impartial_battle(battle, actor, "Cancelling a battle")
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationError("Give the reason the battle is cancelled: it stays in the campaign log.")
     hired_guns_leave(battle=battle, actor=actor, cancelled=True)  # paid back: the battle is not fought
-    battle.delete()
+    battle.status, battle.cancel_reason = BattleStatus.CANCELLED, reason[:300]
+    battle.save(update_fields=["status", "cancel_reason"])
+    campaign_log_record(gangs=(battle.attacker, battle.defender), event="cancelled", battle=battle, actor=actor,
+                        description=f"Battle cancelled: {battle.attacker.name} v {battle.defender.name}",
+                        reason=battle.cancel_reason)  # fmt: skip
+    return battle
 
 
 def _check_stakes(campaign: Campaign, stakes: CampaignTerritory, defender: Gang) -> None:
@@ -136,7 +149,13 @@ def _check_stakes(campaign: Campaign, stakes: CampaignTerritory, defender: Gang)
 
 @transaction.atomic
 def challenge_issue(
-    *, campaign: Campaign, challenger: Gang, target: Gang, stakes: CampaignTerritory | None = None, rescue: bool = False
+    *,
+    campaign: Campaign,
+    challenger: Gang,
+    target: Gang,
+    stakes: CampaignTerritory | None = None,
+    rescue: bool = False,
+    actor=None,
 ) -> Battle:
     """From Cycle 2 the gangs challenge in order, lowest rating first, for a territory or, against the
     gang holding one of their fighters captive, for a Rescue Mission. The challenger attacks."""
@@ -160,12 +179,17 @@ def challenge_issue(
         raise ValidationError(f"{target.name} holds none of {challenger.name}'s fighters captive.")
     if stakes is not None:
         _check_stakes(campaign, stakes, target)
-    return Battle.objects.create(campaign=campaign, cycle=cycle, origin=BattleOrigin.CHALLENGE,
-                                 attacker=challenger, defender=target, stakes=stakes, is_rescue=rescue)  # fmt: skip
+    battle = Battle.objects.create(campaign=campaign, cycle=cycle, origin=BattleOrigin.CHALLENGE,
+                                   attacker=challenger, defender=target, stakes=stakes, is_rescue=rescue)  # fmt: skip
+    what = "a Rescue Mission" if rescue else stakes.territory.name
+    campaign_log_record(gangs=(challenger, target), event="challenge", battle=battle, actor=actor,
+                        description=f"Cycle {cycle.number} challenge: {challenger.name} challenges {target.name} "
+                                    f"for {what}")  # fmt: skip
+    return battle
 
 
 @transaction.atomic
-def challenge_pass(*, campaign: Campaign, gang: Gang) -> Cycle:
+def challenge_pass(*, campaign: Campaign, gang: Gang, actor=None) -> Cycle:
     """A gang declines to issue a challenge this cycle, letting the next gang in order challenge."""
     _lock(campaign)
     cycle = _current_cycle(campaign)
@@ -173,4 +197,6 @@ def challenge_pass(*, campaign: Campaign, gang: Gang) -> Cycle:
     if gang.pk in engaged_gang_ids(cycle):
         raise ValidationError(f"{gang.name} already has a battle this cycle or has passed.")
     cycle.passed.add(gang)
+    campaign_log_record(gangs=(gang,), event="pass", actor=actor,
+                        description=f"Cycle {cycle.number}: {gang.name} passes (issues no challenge)")  # fmt: skip
     return cycle

@@ -1,4 +1,5 @@
-"""The campaign itself: list, create, the campaign page (and its log fragment), edit, co-arbitrators,
+"""The campaign itself: list, create, the campaign page (and its log fragment), edit, co-arbitrators (added
+and removed),
 joining by invitation, removing a gang, start, cycles, finish, and the territory pool."""
 
 from __future__ import annotations
@@ -103,6 +104,17 @@ def arbitrator_add(request, pk: int):
     user = form.cleaned_data["username"]
     return _run(request, url, lambda: services.arbitrator_add(campaign=access.campaign, user=user),
                 f"{user} is now an arbitrator.")  # fmt: skip
+
+
+@login_required
+@require_POST
+def arbitrator_remove(request, pk: int, user_id: int):
+    access = campaign_access(request.user, pk)
+    access.require_arbitrator()
+    held = get_object_or_404(access.campaign.arbitrators.select_related("user"), user_id=user_id)
+    url = reverse("campaigns:campaign-detail", args=[pk])
+    return _run(request, url, lambda: services.arbitrator_remove(campaign=access.campaign, user=held.user),
+                f"{held.user} is no longer an arbitrator.")  # fmt: skip
 
 
 @login_required

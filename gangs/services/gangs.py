@@ -17,6 +17,7 @@ from gangs.models import (
     LedgerEntry,
 )
 from gangs.models import LedgerKind as Kind
+from gangs.services.common import require_impartial
 from rulebook import gang_rules
 from rulebook.errors import RulesInputError
 
@@ -57,6 +58,7 @@ def gang_override(
     """An arbitrator's correction of credits, Reputation or experience, recorded as an override."""
     if not reason.strip():
         raise ValidationError("An override needs a reason.")
+    require_impartial(gang=gang, actor=actor, what="An override")
     parts = [f"{v:+d} {label}" for v, label in ((credits, "credits"), (reputation, "Reputation")) if v]
     if experience:
         parts.append(f"{experience:+d} XP for {fighter.name}")
