@@ -135,6 +135,29 @@ def unreported_in_cycle(campaign: Campaign) -> int:
     return campaign.battles.filter(cycle__number=campaign.cycle, status=BattleStatus.SCHEDULED).count()
 
 
+def unapplied_sequences(campaign: Campaign, *, cycle: Cycle | None = None) -> list[tuple[Battle, Gang]]:
+    """Each confirmed battle (of ``cycle``, or of any cycle) and each of its gangs still in the campaign whose
+    post-battle sequence is not applied: what gates the next cycle and challenges (two queries)."""
+    confirmed = campaign.battles.filter(status=BattleStatus.CONFIRMED)
+    if cycle is not None:
+        confirmed = confirmed.filter(cycle=cycle)
+    # Read through the reverse relation by name: campaigns sits below postbattle and does not import it.
+    applied = set(
+        confirmed.filter(post_battle_sequences__state="applied").values_list("pk", "post_battle_sequences__gang_id")
+    )
+    active = set(active_memberships(campaign).values_list("gang_id", flat=True))
+    return [
+        (battle, gang)
+        for battle in confirmed.select_related("attacker", "defender").order_by("confirmed_at", "pk")
+        for gang in (battle.attacker, battle.defender)
+        if gang.pk in active and (battle.pk, gang.pk) not in applied
+    ]
+
+
+def unapplied_text(rows: list[tuple[Battle, Gang]]) -> str:
+    return "; ".join(f"{gang.name} after {battle.scenario_name} ({battle})" for battle, gang in rows)
+
+
 def battles(campaign: Campaign) -> QuerySet[Battle]:
     return campaign.battles.select_related("attacker__owner", "defender__owner", "winner", "cycle", "stakes__territory")
 
@@ -185,6 +208,7 @@ def campaign_page(campaign: Campaign) -> dict:
         "cycle": cycle,
         "cycle_battles": cycle_battles,
         "unreported": sum(1 for b in cycle_battles if b.status == BattleStatus.SCHEDULED),
+        "unapplied": unapplied_sequences(campaign, cycle=cycle) if cycle else [],
         "open_battles": list(all_battles.exclude(status__in=(BattleStatus.CONFIRMED, BattleStatus.CANCELLED)))
         if not cycle
         else [],

@@ -14,7 +14,14 @@ from campaigns.models import (
     CampaignTerritory,
     Cycle,
 )
-from campaigns.selectors import active_memberships, captives_of, contenders, engaged_gang_ids, standings
+from campaigns.selectors import (
+    active_memberships,
+    captives_of,
+    contenders,
+    engaged_gang_ids,
+    standings,
+    unapplied_sequences,
+)
 from campaigns.services._common import (
     _current_cycle,
     _lock,
@@ -175,6 +182,14 @@ def challenge_issue(
         raise ValidationError(f"{target.name} already has a battle this cycle or has passed.")
     if rescue == (stakes is not None):
         raise ValidationError("Challenge either for a territory or for a Rescue Mission.")
+    unapplied = unapplied_sequences(campaign)
+    for gang in (target, challenger):
+        waiting = [b for b, g in unapplied if g.pk == gang.pk]
+        if waiting:
+            raise ValidationError(
+                f"{gang.name} cannot {'be challenged' if gang is target else 'challenge'} yet: its post-battle "
+                f"sequence after {waiting[0].scenario_name} ({waiting[0]}) is not applied."
+            )
     if rescue and not captives_of(challenger, target).exists():
         raise ValidationError(f"{target.name} holds none of {challenger.name}'s fighters captive.")
     if stakes is not None:

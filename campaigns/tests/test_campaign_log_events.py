@@ -97,3 +97,65 @@ def test_a_revert_needs_a_reason_and_is_in_the_log(make_confirmed_battle):
     assert events(battle.campaign, gang) == [("reverted", gang.pk, "the income die was misread")]
     sequence.refresh_from_db()
     assert sequence.draft["history"][-1]["reason"] == "the income die was misread"
+
+
+# --- cycle gating: unapplied post-battle sequences -------------------------------------------------------
+
+
+def apply_sequence(battle, gang):
+    from postbattle import services as postbattle
+
+    sequence = postbattle.sequence_start(battle=battle, gang=gang, actor=gang.owner)
+    for _ in range(6):
+        sequence = postbattle.sequence_step_submit(sequence=sequence, dice=ScriptedDice([3] * 12), actor=gang.owner,
+                                                   choices={"recruit": False})  # fmt: skip
+    return postbattle.sequence_apply(sequence=sequence, actor=gang.owner)
+
+
+@pytest.fixture
+def confirmed_in_cycle_one(make_campaign, make_confirmed_battle):
+    campaign = make_campaign(gangs=3, started=True)
+    return make_confirmed_battle(edition="n18", campaign=campaign, cycle=campaign.cycles.get(number=1))
+
+
+def test_a_cycle_waits_for_unapplied_sequences_unless_the_arbitrator_says_why(client, confirmed_in_cycle_one):
+    battle = confirmed_in_cycle_one
+    campaign, arbitrator = battle.campaign, battle.campaign.created_by
+    apply_sequence(battle, battle.attacker)
+    with pytest.raises(ValidationError, match=f"Cycle 2 cannot begin.*{battle.defender.name} after"):
+        services.cycle_advance(campaign=campaign, from_cycle=1)
+    client.force_login(arbitrator)
+    page = client.get(reverse("campaigns:campaign-detail", args=[campaign.pk])).content.decode()
+    assert f"Not applied yet: {battle.defender.name} after" in page and "1 post-battle sequence of Cycle 1" in page
+    advance = reverse("campaigns:cycle-advance", args=[campaign.pk])
+    client.post(advance, {"cycle": 1})
+    campaign.refresh_from_db()
+    assert campaign.cycle == 1
+    client.post(advance, {"cycle": 1, "reason": "Bob's player is ill; he applies it next week"})
+    campaign.refresh_from_db()
+    assert campaign.cycle == 2
+    assert events(campaign) == [("cycle begun unapplied", battle.defender_id,
+                                 "Bob's player is ill; he applies it next week")]  # fmt: skip
+
+
+def test_every_sequence_applied_the_cycle_begins_without_a_word(confirmed_in_cycle_one):
+    battle = confirmed_in_cycle_one
+    for gang in (battle.attacker, battle.defender):
+        apply_sequence(battle, gang)
+    assert services.cycle_advance(campaign=battle.campaign, from_cycle=1).number == 2
+
+
+def test_a_gang_with_an_unapplied_sequence_cannot_be_challenged(confirmed_in_cycle_one, make_territory):
+    battle = confirmed_in_cycle_one
+    campaign = battle.campaign
+    apply_sequence(battle, battle.attacker)
+    services.cycle_advance(campaign=campaign, reason="testing")
+    held = services.territory_add(campaign=campaign, territory=make_territory())
+    waiting = battle.defender
+    queue = selectors.challenge_queue(campaign, selectors.standings(campaign), selectors.current_cycle(campaign))
+    challenger = queue[0].gang  # the third gang: no fighters, the lowest rating, challenges first
+    assert challenger not in (battle.attacker, battle.defender)
+    with pytest.raises(ValidationError, match=f"{waiting.name} cannot be challenged yet: its post-battle sequence"):
+        services.challenge_issue(campaign=campaign, challenger=challenger, target=waiting, stakes=held)
+    apply_sequence(battle, waiting)
+    assert services.challenge_issue(campaign=campaign, challenger=challenger, target=waiting, stakes=held)

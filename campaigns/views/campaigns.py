@@ -75,7 +75,8 @@ def campaign_detail(request, pk: int):
                "rating_chart": charts.standing_chart(page["snapshots"], "rating"),
                "reputation_chart": charts.standing_chart(page["snapshots"], "reputation"),
                "my_gang_ids": access.gang_ids, "pairing_form": PairingForm(),
-               "cycle_form": CycleAdvanceForm(campaign=campaign, unreported=page["unreported"]),
+               "cycle_form": CycleAdvanceForm(campaign=campaign, unreported=page["unreported"],
+                                              unapplied=len(page["unapplied"])),
                "arbitrator_form": ArbitratorForm(), "territory_form": TerritoryAddForm(edition=campaign.edition)}  # fmt: skip
     return render(request, "campaigns/campaign_detail.html", context)
 
@@ -178,11 +179,13 @@ def cycle_advance(request, pk: int):
     access = campaign_access(request.user, pk)
     access.require_arbitrator()
     campaign = access.campaign
-    form = CycleAdvanceForm(request.POST, campaign=campaign, unreported=selectors.unreported_in_cycle(campaign))
+    form = CycleAdvanceForm(request.POST, campaign=campaign, unreported=selectors.unreported_in_cycle(campaign),
+                            unapplied=1)  # the service decides whether the reason is needed  # fmt: skip
     url = reverse("campaigns:campaign-detail", args=[pk])
     if not form.is_valid():
         return _refused(request, ValidationError([e for errors in form.errors.values() for e in errors]), url)
-    begin = partial(services.cycle_advance, campaign=campaign, from_cycle=form.cleaned_data["cycle"])
+    begin = partial(services.cycle_advance, campaign=campaign, from_cycle=form.cleaned_data["cycle"],
+                    reason=form.cleaned_data["reason"], actor=request.user)  # fmt: skip
     return _run(request, url, begin, "A new cycle has begun.")
 
 
