@@ -186,7 +186,10 @@ class Battle(models.Model):
       {"attacker": true, "defender": false}, "caches_destroyed": 1, "caches_recovered": 2,
       "victory_points": {"attacker": 4, "defender": 2}}``;
     - ``rewards``: the scenario's rewards as data (``rulebook`` ``Reward.as_json()``), to be rolled
-      after the battle.
+      after the battle;
+    - ``held_at_confirmation``: ``{"<gang id>": [campaign territory ids]}``, what each gang held once the report
+      was confirmed (the stakes moved): the post-battle sequence collects income from these, so a re-run after a
+      revert gives the same income whatever changed hands since.
     """
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="battles")
@@ -217,6 +220,9 @@ class Battle(models.Model):
     defender_fled = models.BooleanField(default=False)
     scenario_facts = models.JSONField(default=dict, blank=True)
     rewards = models.JSONField(default=list, blank=True)
+    held_at_confirmation = models.JSONField(
+        default=dict, blank=True, help_text="Each gang's campaign territories (ids) when the report was confirmed."
+    )
     notes = models.TextField(blank=True)
     cancel_reason = models.CharField(
         max_length=300, blank=True, help_text="Why an arbitrator cancelled it (the battle stays, with its log)."

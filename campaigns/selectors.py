@@ -255,6 +255,25 @@ def gang_territories(gang: Gang) -> list[CampaignTerritory]:
     return sorted(held, key=lambda t: (not t.is_home_settlement, t.territory.name))
 
 
+def territories_held(battle: Battle, gang: Gang) -> list[CampaignTerritory]:
+    """The campaign territories ``gang`` held when ``battle`` was confirmed (``Battle.held_at_confirmation``), or,
+    for a battle confirmed before that was recorded, those it holds now: what its post-battle income reads."""
+    held = CampaignTerritory.objects.filter(campaign=battle.campaign_id).select_related("territory")
+    recorded = battle.held_at_confirmation.get(str(gang.pk))
+    held = held.filter(pk__in=recorded) if recorded is not None else held.filter(holder=gang)
+    return sorted(held, key=lambda t: (not t.is_home_settlement, t.territory.name))
+
+
+def holdings(battle: Battle) -> dict[str, list[int]]:
+    """Each of the battle's gangs' campaign territories now, as ``Battle.held_at_confirmation`` records them."""
+    rows = CampaignTerritory.objects.filter(campaign=battle.campaign_id, holder__in=(battle.attacker_id,
+                                                                                     battle.defender_id))  # fmt: skip
+    out: dict[str, list[int]] = {str(battle.attacker_id): [], str(battle.defender_id): []}
+    for pk, holder in rows.order_by("pk").values_list("pk", "holder_id"):
+        out[str(holder)].append(pk)
+    return out
+
+
 def gang_campaign(gang: Gang) -> CampaignGang | None:
     return gang.memberships.filter(removed_at__isnull=True).select_related("campaign").first()
 

@@ -96,8 +96,9 @@ class _Writer:
                           reason=effect["reason"], dice=effect["dice"], actor=self.actor, **self.link)  # fmt: skip
             return
         hired = fighter_hire(gang=gang, fighter_type=fighter_type, name=effect["name"], actor=self.actor,
-                             free_reason=f"Free recruit from the Home Settlement: {effect['reason']}",
-                             override_reason="Free recruit from the Home Settlement", **self.link)  # fmt: skip
+                             free_reason=f"Free recruit: {effect['reason']}",
+                             override_reason=f"Free recruit: {effect['reason']}", granted_by_rule=True,
+                             **self.link)  # fmt: skip
         self.undo["recruits"].append(hired.pk)
 
     def advance(self, effect: dict) -> None:

@@ -13,10 +13,12 @@ from campaigns.models import (
     StandingSnapshot,
 )
 from campaigns.selectors import active_memberships, rating_of
+from content.models import Edition
 from gangs.ledger import ledger_record
 from gangs.models import Gang, LedgerKind
 from rulebook.dice import DiceSource
 from rulebook.errors import RulesInputError
+from rulebook.n18.campaign import territories as territory_rules
 
 
 def _rolled_since(dice: DiceSource, mark: int) -> list[dict]:
@@ -88,13 +90,23 @@ def _member(campaign: Campaign, gang: Gang) -> None:
         raise ValidationError(f"{gang.name} does not play in this campaign.")
 
 
+def _reputation_while_held(held: CampaignTerritory, gang: Gang) -> int:
+    """The Reputation ``gang`` has while it holds ``held`` (2018+ territory boons; none in classic campaigns)."""
+    if held.territory.edition != Edition.N18:
+        return 0
+    return territory_rules.reputation_while_held(held.territory.slug, gang.house.name)
+
+
 def _territory_move(held: CampaignTerritory, holder: Gang | None, actor, *, reason: str, battle=None) -> None:
+    """Hand ``held`` to ``holder`` (None: back to the pool); the Reputation a territory gives while held goes
+    with it, the loser's taken back and the taker's added (each as its house earns it: an enhanced boon)."""
     name, data = held.territory.name, {"campaign": held.campaign_id, "territory": held.pk}
     if held.holder_id:
         ledger_record(gang=held.holder, kind=LedgerKind.TERRITORY, description=f"Lost {name}", reason=reason,
-                      data=data, actor=actor, battle=battle)  # fmt: skip
+                      data=data, actor=actor, battle=battle,
+                      reputation=-_reputation_while_held(held, held.holder))  # fmt: skip
     if holder is not None:
         ledger_record(gang=holder, kind=LedgerKind.TERRITORY, description=f"Took {name}", reason=reason,
-                      data=data, actor=actor, battle=battle)  # fmt: skip
+                      data=data, actor=actor, battle=battle, reputation=_reputation_while_held(held, holder))  # fmt: skip
     held.holder = holder
     held.save(update_fields=["holder", "changed_at"])

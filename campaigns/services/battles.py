@@ -18,7 +18,7 @@ from campaigns.models import (
     Outcome,
     Side,
 )
-from campaigns.selectors import captives_of, rating_of
+from campaigns.selectors import captives_of, holdings, rating_of
 from campaigns.services._common import (
     _rolled_since,
     _rules_error,
@@ -324,6 +324,8 @@ def battle_report_confirm(*, battle: Battle, actor, is_arbitrator: bool) -> Batt
         _territory_move(stakes, battle.attacker, actor, reason=f"Won {battle.scenario_name}", battle=battle)
     if battle.is_rescue:
         _rescue_resolve(battle, actor)
+    battle.held_at_confirmation = holdings(battle)  # the income its post-battle sequences collect, once and for all
+    battle.save(update_fields=["held_at_confirmation"])
     # Hired for this battle only: they leave before the post-battle sequence, which they take no part in.
     hired_guns_leave(battle=battle, actor=actor)
     for gang in (battle.attacker, battle.defender):

@@ -77,8 +77,13 @@ def require_impartial(*, gang: Gang, actor, what: str) -> None:
         )
 
 
-def override_record(*, gang: Gang, actor, what: str, reason: str, fighter: Fighter | None = None) -> LedgerEntry:
-    require_impartial(gang=gang, actor=actor, what="An override")
+def override_record(
+    *, gang: Gang, actor, what: str, reason: str, fighter: Fighter | None = None, by_rule: bool = False
+) -> LedgerEntry:
+    """An override entry. ``by_rule``: what it lets through is a rule's doing (a free recruit the post-battle
+    sequence grants), not an arbitrator's judgement, so the gang's owner may be the one applying it."""
+    if not by_rule:
+        require_impartial(gang=gang, actor=actor, what="An override")
     return ledger_record(
         gang=gang,
         kind=Kind.OVERRIDE,

@@ -15,7 +15,6 @@ from postbattle.engine.base import (
     Field,
     Step,
     StepOutcome,
-    TerritoryInfo,
     by_attack,
     injure,
     injury_effects,
@@ -23,6 +22,7 @@ from postbattle.engine.base import (
     since,
     taken_down,
 )
+from postbattle.engine.territories import collect_territory, territory_fields
 from rulebook.dice import DiceSource
 from rulebook.errors import RulesInputError
 from rulebook.n18.campaign import battle_rewards
@@ -39,7 +39,6 @@ from rulebook.n18.campaign.post_battle import (
     untreated_critical_injury,
 )
 from rulebook.n18.campaign.scenarios import Reward, roll_reward
-from rulebook.roster import roll_amount
 
 # --- 2018+ steps -------------------------------------------------------------------------------------------
 
@@ -105,13 +104,6 @@ def _n18_rewards(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) 
     return out
 
 
-def _territory_income(territory: TerritoryInfo, dice: DiceSource) -> int | None:
-    try:
-        return roll_amount(territory.income, dice, f"{territory.name} income")
-    except RulesInputError:
-        return None  # an income the rules leave to the arbitrator (e.g. "2D6x10 to 6D6x10")
-
-
 def _n18_income(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) -> StepOutcome:
     out = StepOutcome(fighters=dict(fighters))
     for territory in ctx.territories:
@@ -130,25 +122,24 @@ def _n18_income(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) -
                     out.effect("recruit", category=recruit["recruit"].lower(), name=name,
                                reason=f"Home Settlement recruit ({recruit['roll']})", dice=since(dice, mark)[1:])  # fmt: skip
         else:
-            credits = _territory_income(territory, dice) if territory.income else 0
-            text = (f"income {territory.income} = {credits} credits" if credits is not None
-                    else f"income {territory.income}: the arbitrator decides it")  # fmt: skip
-            out.line(f"Collect Income: {territory.name}", text if territory.income else "no income", since(dice, mark))
+            collect_territory(ctx, out, territory, dice, choices)
+            continue
         if credits:
             out.effect("credits", amount=credits, reason=f"Collect Income: {territory.name}",
-                       dice=since(dice, mark)[:1] if territory.is_home_settlement else since(dice, mark))  # fmt: skip
+                       dice=since(dice, mark)[:1])  # fmt: skip
     if not ctx.territories:
         out.line("Collect Income", "The gang holds no territory.")
     return out
 
 
 def _n18_income_fields(ctx: Context, fighters: dict) -> list[Field]:
-    if not any(t.is_home_settlement for t in ctx.territories):
-        return []
-    return [
-        Field("recruit", "Roll two D6 for a free recruit (Home Settlement)", "checkbox", initial=True),
-        Field("recruit_name", "Name for a recruit, if one comes", "text", initial=""),
-    ]
+    home = []
+    if any(t.is_home_settlement for t in ctx.territories):
+        home = [
+            Field("recruit", "Roll two D6 for a free recruit (Home Settlement)", "checkbox", initial=True),
+            Field("recruit_name", "Name for a recruit, if one comes", "text", initial=""),
+        ]
+    return home + territory_fields(ctx)
 
 
 def may_act(ctx: Context, fighters: dict) -> list[str]:
