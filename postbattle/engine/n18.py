@@ -33,6 +33,7 @@ from rulebook.n18.campaign.post_battle import (
     MEDICAL_ESCORT,
     POST_BATTLE_INJURY,
     apply_medical_escort,
+    old_battle_wound_check,
     post_battle_action_eligibility,
     post_battle_injury_test,
     roll_home_settlement,
@@ -54,7 +55,20 @@ def _n18_injury_tests(ctx: Context, fighters: dict, dice: DiceSource, choices: d
         out.fighters[fid] = injury.fighter
     if not out.lines:
         out.line(rule, "No fighter ended the battle Prone or Seriously Injured.")
+    _old_battle_wounds(ctx, out, dice)
     return out
+
+
+def _old_battle_wounds(ctx: Context, out: StepOutcome, dice: DiceSource) -> None:
+    """Old Battle Wound (2018+ Lasting Injury table): after each battle a fighter carrying one took part in, a D6;
+    on a 1 the fighter goes into Convalescence (``rulebook.n18.campaign.post_battle.old_battle_wound_check``). A
+    fighter killed in the battle rolls nothing."""
+    for fid in ctx.results:
+        if fid not in out.fighters or ctx.results[fid].killed or not out.fighters[fid].has_injury("old-battle-wound"):
+            continue
+        wound = old_battle_wound_check(out.fighters[fid], dice)
+        injury_effects(ctx, out, fid, wound, "Old Battle Wound")
+        out.fighters[fid] = wound.fighter
 
 
 def _n18_lasting_injuries(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) -> StepOutcome:
@@ -242,6 +256,11 @@ def _count_dice(ctx: Context, outcome: str, text: str) -> str:
     return f"{text} for each of {count} fighter(s)" if count else "No dice."
 
 
+def _old_wound_dice(ctx: Context, fighters: dict) -> str:
+    count = sum(1 for fid in ctx.results if fid in fighters and fighters[fid].has_injury("old-battle-wound"))
+    return f" Then a D6 for each of {count} fighter(s) with an Old Battle Wound." if count else ""
+
+
 def _n18_roster(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) -> StepOutcome:
     """Update Roster. Seed note 5: a fighter in Recovery or Convalescence misses the next battle; one who
     was in it before this battle and did not fight has now missed it, and is back."""
@@ -259,8 +278,10 @@ def _n18_roster(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) -
 N18_STEPS = (
     Step("injury-tests", "Prone & Seriously Injured",
          "A fighter who ended the battle Prone and Seriously Injured tests: on a 3+ they survive; on 1-2 they roll on "
-         "the Lasting Injury table.", POST_BATTLE_INJURY.source,
-         lambda ctx, f: _count_dice(ctx, SERIOUSLY_INJURED, "D6 (then D66 and any further dice on a 1-2)"),
+         "the Lasting Injury table. Then each fighter with an Old Battle Wound who took part rolls a D6: on a 1 they "
+         "go into Convalescence.", POST_BATTLE_INJURY.source,
+         lambda ctx, f: _count_dice(ctx, SERIOUSLY_INJURED, "D6 (then D66 and any further dice on a 1-2)")
+         + _old_wound_dice(ctx, f),
          _n18_injury_tests),
     Step("lasting-injuries", "Lasting Injuries",
          "Each fighter taken Out of Action rolls on the Lasting Injury table (D66: tens die, then units die); every "
