@@ -101,6 +101,14 @@ class _Writer:
                              **self.link)  # fmt: skip
         self.undo["recruits"].append(hired.pk)
 
+    def trade(self, effect: dict) -> None:
+        """The Trade action's Availability Level, a ledger entry with its dice: what the gang's Trading Post offers
+        until its next battle (``gangs.services.equipment.trading_post_level``); a revert reverses it."""
+        ledger_record(gang=self.sequence.gang, kind=LedgerKind.OTHER, reason=effect["reason"], dice=effect["dice"],
+                      description=f"Trading Post: Availability Level {effect['level']} (Rare and Illegal items up to "
+                                  f"{effect['level']} until the next battle)", actor=self.actor,
+                      battle=self.link["battle"], data={**self.link["data"], "trading_post": effect["level"]})  # fmt: skip
+
     def advance(self, effect: dict) -> None:
         fighter = self.fighter(effect)
         skill = None if effect["stat"] else self._skill(fighter, effect["skill"], effect["table"])

@@ -40,6 +40,7 @@ from rulebook.n18.campaign.post_battle import (
     untreated_critical_injury,
 )
 from rulebook.n18.campaign.scenarios import Reward, roll_reward
+from rulebook.n18.campaign.trading import trade_roll
 
 # --- 2018+ steps -------------------------------------------------------------------------------------------
 
@@ -172,7 +173,7 @@ def _patients(fighters: dict) -> list[str]:
 def _n18_action_dice(ctx: Context, fighters: dict) -> str:
     if not may_act(ctx, fighters):  # say so, rather than show a form with nothing to choose
         return "None: no fighter with Gang Hierarchy is free to take an action after this battle."
-    return "D6 for each Medical Escort (and a Lasting Injury roll on 2-5)."
+    return "D6 for each Medical Escort (and a Lasting Injury roll on 2-5); 2D6 for each Trade."
 
 
 def _n18_action_fields(ctx: Context, fighters: dict) -> list[Field]:
@@ -199,9 +200,20 @@ def _n18_action_fields(ctx: Context, fighters: dict) -> list[Field]:
     return out
 
 
+def _trade(out: StepOutcome, dice: DiceSource, name: str, rule: str, nth: int) -> None:
+    """The Trade action: 2D6 for the Availability Level (``rulebook.n18.campaign.trading``). The die's purpose is
+    the n-th trader's, not the fighter's: going back to send another fighter re-uses the dice (every die final)."""
+    mark = len(dice.rolls)
+    rolled = trade_roll(dice, who=f"trader {nth}")
+    out.line(rule, f"{name} visits the Trading Post: Availability Level {rolled['roll'][0]} + {rolled['roll'][1]} = "
+             f"{rolled['level']}; until its next battle the gang may buy Rare and Illegal items up to "
+             f"{rolled['level']}", since(dice, mark), name)  # fmt: skip
+    out.effect("trade", level=rolled["level"], reason=f"{rule}: {name} ({rolled['source']})", dice=since(dice, mark))
+
+
 def _n18_actions(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) -> StepOutcome:
     out = StepOutcome(fighters=dict(fighters))
-    treated, disposed = set(), set()
+    treated, disposed, traded = set(), set(), 0
     for fid in may_act(ctx, fighters):
         action = choices.get(f"action_{fid}") or "Trade"
         kind, _, target = (choices.get(f"target_{fid}") or "").partition(":")
@@ -242,6 +254,9 @@ def _n18_actions(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) 
             out.line(rule, f"{name} claims {amount} credits of bounties", (), name)
             if amount:
                 out.effect("credits", amount=amount, reason=f"{rule} ({battle_rewards.ACTION_SOURCE})", dice=[])
+        elif action == "Trade":
+            traded += 1
+            _trade(out, dice, name, rule, traded)
         else:
             out.line(rule, f"{name} {effect['effect']}", (), name)
     for fid in _patients(out.fighters):
