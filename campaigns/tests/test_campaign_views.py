@@ -482,8 +482,8 @@ def _confirmed_battles(campaign, count):
     cycle of its own from the second on (so the page grows in battles and cycles together)."""
     a, b = [m.gang for m in campaign.memberships.select_related("gang")[:2]]
     for n in range(count):
-        if campaign.battles.exists():
-            services.cycle_advance(campaign=campaign)
+        if campaign.battles.exists():  # the sequences stay unapplied: the arbitrator says why
+            services.cycle_advance(campaign=campaign, reason="no post-battle sequence is run here")
         battle = services.battle_arrange(campaign=campaign, attacker=a if n % 2 else b, defender=b if n % 2 else a)
         battle = services.battle_scenario_roll(battle=battle, dice=ScriptedDice([1, 1, 6, 1]))
         services.battle_report_submit(battle=battle, actor=campaign.created_by, winner=battle.attacker)
