@@ -84,6 +84,12 @@ class ScenarioRollForm(DiceForm):
     reason = forms.CharField(max_length=200, required=False, label="Reason to roll again (if rolled already)")
 
 
+class CancelForm(forms.Form):
+    """An arbitrator's reason for cancelling a battle (the battle stays, cancelled, in the campaign log)."""
+
+    reason = forms.CharField(max_length=300, label="Reason to cancel")
+
+
 class RolesForm(forms.Form):
     """The roll-off winner's choice."""
 
@@ -136,17 +142,27 @@ class GangChoiceForm(forms.Form):
 
 
 class CycleAdvanceForm(forms.Form):
-    """Beginning the next cycle. The arbitrator may leave battles unreported, but has to say so.
+    """Beginning the next cycle. The arbitrator may leave battles unreported, but has to say so; and post-battle
+    sequences unapplied, with a reason (the service refuses without one).
 
     ``cycle`` is the form's token, as the post-battle step's ``step`` is: the cycle the page was shown in.
     Submitting the same form twice begins one cycle; the second finds that cycle over and is refused."""
 
     cycle = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
     confirm = forms.BooleanField(required=False)
+    reason = forms.CharField(max_length=300, required=False)
 
-    def __init__(self, *args, campaign: Campaign, unreported: int, **kwargs):
+    def __init__(self, *args, campaign: Campaign, unreported: int, unapplied: int = 0, **kwargs):
         kwargs.setdefault("initial", {"cycle": campaign.cycle})
         super().__init__(*args, **kwargs)
+        if unapplied:
+            sequences = f"{unapplied} post-battle sequence{'s' if unapplied != 1 else ''}"
+            self.fields["reason"].label = (
+                f"{sequences} of Cycle {campaign.cycle} {'is' if unapplied == 1 else 'are'} not applied: "
+                "the reason to begin the next cycle anyway (it goes into the campaign log)"
+            )
+        else:
+            del self.fields["reason"]
         self.fields["cycle"].error_messages["required"] = (
             "Reload the campaign page: that form did not say which cycle it ends."
         )
@@ -159,6 +175,8 @@ class CycleAdvanceForm(forms.Form):
             field.error_messages["required"] = (
                 f"{battles} of Cycle {campaign.cycle} {were} not reported yet; tick the box to begin the next cycle anyway."
             )
+        else:
+            del self.fields["confirm"]
 
 
 class WantsToPlayForm(forms.Form):

@@ -202,6 +202,7 @@ class BattleStatus(models.TextChoices):
     SCHEDULED = "scheduled", "Scheduled"
     REPORTED = "reported", "Reported, awaiting confirmation"
     CONFIRMED = "confirmed", "Confirmed"
+    CANCELLED = "cancelled", "Cancelled"
 
 
 class Side(models.TextChoices):
@@ -225,7 +226,10 @@ class Battle(models.Model):
       {"attacker": true, "defender": false}, "caches_destroyed": 1, "caches_recovered": 2,
       "victory_points": {"attacker": 4, "defender": 2}}``;
     - ``rewards``: the scenario's rewards as data (``rulebook`` ``Reward.as_json()``), to be rolled
-      after the battle.
+      after the battle;
+    - ``held_at_confirmation``: ``{"<gang id>": [campaign territory ids]}``, what each gang held once the report
+      was confirmed (the stakes moved): the post-battle sequence collects income from these, so a re-run after a
+      revert gives the same income whatever changed hands since.
     """
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="battles")
@@ -256,7 +260,13 @@ class Battle(models.Model):
     defender_fled = models.BooleanField(default=False)
     scenario_facts = models.JSONField(default=dict, blank=True)
     rewards = models.JSONField(default=list, blank=True)
+    held_at_confirmation = models.JSONField(
+        default=dict, blank=True, help_text="Each gang's campaign territories (ids) when the report was confirmed."
+    )
     notes = models.TextField(blank=True)
+    cancel_reason = models.CharField(
+        max_length=300, blank=True, help_text="Why an arbitrator cancelled it (the battle stays, with its log)."
+    )
     reported_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -309,6 +319,10 @@ class Battle(models.Model):
     @property
     def is_confirmed(self) -> bool:
         return self.status == BattleStatus.CONFIRMED
+
+    @property
+    def is_cancelled(self) -> bool:
+        return self.status == BattleStatus.CANCELLED
 
 
 class Outcome(models.TextChoices):

@@ -12,7 +12,7 @@ the campaign's name and territories on a member gang's page (README.md, "Who see
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
@@ -38,6 +38,14 @@ class Access:
     def require_gang(self, gang_id: int) -> None:
         if not self.can_act_for(gang_id):
             raise PermissionDenied("You may act only for your own gang.")
+
+    def for_battle(self, battle: Battle) -> Access:
+        """Separation of duties: an arbitrator whose gang fights ``battle`` is only a player in it (he neither
+        re-rolls, confirms his own report, cancels, nor sets aside or reverts either side's post-battle
+        sequence); another arbitrator decides. The services refuse it too (``require_impartial_battle``)."""
+        if self.is_arbitrator and {battle.attacker_id, battle.defender_id} & self.gang_ids:
+            return replace(self, is_arbitrator=False)
+        return self
 
 
 def visible_campaigns(user) -> QuerySet[Campaign]:
@@ -78,7 +86,7 @@ def battle_access(user, campaign_id: int, battle_id: int) -> tuple[Access, Battl
         pk=battle_id,
         campaign=access.campaign,
     )
-    return access, battle
+    return access.for_battle(battle), battle
 
 
 def battle_player_or_arbitrator(access: Access, battle: Battle) -> None:

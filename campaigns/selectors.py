@@ -136,15 +136,39 @@ def unreported_in_cycle(campaign: Campaign) -> int:
     return campaign.battles.filter(cycle__number=campaign.cycle, status=BattleStatus.SCHEDULED).count()
 
 
+def unapplied_sequences(campaign: Campaign, *, cycle: Cycle | None = None) -> list[tuple[Battle, Gang]]:
+    """Each confirmed battle (of ``cycle``, or of any cycle) and each of its gangs still in the campaign whose
+    post-battle sequence is not applied: what gates the next cycle and challenges (two queries)."""
+    confirmed = campaign.battles.filter(status=BattleStatus.CONFIRMED)
+    if cycle is not None:
+        confirmed = confirmed.filter(cycle=cycle)
+    # Read through the reverse relation by name: campaigns sits below postbattle and does not import it.
+    applied = set(
+        confirmed.filter(post_battle_sequences__state="applied").values_list("pk", "post_battle_sequences__gang_id")
+    )
+    active = set(active_memberships(campaign).values_list("gang_id", flat=True))
+    return [
+        (battle, gang)
+        for battle in confirmed.select_related("attacker", "defender").order_by("confirmed_at", "pk")
+        for gang in (battle.attacker, battle.defender)
+        if gang.pk in active and (battle.pk, gang.pk) not in applied
+    ]
+
+
+def unapplied_text(rows: list[tuple[Battle, Gang]]) -> str:
+    return "; ".join(f"{gang.name} after {battle.scenario_name} ({battle})" for battle, gang in rows)
+
+
 def battles(campaign: Campaign) -> QuerySet[Battle]:
     return campaign.battles.select_related("attacker__owner", "defender__owner", "winner", "cycle", "stakes__territory")
 
 
 def engaged_gang_ids(cycle: Cycle) -> set[int]:
-    """Gangs already in a battle of this cycle, or who passed on challenging. A Rescue Mission stands outside the
-    challenge order: it takes neither gang's battle of the cycle."""
+    """Gangs already in a battle of this cycle (not cancelled), or who passed on challenging. A Rescue Mission stands
+    outside the challenge order: it takes neither gang's battle of the cycle."""
     ids = set()
-    for attacker, defender in cycle.battles.filter(is_rescue=False).values_list("attacker_id", "defender_id"):
+    fought = cycle.battles.filter(is_rescue=False).exclude(status=BattleStatus.CANCELLED)  # cancelled: both free
+    for attacker, defender in fought.values_list("attacker_id", "defender_id"):
         ids.update((attacker, defender))
     return ids | set(cycle.passed.values_list("pk", flat=True))
 
@@ -186,7 +210,10 @@ def campaign_page(campaign: Campaign) -> dict:
         "cycle": cycle,
         "cycle_battles": cycle_battles,
         "unreported": sum(1 for b in cycle_battles if b.status == BattleStatus.SCHEDULED),
-        "open_battles": list(all_battles.exclude(status=BattleStatus.CONFIRMED)) if not cycle else [],
+        "unapplied": unapplied_sequences(campaign, cycle=cycle) if cycle else [],
+        "open_battles": list(all_battles.exclude(status__in=(BattleStatus.CONFIRMED, BattleStatus.CANCELLED)))
+        if not cycle
+        else [],
         "recent_battles": list(all_battles.filter(status=BattleStatus.CONFIRMED).order_by("-confirmed_at")[:10]),
         "challenge_queue": challenge_queue(campaign, rows, cycle),
         "arbitrators": list(campaign.arbitrators.select_related("user")),
@@ -228,6 +255,25 @@ def gang_territories(gang: Gang) -> list[CampaignTerritory]:
         holder=gang, campaign__memberships__gang=gang, campaign__memberships__removed_at__isnull=True
     ).select_related("territory", "campaign")
     return sorted(held, key=lambda t: (not t.is_home_settlement, t.territory.name))
+
+
+def territories_held(battle: Battle, gang: Gang) -> list[CampaignTerritory]:
+    """The campaign territories ``gang`` held when ``battle`` was confirmed (``Battle.held_at_confirmation``), or,
+    for a battle confirmed before that was recorded, those it holds now: what its post-battle income reads."""
+    held = CampaignTerritory.objects.filter(campaign=battle.campaign_id).select_related("territory")
+    recorded = battle.held_at_confirmation.get(str(gang.pk))
+    held = held.filter(pk__in=recorded) if recorded is not None else held.filter(holder=gang)
+    return sorted(held, key=lambda t: (not t.is_home_settlement, t.territory.name))
+
+
+def holdings(battle: Battle) -> dict[str, list[int]]:
+    """Each of the battle's gangs' campaign territories now, as ``Battle.held_at_confirmation`` records them."""
+    rows = CampaignTerritory.objects.filter(campaign=battle.campaign_id, holder__in=(battle.attacker_id,
+                                                                                     battle.defender_id))  # fmt: skip
+    out: dict[str, list[int]] = {str(battle.attacker_id): [], str(battle.defender_id): []}
+    for pk, holder in rows.order_by("pk").values_list("pk", "holder_id"):
+        out[str(holder)].append(pk)
+    return out
 
 
 def gang_campaign(gang: Gang) -> CampaignGang | None:

@@ -12,6 +12,7 @@ urlpatterns = [
     path("<int:pk>/edit/", views.campaign_edit, name="campaign-edit"),
     path("<int:pk>/house-rules/", views.house_rules_edit, name="house-rules"),
     path("<int:pk>/arbitrators/add/", views.arbitrator_add, name="arbitrator-add"),
+    path("<int:pk>/arbitrators/<int:user_id>/remove/", views.arbitrator_remove, name="arbitrator-remove"),
     path("<int:pk>/start/", views.campaign_start, name="campaign-start"),
     path("<int:pk>/invite/renew/", views.invite_renew, name="invite-renew"),
     path("<int:pk>/joins/<int:join_id>/<slug:decision>/", views.join_decide, name="join-decide"),

@@ -18,12 +18,16 @@ from gangs.models import Gang
 
 
 def is_gang_arbitrator(user, gang: Gang) -> bool:
-    """True when ``user`` arbitrates a campaign ``gang`` is in (and has not been removed from)."""
+    """True when ``user`` arbitrates a campaign ``gang`` is in (and has not been removed from), for someone
+    else's gang: an arbitrator who owns the gang is its player there, and another arbitrator decides for it."""
     from campaigns.models import CampaignArbitrator  # campaigns builds on gangs
 
-    return CampaignArbitrator.objects.filter(
-        user=user, campaign__memberships__gang=gang, campaign__memberships__removed_at__isnull=True
-    ).exists()
+    return (
+        gang.owner_id != user.pk
+        and CampaignArbitrator.objects.filter(
+            user=user, campaign__memberships__gang=gang, campaign__memberships__removed_at__isnull=True
+        ).exists()
+    )
 
 
 def arbitrates_campaign(user, campaign_id: int) -> bool:
@@ -97,7 +101,7 @@ def viewer_gangs(user, queryset: QuerySet | None = None) -> QuerySet:
     membership = CampaignGang.objects.filter(gang=OuterRef("pk"), removed_at__isnull=True)
     arbitrates = CampaignArbitrator.objects.filter(
         user=user.pk, campaign__memberships__gang=OuterRef("pk"), campaign__memberships__removed_at__isnull=True
-    )
+    ).exclude(user=OuterRef("owner"))  # never for one's own gang (is_gang_arbitrator)
     queryset = queryset if queryset is not None else Gang.objects.select_related("house", "owner")
     return queryset.annotate(in_campaign_now=Exists(membership), viewer_is_arbitrator=Exists(arbitrates))
 

@@ -138,7 +138,7 @@ def roster_gang(user, pk: int) -> Gang:
         if arbitrates is None:
             arbitrates = arbitrates_campaign(user, facts.campaign_id)
             cache.set(key, arbitrates, FRAGMENT_SECONDS)
-        gang.viewer_is_arbitrator = arbitrates
+        gang.viewer_is_arbitrator = arbitrates and gang.owner_id != user.pk  # never for one's own gang
     return gang
 
 

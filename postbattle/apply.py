@@ -32,6 +32,7 @@ from rulebook.outcomes import (
     LastingInjury,
     ReputationChange,
     StatusChange,
+    TradingPostLevel,
     outcome_from_json,
 )
 from rulebook.outcomes import Recruit as RecruitOutcome
@@ -106,9 +107,18 @@ class _Writer:
                           reason=effect.reason, dice=effect.dice, actor=self.actor, **self.link)  # fmt: skip
             return
         hired = fighter_hire(gang=gang, fighter_type=fighter_type, name=effect.name, actor=self.actor,
-                             free_reason=f"Free recruit from the Home Settlement: {effect.reason}",
-                             override_reason="Free recruit from the Home Settlement", **self.link)  # fmt: skip
+                             free_reason=f"Free recruit: {effect.reason}",
+                             override_reason=f"Free recruit: {effect.reason}", granted_by_rule=True,
+                             **self.link)  # fmt: skip
         self.undo["recruits"].append(hired.pk)
+
+    def trade(self, effect: TradingPostLevel) -> None:
+        """The Trade action's Availability Level, a ledger entry with its dice: what the gang's Trading Post offers
+        until its next battle (``gangs.services.equipment.trading_post_level``); a revert reverses it."""
+        ledger_record(gang=self.sequence.gang, kind=LedgerKind.OTHER, reason=effect.reason, dice=effect.dice,
+                      description=f"Trading Post: Availability Level {effect.level} (Rare and Illegal items up to "
+                                  f"{effect.level} until the next battle)", actor=self.actor,
+                      battle=self.link["battle"], data={**self.link["data"], "trading_post": effect.level})  # fmt: skip
 
     def advance(self, effect: Advance) -> None:
         fighter = self.fighter(effect)
@@ -142,6 +152,8 @@ def effects_apply(sequence: Sequence, *, step_slugs, actor) -> dict:
                     writer.recruit(recruit)
                 case Advance() as advance:
                     writer.advance(advance)
+                case TradingPostLevel() as level:
+                    writer.trade(level)
     return writer.undo
 
 

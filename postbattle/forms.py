@@ -61,3 +61,9 @@ class SetAsideForm(forms.Form):
     """An arbitrator's reason for setting a step's dice aside (kept in the sequence's history)."""
 
     reason = forms.CharField(max_length=300, label="Reason the dice are set aside")
+
+
+class RevertForm(forms.Form):
+    """An arbitrator's reason for reverting an applied sequence (an entry of the campaign log)."""
+
+    reason = forms.CharField(max_length=300, label="Reason to revert (arbitrator)")

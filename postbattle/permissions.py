@@ -1,7 +1,8 @@
 """Who may see and run a gang's post-battle sequence.
 
 The campaign's players and arbitrators may look at it; the gang's owner runs their own gang's
-sequence; arbitrators may run any and are the only ones who revert. A stranger to the campaign
+sequence; arbitrators may run any and are the only ones who revert, except in a battle their own gang
+fought, where they are only its player (``Access.for_battle``). A stranger to the campaign
 gets a 404 (as if the battle did not exist), a player acting for someone else's gang a 403.
 """
 
@@ -22,4 +23,4 @@ def sequence_access(user, battle_pk: int, gang_pk: int) -> tuple[Access, Battle,
     access = campaign_access(user, battle.campaign_id)
     if gang_pk not in (battle.attacker_id, battle.defender_id):
         raise Http404
-    return access, battle, battle.attacker if gang_pk == battle.attacker_id else battle.defender
+    return access.for_battle(battle), battle, battle.attacker if gang_pk == battle.attacker_id else battle.defender

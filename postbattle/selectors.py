@@ -6,14 +6,15 @@ from __future__ import annotations
 from django.db.models import Prefetch, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 
-from campaigns.models import Battle, BattleFighterResult, CampaignArbitrator, CampaignTerritory, Side
+from campaigns.models import Battle, BattleFighterResult, CampaignArbitrator, Side
 from campaigns.permissions import visible_campaigns
-from campaigns.selectors import rating_of
+from campaigns.selectors import rating_of, territories_held
 from content.models import Edition, FighterCategory, SkillAccess
 from gangs.models import ON_ROSTER, Fighter, FighterStatus, Gang
 from gangs.stats import fighter_snapshot
 from postbattle.engine import Context, FighterInfo, ResultInfo, TerritoryInfo
 from postbattle.models import Sequence, SequenceState
+from rulebook.n18.campaign import territories as territory_rules
 from rulebook.n18.campaign.battle_rewards import RECORD_AWARDS, GangResult, TakenDown, standard_awards
 from rulebook.n18.campaign.record import Casket
 from rulebook.roster import FighterSnapshot
@@ -79,6 +80,17 @@ def _awards(results: list[BattleFighterResult], gang: Gang) -> dict[str, dict[st
     return awards
 
 
+def territory_facts(gang: Gang, fighters: list[Fighter], every_result: list[BattleFighterResult]) -> dict:
+    """What the territories' boons read (``postbattle.engine.territories``): the gang's house and whether it is
+    Outlaw, its Dome Runners on the roster, and the fighters of either side killed in the battle."""
+    return {
+        "house": gang.house.name,
+        "outlaw": territory_rules.is_outlaw(rule.get("name", "") for rule in gang.house.gang_rules or ()),
+        "dome_runners": sum(1 for f in fighters if f.fighter_type.slug.endswith("dome-runner")),
+        "killed_in_battle": sum(1 for r in every_result if r.killed),
+    }
+
+
 def battle_context(battle: Battle, gang: Gang) -> tuple[Context, dict[str, FighterSnapshot]]:
     """The engine's view of ``battle`` for ``gang``, and each fighter's snapshot now."""
     side = battle.side_of(gang)
@@ -92,10 +104,7 @@ def battle_context(battle: Battle, gang: Gang) -> tuple[Context, dict[str, Fight
     captives = Fighter.objects.filter(captured_by=gang, status=FighterStatus.CAPTURED).select_related("fighter_type")
     # A captive's value: what the gang paid for the fighter and the kit they carry.
     captives = captives.annotate(kit=Coalesce(Sum("purchases__price"), 0))
-    held = CampaignTerritory.objects.filter(campaign=battle.campaign_id).select_related("territory")
-    # As they stood when the battle was confirmed (campaigns.services.battle_report_confirm), else as now.
-    at_confirmation = (battle.scenario_facts.get("held") or {}).get(side)
-    held = held.filter(pk__in=at_confirmation) if at_confirmation is not None else held.filter(holder=gang)
+    held = territories_held(battle, gang)  # as held when the battle was confirmed
     leader = next((f for f in fighters if f.fighter_type.category == FighterCategory.LEADER), None)
     underdog = 0
     if battle.campaign.edition == Edition.CLASSIC:
@@ -128,8 +137,7 @@ def battle_context(battle: Battle, gang: Gang) -> tuple[Context, dict[str, Fight
             for r in results
         },
         territories=tuple(
-            TerritoryInfo(t.territory.name, t.territory.income, t.is_home_settlement, t.territory.slug)
-            for t in sorted(held, key=lambda t: (not t.is_home_settlement, t.territory.name))
+            TerritoryInfo(t.territory.name, t.territory.income, t.is_home_settlement, t.territory.slug) for t in held
         ),
         captives={
             str(c.pk): FighterInfo(str(c.pk), c.name, c.fighter_type.category, value=c.cost + c.kit) for c in captives
@@ -138,6 +146,7 @@ def battle_context(battle: Battle, gang: Gang) -> tuple[Context, dict[str, Fight
         underdog_by=underdog,
         awards=_awards(every_result, gang),
         caskets=tuple(c for c in map(Casket.from_json, battle.scenario_facts.get("caskets") or ()) if c.side == side),
+        **territory_facts(gang, fighters, every_result),
     )
     return context, {str(f.pk): snapshot(f) for f in fighters}
 

@@ -16,7 +16,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from campaigns.models import Battle, BattleStatus
-from campaigns.services import standing_snapshot_take
+from campaigns.services import campaign_log_record, require_impartial_battle, standing_snapshot_take
 from campaigns.services.house_rules import post_battle_credits
 from gangs.models import Gang
 from notifications.models import EventKind
@@ -156,6 +156,7 @@ def sequence_dice_set_aside(*, sequence: Sequence, step: int, reason: str, actor
     discarded dice stay in the sequence's history with the reason. Permissions are the view's."""
     sequence = _locked(sequence)
     _require_draft(sequence)
+    require_impartial_battle(sequence.battle, actor, "Setting aside post-battle dice")
     steps = engine.steps_for(sequence.edition)
     reason = (reason or "").strip()
     if not reason:
@@ -199,18 +200,27 @@ def sequence_apply(*, sequence: Sequence, actor) -> Application:
 
 
 @transaction.atomic
-def sequence_revert(*, sequence: Sequence, actor) -> Sequence:
-    """An arbitrator undoes an applied sequence: every entry reversed, the roster restored. The gang can
-    then run the battle's sequence again (:func:`sequence_rerun`)."""
+def sequence_revert(*, sequence: Sequence, actor, reason: str) -> Sequence:
+    """An arbitrator undoes an applied sequence, saying why: every entry reversed, the roster restored, and the
+    revert with its reason an entry of the campaign log. The gang can then run the battle's sequence again
+    (:func:`sequence_rerun`)."""
     sequence = _locked(sequence)
     if sequence.state != SequenceState.APPLIED:
         raise ValidationError("Only an applied sequence can be reverted.")
+    require_impartial_battle(sequence.battle, actor, "Reverting a post-battle sequence")
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationError("Give the reason the sequence is reverted: it stays in the campaign log.")
     application = Application.objects.select_for_update().get(sequence=sequence)
     effects_revert(sequence, application.undo, actor=actor)
     application.reverted_by, application.reverted_at = actor, timezone.now()
     application.save(update_fields=["reverted_by", "reverted_at"])
     sequence.state = SequenceState.REVERTED
-    sequence.save(update_fields=["state", "updated_at"])
+    sequence.draft = {**sequence.draft, "history": _history(sequence, actor, "reverted", reason=reason[:300])}
+    sequence.save(update_fields=["state", "draft", "updated_at"])
+    campaign_log_record(gangs=(sequence.gang,), event="reverted", actor=actor, battle=sequence.battle,
+                        reason=reason[:300], description=f"Post-battle sequence reverted (run {sequence.run}): "
+                                                         f"{sequence.battle.scenario_name}, {sequence.battle}")  # fmt: skip
     standing_snapshot_take(campaign=sequence.battle.campaign, gang=sequence.gang,
                            reason=f"Post-battle sequence reverted: {sequence.battle}")  # fmt: skip
     return sequence

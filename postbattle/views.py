@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_POST
 from campaigns.services.house_rules import house_rules_due
 from gangs.permissions import gang_for_view
 from postbattle import engine, selectors, services
-from postbattle.forms import SetAsideForm, StepForm
+from postbattle.forms import RevertForm, SetAsideForm, StepForm
 from postbattle.permissions import sequence_access
 
 
@@ -49,6 +49,7 @@ def _panel(request, access, battle, gang, form: StepForm | None = None):
         "previous": selectors.gang_sequences(gang).filter(battle=battle, state="reverted"),
         "history": (sequence.draft.get("history", []) if sequence else []), "set_aside_form": SetAsideForm(),
         "house_rules_due": house_rules_due(battle, gang) if sequence and sequence.is_draft and not current else [],
+        "revert_form": RevertForm(),
     })  # fmt: skip
 
 
@@ -160,8 +161,10 @@ def sequence_apply(request, battle_pk: int, gang_pk: int):
 @login_required
 @require_POST
 def sequence_revert(request, battle_pk: int, gang_pk: int):
+    form = RevertForm(request.POST)
+    reason = form.cleaned_data["reason"] if form.is_valid() else ""
     return _change(request, battle_pk, gang_pk,
-                   lambda sequence: services.sequence_revert(sequence=sequence, actor=request.user),
+                   lambda sequence: services.sequence_revert(sequence=sequence, actor=request.user, reason=reason),
                    "Reverted: every entry reversed and the roster restored.", arbitrator=True)  # fmt: skip
 
 

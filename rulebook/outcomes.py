@@ -103,8 +103,19 @@ class Advance(Outcome):
     dice: list = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class TradingPostLevel(Outcome):
+    """The Availability Level a Trade post-battle action rolled: Rare and Illegal items up to it until the next
+    battle."""
+
+    op: ClassVar[str] = "trade"
+    level: int
+    reason: str
+    dice: list = field(default_factory=list)
+
+
 OUTCOMES = {kind.op: kind for kind in (ExperienceAward, CreditsChange, ReputationChange, LastingInjury, StatusChange,
-                                        Recruit, Advance)}  # fmt: skip
+                                        Recruit, Advance, TradingPostLevel)}  # fmt: skip
 
 
 def outcome(op: str, **values) -> Outcome:

@@ -8,7 +8,7 @@ here is a ``ValidationError``. Import from this package: ``from campaigns.servic
 battle_report_submit``.
 """
 
-from campaigns.services._common import standing_snapshot_take
+from campaigns.services._common import campaign_log_record, require_impartial_battle, standing_snapshot_take
 from campaigns.services.battles import (
     battle_crew_select,
     battle_crew_size_roll,
@@ -23,6 +23,7 @@ from campaigns.services.battles import (
 )
 from campaigns.services.campaigns import (
     arbitrator_add,
+    arbitrator_remove,
     campaign_create,
     campaign_finish,
     campaign_join,
@@ -39,6 +40,7 @@ from campaigns.services.territories import territory_add, territory_assign
 
 __all__ = [
     "arbitrator_add",
+    "arbitrator_remove",
     "battle_arrange",
     "battle_cancel",
     "battle_crew_select",
@@ -50,6 +52,7 @@ __all__ = [
     "battle_scenario_roll",
     "roles_pending",
     "campaign_create",
+    "campaign_log_record",
     "campaign_finish",
     "campaign_join",
     "invite_renew",
@@ -67,6 +70,7 @@ __all__ = [
     "cycle_advance",
     "cycle_pair",
     "gang_remove",
+    "require_impartial_battle",
     "standing_snapshot_take",
     "territory_add",
     "territory_assign",

@@ -15,15 +15,16 @@ from campaigns.models import (
     BattleFighterResult,
     BattleOrigin,
     BattleStatus,
-    CampaignTerritory,
     Outcome,
     Side,
 )
-from campaigns.selectors import captives_of, rating_of
+from campaigns.selectors import captives_of, holdings, rating_of
 from campaigns.services._common import (
     _rolled_since,
     _rules_error,
     _territory_move,
+    campaign_log_record,
+    require_impartial_battle,
     standing_snapshot_take,
 )
 from gangs.models import AVAILABLE_FOR_BATTLE, Fighter, FighterStatus, Gang
@@ -54,7 +55,10 @@ def battle_scenario_roll(
     _require_scheduled(battle)
     reason = (reason or "").strip()
     set_aside = list(battle.scenario_roll.get("set_aside", []))
-    if battle.scenario_roll.get("dice") or battle.scenario:
+    again = bool(battle.scenario_roll.get("dice") or battle.scenario)
+    if again:
+        if battle.scenario:  # an arbitrator's call (the view's rule), never for his own battle
+            require_impartial_battle(battle, actor, "Rolling the scenario again")
         if not reason:
             raise ValidationError("Give the reason to roll the scenario again: the dice set aside stay on the battle.")
         old = battle.scenario_roll
@@ -83,6 +87,12 @@ def battle_scenario_roll(
     battle.rewards = list(result.rewards)
     battle.crews = {}
     battle.save()
+    if again:
+        last = set_aside[-1]
+        campaign_log_record(gangs=(battle.attacker, battle.defender), event="scenario rolled again", battle=battle,
+                            actor=actor, dice=last["dice"], reason=last["reason"],
+                            description=f"Scenario rolled again: {last['scenario'] or 'the last roll'} set aside, "
+                                        f"now {battle.scenario_name}")  # fmt: skip
     return battle
 
 
@@ -351,6 +361,8 @@ def battle_report_confirm(*, battle: Battle, actor, is_arbitrator: bool) -> Batt
     if battle.status != BattleStatus.REPORTED:
         raise ValidationError("There is no report waiting for confirmation." if battle.status == BattleStatus.SCHEDULED
                               else "This report has been confirmed already.")  # fmt: skip
+    # An arbitrator who plays one of the two gangs confirms only as that gang's player (separation of duties).
+    is_arbitrator = is_arbitrator and actor.pk not in (battle.attacker.owner_id, battle.defender.owner_id)
     if not is_arbitrator and battle.reported_by_id == actor.pk:
         raise ValidationError("The opponent or an arbitrator confirms a report, not the player who entered it.")
     battle.status = BattleStatus.CONFIRMED
@@ -360,12 +372,8 @@ def battle_report_confirm(*, battle: Battle, actor, is_arbitrator: bool) -> Batt
         _territory_move(stakes, battle.attacker, actor, reason=f"Won {battle.scenario_name}", battle=battle)
     # The territories each gang holds as the battle is confirmed (the challenged one moved): the post-battle
     # sequence collects income from these, however often it is reverted and run again later.
-    held = CampaignTerritory.objects.filter(
-        campaign=battle.campaign_id, holder__in=(battle.attacker_id, battle.defender_id)
-    )
-    battle.scenario_facts = {**battle.scenario_facts, "held": {
-        side: sorted(t.pk for t in held if t.holder_id == battle.gang_of(side).pk) for side in Side.values}}  # fmt: skip
-    battle.save(update_fields=["status", "confirmed_by", "confirmed_at", "scenario_facts"])
+    battle.held_at_confirmation = holdings(battle)
+    battle.save(update_fields=["status", "confirmed_by", "confirmed_at", "held_at_confirmation"])
     if battle.is_rescue:
         _rescue_resolve(battle, actor)
     # Hired for this battle only: they leave before the post-battle sequence, which they take no part in.

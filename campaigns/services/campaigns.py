@@ -18,13 +18,14 @@ from campaigns.models import (
     HouseRules,
     new_invite_token,
 )
-from campaigns.selectors import active_memberships
+from campaigns.selectors import active_memberships, unapplied_sequences, unapplied_text
 from campaigns.services import house_rules
 from campaigns.services._common import (
     _lock,
     _require_in_progress,
     _snapshot_all,
     _territory_move,
+    campaign_log_record,
     standing_snapshot_take,
 )
 from content.models import Edition, Territory
@@ -74,6 +75,19 @@ def arbitrator_add(*, campaign: Campaign, user) -> CampaignArbitrator:
     if campaign.arbitrators.filter(user=user).exists():
         raise ValidationError(f"{user} is already an arbitrator of this campaign.")
     return CampaignArbitrator.objects.create(campaign=campaign, user=user)
+
+
+@transaction.atomic
+def arbitrator_remove(*, campaign: Campaign, user) -> None:
+    """An arbitrator steps down or is removed by another; the campaign always keeps one (a campaign nobody
+    arbitrates could never be confirmed, reverted or finished). Its creator may be removed like any other."""
+    _lock(campaign)  # two removals at once: the second counts what the first left
+    arbitrators = list(campaign.arbitrators.select_related("user"))
+    if not any(a.user_id == user.pk for a in arbitrators):
+        raise ValidationError(f"{user} is not an arbitrator of this campaign.")
+    if len(arbitrators) == 1:
+        raise ValidationError(f"{user} is the campaign's last arbitrator: add another before removing them.")
+    campaign.arbitrators.filter(user=user).delete()
 
 
 def _home_settlement(campaign: Campaign, gang: Gang, actor) -> CampaignTerritory | None:
@@ -211,16 +225,31 @@ def _open_cycle(campaign: Campaign, number: int) -> Cycle:
 
 
 @transaction.atomic
-def cycle_advance(*, campaign: Campaign, from_cycle: int | None = None) -> Cycle:
+def cycle_advance(*, campaign: Campaign, from_cycle: int | None = None, reason: str = "", actor=None) -> Cycle:
     """Begin the next cycle. ``from_cycle`` is the cycle the arbitrator's form was shown in: a second
     submit of that form (or a second tab) finds the campaign moved on and is refused, so one click
-    begins one cycle."""
+    begins one cycle. A post-battle sequence of the ending cycle still unapplied holds the next cycle back
+    (its gang's roster is not what the next battles need), unless the arbitrator gives ``reason``, which goes
+    into the campaign log of each gang concerned."""
     _lock(campaign)
     _require_in_progress(campaign)
     if not campaign.has_cycles:
         raise ValidationError("Classic campaigns have no cycles: pair battles freely.")
     if from_cycle is not None and from_cycle != campaign.cycle:
         raise ValidationError(f"Cycle {campaign.cycle} has begun already (in another tab?): nothing more to begin.")
+    ending = campaign.cycles.get(number=campaign.cycle)
+    unapplied = unapplied_sequences(campaign, cycle=ending)
+    reason = (reason or "").strip()
+    if unapplied and not reason:
+        raise ValidationError(
+            f"Cycle {campaign.cycle + 1} cannot begin: post-battle sequences of Cycle {ending.number} are not applied "
+            f"({unapplied_text(unapplied)}). Apply them, or give the reason to begin anyway (it goes into the "
+            "campaign log)."
+        )
+    for battle, gang in unapplied:
+        campaign_log_record(gangs=(gang,), event="cycle begun unapplied", actor=actor, battle=battle,
+                            reason=reason[:300], description=f"Cycle {campaign.cycle + 1} begun with {gang.name}'s "
+                            f"post-battle sequence after {battle.scenario_name} ({battle}) not applied")  # fmt: skip
     cycle = _open_cycle(campaign, campaign.cycle + 1)
     _snapshot_all(campaign, f"Cycle {cycle.number}")
     notify(EventKind.CYCLE_BEGUN, cycle)

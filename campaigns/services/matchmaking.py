@@ -14,7 +14,14 @@ from campaigns.models import (
     CampaignTerritory,
     Cycle,
 )
-from campaigns.selectors import active_memberships, captives_of, contenders, engaged_gang_ids, standings
+from campaigns.selectors import (
+    active_memberships,
+    captives_of,
+    contenders,
+    engaged_gang_ids,
+    standings,
+    unapplied_sequences,
+)
 from campaigns.services import house_rules
 from campaigns.services._common import (
     _current_cycle,
@@ -22,6 +29,8 @@ from campaigns.services._common import (
     _member,
     _require_in_progress,
     _rules_error,
+    campaign_log_record,
+    require_impartial_battle,
 )
 from gangs.ledger import ledger_record
 from gangs.models import Gang, LedgerKind
@@ -130,12 +139,23 @@ def battle_arrange(
 
 
 @transaction.atomic
-def battle_cancel(*, battle: Battle, actor=None) -> None:
-    battle = Battle.objects.select_for_update().get(pk=battle.pk)
+def battle_cancel(*, battle: Battle, actor=None, reason: str = "") -> Battle:
+    """An arbitrator cancels a battle not yet reported, saying why. The battle stays, cancelled, with its dice and
+    the reason, and both gangs' campaign log says so; its gangs are free to fight another battle this cycle."""
+    battle = Battle.objects.select_for_update(of=("self",)).select_related("attacker", "defender").get(pk=battle.pk)
     if battle.status != BattleStatus.SCHEDULED:
         raise ValidationError("Only a battle that has not been reported can be cancelled.")
+    require_impartial_battle(battle, actor, "Cancelling a battle")
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationError("Give the reason the battle is cancelled: it stays in the campaign log.")
     hired_guns_leave(battle=battle, actor=actor, cancelled=True)  # paid back: the battle is not fought
-    battle.delete()
+    battle.status, battle.cancel_reason = BattleStatus.CANCELLED, reason[:300]
+    battle.save(update_fields=["status", "cancel_reason"])
+    campaign_log_record(gangs=(battle.attacker, battle.defender), event="cancelled", battle=battle, actor=actor,
+                        description=f"Battle cancelled: {battle.attacker.name} v {battle.defender.name}",
+                        reason=battle.cancel_reason)  # fmt: skip
+    return battle
 
 
 def _check_stakes(campaign: Campaign, stakes: CampaignTerritory, defender: Gang) -> None:
@@ -149,7 +169,13 @@ def _check_stakes(campaign: Campaign, stakes: CampaignTerritory, defender: Gang)
 
 @transaction.atomic
 def challenge_issue(
-    *, campaign: Campaign, challenger: Gang, target: Gang, stakes: CampaignTerritory | None = None, rescue: bool = False
+    *,
+    campaign: Campaign,
+    challenger: Gang,
+    target: Gang,
+    stakes: CampaignTerritory | None = None,
+    rescue: bool = False,
+    actor=None,
 ) -> Battle:
     """From Cycle 2 the gangs challenge in order, lowest rating first, for a territory or, against the
     gang holding one of their fighters captive, for a Rescue Mission. The challenger attacks."""
@@ -160,8 +186,11 @@ def challenge_issue(
     if challenger.pk == target.pk:
         raise ValidationError("A gang cannot challenge itself.")
     _member(campaign, target)
+    _require_applied(campaign, challenger, target)
     if rescue:
-        return _rescue_issue(campaign, cycle, challenger, target, stakes, origin=BattleOrigin.CHALLENGE)
+        battle = _rescue_issue(campaign, cycle, challenger, target, stakes, origin=BattleOrigin.CHALLENGE)
+        _challenge_log(battle, cycle, "a Rescue Mission", actor)
+        return battle
     engaged = engaged_gang_ids(cycle)
     rated = contenders(standings(campaign))
     turn = next_challenger(rated, done={str(i) for i in engaged})
@@ -179,7 +208,26 @@ def challenge_issue(
     battle = Battle.objects.create(campaign=campaign, cycle=cycle, origin=BattleOrigin.CHALLENGE,
                                    attacker=challenger, defender=target, stakes=stakes)  # fmt: skip
     notify(EventKind.CHALLENGE_ISSUED, battle)
+    _challenge_log(battle, cycle, stakes.territory.name, actor)
     return battle
+
+
+def _require_applied(campaign: Campaign, challenger: Gang, target: Gang) -> None:
+    """A gang whose post-battle sequence is not applied neither challenges nor is challenged."""
+    unapplied = unapplied_sequences(campaign)
+    for gang in (target, challenger):
+        waiting = [b for b, g in unapplied if g.pk == gang.pk]
+        if waiting:
+            raise ValidationError(
+                f"{gang.name} cannot {'be challenged' if gang is target else 'challenge'} yet: its post-battle "
+                f"sequence after {waiting[0].scenario_name} ({waiting[0]}) is not applied."
+            )
+
+
+def _challenge_log(battle: Battle, cycle: Cycle, what: str, actor) -> None:
+    campaign_log_record(gangs=(battle.attacker, battle.defender), event="challenge", battle=battle, actor=actor,
+                        description=f"Cycle {cycle.number} challenge: {battle.attacker.name} challenges "
+                                    f"{battle.defender.name} for {what}")  # fmt: skip
 
 
 def _rescue_issue(campaign, cycle, rescuers: Gang, captors: Gang, stakes, *, origin: str) -> Battle:
@@ -202,7 +250,7 @@ def _rescue_issue(campaign, cycle, rescuers: Gang, captors: Gang, stakes, *, ori
 
 
 @transaction.atomic
-def challenge_pass(*, campaign: Campaign, gang: Gang) -> Cycle:
+def challenge_pass(*, campaign: Campaign, gang: Gang, actor=None) -> Cycle:
     """A gang declines to issue a challenge this cycle, letting the next gang in order challenge."""
     _lock(campaign)
     cycle = _current_cycle(campaign)
@@ -210,4 +258,6 @@ def challenge_pass(*, campaign: Campaign, gang: Gang) -> Cycle:
     if gang.pk in engaged_gang_ids(cycle):
         raise ValidationError(f"{gang.name} already has a battle this cycle or has passed.")
     cycle.passed.add(gang)
+    campaign_log_record(gangs=(gang,), event="pass", actor=actor,
+                        description=f"Cycle {cycle.number}: {gang.name} passes (issues no challenge)")  # fmt: skip
     return cycle

@@ -36,6 +36,9 @@ def territory_assign(*, held: CampaignTerritory, holder: Gang | None, actor, rea
     )
     if held.is_home_settlement:
         raise ValidationError("A Home Settlement cannot be lost.")
+    for gang in (held.holder, holder):
+        if gang is not None and actor is not None and gang.owner_id == actor.pk:
+            raise ValidationError(f"{gang.name} is your own gang: another arbitrator hands its territories over.")
     if holder is not None:
         _member(held.campaign, holder)
     if held.holder_id == (holder.pk if holder else None):

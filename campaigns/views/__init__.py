@@ -18,6 +18,7 @@ from campaigns.views.battles import (
 )
 from campaigns.views.campaigns import (
     arbitrator_add,
+    arbitrator_remove,
     campaign_create,
     campaign_detail,
     campaign_edit,
@@ -44,6 +45,7 @@ from campaigns.views.matchmaking import (
 __all__ = [
     "house_rules_edit",
     "arbitrator_add",
+    "arbitrator_remove",
     "battle_arrange",
     "battle_cancel",
     "battle_confirm",

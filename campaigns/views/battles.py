@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from campaigns import selectors, services
 from campaigns.forms import (
+    CancelForm,
     CrewForm,
     DiceForm,
     ReportForm,
@@ -43,7 +44,7 @@ def battle_detail(request, pk: int, battle_id: int):
         "campaign": access.campaign, "battle": battle, "can_act": can_act, "is_arbitrator": access.is_arbitrator,
         "can_confirm": can_act and (access.is_arbitrator or battle.reported_by_id != request.user.pk),
         "post_battle_gangs": [g for g in (battle.attacker, battle.defender) if access.can_act_for(g.pk)],
-        "crew_sides": _crew_sides(access, battle), "dice_form": ScenarioRollForm(), "facts": selectors.facts_display(battle),
+        "crew_sides": _crew_sides(access, battle), "dice_form": ScenarioRollForm(), "cancel_form": CancelForm(), "facts": selectors.facts_display(battle),
         "roles_pending": services.roles_pending(battle), "roles_form": RolesForm(),
         "can_choose_roles": services.roles_pending(battle) and access.can_act_for(battle.scenario_roll["roll_off"]["winner"]),
         "choice_form": ScenarioChoiceForm(choices=classic_choices(), gangs=Gang.objects.filter(
@@ -82,8 +83,10 @@ def _crew_sides(access, battle) -> list[dict]:
 def battle_cancel(request, pk: int, battle_id: int):
     access, battle = battle_access(request.user, pk, battle_id)
     access.require_arbitrator()
+    form = CancelForm(request.POST)
     try:
-        services.battle_cancel(battle=battle, actor=request.user)
+        services.battle_cancel(battle=battle, actor=request.user,
+                               reason=form.cleaned_data["reason"] if form.is_valid() else "")  # fmt: skip
     except ValidationError as err:
         return _refused(request, err, _battle_url(battle))
     messages.success(request, f"The battle {battle} is cancelled.")

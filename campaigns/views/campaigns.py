@@ -1,4 +1,5 @@
-"""The campaign itself: list, create, the campaign page (and its log fragment), edit, co-arbitrators,
+"""The campaign itself: list, create, the campaign page (and its log fragment), edit, co-arbitrators (added
+and removed),
 joining by invitation, removing a gang, start, cycles, finish, and the territory pool."""
 
 from __future__ import annotations
@@ -77,7 +78,8 @@ def campaign_detail(request, pk: int):
                "rating_chart": charts.standing_chart(page["snapshots"], "rating"),
                "reputation_chart": charts.standing_chart(page["snapshots"], "reputation"),
                "my_gang_ids": access.gang_ids, "pairing_form": PairingForm(),
-               "cycle_form": CycleAdvanceForm(campaign=campaign, unreported=page["unreported"]),
+               "cycle_form": CycleAdvanceForm(campaign=campaign, unreported=page["unreported"],
+                                              unapplied=len(page["unapplied"])),
                "arbitrator_form": ArbitratorForm(), "territory_form": TerritoryAddForm(edition=campaign.edition),
                "join_requests": services.waiting_joins(campaign) if access.is_arbitrator else [],
                **house_rules.settings_panel(campaign)}  # fmt: skip
@@ -115,6 +117,17 @@ def arbitrator_add(request, pk: int):
 def invite_renew(request, pk: int):
     return _arbitrator_move(request, pk, lambda c: services.invite_renew(campaign=c),
                             "A new invitation link: the old one no longer works.")  # fmt: skip
+
+
+@login_required
+@require_POST
+def arbitrator_remove(request, pk: int, user_id: int):
+    access = campaign_access(request.user, pk)
+    access.require_arbitrator()
+    held = get_object_or_404(access.campaign.arbitrators.select_related("user"), user_id=user_id)
+    url = reverse("campaigns:campaign-detail", args=[pk])
+    return _run(request, url, lambda: services.arbitrator_remove(campaign=access.campaign, user=held.user),
+                f"{held.user} is no longer an arbitrator.")  # fmt: skip
 
 
 @login_required
@@ -204,11 +217,13 @@ def cycle_advance(request, pk: int):
     access = campaign_access(request.user, pk)
     access.require_arbitrator()
     campaign = access.campaign
-    form = CycleAdvanceForm(request.POST, campaign=campaign, unreported=selectors.unreported_in_cycle(campaign))
+    form = CycleAdvanceForm(request.POST, campaign=campaign, unreported=selectors.unreported_in_cycle(campaign),
+                            unapplied=1)  # the service decides whether the reason is needed  # fmt: skip
     url = reverse("campaigns:campaign-detail", args=[pk])
     if not form.is_valid():
         return _refused(request, ValidationError([e for errors in form.errors.values() for e in errors]), url)
-    begin = partial(services.cycle_advance, campaign=campaign, from_cycle=form.cleaned_data["cycle"])
+    begin = partial(services.cycle_advance, campaign=campaign, from_cycle=form.cleaned_data["cycle"],
+                    reason=form.cleaned_data["reason"], actor=request.user)  # fmt: skip
     return _run(request, url, begin, "A new cycle has begun.")
 
 

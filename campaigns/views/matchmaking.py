@@ -74,7 +74,7 @@ def challenge_issue(request, pk: int):
     if request.method == "POST" and form.is_valid():
         access.require_gang(form.cleaned_data["challenger"].pk)  # players challenge for their own gangs
         try:
-            services.challenge_issue(campaign=campaign, **form.cleaned_data)
+            services.challenge_issue(campaign=campaign, actor=request.user, **form.cleaned_data)
         except ValidationError as err:
             form.add_error(None, err)
         else:
@@ -94,5 +94,5 @@ def challenge_pass(request, pk: int):
     gang = form.cleaned_data["gang"]
     access.require_gang(gang.pk)
     return _run(request, reverse("campaigns:campaign-detail", args=[pk]),
-                lambda: services.challenge_pass(campaign=access.campaign, gang=gang),
+                lambda: services.challenge_pass(campaign=access.campaign, gang=gang, actor=request.user),
                 f"{gang.name} issues no challenge this cycle.")  # fmt: skip

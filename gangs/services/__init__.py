@@ -31,6 +31,7 @@ from gangs.services.equipment import (
     sale_rule,
     sale_value,
     trading_post_allows,
+    trading_post_level,
 )
 from gangs.services.fighters import (
     TYPE_STAT_FIELDS,
@@ -83,6 +84,7 @@ __all__ = [
     "injury_record",
     "TYPE_STAT_FIELDS",
     "trading_post_allows",
+    "trading_post_level",
     "price_now",
     "buyable_equipment",
     "purchase_buy",

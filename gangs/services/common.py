@@ -65,7 +65,25 @@ def require_on_roster(fighter: Fighter, what: str) -> None:
         raise ValidationError(f"{fighter.name} is {fighter.get_status_display()} and cannot {what}.")
 
 
-def override_record(*, gang: Gang, actor, what: str, reason: str, fighter: Fighter | None = None) -> LedgerEntry:
+def require_impartial(*, gang: Gang, actor, what: str) -> None:
+    """Separation of duties: inside a campaign nobody decides for their own gang what an arbitrator's
+    judgement settles (an override, the fighter's record between battles); another arbitrator of the
+    campaign does (issue 26: "never on one's own gang"). Outside a campaign the owner keeps their own roster."""
+    from gangs.permissions import in_campaign  # permissions reads the models only
+
+    if actor is not None and gang.owner_id == actor.pk and in_campaign(gang):
+        raise ValidationError(
+            f"{what}: {gang.name} is your own gang and plays in a campaign, so another of its arbitrators decides."
+        )
+
+
+def override_record(
+    *, gang: Gang, actor, what: str, reason: str, fighter: Fighter | None = None, by_rule: bool = False
+) -> LedgerEntry:
+    """An override entry. ``by_rule``: what it lets through is a rule's doing (a free recruit the post-battle
+    sequence grants), not an arbitrator's judgement, so the gang's owner may be the one applying it."""
+    if not by_rule:
+        require_impartial(gang=gang, actor=actor, what="An override")
     return ledger_record(
         gang=gang,
         kind=Kind.OVERRIDE,

@@ -40,6 +40,7 @@ from rulebook import gang_rules
 from rulebook.dice import DiceSource, RandomDice
 from rulebook.errors import RulesInputError
 from rulebook.n18 import kit
+from rulebook.n18.campaign import trading
 from rulebook.roster import roll_amount
 
 CLASSIC_SALE_SOURCE = "S3 p99 Trading Post: equipment sells back for half its price"
@@ -55,17 +56,42 @@ N18_SALE_SOURCE = (
 # --- equipment ---------------------------------------------------------------------------------
 
 
-def trading_post_allows(edition: str, equipment: Equipment) -> bool:
+def trading_post_allows(edition: str, equipment: Equipment, level: int | None = None) -> bool:
     """Items anyone may buy outside a fighter's list at list price.
 
-    Classic: armour and wargear that are not rare (S3 p99). 2018+: Common items (N1 Trading Post);
-    Rare and Illegal items wait for a campaign's post-battle Trading Post roll.
+    Classic: armour and wargear that are not rare (S3 p99). 2018+: Common items (N1 Trading Post), and Rare and
+    Illegal items up to ``level``, the Availability Level of the gang's last post-battle Trade action
+    (:func:`trading_post_level`; ``rulebook.n18.campaign.trading``).
     """
     if equipment.cost is None:
         return False
     if edition == Edition.CLASSIC:
         return equipment.kind != EquipmentKind.WEAPON and not equipment.rarity
-    return equipment.rarity.lower() == "common"
+    return trading.may_buy(equipment.rarity, level)
+
+
+def trading_post_level(gang: Gang) -> int | None:
+    """The Availability Level the gang buys Rare and Illegal items at: the best Trade roll of its last applied
+    post-battle sequence (ledger entries ``data["trading_post"]``, not reverted), standing until its next battle is
+    confirmed; None when there is none (2018+ only)."""
+    if gang.edition != Edition.N18:
+        return None
+    rolled = LedgerEntry.objects.filter(gang=gang, data__has_key="trading_post", battle__isnull=False,
+                                        reverses__isnull=True, reversed_by__isnull=True)  # fmt: skip
+    latest = rolled.select_related("battle").order_by("-created_at", "-pk").first()
+    if latest is None:
+        return None
+    battles = type(latest.battle).objects.filter(Q(attacker=gang) | Q(defender=gang), status="confirmed")
+    since = latest.battle.confirmed_at
+    if since is not None and battles.filter(confirmed_at__gt=since).exists():
+        return None  # a battle fought since: that visit to the Trading Post is over
+    return max(entry.data["trading_post"] for entry in rolled.filter(battle=latest.battle_id))
+
+
+def _trading_post_where(equipment: Equipment, level: int | None) -> str:
+    if level is None or trading.may_buy(equipment.rarity, None):
+        return "Trading Post"
+    return f"Trading Post ({equipment.rarity}, at Availability Level {level} from the post-battle Trade action)"
 
 
 def _list_only(fighter: Fighter | None, has_list: bool) -> bool:
@@ -119,6 +145,9 @@ def price_now(gang: Gang, equipment: Equipment, fighter: Fighter | None) -> tupl
         return equipment.cost, f"{gang.house.name} equipment lists"
     if trading_post_allows(gang.edition, equipment):
         return equipment.cost, "Trading Post"
+    level = trading_post_level(gang)
+    if level is not None and trading_post_allows(gang.edition, equipment, level):
+        return equipment.cost, _trading_post_where(equipment, level)
     return None
 
 
@@ -142,6 +171,7 @@ def buyable_equipment(gang: Gang, fighter: Fighter | None) -> list[tuple[Equipme
     found = list(items.filter(Q(list_price__isnull=False) | Q(cost__isnull=False)))
     list_only = _list_only(fighter, any(item.list_price is not None for item in found))
     taken = free_choices_taken(fighter)
+    level = trading_post_level(gang)
     offers = []
     for item in found:
         if item.list_price is not None and fighter is not None and item.list_price == 0:
@@ -149,8 +179,8 @@ def buyable_equipment(gang: Gang, fighter: Fighter | None) -> list[tuple[Equipme
                 offers.append((item, quote[0], where))
         elif item.list_price is not None:
             offers.append((item, item.list_price, where))
-        elif not list_only and trading_post_allows(gang.edition, item):
-            offers.append((item, item.cost, "Trading Post"))
+        elif not list_only and trading_post_allows(gang.edition, item, level):
+            offers.append((item, item.cost, _trading_post_where(item, level)))
     return sorted(offers, key=lambda v: (v[0].category, v[0].name))
 
 

@@ -110,6 +110,7 @@ def fighter_hire(
     data: dict | None = None,
     hired_for=None,
     kit: Sequence[Equipment] = (),
+    granted_by_rule: bool = False,
 ) -> Fighter:
     """Hire from the house list (or the gang additions) at today's price, paid from the Stash; roll the
     starting experience. ``kit``: items bought for the fighter in the same step (each as
@@ -120,7 +121,9 @@ def fighter_hire(
     The gang row is locked first, so two hires at once cannot both pass a limit. Composition limits
     refuse the hire unless an arbitrator gives ``override_reason``. A recruit the rules give for
     nothing (the Home Settlement's) names why in ``free_reason``: no credits change hands and the
-    ledger says so. ``battle`` and ``data`` go on every entry the hire writes.
+    ledger says so. ``battle`` and ``data`` go on every entry the hire writes. ``granted_by_rule``: a recruit a rule
+    grants after a battle (the post-battle sequence), whose limits its ``override_reason`` lets through without an
+    arbitrator (:func:`gangs.services.common.override_record`).
     """
     lock_gang(gang)  # the roster decides the composition limits: parallel hires queue and count each other
     if not fighter_type.recruitable_by(gang.house) or not fighter_type.is_active:
@@ -151,7 +154,8 @@ def fighter_hire(
     )
     if breaches:
         what = f"hired {fighter.name} despite: {'; '.join(breaches)}"
-        override_record(gang=gang, actor=actor, what=what, reason=override_reason, fighter=fighter)
+        override_record(gang=gang, actor=actor, what=what, reason=override_reason, fighter=fighter,
+                        by_rule=granted_by_rule)  # fmt: skip
     included = _included_kit(gang, fighter, fighter_type)
     paid = 0 if free_reason else price
     if free_reason:

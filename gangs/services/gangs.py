@@ -17,6 +17,7 @@ from gangs.models import (
     LedgerEntry,
 )
 from gangs.models import LedgerKind as Kind
+from gangs.services.common import require_impartial
 from rulebook import gang_rules
 from rulebook.errors import RulesInputError
 
@@ -58,6 +59,7 @@ def gang_override(
     what overrides add is bounded by its house rules (:func:`_campaign_override_bounds`)."""
     if not reason.strip():
         raise ValidationError("An override needs a reason.")
+    require_impartial(gang=gang, actor=actor, what="An override")
     campaign_id = _campaign_override_bounds(gang, credits, reputation)
     parts = [f"{v:+d} {label}" for v, label in ((credits, "credits"), (reputation, "Reputation")) if v]
     if experience:

@@ -14,7 +14,8 @@ entry of one action. A server die is final: the next server-rolled injury of a f
 of an undone one, so undoing cannot fish for a better result.
 
 Who may write: :func:`gangs.permissions.record_keeper` (the owner outside a campaign, the campaign's
-arbitrator inside one); the views decide, these functions trust their ``actor``.
+arbitrator inside one); the views decide, and these functions refuse only an owner writing their own
+gang's record inside a campaign (:func:`gangs.services.common.require_impartial`), whoever else arbitrates.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from content.models import Edition, Skill
 from gangs.ledger import ledger_record
 from gangs.models import Fighter, FighterStatus, Gang, LedgerEntry
 from gangs.models import LedgerKind as Kind
-from gangs.services.common import ReusedDice, refuse, require_on_roster, rolls_since
+from gangs.services.common import ReusedDice, refuse, require_impartial, require_on_roster, rolls_since
 from gangs.services.fighters import fighter_status_set, injury_record
 from gangs.stats import fighter_snapshot
 from rulebook.classic.campaign.serious_injury import SERIOUS_INJURY_RULES
@@ -93,6 +94,7 @@ def _entry(fighter: Fighter, token: str, **fields) -> LedgerEntry:
 def record_experience(*, fighter: Fighter, amount: int, reason: str, actor, token: str) -> LedgerEntry:
     """Experience gained in a battle played outside a campaign (or any agreed award), with why."""
     fighter = _lock(fighter)
+    require_impartial(gang=fighter.gang, actor=actor, what="The fighter's record")
     _fresh_token(fighter.gang, token)
     if amount < 1:
         raise ValidationError("Record experience gained as 1 or more; undo an entry to take experience away.")
@@ -105,6 +107,7 @@ def record_experience(*, fighter: Fighter, amount: int, reason: str, actor, toke
 @transaction.atomic
 def record_kills(*, fighter: Fighter, count: int, reason: str, actor, token: str) -> LedgerEntry:
     fighter = _lock(fighter)
+    require_impartial(gang=fighter.gang, actor=actor, what="The fighter's record")
     _fresh_token(fighter.gang, token)
     if count < 1:
         raise ValidationError("Record 1 or more kills; undo an entry to take kills away.")
@@ -138,6 +141,7 @@ def record_status(*, fighter: Fighter, status: str, reason: str, actor, token: s
     captor), Dead or back to Active, with why (kit leaves the dead as in
     :func:`gangs.services.fighters.fighter_status_set`)."""
     fighter = _lock(fighter)
+    require_impartial(gang=fighter.gang, actor=actor, what="The fighter's record")
     _fresh_token(fighter.gang, token)
     allowed = SETTABLE_STATUSES[fighter.gang.edition]
     if status not in allowed:
@@ -238,6 +242,7 @@ def record_lasting_injury(
     read as untreated (Dead); a fighter who did see a Doc is recorded by choosing the Doc's result instead.
     """
     fighter = _lock(fighter)
+    require_impartial(gang=fighter.gang, actor=actor, what="The fighter's record")
     _fresh_token(fighter.gang, token)
     require_on_roster(fighter, "take a Lasting Injury")
     if mode not in (InjuryMode.ROLL, InjuryMode.ENTERED, InjuryMode.CHOSEN):

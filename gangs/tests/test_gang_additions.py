@@ -326,7 +326,7 @@ def test_a_cancelled_battle_sends_its_hired_guns_away_with_their_fee_back(schedu
     gang = battle.attacker
     scum = fighter_hire(gang=gang, fighter_type=additions["hive-scum"], name="Scum", actor=gang.owner,
                         hired_for=battle)  # fmt: skip
-    battle_cancel(battle=battle, actor=gang.owner)
+    battle_cancel(battle=battle, actor=battle.campaign.created_by, reason="the gangs could not meet")
     scum.refresh_from_db()
     gang.refresh_from_db()
     assert scum.status == FighterStatus.RETIRED and gang.stash == 1000 == ledger_totals(gang)["stash"]

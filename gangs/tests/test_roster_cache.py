@@ -192,7 +192,14 @@ def test_what_the_page_shows_of_its_campaign_moves_the_version(client, make_user
     renamed.save()
     page = _page(client, gang)
     assert "Dust Falls League" in page and 'name="override_reason"' not in page
+    # An arbitrator who owns the gang is its player there: no override on his own gang (separation of duties) ...
     arbitrator_add(campaign=renamed, user=gang.owner)
+    assert 'name="override_reason"' not in _page(client, gang)
+    # ... while a user who looked at it before becoming an arbitrator sees the override on the next render.
+    newcomer = make_user()
+    client.force_login(newcomer)
+    assert 'name="override_reason"' not in _page(client, gang)
+    arbitrator_add(campaign=renamed, user=newcomer)
     assert 'name="override_reason"' in _page(client, gang)
     _page(client, gang)
     battle = battle_arrange(campaign=renamed, attacker=gang, defender=rival)

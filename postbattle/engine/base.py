@@ -81,6 +81,12 @@ class Context:
     awards: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
     # The loot caskets this gang's fighters opened (the battle record's ``Casket``s): their contents are its own.
     caskets: tuple = ()
+    # What the territories' boons read (postbattle.engine.territories): the gang's house, whether it is Outlaw,
+    # its Dome Runners, and how many fighters of either side the record says were killed in the battle.
+    house: str = ""
+    outlaw: bool = False
+    dome_runners: int = 0
+    killed_in_battle: int = 0
 
     def name(self, fighter_id: str) -> str:
         info = self.fighters.get(fighter_id) or self.captives.get(fighter_id)

@@ -15,7 +15,6 @@ from postbattle.engine.base import (
     Field,
     Step,
     StepOutcome,
-    TerritoryInfo,
     by_attack,
     injure,
     injury_effects,
@@ -23,6 +22,7 @@ from postbattle.engine.base import (
     since,
     taken_down,
 )
+from postbattle.engine.territories import collect_territory, territory_fields
 from rulebook.dice import DiceSource
 from rulebook.errors import RulesInputError
 from rulebook.n18.campaign import battle_rewards
@@ -40,6 +40,7 @@ from rulebook.n18.campaign.post_battle import (
     MEDICAL_ESCORT,
     POST_BATTLE_INJURY,
     apply_medical_escort,
+    old_battle_wound_check,
     post_battle_action_eligibility,
     post_battle_injury_test,
     roll_home_settlement,
@@ -47,7 +48,7 @@ from rulebook.n18.campaign.post_battle import (
 )
 from rulebook.n18.campaign.record import casket_words
 from rulebook.n18.campaign.scenarios import Reward, roll_reward
-from rulebook.roster import roll_amount
+from rulebook.n18.campaign.trading import trade_roll
 
 # --- 2018+ steps -------------------------------------------------------------------------------------------
 
@@ -63,7 +64,20 @@ def _n18_injury_tests(ctx: Context, fighters: dict, dice: DiceSource, choices: d
         out.fighters[fid] = injury.fighter
     if not out.lines:
         out.line(rule, "No fighter ended the battle Prone or Seriously Injured.")
+    _old_battle_wounds(ctx, out, dice)
     return out
+
+
+def _old_battle_wounds(ctx: Context, out: StepOutcome, dice: DiceSource) -> None:
+    """Old Battle Wound (2018+ Lasting Injury table): after each battle a fighter carrying one took part in, a D6;
+    on a 1 the fighter goes into Convalescence (``rulebook.n18.campaign.post_battle.old_battle_wound_check``). A
+    fighter killed in the battle rolls nothing."""
+    for fid in ctx.results:
+        if fid not in out.fighters or ctx.results[fid].killed or not out.fighters[fid].has_injury("old-battle-wound"):
+            continue
+        wound = old_battle_wound_check(out.fighters[fid], dice)
+        injury_effects(ctx, out, fid, wound, "Old Battle Wound")
+        out.fighters[fid] = wound.fighter
 
 
 def _n18_lasting_injuries(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) -> StepOutcome:
@@ -130,13 +144,6 @@ def _n18_rewards(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) 
     return out
 
 
-def _territory_income(territory: TerritoryInfo, dice: DiceSource) -> int | None:
-    try:
-        return roll_amount(territory.income, dice, f"{territory.name} income")
-    except RulesInputError:
-        return None  # an income the rules leave to the arbitrator (e.g. "2D6x10 to 6D6x10")
-
-
 def _n18_income(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) -> StepOutcome:
     out = StepOutcome(fighters=dict(fighters))
     for territory in ctx.territories:
@@ -155,25 +162,24 @@ def _n18_income(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) -
                     out.effect("recruit", category=recruit["recruit"].lower(), name=name,
                                reason=f"Home Settlement recruit ({recruit['roll']})", dice=since(dice, mark)[1:])  # fmt: skip
         else:
-            credits = _territory_income(territory, dice) if territory.income else 0
-            text = (f"income {territory.income} = {credits} credits" if credits is not None
-                    else f"income {territory.income}: the arbitrator decides it")  # fmt: skip
-            out.line(f"Collect Income: {territory.name}", text if territory.income else "no income", since(dice, mark))
+            collect_territory(ctx, out, territory, dice, choices)
+            continue
         if credits:
             out.effect("credits", amount=credits, reason=f"Collect Income: {territory.name}",
-                       dice=since(dice, mark)[:1] if territory.is_home_settlement else since(dice, mark))  # fmt: skip
+                       dice=since(dice, mark)[:1])  # fmt: skip
     if not ctx.territories:
         out.line("Collect Income", "The gang holds no territory.")
     return out
 
 
 def _n18_income_fields(ctx: Context, fighters: dict) -> list[Field]:
-    if not any(t.is_home_settlement for t in ctx.territories):
-        return []
-    return [
-        Field("recruit", "Roll two D6 for a free recruit (Home Settlement)", "checkbox", initial=True),
-        Field("recruit_name", "Name for a recruit, if one comes", "text", initial=""),
-    ]
+    home = []
+    if any(t.is_home_settlement for t in ctx.territories):
+        home = [
+            Field("recruit", "Roll two D6 for a free recruit (Home Settlement)", "checkbox", initial=True),
+            Field("recruit_name", "Name for a recruit, if one comes", "text", initial=""),
+        ]
+    return home + territory_fields(ctx)
 
 
 def may_act(ctx: Context, fighters: dict) -> list[str]:
@@ -192,7 +198,7 @@ def _patients(fighters: dict) -> list[str]:
 def _n18_action_dice(ctx: Context, fighters: dict) -> str:
     if not may_act(ctx, fighters):  # say so, rather than show a form with nothing to choose
         return "None: no fighter with Gang Hierarchy is free to take an action after this battle."
-    return "D6 for each Medical Escort (and a Lasting Injury roll on 2-5)."
+    return "D6 for each Medical Escort (and a Lasting Injury roll on 2-5); 2D6 for each Trade."
 
 
 def _n18_action_fields(ctx: Context, fighters: dict) -> list[Field]:
@@ -218,9 +224,20 @@ def _n18_action_fields(ctx: Context, fighters: dict) -> list[Field]:
     return out
 
 
+def _trade(out: StepOutcome, dice: DiceSource, name: str, rule: str, nth: int) -> None:
+    """The Trade action: 2D6 for the Availability Level (``rulebook.n18.campaign.trading``). The die's purpose is
+    the n-th trader's, not the fighter's: going back to send another fighter re-uses the dice (every die final)."""
+    mark = len(dice.rolls)
+    rolled = trade_roll(dice, who=f"trader {nth}")
+    out.line(rule, f"{name} visits the Trading Post: Availability Level {rolled['roll'][0]} + {rolled['roll'][1]} = "
+             f"{rolled['level']}; until its next battle the gang may buy Rare and Illegal items up to "
+             f"{rolled['level']}", since(dice, mark), name)  # fmt: skip
+    out.effect("trade", level=rolled["level"], reason=f"{rule}: {name} ({rolled['source']})", dice=since(dice, mark))
+
+
 def _n18_actions(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) -> StepOutcome:
     out = StepOutcome(fighters=dict(fighters))
-    treated, disposed = set(), set()
+    treated, disposed, traded = set(), set(), 0
     for fid in may_act(ctx, fighters):
         action = choices.get(f"action_{fid}") or "Trade"
         kind, _, target = (choices.get(f"target_{fid}") or "").partition(":")
@@ -255,6 +272,9 @@ def _n18_actions(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) 
             if price:
                 share = "half of" if action == "Sell to Guilders" else "the bounty: all of"
                 out.effect("credits", amount=price, reason=f"{rule}: {captive.name} ({share} {captive.value})", dice=[])
+        elif action == "Trade":
+            traded += 1
+            _trade(out, dice, name, rule, traded)
         else:
             out.line(rule, f"{name} {effect['effect']}", (), name)
     for fid in _patients(out.fighters):
@@ -267,6 +287,11 @@ def _n18_actions(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) 
 def _count_dice(ctx: Context, outcome: str, text: str) -> str:
     count = len(taken_down(ctx, outcome))
     return f"{text} for each of {count} fighter(s)" if count else "No dice."
+
+
+def _old_wound_dice(ctx: Context, fighters: dict) -> str:
+    count = sum(1 for fid in ctx.results if fid in fighters and fighters[fid].has_injury("old-battle-wound"))
+    return f" Then a D6 for each of {count} fighter(s) with an Old Battle Wound." if count else ""
 
 
 def _n18_roster(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) -> StepOutcome:
@@ -286,8 +311,10 @@ def _n18_roster(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) -
 N18_STEPS = (
     Step("injury-tests", "Prone & Seriously Injured",
          "A fighter who ended the battle Prone and Seriously Injured tests: on a 3+ they survive; on 1-2 they roll on "
-         "the Lasting Injury table.", POST_BATTLE_INJURY.source,
-         lambda ctx, f: _count_dice(ctx, SERIOUSLY_INJURED, "D6 (then D66 and any further dice on a 1-2)"),
+         "the Lasting Injury table. Then each fighter with an Old Battle Wound who took part rolls a D6: on a 1 they "
+         "go into Convalescence.", POST_BATTLE_INJURY.source,
+         lambda ctx, f: _count_dice(ctx, SERIOUSLY_INJURED, "D6 (then D66 and any further dice on a 1-2)")
+         + _old_wound_dice(ctx, f),
          _n18_injury_tests),
     Step("lasting-injuries", "Lasting Injuries",
          "Each fighter taken Out of Action rolls on the Lasting Injury table (D66: tens die, then units die); every "

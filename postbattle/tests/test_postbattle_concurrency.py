@@ -55,7 +55,7 @@ def test_twenty_reruns_with_the_same_dice_make_one_draft(make_confirmed_battle, 
     while sequence.step < len(engine.steps_for("classic")):
         sequence = services.sequence_step_submit(sequence=sequence, dice=SeededDice(sequence.step), actor=gang.owner)
     services.sequence_apply(sequence=sequence, actor=gang.owner)
-    services.sequence_revert(sequence=sequence, actor=battle.campaign.created_by)
+    services.sequence_revert(sequence=sequence, actor=battle.campaign.created_by, reason="a die was misread")
     outcomes = at_once(20, partial(services.sequence_rerun, sequence=sequence, actor=gang.owner, same_dice=True))
     assert outcomes == ["done"] + ["refused"] * 19
     [draft] = Sequence.objects.filter(battle=battle, gang=gang, state="draft")

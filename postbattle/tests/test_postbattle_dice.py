@@ -120,7 +120,7 @@ def test_a_revert_keeps_the_dice_for_the_next_run(battle):
         sequence = submit(sequence, SeededDice(3), choices={})
     first = lasting(sequence)["inputs"]["dice"]
     services.sequence_apply(sequence=sequence, actor=battle.attacker.owner)
-    services.sequence_revert(sequence=sequence, actor=battle.campaign.created_by)
+    services.sequence_revert(sequence=sequence, actor=battle.campaign.created_by, reason="a die was misread")
     fresh = services.sequence_rerun(sequence=sequence, actor=battle.attacker.owner)  # "from the start"
     fresh = submit(submit(fresh, SeededDice(50)), SeededDice(50))
     assert lasting(fresh)["inputs"]["dice"] == first

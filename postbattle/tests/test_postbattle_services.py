@@ -120,7 +120,7 @@ def test_revert_restores_the_roster_and_a_rerun_with_the_same_dice_gives_the_sam
     services.sequence_apply(sequence=sequence, actor=battle.attacker.owner)
     once = roster_state(*gangs)
     arbitrator = battle.campaign.created_by
-    services.sequence_revert(sequence=sequence, actor=arbitrator)
+    services.sequence_revert(sequence=sequence, actor=arbitrator, reason="a die was misread")
     assert roster_state(*gangs) == before
     assert ledger_totals(battle.attacker)["stash"] == battle.attacker.stash
     again = services.sequence_rerun(sequence=sequence, actor=arbitrator, same_dice=True)
@@ -128,7 +128,7 @@ def test_revert_restores_the_roster_and_a_rerun_with_the_same_dice_gives_the_sam
     services.sequence_apply(sequence=again, actor=arbitrator)
     assert roster_state(*gangs) == once
     with pytest.raises(ValidationError):
-        services.sequence_revert(sequence=sequence, actor=arbitrator)
+        services.sequence_revert(sequence=sequence, actor=arbitrator, reason="a die was misread")
 
 
 def test_memorable_death_gives_the_attacker_experience_and_captured_goes_to_the_opponent(make_confirmed_battle):
@@ -305,7 +305,7 @@ def test_classic_captured_and_dead_fighters_and_no_experience_for_the_dead(make_
     assert ganger0.status == FighterStatus.DEAD
     assert ganger1.status == FighterStatus.CAPTURED and ganger1.captured_by_id == enemy.pk
     assert not gang.purchases.exists()  # a dead classic fighter's kit is lost with them (S3 p84)
-    services.sequence_revert(sequence=sequence, actor=battle.campaign.created_by)
+    services.sequence_revert(sequence=sequence, actor=battle.campaign.created_by, reason="a die was misread")
     assert list(ganger0.purchases.values_list("equipment", flat=True)) == [knife.pk]
 
 

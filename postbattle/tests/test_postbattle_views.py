@@ -56,7 +56,7 @@ CHANGES = [
     ("sequence-back", (0,), "one-step", {}, {"owner": 302, "arbitrator": 302}),
     ("sequence-set-aside", (0,), "one-step", {"reason": "misread die"}, {"owner": 403, "arbitrator": 302}),
     ("sequence-apply", (), finished, {}, {"owner": 302, "arbitrator": 302}),
-    ("sequence-revert", (), applied, {}, {"owner": 403, "arbitrator": 302}),
+    ("sequence-revert", (), applied, {"reason": "misread die"}, {"owner": 403, "arbitrator": 302}),
     ("sequence-rerun", (), "reverted", {"same_dice": "1"}, {"owner": 302, "arbitrator": 302}),
 ]
 
@@ -70,7 +70,7 @@ def prepare(how, battle):
         sequence = services.sequence_start(battle=battle, gang=battle.attacker, actor=None)
         services.sequence_step_submit(sequence=sequence, dice=ScriptedDice([4]), entered=True)
     elif how == "reverted":
-        services.sequence_revert(sequence=applied(battle), actor=battle.campaign.created_by)
+        services.sequence_revert(sequence=applied(battle), actor=battle.campaign.created_by, reason="a die was misread")
     else:
         how(battle)
 

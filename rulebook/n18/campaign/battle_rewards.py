@@ -199,7 +199,11 @@ ACTION_SOURCE = (
     "which an arbitrator can correct"
 )
 ACTION_EFFECTS = {
-    "Trade": {"needs": None, "effect": "visits the Trading Post: the gang buys as usual when updating its roster"},
+    "Trade": {
+        "needs": None,
+        "effect": "visits the Trading Post: 2D6 for the Availability Level; until its next battle "
+        "the gang buys Rare and Illegal items up to it (rulebook.n18.campaign.trading)",
+    },
     "Sell to Guilders": {"needs": "captive", "effect": "sells a captive the gang holds for half its value in credits"},
     "Claim Bounties": {
         "needs": "captive",

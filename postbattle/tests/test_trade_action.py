@@ -1,0 +1,83 @@
+"""The Trade post-battle action (issue 21): its 2D6 is the Availability Level, recorded and final; until the gang's
+next battle it may buy Rare and Illegal items up to that level at the Trading Post, each purchase a ledger entry."""
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from content.models import Equipment
+from gangs.services import buyable_equipment, purchase_buy, trading_post_level
+from postbattle import services
+from rulebook.dice import ScriptedDice
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def battle(make_confirmed_battle):
+    return make_confirmed_battle(edition="n18")
+
+
+def item(slug, rarity, cost):
+    return Equipment.objects.create(edition="n18", slug=slug, name=slug.replace("-", " ").capitalize(), kind="weapon",
+                                    category="special", cost=cost, rarity=rarity)  # fmt: skip
+
+
+def trade(battle, dice):
+    """The attacker's sequence, its Leader trading (the Champion too) in the post-battle actions."""
+    gang = battle.attacker
+    _, _, leader, champion = gang.fighters.order_by("pk")
+    sequence = services.sequence_start(battle=battle, gang=gang, actor=gang.owner)
+    for _ in range(4):
+        sequence = services.sequence_step_submit(sequence=sequence, dice=ScriptedDice([3] * 8), actor=gang.owner,
+                                                 choices={"recruit": False})  # fmt: skip
+    choices = {f"action_{leader.pk}": "Trade", f"action_{champion.pk}": "Trade"}
+    sequence = services.sequence_step_submit(sequence=sequence, dice=ScriptedDice(dice), entered=True,
+                                             choices=choices, actor=gang.owner)  # fmt: skip
+    return sequence
+
+
+def test_trade_rolls_the_availability_level_and_the_gang_buys_rare_and_illegal_items_up_to_it(battle):
+    gang = battle.attacker
+    plasma, needler, heavy = (
+        item("plasma-gun", "R9", 100),
+        item("needle-rifle", "I9", 60),
+        item("lascannon", "R12", 200),
+    )
+    with pytest.raises(ValidationError, match="Trading Post does not sell it now"):
+        purchase_buy(gang=gang, equipment=plasma, actor=gang.owner)  # no Trade yet: Common items only
+    sequence = trade(battle, [4, 3, 5, 4])  # Leader 7, Champion 9: the gang buys at 9
+    lines = [line["text"] for line in sequence.draft["steps"]["actions"]["lines"]]
+    assert any("Availability Level 5 + 4 = 9" in text for text in lines)
+    assert [e["level"] for e in sequence.draft["steps"]["actions"]["effects"] if e["op"] == "trade"] == [7, 9]
+    sequence = services.sequence_step_submit(sequence=sequence, dice=ScriptedDice([]), entered=True, actor=gang.owner)
+    services.sequence_apply(sequence=sequence, actor=gang.owner)
+    assert trading_post_level(gang) == 9
+    offers = {equipment.slug: where for equipment, _, where in buyable_equipment(gang, None)}
+    assert "plasma-gun" in offers and "needle-rifle" in offers and "lascannon" not in offers
+    gang.refresh_from_db()
+    stash = gang.stash
+    bought = purchase_buy(gang=gang, equipment=plasma, actor=gang.owner)
+    entry = gang.ledger.order_by("-pk").first()
+    assert bought.price == 100
+    assert entry.credits == -100 and "R9, at Availability Level 9" in entry.reason
+    gang.refresh_from_db()
+    assert gang.stash == stash - 100
+    assert purchase_buy(gang=gang, equipment=needler, actor=gang.owner).price == 60  # Illegal (9): by availability
+    with pytest.raises(ValidationError):
+        purchase_buy(gang=gang, equipment=heavy, actor=gang.owner)
+
+
+def test_going_back_cannot_roll_the_trade_again_and_a_revert_closes_the_trading_post(battle):
+    gang = battle.attacker
+    sequence = trade(battle, [1, 1, 2, 1])
+    sequence = services.sequence_step_back(sequence=sequence, to=4, actor=gang.owner)
+    _, _, leader, champion = gang.fighters.order_by("pk")
+    swapped = {f"action_{leader.pk}": "Trade", f"action_{champion.pk}": "Trade"}
+    sequence = services.sequence_step_submit(sequence=sequence, dice=ScriptedDice([]), entered=True, choices=swapped,
+                                             actor=gang.owner)  # fmt: skip
+    assert [e["level"] for e in sequence.draft["steps"]["actions"]["effects"] if e["op"] == "trade"] == [2, 3]
+    sequence = services.sequence_step_submit(sequence=sequence, dice=ScriptedDice([]), entered=True, actor=gang.owner)
+    services.sequence_apply(sequence=sequence, actor=gang.owner)
+    assert trading_post_level(gang) == 3
+    services.sequence_revert(sequence=sequence, actor=battle.campaign.created_by, reason="the wrong fighter traded")
+    assert trading_post_level(gang) is None
