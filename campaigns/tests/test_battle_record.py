@@ -202,13 +202,14 @@ def test_a_capture_recorded_by_hand_in_a_campaign_names_its_captor(world):
     from gangs.services import record
 
     alice, bob = world["gangs"]["alice"], world["gangs"]["bob"]
+    arbitrator = world["users"]["arbitrator"]  # in a campaign the record is the arbitrator's (separation of duties)
     fighter = roster(bob)[2]
     assert list(StatusForm(fighter=fighter).fields["captor"].queryset) == [alice]
     with pytest.raises(ValidationError, match=f"Say which rival gang holds {fighter.name} captive"):
         record.record_status(
-            fighter=fighter, status="captured", reason="Taken", actor=bob.owner, token=uuid.uuid4().hex
+            fighter=fighter, status="captured", reason="Taken", actor=arbitrator, token=uuid.uuid4().hex
         )
-    record.record_status(fighter=fighter, status="captured", reason="Taken", actor=bob.owner, token=uuid.uuid4().hex,
+    record.record_status(fighter=fighter, status="captured", reason="Taken", actor=arbitrator, token=uuid.uuid4().hex,
                          captor=alice)  # fmt: skip
     fighter.refresh_from_db()
     assert fighter.status == FighterStatus.CAPTURED and fighter.captured_by_id == alice.pk
