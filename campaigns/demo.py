@@ -3,8 +3,10 @@
 Runs after the gangs step (it enters the demo user's and the rival's 2018+ gangs) and adds two more
 demo players with small gangs, all built with the gang and campaign services and seeded dice, so a
 fresh database always gets the same campaign: territories in the pool and held, Cycle 1 paired,
-scenarios rolled, crews picked, both battles reported and confirmed (a territory changes hands),
-then Cycle 2 with the lowest-rated gang's challenge. Idempotent: an existing campaign is left alone.
+scenarios rolled, crews picked, both battles reported and confirmed (a territory changes hands). The rival's
+player co-arbitrates: each arbitrator hands out the other's territories. Cycle 2, with the lowest-rated gang's
+challenge, begins in the post-battle demo step once every Cycle 1 sequence is applied (:func:`begin_cycle_two`).
+Idempotent: an existing campaign is left alone.
 """
 
 from __future__ import annotations
@@ -104,10 +106,21 @@ def build_demo_campaign(*, user, stdout) -> None:
     )  # fmt: skip
     for gang in gangs:
         services.campaign_join(campaign=campaign, gang=gang, user=gang.owner)
+    # The rival's player co-arbitrates: an arbitrator decides nothing for his own gang, so each hands out the
+    # other's territories (separation of duties).
+    arbitrators = [user]
+    if owners["Forge Hammers"] is not None:
+        arbitrators.append(owners["Forge Hammers"])
+        services.arbitrator_add(campaign=campaign, user=owners["Forge Hammers"])
+
+    def impartial(gang):
+        return next((a for a in arbitrators if a.pk != gang.owner_id), None)
+
     pool = [services.territory_add(campaign=campaign, territory=t)
             for t in Territory.objects.active().filter(edition=Edition.N18, slug__in=POOL)]  # fmt: skip
     for held, gang in zip(pool, gangs, strict=False):  # the pool may be larger or smaller
-        services.territory_assign(held=held, holder=gang, actor=user, reason="Demo: starting territory")
+        if impartial(gang) is not None:
+            services.territory_assign(held=held, holder=gang, actor=impartial(gang), reason="Demo: starting territory")
     services.campaign_start(campaign=campaign)
     cycle = services.cycle_pair(campaign=campaign, dice=dice)
     for battle in cycle.battles.order_by("pk"):
@@ -120,8 +133,15 @@ def build_demo_campaign(*, user, stdout) -> None:
         services.battle_report_confirm(battle=battle, actor=battle.defender.owner, is_arbitrator=False)
     unclaimed = CampaignTerritory.objects.filter(campaign=campaign, holder__isnull=True).first()
     first = cycle.battles.order_by("pk").first()
-    if unclaimed is not None:
-        services.territory_assign(held=unclaimed, holder=first.winner, actor=user, reason=f"Won {first.scenario_name}")
+    if unclaimed is not None and first.winner is not None and impartial(first.winner) is not None:
+        services.territory_assign(held=unclaimed, holder=first.winner, actor=impartial(first.winner),
+                                  reason=f"Won {first.scenario_name}")  # fmt: skip
+    stdout.write(f"Demo campaign {NAME}: {len(gangs)} gangs, Cycle 1 fought (the post-battle step begins Cycle 2).")
+
+
+def begin_cycle_two(campaign: Campaign, dice) -> None:
+    """Cycle 2 once every Cycle 1 post-battle sequence is applied (the post-battle demo step calls this): the
+    lowest-rated gang's challenge, its scenario rolled."""
     services.cycle_advance(campaign=campaign)
     queue = challenge_queue(campaign, standings(campaign), current_cycle(campaign))
     challenger, target = queue[0].gang, queue[-1].gang
@@ -129,4 +149,3 @@ def build_demo_campaign(*, user, stdout) -> None:
     if stakes is not None:
         challenge = services.challenge_issue(campaign=campaign, challenger=challenger, target=target, stakes=stakes)
         services.battle_scenario_roll(battle=challenge, dice=dice)
-    stdout.write(f"Demo campaign {NAME}: {len(gangs)} gangs, Cycle 2 under way.")

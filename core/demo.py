@@ -21,9 +21,9 @@ def demo_user():
 STEPS: list[str] = [
     "content.demo.load_demo_content",
     "gangs.demo.build_demo_gangs",
-    # After the gangs step: a 2018+ campaign in its second cycle with the demo gangs and two more players.
+    # After the gangs step: a 2018+ campaign, Cycle 1 fought, with the demo gangs and two more players.
     "campaigns.demo.build_demo_campaign",
-    # After the campaigns step: it applies one post-battle sequence to a confirmed demo battle.
+    # After the campaigns step: it applies the Cycle 1 post-battle sequences and begins Cycle 2.
     "postbattle.demo.build_demo_post_battle",
     # After the gangs step: a battle in progress between the demo user's gang and the rival's.
     "battles.demo.build_demo_battle",

@@ -1,14 +1,16 @@
-"""Demo data: one completed post-battle sequence in the demo campaign.
+"""Demo data: the post-battle sequences of the demo campaign's Cycle 1, then Cycle 2.
 
 Runs after the campaigns demo step: it takes the demo user's first confirmed battle, walks the demo
-gang through every step with seeded dice and the default choices, and applies it. Idempotent: once
-the demo user has an applied sequence, it does nothing.
+gang through every step with seeded dice and the default choices, and applies it; then the other Cycle 1
+sequences the same way, and begins Cycle 2 (a cycle waits for them). Idempotent: once the demo user has an
+applied sequence, it does nothing.
 """
 
 from __future__ import annotations
 
 from django.db.models import Q
 
+from campaigns.demo import begin_cycle_two
 from campaigns.models import Battle, BattleStatus
 from postbattle import engine, selectors, services
 from postbattle.models import Sequence, SequenceState
@@ -26,7 +28,23 @@ def build_demo_post_battle(*, user, stdout) -> None:
         stdout.write("Skipped the post-battle demo: the demo user has no confirmed battle (run the campaigns step).")
         return
     gang = battle.attacker if battle.attacker.owner_id == user.pk else battle.defender
-    sequence = services.sequence_start(battle=battle, gang=gang, actor=user)
+    _run(battle, gang, gang.owner)
+    stdout.write(f"Demo post-battle sequence applied for {gang.name} after {battle.scenario_name}.")
+    # The other Cycle 1 sequences too: a cycle begins once the last one's are applied (campaigns.services).
+    campaign = battle.campaign
+    cycle_one = Battle.objects.filter(campaign=campaign, cycle__number=1, status=BattleStatus.CONFIRMED)
+    for fought in cycle_one.select_related("attacker__owner", "defender__owner", "campaign").order_by("pk"):
+        for side in (fought.attacker, fought.defender):
+            if not Sequence.objects.filter(battle=fought, gang=side, state=SequenceState.APPLIED).exists():
+                _run(fought, side, side.owner)
+    if campaign.cycle == 1:
+        begin_cycle_two(campaign, SeededDice(7))
+        stdout.write(f"Demo campaign {campaign.name}: Cycle 2 under way.")
+
+
+def _run(battle: Battle, gang, actor) -> None:
+    """Walk ``gang`` through every step with seeded dice and the default choices, and apply it."""
+    sequence = services.sequence_start(battle=battle, gang=gang, actor=actor)
     for index, step in enumerate(engine.steps_for(sequence.edition)):
         if index < sequence.step:
             continue
@@ -34,7 +52,6 @@ def build_demo_post_battle(*, user, stdout) -> None:
         fields = step.fields(context, services.fighters_before(sequence, index))
         choices = {field.name: field.initial for field in fields}
         sequence = services.sequence_step_submit(
-            sequence=sequence, dice=SeededDice(80 + index), choices=choices, actor=user
+            sequence=sequence, dice=SeededDice(80 + index), choices=choices, actor=actor
         )
-    services.sequence_apply(sequence=sequence, actor=user)
-    stdout.write(f"Demo post-battle sequence applied for {gang.name} after {battle.scenario_name}.")
+    services.sequence_apply(sequence=sequence, actor=actor)

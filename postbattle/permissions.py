@@ -18,7 +18,10 @@ from gangs.models import Gang
 
 def sequence_access(user, battle_pk: int, gang_pk: int) -> tuple[Access, Battle, Gang]:
     battle = get_object_or_404(
-        Battle.objects.select_related("campaign", "attacker__owner", "defender__owner"), pk=battle_pk
+        Battle.objects.select_related(
+            "campaign", "attacker__owner", "defender__owner", "attacker__house", "defender__house"
+        ),
+        pk=battle_pk,
     )
     access = campaign_access(user, battle.campaign_id)
     if gang_pk not in (battle.attacker_id, battle.defender_id):

@@ -206,11 +206,20 @@ def test_what_the_page_shows_of_its_campaign_moves_the_version(client, make_user
     assert battle in roster_gang(gang.owner, gang.pk).roster_facts.coming_battles
 
 
-def test_campaign_memberships_and_territories_move_the_version(client, cache_backend, gang, make_gang, make_territory):
+def test_campaign_memberships_and_territories_move_the_version(
+    client, cache_backend, gang, make_gang, make_territory, make_user
+):
     """The printed roster lists the territories held: joining, a territory changing hands and leaving each
     show on the next print, whatever the ledger says."""
     from campaigns.models import CampaignGang
-    from campaigns.services import campaign_create, campaign_join, gang_remove, territory_add, territory_assign
+    from campaigns.services import (
+        arbitrator_add,
+        campaign_create,
+        campaign_join,
+        gang_remove,
+        territory_add,
+        territory_assign,
+    )
 
     client.force_login(gang.owner)
     url = reverse("gangs:gang-print", args=[gang.pk])
@@ -223,7 +232,9 @@ def test_campaign_memberships_and_territories_move_the_version(client, cache_bac
     held = territory_add(campaign=campaign, territory=make_territory("n18", "Old Ruins"))
     territory_assign(held=held, holder=rival, actor=gang.owner, reason="Test")
     rival_version = Gang.objects.get(pk=rival.pk).version
-    territory_assign(held=held, holder=gang, actor=gang.owner, reason="Won it")
+    referee = make_user()  # the owner arbitrates but hands nothing to his own gang: a co-arbitrator does
+    arbitrator_add(campaign=campaign, user=referee)
+    territory_assign(held=held, holder=gang, actor=referee, reason="Won it")
     assert Gang.objects.get(pk=rival.pk).version > rival_version
     assert "Old Ruins" in client.get(url).content.decode()
     version = Gang.objects.get(pk=gang.pk).version

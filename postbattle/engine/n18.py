@@ -198,7 +198,7 @@ def _patients(fighters: dict) -> list[str]:
 def _n18_action_dice(ctx: Context, fighters: dict) -> str:
     if not may_act(ctx, fighters):  # say so, rather than show a form with nothing to choose
         return "None: no fighter with Gang Hierarchy is free to take an action after this battle."
-    return "D6 for each Medical Escort (and a Lasting Injury roll on 2-5); 2D6 for each Trade."
+    return "D6 for each Medical Escort (and a Lasting Injury roll on 2-5); 2D6 for each Trade seeking Rare items."
 
 
 def _n18_action_fields(ctx: Context, fighters: dict) -> list[Field]:
@@ -220,6 +220,12 @@ def _n18_action_fields(ctx: Context, fighters: dict) -> list[Field]:
                 tuple(targets),
                 f"patient:{patients[n]}" if escort else "",
             ),  # fmt: skip
+            Field(
+                f"seek_{fid}",
+                f"{name}: if trading, seek Rare and Illegal items (2D6 for the Availability Level)",
+                "checkbox",
+                initial=False,
+            ),
         ]
     return out
 
@@ -272,7 +278,7 @@ def _n18_actions(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) 
             if price:
                 share = "half of" if action == "Sell to Guilders" else "the bounty: all of"
                 out.effect("credits", amount=price, reason=f"{rule}: {captive.name} ({share} {captive.value})", dice=[])
-        elif action == "Trade":
+        elif action == "Trade" and choices.get(f"seek_{fid}"):
             traded += 1
             _trade(out, dice, name, rule, traded)
         else:

@@ -104,7 +104,7 @@ def test_an_enhanced_boon_follows_the_holders_house(battle, make_territory):
     gang.refresh_from_db()
     assert gang.reputation == before + 2
     _, record = income(up_to_income(battle), [4, 1, 2, 3, 4])  # Home 4; Cawdor: 4D6x5
-    assert credits_for(record, "Bone Shrine") == 50 and "enhanced boon" in record["lines"][-1]["rule"]
+    assert credits_for(record, "Bone Shrine (Cawdor)") == 50 and "enhanced boon" in record["lines"][-1]["rule"]
 
 
 def test_a_double_on_the_collapsed_dome_pays_nothing_and_injures_a_random_fighter(battle, make_territory):

@@ -30,10 +30,27 @@ def trade(battle, dice):
     for _ in range(4):
         sequence = services.sequence_step_submit(sequence=sequence, dice=ScriptedDice([3] * 8), actor=gang.owner,
                                                  choices={"recruit": False})  # fmt: skip
-    choices = {f"action_{leader.pk}": "Trade", f"action_{champion.pk}": "Trade"}
+    choices = {
+        f"action_{leader.pk}": "Trade",
+        f"action_{champion.pk}": "Trade",
+        f"seek_{leader.pk}": True,
+        f"seek_{champion.pk}": True,
+    }
     sequence = services.sequence_step_submit(sequence=sequence, dice=ScriptedDice(dice), entered=True,
                                              choices=choices, actor=gang.owner)  # fmt: skip
     return sequence
+
+
+def test_a_trade_without_seeking_rare_items_rolls_nothing(battle):
+    gang = battle.attacker
+    _, _, leader, champion = gang.fighters.order_by("pk")
+    sequence = services.sequence_start(battle=battle, gang=gang, actor=gang.owner)
+    for _ in range(4):
+        sequence = services.sequence_step_submit(sequence=sequence, dice=ScriptedDice([3] * 8), actor=gang.owner,
+                                                 choices={"recruit": False})  # fmt: skip
+    sequence = services.sequence_step_submit(sequence=sequence, dice=ScriptedDice([]), entered=True, actor=gang.owner,
+                                             choices={f"action_{leader.pk}": "Trade"})  # fmt: skip
+    assert not [e for e in sequence.draft["steps"]["actions"]["effects"] if e["op"] == "trade"]
 
 
 def test_trade_rolls_the_availability_level_and_the_gang_buys_rare_and_illegal_items_up_to_it(battle):
@@ -72,12 +89,13 @@ def test_going_back_cannot_roll_the_trade_again_and_a_revert_closes_the_trading_
     sequence = trade(battle, [1, 1, 2, 1])
     sequence = services.sequence_step_back(sequence=sequence, to=4, actor=gang.owner)
     _, _, leader, champion = gang.fighters.order_by("pk")
-    swapped = {f"action_{leader.pk}": "Trade", f"action_{champion.pk}": "Trade"}
+    # Now only the Champion seeks: he is the first trader and gets the first trader's dice, not new ones.
+    swapped = {f"action_{leader.pk}": "Trade", f"action_{champion.pk}": "Trade", f"seek_{champion.pk}": True}
     sequence = services.sequence_step_submit(sequence=sequence, dice=ScriptedDice([]), entered=True, choices=swapped,
                                              actor=gang.owner)  # fmt: skip
-    assert [e["level"] for e in sequence.draft["steps"]["actions"]["effects"] if e["op"] == "trade"] == [2, 3]
+    assert [e["level"] for e in sequence.draft["steps"]["actions"]["effects"] if e["op"] == "trade"] == [2]
     sequence = services.sequence_step_submit(sequence=sequence, dice=ScriptedDice([]), entered=True, actor=gang.owner)
     services.sequence_apply(sequence=sequence, actor=gang.owner)
-    assert trading_post_level(gang) == 3
+    assert trading_post_level(gang) == 2
     services.sequence_revert(sequence=sequence, actor=battle.campaign.created_by, reason="the wrong fighter traded")
     assert trading_post_level(gang) is None
