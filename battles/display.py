@@ -59,10 +59,24 @@ def _chances(odds: dict) -> list[tuple]:
     ]
 
 
+# Outcomes in the order the game reaches them (a miss before a wound, a Flesh Wound before Out of Action); the
+# rulebook's answers list them alphabetically.
+GAME_ORDER = (
+    "miss", "no_hit", "no_wound", "saved", "unharmed", "no_effect", "stays_put", "no_fall", "pinned", "wound_lost",
+    "flesh_wound", "down", "seriously_injured", "out_of_action",
+)  # fmt: skip
+
+
+def in_game_order(keys) -> list:
+    known = {key: index for index, key in enumerate(GAME_ORDER)}
+    return sorted(keys, key=lambda key: known.get(key, len(GAME_ORDER)))
+
+
 def _distribution(odds: dict, name: str) -> list[tuple]:
     exact = odds.get(f"{name}_exact") or {}
-    return [(words(k), round(100 * v, 1), exact.get(k, "")) for k, v in (odds.get(name) or {}).items()
-            if isinstance(v, (int, float))]  # fmt: skip
+    values = odds.get(name) or {}
+    return [(words(k), round(100 * values[k], 1), exact.get(k, "")) for k in in_game_order(values)
+            if isinstance(values[k], (int, float))]  # fmt: skip
 
 
 def _notes(odds: dict) -> list[str]:
@@ -248,26 +262,34 @@ OUTCOME_WORDS = {
     "out_of_action": "Out of Action",
     "fled": "Fled the battlefield",
 }
+# Each award in words, once and several times ({n}).
 AWARD_WORDS = {
-    "out_of_action": "took out",
-    "leader_or_champion_out_of_action": "took out a Leader or Champion",
-    "rallies": "rallied",
-    "relic_defiled": "defiled a relic",
-    "caches_destroyed": "destroyed a weapon cache",
-    "caches_recovered": "recovered a weapon cache",
+    "out_of_action": ("took an enemy Out of Action", "took {n} enemies Out of Action"),
+    "leader_or_champion_out_of_action": ("took out a Leader or Champion", "took out {n} Leaders or Champions"),
+    "rallies": ("rallied", "rallied {n} times"),
+    "relic_defiled": ("defiled a relic", "defiled {n} relics"),
+    "caches_destroyed": ("destroyed a weapon cache", "destroyed {n} weapon caches"),
+    "caches_recovered": ("recovered a weapon cache", "recovered {n} weapon caches"),
+    "wounding_hits": ("1 wounding hit", "{n} wounding hits"),
 }
 
 
+def award_words(name: str, count: int) -> str:
+    one, several = AWARD_WORDS.get(name, (name.replace("_", " "), f"{name.replace('_', ' ')} ({{n}})"))
+    return one if count == 1 else several.format(n=count)
+
+
 def report_rows(report: dict) -> list[dict]:
+    """Each fighter's end in words ("Out of Action, by Vex"), with the awards, gang by gang."""
     return [
         {
             "name": f["name"],
             "side": report["sides"][f["side"]]["name"],
-            "outcome": OUTCOME_WORDS.get(f["outcome"], f["outcome"]),
+            "outcome": OUTCOME_WORDS.get(f["outcome"], f["outcome"]) + (f", by {f['by_name']}" if f["by_name"] else ""),
             "by": f["by_name"],
-            "awards": ", ".join(f"{AWARD_WORDS.get(k, k)} ×{v}" for k, v in f["awards"].items()),
+            "awards": "; ".join(award_words(k, v) for k, v in f["awards"].items()),
         }
-        for f in report.get("fighters", [])
+        for f in sorted(report.get("fighters", []), key=lambda f: f["side"])
     ]
 
 

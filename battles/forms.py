@@ -444,6 +444,10 @@ TEST_FIELDS = {
     "leadership": ("leader_near",),
     "nerve": ("leader_near", "in_cover_unseen", "broken_this_turn", "near_relic"),
     "fear": ("leader_near", "situation"),
+    "terror": ("leader_near", "situation"),
+    "stupidity": ("leader_near",),
+    "frenzy": ("leader_near",),
+    "hatred": ("leader_near",),
     "escape_pinning": ("friend_within_2",),
     "recovery": ("assisted",),
     "fall": ("height", "edge", "cause"),
@@ -514,7 +518,8 @@ class TestForm(ActionForm):
         else:
             self.fields["fighter"].choices = _fighter_choices(_in_play(self.fighters))
         if "situation" in wanted:
-            self.fields["situation"] = forms.ChoiceField(choices=list(classic.FEAR_SITUATIONS.items()))
+            situations = classic.TERROR_SITUATIONS if test == "terror" else classic.FEAR_SITUATIONS
+            self.fields["situation"] = forms.ChoiceField(choices=list(situations.items()))
         if "edge" in wanted and self.battle.edition == "classic":
             self.fields["edge"] = forms.ChoiceField(choices=list(classic.FALL_EDGES.items()), required=False)
         if "cause" in wanted and self.battle.edition == "n18":

@@ -178,3 +178,22 @@ def test_a_fighter_is_in_one_open_battle_at_a_time(make_battle):
     battle.status = "ended"
     battle.save()
     assert battle_start(gang_a=battle.gang_a, gang_b=battle.gang_b, started_by=battle.player_a, dice=SeededDice(2))
+
+
+@pytest.mark.parametrize(("test", "extra", "dice", "broken"), [
+    ("terror", {"situation": "within_8"}, [6, 6], True),  # 12 > Ld: broken, runs for cover
+    ("stupidity", {}, [1, 1], False),
+    ("frenzy", {}, [1, 1], False),
+    ("hatred", {}, [1, 1], False),
+])  # fmt: skip
+def test_classic_psychology_tests_as_the_command_line_answers_them(make_battle, test, extra, dice, broken):
+    from battles.services import action_odds
+
+    battle = make_battle("classic", fighters=2)
+    (leader, _), _ = sides(battle)
+    params = {"test": test, "fighter": leader.pk, **extra}
+    odds = action_odds(battle=battle, plan=action_plan(battle=battle, kind="test", params=params))
+    assert odds["kind"] == test and "p_pass" in odds
+    action = action_resolve(battle=battle, kind="test", params=params, actor=battle.player_a, dice=dice)
+    reload(leader)
+    assert leader.broken == broken and action.changes

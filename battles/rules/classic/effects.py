@@ -118,6 +118,7 @@ TEST_EFFECTS = {
     # (test, outcome): (field, value, words)
     ("leadership", "broken"): ("broken", True, "is broken"),
     ("fear", "broken"): ("broken", True, "is broken"),
+    ("terror", "broken"): ("broken", True, "is broken and runs for cover"),
     ("nerve", "recovered"): ("broken", False, "recovers his nerve"),
     ("escape_pinning", "escapes"): ("condition", Condition.STANDING, "escapes pinning"),
 }

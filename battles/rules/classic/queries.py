@@ -29,6 +29,15 @@ TESTS = {
     "fear": "Fear test",
     "recovery": "Recovery roll (down)",
     "fall": "Falling",
+    "terror": "Terror test",
+    "stupidity": "Stupidity test",
+    "frenzy": "Frenzy: test to keep control",
+    "hatred": "Hatred test",
+}
+TERROR_SITUATIONS = {
+    "charged_by": "Charged by a terrifying foe",
+    "wants_to_charge": "Wants to charge a terrifying foe",
+    "within_8": 'Within 8" of a terrifying foe at the start of the turn',
 }
 COVER = {"none": "In the open", "partial": "Partial cover (-1)", "cover": "In cover (-2)"}
 SHOOT_MODIFIERS = {
@@ -42,6 +51,7 @@ FEAR_SITUATIONS = {"charged_by": "Charged by a fearsome foe", "wants_to_charge":
 FALL_EDGES = {"": "Falls (no test)", "pinned_or_down": 'Pinned or down within 1" of an edge',
               "lost_combat": 'Lost a fight within 1" of an edge'}  # fmt: skip
 BASIC_CATEGORIES = ("basic", "special", "heavy")
+ADVANCED_TESTS = ("terror", "stupidity", "frenzy", "hatred")
 
 
 def current(fighter, stat: str) -> int:
@@ -219,9 +229,17 @@ def test_plan(params: dict, fighters: list) -> Plan:
     if test == "bottle":
         return _bottle_plan(params["side"], fighters, params)
     query: dict = {"kind": test}
-    if test in ("leadership", "nerve", "fear"):
+    if test in ("leadership", "nerve", "fear", *ADVANCED_TESTS):
         query["Ld"] = fighter.stats["Ld"]
         query.update(_leader_query(fighter, fighters, bool(params.get("leader_near"))))
+    if test in ADVANCED_TESTS:
+        # The Advanced Rules' psychology, as ``python -m rulebook odds classic test`` answers it.
+        if test == "terror":
+            query["situation"] = params.get("situation") or "within_8"
+        if test == "frenzy":
+            query["broken"] = fighter.broken
+        if test == "stupidity":
+            query["in_hand_to_hand"] = fighter.engaged
     if test == "nerve":
         query["broken_this_turn"] = bool(params.get("broken_this_turn"))
         query["in_cover_unseen"] = bool(params.get("in_cover_unseen"))

@@ -1,0 +1,97 @@
+"""A round flows like the game (issue 22): whose activation it is (the gangs alternate from the one with
+Priority), Move and Done on each card, the next fighter who may act shown first, a button on the page answered
+in place (htmx) with only the page's state part, and the friends' tests of a casualty on one line."""
+
+import pytest
+from django.urls import reverse
+
+from battles.forms import new_token
+from battles.models import Phase
+from battles.rules.n18 import activation_side
+from battles.services import battle_advance, battle_priority_set, fighter_adjust, fighter_move
+
+pytestmark = pytest.mark.django_db
+
+
+def in_action_phase(make_battle, fighters=2):
+    battle = make_battle("n18", fighters=fighters)
+    battle_priority_set(battle=battle, side="b", actor=battle.player_a)
+    battle_advance(battle=battle, actor=battle.player_a)
+    battle.refresh_from_db()
+    assert battle.phase == Phase.ACTION
+    return battle
+
+
+def test_the_gangs_alternate_from_the_one_with_priority(make_battle):
+    battle = in_action_phase(make_battle)
+    a1, a2 = battle.fighters.filter(side="a").order_by("order")
+    b1, b2 = battle.fighters.filter(side="b").order_by("order")
+
+    def side():
+        battle.refresh_from_db()
+        return activation_side(battle, list(battle.fighters.all()))
+
+    assert side() == "b"  # Priority
+    fighter_move(battle=battle, fighter=b1, actor=battle.player_b)
+    assert side() == "b"  # his activation has begun: still his gang's
+    fighter_adjust(battle=battle, fighter=b1, field="ready", value=False, actor=battle.player_b)
+    assert side() == "a"
+    fighter_adjust(battle=battle, fighter=a1, field="ready", value=False, actor=battle.player_a)
+    assert side() == "b"
+    fighter_adjust(battle=battle, fighter=b2, field="ready", value=False, actor=battle.player_b)
+    assert side() == "a"  # the second gang has no Ready fighter left: the first activates the rest
+    fighter_adjust(battle=battle, fighter=a2, field="ready", value=False, actor=battle.player_a)
+    assert side() is None
+
+
+def test_the_page_says_whose_activation_and_shows_the_next_fighter_first(client, make_battle):
+    battle = in_action_phase(make_battle)
+    b1 = battle.fighters.get(side="b", order=0)
+    client.force_login(battle.player_a)
+    page = client.get(reverse("battles:battle-detail", args=[battle.pk])).content.decode()
+    assert f"Next activation: <strong>{battle.gang_b.name}</strong>" in page
+    next_up = page[page.index('data-testid="next-up"') : page.index('class="sides"')]
+    assert f'data-testid="fighter-{b1.pk}"' in next_up and 'data-testid="move"' in next_up
+    assert 'data-testid="done"' in next_up
+
+
+def test_a_button_on_the_page_is_answered_in_place(client, make_battle):
+    battle = in_action_phase(make_battle)
+    b1, b2 = battle.fighters.filter(side="b").order_by("order")
+    client.force_login(battle.player_b)
+    url = reverse("battles:fighter-set", args=[battle.pk, b1.pk])
+    headers = {"HX-Request": "true", "HX-Target": "battle-state"}
+    response = client.post(url, {"field": "ready", "value": "0", "once": new_token()}, headers=headers)
+    body = response.content.decode().strip()
+    assert response.status_code == 200 and body.startswith('<div id="battle-state"')
+    assert "<html" not in body and 'hx-swap-oob="true"' in body  # the state part and the message, no page
+    a1 = battle.fighters.get(side="a", order=0)
+    assert f'data-testid="fighter-{a1.pk}" id="next"' in body  # the other gang's turn to activate
+
+
+def pistol_of(fighter) -> str:
+    return next(f"{w['key']}:0" for w in fighter.profile["weapons"] if w["category"] == "pistol")
+
+
+def test_a_casualtys_friends_tests_share_one_line(client, make_battle):
+    from battles.services import action_resolve
+
+    battle = in_action_phase(make_battle, fighters=4)
+    shooter, other = battle.fighters.get(side="a", order=0), battle.fighters.get(side="a", order=1)
+    target = battle.fighters.get(side="b", order=1)  # a Ganger, 1 Wound
+    # hit 6, wound 6, Injury dice 6: Out of Action
+    action_resolve(battle=battle, kind="shoot", actor=battle.player_a, dice=[6, 1, 6, 6],
+                   params={"fighter": shooter.pk, "target": target.pk, "weapon": pistol_of(shooter), "distance": 3})  # fmt: skip
+    target.refresh_from_db()
+    assert target.out_of_action
+    client.force_login(battle.player_a)
+    page = client.get(reverse("battles:battle-detail", args=[battle.pk])).content.decode()
+    prompts = page[page.index('data-testid="prompts"') :]
+    prompts = prompts[: prompts.index("</ul>")]
+    assert prompts.count("<li>") == 1 and prompts.count("test=nerve") == 3
+    # The game moves on (another shot, a miss): those tests are moot and the line goes.
+    action_resolve(battle=battle, kind="shoot", actor=battle.player_a, dice=[1, 1],
+                   params={"fighter": other.pk, "target": battle.fighters.get(side="b", order=2).pk,
+                           "weapon": pistol_of(other), "distance": 3})  # fmt: skip
+    page = client.get(reverse("battles:battle-detail", args=[battle.pk])).content.decode()
+    assert "test=nerve" not in page
