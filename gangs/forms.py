@@ -181,14 +181,6 @@ class HiredGunForm(GameForm):
         return self.battles[self.cleaned_data["battle"]]
 
 
-def availability(rarity: str) -> str:
-    """A 2018+ Trading Post availability as the 2023 book prints it: Common, Rare (9), Illegal (10)."""
-    text = (rarity or "").strip()
-    if text[:1] in ("R", "I") and text[1:].isdigit():
-        return f"{'Rare' if text[0] == 'R' else 'Illegal'} ({text[1:]})"
-    return text
-
-
 # 2023 core rulebook, post-battle sequence, Purchase Equipment and Seek Rare & Illegal Equipment (necrovox copy in
 # yakuzadave/necroman_v2, necrovox_docs/Necromunda_Docs/6-the-rules/17-the-post-battle-sequence.md).
 TRADE_NOTE = (
@@ -206,15 +198,14 @@ class BuyForm(GameForm):
 
     def __init__(self, *args, gang: Gang, fighter: Fighter | None = None, can_override: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
-        offers = buyable_equipment(gang, fighter)
+        # An arbitrator also sees the Rare and Illegal items, bought by override after the Trade roll allows them.
+        offers = buyable_equipment(gang, fighter, with_rare=can_override)
         affordable = [offer for offer in offers if offer[1] <= gang.stash]
         self.items = {str(item.pk): item for item, _, _ in affordable}
         # Grouped by category, in the Armoury's order, so a long Trading Post list reads like the book's.
         groups: dict[str, list] = {category: [] for category in EquipmentCategory.values}
         for item, price, where in affordable:
-            shown = availability(item.rarity) if gang.edition == "n18" and where == "Trading Post" else ""
-            label = f"{item.name} — {price} credits ({where}{f', {shown}' if shown else ''})"
-            groups[item.category].append((str(item.pk), label))
+            groups[item.category].append((str(item.pk), f"{item.name} — {price} credits ({where})"))
         labels = dict(EquipmentCategory.choices)
         self.fields["equipment"].choices = [(labels[c], choices) for c, choices in groups.items() if choices]
         notes = []

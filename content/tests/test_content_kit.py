@@ -165,3 +165,23 @@ def test_cawdor_has_its_redemptionists_and_one_leader_of_either_kind(loaded_cont
     assert [(r["kind"], r.get("count")) for r in cawdor.composition_rules[:2]] == [("min_count", 1), ("max_count", 1)]
     assert listed("cawdor", "shotgun") >= {"cawdor-redemptionist-brethren", "cawdor-redemptor-priest"}
     assert "cawdor-redemptionist-brethren" not in listed("cawdor", "grenade-launcher")  # Special: Specialists only
+
+
+def test_the_profiles_the_2023_book_changed(loaded_content):
+    rig = FighterTypeEquipment.objects.get(
+        fighter_type__slug="gang-additions-arachni-rig", equipment__slug="light-carapace-armour"
+    )
+    assert rig.is_included and rig.cost == 0
+    assert Equipment.objects.get(edition="n18", slug="bio-booster").rarity == "R8"
+    maul = Equipment.objects.get(edition="n18", slug="maul").profiles.get()
+    assert (maul.ap, maul.damage) == (1, "2")
+    whip = Equipment.objects.get(edition="n18", slug="whip").profiles.get()
+    assert (whip.range_code, whip.long_range) == ("E", 3)
+    pistol_traits = {
+        trait
+        for traits in Equipment.objects.filter(edition="n18", category="pistol").values_list(
+            "profiles__traits", flat=True
+        )
+        for trait in traits or ()
+    }
+    assert "Sidearm" in pistol_traits and "Pistol" not in pistol_traits

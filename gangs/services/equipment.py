@@ -151,8 +151,10 @@ def price_now(gang: Gang, equipment: Equipment, fighter: Fighter | None) -> tupl
     return None
 
 
-def buyable_equipment(gang: Gang, fighter: Fighter | None) -> list[tuple[Equipment, int, str]]:
-    """Everything this fighter (or the Stash) can buy now, with price and where from (one query)."""
+def buyable_equipment(gang: Gang, fighter: Fighter | None, with_rare: bool = False) -> list[tuple[Equipment, int, str]]:
+    """Everything this fighter (or the Stash) can buy now, with price and where from (one query). ``with_rare``
+    adds the 2018+ Trading Post's Rare and Illegal items, named with their availability: an arbitrator buys them by
+    override once a Trade post-battle action's Availability level allows them."""
     items = Equipment.objects.active().filter(edition=gang.edition)
     if fighter is not None:
         # Included kit comes with the hire and is not bought again.
@@ -181,6 +183,12 @@ def buyable_equipment(gang: Gang, fighter: Fighter | None) -> list[tuple[Equipme
             offers.append((item, item.list_price, where))
         elif not list_only and trading_post_allows(gang.edition, item, level):
             offers.append((item, item.cost, _trading_post_where(item, level)))
+        elif (
+            with_rare and not list_only and gang.edition == Edition.N18 and kit.availability(item.rarity) != item.rarity
+        ):
+            offers.append(
+                (item, item.cost, f"Trading Post, {kit.availability(item.rarity)}: by override after a Trade roll")
+            )
     return sorted(offers, key=lambda v: (v[0].category, v[0].name))
 
 

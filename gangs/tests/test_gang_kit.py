@@ -104,12 +104,24 @@ def test_frenzon_gives_its_skills_for_the_battle(ganger):
 
 
 def test_the_buy_form_shows_availability_and_how_rare_items_are_bought(ganger):
-    from gangs.forms import BuyForm, availability
+    from gangs.forms import BuyForm
+    from rulebook.n18.kit import availability
 
     item("web-solvent", "Web solvent", EquipmentCategory.PERSONAL, 25, "R8")
     form = BuyForm(gang=ganger.gang)
     labels = [label for _, group in form.fields["equipment"].choices for _, label in group]
-    assert "Flak armour — 10 credits (Trading Post, Common)" in labels
+    assert "Flak armour — 10 credits (Trading Post)" in labels
     assert not any("Web solvent" in label for label in labels)  # Rare (8): only through a Trade action
     assert "Rare (X) and Illegal (X)" in form.fields["equipment"].help_text
+    # The arbitrator sees it, with its availability, to buy by override once the Trade roll allows it.
+    form = BuyForm(gang=ganger.gang, can_override=True)
+    labels = [label for _, group in form.fields["equipment"].choices for _, label in group]
+    assert "Web solvent — 25 credits (Trading Post, Rare (8): by override after a Trade roll)" in labels
     assert (availability("R9"), availability("I10"), availability("Common")) == ("Rare (9)", "Illegal (10)", "Common")
+
+
+def test_a_rare_item_is_bought_only_with_an_override(ganger):
+    solvent = item("web-solvent", "Web solvent", EquipmentCategory.PERSONAL, 25, "R8")
+    with pytest.raises(ValidationError, match="the Trading Post does not sell it now"):
+        purchase_buy(gang=ganger.gang, equipment=solvent, actor=ganger.gang.owner, fighter=ganger)
+    assert buy(ganger, solvent).price == 25

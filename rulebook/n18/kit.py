@@ -24,6 +24,14 @@ from dataclasses import dataclass
 from rulebook.errors import RulesInputError
 
 
+def availability(rarity: str) -> str:
+    """A Trading Post availability as the 2023 book prints it: "R9" is Rare (9), "I10" Illegal (10)."""
+    text = (rarity or "").strip()
+    if text[:1] in ("R", "I") and text[1:].isdigit():
+        return f"{'Rare' if text[0] == 'R' else 'Illegal'} ({text[1:]})"
+    return text
+
+
 @dataclass(frozen=True)
 class Bionic:
     injury: str  # the Lasting Injury's slug (rulebook.n18.campaign.lasting_injury)
