@@ -1,30 +1,50 @@
-"""Logins that resist guessing (django-axes, README.md "Accounts"): the client's address, and a
-growing pause after each failed login before axes locks the username and the address out.
+"""Logins that resist guessing (django-axes, README.md "Accounts"): the client's address, a growing wait
+between failed logins for one username from one address, and axes's lockout of that username from that
+address, and of the address for every username.
 
-The pause makes a password guesser slow long before the lockout stops it, while a person who
-mistypes once or twice barely notices it.
+The wait is a rate limit, never a sleep (issue 26 #4): an attempt that comes too soon is answered 429 at once
+without checking the password, so a guesser is slowed and no worker is held. A person who mistypes once or
+twice barely notices it. Locking a username only together with the address keeps a guesser elsewhere from
+locking its owner out (issue 26 #5).
 """
 
 from __future__ import annotations
 
+import hashlib
+import math
 import time
 
 from axes.handlers.proxy import AxesProxyHandler
 from axes.helpers import get_client_username, get_cool_off, get_failure_limit
 from django.conf import settings
 from django.contrib.auth.signals import user_login_failed
+from django.core.cache import cache
 from django.dispatch import receiver
 from django.shortcuts import render
+from ipware import get_client_ip
 
 
 def client_ip(request) -> str | None:
-    """The address the outermost of ``PROXY_COUNT`` trusted proxies saw (``X-Forwarded-For``), else the socket's.
-
-    Only the right-most entries are the proxies' own; anything left of them the client can forge.
-    """
-    hops = [h.strip() for h in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if h.strip()]
-    if settings.PROXY_COUNT and len(hops) >= settings.PROXY_COUNT:
-        return hops[-settings.PROXY_COUNT]
+    """The client's address, read by django-ipware: with no proxy configured (``PROXY_COUNT`` 0 and no
+    ``TRUSTED_PROXIES``, the default) the socket's, since any ``X-Forwarded-For`` is then the client's own claim;
+    behind proxies, the address the outermost of them saw (the right-most entries are the proxies' own)."""
+    count, trusted = settings.PROXY_COUNT, settings.TRUSTED_PROXIES
+    if count:
+        address, _ = get_client_ip(request, proxy_order="right-most", proxy_count=count,
+                                   request_header_order=["HTTP_X_FORWARDED_FOR"])  # fmt: skip
+        if address:
+            return address
+    elif trusted:
+        # The chain must end with the trusted proxies; the entry left of them is the client.
+        address, _ = get_client_ip(request, proxy_trusted_ips=trusted, request_header_order=["HTTP_X_FORWARDED_FOR"])
+        if address:
+            return address
+        # A chain with entries the client added before ours: the right-most that is not a trusted proxy is the
+        # address our proxy saw (never the proxy itself, which would merge every client into one).
+        hops = [h.strip() for h in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if h.strip()]
+        outside = [h for h in hops if not any(h.startswith(prefix) for prefix in trusted)]
+        if outside:
+            return outside[-1]
     return request.META.get("REMOTE_ADDR")
 
 
@@ -33,18 +53,53 @@ def slowdown_seconds(failures: int) -> float:
     return min(settings.LOGIN_SLOWDOWN_MOST, settings.LOGIN_SLOWDOWN_STEP * max(0, failures - 1))
 
 
-def pause(seconds: float) -> None:
-    time.sleep(seconds)
+def now() -> float:
+    return time.time()
+
+
+def _wait_key(request, credentials=None) -> str:
+    username = attempted_username(request, credentials) or ""
+    return "login-wait:" + hashlib.sha256(f"{username}\n{client_ip(request)}".encode()).hexdigest()
 
 
 @receiver(user_login_failed, dispatch_uid="core.accounts.slow_down_failed_logins")
 def slow_down_failed_logins(sender, credentials, request=None, **kwargs):
-    """Runs after axes has counted this failure (its receiver is connected first, when the axes app loads)."""
+    """After axes has counted this failure (its receiver is connected first, when the axes app loads): the time
+    before which the next try for this username from this address is answered 429 (a rate limit, no sleep)."""
     if request is None or not settings.AXES_ENABLED:
         return
     seconds = slowdown_seconds(AxesProxyHandler.get_failures(request, credentials))
     if seconds:
-        pause(seconds)
+        cache.set(_wait_key(request, credentials), now() + seconds, timeout=math.ceil(seconds) + 1)
+
+
+def login_wait(request) -> float:
+    """Seconds this login attempt must still wait (0: it may try)."""
+    until = cache.get(_wait_key(request))
+    return max(0.0, until - now()) if until else 0.0
+
+
+class LoginRateLimitMiddleware:
+    """Answers a login that comes before its wait is over with 429 at once, before the password is checked."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if request.method == "POST" and request.path_info in _login_paths():
+            wait = login_wait(request)
+            if wait:
+                seconds = math.ceil(wait)
+                response = render(request, "registration/login_wait.html", {"seconds": seconds}, status=429)
+                response["Retry-After"] = str(seconds)
+                return response
+        return self.get_response(request)
+
+
+def _login_paths() -> set[str]:
+    from django.urls import reverse
+
+    return {reverse("login"), reverse("admin:login")}
 
 
 def locked_out(request, original_response=None, credentials=None):

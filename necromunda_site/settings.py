@@ -68,6 +68,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "core.middleware.HtmxMessagesMiddleware",
     "csp.middleware.CSPMiddleware",
+    "core.accounts.LoginRateLimitMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -150,13 +151,17 @@ if not DEBUG:
 # LOGIN_FAILURE_LIMIT failures lock that username, and separately that address, for LOGIN_LOCKOUT_MINUTES.
 AXES_FAILURE_LIMIT = integer(ENV, "LOGIN_FAILURE_LIMIT", 10)
 AXES_COOLOFF_TIME = timedelta(minutes=integer(ENV, "LOGIN_LOCKOUT_MINUTES", 15))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+# A username locks only together with the address it failed from (a guesser elsewhere cannot lock its owner
+# out), and an address for every username (issue 26 #5).
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "core.accounts.locked_out"
 AXES_CLIENT_IP_CALLABLE = "core.accounts.client_ip"
 AXES_USERNAME_CALLABLE = "core.accounts.attempted_username"
-# How many proxies in front of the site append to X-Forwarded-For (the address is the one the outermost saw).
-PROXY_COUNT = integer(ENV, "PROXY_COUNT", 0 if DEBUG else 1)
+# The client's address (core.accounts.client_ip, django-ipware): the socket's unless proxies are configured, as how
+# many append to X-Forwarded-For, or which addresses they have (README.md, Deployment).
+PROXY_COUNT = integer(ENV, "PROXY_COUNT", 0)
+TRUSTED_PROXIES = listing(ENV, "TRUSTED_PROXIES", [])
 LOGIN_SLOWDOWN_STEP = float(ENV.get("LOGIN_SLOWDOWN_STEP", "0.5"))
 LOGIN_SLOWDOWN_MOST = float(ENV.get("LOGIN_SLOWDOWN_MOST", "3"))
 

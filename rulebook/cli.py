@@ -1,6 +1,6 @@
 """The rules engine's command line (the contract in docs/rulebook-cli.md).
 
-    python -m rulebook odds  EDITION ACTION < query.json
+    python -m rulebook odds  EDITION ACTION [--cpu-seconds N] < query.json
     python -m rulebook roll  EDITION ACTION [--seed N | --dice 4,3,6] < query.json
     python -m rulebook table EDITION [TABLE [ROLL]]
     python -m rulebook bench
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import sys
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
@@ -26,7 +27,8 @@ USAGE = """\
 Necromunda rules engine (Underhive Ledger)
 
 usage:
-  python -m rulebook odds  EDITION ACTION < query.json    exact probabilities
+  python -m rulebook odds  EDITION ACTION [--cpu-seconds N] < query.json
+                                                          exact probabilities, within N seconds of CPU
   python -m rulebook roll  EDITION ACTION [--seed N | --dice 4,3,6] < query.json
                                                           one resolution, every die and step
   python -m rulebook table EDITION [TABLE [ROLL]]         a table row, a whole table, or the list
@@ -79,12 +81,43 @@ def _dice_source(options: list[str]):
     return RandomDice()
 
 
+class OverBudget(Exception):
+    """The CPU time ``--cpu-seconds`` allows ran out."""
+
+
+def _cpu_budget(options: list[str]) -> int | None:
+    """``--cpu-seconds N``: the most CPU time the answer may take (the process's own limit, so even a query
+    the rules compute slowly cannot hold a machine); None without the option."""
+    if not options:
+        return None
+    if options[0] != "--cpu-seconds" or len(options) != 2:
+        raise RulesInputError("options", f"odds takes only --cpu-seconds N, got {' '.join(options)}")
+    if not is_whole_number(options[1]) or not 1 <= int(options[1]) <= 3600:
+        raise RulesInputError("cpu-seconds", f"must be a whole number of seconds from 1 to 3600, not {options[1]!r}")
+    return int(options[1])
+
+
+def _limit_cpu(seconds: int) -> None:
+    import resource
+    import signal
+
+    def over(signum, frame):
+        signal.signal(signal.SIGXCPU, signal.SIG_IGN)  # the kernel repeats it each second past the limit
+        raise OverBudget(seconds)
+
+    signal.signal(signal.SIGXCPU, over)
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    spent = math.ceil(used.ru_utime + used.ru_stime)
+    resource.setrlimit(resource.RLIMIT_CPU, (spent + seconds, spent + seconds + 5))
+
+
 def _odds(args: list[str]) -> int:
     _need(args, 2, "action")
     action = editions.action(args[0], args[1])
-    if len(args) > 2:
-        raise RulesInputError("options", f"odds takes no options, got {' '.join(args[2:])}")
+    budget = _cpu_budget(args[2:])
     query = load_query(sys.stdin.read())
+    if budget:
+        _limit_cpu(budget)
     answer = action.odds(query)
     query.refuse_unknown()
     return _emit({"edition": args[0], "action": action.name, **answer})
@@ -144,6 +177,8 @@ def main(argv: list[str]) -> int:
         return _fail(str(exc))
     except RecursionError:
         return _fail("query: too deeply nested")
+    except OverBudget as exc:
+        return _fail(f"cpu-seconds: the answer needs more than the {exc.args[0]} CPU seconds allowed")
     except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:
         # A value of the wrong shape that slipped past the field checks: still the caller's input,
         # so answer as the contract says (exit 2, JSON) rather than with a traceback.

@@ -65,16 +65,27 @@ def _fail(client, username, address="10.1.1.1", path="login"):
 @pytest.mark.django_db
 def test_thirty_wrong_passwords_lock_the_account_with_a_message(client, make_user, settings):
     make_user("jak")
-    statuses = [_fail(client, "jak", address=f"10.0.0.{n}").status_code for n in range(30)]
+    statuses = [_fail(client, "jak", address="10.0.0.1").status_code for n in range(30)]
     limit = settings.AXES_FAILURE_LIMIT
     assert statuses[: limit - 1] == [200] * (limit - 1)  # the form again, with its error
     assert set(statuses[limit:]) == {429}
-    # Locked even with the right password, from yet another address, with a message that says why and for how long.
-    response = client.post(reverse("login"), {"username": "jak", "password": PASSWORD}, REMOTE_ADDR="10.9.9.9")
+    # Locked even with the right password, with a message that says why and for how long.
+    response = client.post(reverse("login"), {"username": "jak", "password": PASSWORD}, REMOTE_ADDR="10.0.0.1")
     assert response.status_code == 429
     page = response.content.decode()
     assert "Too many failed logins" in page and "jak" in page and "15 minutes" in page
     assert "_auth_user_id" not in client.session
+
+
+@pytest.mark.django_db
+def test_failures_from_elsewhere_do_not_lock_the_owner_out(client, make_user, settings):
+    """Issue 26 #5: a username locks only together with the address it failed from, so thirty failures spread
+    over thirty addresses (or claimed ones) leave its owner able to log in."""
+    make_user("jak")
+    statuses = [_fail(client, "jak", address=f"10.0.0.{n}").status_code for n in range(30)]
+    assert set(statuses) == {200}
+    response = client.post(reverse("login"), {"username": "jak", "password": PASSWORD}, REMOTE_ADDR="10.9.9.9")
+    assert response.status_code == 302
 
 
 @pytest.mark.django_db
@@ -94,21 +105,40 @@ def test_the_admin_login_is_locked_too(client, make_user, settings):
     make_user("boss", is_staff=True, is_superuser=True)
     for _ in range(settings.AXES_FAILURE_LIMIT):
         client.post("/admin/login/", {"username": "boss", "password": "wrong"}, REMOTE_ADDR="10.4.4.4")
-    response = client.post("/admin/login/", {"username": "boss", "password": PASSWORD}, REMOTE_ADDR="10.5.5.5")
+    # The username locks together with the address it failed from (issue 26 #5).
+    response = client.post("/admin/login/", {"username": "boss", "password": PASSWORD}, REMOTE_ADDR="10.4.4.4")
     assert response.status_code == 429
 
 
 @pytest.mark.django_db
-def test_failed_logins_are_slowed_more_each_time(client, make_user, settings, monkeypatch):
+def test_failed_logins_wait_longer_each_time_without_a_worker_sleeping(client, make_user, settings, monkeypatch):
+    """Issue 26 #4: the wait is a rate limit: a try before it is over is answered 429 at once, no sleep."""
+    import time
+
     from core import accounts
 
+    def no_sleep(seconds):
+        raise AssertionError("a login made a worker sleep")
+
+    monkeypatch.setattr(time, "sleep", no_sleep)
+    clock = [1000.0]
+    monkeypatch.setattr(accounts, "now", lambda: clock[0])
     settings.LOGIN_SLOWDOWN_STEP, settings.LOGIN_SLOWDOWN_MOST = 0.5, 2
-    pauses = []
-    monkeypatch.setattr(accounts, "pause", pauses.append)
     make_user("jak")
+    waits = []
     for _ in range(6):
-        _fail(client, "jak")
-    assert pauses == [0.5, 1.0, 1.5, 2, 2]  # none after the first failure, then growing to the most
+        assert _fail(client, "jak").status_code == 200
+        early = _fail(client, "jak")  # at once: refused before the password is checked, unless no wait is due
+        if early.status_code == 429:
+            waits.append(float(early["Retry-After"]))
+            assert "Try again in" in early.content.decode()
+        clock[0] += 2  # the longest wait
+    # None after the first failure; the first early try is itself a failure (0.5 s due), then 1, 1.5, 2, 2 s: the
+    # early tries are refused for that long, in whole seconds.
+    assert waits == [1, 2, 2, 2, 2]
+    # Another address, or another username, does not wait.
+    assert _fail(client, "jak", address="10.7.7.7").status_code == 200
+    assert _fail(client, "kal").status_code == 200
 
 
 @pytest.mark.django_db
@@ -132,6 +162,35 @@ def test_the_client_address_is_the_one_the_trusted_proxy_saw(rf, settings):
     assert client_ip(request) == "203.0.113.9"  # the left entry is the client's own claim
     settings.PROXY_COUNT = 0
     assert client_ip(request) == "127.0.0.1"
+
+
+def test_without_a_proxy_configured_a_forwarded_address_is_ignored(rf, settings):
+    """Issue 26 #5: PROXY_COUNT is 0 unless set, so a client-sent X-Forwarded-For changes nothing."""
+    from django.conf import settings as configured
+
+    from core.accounts import client_ip
+
+    assert configured.PROXY_COUNT == 0 and configured.TRUSTED_PROXIES == []  # DEBUG or not
+    settings.PROXY_COUNT = 0
+    request = rf.get("/", REMOTE_ADDR="198.51.100.7", HTTP_X_FORWARDED_FOR="10.9.9.9")
+    assert client_ip(request) == "198.51.100.7"
+    settings.TRUSTED_PROXIES = ["10.0.0.2"]
+    request = rf.get("/", REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR="203.0.113.9, 10.0.0.2")
+    assert client_ip(request) == "203.0.113.9"
+    request = rf.get("/", REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR="6.6.6.6, 203.0.113.9, 10.0.0.2")
+    assert client_ip(request) == "203.0.113.9"  # the client's own claim on the left is not taken
+
+
+@pytest.mark.django_db
+def test_rotating_a_claimed_address_does_not_escape_the_lockout(client, make_user, settings):
+    """Issue 26 #5: with no proxy configured (the default), failures claiming other addresses all count for the
+    real one."""
+    make_user("jak")
+    for n in range(settings.AXES_FAILURE_LIMIT):
+        client.post(reverse("login"), {"username": f"nobody{n}", "password": "wrong"},
+                    REMOTE_ADDR="10.2.2.2", HTTP_X_FORWARDED_FOR=f"10.8.8.{n}")  # fmt: skip
+    response = client.post(reverse("login"), {"username": "jak", "password": PASSWORD}, REMOTE_ADDR="10.2.2.2")
+    assert response.status_code == 429
 
 
 # --- password reset ------------------------------------------------------------------------------

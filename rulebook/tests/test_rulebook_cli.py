@@ -62,3 +62,24 @@ def test_a_number_too_long_to_read_is_named():
     result = run("roll", "classic", "serious-injury", "--seed", digits)
     assert result.returncode == 2
     assert json.loads(result.stderr)["error"].startswith("seed")
+
+
+def test_odds_take_a_cpu_budget():
+    """Issue 26 #10: the command line takes a CPU limit; a bad one is named."""
+    query = json.dumps({"attacker": {"WS": 3, "A": 10, "I": 3, "hatred": True}, "defender": {"WS": 3, "A": 10, "I": 3}})
+    assert run("odds", "classic", "fight", "--cpu-seconds", "30", stdin=query).returncode == 0
+    for bad in (["--cpu-seconds", "0"], ["--cpu-seconds", "x"], ["--cpu-seconds"], ["--seed", "3"]):
+        result = run("odds", "classic", "fight", *bad, stdin=query)
+        assert result.returncode == 2
+        assert json.loads(result.stderr)["error"].split(":")[0] in ("cpu-seconds", "options")
+
+
+def test_an_answer_past_its_cpu_budget_exits_2_naming_it():
+    busy = (
+        "import sys; from rulebook import cli\n"
+        "cli._limit_cpu(1)\n"
+        "n = 0\ntry:\n    while True:\n        n += 1\n"
+        "except cli.OverBudget as exc: sys.exit(cli._fail(f'cpu-seconds: over {exc.args[0]}') )\n"
+    )
+    result = subprocess.run([sys.executable, "-c", busy], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert result.returncode == 2 and json.loads(result.stderr)["error"] == "cpu-seconds: over 1"
