@@ -40,9 +40,12 @@ def rules_in_force(campaign: Campaign, at: datetime | None = None) -> HouseRules
     """The rules in force at ``at`` (now if None): the last version from before it; a campaign that never set
     any has the defaults, which change nothing (an unsaved row)."""
     versions = campaign.house_rule_versions.filter(in_force_from__lte=at or timezone.now())
-    return versions.order_by("-in_force_from", "-pk").first() or HouseRules(
-        campaign=campaign, starting_credits=campaign.starting_credits, in_force_from=campaign.created_at
-    )
+    return versions.order_by("-in_force_from", "-pk").first() or _defaults(campaign)
+
+
+def _defaults(campaign: Campaign) -> HouseRules:
+    """The rules of a campaign that never set any: the defaults, which change nothing (an unsaved row)."""
+    return HouseRules(campaign=campaign, starting_credits=campaign.starting_credits, in_force_from=campaign.created_at)
 
 
 def rule_source(rules: HouseRules) -> str:
@@ -243,5 +246,7 @@ def describe(rules: HouseRules) -> list[tuple[str, str]]:
 
 def settings_panel(campaign: Campaign) -> dict:
     """What the campaign page's settings section shows: the rules in force and every change."""
-    rules = rules_in_force(campaign)
-    return {"house_rules": describe(rules), "house_rules_history": history(campaign), "house_rules_now": rules}
+    changes = history(campaign)  # newest first: the rules in force are the newest already in force (one query)
+    now = timezone.now()
+    rules = next((v for v, _ in changes if v.in_force_from <= now), None) or _defaults(campaign)
+    return {"house_rules": describe(rules), "house_rules_history": changes, "house_rules_now": rules}

@@ -111,7 +111,7 @@ def test_a_battle_pays_by_the_rules_in_force_when_it_was_confirmed_and_a_revert_
     totals = ledger_totals(gang)
     assert (totals["stash"], totals["reputation"]) == (gang.stash, gang.reputation)
     # Reverting the sequence takes the house rules' credits back with the rest.
-    postbattle.sequence_revert(sequence=application.sequence, actor=arbitrator)
+    postbattle.sequence_revert(sequence=application.sequence, actor=arbitrator, reason="a die was misread")
     gang.refresh_from_db()
     assert gang.stash == stash
     assert all(e.reversed_by for e in _rule_entries(gang) if e.reverses is None)

@@ -193,7 +193,7 @@ def test_a_rescue_mission_is_issued_whatever_the_order_passes_or_battles(cycle_t
     assert (battle.attacker, battle.defender, battle.is_rescue) == (high, low, True)
     with pytest.raises(ValidationError, match="Rescue Mission against .* to play already"):
         services.challenge_issue(campaign=campaign, challenger=high, target=low, rescue=True)
-    services.battle_cancel(battle=battle)
+    services.battle_cancel(battle=battle, reason="played another night")
     arranged = services.battle_arrange(campaign=campaign, attacker=high, defender=low, rescue=True)
     assert arranged.is_rescue and arranged.origin == BattleOrigin.ARRANGED
     # high still challenges in its turn: the Rescue Mission took nobody's challenge.
