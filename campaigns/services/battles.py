@@ -264,11 +264,11 @@ def battle_record_of(
                         winner, tuple(str(pk) for pk in facts.get("captives_freed", ())), gangs)  # fmt: skip
 
 
-def _checked_facts(battle: Battle, rows: list[BattleFighterResult], facts: dict, *, bottled, fled) -> dict:
+def _checked_facts(battle: Battle, rows: list[BattleFighterResult], facts: dict, *, bottled, fled, winner) -> dict:
     """Check the report as one record (each fighter's end, each casket against the scenario's rules) and return
     the facts with the caskets as the record stores them."""
     try:
-        record = check_record(battle_record_of(battle, rows, facts, bottled=bottled, fled=fled))
+        record = check_record(battle_record_of(battle, rows, facts, bottled=bottled, fled=fled, winner=winner))
     except RulesInputError as err:
         raise ValidationError(err.message) from err
     if record.caskets:
@@ -334,7 +334,9 @@ def battle_report_submit(
             raise ValidationError(f"Only a Rescue Mission frees captives, and only those {battle.defender.name} holds.")
         facts["captives_freed"] = freed
     bottled = tuple(side for side, did in ((Side.ATTACKER, attacker_bottled), (Side.DEFENDER, defender_bottled)) if did)
-    facts = _checked_facts(battle, rows, facts, bottled=bottled, fled=tuple(side for side, did in fled.items() if did))
+    role = battle.side_of(winner) if winner is not None else None
+    facts = _checked_facts(battle, rows, facts, bottled=bottled, fled=tuple(side for side, did in fled.items() if did),
+                           winner=role)  # fmt: skip
     battle.winner, battle.is_draw = winner, is_draw
     battle.attacker_bottled, battle.defender_bottled = attacker_bottled, defender_bottled
     battle.attacker_fled, battle.defender_fled = attacker_fled, defender_fled
