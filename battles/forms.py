@@ -237,6 +237,13 @@ class ShootForm(ActionForm):
         if acting is not None:
             self.focus_on(acting, "shooter", "shoots", likely=_shot_at)
             self.fields["shooter"].label = f"{acting.name}'s weapon"
+        if self.battle.edition == "n18" and (self.data.get("also_under") or self.initial.get("also_under")):
+            # One more fighter under the marker or template of the shot just made (battles.rules.n18.area_prompt):
+            # any fighter may be under it, friend or foe, and no range is asked.
+            self.fields["also_under"] = forms.BooleanField(required=False, initial=True, widget=forms.HiddenInput)
+            others = [(f.pk, f.name) for f in _in_play(self.fighters) if f != acting]
+            self.fields["target"].choices = self.fields["target"].widget.choices = others
+            self.initial["distance"] = 0
             # Short range unless the player taps Long: one tap fewer for the common shot, and the odds say which.
             self.initial.setdefault("band", "short")
         if self.battle.edition == "classic":
@@ -292,6 +299,7 @@ class ShootForm(ActionForm):
             "modifiers": self.cleaned_data.get("modifiers") or [],
             "modifier": self.cleaned_data.get("modifier") or 0,
             "in_combat_with": self.cleaned_data.get("in_combat_with") or 0,
+            **({"also_under": True} if self.cleaned_data.get("also_under") else {}),
         }
 
 

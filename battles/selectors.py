@@ -42,6 +42,7 @@ def phase_actions(battle: BattleSession) -> list[BattleAction]:
             "fighter_id",
             "casualties",
             "number",
+            "result",
         )
     )
 
@@ -71,7 +72,15 @@ def battle_prompts(
             taken.add(("reinforce", action.side))
         casualty_ids += action.casualties
     casualties = [by_pk[pk] for pk in dict.fromkeys(casualty_ids) if pk in by_pk]
-    return edition_rules(battle.edition).prompts(battle, fighters, casualties, taken)
+    out = edition_rules(battle.edition).prompts(battle, fighters, casualties, taken)
+    shots = [a for a in actions if a.kind == "shoot"]
+    if battle.edition == "n18" and shots:
+        from battles.rules.n18.queries import area_prompt
+
+        # The latest shot's Blast marker or Flame template: who else is under it (asked until the next shot).
+        area = area_prompt(max(shots, key=lambda a: a.number), by_pk)
+        out += [area] if area else []
+    return out
 
 
 def last_target(battle: BattleSession, fighter: BattleFighter, fighters: list[BattleFighter]) -> int | None:

@@ -238,9 +238,10 @@ def _choice(kind: str, request) -> str | None:
 
 
 def _action_form(battle, kind: str, request, fighters, data=None):
-    initial = {k: v for k, v in request.GET.items() if k in ("fighter", "side", "target", "step", "charging")}
+    initial = {k: v for k, v in request.GET.items()
+               if k in ("fighter", "side", "target", "step", "charging", "shooter", "also_under")}  # fmt: skip
     acting = whole_number(initial.get("fighter"))
-    if kind in ("shoot", "fight") and acting is not None and "target" not in initial:
+    if kind in ("shoot", "fight") and acting is not None and "target" not in initial and "also_under" not in initial:
         fighter = next((f for f in fighters if f.pk == acting), None)
         target = selectors.last_target(battle, fighter, fighters) if fighter else None
         if target:

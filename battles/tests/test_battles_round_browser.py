@@ -3,7 +3,10 @@
 first, answered in place), a shot in three taps at most, a charge, an Agility test from the Test menu, Stand up;
 then a classic turn through its four phases with a shot and a fight."""
 
+import re
+
 import pytest
+from playwright.sync_api import expect
 
 from battles.models import BattleSession
 from battles.tests.test_battles_table_speed_browser import Taps, no_horizontal_scroll
@@ -24,10 +27,11 @@ def back_on_the_battle(page, battle):
     page.get_by_test_id("turn").wait_for()
 
 
-def shoot(page, tap, battle, enemies) -> int:
-    """The next fighter shoots the first enemy offered (the one already chosen, else the first button)."""
+def shoot(page, tap, battle, card=None) -> int:
+    """The next fighter (or the one of ``card``) shoots the first enemy offered (the one already chosen, else the
+    first button); the taps it took."""
     start = tap.count
-    tap(next_up(page).get_by_role("link", name="Shoot"))
+    tap((card or next_up(page)).get_by_role("link", name="Shoot"))
     target = page.locator("input[name=target]:checked")
     if not target.count():
         tap(page.locator(".field-target label").first)
@@ -42,9 +46,7 @@ def in_place(page, tap, locator, old_version: str):
     """A button on the battle page, answered in place: the state part is swapped, the page is not reloaded."""
     marker = page.evaluate("window.__kept = Math.random()")
     tap(locator)
-    page.wait_for_function(
-        f"!document.querySelector('#battle-state').getAttribute('hx-get').endsWith('v={old_version}')"
-    )
+    expect(page.locator("#battle-state")).not_to_have_attribute("hx-get", re.compile(f"v={old_version}$"))
     assert page.evaluate("window.__kept") == marker  # the same page: no reload
 
 
@@ -74,14 +76,15 @@ def test_an_n18_round_and_a_classic_turn_in_counted_taps(page, log_in_browser, m
     in_place(page, tap, next_up(page).get_by_test_id("move"), version(page))
     taps["Move"] = tap.count
     assert fighter_name(page) == first  # his activation has begun: still first
-    taps["Shoot (server dice)"] = shoot(page, tap, battle, None)
+    taps["Shoot (server dice)"] = shoot(page, tap, battle)
     assert taps["Shoot (server dice)"] <= 3
 
     # Activation 2 (the other gang): a charge.
     page.get_by_test_id("to-act").wait_for()
-    if next_up(page).get_by_role("link", name="Charge").count():
+    charge = page.locator("article.fighter").get_by_role("link", name="Charge")
+    if charge.count():
         tap.count = 0
-        tap(next_up(page).get_by_role("link", name="Charge"))
+        tap(charge.first)
         weapon = page.locator("input[name=attacker]:checked")
         if not weapon.count():
             tap(page.locator(".field-attacker label").first)
@@ -128,12 +131,16 @@ def test_an_n18_round_and_a_classic_turn_in_counted_taps(page, log_in_browser, m
     in_place(page, tap, page.get_by_test_id(f"fighter-{fighter.pk}").get_by_test_id("stand-up"), version(page))
     fighter.refresh_from_db()
     assert fighter.condition == "active" and not fighter.prone
+    stood = tap.count
+    card = page.get_by_test_id(f"fighter-{fighter.pk}")
+    taps["Stand up, then shoot (server dice)"] = stood + shoot(page, tap, battle, card)
 
     # A classic turn: Movement, Shooting (a shot), Hand-to-hand, Recovery, then the other player's turn.
     classic = make_battle("classic", fighters=2)
+    log_in_browser(classic.player_a)
     page.goto(f"/battles/{classic.pk}/")
     in_place(page, tap, page.get_by_role("button", name="Next phase"), version(page))
-    taps["Classic shot (server dice)"] = shoot(page, tap, classic, None)
+    taps["Classic shot (server dice)"] = shoot(page, tap, classic)
     for _ in range(3):
         in_place(page, tap, page.get_by_role("button", name="Next phase"), version(page))
         leave = page.get_by_test_id("leave-untaken")
@@ -147,3 +154,5 @@ def test_an_n18_round_and_a_classic_turn_in_counted_taps(page, log_in_browser, m
     assert taps["Move"] == 1 and taps.get("Done", 1) == 1
     assert taps["Classic shot (server dice)"] <= 3
     assert taps["Agility test"] <= 4
+    assert taps["Stand up, then shoot (server dice)"] <= 4
+    assert taps.get("Charge and fight (server dice)", 4) <= 4

@@ -2,6 +2,7 @@
 server's dice and with dice rolled at the table and entered by their faces."""
 
 import pytest
+from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -59,8 +60,10 @@ def test_a_shot_in_four_taps_then_three_with_the_target_remembered(page, log_in_
     tap.count = 0
     tap(card(page, second).get_by_role("link", name="Shoot"))
     assert page.get_by_label(target.name, exact=True).is_checked()  # the gang's last target
+    page.get_by_test_id("odds").wait_for()  # Short range is the default band: the odds are there already
+    short = page.get_by_test_id("odds").locator("p.muted").first.inner_text()
     tap(page.get_by_text("Long range", exact=True))
-    page.get_by_test_id("odds").wait_for()
+    expect(page.get_by_test_id("odds").locator("p.muted").first).not_to_have_text(short)  # the long range odds
     tap(page.get_by_test_id("roll"))
     page.wait_for_url(f"**/battles/{battle.pk}/")
     assert tap.count == 3

@@ -35,7 +35,9 @@ The query, read by :class:`rulebook.n18.shot.Shot` (docs/rulebook-cli.md's class
 written out), ``target`` {``T``, ``W``, ``flesh_wounds``, ``state``, ``save`` or ``armour`` (a Trading Post
 name, ``flak`` will do), ``under_marker``, ``cover_from_marker``, ``S`` with ``knockback_blocked``},
 ``distance``, ``cover``, ``modifiers``, ``firepower_dice`` (Rapid Fire, 1 to X, default X) and
-``extra_targets`` (other fighters under a Blast marker or Flame template). Dice a player enters for ``roll``: see :func:`roll`.
+``extra_targets`` (other fighters under a Blast marker or Flame template), ``also_under`` (this target is one more
+fighter under the marker or template of an attack already resolved: no Firepower dice or Ammo test of its own).
+Dice a player enters for ``roll``: see :func:`roll`.
 
 All hits of one Rapid Fire attack go to the target here (the rules let the extra hits go to other fighters
 within 3"); a scattered Blast marker's landing place cannot be known, so for the target a scatter counts as a
@@ -126,7 +128,7 @@ def _next_hit(shot: Shot, state: tuple, face) -> Dist:
 
 def scored_hits(shot: Shot) -> Dist:
     """How many hits a successful hit roll scores: the bullet holes shown for Rapid Fire, else one."""
-    if not shot.rapid_fire:
+    if not shot.rapid_fire or shot.also_under:
         return certain(1)
     return map_dist(firepower(shot.firepower_dice), lambda fp: fp[0])
 
@@ -167,6 +169,8 @@ def results(shot: Shot) -> Dist:
 
 def ammo_symbols(shot: Shot) -> Dist:
     """How many Ammo tests the attack calls for: one per Ammo symbol, or always one for a grenade."""
+    if shot.also_under:
+        return certain(0)  # tested with the attack, for the fighter it was aimed at
     if "Grenade" in shot.traits and shot.profile["ammo"] is not None:
         return certain(1)
     return map_dist(firepower(shot.firepower_dice), lambda fp: fp[1])
@@ -290,7 +294,7 @@ def roll(query: Query, dice: DiceSource) -> dict:
     hit_face = MISS
     if shot.in_range:
         hit_face = 0 if attack.skill is None else roll_hit(dice, attack.skill, attack.hit_modifier)
-    ammo = roll_firepower(shot, dice) if shot.rapid_fire else None
+    ammo = roll_firepower(shot, dice) if shot.rapid_fire and not shot.also_under else None
     hits = 0 if hit_face == MISS else shot.hits_per_hit(ammo["bullet_holes"] if ammo else 1)
     wound_rolls_made = hits
     if hits and "Scattershot" in shot.traits:

@@ -43,7 +43,6 @@ class Shot:
             raise RulesInputError("weapon", f"{profile['weapon']}: {refused}")
         self.traits = traits = trading_post.trait_names(profile)
         self.rapid_fire = trading_post.trait_value(profile, "Rapid Fire", MAX_RAPID_FIRE)
-        self.firepower_dice = self._firepower_dice(query)
         target = query.sub("target")
         fighter, state = read_fighter(target)
         self.fighter = fighter
@@ -53,6 +52,12 @@ class Shot:
         distance = query.number("distance", 0, 200)
         cover = query.choice("cover", COVER, default="none")
         self.extra_targets = query.int("extra_targets", 0, 20, default=0)
+        # One more fighter under the Blast marker or Flame template of an attack already resolved: hit without a
+        # roll, and no Firepower dice or Ammo test of its own (they were rolled with the attack).
+        self.also_under = query.bool("also_under")
+        if self.also_under and not (self.under_marker or "Template" in traits):
+            raise RulesInputError("also_under", "only a fighter under a Blast marker (target.under_marker) or a "
+                                  "Flame template is hit by the same attack")  # fmt: skip
         if self.extra_targets and not traits & {"Blast", "Template"}:
             raise RulesInputError("extra_targets", "only a Blast marker or a Flame template hits other fighters")
         self.range = _range_band(profile, distance, user_strength)
@@ -81,6 +86,7 @@ class Shot:
             knockback_blocked=knockback(target, traits),
         )
         self.in_range = self.range["band"] != "out_of_range" or self.under_marker
+        self.firepower_dice = 0 if self.also_under else self._firepower_dice(query)
 
     def _firepower_dice(self, query: Query) -> int:
         """Up to X Firepower dice for Rapid Fire (X); one for a weapon with an Ammo value; none without."""
@@ -91,7 +97,7 @@ class Shot:
         return query.int("firepower_dice", most, most, default=most)
 
     def hits_per_hit(self, holes: int) -> int:
-        return holes if self.rapid_fire else 1
+        return holes if self.rapid_fire and not self.also_under else 1
 
 
 def refusal(profile: dict) -> str | None:

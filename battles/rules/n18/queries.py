@@ -15,7 +15,7 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 
 from battles.models import Condition
-from battles.rules import Offer, Plan, fighting_weapons, weapon_query
+from battles.rules import Offer, Plan, Prompt, fighting_weapons, weapon_query
 from battles.rules import offered as shared_offered
 from battles.rules import range_bands as shared_range_bands
 from rulebook.errors import RulesInputError
@@ -90,11 +90,53 @@ def shoot_plan(params: dict, fighters: list) -> Plan:
     }
     summary = f'{shooter.name} shoots {target.name} with the {entry["name"]} at {params["distance"]}"'
     warnings = _activation_warnings(shooter)
+    if params.get("also_under"):
+        # One more fighter under the Blast marker or Flame template of the shot just made: hit without a roll, no
+        # Ammo test of its own (``also_under``), and the shooter's activation is not a new one.
+        query["also_under"] = True
+        if "Blast" in area_traits(query):
+            query["target"]["under_marker"] = True
+        summary = f"The {entry['name']}'s {area_word(query)} also hits {target.name}"
+        warnings = []
     if entry["key"] in shooter.jammed_weapons:
         warnings.append(f"The {entry['name']} cannot be used again this battle")
     elif entry["key"] in shooter.failed_weapons:
         warnings.append(f"The {entry['name']} is Out of Ammo")
     return Plan("shoot", "shoot", query, summary, shooter, target, params=params, warnings=warnings)
+
+
+def area_traits(query: dict) -> set:
+    """The Blast and Template traits of a shoot query's weapon (none when the profile cannot be read)."""
+    try:
+        profile = trading_post.read_profile(Query(dict(query)))
+    except RulesInputError:
+        return set()
+    return trading_post.trait_names(profile) & {"Blast", "Template"}
+
+
+def area_word(query: dict) -> str:
+    return "Blast marker" if "Blast" in area_traits(query) else "Flame template"
+
+
+def area_prompt(action, by_pk: dict) -> Prompt | None:
+    """After a shot with a Blast marker or a Flame template: every other fighter under it is hit too (2023 core
+    rulebook, Shooting: Blast markers and templates), each resolved in turn from this prompt; a Blast marker that
+    missed scattered, and a fighter it lands on is resolved the same way. Only the table knows who is under it."""
+    query = action.query or {}
+    shooter = by_pk.get(action.fighter_id)
+    if action.kind != "shoot" or query.get("also_under") or shooter is None or not area_traits(query):
+        return None
+    choice = next(
+        (f"{entry['key']}:{index}" for entry in shooter.profile.get("weapons", [])
+         for index, profile in enumerate(entry["profiles"])
+         if all(query.get(name) == value for name, value in profile["query"].items())),
+        None,
+    )  # fmt: skip
+    if choice is None:
+        return None
+    what = "the scattered Blast marker" if "blast_marker" in (action.result or {}) else f"the {area_word(query)}"
+    params = {"fighter": shooter.pk, "shooter": f"{shooter.pk}:{choice}", "also_under": 1}
+    return Prompt(f"Anyone (else) under {what}? Resolve each", "shoot", params, "hit without a roll", True)
 
 
 def _activation_warnings(fighter) -> list[str]:
