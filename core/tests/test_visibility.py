@@ -163,3 +163,21 @@ def test_a_member_gangs_history_tells_its_campaign_only_to_those_who_see_it(
     assert "+1" in history  # the Home Settlement's Reputation still adds up, whoever looks
     page = client.get(reverse("gangs:fighter-detail", args=[gang.pk, fighter.pk]))
     assert page.status_code == 200
+
+
+# The campaign export holds every gang's ledger: its arbitrators only (a player may see the campaign, not take it).
+EXPORT = {"stranger": 404, "member": 403, "arbitrator": 200, "player": 403}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize(("page", "allowed"), [("campaign-export", EXPORT), ("standings-csv", CAMPAIGN_CONTENT)])
+def test_the_campaign_export_is_the_arbitrators_and_the_standings_the_campaigns(client, world, page, allowed, role):
+    user = world["users"][role]
+    if user is not None:
+        client.force_login(user)
+    response = client.get(reverse(f"campaign_exchange:{page}", args=[world["campaign"].pk]))
+    if role == "anonymous":
+        assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    else:
+        assert response.status_code == allowed[role]
