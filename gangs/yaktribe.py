@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import http.client
 import json
 import re
 import time
@@ -677,6 +678,8 @@ def gang_id_from_address(address: str) -> str | None:
 
 def fetch(gang_id: str) -> bytes:
     """The gang's file from YakTribe, read with a timeout and never more than 1 MiB (and a byte)."""
+    if not settings.YAKTRIBE_URL:
+        raise ValidationError(["This site does not fetch from YakTribe: upload the gang's file or paste its text."])
     url = f"{settings.YAKTRIBE_URL.rstrip('/')}/underhive/json/gang/{gang_id}.json"
     request = urllib.request.Request(url, headers={"User-Agent": "UnderhiveLedger/1 (gang import)"})
     deadline = time.monotonic() + FETCH_SECONDS
@@ -694,7 +697,7 @@ def fetch(gang_id: str) -> bytes:
                     raise slow
     except urllib.error.HTTPError as error:
         raise ValidationError([f"YakTribe answered {error.code} for gang {gang_id}: is the gang public?"]) from None
-    except (urllib.error.URLError, TimeoutError, OSError):
+    except (urllib.error.URLError, TimeoutError, OSError, http.client.HTTPException, ValueError):
         raise slow from None
     if len(raw) > MAX_FILE_BYTES:
         raise ValidationError([f"{NOT_A_GANG}: it is larger than 1 MiB; a gang's file is a few kilobytes."])

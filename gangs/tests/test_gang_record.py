@@ -426,7 +426,7 @@ def test_the_hire_and_buy_forms_offer_only_what_the_services_accept(n18_gang):
     hire = forms.HireForm(gang=loaded)
     offered = [label for _, group in hire.fields["fighter_type"].choices for _, label in group]
     assert not any(label.startswith("Forge Tyrant") for label in offered)  # one Leader already
-    assert "Forge Tyrant (at most one" in hire.fields["fighter_type"].help_text
+    assert "Forge Tyrant: at most one" in hire.fields["fighter_type"].help_text
     assert any(
         label.startswith("Forge Tyrant")
         for _, group in forms.HireForm(gang=loaded, can_override=True).fields["fighter_type"].choices

@@ -232,3 +232,9 @@ def test_a_slow_or_huge_answer_is_cut_off(loaded_content, yaktribe_server, monke
     yaktribe_server.body = b"x" * (3 * 1024 * 1024)
     with pytest.raises(ValidationError, match="larger than 1 MiB"):
         yaktribe.fetch("48213")
+
+
+def test_fetching_can_be_turned_off(settings):
+    settings.YAKTRIBE_URL = ""
+    with pytest.raises(ValidationError, match="does not fetch from YakTribe"):
+        yaktribe.fetch("48213")
