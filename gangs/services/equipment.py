@@ -183,9 +183,7 @@ def buyable_equipment(gang: Gang, fighter: Fighter | None, with_rare: bool = Fal
             offers.append((item, item.list_price, where))
         elif not list_only and trading_post_allows(gang.edition, item, level):
             offers.append((item, item.cost, _trading_post_where(item, level)))
-        elif (
-            with_rare and not list_only and gang.edition == Edition.N18 and kit.availability(item.rarity) != item.rarity
-        ):
+        elif with_rare and not list_only and item.cost is not None and kit.availability(item.rarity) != item.rarity:
             offers.append(
                 (item, item.cost, f"Trading Post, {kit.availability(item.rarity)}: by override after a Trade roll")
             )
@@ -245,7 +243,7 @@ def purchase_buy(
         credits=-price,
         description=f"Bought {equipment.name} for {who}: {price} credits",
         reason=where,
-        data=data,
+        data=data | ({"bionic": {"injury": fitted["injury"].code, "restores": fitted["restores"]}} if fitted else {}),
         actor=actor,
     )
     return purchase

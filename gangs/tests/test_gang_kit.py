@@ -42,6 +42,8 @@ def test_a_bionic_eye_gives_back_the_ballistic_skill_an_eye_injury_took(ganger):
     assert current_stats(ganger)["BS"] == before + 1
     buy(ganger, item("bionic-eye", "Bionic eye", EquipmentCategory.BIONIC))
     assert current_stats(ganger)["BS"] == before
+    bought = ganger.gang.ledger.get(kind="purchase")
+    assert bought.data["bionic"] == {"injury": "eye-injury", "restores": {"BS": -1}}
     (bs,) = [value for value in stat_line(ganger) if value.code == "BS"]
     # The roster keeps both: the injury's loss and the bionic's repair.
     assert [note.rpartition("(")[2] for note in bs.changes] == ["Lasting Injury)", "Bionic)"]
@@ -113,10 +115,14 @@ def test_the_buy_form_shows_availability_and_how_rare_items_are_bought(ganger):
     assert "Flak armour — 10 credits (Trading Post)" in labels
     assert not any("Web solvent" in label for label in labels)  # Rare (8): only through a Trade action
     assert "Rare (X) and Illegal (X)" in form.fields["equipment"].help_text
-    # The arbitrator sees it, with its availability, to buy by override once the Trade roll allows it.
+    # The arbitrator sees it, with its availability, to buy by override once the Trade roll allows it; an item
+    # without a price (the Caryatid, never bought) is not offered.
+    caryatid = item("caryatid", "Caryatid", EquipmentCategory.EXOTIC_BEAST, 0, "R15")
+    Equipment.objects.filter(pk=caryatid.pk).update(cost=None)
     form = BuyForm(gang=ganger.gang, can_override=True)
     labels = [label for _, group in form.fields["equipment"].choices for _, label in group]
     assert "Web solvent — 25 credits (Trading Post, Rare (8): by override after a Trade roll)" in labels
+    assert not any("Caryatid" in label for label in labels)
     assert (availability("R9"), availability("I10"), availability("Common")) == ("Rare (9)", "Illegal (10)", "Common")
 
 
