@@ -227,7 +227,7 @@ class Simulation:
         ledger ends where it was (each entry reversed, then written again)."""
         arbitrator = campaign.created_by
         before = invariants.battle_totals(sequence.battle, sequence.gang)
-        postbattle_services.sequence_revert(sequence=sequence, actor=arbitrator)
+        postbattle_services.sequence_revert(sequence=sequence, actor=arbitrator, reason="a re-run with the same dice")
         self.check_all(campaign, f"{step}: {sequence.gang.name}'s sequence reverted")
         fresh = postbattle_services.sequence_rerun(sequence=sequence, actor=arbitrator, same_dice=True)
         postbattle_services.sequence_apply(sequence=fresh, actor=arbitrator)

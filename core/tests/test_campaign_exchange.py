@@ -160,7 +160,7 @@ def test_an_imported_applied_sequence_can_be_reverted_like_the_original(seasons,
     gang = sequence.gang
     written = LedgerEntry.objects.filter(data__post_battle=sequence.pk).count()
     assert written and sequence.application.undo
-    sequence_revert(sequence=sequence, actor=_arbitrator(campaign))
+    sequence_revert(sequence=sequence, actor=_arbitrator(campaign), reason="a die was misread")
     gang.refresh_from_db()
     totals = ledger_totals(gang)
     assert (totals["stash"], totals["reputation"]) == (gang.stash, gang.reputation)

@@ -19,23 +19,31 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 APPS = ("gangs", "campaigns", "battles", "postbattle", "core", "content")
-# The writers of the totals (gangs.ledger) and the two helpers that pass their amounts straight to it.
-WRITERS = {"ledger_record", "_entry", "experience_award"}
+# The writers of the totals (gangs.ledger), the two helpers that pass their amounts straight to it, and a ledger
+# row built directly (the bulk import writes its entries in one insert).
+WRITERS = {"ledger_record", "_entry", "experience_award", "LedgerEntry"}
 AMOUNTS = {"credits", "experience", "reputation", "amount"}
 
 OWED = {
+    "campaigns.services._common._territory_move": ("rule", "a territory's Reputation while held, given and taken"),
     "campaigns.services.campaigns._home_settlement": ("rule", "Home Settlement: +1 Reputation while held"),
     "campaigns.services.campaigns.gang_remove": ("rule", "the Home Settlement's Reputation given up on leaving"),
+    "campaigns.services.house_rules.on_join": ("rule", "the campaign's house rules: starting credits, Reputation"),
+    "campaigns.services.house_rules.post_battle_credits": (
+        "rule",
+        "the house rules in force when the battle was confirmed",
+    ),
     "campaigns.services.joining.join_accept": ("arbitrator", "only lowers the Stash to what the arbitrator accepts"),
+    "core.campaign_exchange.load.ledger": ("player", "a campaign import: each ledger as the file holds it, checked"),
     "core.management.commands.bench_pages._gang": ("tool", "make bench's data"),
     "gangs.demo._seasoned": ("tool", "the demo command's gangs"),
-    "gangs.exchange._import_fighter": ("player", "an import: flagged 'imported' when it asks to join"),
-    "gangs.exchange.gang_import": ("player", "an import: flagged 'imported' when it asks to join"),
+    "gangs.exchange.import_rows": ("player", "an import: flagged 'imported' when it asks to join"),
     "gangs.services.advancement.advancement_record": ("rule", "an advance spends the experience its table costs"),
     "gangs.services.equipment.purchase_buy": ("rule", "the price list: spends"),
     "gangs.services.equipment.purchase_sell": ("rule", "the Trading Post's sale value (a free item sells for 0)"),
     "gangs.services.fighters._starting_experience": ("rule", "a new fighter's starting experience, rolled"),
     "gangs.services.fighters.experience_award": ("rule", "the post-battle sequence's and the demo's awards"),
+    "gangs.services.fighters.fighter_remove": ("rule", "a hire taken back before the first battle: what was paid"),
     "gangs.services.fighters.fighter_hire": ("rule", "the house list's price: spends"),
     "gangs.services.fighters.hired_guns_leave": ("rule", "a cancelled battle's Hired Gun fee back"),
     "gangs.services.gangs.gang_create": ("rule", "the house's starting credits"),
