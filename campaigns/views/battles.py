@@ -57,11 +57,10 @@ def _crew_sides(access, battle) -> list[dict]:
     """Each side's crew as stored, with its fighters' names, and whether the viewer may pick it."""
     fighters = [f for gang in (battle.attacker, battle.defender) for f in gang.fighters.all()]
     names = {str(f.pk): f.name for f in fighters}
-    # Crews the battle assistant picked (side a is the attacker) when the campaign's own were not picked first.
-    played = battle.sessions.order_by("-pk").values_list("crews", flat=True).first() or {}
     sides = []
-    for side, played_side in zip(Side.values, ("a", "b"), strict=True):
-        crew = battle.crews.get(side) or played.get(played_side) or {}
+    for side in Side.values:
+        # The assistant's picks are in the record too (battles.services.end), when the campaign's were not made first.
+        crew = battle.crews.get(side) or {}
         picked = [str(pk) for pk in crew.get("fighters", [])]
         # Hired for this battle: they join the crew after the picks (and are listed before them).
         hired = [
