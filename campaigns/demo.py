@@ -5,7 +5,8 @@ demo players with small gangs, all built with the gang and campaign services and
 fresh database always gets the same campaign: territories in the pool and held, Cycle 1 paired,
 scenarios rolled, crews picked, both battles reported and confirmed (a territory changes hands). The rival's
 player co-arbitrates: each arbitrator hands out the other's territories. Cycle 2, with the lowest-rated gang's
-challenge, begins in the post-battle demo step once every Cycle 1 sequence is applied (:func:`begin_cycle_two`).
+challenge, begins in the post-battle demo step (:func:`begin_cycle_two`), with the arbitrator's reason for the
+one Cycle 1 sequence left to run.
 Idempotent: an existing campaign is left alone.
 """
 
@@ -15,7 +16,7 @@ from django.contrib.auth import get_user_model
 
 from campaigns import services
 from campaigns.models import Battle, Campaign, CampaignTerritory, Outcome, Side
-from campaigns.selectors import challenge_queue, crew_page, current_cycle, standings
+from campaigns.selectors import challenge_queue, crew_page, current_cycle, standings, unapplied_sequences
 from content.models import Edition, House, Territory
 from gangs import services as gang_services
 from gangs.demo import RIVAL_USERNAME
@@ -139,13 +140,24 @@ def build_demo_campaign(*, user, stdout) -> None:
     stdout.write(f"Demo campaign {NAME}: {len(gangs)} gangs, Cycle 1 fought (the post-battle step begins Cycle 2).")
 
 
-def begin_cycle_two(campaign: Campaign, dice) -> None:
-    """Cycle 2 once every Cycle 1 post-battle sequence is applied (the post-battle demo step calls this): the
-    lowest-rated gang's challenge, its scenario rolled."""
-    services.cycle_advance(campaign=campaign)
+def begin_cycle_two(campaign: Campaign, dice, *, user, reason: str = "") -> None:
+    """Cycle 2 (the post-battle demo step calls this; ``reason``: why it begins with a sequence unapplied): the
+    gangs ahead of the first free challenger pass, and it challenges another gang; both are gangs the demo user
+    does not play, so he arbitrates their battle, and neither waits for a post-battle sequence."""
+    services.cycle_advance(campaign=campaign, reason=reason, actor=user)
     queue = challenge_queue(campaign, standings(campaign), current_cycle(campaign))
-    challenger, target = queue[0].gang, queue[-1].gang
-    stakes = CampaignTerritory.objects.filter(campaign=campaign, is_home_settlement=False, holder=target).first()
+    waiting = {gang.pk for _, gang in unapplied_sequences(campaign)}
+    free = [row.gang for row in queue if row.gang.pk not in waiting and row.gang.owner_id != user.pk]
+    if len(free) < 2:
+        return
+    challenger, target = free[0], free[-1]
+    for row in queue:
+        if row.gang == challenger:
+            break
+        services.challenge_pass(campaign=campaign, gang=row.gang, actor=row.gang.owner)
+    held = CampaignTerritory.objects.filter(campaign=campaign, is_home_settlement=False)
+    stakes = held.filter(holder=target).first() or held.filter(holder__isnull=True).first()
     if stakes is not None:
-        challenge = services.challenge_issue(campaign=campaign, challenger=challenger, target=target, stakes=stakes)
+        challenge = services.challenge_issue(campaign=campaign, challenger=challenger, target=target, stakes=stakes,
+                                             actor=challenger.owner)  # fmt: skip
         services.battle_scenario_roll(battle=challenge, dice=dice)

@@ -30,15 +30,21 @@ def build_demo_post_battle(*, user, stdout) -> None:
     gang = battle.attacker if battle.attacker.owner_id == user.pk else battle.defender
     _run(battle, gang, gang.owner)
     stdout.write(f"Demo post-battle sequence applied for {gang.name} after {battle.scenario_name}.")
-    # The other Cycle 1 sequences too: a cycle begins once the last one's are applied (campaigns.services).
+    # The other Cycle 1 sequences too, but the last side's of a battle the demo user does not play: it is left to
+    # run from the page, and Cycle 2 begins with the arbitrator's reason (a cycle waits for its sequences).
     campaign = battle.campaign
     cycle_one = Battle.objects.filter(campaign=campaign, cycle__number=1, status=BattleStatus.CONFIRMED)
-    for fought in cycle_one.select_related("attacker__owner", "defender__owner", "campaign").order_by("pk"):
-        for side in (fought.attacker, fought.defender):
-            if not Sequence.objects.filter(battle=fought, gang=side, state=SequenceState.APPLIED).exists():
-                _run(fought, side, side.owner)
+    sides = [(fought, side) for fought in cycle_one.select_related("attacker__owner", "defender__owner", "campaign")
+             .order_by("pk") for side in (fought.attacker, fought.defender)]  # fmt: skip
+    left = next((pair for pair in reversed(sides) if user.pk not in (pair[0].attacker.owner_id,
+                                                                     pair[0].defender.owner_id)), None)  # fmt: skip
+    for fought, side in sides:
+        applied = Sequence.objects.filter(battle=fought, gang=side, state=SequenceState.APPLIED).exists()
+        if not applied and (fought, side) != left:
+            _run(fought, side, side.owner)
     if campaign.cycle == 1:
-        begin_cycle_two(campaign, SeededDice(7))
+        why = f"Demo: {left[1].name} runs its post-battle sequence after the first challenge" if left else ""
+        begin_cycle_two(campaign, SeededDice(7), user=user, reason=why)
         stdout.write(f"Demo campaign {campaign.name}: Cycle 2 under way.")
 
 

@@ -74,8 +74,8 @@ def trading_post_level(gang: Gang) -> int | None:
     """The Availability Level the gang buys Rare and Illegal items at: the best Trade roll of its last applied
     post-battle sequence (ledger entries ``data["trading_post"]``, not reverted), standing until its next battle is
     confirmed; None when there is none (2018+ only)."""
-    if gang.edition != Edition.N18:
-        return None
+    if gang.edition != Edition.N18 or getattr(gang, "in_campaign_now", None) is False:
+        return None  # a Trade action is a campaign's post-battle step (a page that knows says so: no query)
     rolled = LedgerEntry.objects.filter(gang=gang, data__has_key="trading_post", battle__isnull=False,
                                         reverses__isnull=True, reversed_by__isnull=True)  # fmt: skip
     latest = rolled.select_related("battle").order_by("-created_at", "-pk").first()
@@ -173,7 +173,9 @@ def buyable_equipment(gang: Gang, fighter: Fighter | None, with_rare: bool = Fal
     found = list(items.filter(Q(list_price__isnull=False) | Q(cost__isnull=False)))
     list_only = _list_only(fighter, any(item.list_price is not None for item in found))
     taken = free_choices_taken(fighter)
-    level = trading_post_level(gang)
+    # Asked only when something Rare or Illegal is on offer at all: a query the Common-only case does not need.
+    rare = any(item.list_price is None and not trading_post_allows(gang.edition, item) for item in found)
+    level = trading_post_level(gang) if rare and not list_only else None
     offers = []
     for item in found:
         if item.list_price is not None and fighter is not None and item.list_price == 0:
