@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 from core.bench.load import load_test, ratio_line
+from core.bench.slowest import print_slowest
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
@@ -66,6 +67,7 @@ def main() -> int:
         "LOG_LEVEL": "WARNING",
     }
     gunicorn = None
+    print_slowest()
     try:
         print(f"== pages and load on {'PostgreSQL' if server else 'SQLite'}, DEBUG off ==", flush=True)
         for setup in (("migrate", "--noinput"), ("load_content",), ("collectstatic", "--noinput")):
