@@ -14,6 +14,7 @@ from pathlib import Path
 
 from core.bench.load import load_test, ratio_line
 from core.bench.notifications import notifications_bench
+from core.bench.slowest import print_slowest
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
@@ -87,6 +88,7 @@ def _pages_and_load(env: dict) -> None:
     server = env["DATABASE_URL"].startswith("postgres")
     workdir = Path(tempfile.mkdtemp(prefix="underhive-bench-"))
     gunicorn = None
+    print_slowest()
     try:
         print(f"== pages and load on {'PostgreSQL' if server else 'SQLite'}, DEBUG off ==", flush=True)
         for setup in (("migrate", "--noinput"), ("load_content",), ("collectstatic", "--noinput")):

@@ -36,6 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
+from typing import NamedTuple
 
 from rulebook.classic import resolution
 from rulebook.classic.resolution import Hit, Target
@@ -171,10 +172,9 @@ def net(dice: tuple[int, ...]) -> int:
 # a million pairs of them for two fighters) - the same exact counts, in a fraction of the time.
 
 
-@dataclass(frozen=True, order=True)
-class KeptRoll:
+class KeptRoll(NamedTuple):
     """A roll as a parry sees it: how many 6s and 1s, and its ``keep`` highest dice, highest first (fewer when
-    fewer were rolled)."""
+    fewer were rolled). A tuple: millions are hashed in a large fight."""
 
     sixes: int
     ones: int
@@ -225,10 +225,6 @@ def _reroll_highest(roll: KeptRoll) -> tuple[KeptRoll, ...]:
     return tuple(_add_die(rest, face) for face in range(1, 7))
 
 
-def _net_of(key) -> int:
-    return key if isinstance(key, int) else key.net
-
-
 def verdict(score_diff: int, attacker_I: int, defender_I: int) -> tuple[str, int]:  # noqa: N803
     """Winner and hits from attacker's score minus defender's (Determine Winner, Number of Hits)."""
     if score_diff > 0:
@@ -267,6 +263,22 @@ def _score_odds(att: Combatant, dfn: Combatant) -> tuple[tuple[tuple[str, int], 
         for key_d, count_d in _fresh(n_d, keep_d):
             states[key_a, key_d] = count_a * count_d
     denominator = 6 ** (n_a + n_d)
+    # The winner of a pair of rolls, from their nets (the loops below ask it for every pair: kept local).
+    offset, att_wins_ties = att.base_score - dfn.base_score, att.I > dfn.I
+    tie = STANDOFF if att.I == dfn.I else (ATTACKER if att_wins_ties else DEFENDER)
+    nets: dict = {}
+
+    def net_of(key) -> int:
+        if type(key) is int:
+            return key
+        found = nets.get(key)
+        if found is None:
+            found = nets[key] = key.net
+        return found
+
+    def winner(pair) -> str:
+        diff = offset + net_of(pair[0]) - net_of(pair[1])
+        return ATTACKER if diff > 0 else DEFENDER if diff < 0 else tie
 
     # Hate re-rolls: the whole roll again when not winning (or always, when asked to).
     for side, fighter, n, keep in ((0, att, n_a, keep_a), (1, dfn, n_d, keep_d)):
@@ -277,9 +289,9 @@ def _score_odds(att: Combatant, dfn: Combatant) -> tuple[tuple[tuple[str, int], 
         # The new roll does not depend on the old one: add up, for each roll of the other side, the count of
         # the pairs re-rolled, then spread that over the fresh rolls once (not once per pair).
         rerolled: dict[object, int] = {}
+        always, hater = fighter.hate_reroll is True, (ATTACKER, DEFENDER)[side]
         for pair, count in states.items():
-            winner = winner_of(att, dfn, _net_of(pair[0]), _net_of(pair[1]))
-            if fighter.hate_reroll is True or winner != (ATTACKER, DEFENDER)[side]:
+            if always or winner(pair) != hater:
                 rerolled[pair[1 - side]] = rerolled.get(pair[1 - side], 0) + count
             else:
                 out[pair] = out.get(pair, 0) + count * scale
@@ -294,11 +306,11 @@ def _score_odds(att: Combatant, dfn: Combatant) -> tuple[tuple[tuple[str, int], 
     if parries_a or parries_d:
         target = 1 if parries_a else 0
         parrier = (att, dfn)[1 - target]
+        always, target_side = parrier.parry is True, (ATTACKER, DEFENDER)[target]
         for _ in range(max(parries_a, parries_d)):
             out = {}
             for pair, count in states.items():
-                winner = winner_of(att, dfn, _net_of(pair[0]), _net_of(pair[1]))
-                if parrier.parry is True or winner == (ATTACKER, DEFENDER)[target]:
+                if always or winner(pair) == target_side:
                     for dice in _reroll_highest(pair[target]):
                         new = (pair[0], dice) if target == 1 else (dice, pair[1])
                         out[new] = out.get(new, 0) + count
@@ -309,10 +321,9 @@ def _score_odds(att: Combatant, dfn: Combatant) -> tuple[tuple[tuple[str, int], 
 
     diffs: dict[int, int] = {}
     for (key_a, key_d), count in states.items():
-        diff = _net_of(key_a) - _net_of(key_d)
+        diff = net_of(key_a) - net_of(key_d)
         diffs[diff] = diffs.get(diff, 0) + count
     result: dict[tuple[str, int], Fraction] = {}
-    offset = att.base_score - dfn.base_score
     for diff, count in diffs.items():
         key = verdict(offset + diff, att.I, dfn.I)
         result[key] = result.get(key, 0) + Fraction(count, denominator)
