@@ -383,8 +383,10 @@ def facts_display(battle: Battle) -> list[str]:
             continue
         label = FACT_LABELS.get(key, key.replace("_", " ").capitalize())
         if isinstance(value, dict):
-            parts = [f"{names.get(side, side)}{'' if v is True else f' {v}'}" for side, v in value.items()]
-            lines.append(f"{label}: {', '.join(parts)}")
+            # Per gang: a yes names the gang, a count follows its name, a no is left out (never "False").
+            parts = [f"{names.get(side, side)}{'' if v is True else f' {v}'}" for side, v in value.items() if v]
+            if parts:
+                lines.append(f"{label}: {', '.join(parts)}")
         else:
             lines.append(f"{label}: {value}")
     return lines

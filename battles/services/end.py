@@ -259,12 +259,6 @@ def _campaign_report_submit(battle: BattleSession, report: dict, actor) -> None:
     roles = {Side.A: "attacker", Side.B: "defender"}
     bottled = {roles[side]: report["sides"][side]["bottled_out"] for side in roles}
     fled = {roles[side]: report["sides"][side]["fled"] for side in roles}
-    # The crews the assistant picked are part of the battle's record where the campaign's own were not picked first.
-    picked = {roles[side]: crew for side, crew in (battle.crews or {}).items() if side in roles and crew}
-    missing = {side: crew for side, crew in picked.items() if not campaign_battle.crews.get(side)}
-    if missing:
-        campaign_battle.crews = {**campaign_battle.crews, **missing}
-        campaign_battle.save(update_fields=["crews"])
     battle_report_submit(
         battle=campaign_battle,
         actor=actor,

@@ -244,7 +244,7 @@ def battle_start_from_campaign(*, campaign_battle, started_by, dice: DiceSource 
             side: {**picked[role], "fighters": [int(pk) for pk in picked[role]["fighters"]]}
             for side, role in zip((Side.A, Side.B), roles, strict=True)
         }
-    return battle_start(
+    session = battle_start(
         gang_a=campaign_battle.attacker,
         gang_b=campaign_battle.defender,
         started_by=started_by,
@@ -255,3 +255,14 @@ def battle_start_from_campaign(*, campaign_battle, started_by, dice: DiceSource 
         crews=crews,
         dice=dice,
     )
+    # The crews the assistant picked, with their dice, are part of the campaign battle's record: its page, its
+    # report and the campaign export read them there.
+    missing = {
+        role: session.crews[side]
+        for side, role in zip((Side.A, Side.B), roles, strict=True)
+        if not picked.get(role, {}).get("fighters") and (session.crews or {}).get(side)
+    }
+    if missing:
+        campaign_battle.crews = {**picked, **missing}
+        campaign_battle.save(update_fields=["crews"])
+    return session

@@ -4,6 +4,7 @@ the opener's gang), captures and rescues from the end form, fleeing fighters as 
 import pytest
 from django.core.exceptions import ValidationError
 
+from battles.models import BattleSession, BattleStatus
 from battles.services import action_resolve, action_undo, battle_end, battle_start_from_campaign
 from campaigns.models import Battle, Campaign, CampaignArbitrator
 from campaigns.services import battle_report_confirm
@@ -19,6 +20,8 @@ pytestmark = pytest.mark.django_db
 def campaign_battle(make_battle):
     def make(scenario="the-trap", **fields):
         friendly = make_battle("n18", fighters=3)
+        # Only its gangs are wanted: a fighter plays one open battle at a time.
+        BattleSession.objects.filter(pk=friendly.pk).update(status=BattleStatus.ENDED)
         campaign = Campaign.objects.create(edition="n18", name="Record test", created_by=friendly.player_a)
         CampaignArbitrator.objects.create(campaign=campaign, user=friendly.player_a)
         return Battle.objects.create(campaign=campaign, origin="arranged", attacker=friendly.gang_a,

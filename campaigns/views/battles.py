@@ -59,7 +59,7 @@ def _crew_sides(access, battle) -> list[dict]:
     names = {str(f.pk): f.name for f in fighters}
     sides = []
     for side in Side.values:
-        # The assistant's picks are in the record too (battles.services.end), when the campaign's were not made first.
+        # The assistant's picks are in the record too (battles.services.start), when the campaign's were not made first.
         crew = battle.crews.get(side) or {}
         picked = [str(pk) for pk in crew.get("fighters", [])]
         # Hired for this battle: they join the crew after the picks (and are listed before them).

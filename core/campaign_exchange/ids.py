@@ -7,9 +7,8 @@ a revert, the post-battle page). A file cannot carry this site's ids, so the exp
 rules, below: a rule says, for a key of one kind of recorded data, which kind of row its ids are.
 
 Only whole numbers and strings of digits are ids (a step's account line names its fighter by name, and an
-injury snapshot lists injury names: those are left alone). Ids of the battle assistant's own rows (a loot
-casket's fighter) are not the campaign's and are left as they are, since the assistant's play-by-play is not
-carried (docs/campaign-export.md).
+injury snapshot lists injury names: those are left alone). The battle assistant's play-by-play is not carried
+(docs/campaign-export.md); what it recorded for the campaign (a loot casket's opener) names roster fighters.
 """
 
 from __future__ import annotations
@@ -72,7 +71,8 @@ CREWS = Rules(
     skip=frozenset({"crew", "dice", "size_dice", "size"}),
 )
 SCENARIO_ROLL = Rules({"chosen_by": GANG}, skip=frozenset({"dice", "roll_off"}))
-FACTS = Rules({"captives_freed": FIGHTER}, skip=frozenset({"caskets"}))
+# A loot casket names the roster fighter who opened it (the battle record, rulebook.n18.campaign.record).
+FACTS = Rules({"captives_freed": FIGHTER, "fighter": FIGHTER})
 
 # A post-battle step's choices name fighters in their keys (``action_12``, ``table_12_2``) and targets in values.
 _CHOICE_KEY = re.compile(r"^(action|target|credits|table)_(\d+)((?:_\d+)?)$")
