@@ -245,6 +245,8 @@ class ShootForm(ActionForm):
         if acting is not None:
             self.focus_on(acting, "shooter", "shoots", likely=_shot_at)
             self.fields["shooter"].label = f"{acting.name}'s weapon"
+            # Short range unless the player taps Long: one tap fewer for the common shot, and the odds say which.
+            self.initial.setdefault("band", "short")
         if self.battle.edition == "n18" and (self.data.get("also_under") or self.initial.get("also_under")):
             # One more fighter under the marker or template of the shot just made (battles.rules.n18.area_prompt):
             # any fighter may be under it, friend or foe, and no range is asked.
@@ -252,8 +254,6 @@ class ShootForm(ActionForm):
             others = [(f.pk, f.name) for f in _in_play(self.fighters) if f != acting]
             self.fields["target"].choices = self.fields["target"].widget.choices = others
             self.initial["distance"] = 0
-            # Short range unless the player taps Long: one tap fewer for the common shot, and the odds say which.
-            self.initial.setdefault("band", "short")
         if self.battle.edition == "classic":
             self.fields["modifiers"] = forms.MultipleChoiceField(
                 choices=list(classic.SHOOT_MODIFIERS.items()), required=False, widget=forms.CheckboxSelectMultiple
