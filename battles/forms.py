@@ -138,6 +138,14 @@ def _weapon_field(form, name: str, fighters, use: str, unarmed: bool = False, ow
     return choices
 
 
+def front_arc_field(initial: bool) -> forms.BooleanField:
+    """2018+: whether the attack comes from inside the target's front vision arc (heavy carapace, plate mail, furnace
+    plates and shields count only then; ``rulebook.n18.armour``)."""
+    return forms.BooleanField(
+        required=False, initial=initial, label="From the target's front (front-arc armour, shields)"
+    )
+
+
 def _shot_at(enemy: BattleFighter) -> bool:
     """An enemy a shot is usually meant for: on his feet and not in a fight."""
     return enemy.condition not in (Condition.DOWN, Condition.SERIOUSLY_INJURED) and not enemy.engaged
@@ -237,6 +245,8 @@ class ShootForm(ActionForm):
         if acting is not None:
             self.focus_on(acting, "shooter", "shoots", likely=_shot_at)
             self.fields["shooter"].label = f"{acting.name}'s weapon"
+            # Short range unless the player taps Long: one tap fewer for the common shot, and the odds say which.
+            self.initial.setdefault("band", "short")
         if self.battle.edition == "n18" and (self.data.get("also_under") or self.initial.get("also_under")):
             # One more fighter under the marker or template of the shot just made (battles.rules.n18.area_prompt):
             # any fighter may be under it, friend or foe, and no range is asked.
@@ -244,8 +254,6 @@ class ShootForm(ActionForm):
             others = [(f.pk, f.name) for f in _in_play(self.fighters) if f != acting]
             self.fields["target"].choices = self.fields["target"].widget.choices = others
             self.initial["distance"] = 0
-            # Short range unless the player taps Long: one tap fewer for the common shot, and the odds say which.
-            self.initial.setdefault("band", "short")
         if self.battle.edition == "classic":
             self.fields["modifiers"] = forms.MultipleChoiceField(
                 choices=list(classic.SHOOT_MODIFIERS.items()), required=False, widget=forms.CheckboxSelectMultiple
@@ -259,9 +267,10 @@ class ShootForm(ActionForm):
             self.fields["modifier"] = forms.IntegerField(
                 min_value=-6, max_value=6, required=False, label="Other hit modifier", initial=0
             )
+            self.fields["front_arc"] = front_arc_field(initial=False)
         self.order_fields(
             ["fighter", "shooter", "target", "band", "distance", "cover", "modifiers", "in_combat_with", "modifier",
-             "dice"]
+             "front_arc", "dice"]
         )  # fmt: skip
 
     def clean(self):
@@ -300,6 +309,7 @@ class ShootForm(ActionForm):
             "modifier": self.cleaned_data.get("modifier") or 0,
             "in_combat_with": self.cleaned_data.get("in_combat_with") or 0,
             **({"also_under": True} if self.cleaned_data.get("also_under") else {}),
+            **({"front_arc": True} if self.cleaned_data.get("front_arc") else {}),
         }
 
 
@@ -328,6 +338,7 @@ class FightForm(ActionForm):
             self.fields["reaction"] = forms.BooleanField(
                 required=False, initial=True, label="Opponent strikes back (Reaction attacks, if still Standing)"
             )
+            self.fields["front_arc"] = front_arc_field(initial=True)
             self.fields["charging"].label = "Charging (+1 Attack dice)"
             self.fields["charge_distance"] = forms.IntegerField(
                 min_value=0, max_value=100, required=False, label='Charging from (")',
@@ -379,7 +390,7 @@ class FightForm(ActionForm):
         second = self.cleaned_data.get("second_weapon")
         if second and "weapon" in params:
             params["second_weapon"] = second.partition(":")[2]
-        for name in ("charging", "higher_up", "obstacle", "defender_higher_up", "modifier", "reaction"):
+        for name in ("charging", "higher_up", "obstacle", "defender_higher_up", "modifier", "reaction", "front_arc"):
             if self.cleaned_data.get(name):
                 params[name] = self.cleaned_data[name]
         return params

@@ -73,11 +73,12 @@ def battle_prompts(
         casualty_ids += action.casualties
     casualties = [by_pk[pk] for pk in dict.fromkeys(casualty_ids) if pk in by_pk]
     out = edition_rules(battle.edition).prompts(battle, fighters, casualties, taken)
-    shots = [a for a in actions if a.kind == "shoot"]
+    shots = [a for a in actions if a.kind == "shoot" and not (a.query or {}).get("also_under")]
     if battle.edition == "n18" and shots:
         from battles.rules.n18.queries import area_prompt
 
-        # The latest shot's Blast marker or Flame template: who else is under it (asked until the next shot).
+        # The latest shot's Blast marker or Flame template: who else is under it, asked until the next shot (each
+        # fighter under it resolved from it in turn).
         area = area_prompt(max(shots, key=lambda a: a.number), by_pk)
         out += [area] if area else []
     return out

@@ -37,3 +37,5 @@ def test_every_fighter_under_the_marker_is_resolved(make_battle, client):
     assert not any("Ammo" in d["for"] for d in action.dice)
     other.refresh_from_db()
     assert other.out_of_action or other.condition == "seriously_injured" or other.wounds_left < 2
+    # Still asked: several fighters may be under it, each resolved in turn.
+    assert [p for p in battle_prompts(battle) if p.params.get("also_under")]

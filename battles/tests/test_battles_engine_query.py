@@ -238,3 +238,17 @@ def test_an_escher_agility_test_and_flak_with_an_undersuit_in_a_battle(loaded_co
     page = client.get(f"/battles/{battle.pk}/").content.decode()
     assert "Flak armour, Armoured undersuit (5+)" in page
     assert "Refractor field: not applied by the assistant, field armour" in page
+
+
+def test_front_arc_armour_counts_when_the_action_says_so(loaded_content):
+    """Heavy carapace's 3+ and a shield's bonus need the attack inside the front arc: the Shoot and Fight forms ask
+    (a fight from the front by default), and the query carries it."""
+    shooter = in_battle({"stats": STATS["n18"], "weapons": [{"key": "gun", "name": "Laspistol", "category": "pistol",
+                         "profiles": [{"name": "", "query": {"weapon": "laspistol"}}]}], "worn": [], "save": None}, "a")  # fmt: skip
+    target = in_battle({"stats": STATS["n18"], "weapons": [], "worn": ["heavy-carapace-armour"], "save": 4}, "b")
+    saves = []
+    for front in (False, True):
+        params = {"fighter": shooter, "target": target, "weapon": "gun:0", "distance": 4, "front_arc": front}
+        query = n18.plan("shoot", params, [], None).query
+        saves.append(editions.action("n18", "shoot").odds(Query(copy.deepcopy(query)))["save"]["needed"])
+    assert saves == [4, 3]

@@ -123,7 +123,7 @@ def test_an_n18_round_and_a_classic_turn_in_counted_taps(page, log_in_browser, m
     assert battle.round == 2 and battle.phase == "priority"
 
     # A pinned fighter stands up and shoots.
-    fighter = battle.fighters.filter(side="a", condition="active").first()
+    fighter = battle.fighters.exclude(condition="out_of_action").order_by("side", "order").first()
     fighter.condition, fighter.prone = "pinned", True
     fighter.save()
     page.reload()
