@@ -1,28 +1,58 @@
 """One page of a long list (a gang's history, a campaign's log, the post-battle list), so a page's size does
 not grow with a gang's or a campaign's age.
 
-The page number is read like every other number (:func:`rulebook.numbers.whole_number`) and clamped to the
-nearest page there is: a link kept from when the list was shorter, a typo or ``?page=0`` shows a page, never
-an error. Two queries whatever the list's length: its count and the page's rows.
+One query a page however long the list: the page's rows and one more, which says whether there is an older
+page, so no count of the whole list on every view. The page number is read like every other number
+(:func:`rulebook.numbers.whole_number`) and a page that is not there gives the nearest one: not a number or
+below 1 the first page; past the end (a link kept from before an undo, a typo) the last page, for which
+the list is counted, only then.
 """
 
 from __future__ import annotations
 
-from django.core.paginator import Page, Paginator
+from dataclasses import dataclass
 
 from rulebook.numbers import whole_number
 
+# Past any list's end, and small enough that its offset stays a 64-bit number in the database.
+LAST_PAGE_ASKED = 10**9
 
-def page_of(items, request, per_page: int, param: str = "page") -> Page:
-    """The page of ``items`` (newest first) asked for by ``request.GET[param]``, or the nearest one, with the
-    query strings of its neighbours (``newer_query``, ``older_query``: the request's other parameters kept,
-    so a filtered list stays filtered) for ``_pager.html``."""
-    paginator = Paginator(items, per_page)
-    number = whole_number(request.GET.get(param)) or 1
-    page = paginator.page(min(max(number, 1), paginator.num_pages))
-    page.newer_query = _query(request, param, page.previous_page_number()) if page.has_previous() else ""
-    page.older_query = _query(request, param, page.next_page_number()) if page.has_next() else ""
-    return page
+
+@dataclass
+class ListPage:
+    """The rows of one page, newest first, with the query strings of its neighbours for ``_pager.html``
+    (the request's other parameters kept, so a filtered list stays filtered; "" when there is none)."""
+
+    rows: list
+    number: int
+    newer_query: str
+    older_query: str
+
+    def __iter__(self):
+        return iter(self.rows)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+
+def page_of(queryset, request, per_page: int, param: str = "page") -> ListPage:
+    """The page of ``queryset`` (ordered newest first) asked for by ``request.GET[param]``, or the nearest."""
+    number = min(max(whole_number(request.GET.get(param)) or 1, 1), LAST_PAGE_ASKED)
+    rows = _rows(queryset, number, per_page)
+    if not rows and number > 1:
+        number = max(1, -(-queryset.count() // per_page))
+        rows = _rows(queryset, number, per_page)
+    return ListPage(
+        rows=rows[:per_page],
+        number=number,
+        newer_query=_query(request, param, number - 1) if number > 1 else "",
+        older_query=_query(request, param, number + 1) if len(rows) > per_page else "",
+    )
+
+
+def _rows(queryset, number: int, per_page: int) -> list:
+    start = (number - 1) * per_page
+    return list(queryset[start : start + per_page + 1])
 
 
 def _query(request, param: str, number: int) -> str:
