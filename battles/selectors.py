@@ -125,13 +125,14 @@ def can_act(user, battle: BattleSession) -> bool:
     return user.pk in (battle.player_a_id, battle.player_b_id) or is_arbitrator(user, battle)
 
 
-def battles_for_user(user) -> dict[str, list[BattleSession]]:
-    """The user's own battles (in progress, ended) and others' battles in progress to watch."""
+def battles_for_user(user) -> dict:
+    """The user's own battles (in progress; ended, a queryset newest first for the list to read one page of)
+    and others' battles in progress to watch (the latest 20)."""
     mine = Q(player_a=user) | Q(player_b=user)
     base = BattleSession.objects.select_related("gang_a", "gang_b")
     return {
         "playing": list(base.filter(mine, status=BattleStatus.IN_PROGRESS)),
-        "ended": list(base.filter(mine, status=BattleStatus.ENDED)[:20]),
+        "ended": base.filter(mine, status=BattleStatus.ENDED).order_by("-created_at", "-pk"),
         "watch": list(
             base.exclude(mine)
             .filter(status=BattleStatus.IN_PROGRESS)

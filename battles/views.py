@@ -25,6 +25,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from battles import display, forms, selectors, services
 from battles.models import BattleFighter, BattleSession, Condition
 from battles.rules import edition_rules
+from core.pagination import page_of
 from rulebook.numbers import whole_number
 
 
@@ -61,10 +62,16 @@ def _detail_url(battle) -> str:
     return reverse("battles:battle-detail", args=[battle.pk])
 
 
+ENDED_PAGE_SIZE = 20  # ended battles a page of the battles list: it does not grow with the player's age
+
+
 @login_required
 @require_GET
 def battle_list(request):
-    return render(request, "battles/battle_list.html", {"battles": selectors.battles_for_user(request.user)})
+    battles = selectors.battles_for_user(request.user)
+    battles["ended"] = page_of(battles["ended"], request, ENDED_PAGE_SIZE, param="ended_page")
+    template = "battles/battle_list.html#ended" if request.htmx else "battles/battle_list.html"
+    return render(request, template, {"battles": battles})
 
 
 @login_required

@@ -186,7 +186,13 @@ def challenge_queue(campaign: Campaign, rows: list[Standing], cycle: Cycle | Non
 
 
 def campaign_log(campaign: Campaign, *, gang_id: int | None = None, kind: str = "", limit: int = 100) -> list:
-    """Every ledger entry of the campaign's gangs while they played in it, newest first, filterable."""
+    """The latest ``limit`` entries of :func:`campaign_log_entries`."""
+    return list(campaign_log_entries(campaign, gang_id=gang_id, kind=kind)[:limit])
+
+
+def campaign_log_entries(campaign: Campaign, *, gang_id: int | None = None, kind: str = ""):
+    """Every ledger entry of the campaign's gangs while they played in it, newest first, filterable: a
+    queryset, for the campaign page to read one page of (:func:`core.pagination.page_of`)."""
     while_member = Q(gang__memberships__removed_at__isnull=True) | Q(gang__memberships__removed_at__gte=F("created_at"))
     entries = LedgerEntry.objects.filter(
         while_member, gang__memberships__campaign=campaign, gang__memberships__joined_at__lte=F("created_at")
@@ -195,7 +201,7 @@ def campaign_log(campaign: Campaign, *, gang_id: int | None = None, kind: str = 
         entries = entries.filter(gang_id=gang_id)
     if kind in LedgerKind.values:
         entries = entries.filter(kind=kind)
-    return list(entries.order_by("-created_at", "-pk")[:limit])
+    return entries.order_by("-created_at", "-pk")
 
 
 def snapshots(campaign: Campaign) -> list[StandingSnapshot]:

@@ -450,10 +450,10 @@ def hide_unseen_campaigns(entries: list[LedgerEntry], user, gang: Gang) -> list[
     return entries
 
 
-def gang_history(gang: Gang, limit: int | None = None) -> list[LedgerEntry]:
-    """The ledger, newest first, with who did it and for which fighter."""
-    entries = _entries(gang.ledger.all())
-    return list(entries[:limit] if limit else entries)
+def gang_history(gang: Gang):
+    """The ledger, newest first, with who did it and for which fighter: a queryset, for the history page to
+    read one page of (:func:`core.pagination.page_of`)."""
+    return _entries(gang.ledger.all())
 
 
 FIGHTER_HISTORY_LENGTH = 40

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -22,6 +23,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from content.models import Edition
+from core.pagination import page_of
 from gangs import exchange, forms, printing, services, yaktribe
 from gangs.cache import FRAGMENT_SECONDS, fragment_key
 from gangs.models import ON_ROSTER, FighterStatus, Purchase
@@ -54,6 +56,7 @@ from gangs.selectors import (
 from gangs.services import record, undo
 from rulebook import gang_rules
 from rulebook.dice import RandomDice, ScriptedDice
+from rulebook.numbers import is_whole_number
 
 PRINT_SIZES = {"a4": "A4", "letter": "Letter"}
 
@@ -162,15 +165,19 @@ def gang_detail(request, pk: int):
     return _gang_page(request, roster_gang(request.user, pk))
 
 
+HISTORY_PAGE_SIZE = 50  # entries a page of the gang's history; a page's size does not grow with the gang's age
+
+
 @login_required
 @require_GET
 def gang_history_view(request, pk: int):
     gang = gang_for_view(request.user, pk, viewer_gangs(request.user))
     access = gang_access(request.user, gang)
     keeps_record = record_keeper(request.user, gang, access)[0] if access.can_edit else False
-    entries = _with_undo(hide_unseen_campaigns(gang_history(gang), request.user, gang), access, keeps_record)
+    page = page_of(gang_history(gang), request, HISTORY_PAGE_SIZE)
+    entries = _with_undo(hide_unseen_campaigns(list(page), request.user, gang), access, keeps_record)
     template = "gangs/gang_history.html#history" if request.htmx else "gangs/gang_history.html"
-    return render(request, template, {"gang": gang, "entries": entries})
+    return render(request, template, {"gang": gang, "entries": entries, "page": page})
 
 
 @login_required
@@ -512,8 +519,10 @@ def entry_undo(request, pk: int, entry_pk: int):
         messages.success(request, f"Undone: {entry.description}.")
     if request.POST.get("back") == "fighter" and entry.fighter_id:
         url = reverse("gangs:fighter-detail", args=[gang.pk, entry.fighter_id])
-    else:
+    else:  # back to the page of the history it was asked on (page_of reads and clamps the number)
         url = reverse("gangs:gang-history", args=[gang.pk])
+        if is_whole_number(request.POST.get("page")):
+            url += "?" + urlencode({"page": request.POST["page"].strip()})
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 

@@ -177,19 +177,24 @@ def gang_sequences(gang: Gang, viewer=None) -> QuerySet[Sequence]:
     )
 
 
-def battles_for_user(user, limit: int = 50) -> list[dict]:
-    """Confirmed battles the user played or arbitrates, each gang with its sequence's state, newest first."""
+def battles_for_user(user):
+    """Confirmed battles the user played or arbitrates, newest first, each with its live sequences: a queryset,
+    for the post-battle list to read one page of (:func:`core.pagination.page_of`, then :func:`battle_rows`)."""
     # Three indexed look-ups by id, not joins through every gang and arbitrator row: no DISTINCT over wide rows.
     gangs = Gang.objects.filter(owner=user).values("pk")
     arbitrated = CampaignArbitrator.objects.filter(user=user).values("campaign_id")
     mine = Q(attacker__in=gangs) | Q(defender__in=gangs) | Q(campaign__in=arbitrated)
     live = Sequence.objects.exclude(state=SequenceState.REVERTED)
-    battles = (
+    return (
         Battle.objects.filter(mine, status="confirmed")
         .select_related("campaign", "attacker", "defender")
         .prefetch_related(Prefetch("post_battle_sequences", queryset=live, to_attr="live_sequences"))
-        .order_by("-confirmed_at", "-pk")[:limit]
+        .order_by("-confirmed_at", "-pk")
     )
+
+
+def battle_rows(battles) -> list[dict]:
+    """Each battle of :func:`battles_for_user` with each gang's sequence (None: not started)."""
     rows = []
     for battle in battles:
         states = {s.gang_id: s for s in battle.live_sequences}

@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from campaigns.services.house_rules import house_rules_due
+from core.pagination import page_of
 from gangs.permissions import gang_for_view
 from postbattle import engine, selectors, services
 from postbattle.forms import RevertForm, SetAsideForm, StepForm
@@ -70,10 +71,15 @@ def _live(battle, gang):
     return sequence
 
 
+BATTLE_LIST_PAGE_SIZE = 50  # battles a page of the post-battle list; it does not grow with the player's age
+
+
 @login_required
 @require_GET
 def battle_list(request):
-    return render(request, "postbattle/battle_list.html", {"rows": selectors.battles_for_user(request.user)})
+    page = page_of(selectors.battles_for_user(request.user), request, BATTLE_LIST_PAGE_SIZE)
+    template = "postbattle/battle_list.html#battles" if request.htmx else "postbattle/battle_list.html"
+    return render(request, template, {"rows": selectors.battle_rows(page), "page": page})
 
 
 @login_required

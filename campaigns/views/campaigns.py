@@ -39,6 +39,7 @@ from campaigns.views._common import (
     _refused,
     _run,
 )
+from core.pagination import page_of
 from gangs.models import Gang
 
 
@@ -59,6 +60,9 @@ def campaign_create(request):
     return render(request, "campaigns/campaign_form.html", {"form": form})
 
 
+LOG_PAGE_SIZE = 100  # entries a page of the campaign log; a page's size does not grow with the campaign's age
+
+
 @login_required
 @require_GET
 def campaign_detail(request, pk: int):
@@ -67,12 +71,16 @@ def campaign_detail(request, pk: int):
     gangs = _campaign_gangs(campaign)
     log_form = LogFilterForm(request.GET or None, gangs=gangs)
     log_filter = log_form.cleaned_data if log_form.is_valid() else {}
-    log = selectors.campaign_log(campaign, gang_id=log_filter.get("gang"), kind=log_filter.get("kind") or "")
+    entries = selectors.campaign_log_entries(
+        campaign, gang_id=log_filter.get("gang"), kind=log_filter.get("kind") or ""
+    )
+    log_page = page_of(entries, request, LOG_PAGE_SIZE, param="log_page")
+    log = list(log_page)
     if request.htmx and request.htmx.target == "campaign-log":
         return render(request, "campaigns/campaign_detail.html#log", {"log": log, "log_form": log_form,
-                                                                     "campaign": campaign})  # fmt: skip
+                                                                     "log_page": log_page, "campaign": campaign})  # fmt: skip
     page = selectors.campaign_page(campaign)
-    context = {**page, "campaign": campaign, "access": access, "log": log, "log_form": log_form,
+    context = {**page, "campaign": campaign, "access": access, "log": log, "log_form": log_form, "log_page": log_page,
                "is_arbitrator": access.is_arbitrator,
                "invite_url": request.build_absolute_uri(reverse("campaigns:campaign-join", args=[campaign.invite_token])),
                "rating_chart": charts.standing_chart(page["snapshots"], "rating"),

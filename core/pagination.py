@@ -1,0 +1,61 @@
+"""One page of a long list (a gang's history, a campaign's log, the post-battle list), so a page's size does
+not grow with a gang's or a campaign's age.
+
+One query a page however long the list: the page's rows and one more, which says whether there is an older
+page, so no count of the whole list on every view. The page number is read like every other number
+(:func:`rulebook.numbers.whole_number`) and a page that is not there gives the nearest one: not a number or
+below 1 the first page; past the end (a link kept from before an undo, a typo) the last page, for which
+the list is counted, only then.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rulebook.numbers import whole_number
+
+# Past any list's end, and small enough that its offset stays a 64-bit number in the database.
+LAST_PAGE_ASKED = 10**9
+
+
+@dataclass
+class ListPage:
+    """The rows of one page, newest first, with the query strings of its neighbours for ``_pager.html``
+    (the request's other parameters kept, so a filtered list stays filtered; "" when there is none)."""
+
+    rows: list
+    number: int
+    newer_query: str
+    older_query: str
+
+    def __iter__(self):
+        return iter(self.rows)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+
+def page_of(queryset, request, per_page: int, param: str = "page") -> ListPage:
+    """The page of ``queryset`` (ordered newest first) asked for by ``request.GET[param]``, or the nearest."""
+    number = min(max(whole_number(request.GET.get(param)) or 1, 1), LAST_PAGE_ASKED)
+    rows = _rows(queryset, number, per_page)
+    if not rows and number > 1:
+        number = max(1, -(-queryset.count() // per_page))
+        rows = _rows(queryset, number, per_page)
+    return ListPage(
+        rows=rows[:per_page],
+        number=number,
+        newer_query=_query(request, param, number - 1) if number > 1 else "",
+        older_query=_query(request, param, number + 1) if len(rows) > per_page else "",
+    )
+
+
+def _rows(queryset, number: int, per_page: int) -> list:
+    start = (number - 1) * per_page
+    return list(queryset[start : start + per_page + 1])
+
+
+def _query(request, param: str, number: int) -> str:
+    query = request.GET.copy()
+    query[param] = str(number)
+    return query.urlencode()
