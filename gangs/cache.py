@@ -88,6 +88,8 @@ def connect() -> None:
         model = apps.get_model("gangs", name)
         post_save.connect(_fighter_row, sender=model, dispatch_uid=f"roster-version-{name}")
         post_delete.connect(_fighter_row, sender=model, dispatch_uid=f"roster-version-{name}-delete")
+    # A captor's roster lists its captives: a captive taken, freed or changed moves the captor's version too.
+    follow(apps.get_model("gangs", "Fighter"), "captured_by")
 
 
 def follow(model, gang_field: str) -> None:

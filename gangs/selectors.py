@@ -77,6 +77,7 @@ class RosterFacts:
     campaign_id: int | None
     territories: tuple = ()
     coming_battles: tuple = ()
+    captives: tuple = ()
 
 
 def _facts_key(gang: Gang) -> str:
@@ -112,7 +113,10 @@ def roster_facts(gang: Gang) -> RosterFacts:
         facts = RosterFacts(row["held"] or 0, row["stash_held"], row["campaign"])
         if facts.campaign_id is not None:
             facts = replace(
-                facts, territories=tuple(held_territories(gang)), coming_battles=tuple(coming_battles(gang))
+                facts,
+                territories=tuple(held_territories(gang)),
+                coming_battles=tuple(coming_battles(gang)),
+                captives=tuple(_captives(gang)),
             )
         cache.set(key, facts, FRAGMENT_SECONDS)
     return facts
@@ -405,9 +409,16 @@ def gang_territories(gang: Gang) -> list:
 
 
 def gang_captives(gang: Gang) -> list[Fighter]:
-    """Fighters of rival gangs this gang holds captive, for its roster (one query; none outside a campaign)."""
+    """Fighters of rival gangs this gang holds captive, for its roster: from its :class:`RosterFacts` (a captive's
+    every save moves its captor's version: gangs.cache), else one query; none outside a campaign."""
+    if hasattr(gang, "roster_facts"):
+        return list(gang.roster_facts.captives)
     if getattr(gang, "in_campaign_now", None) is False:
         return []
+    return _captives(gang)
+
+
+def _captives(gang: Gang) -> list[Fighter]:
     held = Fighter.objects.filter(captured_by=gang, status=FighterStatus.CAPTURED).select_related("gang")
     return list(held.order_by("name", "pk"))
 

@@ -762,7 +762,9 @@ def gang_import_yaktribe(request):
         return _done(request, f"Imported {gang.name} from YakTribe.", gang.get_absolute_url())
     form = forms.YakTribeForm(request.POST or None, request.FILES or None)
     context = {"form": form, "problems": []}
-    if request.method == "POST" and form.is_valid():
+    if getattr(request, "upload_refused", ""):  # core.uploads stopped reading the file: say why, not "required"
+        context["problems"] = [request.upload_refused]
+    elif request.method == "POST" and form.is_valid():
         try:
             raw = _yaktribe_raw(form)
             view = yaktribe.preview(yaktribe.read(yaktribe.parse_file(raw)))

@@ -14,7 +14,9 @@ def test_each_outcome_reads_back_from_its_json():
     assert outcome_from_json(injury.as_json()) == injury
     capture = outcome("status", fighter="7", status="captured", captured_by=3, reason="Captured", dice=[])
     assert isinstance(capture, StatusChange) and capture.captured_by == 3 and not capture.captive
-    assert set(OUTCOMES) == {"xp", "credits", "reputation", "injury", "status", "recruit", "advance"}
+    trade = outcome("trade", level=9, reason="Post-battle action: Trade", dice=[])
+    assert outcome_from_json(trade.as_json()) == trade and trade.level == 9
+    assert set(OUTCOMES) == {"xp", "credits", "reputation", "injury", "status", "recruit", "advance", "trade"}
 
 
 def test_an_unknown_outcome_or_field_is_refused():
