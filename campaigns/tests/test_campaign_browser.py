@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from campaigns.models import Battle, BattleStatus, Campaign
+from campaigns.models import Battle, BattleStatus, Campaign, JoinRequest
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -32,11 +32,16 @@ def test_campaign_from_creation_to_a_confirmed_report(page, log_in_browser, make
         log_in_browser(user)
         page.goto(invite)
         page.click("text=Enter this gang")
-        page.wait_for_selector("text=has joined Dust Falls League")
-    assert page.locator("[data-testid=standing]").count() == 2
+        page.wait_for_selector("text=asks to join Dust Falls League")
 
+    # A gang joins when an arbitrator accepts it (issue 26): the arbitrator accepts both on the campaign page.
     log_in_browser(arbitrator)
+    for join in JoinRequest.objects.filter(campaign__name="Dust Falls League").order_by("pk"):
+        page.goto(campaign_url)
+        page.click(f"[data-testid=join-accept-{join.pk}]")
+        page.wait_for_load_state()
     page.goto(campaign_url)
+    assert page.locator("[data-testid=standing]").count() == 2
     page.click("text=Start the campaign")
     page.wait_for_selector("[data-testid=cycle]")
     page.fill("#id_dice", "1")
