@@ -142,6 +142,7 @@ def _gang_page(request, gang, *, partial: str = "", forms_built=None, status: in
     stash = stash_items(gang, roster)
     if access.can_edit and stash:
         _with_move_choices(gang, stash)
+    sees_campaign = viewer_sees_campaign(request.user, gang)  # one question, asked once
     context = {
         "gang": gang,
         "roster": roster,
@@ -149,8 +150,8 @@ def _gang_page(request, gang, *, partial: str = "", forms_built=None, status: in
         "fragment_seconds": FRAGMENT_SECONDS,
         "stash_items": stash,
         "access": access,
-        "territories": gang_territories(gang) if viewer_sees_campaign(request.user, gang) else [],
-        "captives": gang_captives(gang) if viewer_sees_campaign(request.user, gang) else [],
+        "territories": gang_territories(gang) if sees_campaign else [],
+        "captives": gang_captives(gang) if sees_campaign else [],
         "let_go": let_go_notice(gang),
         "hangers_on_cap": gang_rules.hangers_on_cap(gang.reputation),
         **(forms_built or (_hire_forms(gang, access) if access.can_edit else {})),
