@@ -7,6 +7,11 @@ Sources (numbers are facts; the wording here is ours):
 - Trait effects on the dice (Power, Rending, Shock, Melta, Knockback, Gas, Toxin): BSData necromunda-gang-war
   ``Necromunda-Gang-War.gst`` shared rules (https://github.com/BSData/necromunda-gang-war) and
   https://necrovox.org/docs/gang-fighters-and-their-weaponry/weapon-traits.
+- Graviton Pulse (the grav gun and pistol): no wound roll; the fighter rolls a D6 and shrugs the hit off on a roll
+  equal to or under their Strength, a 6 always failing; otherwise they take the weapon's Damage with no armour save.
+  Flash and Web make no wound here either: their effect (Blind, Webbed) is worked out by the Shoot action
+  (:mod:`rulebook.n18.shooting`). The 2023 core rulebook's weapon traits, read through the copy in the public
+  repository yakuzadave/necroman_v2, ``necrovox_docs_flat/3-gang-fighters-and-their-weaponry/6-weapon-traits.md``.
 
 Every rule is written once as a function of the die faces (``hit_face_result``, ``wound_succeeds``,
 ``save_succeeds``, and ``apply_injury`` in :mod:`rulebook.n18.damage`), so exact odds (enumerating faces) and
@@ -150,6 +155,7 @@ class Attack:
     traits: frozenset = frozenset()
     melta: bool = False  # Melta at short range: Out of Action instead of an Injury roll
     knockback_blocked: int | None = None  # the target's Strength when Knockback cannot move them, else None
+    target_strength: int | None = None  # the target's Strength, which a Graviton Pulse hit is rolled against
 
     def has(self, trait: str) -> bool:
         return trait in self.traits
@@ -176,8 +182,16 @@ def extra_damage(attack: Attack, hit_face, wound_face) -> int:
 
 
 def save_allowed(attack: Attack, hit_face) -> bool:
-    """Power: a natural 6 to hit allows no save (BSData gst, Power trait); Gas allows no save at all."""
-    return not (attack.has("Power") and hit_face == 6) and not attack.has("Gas")
+    """Power: a natural 6 to hit allows no save (BSData gst, Power trait); Gas and Graviton Pulse allow no save."""
+    return not (attack.has("Power") and hit_face == 6) and not attack.has("Gas") and not attack.has("Graviton Pulse")
+
+
+NO_WOUND_EFFECTS = ("Flash", "Web")  # a hit makes no wound roll here; the Shoot action works out their effect
+
+
+def resists_gravity(face: int, strength: int) -> bool:
+    """Graviton Pulse: a D6 equal to or under the fighter's Strength shrugs the hit off; a 6 always fails."""
+    return face != 6 and face <= strength
 
 
 def poisons(attack: Attack) -> bool:
@@ -256,8 +270,15 @@ def resolve_hit(attack: Attack, fighter: Fighter, hit_face) -> Dist:
         saved = p_save(attack.save, attack.ap, attack.save_modifier) if save_allowed(attack, hit_face) else 0
         return mix([(saved, certain(("saved", 0, fighter))), (1 - saved, injured)])
 
-    if fighter.out_of_action:
+    def after_gravity(face: int) -> Dist:
+        if resists_gravity(face, attack.target_strength):
+            return certain(("no_wound", 0, fighter))
+        return chain(damage_distribution(attack.damage), unsaved_hit)
+
+    if fighter.out_of_action or any(attack.has(t) for t in NO_WOUND_EFFECTS):
         return certain(("no_wound", 0, fighter))
+    if attack.has("Graviton Pulse"):
+        return chain(D6.distribution(), after_gravity)
     if poisons(attack):
         return chain(D6.distribution(), after_poison)
     wound_faces: Dist = certain(None) if auto_wounds(attack, hit_face) else D6.distribution()
@@ -307,9 +328,15 @@ def roll_attack(attack: Attack, fighter: Fighter, dice: DiceSource) -> tuple[str
 
 def roll_hit_resolution(attack: Attack, fighter: Fighter, dice: DiceSource, hit_face) -> tuple[str, int, Fighter]:
     """A hit scored with the natural ``hit_face``, rolled on a dice source: the same steps as :func:`resolve_hit`."""
-    if fighter.out_of_action:
+    if fighter.out_of_action or any(attack.has(t) for t in NO_WOUND_EFFECTS):
         return "no_wound", 0, fighter
     toughness = fighter.current_toughness
+    if attack.has("Graviton Pulse"):
+        strength = attack.target_strength
+        if resists_gravity(dice.d6(f"Graviton Pulse: {strength} or under resists, a 6 always fails"), strength):
+            return "no_wound", 0, fighter
+        damage = roll_damage_value(attack.damage, dice)
+        return "unsaved", injury_dice_count(fighter, damage), roll_damage(fighter, damage, dice, attack.melta)
     if poisons(attack):
         face = dice.d6(f"{'Gas' if attack.has('Gas') else 'Toxin'} roll (needs {toughness}+ or a 6)")
         if not poison_takes(face, toughness):

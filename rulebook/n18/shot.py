@@ -10,12 +10,18 @@ Sources (numbers are facts; the wording here is ours):
   only), Knockback against a blocked fighter, Rapid Fire (X) dice and thrown ranges: BSData
   necromunda-gang-war ``Necromunda-Gang-War.gst`` shared rules (https://github.com/BSData/necromunda-gang-war)
   and https://necrovox.org/docs/armoury/armour.
+- Rapid Fire hits split (the first hit on the target, the others on fighters within 3" of it, none harder to hit),
+  and the Flash (an Initiative test), Web (the wound roll), Smoke (no hit on anyone) and Graviton Pulse (a
+  Strength roll) traits: the 2023 core rulebook's weapon traits, read through the copy in the public repository
+  yakuzadave/necroman_v2, ``necrovox_docs_flat/3-gang-fighters-and-their-weaponry/6-weapon-traits.md``.
 - Weapon profiles from ``rulebook/data/n18/trading_post.json``.
 
 The odds and the roll on a dice source are :mod:`rulebook.n18.shooting`.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from rulebook.errors import RulesInputError
 from rulebook.n18 import armour, trading_post
@@ -26,8 +32,12 @@ from rulebook.query import Query
 COVER = {"none": 0, "partial": -1, "full": -2}
 SAVE_COVER = {"none": 0, "partial": 1, "full": 2}  # against Blast markers and Flame templates
 NO_ARMOUR = 7  # an unarmoured fighter given a positive save modifier counts as having a 7+ save
-RESOLVED = frozenset({"Power", "Rending", "Shock", "Gas", "Toxin", "Pulverise"})  # traits the hit resolution reads
+# Traits the hit resolution reads (Flash and Web: that it makes no wound roll).
+RESOLVED = frozenset({"Power", "Rending", "Shock", "Gas", "Toxin", "Pulverise", "Graviton Pulse", "Flash", "Web"})
+EFFECTS = frozenset({"Flash", "Web", "Smoke", "Graviton Pulse"})  # traits whose effect replaces the wound
+NO_STRENGTH_NEEDED = frozenset({"Gas", "Toxin"}) | EFFECTS  # a profile with these may lack Strength or Damage
 MAX_RAPID_FIRE = 6
+MAX_SPLIT = 5  # other fighters a Rapid Fire attack's hits may go to
 
 
 class Shot:
@@ -46,6 +56,9 @@ class Shot:
         target = query.sub("target")
         fighter, state = read_fighter(target)
         self.fighter = fighter
+        self.effect = next((t for t in ("Flash", "Web", "Smoke") if t in traits), None)
+        # Flash: the Initiative a hit fighter tests against (4 for 4+).
+        self.initiative = target_number(target, "I") if self.effect == "Flash" else None
         self.under_marker = target.bool("under_marker")
         if self.under_marker and "Blast" not in traits:
             raise RulesInputError("target.under_marker", f"{profile['weapon']} does not use a Blast marker")
@@ -60,6 +73,10 @@ class Shot:
                                   "Flame template is hit by the same attack")  # fmt: skip
         if self.extra_targets and not traits & {"Blast", "Template"}:
             raise RulesInputError("extra_targets", "only a Blast marker or a Flame template hits other fighters")
+        # Roll the Scatter dice (and the D6s) here when the Blast marker misses.
+        self.scatter = query.bool("scatter")
+        if self.scatter and ("Blast" not in traits or self.under_marker):
+            raise RulesInputError("scatter", "only a Blast marker aimed at the target scatters when it misses")
         self.range = _range_band(profile, distance, user_strength)
         self.template = self.range["band"] == "template"
         modifier = COVER[cover] + read_modifiers(query)
@@ -84,7 +101,9 @@ class Shot:
             traits=frozenset(traits & RESOLVED),
             melta="Melta" in traits and self.range["band"] == "short",
             knockback_blocked=knockback(target, traits),
+            target_strength=target.int("S", 1, 10) if "Graviton Pulse" in traits else None,
         )
+        self.split_to = self._split_to(query)
         self.in_range = self.range["band"] != "out_of_range" or self.under_marker
         self.firepower_dice = 0 if self.also_under else self._firepower_dice(query)
 
@@ -99,12 +118,42 @@ class Shot:
     def hits_per_hit(self, holes: int) -> int:
         return holes if self.rapid_fire and not self.also_under else 1
 
+    def _split_to(self, query: Query) -> list[tuple[Attack, object, int]]:
+        """``split_to``: the other fighters within 3" of the target that a Rapid Fire attack's spare hits go to,
+        each with ``hits`` (the most it takes, default 1) and its own ``T``, ``W``, ``flesh_wounds``, ``state``,
+        ``save`` or ``armour``: (its attack, its fighter, its most hits) in the order given."""
+        if not query.raw("split_to", []):
+            return []
+        if not self.rapid_fire or self.also_under:
+            raise RulesInputError("split_to", "only a Rapid Fire attack's hits are split between fighters")
+        others = query.items("split_to")
+        if len(others) > MAX_SPLIT:
+            raise RulesInputError("split_to", f"at most {MAX_SPLIT} other fighters")
+        out = []
+        for other in others:
+            fighter, _ = read_fighter(other)
+            save, save_modifier = read_armour(other, False, "none", self.profile["ap"] or 0)
+            attack = replace(
+                self.attack, save=save, save_modifier=save_modifier, knockback_blocked=None, target_strength=None
+            )
+            out.append((attack, fighter, other.int("hits", 1, 10, default=1)))
+        return out
+
+    def allocation(self, hits: int) -> tuple[int, ...]:
+        """How ``hits`` hits are shared: the first on the target, then up to each ``split_to`` fighter's ``hits`` in
+        turn, and any left over on the target again. (target's hits, each split fighter's hits)."""
+        shares, left = [], max(0, hits - 1)
+        for _, _, most in self.split_to:
+            shares.append(min(left, most))
+            left -= shares[-1]
+        return (hits - sum(shares), *shares)
+
 
 def refusal(profile: dict) -> str | None:
     """Why this weapon profile cannot be shot here (a close combat profile, or an effect not resolved), or None."""
     if "E" in (profile["long_range"], profile.get("short_range")):  # a Versatile weapon's reach is not a range
         return "a close combat weapon; use it in a fight"
-    return trading_post.unresolved_effect(profile, poisons={"Gas", "Toxin"})
+    return trading_post.unresolved_effect(profile, poisons=NO_STRENGTH_NEEDED, resolved=EFFECTS)
 
 
 def target_cover(target: Query) -> str:

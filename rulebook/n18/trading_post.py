@@ -182,17 +182,19 @@ def trait_value(profile: dict, name: str, most: int) -> int:
     return 0
 
 
-# Traits whose effect takes the place of the hit's wound; neither action resolves them yet (rules.json words each).
-UNRESOLVED_EFFECTS = ("Graviton Pulse", "Web", "Smoke", "Flash")
+# Traits whose effect takes the place of the hit's wound (rules.json words each): the Shoot action resolves them
+# (``rulebook.n18.shooting``), a fight does not.
+EFFECT_TRAITS = ("Graviton Pulse", "Web", "Smoke", "Flash")
 
 
-def unresolved_effect(profile: dict, poisons: set) -> str | None:
-    """Why the assistant cannot resolve this profile's attack, or None: a trait in :data:`UNRESOLVED_EFFECTS`
-    decides what it does, or it lacks a Strength or Damage without one of the ``poisons`` (Gas, Toxin: the
-    traits the action resolves without them). The Shoot and Fight actions refuse such a profile with these
-    words, and the battle assistant shows them where it leaves the profile out."""
+def unresolved_effect(profile: dict, poisons: set, resolved: frozenset = frozenset()) -> str | None:
+    """Why the assistant cannot resolve this profile's attack, or None: a trait in :data:`EFFECT_TRAITS` that is
+    not ``resolved`` decides what it does, or it lacks a Strength or Damage without one of the ``poisons`` (Gas,
+    Toxin, or an effect that needs neither: the traits the action resolves without them). The Shoot and Fight
+    actions refuse such a profile with these words, and the battle assistant shows them where it leaves the
+    profile out."""
     traits = trait_names(profile)
-    effects = [t for t in UNRESOLVED_EFFECTS if t in traits]
+    effects = [t for t in EFFECT_TRAITS if t in traits and t not in resolved]
     if effects:
         rules = " and ".join(effects)
         verb = "rules are" if len(effects) > 1 else "rule is"

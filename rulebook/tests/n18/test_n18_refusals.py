@@ -22,9 +22,12 @@ def test_a_printed_dash_is_no_strength_or_damage_and_a_gas_weapon_still_shoots()
 
 @pytest.mark.parametrize(("profile", "why"), [
     (spelled(long_range="E", short_range=None), "a close combat weapon; use it in a fight"),
-    (spelled(strength=None, traits=["Graviton Pulse", "Blast (3\")"]),
-     "its Graviton Pulse rule is not resolved by the assistant yet; roll it at the table"),
-    (spelled(damage=None, traits=["Web"]), "its Web rule is not resolved by the assistant yet; roll it at the table"),
+    # Flash, Web, Smoke and Graviton Pulse are shot (issue 22): their effect replaces the wound, so no Strength or
+    # Damage is needed.
+    (spelled(strength=None, traits=["Graviton Pulse", "Blast (3\")"]), None),
+    (spelled(damage=None, traits=["Web"]), None),
+    (spelled(strength=None, damage=None, traits=["Smoke", "Blast (5\")"]), None),
+    (spelled(strength=None, damage=None, traits=["Flash", "Blast (5\")"]), None),
     (spelled(damage="-"), "its profile has no Damage, so there is no hit to resolve; roll it at the table"),
     (spelled(), None),
 ])  # fmt: skip
@@ -41,3 +44,10 @@ def test_shot_refusals(profile, why):
 ])  # fmt: skip
 def test_close_combat_refusals(profile, why):
     assert fighting.refusal(trading_post.read_profile(Query({"weapon": profile}))) == why
+
+
+def test_a_web_weapon_is_still_refused_in_a_fight():
+    gauntlet = spelled(long_range="E", short_range=None, damage=None, traits=["Melee", "Web"])
+    assert fighting.refusal(trading_post.read_profile(Query({"weapon": gauntlet}))) == (
+        "its Web rule is not resolved by the assistant yet; roll it at the table"
+    )
