@@ -249,11 +249,21 @@ class ShootForm(ActionForm):
             self.initial.setdefault("band", "short")
         if self.battle.edition == "n18" and (self.data.get("also_under") or self.initial.get("also_under")):
             # One more fighter under the marker or template of the shot just made (battles.rules.n18.area_prompt):
-            # any fighter may be under it, friend or foe, and no range is asked.
+            # any fighter may be under it, friend or foe, the shooter too (a misfire centres it on him), and no range
+            # is asked.
             self.fields["also_under"] = forms.BooleanField(required=False, initial=True, widget=forms.HiddenInput)
-            others = [(f.pk, f.name) for f in _in_play(self.fighters) if f != acting]
+            others = [(f.pk, f.name) for f in _in_play(self.fighters)]
             self.fields["target"].choices = self.fields["target"].widget.choices = others
             self.initial["distance"] = 0
+        elif self.battle.edition == "n18" and (acting is None or n18.has_rapid_fire(acting)):
+            # Rapid Fire: the hits beyond the first may go to other fighters within 3" of the target.
+            self.fields["split_to"] = forms.MultipleChoiceField(
+                choices=[(f.pk, f.name) for f in _in_play(self.fighters) if f != acting],
+                required=False,
+                widget=forms.CheckboxSelectMultiple(attrs={"class": "choice-buttons"}),
+                label='Rapid Fire: spare hits to (within 3" of the target)',
+                help_text="The first hit stays on the target; one each to these, in turn; any more on the target.",
+            )
         if self.battle.edition == "classic":
             self.fields["modifiers"] = forms.MultipleChoiceField(
                 choices=list(classic.SHOOT_MODIFIERS.items()), required=False, widget=forms.CheckboxSelectMultiple
@@ -270,14 +280,16 @@ class ShootForm(ActionForm):
             self.fields["front_arc"] = front_arc_field(initial=False)
         self.order_fields(
             ["fighter", "shooter", "target", "band", "distance", "cover", "modifiers", "in_combat_with", "modifier",
-             "front_arc", "dice"]
+             "front_arc", "split_to", "dice"]
         )  # fmt: skip
 
     def clean(self):
         data = super().clean()
         shooter, target = data.get("shooter"), data.get("target")
-        if shooter and target and int(shooter.split(":")[0]) == int(target):
+        if shooter and target and int(shooter.split(":")[0]) == int(target) and not data.get("also_under"):
             raise ValidationError("A fighter cannot shoot himself.")
+        if target and str(target) in (data.get("split_to") or []):
+            raise ValidationError({"split_to": "The target takes the first hit; pick other fighters for the rest."})
         if shooter and data.get("distance") is None:
             data["distance"] = self._band_distance(shooter, data.get("band"))
         return data
@@ -309,6 +321,11 @@ class ShootForm(ActionForm):
             "modifier": self.cleaned_data.get("modifier") or 0,
             "in_combat_with": self.cleaned_data.get("in_combat_with") or 0,
             **({"also_under": True} if self.cleaned_data.get("also_under") else {}),
+            **(
+                {"split_to": [self.by_pk[int(pk)] for pk in self.cleaned_data["split_to"]]}
+                if self.cleaned_data.get("split_to")
+                else {}
+            ),
             **({"front_arc": True} if self.cleaned_data.get("front_arc") else {}),
         }
 

@@ -41,8 +41,9 @@ def _bind(params: dict, by_id: dict) -> dict:
         value = bound.get(name)
         if value is not None:
             bound[name] = by_id[getattr(value, "pk", value)]
-    if "opponents" in bound:
-        bound["opponents"] = [by_id[getattr(o, "pk", o)] for o in bound["opponents"]]
+    for name in ("opponents", "split_to"):
+        if name in bound:
+            bound[name] = [by_id[getattr(o, "pk", o)] for o in bound[name]]
     return bound
 
 

@@ -91,8 +91,9 @@ def test_the_shoot_menu_offers_what_resolves_and_says_what_it_leaves_out(page, l
     shooter = battle.fighters.get(side="a", order=0)
     combi = {"name": "Cawdor charger/autogun", "ap": 0, "damage": 1}
     shooter.profile["weapons"] = [
-        {"key": "p9001", "name": "Grav gun", "slug": "grav-gun", "category": "special", "shoots": True,
-         "fights": False, "profiles": [{"name": "", "query": {"weapon": "grav-gun"}, "ammo": "5+"}]},
+        {"key": "p9001", "name": "Scrap thrower", "slug": "scrap-thrower", "category": "special", "shoots": True,
+         "fights": False, "profiles": [{"name": "", "ammo": "5+", "query": {"weapon": {
+             "name": "Scrap thrower", "short_range": 6, "long_range": 12, "strength": 3, "ap": 0}}}]},
         {"key": "p9002", "name": combi["name"], "slug": "cawdor-charger-autogun", "category": "basic", "shoots": True,
          "fights": False, "profiles": [
              {"name": "charger", "ammo": None, "query": {"weapon": {**combi, "long_range": "E", "strength": "S+1",
@@ -109,7 +110,7 @@ def test_the_shoot_menu_offers_what_resolves_and_says_what_it_leaves_out(page, l
     expect(weapons.get_by_label("Cawdor charger/autogun (reclaimed autogun)")).to_be_visible()
     assert weapons.get_by_label("Cawdor charger/autogun (charger)").count() == 0
     expect(page.get_by_test_id("left-out")).to_contain_text(
-        "Grav gun: its Graviton Pulse rule is not resolved by the assistant yet; roll it at the table."
+        "Scrap thrower: its profile has no Damage, so there is no hit to resolve; roll it at the table."
     )
     assert no_horizontal_scroll(page)
     page.screenshot(path=str(tmp_path / "battle-shoot-left-out.png"), full_page=True)

@@ -106,19 +106,18 @@ def test_every_close_combat_profile_resolves_for_the_attacker_and_the_target(arm
                 resolves(battle, "fight", form.params(), fighters)
 
 
-def test_n18_menus_leave_out_the_grav_gun_and_put_a_combi_weapons_melee_profile_in_the_fight(armed):
+def test_n18_menus_offer_the_grav_gun_and_put_a_combi_weapons_melee_profile_in_the_fight(armed):
     battle, shooter, target, entries = armed("n18")
     by_slug = {e["slug"]: e for e in entries}
     arm(shooter, [by_slug["grav-gun"], by_slug["cawdor-charger-autogun"], by_slug["nightshade-chem-thrower"]])
     fighters = list(battle.fighters.all())
     shoot = ShootForm(battle=battle, fighters=fighters, initial={"fighter": shooter.pk})
     assert [label for _, label in shoot.fields["shooter"].choices] == [
+        "Grav gun",  # its Graviton Pulse is resolved (issue 22): a Strength roll, then Damage with no save
         "Cawdor charger/autogun (reclaimed autogun)",
         "'Nightshade' chem-thrower",  # its Strength and Damage are printed "-": a Gas weapon, resolved
     ]
-    assert shoot.fields["shooter"].left_out == [
-        "Grav gun: its Graviton Pulse rule is not resolved by the assistant yet; roll it at the table."
-    ]
+    assert shoot.fields["shooter"].left_out == []
     fight = FightForm(battle=battle, fighters=fighters, initial={"fighter": shooter.pk})
     assert [label for _, label in fight.fields["attacker"].choices] == [
         "Cawdor charger/autogun (charger)",
@@ -127,7 +126,7 @@ def test_n18_menus_leave_out_the_grav_gun_and_put_a_combi_weapons_melee_profile_
 
 
 @pytest.mark.parametrize(("edition", "slug", "kind"), [
-    ("n18", "grav-gun", "shoot"), ("n18", "cawdor-charger-autogun", "shoot"), ("n18", "web-gauntlet", "fight"),
+    ("n18", "cawdor-charger-autogun", "shoot"), ("n18", "web-gauntlet", "fight"),
     ("n18", "blast-pistol", "fight"), ("classic", "smoke-grenade", "shoot"),
 ])  # fmt: skip
 def test_a_profile_left_out_and_sent_anyway_is_refused_in_words(armed, edition, slug, kind):

@@ -57,15 +57,67 @@ def activated(fighter) -> None:
 
 def apply_shoot(plan: Plan, result: dict, battle) -> list[str]:
     shooter, target = plan.fighter, plan.target
-    hits = result.get("hits", 0)
-    changes = [f"{target.name} takes {hits} hits"] if hits > 1 else []  # Rapid Fire: each resolved in turn
-    changes += harm(target, result["target_after"], by=shooter)
-    if result.get("pins"):
-        changes += _pin(target)
+    scattered = _scatter_words(result.get("scatter"))
+    changes = _hits_taken(target, result, shooter)
+    for other, share in zip(plan.others, result.get("split", []), strict=False):
+        changes += _hits_taken(other, share, shooter)  # Rapid Fire hits split to fighters within 3"
+    changes += _special_effect(battle, target, result.get("effect"), plan.query)
     changes += _weapon_fails(shooter, plan, result)
-    changes += _blaze_hit(battle, plan, hits)
+    changes += _blaze_hit(battle, plan, result.get("hits", 0))
     activated(shooter)
-    return changes or ["No effect"]
+    return [*scattered, *changes] or ["No effect"]
+
+
+def _hits_taken(fighter, result: dict, by) -> list[str]:
+    """One fighter's share of a shot: its hits (Rapid Fire: each resolved in turn), harm and pinning."""
+    hits = result.get("hits", 0)
+    changes = [f"{fighter.name} takes {hits} hits"] if hits > 1 else []
+    changes += harm(fighter, result["target_after"], by=by)
+    if result.get("pins"):
+        changes += _pin(fighter)
+    return changes
+
+
+SCATTER_WORDS = {
+    "dud": "The Blast marker scatters: a dud, the attack ends",
+    "on_shooter": "The Blast marker misfires: it is centred on the shooter",
+}
+BLIND_NEXT_ROUND = "blind_next_round"  # battle fact: fighters Blinded while not Ready, who gain no Ready next round
+WEBBED = "webbed"  # battle fact: fighters Webbed (treated as Seriously Injured until a Recovery frees them)
+
+
+def _scatter_words(scatter: dict | None) -> list[str]:
+    """Where a Blast marker that missed went (its Scatter dice and D6 were rolled with the shot)."""
+    if not scatter:
+        return []
+    if scatter["lands"] == "scattered":
+        return [f'The Blast marker scatters {scatter["inches"]}" towards {scatter["direction"]}']
+    return [SCATTER_WORDS[scatter["lands"]]]
+
+
+def _special_effect(battle, target, effect: dict | None, query: dict) -> list[str]:
+    """Flash: a Blind fighter loses their Ready marker, or gains none next round; Web: a Webbed fighter is treated as
+    Seriously Injured until a Recovery test frees them; Smoke: the cloud; Graviton Pulse: its marker stays (2023 core
+    rulebook, weapon traits and conditions; ``rulebook.n18.shooting``)."""
+    if "Graviton Pulse" in trading_post.trait_names(trading_post.read_profile(Query(query))):
+        return ['The grav Blast marker stays this round: moving through it costs 2" for every 1"']
+    if not effect:
+        return []
+    if effect["trait"] == "Smoke":
+        return [
+            f"A smoke cloud ({effect['cloud_radius']} around the marker) blocks line of sight; it clears on a D6 "
+            "of 4 or less in each End phase"
+        ]
+    if not effect["taken"] or target.out_of_action:
+        return [f"{target.name} is not {effect['condition']}"]
+    if effect["condition"] == "Blind":
+        if not target.ready:
+            battle.facts = {**battle.facts, BLIND_NEXT_ROUND: [*battle.facts.get(BLIND_NEXT_ROUND, []), target.pk]}
+        target.ready = False
+        return [f"{target.name} is Blind: no Ready marker (only Reaction attacks, hitting on 6s, until activated)"]
+    target.condition, target.prone, target.engaged = Condition.SERIOUSLY_INJURED, True, False
+    battle.facts = {**battle.facts, WEBBED: [*battle.facts.get(WEBBED, []), target.pk]}
+    return [f"{target.name} is Webbed: treated as Seriously Injured, Recovery in the End phase"]
 
 
 BLAZE_TO_ROLL = "blaze_to_roll"  # battle fact: fighters hit by a Blaze weapon whose D6 (4+ catches) is still due
@@ -176,6 +228,8 @@ def apply_test(plan: Plan, result: dict, battle) -> list[str]:
         battle.facts = {**battle.facts, "fighters_fled": [*battle.facts.get("fighters_fled", []), fighter.pk]}
         return [f"{fighter.name} flees the battlefield (removed; fled, not taken Out of Action)"]
     if kind == "recovery":
+        if fighter.pk in battle.facts.get(WEBBED, []):
+            return _webbed_recovery(battle, fighter, result["outcome"], plan.query["assisted"])
         return _recovery(fighter, result["outcome"], plan.query["assisted"])
     if kind == "reload":
         key = weapon_key(plan)
@@ -208,6 +262,24 @@ def _recovery(fighter, outcome: str, assisted: bool) -> list[str]:
         fighter.condition, fighter.prone = Condition.PINNED, True
     words = f"{fighter.name} {RECOVERY_WORDS[outcome]}"
     return [words + ("" if assisted else ", with a Flesh Wound")]
+
+
+def _webbed_recovery(battle, fighter, outcome: str, assisted: bool) -> list[str]:
+    """A Webbed fighter's Recovery (the Webbed condition): a Flesh Wound frees them as usual (the Flesh Wound,
+    Prone and Pinned); a Serious Injury keeps them Webbed with no Flesh Wound; Out of Action removes them, and after
+    the battle a D6 says Out Cold (1-4) or Captured (5-6) instead of a Lasting Injury."""
+    if outcome == "stays_down":
+        return [f"{fighter.name} stays Webbed"]
+    battle.facts = {**battle.facts, WEBBED: [pk for pk in battle.facts.get(WEBBED, []) if pk != fighter.pk]}
+    if outcome == "out_of_action":
+        fighter.condition, fighter.ready = Condition.OUT_OF_ACTION, False
+        return [
+            f"{fighter.name} succumbs to the web: Out of Action (after the battle a D6: 1-4 Out Cold, 5-6 "
+            "Captured, no Lasting Injury roll)"
+        ]
+    fighter.flesh_wounds += not assisted
+    fighter.condition, fighter.prone = Condition.PINNED, True
+    return [f"{fighter.name} breaks free of the web: Prone and Pinned" + ("" if assisted else ", with a Flesh Wound")]
 
 
 def casualties(plan: Plan) -> list:

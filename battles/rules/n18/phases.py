@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from battles.models import Condition, Phase
 from battles.rules import Prompt, bottle_prompt, friends_test, next_phase, test_prompt
-from battles.rules.n18.effects import BLAZE_TO_ROLL
+from battles.rules.n18.effects import BLAZE_TO_ROLL, BLIND_NEXT_ROUND
 
 
 def prompts(battle, fighters: list, last_casualties: list, taken: set) -> list[Prompt]:
@@ -129,7 +129,12 @@ def advance(battle, fighters: list) -> list[str]:
 
 def _new_round(battle, fighters: list) -> list[str]:
     battle.round += 1
+    blind = set(battle.facts.get(BLIND_NEXT_ROUND, []))
     for f in fighters:
-        # Every fighter still in play is Ready, Seriously Injured ones too (they may crawl or be helped).
-        f.ready = not f.out_of_action
+        # Every fighter still in play is Ready, Seriously Injured ones too (they may crawl or be helped), except one
+        # Blinded (Flash) when they had no Ready marker to lose: they gain none this round.
+        f.ready = not f.out_of_action and f.pk not in blind
+    if blind:
+        battle.facts = {k: v for k, v in battle.facts.items() if k != BLIND_NEXT_ROUND}
+        return [f"Round {battle.round}: fighters in play are Ready, but the Blind ones"]
     return [f"Round {battle.round}: fighters in play are Ready"]

@@ -80,38 +80,70 @@ def armour_query(fighter, front_arc: bool = False) -> dict:
 def shoot_plan(params: dict, fighters: list) -> Plan:
     shooter, target = params["fighter"], params["target"]
     weapon, entry = weapon_query(shooter, params["weapon"])
+    traits = weapon_traits(weapon)
     query = {
         "shooter": {"BS": shooter.stats["BS"], "S": shooter.stats["S"]},
         **weapon,
-        "target": target_query(target, bool(params.get("front_arc"))),
+        "target": {**target_query(target, bool(params.get("front_arc"))), **_resisting(target, traits)},
         "distance": params["distance"],
         "cover": params.get("cover") or "none",
         "modifiers": [params["modifier"]] if params.get("modifier") else [],
     }
     summary = f'{shooter.name} shoots {target.name} with the {entry["name"]} at {params["distance"]}"'
     warnings = _activation_warnings(shooter)
+    others = list(params.get("split_to") or [])
+    if others:
+        # Rapid Fire: the first hit on the target, one each on these fighters within 3" of it, any more on the
+        # target again (``split_to``; the players allocate before any wound roll).
+        query["split_to"] = [target_query(other) for other in others]
+        summary += f", spare hits to {', '.join(other.name for other in others)}"
+        warnings.append('Spare hits go only to fighters within 3" of the target and no harder to hit')
     if params.get("also_under"):
         # One more fighter under the Blast marker or Flame template of the shot just made: hit without a roll, no
         # Ammo test of its own (``also_under``), and the shooter's activation is not a new one.
         query["also_under"] = True
-        if "Blast" in area_traits(query):
+        if "Blast" in traits:
             query["target"]["under_marker"] = True
         summary = f"The {entry['name']}'s {area_word(query)} also hits {target.name}"
         warnings = []
+    elif "Blast" in traits:
+        query["scatter"] = True  # a miss scatters the marker: its Scatter dice and D6 are rolled with the shot
     if entry["key"] in shooter.jammed_weapons:
         warnings.append(f"The {entry['name']} cannot be used again this battle")
     elif entry["key"] in shooter.failed_weapons:
         warnings.append(f"The {entry['name']} is Out of Ammo")
-    return Plan("shoot", "shoot", query, summary, shooter, target, params=params, warnings=warnings)
+    return Plan("shoot", "shoot", query, summary, shooter, target, others=others, params=params, warnings=warnings)
 
 
-def area_traits(query: dict) -> set:
-    """The Blast and Template traits of a shoot query's weapon (none when the profile cannot be read)."""
+def _resisting(target, traits: set) -> dict:
+    """What a special weapon's hit is tested against: Initiative for Flash, Strength for Graviton Pulse."""
+    if "Flash" in traits:
+        return {"I": target.stats["I"]}
+    if "Graviton Pulse" in traits:
+        return {"S": target.stats["S"]}
+    return {}
+
+
+def weapon_traits(query: dict) -> set:
+    """The trait names of a shoot query's weapon (none when the profile cannot be read)."""
     try:
         profile = trading_post.read_profile(Query(dict(query)))
     except RulesInputError:
         return set()
-    return trading_post.trait_names(profile) & {"Blast", "Template"}
+    return trading_post.trait_names(profile)
+
+
+def has_rapid_fire(fighter) -> bool:
+    """Whether any weapon profile the fighter may shoot has Rapid Fire (its hits may be split)."""
+    return any(
+        "Rapid Fire" in weapon_traits(entry["profiles"][index]["query"])
+        for entry, index in offered(fighter, "shoots").usable
+    )
+
+
+def area_traits(query: dict) -> set:
+    """The Blast and Template traits of a shoot query's weapon."""
+    return weapon_traits(query) & {"Blast", "Template"}
 
 
 def area_word(query: dict) -> str:
@@ -121,10 +153,15 @@ def area_word(query: dict) -> str:
 def area_prompt(action, by_pk: dict) -> Prompt | None:
     """After a shot with a Blast marker or a Flame template: every other fighter under it is hit too (2023 core
     rulebook, Shooting: Blast markers and templates), each resolved in turn from this prompt; a Blast marker that
-    missed scattered, and a fighter it lands on is resolved the same way. Only the table knows who is under it."""
+    missed scattered where its Scatter dice and D6 say (rolled with the shot), or was a dud, or misfired onto the
+    shooter, and a fighter it lands on is resolved the same way. Only the table knows who is under it. Smoke hits
+    nobody."""
     query = action.query or {}
     shooter = by_pk.get(action.fighter_id)
     if action.kind != "shoot" or query.get("also_under") or shooter is None or not area_traits(query):
+        return None
+    scatter = (action.result or {}).get("scatter") or {}
+    if scatter.get("lands") == "dud" or "Smoke" in weapon_traits(query):
         return None
     choice = next(
         (f"{entry['key']}:{index}" for entry in shooter.profile.get("weapons", [])
@@ -134,7 +171,13 @@ def area_prompt(action, by_pk: dict) -> Prompt | None:
     )  # fmt: skip
     if choice is None:
         return None
-    what = "the scattered Blast marker" if "blast_marker" in (action.result or {}) else f"the {area_word(query)}"
+    what = f"the {area_word(query)}"
+    if scatter.get("lands") == "scattered":
+        what = f'the Blast marker (scattered {scatter["inches"]}" towards {scatter["direction"]})'
+    elif scatter.get("lands") == "on_shooter":
+        what = f"the Blast marker (misfired: centred on {shooter.name})"
+    elif "blast_marker" in (action.result or {}):
+        what = "the scattered Blast marker"
     params = {"fighter": shooter.pk, "shooter": f"{shooter.pk}:{choice}", "also_under": 1}
     return Prompt(f"Anyone (else) under {what}? Resolve each", "shoot", params, "hit without a roll", True)
 
