@@ -4,6 +4,7 @@ order, the next die and its faces as buttons)."""
 
 from __future__ import annotations
 
+from fractions import Fraction
 from urllib.parse import urlencode
 
 from django.urls import reverse
@@ -39,16 +40,37 @@ def words(key: str) -> str:
     return NAMES.get(key) or key.removeprefix("p_").replace("_", " ").replace("-", " ").capitalize()
 
 
-def odds_rows(odds: dict) -> dict:
+def odds_rows(odds: dict, others: list[str] = ()) -> dict:
     """``{"chances": [(label, percent, exact)], "outcome": [...], "reaction": [...]}`` from a rulebook odds answer;
-    ``reaction``: the attacker's outcome from a 2018+ target's Reaction attacks."""
+    ``reaction``: the attacker's outcome from a 2018+ target's Reaction attacks; ``others``: the names of the fighters
+    a 2018+ Rapid Fire shot splits its spare hits to (the answer's ``split``, in order)."""
     reaction = odds.get("reaction") or {}
     return {
-        "chances": _chances(odds) + _chances(reaction),
+        "chances": _chances(odds) + _chances(reaction) + _effect_chances(odds) + _split_chances(odds, others),
         "outcome": _distribution(odds, "outcome") or _distribution(odds, "result"),
         "reaction": _distribution(reaction, "attacker_outcome"),
         "notes": _notes(odds),
     }
+
+
+def _effect_chances(odds: dict) -> list[tuple]:
+    """A 2018+ Flash or Web shot: the chance the target ends Blind or Webbed."""
+    effect = odds.get("effect") or {}
+    if "p_condition" not in effect:
+        return []
+    return [(effect["condition"], round(100 * effect["p_condition"], 1), effect["p_condition_exact"])]
+
+
+def _split_chances(odds: dict, others: list[str]) -> list[tuple]:
+    """A 2018+ Rapid Fire shot's spare hits: for each fighter within 3" they go to, the chance of a hit and of one not
+    saved."""
+    rows = []
+    for name, share in zip(others, odds.get("split") or [], strict=False):
+        p_hit = 1 - share["hits"].get("0", 0)
+        exact_hit = 1 - Fraction(share["hits_exact"].get("0", "0"))
+        rows.append((f"{name} takes a spare hit", round(100 * p_hit, 1), str(exact_hit)))
+        rows.append((f"{name}: not saved", round(100 * share["p_unsaved"], 1), share["p_unsaved_exact"]))
+    return rows
 
 
 def _chances(odds: dict) -> list[tuple]:
@@ -396,11 +418,29 @@ def _n18_shoot_order(odds: dict) -> list[str]:
     if firepower.get("rapid_fire"):
         steps.append(f"then {firepower['dice']} Firepower dice (Rapid Fire: their bullet holes are the hits)")
     save = (odds.get("save") or {}).get("needed")
-    per_hit = "then for each hit: wound 1 D6" + (f", save 1 D6 ({save}+)" if save else "")
-    steps.append(per_hit + ", Damage, and an Injury dice for each Damage past the last Wound")
+    effect = (odds.get("effect") or {}).get("trait")
+    if effect in N18_EFFECT_STEPS:
+        steps.append(N18_EFFECT_STEPS[effect])
+    else:
+        per_hit = "then for each hit: wound 1 D6" + (f", save 1 D6 ({save}+)" if save else "")
+        steps.append(per_hit + ", Damage, and an Injury dice for each Damage past the last Wound")
+    if odds.get("split"):
+        steps.append('then the same for the spare hits on each fighter within 3", in turn')
     if firepower.get("dice") and not firepower.get("rapid_fire"):
         steps.append("then 1 Firepower dice (its Ammo symbol asks for an Ammo test)")
+    if (odds.get("area") or {}).get("p_scatters"):
+        steps.append("if it misses: the Scatter dice and a D6 (inches); a Hit with a 1 asks one more D6")
     return steps
+
+
+# What a 2018+ special weapon's hit rolls instead of the wound (``rulebook.n18.shooting``).
+N18_EFFECT_STEPS = {
+    "Flash": "then the target's Initiative test: 1 D6 (Blind if it fails)",
+    "Web": "then for each hit a wound roll: 1 D6 (Webbed if it wounds; no save, no Injury dice)",
+    "Smoke": "no hit on anyone: the cloud goes where the marker lands",
+    "Graviton Pulse": "then 1 D6 at or under the target's Strength resists (a 6 fails), else Damage with no save "
+    "and an Injury dice for each Damage past the last Wound",
+}
 
 
 def _n18_fight_order(odds: dict) -> list[str]:

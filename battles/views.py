@@ -284,7 +284,7 @@ def _act(request, battle, kind: str, form, fighters, context: dict, op: str):
     except ValidationError as error:
         _fail(form, error)
         return None
-    context.update(plan=plan, odds=display.odds_rows(odds), seen=_seen(plan))
+    context.update(plan=plan, odds=display.odds_rows(odds, [f.name for f in plan.others]), seen=_seen(plan))
     dice = form.cleaned_data.get("dice") or []
     if plan.rolls:
         context["dice_order"] = display.dice_order(battle.edition, plan, odds)

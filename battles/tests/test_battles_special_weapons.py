@@ -159,3 +159,20 @@ def test_smoke_hits_nobody_and_graviton_pulse_harms_with_no_save(make_battle):
     assert action.query["target"]["S"] == target.stats["S"]
     assert not any(d["for"].startswith("save roll") for d in action.dice)  # no armour save against it
     assert any("grav Blast marker stays" in change for change in action.changes)
+
+
+def test_the_shoot_page_shows_the_spare_hits_and_the_blindness_odds(make_battle, client):
+    from django.urls import reverse
+
+    battle, shooter, (target, other, *_), autogun = setup(make_battle, "autogun", "basic", "4+", fighters=3)
+    flash = arm(shooter, "photon-flash-grenade", "grenade", "5+")
+    client.force_login(battle.player_a)
+    url = reverse("battles:battle-act", args=[battle.pk, "shoot"])
+    choice = {"fighter": shooter.pk, "target": target.pk, "band": "short", "cover": "none"}
+    data = {**choice, "shooter": f"{shooter.pk}:{autogun}", "split_to": [other.pk], "op": "odds"}
+    page = client.post(url, data).content.decode()
+    assert f"{other.name} takes a spare hit" in page and "spare hits on each fighter within 3" in page
+    page = client.post(
+        url, {**choice, "shooter": f"{shooter.pk}:{flash}", "band": "long", "op": "odds"}
+    ).content.decode()
+    assert '<th scope="row">Blind</th>' in page and "Initiative test" in page
