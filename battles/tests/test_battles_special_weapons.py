@@ -176,3 +176,13 @@ def test_the_shoot_page_shows_the_spare_hits_and_the_blindness_odds(make_battle,
         url, {**choice, "shooter": f"{shooter.pk}:{flash}", "band": "long", "op": "odds"}
     ).content.decode()
     assert '<th scope="row">Blind</th>' in page and "Initiative test" in page
+
+
+def test_a_classic_blast_that_misses_says_where_it_scattered(make_battle):
+    battle = make_battle("classic", fighters=2)
+    shooter, target = battle.fighters.get(side="a", order=0), battle.fighters.get(side="b", order=0)
+    grenade = arm(shooter, "frag-grenade", "grenade", None)
+    # A 1 misses; the Scatter dice and the Artillery dice (halved for a grenade), the table's.
+    action = shoot(battle, shooter, target, grenade, [1, "arrow", 4])
+    assert 'The blast scatters 2" from the target, towards the arrow' in action.changes[-1]
+    assert [d["die"] for d in action.dice] == ["D6", "Scatter", "Artillery"]

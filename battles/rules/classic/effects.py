@@ -65,12 +65,26 @@ def apply_shoot(plan: Plan, result: dict, battle) -> list[str]:
     blast = result.get("explosion_on_shooter")
     if blast:
         changes += harm(shooter, blast["outcome"], blast["wounds_lost"], blast["new_flesh_wounds"], by=None)
+    changes += _scatter_words(result)
     shooter.hidden = False
     if shooter.overwatch:
         # Overwatch is one shot, taken in the enemy's turn (Overwatch): it ends with it.
         shooter.overwatch = False
         changes.append(f"{shooter.name} is no longer on overwatch")
     return changes
+
+
+def _scatter_words(result: dict) -> list[str]:
+    """Where a missed blast landed: the Scatter and Artillery dice were rolled with the shot (``rulebook.classic.blast``;
+    the server's dice, or the table's entered in the order asked)."""
+    step = next((s for s in result.get("steps", []) if s.get("step") == "scatter"), None)
+    if step is None:
+        return []
+    if "inches" in step:
+        towards = "the Hit symbol's small arrow" if step["scatter_dice"] == "hit" else "the arrow"
+        where = f'{step["inches"]}" from the target, towards {towards}'
+        return [f"The blast scatters {where}: wholly under it is hit, partly under on a 4+"]
+    return [f"The blast scatters: {step['result']}"]
 
 
 def apply_fight(plan: Plan, result: dict, battle) -> list[str]:
