@@ -133,8 +133,9 @@ class Shot:
         for other in others:
             fighter, _ = read_fighter(other)
             save, save_modifier = read_armour(other, False, "none", self.profile["ap"] or 0)
+            strength = other.int("S", 1, 10) if "Graviton Pulse" in self.traits else None
             attack = replace(
-                self.attack, save=save, save_modifier=save_modifier, knockback_blocked=None, target_strength=None
+                self.attack, save=save, save_modifier=save_modifier, knockback_blocked=None, target_strength=strength
             )
             out.append((attack, fighter, other.int("hits", 1, 10, default=1)))
         return out
