@@ -120,6 +120,14 @@ def make_user(db):
     return make
 
 
+def pytest_collection_modifyitems(items):
+    """A test that opens the browser is a browser test whether or not its module says so: `make test` runs those
+    once (Makefile), so a marker forgotten must not make one run twice or not at all."""
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
+
+
 @pytest.fixture(scope="session")
 def browser():
     """Headless Chromium. Skips when Chromium is absent locally; fails on CI, where it must exist."""
