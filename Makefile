@@ -58,6 +58,7 @@ lint: install-dev
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	DEBUG=1 $(PY) manage.py makemigrations --check --dry-run
+	$(VENV)/bin/lint-imports
 
 test: lint
 	@echo "== tests on SQLite =="
