@@ -17,6 +17,7 @@ from content.models import (
     Skill,
 )
 from gangs import campaign_checks
+from gangs.campaign_facts import campaign_facts
 from gangs.ledger import ledger_record
 from gangs.models import (
     ON_ROSTER,
@@ -84,15 +85,13 @@ def _hire_breaches(gang: Gang, fighter_type: FighterType, hired_for) -> tuple:
 
 def _hired_gun_battle(gang: Gang, fighter_type: FighterType, hired_for):
     """A Hired Gun is hired for one scheduled campaign battle of the gang; nobody else is."""
-    from campaigns.models import BattleStatus
-
     if fighter_type.category != FighterCategory.HIRED_GUN:
         if hired_for is not None:
             raise ValidationError(f"{fighter_type.name} joins the roster; only Hired Guns are hired for a battle.")
         return
     if hired_for is None:
         raise ValidationError(f"{fighter_type.name} is a Hired Gun: hire them for one of the gang's coming battles.")
-    if gang.pk not in (hired_for.attacker_id, hired_for.defender_id) or hired_for.status != BattleStatus.SCHEDULED:
+    if gang.pk not in (hired_for.attacker_id, hired_for.defender_id) or not campaign_facts().is_coming(hired_for):
         raise ValidationError("Hired Guns are hired for a coming battle the gang fights (before its report).")
 
 
