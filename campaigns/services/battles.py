@@ -10,6 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from campaigns import rules
+from campaigns.announcements import EventKind, announce
 from campaigns.models import (
     Battle,
     BattleFighterResult,
@@ -29,8 +30,6 @@ from campaigns.services._common import (
 )
 from gangs.models import AVAILABLE_FOR_BATTLE, Fighter, FighterStatus, Gang
 from gangs.services import fighter_status_set, hired_guns_leave
-from notifications.models import EventKind
-from notifications.services import notify
 from rulebook import gang_rules
 from rulebook.dice import DiceSource
 from rulebook.errors import RulesInputError
@@ -347,7 +346,7 @@ def battle_report_submit(
     battle.save()
     battle.fighter_results.all().delete()
     BattleFighterResult.objects.bulk_create(rows)
-    notify(EventKind.BATTLE_REPORTED, battle)
+    announce(EventKind.BATTLE_REPORTED, battle)
     return battle
 
 
@@ -382,7 +381,7 @@ def battle_report_confirm(*, battle: Battle, actor, is_arbitrator: bool) -> Batt
     hired_guns_leave(battle=battle, actor=actor)
     for gang in (battle.attacker, battle.defender):
         standing_snapshot_take(campaign=battle.campaign, gang=gang, reason=f"{battle.scenario_name}: {battle}")
-    notify(EventKind.BATTLE_CONFIRMED, battle)
+    announce(EventKind.BATTLE_CONFIRMED, battle)
     return battle
 
 
