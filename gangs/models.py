@@ -61,10 +61,6 @@ class Gang(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("gangs:gang-detail", args=[self.pk])
 
-    @property
-    def stat_codes(self) -> tuple[str, ...]:
-        return STATS_BY_EDITION[self.edition]
-
 
 class FighterStatus(models.TextChoices):
     ACTIVE = "active", "Active"
