@@ -28,7 +28,7 @@ from campaigns.services._common import (
     require_impartial_battle,
     standing_snapshot_take,
 )
-from gangs.models import AVAILABLE_FOR_BATTLE, Fighter, FighterStatus, Gang
+from gangs.models import AVAILABLE_FOR_BATTLE, GONE, Fighter, FighterStatus, Gang
 from gangs.services import fighter_status_set, hired_guns_leave
 from rulebook import gang_rules
 from rulebook.dice import DiceSource
@@ -150,7 +150,8 @@ def crew_candidates(gang: Gang) -> list[Fighter]:
 
     Hangers-on stay at the hideout unless Part of the Crew, and Hired Guns are never picked: they join
     the crew of the battle they were hired for afterwards (:func:`hired_guns_of`)."""
-    fighters = gang.fighters.exclude(status__in=rules.GONE).select_related("fighter_type").order_by("order", "pk")
+    # Fighters no longer with the gang are not offered for a crew at all (the unavailable ones are shown).
+    fighters = gang.fighters.exclude(status__in=GONE).select_related("fighter_type").order_by("order", "pk")
     return [f for f in fighters if gang_rules.fights_in_crews(f.fighter_type.category, f.fighter_type.special_rules)]
 
 
