@@ -8,7 +8,7 @@ PORT ?= 8000
 # PostgreSQL for the second test run: DATABASE_URL if set, else a local server if one answers.
 PG_DEFAULT_URL := postgres://postgres@127.0.0.1:5432/underhive_ledger
 # The apps whose tests use the database; rulebook/ has none, so it runs once, in the SQLite pass.
-DB_TESTS := core content gangs campaigns battles postbattle notifications sharing
+DB_TESTS := core content gangs campaigns battles postbattle notifications sharing tools
 # Both test passes run in parallel: one pytest-xdist worker a core, at most 4 (each worker's race tests hold 20
 # PostgreSQL connections at once; a default server allows 100), each worker with its own test database
 # (test_<name>_gw0, _gw1...) and its own Redis database (conftest.py). `worksteal` hands each worker a
@@ -58,6 +58,7 @@ lint: install-dev
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	DEBUG=1 $(PY) manage.py makemigrations --check --dry-run
+	$(VENV)/bin/lint-imports
 
 # With PostgreSQL, two tests kinds run once rather than twice: the browser tests in the SQLite pass (they test pages,
 # which the database does not change) and the input fuzz in the PostgreSQL pass (where a number too large for a
@@ -81,4 +82,4 @@ test: lint
 # whole campaign of each edition (its last line: battles, losses, captures, rescues, credits, time per battle).
 bench: install
 	$(PY) -m rulebook bench
-	$(PY) -m core.bench
+	$(PY) -m tools.bench

@@ -6,12 +6,15 @@ class CampaignsConfig(AppConfig):
     verbose_name = "Campaigns"
 
     def ready(self):
+        from campaigns import gang_facts
         from campaigns.services import house_rules
-        from gangs import cache, campaign_checks
+        from gangs import cache, campaign_checks, campaign_facts
 
         # A campaign's house rules refuse some purchases and hires; the gangs app asks without importing campaigns.
         campaign_checks.on_purchase(house_rules.purchase_refusal)
         campaign_checks.on_hire(house_rules.hire_refusal)
+        # Whether a gang plays in a campaign, who arbitrates it, its battles and territories: asked the same way.
+        campaign_facts.register(gang_facts.FACTS)
 
         # A gang's page shows the campaign it plays in (its name, who arbitrates it), the territories it holds and
         # its coming battles (a Hired Gun is hired for one): each moves the gang's version (gangs.cache).

@@ -317,10 +317,6 @@ class Battle(models.Model):
         return bool(self.scenario)
 
     @property
-    def is_confirmed(self) -> bool:
-        return self.status == BattleStatus.CONFIRMED
-
-    @property
     def is_cancelled(self) -> bool:
         return self.status == BattleStatus.CANCELLED
 

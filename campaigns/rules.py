@@ -30,8 +30,6 @@ from rulebook.roster import ACTIVE, FighterSnapshot
 HOME_SETTLEMENT_REPUTATION = HOME_SETTLEMENT["reputation"]
 HOME_SETTLEMENT_SOURCE = HOME_SETTLEMENT["sources"][0]
 CLASSIC_TERRITORY_SOURCE = founding.SOURCE
-# Fighters no longer with the gang: not offered for a crew at all (the unavailable ones are shown).
-GONE = (FighterStatus.DEAD, FighterStatus.RETIRED)
 # Roster statuses as the rulebook names them.
 STATUS = {
     FighterStatus.ACTIVE: ACTIVE,

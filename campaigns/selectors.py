@@ -6,7 +6,6 @@ subqueries, win/draw/loss counts and territories are counted in Python from one 
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass, field
 
 from django.db.models import F, IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum, Value
@@ -286,10 +285,6 @@ def holdings(battle: Battle) -> dict[str, list[int]]:
     return out
 
 
-def gang_campaign(gang: Gang) -> CampaignGang | None:
-    return gang.memberships.filter(removed_at__isnull=True).select_related("campaign").first()
-
-
 def captives_of(gang: Gang, captors: Gang) -> QuerySet[Fighter]:
     """Fighters of ``gang`` held captive by ``captors`` (the Rescue Mission's reason)."""
     return Fighter.objects.filter(gang=gang, captured_by=captors, status=FighterStatus.CAPTURED)
@@ -298,13 +293,6 @@ def captives_of(gang: Gang, captors: Gang) -> QuerySet[Fighter]:
 def rescue_captives(battle: Battle) -> list[Fighter]:
     """A Rescue Mission's captives: the rescuers' fighters the captors hold (none for any other battle)."""
     return list(captives_of(battle.attacker, battle.defender).order_by("pk")) if battle.is_rescue else []
-
-
-def snapshot_series(rows: list[StandingSnapshot]) -> dict[int, list[StandingSnapshot]]:
-    series: dict[int, list[StandingSnapshot]] = defaultdict(list)
-    for snap in rows:
-        series[snap.gang_id].append(snap)
-    return series
 
 
 def crew_page(battle: Battle, side: str, fighters: list[Fighter]) -> dict:

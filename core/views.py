@@ -8,13 +8,6 @@ from django.views.decorators.http import require_GET
 
 from core import accounts, health
 from core.forms import SignUpForm
-from core.todo import home_todos
-
-
-def home(request):
-    """The front page; logged in, the person's to-do list across their campaigns and gangs."""
-    todos = home_todos(request.user) if request.user.is_authenticated else None
-    return render(request, "core/home.html", {"todos": todos})
 
 
 @require_GET

@@ -17,6 +17,7 @@ from django.db import transaction
 from django.utils.crypto import constant_time_compare, salted_hmac
 
 from content.models import Edition, Equipment, FighterCategory, FighterType, House, HouseKind, Skill
+from core.json_files import read_json_file
 from gangs import import_rules
 from gangs.models import (
     STATS_BY_EDITION,
@@ -415,20 +416,8 @@ NOT_AN_EXPORT = "This is not a gang export from Underhive Ledger"
 
 def parse_gang_file(raw: bytes) -> dict:
     """The parsed file, or a ``ValidationError`` that says in plain words why it is not a gang export."""
-    if len(raw) > MAX_FILE_BYTES:
-        raise ValidationError(["The file is larger than 1 MiB; a gang export is at most 1 MiB."])
-    try:
-        return json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
-    except UnicodeDecodeError:
-        raise ValidationError([f"{NOT_AN_EXPORT}: it is not text (UTF-8)."]) from None
-    except json.JSONDecodeError:
-        raise ValidationError([f"{NOT_AN_EXPORT}: it is not JSON, or it is cut short."]) from None
-    except (RecursionError, ValueError):  # nesting too deep for the parser, a number too long to read
-        raise ValidationError([f"{NOT_AN_EXPORT}: its values are nested too deep or too long to read."]) from None
-
-
-def _no_constant(name: str):
-    raise ValueError(f"{name} is not a number a gang export holds")
+    too_large = "The file is larger than 1 MiB; a gang export is at most 1 MiB."
+    return read_json_file(raw, max_bytes=MAX_FILE_BYTES, too_large=too_large, not_what=NOT_AN_EXPORT)
 
 
 # --- import ------------------------------------------------------------------------------------

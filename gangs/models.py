@@ -61,10 +61,6 @@ class Gang(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("gangs:gang-detail", args=[self.pk])
 
-    @property
-    def stat_codes(self) -> tuple[str, ...]:
-        return STATS_BY_EDITION[self.edition]
-
 
 class FighterStatus(models.TextChoices):
     ACTIVE = "active", "Active"
@@ -80,6 +76,8 @@ class FighterStatus(models.TextChoices):
 # Fighters who count towards the gang rating and can be picked for a battle.
 ON_ROSTER = (FighterStatus.ACTIVE, FighterStatus.RECOVERY, FighterStatus.CONVALESCENCE, FighterStatus.CAPTURED)
 AVAILABLE_FOR_BATTLE = (FighterStatus.ACTIVE,)
+# Fighters no longer with the gang, for good: dead or retired.
+GONE = (FighterStatus.DEAD, FighterStatus.RETIRED)
 
 
 class Fighter(models.Model):

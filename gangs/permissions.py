@@ -14,27 +14,19 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Exists, OuterRef, QuerySet
 from django.http import Http404
 
+from gangs.campaign_facts import campaign_facts
 from gangs.models import Gang
 
 
 def is_gang_arbitrator(user, gang: Gang) -> bool:
     """True when ``user`` arbitrates a campaign ``gang`` is in (and has not been removed from), for someone
     else's gang: an arbitrator who owns the gang is its player there, and another arbitrator decides for it."""
-    from campaigns.models import CampaignArbitrator  # campaigns builds on gangs
-
-    return (
-        gang.owner_id != user.pk
-        and CampaignArbitrator.objects.filter(
-            user=user, campaign__memberships__gang=gang, campaign__memberships__removed_at__isnull=True
-        ).exists()
-    )
+    return gang.owner_id != user.pk and campaign_facts().arbitrations(user.pk, gang).exists()
 
 
 def arbitrates_campaign(user, campaign_id: int) -> bool:
     """True when ``user`` is an arbitrator of the campaign ``campaign_id``."""
-    from campaigns.models import CampaignArbitrator  # campaigns builds on gangs
-
-    return user.is_authenticated and CampaignArbitrator.objects.filter(user=user, campaign_id=campaign_id).exists()
+    return user.is_authenticated and campaign_facts().arbitrates_campaign(user.pk, campaign_id)
 
 
 def can_edit_gang(user, gang: Gang) -> bool:
@@ -88,20 +80,15 @@ def in_campaign(gang: Gang) -> bool:
     known = getattr(gang, "in_campaign_now", None)  # annotated by viewer_gangs: no query
     if known is not None:
         return known
-    from campaigns.models import CampaignGang  # campaigns builds on gangs
-
-    return CampaignGang.objects.filter(gang=gang, removed_at__isnull=True).exists()
+    return campaign_facts().memberships(gang).exists()
 
 
 def viewer_gangs(user, queryset: QuerySet | None = None) -> QuerySet:
     """Gangs annotated with what :func:`gang_access` and :func:`record_keeper` ask for ``user``, so the
     fighter pages decide who may do what inside the query that loads the gang."""
-    from campaigns.models import CampaignArbitrator, CampaignGang  # campaigns builds on gangs
-
-    membership = CampaignGang.objects.filter(gang=OuterRef("pk"), removed_at__isnull=True)
-    arbitrates = CampaignArbitrator.objects.filter(
-        user=user.pk, campaign__memberships__gang=OuterRef("pk"), campaign__memberships__removed_at__isnull=True
-    ).exclude(user=OuterRef("owner"))  # never for one's own gang (is_gang_arbitrator)
+    membership = campaign_facts().memberships(OuterRef("pk"))
+    # Never for one's own gang (is_gang_arbitrator).
+    arbitrates = campaign_facts().arbitrations(user.pk, OuterRef("pk")).exclude(user=OuterRef("owner"))
     queryset = queryset if queryset is not None else Gang.objects.select_related("house", "owner")
     return queryset.annotate(in_campaign_now=Exists(membership), viewer_is_arbitrator=Exists(arbitrates))
 

@@ -20,6 +20,7 @@ from content.models import Edition, EquipmentKind, FighterCategory, FighterType,
 from content.printed import Glossary, PrintedProfile, Term, equipment_rules, glossary_for, printed_weapon
 from content.versioning import content_version_subquery
 from gangs.cache import FRAGMENT_SECONDS, fragment_key
+from gangs.campaign_facts import campaign_facts
 from gangs.models import ON_ROSTER, Fighter, FighterSkill, FighterStatus, Gang, LedgerEntry, Purchase
 from gangs.services import classic_advances_due, composition_problems
 from gangs.stats import StatValue, stat_line
@@ -90,11 +91,8 @@ def roster_facts(gang: Gang) -> RosterFacts:
     key = _facts_key(gang)
     facts = cache.get(key)
     if facts is None:
-        from campaigns.models import CampaignGang  # campaigns builds on gangs
-        from campaigns.selectors import gang_territories as held_territories
-
         capped = Q(status__in=ON_ROSTER, fighter_type__category__in=gang_rules.REPUTATION_CAPPED)
-        playing = CampaignGang.objects.filter(gang=OuterRef("pk"), removed_at__isnull=True).values("campaign_id")
+        playing = campaign_facts().memberships(OuterRef("pk")).values("campaign_id")
         row = (
             Gang.objects.filter(pk=gang.pk)
             .annotate(
@@ -114,7 +112,7 @@ def roster_facts(gang: Gang) -> RosterFacts:
         if facts.campaign_id is not None:
             facts = replace(
                 facts,
-                territories=tuple(held_territories(gang)),
+                territories=tuple(campaign_facts().gang_territories(gang)),
                 coming_battles=tuple(coming_battles(gang)),
                 captives=tuple(_captives(gang)),
             )
@@ -152,9 +150,7 @@ def viewer_sees_campaign(user, gang: Gang) -> bool:
     campaign, and its arbitrators pass without a query. ``gang`` comes from :func:`roster_gang`."""
     if not gang.in_campaign_now or gang.owner_id == user.pk or gang.viewer_is_arbitrator:
         return True
-    from campaigns.permissions import can_see_campaign  # campaigns builds on gangs
-
-    return can_see_campaign(user, gang.campaign_now_id)
+    return campaign_facts().can_see_campaign(user, gang.campaign_now_id)
 
 
 def let_go_notice(gang: Gang) -> dict | None:
@@ -386,13 +382,7 @@ def coming_battles(gang: Gang) -> list:
     gang from :func:`roster_gang`)."""
     if hasattr(gang, "roster_facts"):
         return list(gang.roster_facts.coming_battles)
-    from campaigns.models import Battle, BattleStatus  # campaigns builds on gangs
-
-    return list(
-        Battle.objects.filter(Q(attacker=gang) | Q(defender=gang), status=BattleStatus.SCHEDULED)
-        .select_related("attacker", "defender")
-        .order_by("created_at", "pk")
-    )
+    return campaign_facts().coming_battles(gang)
 
 
 def gang_territories(gang: Gang) -> list:
@@ -403,9 +393,7 @@ def gang_territories(gang: Gang) -> list:
         return []
     if hasattr(gang, "roster_facts"):  # roster_gang: read with the facts of this version
         return list(gang.roster_facts.territories)
-    from campaigns.selectors import gang_territories as held_territories  # campaigns builds on gangs
-
-    return held_territories(gang)
+    return campaign_facts().gang_territories(gang)
 
 
 def gang_captives(gang: Gang) -> list[Fighter]:
@@ -443,18 +431,14 @@ def hide_unseen_campaigns(entries: list[LedgerEntry], user, gang: Gang) -> list[
         return entries
     by_battle = [e.battle_id for e in entries if e.battle_id and "campaign" not in (e.data or {})]
     if by_battle:
-        from campaigns.models import Battle  # campaigns builds on gangs
-
-        campaign_of = dict(Battle.objects.filter(pk__in=by_battle).values_list("pk", "campaign_id"))
+        campaign_of = campaign_facts().battle_campaigns(by_battle)
         for entry in entries:
             if entry.battle_id in campaign_of and "campaign" not in (entry.data or {}):
                 entry.data = {**(entry.data or {}), "campaign": campaign_of[entry.battle_id]}
     about = {(e.data or {}).get("campaign") for e in entries} - {None}
     if not about:
         return entries
-    from campaigns.permissions import visible_campaigns  # campaigns builds on gangs
-
-    seen = set(visible_campaigns(user).filter(pk__in=about).values_list("pk", flat=True))
+    seen = campaign_facts().visible_campaign_ids(user, about)
     for entry in entries:
         if (entry.data or {}).get("campaign") not in seen | {None}:
             entry.description, entry.reason, entry.dice = HIDDEN_CAMPAIGN_ENTRY, "", []

@@ -26,7 +26,7 @@ from content.models import Edition
 from core.pagination import page_of
 from gangs import exchange, forms, printing, services, yaktribe
 from gangs.cache import FRAGMENT_SECONDS, fragment_key
-from gangs.models import ON_ROSTER, FighterStatus, Purchase
+from gangs.models import GONE, ON_ROSTER, Purchase
 from gangs.permissions import (
     gang_access,
     gang_for_edit,
@@ -55,7 +55,7 @@ from gangs.selectors import (
 )
 from gangs.services import record, undo
 from rulebook import gang_rules
-from rulebook.dice import RandomDice, ScriptedDice
+from rulebook.dice import RandomDice, entered_or_random
 from rulebook.numbers import is_whole_number
 
 PRINT_SIZES = {"a4": "A4", "letter": "Letter"}
@@ -319,7 +319,7 @@ def _record_forms(fighter) -> dict:
     return {
         name: make(fighter)
         for what, (name, make) in RECORD_FORMS.items()
-        if on_roster or what == "status" and fighter.status not in (FighterStatus.DEAD, FighterStatus.RETIRED)
+        if on_roster or what == "status" and fighter.status not in GONE
     }
 
 
@@ -530,13 +530,13 @@ def entry_undo(request, pk: int, entry_pk: int):
 def _advance(gang, fighter, form, actor):
     data = form.cleaned_data
     if gang.edition == Edition.CLASSIC:
-        dice = ScriptedDice(data["dice"]) if data["dice"] else RandomDice()
+        dice = entered_or_random(data["dice"])
         return services.fighter_advance_classic(
             fighter=fighter, actor=actor, dice=dice, skill_table=data["skill_table"], any_table=data["any_table"]
         )
     if "advance" in data:
         return services.fighter_advance_n18(fighter=fighter, actor=actor, dice=RandomDice(), **data["advance"])
-    dice = ScriptedDice(data["dice"]) if data["dice"] else RandomDice()
+    dice = entered_or_random(data["dice"])
     return services.fighter_advance_n18(
         fighter=fighter, actor=actor, dice=dice, prefer=data["prefer"], random_table=data["random_table"]
     )

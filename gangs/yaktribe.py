@@ -27,7 +27,6 @@ from __future__ import annotations
 import difflib
 import hashlib
 import http.client
-import json
 import re
 import time
 import urllib.error
@@ -40,6 +39,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from content.models import Edition, Equipment, FighterType, FighterTypeEquipment, House, HouseKind, Skill
+from core.json_files import read_json_file
 from gangs import exchange
 from gangs.models import STATS_N18, FighterStatus, Gang, LedgerEntry
 from gangs.services import TYPE_STAT_FIELDS
@@ -66,24 +66,12 @@ CHOICE_FIELDS = ("house", "type", "item", "skill", "injury", "stash")
 
 def parse_file(raw: bytes) -> dict:
     """The file's JSON, or a ``ValidationError`` naming every reason it is not a YakTribe gang."""
-    if len(raw) > MAX_FILE_BYTES:
-        raise ValidationError([f"{NOT_A_GANG}: it is larger than 1 MiB; a gang's file is a few kilobytes."])
-    try:
-        data = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
-    except UnicodeDecodeError:
-        raise ValidationError([f"{NOT_A_GANG}: it is not text (UTF-8)."]) from None
-    except json.JSONDecodeError:
-        raise ValidationError([f"{NOT_A_GANG}: it is not JSON, or it is cut short."]) from None
-    except (RecursionError, ValueError):
-        raise ValidationError([f"{NOT_A_GANG}: its values are nested too deep or too long to read."]) from None
+    too_large = f"{NOT_A_GANG}: it is larger than 1 MiB; a gang's file is a few kilobytes."
+    data = read_json_file(raw, max_bytes=MAX_FILE_BYTES, too_large=too_large, not_what=NOT_A_GANG)
     problems = _hostile(data)
     if problems:
         raise ValidationError([f"{NOT_A_GANG}: {p}." for p in problems])
     return data
-
-
-def _no_constant(name: str):
-    raise ValueError(f"{name} is not a number")
 
 
 def _hostile(data) -> list[str]:

@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "battles",
     "notifications",
     "sharing",
+    "tools",
 ]
 
 MIDDLEWARE = [

@@ -14,14 +14,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-
-class EventKind(models.TextChoices):
-    CHALLENGE_ISSUED = "challenge_issued", "Challenge issued"
-    BATTLE_REPORTED = "battle_reported", "Battle reported"
-    BATTLE_CONFIRMED = "battle_confirmed", "Battle confirmed"
-    CYCLE_BEGUN = "cycle_begun", "Cycle begun"
-    SEQUENCE_APPLIED = "sequence_applied", "Post-battle sequence applied"
-    CAPTIVE_TAKEN = "captive_taken", "Captive taken"
+from campaigns.announcements import EventKind
 
 
 class Event(models.Model):

@@ -15,6 +15,7 @@ from django.utils.text import slugify
 from content.models import Skill
 from gangs.ledger import ledger_record
 from gangs.models import (
+    GONE,
     Advancement,
     Fighter,
     FighterStatus,
@@ -36,8 +37,6 @@ from rulebook.outcomes import (
     outcome_from_json,
 )
 from rulebook.outcomes import Recruit as RecruitOutcome
-
-GONE = (FighterStatus.DEAD, FighterStatus.RETIRED)
 
 
 class _Writer:

@@ -156,10 +156,6 @@ def live_sequence(battle: Battle, gang: Gang) -> Sequence | None:
     return Sequence.objects.filter(battle=battle, gang=gang).exclude(state=SequenceState.REVERTED).first()
 
 
-def sequence_for_page(pk: int) -> Sequence:
-    return Sequence.objects.select_related("battle__campaign", "gang__owner", "application").get(pk=pk)
-
-
 def gang_sequences(gang: Gang, viewer=None) -> QuerySet[Sequence]:
     """Every sequence the gang has finished (applied or reverted), newest first, for its history.
 

@@ -243,6 +243,12 @@ class ScriptedDice(DiceSource):
         return value
 
 
+def entered_or_random(entered: Iterable | None) -> DiceSource:
+    """The dice the players entered at the table, used in order, or the server's own rolls when they entered
+    none (an empty entry means "roll for us")."""
+    return ScriptedDice(entered) if entered else RandomDice()
+
+
 class ReplayDice(DiceSource):
     """Dice already rolled, handed out again for the same purposes: each recorded roll answers the next
     request for the same die and purpose, in the order they were rolled. A request with no recorded roll

@@ -10,6 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from campaigns import rules
+from campaigns.announcements import EventKind, announce
 from campaigns.models import (
     Battle,
     BattleFighterResult,
@@ -27,10 +28,8 @@ from campaigns.services._common import (
     require_impartial_battle,
     standing_snapshot_take,
 )
-from gangs.models import AVAILABLE_FOR_BATTLE, Fighter, FighterStatus, Gang
+from gangs.models import AVAILABLE_FOR_BATTLE, GONE, Fighter, FighterStatus, Gang
 from gangs.services import fighter_status_set, hired_guns_leave
-from notifications.models import EventKind
-from notifications.services import notify
 from rulebook import gang_rules
 from rulebook.dice import DiceSource
 from rulebook.errors import RulesInputError
@@ -151,7 +150,8 @@ def crew_candidates(gang: Gang) -> list[Fighter]:
 
     Hangers-on stay at the hideout unless Part of the Crew, and Hired Guns are never picked: they join
     the crew of the battle they were hired for afterwards (:func:`hired_guns_of`)."""
-    fighters = gang.fighters.exclude(status__in=rules.GONE).select_related("fighter_type").order_by("order", "pk")
+    # Fighters no longer with the gang are not offered for a crew at all (the unavailable ones are shown).
+    fighters = gang.fighters.exclude(status__in=GONE).select_related("fighter_type").order_by("order", "pk")
     return [f for f in fighters if gang_rules.fights_in_crews(f.fighter_type.category, f.fighter_type.special_rules)]
 
 
@@ -347,7 +347,7 @@ def battle_report_submit(
     battle.save()
     battle.fighter_results.all().delete()
     BattleFighterResult.objects.bulk_create(rows)
-    notify(EventKind.BATTLE_REPORTED, battle)
+    announce(EventKind.BATTLE_REPORTED, battle)
     return battle
 
 
@@ -382,7 +382,7 @@ def battle_report_confirm(*, battle: Battle, actor, is_arbitrator: bool) -> Batt
     hired_guns_leave(battle=battle, actor=actor)
     for gang in (battle.attacker, battle.defender):
         standing_snapshot_take(campaign=battle.campaign, gang=gang, reason=f"{battle.scenario_name}: {battle}")
-    notify(EventKind.BATTLE_CONFIRMED, battle)
+    announce(EventKind.BATTLE_CONFIRMED, battle)
     return battle
 
 

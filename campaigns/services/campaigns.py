@@ -8,6 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from campaigns import rules
+from campaigns.announcements import EventKind, announce
 from campaigns.models import (
     Campaign,
     CampaignArbitrator,
@@ -31,8 +32,6 @@ from campaigns.services._common import (
 from content.models import Edition, Territory
 from gangs.ledger import ledger_record
 from gangs.models import Gang, LedgerKind
-from notifications.models import EventKind
-from notifications.services import notify
 from rulebook.dice import DiceSource, RandomDice
 
 
@@ -252,7 +251,7 @@ def cycle_advance(*, campaign: Campaign, from_cycle: int | None = None, reason: 
                             f"post-battle sequence after {battle.scenario_name} ({battle}) not applied")  # fmt: skip
     cycle = _open_cycle(campaign, campaign.cycle + 1)
     _snapshot_all(campaign, f"Cycle {cycle.number}")
-    notify(EventKind.CYCLE_BEGUN, cycle)
+    announce(EventKind.CYCLE_BEGUN, cycle)
     return cycle
 
 

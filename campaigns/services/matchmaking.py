@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from campaigns.announcements import EventKind, announce
 from campaigns.models import (
     Battle,
     BattleOrigin,
@@ -35,8 +36,6 @@ from campaigns.services._common import (
 from gangs.ledger import ledger_record
 from gangs.models import Gang, LedgerKind
 from gangs.services import hired_guns_leave
-from notifications.models import EventKind
-from notifications.services import notify
 from rulebook.dice import DiceSource
 from rulebook.errors import RulesInputError
 from rulebook.n18.matchmaking import next_challenger, pair_at_random
@@ -207,7 +206,7 @@ def challenge_issue(
         raise ValidationError(refusal)
     battle = Battle.objects.create(campaign=campaign, cycle=cycle, origin=BattleOrigin.CHALLENGE,
                                    attacker=challenger, defender=target, stakes=stakes)  # fmt: skip
-    notify(EventKind.CHALLENGE_ISSUED, battle)
+    announce(EventKind.CHALLENGE_ISSUED, battle)
     _challenge_log(battle, cycle, stakes.territory.name, actor)
     return battle
 
@@ -245,7 +244,7 @@ def _rescue_issue(campaign, cycle, rescuers: Gang, captors: Gang, stakes, *, ori
     battle = Battle.objects.create(campaign=campaign, cycle=cycle, origin=origin, attacker=rescuers,
                                    defender=captors, is_rescue=True)  # fmt: skip
     if origin == BattleOrigin.CHALLENGE:
-        notify(EventKind.CHALLENGE_ISSUED, battle)
+        announce(EventKind.CHALLENGE_ISSUED, battle)
     return battle
 
 

@@ -15,7 +15,7 @@ from campaigns.forms import (
 from campaigns.models import Campaign
 from campaigns.permissions import campaign_access
 from gangs.models import Gang
-from rulebook.dice import RandomDice, ScriptedDice
+from rulebook.dice import entered_or_random
 
 GET_POST = require_http_methods(["GET", "POST"])
 
@@ -33,7 +33,7 @@ def _refused(request, err: ValidationError, url: str):
 def _dice(form: DiceForm):
     """Server dice, or the dice the players entered; the second value says which."""
     entered = form.cleaned_data.get("dice")
-    return (ScriptedDice(entered), True) if entered else (RandomDice(), False)
+    return entered_or_random(entered), bool(entered)
 
 
 def _campaign_gangs(campaign: Campaign):

@@ -25,11 +25,6 @@ def inches(value) -> str:
 
 
 @register.filter
-def or_dash(value) -> str:
-    return "–" if value in (None, "") else str(value)
-
-
-@register.filter
 def share(fraction: str) -> str:
     """A composition share in words: "1/2" → "half"."""
     return {"1/2": "half", "1/3": "a third", "1/4": "a quarter"}.get(fraction, fraction)

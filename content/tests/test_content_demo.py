@@ -4,7 +4,7 @@ import pytest
 
 from content.demo import load_demo_content
 from content.models import House
-from core import demo
+from tools import demo
 
 
 @pytest.mark.django_db

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-APPS = ("gangs", "campaigns", "battles", "postbattle", "core", "content")
+APPS = ("gangs", "campaigns", "battles", "postbattle", "core", "content", "tools")
 # The writers of the totals (gangs.ledger), the two helpers that pass their amounts straight to it, and a ledger
 # row built directly (the bulk import writes its entries in one insert).
 WRITERS = {"ledger_record", "_entry", "experience_award", "LedgerEntry"}
@@ -34,8 +34,8 @@ OWED = {
         "the house rules in force when the battle was confirmed",
     ),
     "campaigns.services.joining.join_accept": ("arbitrator", "only lowers the Stash to what the arbitrator accepts"),
-    "core.campaign_exchange.load.ledger": ("player", "a campaign import: each ledger as the file holds it, checked"),
-    "core.management.commands.bench_pages._gang": ("tool", "make bench's data"),
+    "tools.campaign_exchange.load.ledger": ("player", "a campaign import: each ledger as the file holds it, checked"),
+    "tools.management.commands.bench_pages._gang": ("tool", "make bench's data"),
     "gangs.demo._seasoned": ("tool", "the demo command's gangs"),
     "gangs.exchange.import_rows": ("player", "an import: flagged 'imported' when it asks to join"),
     "gangs.services.advancement.advancement_record": ("rule", "an advance spends the experience its table costs"),

@@ -17,8 +17,10 @@ from content.models import (
     Skill,
 )
 from gangs import campaign_checks
+from gangs.campaign_facts import campaign_facts
 from gangs.ledger import ledger_record
 from gangs.models import (
+    GONE,
     ON_ROSTER,
     STATS_BY_EDITION,
     Fighter,
@@ -84,15 +86,13 @@ def _hire_breaches(gang: Gang, fighter_type: FighterType, hired_for) -> tuple:
 
 def _hired_gun_battle(gang: Gang, fighter_type: FighterType, hired_for):
     """A Hired Gun is hired for one scheduled campaign battle of the gang; nobody else is."""
-    from campaigns.models import BattleStatus
-
     if fighter_type.category != FighterCategory.HIRED_GUN:
         if hired_for is not None:
             raise ValidationError(f"{fighter_type.name} joins the roster; only Hired Guns are hired for a battle.")
         return
     if hired_for is None:
         raise ValidationError(f"{fighter_type.name} is a Hired Gun: hire them for one of the gang's coming battles.")
-    if gang.pk not in (hired_for.attacker_id, hired_for.defender_id) or hired_for.status != BattleStatus.SCHEDULED:
+    if gang.pk not in (hired_for.attacker_id, hired_for.defender_id) or not campaign_facts().is_coming(hired_for):
         raise ValidationError("Hired Guns are hired for a coming battle the gang fights (before its report).")
 
 
@@ -310,7 +310,7 @@ def _replacement_reason(gang: Gang, fighter_type: FighterType) -> str:
     by_rule = gang.fighters.exclude(fighter_type__recruited_by_rule="")
     # Hangers-on let go and Hired Guns gone home are Retired too, but no Enforcer left the ranks.
     gone = (
-        gang.fighters.filter(status__in=(FighterStatus.DEAD, FighterStatus.RETIRED))
+        gang.fighters.filter(status__in=GONE)
         .filter(fighter_type__recruited_by_rule="")
         .exclude(fighter_type__category__in=ADDITION_CATEGORIES)
         .count()
@@ -370,7 +370,7 @@ def _kit_leaves(fighter: Fighter, status: str) -> tuple[str, list]:
         {"purchase": p.pk, "equipment": p.equipment.slug, "price": p.price}
         for p in fighter.purchases.select_related("equipment")
     ]
-    if status not in (FighterStatus.DEAD, FighterStatus.RETIRED) or not items:
+    if status not in GONE or not items:
         return "", []
     if status == FighterStatus.DEAD and fighter.gang.edition == Edition.CLASSIC:
         fighter.purchases.all().delete()
@@ -418,7 +418,7 @@ def fighter_status_set(
 @transaction.atomic
 def fighter_retire(*, fighter: Fighter, actor) -> Fighter:
     lock_fighter(fighter)
-    if fighter.status in (FighterStatus.DEAD, FighterStatus.RETIRED):
+    if fighter.status in GONE:
         raise ValidationError(f"{fighter.name} is already {fighter.get_status_display()}.")
     return fighter_status_set(
         fighter=fighter, status=FighterStatus.RETIRED, actor=actor, reason="Retired by the gang's player"

@@ -10,6 +10,7 @@ from content.models import (
     House,
     HouseKind,
 )
+from gangs.campaign_facts import campaign_facts
 from gangs.ledger import ledger_record
 from gangs.models import (
     ON_ROSTER,
@@ -83,9 +84,7 @@ def _campaign_override_bounds(gang: Gang, credits: int, reputation: int) -> int 
     (per gang and for all its gangs together: ``Campaign.override_*``, house rules), so no campaign becomes a
     mint (issue 26). Returns the campaign's id, or None outside one. The campaign row is locked first, so two
     overrides at once count each other."""
-    from campaigns.models import Campaign  # campaigns builds on gangs
-
-    playing = Campaign.objects.filter(memberships__gang=gang, memberships__removed_at__isnull=True)
+    playing = campaign_facts().playing_campaigns(gang)
     campaign = playing.select_for_update(of=("self",)).first()
     if campaign is None:
         return None

@@ -29,7 +29,7 @@ from django.db import transaction
 
 from content.models import Edition, Skill
 from gangs.ledger import ledger_record
-from gangs.models import Fighter, FighterStatus, Gang, LedgerEntry
+from gangs.models import GONE, Fighter, FighterStatus, Gang, LedgerEntry
 from gangs.models import LedgerKind as Kind
 from gangs.services.common import ReusedDice, refuse, require_impartial, require_on_roster, rolls_since
 from gangs.services.fighters import fighter_status_set, injury_record
@@ -55,7 +55,6 @@ SETTABLE_STATUSES = {
     ),
     Edition.CLASSIC: (FighterStatus.ACTIVE, FighterStatus.CAPTURED, FighterStatus.DEAD),
 }
-GONE = (FighterStatus.DEAD, FighterStatus.RETIRED)
 _ROLL = re.compile(r"\((\d+)\)")  # the table result in a change's reason: "Leg Wound (23)"
 
 

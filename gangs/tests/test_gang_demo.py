@@ -5,10 +5,10 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from core.tests.test_demo import snapshot
 from gangs.demo import build_demo_gangs
 from gangs.ledger import ledger_totals
 from gangs.models import Gang
+from tools.tests.test_demo import snapshot
 
 
 @pytest.mark.django_db

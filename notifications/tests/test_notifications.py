@@ -17,12 +17,12 @@ from django_tasks_db.models import DBTaskResult
 
 from campaigns import services as campaigns
 from campaigns.models import CampaignTerritory, Outcome
-from core.todo import home_todos
 from notifications import services
 from notifications.models import Channel, Delivery, DeliveryStatus, Event, EventKind
 from notifications.webhooks import check_url
 from postbattle import services as postbattle
 from rulebook.dice import ScriptedDice
+from tools.todo import home_todos
 
 pytestmark = pytest.mark.django_db
 

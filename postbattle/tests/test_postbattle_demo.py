@@ -4,9 +4,9 @@ from io import StringIO
 
 import pytest
 
-from core.demo import demo_user
 from postbattle.demo import build_demo_post_battle
 from postbattle.models import Sequence, SequenceState
+from tools.demo import demo_user
 
 pytestmark = pytest.mark.django_db
 

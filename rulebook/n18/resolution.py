@@ -302,22 +302,6 @@ def fighter_after_hits(attack: Attack, fighter: Fighter, faces: tuple) -> Dist:
     return chain(before, lambda f: map_dist(resolve_hit(attack, f, faces[-1]), lambda r: r[2]))
 
 
-def resolve_hits(attack: Attack, fighter: Fighter, faces: tuple) -> Dist:
-    """Several hits, each with its natural hit face, resolved in turn against the fighter's changing condition.
-
-    Returns (furthest step, Injury dice rolled in all, fighter after); no hits at all is a ``miss``.
-    """
-
-    def next_hit(state: tuple, face) -> Dist:
-        step, injuries, current = state
-        return map_dist(resolve_hit(attack, current, face), lambda r: (later_step(step, r[0]), injuries + r[1], r[2]))
-
-    states: Dist = certain((MISS, 0, fighter))
-    for face in faces:
-        states = chain(states, lambda state, face=face: next_hit(state, face))
-    return states
-
-
 def roll_attack(attack: Attack, fighter: Fighter, dice: DiceSource) -> tuple[str, int, Fighter]:
     """One attack rolled on a dice source: the same steps as :func:`resolve`."""
     hit_face = 0 if attack.skill is None else roll_hit(dice, attack.skill, attack.hit_modifier)

@@ -45,10 +45,6 @@ REINFORCEMENT_RULES = {
 }
 
 
-def roll_reinforcement(dice: DiceSource) -> dict:
-    return REINFORCEMENT.roll(dice)
-
-
 # --- Home Turf Advantage ----------------------------------------------------------------------
 
 HOME_TURF_RALLY_BONUS = 1

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from core.campaign_exchange import views
+from tools.campaign_exchange import views
 
 app_name = "campaign_exchange"
 

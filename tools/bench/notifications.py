@@ -2,7 +2,7 @@
 (``manage.py worker`` on the database queue) to a Discord stand-in on a loopback port, the worker killed
 (SIGKILL) half-way and started again; it prints events a second and how many were lost or sent twice.
 
-Run with ``make bench`` or alone: ``python -m core.bench.notifications`` (a database of its own, dropped after).
+Run with ``make bench`` or alone: ``python -m tools.bench.notifications`` (a database of its own, dropped after).
 The receiver is loopback http, which the webhook check allows only in DEBUG, so this part runs with DEBUG on.
 """
 
@@ -113,7 +113,7 @@ def notifications_bench(python: str, cwd, env: dict) -> None:
 
 
 if __name__ == "__main__":
-    from core.bench.__main__ import BASE_DIR, PYTHON, bench_database
+    from tools.bench.__main__ import BASE_DIR, PYTHON, bench_database
 
     with bench_database("underhive_bench_notifications") as bench_env:
         subprocess.run([PYTHON, "manage.py", "migrate", "--noinput"], cwd=BASE_DIR, env=bench_env, check=True,

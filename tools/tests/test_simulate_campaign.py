@@ -46,7 +46,7 @@ def test_a_small_classic_campaign_keeps_its_invariants_and_rolls_back(content):
 
 
 def test_a_broken_invariant_stops_the_run_naming_it(content, monkeypatch):
-    from core.simulation.campaign import Simulation
+    from tools.simulation.campaign import Simulation
 
     scenario = Simulation.scenario
 
@@ -86,7 +86,7 @@ def test_a_battle_whose_rounds_stop_moving_on_still_ends(content, monkeypatch):
     """The battle that looped for ever: whatever the assistant refuses, the players end it after the turn limit."""
     from django.core.exceptions import ValidationError
 
-    from core.simulation import battle
+    from tools.simulation import battle
 
     def refused(**kwargs):
         raise ValidationError("not now")

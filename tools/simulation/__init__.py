@@ -9,7 +9,7 @@ Every die is the server's kind of die (a :class:`rulebook.dice.SeededDice`, so a
 every change goes through the same services the pages call, so what the harness finds is what a club would.
 """
 
-from core.simulation.campaign import SimulationResult, simulate
-from core.simulation.invariants import InvariantBroken
+from tools.simulation.campaign import SimulationResult, simulate
+from tools.simulation.invariants import InvariantBroken
 
 __all__ = ["InvariantBroken", "SimulationResult", "simulate"]

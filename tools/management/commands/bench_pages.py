@@ -1,4 +1,4 @@
-"""``manage.py bench_pages``: page figures for ``make bench`` (run by ``python -m core.bench`` on its own database).
+"""``manage.py bench_pages``: page figures for ``make bench`` (run by ``python -m tools.bench`` on its own database).
 
 For each page and size: the queries it makes, the median and 90th percentile of its time, and for the roster and
 print pages the ratio to the *login floor*: the same HTML returned by a view that only checks the login, run

@@ -2,7 +2,7 @@
 
 Each kind's worst query is the one its form allows at every bound: the most Attack dice, two parrying weapons
 against hatred, six opponents in a multiple combat. Timed cold (the odds caches emptied) and warm (the same query
-again, as a page asked twice answers), best of three; printed, never asserted. ``python -m core.bench.slowest``
+again, as a page asked twice answers), best of three; printed, never asserted. ``python -m tools.bench.slowest``
 runs this part alone; ``make bench`` prints it first.
 """
 

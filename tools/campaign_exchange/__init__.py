@@ -4,8 +4,8 @@ It reads and writes every app's rows (gangs, campaigns, post-battle sequences), 
 tools, above them all.
 """
 
-from core.campaign_exchange.check import campaign_import_check, parse_campaign_file
-from core.campaign_exchange.export import campaign_export, standings_csv
-from core.campaign_exchange.load import campaign_import
+from tools.campaign_exchange.check import campaign_import_check, parse_campaign_file
+from tools.campaign_exchange.export import campaign_export, standings_csv
+from tools.campaign_exchange.load import campaign_import
 
 __all__ = ["campaign_export", "campaign_import", "campaign_import_check", "parse_campaign_file", "standings_csv"]

@@ -2,7 +2,7 @@
 
 Exit status 0 with a summary as the last line when every invariant held; non-zero naming the first broken one.
 By default everything it creates is rolled back at the end (``--keep`` keeps the players, gangs and campaign
-to look at in the browser). See :mod:`core.simulation`.
+to look at in the browser). See :mod:`tools.simulation`.
 """
 
 from django.core.management import call_command
@@ -10,9 +10,9 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from content.models import Edition
-from core.simulation import InvariantBroken, simulate
-from core.simulation.campaign import POLICIES
-from core.simulation.gangs import houses
+from tools.simulation import InvariantBroken, simulate
+from tools.simulation.campaign import POLICIES
+from tools.simulation.gangs import houses
 
 
 class _RollBack(Exception):

@@ -8,13 +8,13 @@ from django.urls import reverse
 
 from campaigns import services as campaigns
 from campaigns.models import Battle, BattleOrigin, Outcome
-from core.todo import home_todos
 from gangs.ledger import ledger_record
 from gangs.models import LedgerKind
 from gangs.services import classic_advances_due, fighter_hire, gang_override
 from gangs.testing import build_gang_additions
 from postbattle import services as postbattle
 from rulebook.dice import ScriptedDice
+from tools.todo import home_todos
 
 pytestmark = pytest.mark.django_db
 

@@ -3,7 +3,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils.module_loading import import_string
 
-from core import demo
+from tools import demo
 
 
 class Command(BaseCommand):

@@ -1,4 +1,4 @@
-"""``manage.py bench_notifications``: the notification bench's database side (``make bench``, core/bench).
+"""``manage.py bench_notifications``: the notification bench's database side (``make bench``, tools/bench).
 
 ``--queue N --webhook URL``: a campaign of two gangs whose webhook is URL, then N events queued the way the
 services queue them (``notify`` in a transaction of its own, waking the worker through the Tasks API once it

@@ -10,7 +10,6 @@ fighter's experience equal what its ledger adds up to.
 
 from __future__ import annotations
 
-import json
 from collections import Counter, defaultdict
 
 from django.core.exceptions import ValidationError
@@ -25,7 +24,8 @@ from campaigns.models import (
     Side,
 )
 from content.models import Edition, Equipment, FighterType, House, HouseKind, Skill, Territory
-from gangs.exchange import _Checker, _no_constant, _shape_problem
+from core.json_files import read_json_file
+from gangs.exchange import _Checker, _shape_problem
 from gangs.models import STATS_BY_EDITION, Advancement, FighterStatus, LedgerKind, StatChangeSource
 from postbattle.models import SequenceState
 
@@ -43,16 +43,8 @@ NOT_AN_EXPORT = "This is not a campaign export from Underhive Ledger"
 
 def parse_campaign_file(raw: bytes) -> dict:
     """The parsed file, or a ``ValidationError`` saying in plain words why it is not a campaign export."""
-    if len(raw) > MAX_FILE_BYTES:
-        raise ValidationError([f"The file is larger than {MAX_FILE_BYTES // 2**20} MiB; a campaign export is not."])
-    try:
-        data = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
-    except UnicodeDecodeError:
-        raise ValidationError([f"{NOT_AN_EXPORT}: it is not text (UTF-8)."]) from None
-    except json.JSONDecodeError:
-        raise ValidationError([f"{NOT_AN_EXPORT}: it is not JSON, or it is cut short."]) from None
-    except (RecursionError, ValueError):
-        raise ValidationError([f"{NOT_AN_EXPORT}: its values are nested too deep or too long to read."]) from None
+    too_large = f"The file is larger than {MAX_FILE_BYTES // 2**20} MiB; a campaign export is not."
+    data = read_json_file(raw, max_bytes=MAX_FILE_BYTES, too_large=too_large, not_what=NOT_AN_EXPORT)
     if not isinstance(data, dict):
         raise ValidationError([f"{NOT_AN_EXPORT}: the file must hold one JSON object."])
     shape = _shape_problem(data, max_depth=MAX_DEPTH)

@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-# kind of row -> the rows' id maps of :class:`core.campaign_exchange.export.Refs` and its import twin
+# kind of row -> the rows' id maps of :class:`tools.campaign_exchange.export.Refs` and its import twin
 FIGHTER, GANG, PURCHASE, ADVANCEMENT, INJURY, SEQUENCE, CAMPAIGN, TERRITORY, BATTLE, CYCLE, EQUIPMENT = (
     "fighter", "gang", "purchase", "advancement", "injury", "sequence", "campaign", "territory", "battle", "cycle",
     "equipment",

@@ -1,4 +1,4 @@
-"""The bench driver (see :mod:`core.bench`): a database of its own, the in-process page figures, the load test."""
+"""The bench driver (see :mod:`tools.bench`): a database of its own, the in-process page figures, the load test."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-from core.bench.load import load_test, ratio_line
-from core.bench.notifications import notifications_bench
-from core.bench.slowest import print_slowest
+from tools.bench.load import load_test, ratio_line
+from tools.bench.notifications import notifications_bench
+from tools.bench.slowest import print_slowest
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable

@@ -1,7 +1,7 @@
 """A campaign leaves and comes back: exported whole, the site emptied, imported, and its pages, totals and
 ledgers are the original's; bad files are refused whole with every problem named; who may export and import.
 
-The campaigns are played by the machine (``core.simulation``), once for the module, so they hold what a real
+The campaigns are played by the machine (``tools.simulation``), once for the module, so they hold what a real
 season does: pairings and challenges, confirmed battles, captures, applied post-battle sequences, territories.
 """
 
@@ -19,12 +19,12 @@ from django.urls import reverse
 
 from battles.models import BattleSession
 from campaigns.models import Battle, Campaign
-from core.campaign_exchange import campaign_export, campaign_import, parse_campaign_file, standings_csv
-from core.simulation import simulate
 from gangs.ledger import ledger_totals
 from gangs.models import Gang, LedgerEntry
 from postbattle.models import Sequence, SequenceState
 from postbattle.services import sequence_revert
+from tools.campaign_exchange import campaign_export, campaign_import, parse_campaign_file, standings_csv
+from tools.simulation import simulate
 
 
 @pytest.fixture(scope="module")

@@ -13,9 +13,9 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods
 
 from campaigns.permissions import campaign_access
-from core.campaign_exchange import campaign_export, campaign_import, parse_campaign_file, standings_csv
-from core.campaign_exchange.check import MAX_FILE_BYTES
 from gangs.forms import ImportForm
+from tools.campaign_exchange import campaign_export, campaign_import, parse_campaign_file, standings_csv
+from tools.campaign_exchange.check import MAX_FILE_BYTES
 
 
 def _attachment(body: str, content_type: str, name: str) -> HttpResponse:

@@ -318,7 +318,7 @@ class _Restore:
 
 
 def battle_from_file(campaign: Campaign, b: dict, maps: _Maps, person) -> Battle:
-    """A battle row from the file's battle (:func:`core.campaign_exchange.export.battle_export`'s keys); its
+    """A battle row from the file's battle (:func:`tools.campaign_exchange.export.battle_export`'s keys); its
     recorded data, which names fighters, is written once they all exist."""
     return Battle(
         campaign=campaign, cycle_id=maps.pk(ids.CYCLE, b.get("cycle")), origin=b["origin"],

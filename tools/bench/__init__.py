@@ -1,8 +1,8 @@
 """``make bench``: the page and load figures of issue 16, measured on a database of the bench's own.
 
-``python -m core.bench`` creates a fresh database (PostgreSQL when one answers, else an SQLite file), migrates
+``python -m tools.bench`` creates a fresh database (PostgreSQL when one answers, else an SQLite file), migrates
 it, loads the content, builds the rosters, campaigns and battles it measures (``manage.py bench_pages``, in one
 process with DEBUG off), then serves the site with gunicorn on a loopback port for a bounded load test, and
-stops gunicorn; last, the notification bench (:mod:`core.bench.notifications`: 1,000 events through the worker,
+stops gunicorn; last, the notification bench (:mod:`tools.bench.notifications`: 1,000 events through the worker,
 killed half-way), then drops the database. It prints figures; it asserts nothing.
 """

@@ -21,16 +21,16 @@ from campaigns.models import Battle, BattleStatus, Campaign
 from campaigns.rules import classic_choices
 from campaigns.selectors import captives_of, contenders, engaged_gang_ids, rating_of, standings
 from content.models import Edition, Territory
-from core.simulation import invariants
-from core.simulation.battle import Player
-from core.simulation.gangs import found_gang, houses, long_name, player
-from core.simulation.invariants import InvariantBroken, check, check_all
 from gangs.models import Fighter, FighterStatus, Gang, LedgerEntry, LedgerKind
 from postbattle import engine
 from postbattle import services as postbattle_services
 from postbattle.selectors import battle_context
 from rulebook.dice import SeededDice
 from rulebook.n18.matchmaking import next_challenger
+from tools.simulation import invariants
+from tools.simulation.battle import Player
+from tools.simulation.gangs import found_gang, houses, long_name, player
+from tools.simulation.invariants import InvariantBroken, check, check_all
 
 POLICIES = ("mixed", "assistant", "hand")  # how the battles are played: either way at random, or all one way
 

@@ -1,0 +1,9 @@
+from django.apps import AppConfig
+
+
+class ToolsConfig(AppConfig):
+    """The top floor: what is made from every app at once (the home page's to-do list, a campaign's export and
+    import, the demo data, the machine-played campaigns and the bench). Nothing below imports it."""
+
+    name = "tools"
+    verbose_name = "Tools"
