@@ -14,14 +14,14 @@ from django.core.cache import cache
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, Subquery, Sum, prefetch_related_objects
 from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
-from django.utils.functional import SimpleLazyObject, empty
+from django.utils.functional import SimpleLazyObject
 
 from content.models import Edition, EquipmentKind, FighterCategory, FighterType, HouseKind
 from content.printed import Glossary, PrintedProfile, Term, equipment_rules, glossary_for, printed_weapon
 from content.versioning import content_version_subquery
 from gangs.cache import FRAGMENT_SECONDS, fragment_key
 from gangs.models import ON_ROSTER, Fighter, FighterSkill, FighterStatus, Gang, LedgerEntry, Purchase
-from gangs.services import classic_advances_due, composition_problems
+from gangs.services import classic_advances_due, composition_problems, move_targets
 from gangs.stats import StatValue, stat_line
 from rulebook import gang_rules
 from rulebook.classic.campaign.experience import ADVANCE_THRESHOLDS
@@ -187,16 +187,30 @@ def lazy_roster(gang: Gang) -> SimpleLazyObject:
     return SimpleLazyObject(load)
 
 
-def stash_items(gang: Gang, roster: SimpleLazyObject) -> SimpleLazyObject:
-    """What the Stash holds, for the part of the gang page drawn for each viewer: the roster's list when the page
-    has built the roster already (a render the cache missed), else one query of its own."""
+def stash_items(gang: Gang) -> SimpleLazyObject:
+    """What the Stash holds, for the part of the gang page drawn for each viewer, each item with the fighters it
+    may be handed to (``move_to``: pairs of id and name, as :func:`gangs.services.move_targets` allows). Read once
+    per version of the gang and of the content and kept beside its fragments (gangs.cache): no query while the
+    cache holds it, and none when ``roster_facts`` says the Stash is empty; else two (the items, the fighters)."""
 
     def load() -> list[Purchase]:
-        if roster._wrapped is not empty:
-            return [item.purchase for item in roster.stash_items]
-        if getattr(gang, "stash_holds_items", True) is False:  # known from roster_facts: no query
+        if getattr(gang, "stash_holds_items", True) is False:
             return []
-        return list(gang.purchases.filter(fighter__isnull=True).select_related("equipment").order_by("pk"))
+        key = f"roster-stash:{_facts_key(gang)}"
+        items = cache.get(key)
+        if items is None:
+            # By gang id, not through gang.purchases: the related manager would tie each item to this gang object
+            # (and whatever it holds) in the cached copy.
+            items = list(
+                Purchase.objects.filter(gang_id=gang.pk, fighter__isnull=True)
+                .select_related("equipment")
+                .order_by("pk")
+            )
+            targets = move_targets(gang, items)
+            for item in items:
+                item.move_to = [(fighter.pk, fighter.name) for fighter in targets[item.pk]]
+            cache.set(key, items, FRAGMENT_SECONDS)
+        return items
 
     return SimpleLazyObject(load)
 

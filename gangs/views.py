@@ -139,9 +139,10 @@ def _hire_forms(gang, access, data=None, posted: str = "") -> dict:
 def _gang_page(request, gang, *, partial: str = "", forms_built=None, status: int = 200):
     access = gang_access(request.user, gang)
     roster = lazy_roster(gang)
-    stash = stash_items(gang, roster)
-    if access.can_edit and stash:
-        _with_move_choices(gang, stash)
+    stash = stash_items(gang)
+    if access.can_edit:
+        for purchase in stash:
+            purchase.move_choices = forms.MoveForm.choices(purchase, purchase.move_to)
     sees_campaign = viewer_sees_campaign(request.user, gang)  # one question, asked once
     context = {
         "gang": gang,
@@ -341,7 +342,7 @@ def _with_move_choices(gang, purchases) -> None:
     """Each purchase's move list: only the places ``purchase_move`` accepts (never its own holder)."""
     targets = services.move_targets(gang, purchases)
     for purchase in purchases:
-        purchase.move_choices = forms.MoveForm(purchase=purchase, targets=targets[purchase.pk]).fields["to"].choices
+        purchase.move_choices = forms.MoveForm.choices(purchase, [(f.pk, f.name) for f in targets[purchase.pk]])
 
 
 def _with_undo(entries, access, keeps_record: bool) -> list:
