@@ -180,8 +180,10 @@ def test_an_action_writes_only_the_fighters_and_fields_it_changed(make_battle):
     battle = make_battle("n18", fighters=4)
     (leader, *_), (_, target, *_) = sides(battle)
     condition = target.condition
-    for step in (lambda: shoot(battle, leader, target, [4, 1, 1], distance=3),
-                 lambda: action_undo(battle=battle, actor=battle.player_a)):  # fmt: skip
+    for step in (
+        lambda: shoot(battle, leader, target, [4, 1, 1], distance=3),
+        lambda: action_undo(battle=battle, actor=battle.player_a),
+    ):
         with CaptureQueriesContext(connection) as queries:
             step()
         writes = [q["sql"] for q in queries if q["sql"].startswith('UPDATE "battles_battlefighter"')]

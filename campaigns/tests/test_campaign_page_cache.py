@@ -61,8 +61,9 @@ def _grown(make_campaign, make_fighter, *, gangs: int, fighters: int, cycles: in
     return Campaign.objects.get(pk=campaign.pk)
 
 
-def test_a_warm_campaign_page_is_flat_in_gangs_battles_cycles_log_and_fighters(client, cache_backend, make_campaign,
-                                                                               make_fighter):  # fmt: skip
+def test_a_warm_campaign_page_is_flat_in_gangs_battles_cycles_log_and_fighters(
+    client, cache_backend, make_campaign, make_fighter
+):
     small = _grown(make_campaign, make_fighter, gangs=2, fighters=1, cycles=1, entries=1)
     large = _grown(make_campaign, make_fighter, gangs=8, fighters=4, cycles=3, entries=30)
     for campaign in (small, large):
@@ -93,8 +94,9 @@ def _text(client, campaign) -> str:
 
 
 def _confirm(league):
-    battle = services.battle_arrange(campaign=league["campaign"], attacker=league["gangs"]["alice"],
-                                     defender=league["gangs"]["bob"])  # fmt: skip
+    battle = services.battle_arrange(
+        campaign=league["campaign"], attacker=league["gangs"]["alice"], defender=league["gangs"]["bob"]
+    )
     _play(Campaign.objects.get(pk=league["campaign"].pk), battles=1)
     return battle
 
@@ -107,31 +109,74 @@ def _rename_owner(league):
 
 # (what changes, the change, what the next render says)
 CHANGES = [
-    ("campaign", lambda w: services.campaign_update(campaign=Campaign.objects.get(pk=w["campaign"].pk),
-                                                    name="Ash Falls", description="", house_rules=""), "Ash Falls"),
-    ("arbitrator", lambda w: services.arbitrator_add(campaign=w["campaign"], user=w["gangs"]["bob"].owner),
-     "Arbitrators: arbitrator, bob"),
-    ("battle", lambda w: services.battle_arrange(campaign=w["campaign"], attacker=w["gangs"]["alice"],
-                                                 defender=w["gangs"]["bob"]), "Alice's gang v Bob's gang"),
+    (
+        "campaign",
+        lambda w: services.campaign_update(
+            campaign=Campaign.objects.get(pk=w["campaign"].pk), name="Ash Falls", description="", house_rules=""
+        ),
+        "Ash Falls",
+    ),
+    (
+        "arbitrator",
+        lambda w: services.arbitrator_add(campaign=w["campaign"], user=w["gangs"]["bob"].owner),
+        "Arbitrators: arbitrator, bob",
+    ),
+    (
+        "battle",
+        lambda w: services.battle_arrange(
+            campaign=w["campaign"], attacker=w["gangs"]["alice"], defender=w["gangs"]["bob"]
+        ),
+        "Alice's gang v Bob's gang",
+    ),
     ("standings", _confirm, "Alice's gang won"),
-    ("territory", lambda w: services.territory_assign(held=w["held"], holder=w["gangs"]["bob"], actor=w["arbitrator"]),
-     "Old Ruins : Bob's gang"),
-    ("log", lambda w: ledger_record(gang=w["gangs"]["alice"], kind=LedgerKind.CREDITS, credits=5,
-                                    description="Found a cache of creds"), "Found a cache of creds"),
-    ("rating", lambda w: gang_services.fighter_hire(gang=w["gangs"]["bob"], name="Young Rust", actor=w["gangs"]["bob"].owner,
-                                                    fighter_type=w["gangs"]["bob"].house.fighter_types.get(category="juve")),
-     "Young Rust"),
-    ("gang name", lambda w: gang_services.gang_rename(gang=w["gangs"]["bob"], name="Rust Hounds",
-                                                      actor=w["gangs"]["bob"].owner), "Rust Hounds"),
+    (
+        "territory",
+        lambda w: services.territory_assign(held=w["held"], holder=w["gangs"]["bob"], actor=w["arbitrator"]),
+        "Old Ruins : Bob's gang",
+    ),
+    (
+        "log",
+        lambda w: ledger_record(
+            gang=w["gangs"]["alice"], kind=LedgerKind.CREDITS, credits=5, description="Found a cache of creds"
+        ),
+        "Found a cache of creds",
+    ),
+    (
+        "rating",
+        lambda w: gang_services.fighter_hire(
+            gang=w["gangs"]["bob"],
+            name="Young Rust",
+            actor=w["gangs"]["bob"].owner,
+            fighter_type=w["gangs"]["bob"].house.fighter_types.get(category="juve"),
+        ),
+        "Young Rust",
+    ),
+    (
+        "gang name",
+        lambda w: gang_services.gang_rename(gang=w["gangs"]["bob"], name="Rust Hounds", actor=w["gangs"]["bob"].owner),
+        "Rust Hounds",
+    ),
     ("player", _rename_owner, "bob-the-bold"),
-    ("house rules", lambda w: house_rules.house_rules_change(campaign=w["campaign"], actor=w["arbitrator"],
-                                                             note="Richer winners", winner_credits=150),
-     "Richer winners"),
-    ("membership", lambda w: services.gang_remove(membership=CampaignGang.objects.get(gang=w["gangs"]["bob"]),
-                                                  actor=w["arbitrator"]), "!Bob's gang"),
-    ("cycle", lambda w: services.cycle_advance(campaign=Campaign.objects.get(pk=w["campaign"].pk), reason="Test"),
-     "Cycle 2: challenges"),
-]  # fmt: skip
+    (
+        "house rules",
+        lambda w: house_rules.house_rules_change(
+            campaign=w["campaign"], actor=w["arbitrator"], note="Richer winners", winner_credits=150
+        ),
+        "Richer winners",
+    ),
+    (
+        "membership",
+        lambda w: services.gang_remove(
+            membership=CampaignGang.objects.get(gang=w["gangs"]["bob"]), actor=w["arbitrator"]
+        ),
+        "!Bob's gang",
+    ),
+    (
+        "cycle",
+        lambda w: services.cycle_advance(campaign=Campaign.objects.get(pk=w["campaign"].pk), reason="Test"),
+        "Cycle 2: challenges",
+    ),
+]
 
 
 @pytest.mark.parametrize(("what", "change", "expected"), CHANGES, ids=[c[0] for c in CHANGES])
