@@ -206,13 +206,19 @@ def stash_items(gang: Gang) -> SimpleLazyObject:
                 .select_related("equipment")
                 .order_by("pk")
             )
-            targets = move_targets(gang, items)
-            for item in items:
-                item.move_to = [(fighter.pk, fighter.name) for fighter in targets[item.pk]]
+            with_move_to(gang, items)
             cache.set(key, items, FRAGMENT_SECONDS)
         return items
 
     return SimpleLazyObject(load)
+
+
+def with_move_to(gang: Gang, purchases: list[Purchase]) -> None:
+    """Give each purchase ``move_to``: the fighters (id, name) it may be handed to, as
+    :func:`gangs.services.move_targets` allows (one query). Pairs, not rows: they are kept in the cache."""
+    targets = move_targets(gang, purchases)
+    for purchase in purchases:
+        purchase.move_to = [(fighter.pk, fighter.name) for fighter in targets.get(purchase.pk, [])]
 
 
 @dataclass(frozen=True)
@@ -497,6 +503,22 @@ def fighter_detail(gang: Gang, pk: int) -> tuple[FighterRow, list]:
     glossary = glossary_for(gang.edition, content_version=known_content_version(gang))
     row = fighter_row(gang, fighter, list(fighter.purchases.all()), glossary)
     return row, list(fighter.advancements.all())
+
+
+def fighter_page(gang: Gang, pk: int) -> tuple[FighterRow, list, list[LedgerEntry]]:
+    """:func:`fighter_detail` and :func:`fighter_history` of one fighter, each item it carries with where it may
+    be handed (``move_to``, as :func:`stash_items`), read once per version of the gang and of the content and kept
+    in the cache (gangs.cache): what every viewer sees, their own controls drawn apart. ``gang`` is this request's,
+    from :func:`gang_queryset` (with the content's version), read before any change the request made."""
+    key = f"fighter-page:{pk}:{_facts_key(gang)}"
+    found = cache.get(key)
+    if found is None:
+        row, advancements = fighter_detail(gang, pk)
+        with_move_to(gang, [item.purchase for item in row.weapons + row.wargear])
+        found = (row, advancements, fighter_history(row.fighter))
+        cache.set(key, found, FRAGMENT_SECONDS)
+    found[0].fighter.gang = gang  # this request's gang (and what it says of the viewer), not the cached copy
+    return found
 
 
 def gangs_owned_by(user) -> list[Gang]:
