@@ -14,6 +14,7 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
@@ -26,6 +27,7 @@ from battles import display, forms, selectors, services
 from battles.models import BattleFighter, BattleSession, Condition
 from battles.rules import edition_rules
 from core.pagination import page_of
+from gangs.cache import FRAGMENT_SECONDS
 from rulebook.numbers import whole_number
 
 
@@ -127,8 +129,21 @@ def battle_start_campaign(request, battle_id: int):
 
 
 def _page_context(request, battle, *, follow: bool = False) -> dict:
-    fighters = selectors.battle_fighters(battle)
+    """The assistant's page (or the follow view's): who may act is decided on each request; what that kind of
+    viewer sees of this state of the battle is drawn once and kept in the cache under the battle's version (which
+    every action, undo, reinforcement and the end move, battles.services.state) and its gangs' (their names)."""
     can_act = not follow and selectors.can_act(request.user, battle)
+    versions = (battle.version, battle.gang_a.version, battle.gang_b.version)
+    key = f"battle-page:{battle.pk}:{':'.join(map(str, versions))}:{int(can_act)}:{int(follow)}"
+    context = cache.get(key)
+    if context is None:
+        context = _drawn(battle, can_act=can_act, follow=follow)
+        cache.set(key, context, FRAGMENT_SECONDS)
+    return {**context, "battle": battle}
+
+
+def _drawn(battle, *, can_act: bool, follow: bool) -> dict:
+    fighters = selectors.battle_fighters(battle)
     adjustable = services.ADJUSTABLE[battle.edition] if can_act and not battle.is_over else ()
     acting_pk = battle.pk if can_act and not battle.is_over else None
     down = {f.side for f in fighters if f.condition == Condition.SERIOUSLY_INJURED}
@@ -164,7 +179,6 @@ def _page_context(request, battle, *, follow: bool = False) -> dict:
                 side["rows"] = [row for row in side["rows"] if row is not found]
                 next_row = {**found, "gang": side["gang"]}
     return {
-        "battle": battle,
         "next_row": next_row,
         "to_act": battle.gang(to_act) if to_act else None,
         "sides": sides,

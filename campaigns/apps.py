@@ -6,6 +6,7 @@ class CampaignsConfig(AppConfig):
     verbose_name = "Campaigns"
 
     def ready(self):
+        from campaigns import cache as campaign_cache
         from campaigns import gang_facts
         from campaigns.services import house_rules
         from gangs import cache, campaign_checks, campaign_facts
@@ -24,3 +25,6 @@ class CampaignsConfig(AppConfig):
         cache.follow(self.get_model("Battle"), "defender")
         cache.follow_campaign(self.get_model("Campaign"), None)
         cache.follow_campaign(self.get_model("CampaignArbitrator"), "campaign")
+
+        # The campaign page's data is cached under the campaign's version (campaigns.cache).
+        campaign_cache.connect()

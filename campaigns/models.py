@@ -54,6 +54,11 @@ class Campaign(models.Model):
     )
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
+    version = models.PositiveBigIntegerField(
+        default=0,
+        editable=False,
+        help_text="Moves on every change to what the campaign page shows; its data is cached under it.",
+    )
 
     class Meta:
         ordering = ["-created_at", "pk"]
@@ -64,6 +69,15 @@ class Campaign(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs):
+        # ``version`` is written only by campaigns.cache.bump_campaign (an F() update): a save of a copy loaded
+        # earlier must not put back an older number, under which an older campaign page may be cached.
+        if self.pk is not None and not self._state.adding and kwargs.get("update_fields") is None:
+            kwargs["update_fields"] = [
+                f.name for f in self._meta.concrete_fields if not f.primary_key and f.name != "version"
+            ]
+        super().save(*args, **kwargs)
 
     @property
     def has_cycles(self) -> bool:

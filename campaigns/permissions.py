@@ -15,11 +15,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from campaigns.models import Battle, Campaign, CampaignGang
+from campaigns.models import Battle, Campaign, CampaignArbitrator, CampaignGang
 
 
 @dataclass(frozen=True)
@@ -65,12 +65,15 @@ def is_arbitrator(user, campaign: Campaign) -> bool:
     return user.is_authenticated and campaign.arbitrators.filter(user=user).exists()
 
 
-def campaign_access(user, campaign_id: int) -> Access:
-    """The campaign and what ``user`` may do in it; 404 for a stranger."""
-    campaign = get_object_or_404(Campaign, pk=campaign_id)
+def campaign_access(user, campaign_id: int, campaigns: QuerySet[Campaign] | None = None) -> Access:
+    """The campaign (from ``campaigns``, when a page needs it annotated) and what ``user`` may do in it; 404 for a
+    stranger. Two queries: the campaign with whether the user arbitrates it, and the user's gangs in it."""
     if not user.is_authenticated:
         raise Http404
-    arbitrator = is_arbitrator(user, campaign)
+    arbitrates = Exists(CampaignArbitrator.objects.filter(campaign=OuterRef("pk"), user=user))
+    campaigns = campaigns if campaigns is not None else Campaign.objects.all()
+    campaign = get_object_or_404(campaigns.annotate(viewer_arbitrates=arbitrates), pk=campaign_id)
+    arbitrator = campaign.viewer_arbitrates
     gang_ids = frozenset(
         campaign.memberships.filter(gang__owner=user, removed_at__isnull=True).values_list("gang_id", flat=True)
     )

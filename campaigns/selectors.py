@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.core.cache import cache
 from django.db.models import F, IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 
-from campaigns import rules
+from campaigns import charts, rules
+from campaigns.cache import FRAGMENT_SECONDS, page_key
 from campaigns.models import (
     Battle,
     BattleFighterResult,
@@ -229,6 +231,30 @@ def campaign_page(campaign: Campaign) -> dict:
         "unclaimed": [t for t in territories if t.holder_id is None],
         "snapshots": snapshots(campaign),
     }
+
+
+def cached_campaign_page(campaign: Campaign) -> dict:
+    """:func:`campaign_page` with what else the page draws the same for every viewer (the active gangs by name,
+    for the log's filter; the rating and Reputation charts; the house rules' history), read once per version of
+    the campaign, its gangs and the content and kept in the cache (campaigns.cache). ``campaign`` comes from
+    :func:`campaigns.cache.page_queryset`."""
+    from campaigns.services.house_rules import history  # the services build on the selectors
+
+    key = page_key(campaign)
+    page = cache.get(key)
+    if page is None:
+        page = campaign_page(campaign)
+        page["gangs"] = list(campaign_gangs(campaign))
+        page["rating_chart"] = charts.standing_chart(page["snapshots"], "rating")
+        page["reputation_chart"] = charts.standing_chart(page["snapshots"], "reputation")
+        page["house_rules_history"] = history(campaign)
+        cache.set(key, page, FRAGMENT_SECONDS)
+    return page
+
+
+def campaign_gangs(campaign: Campaign) -> QuerySet[Gang]:
+    """The campaign's active gangs, by name."""
+    return Gang.objects.filter(memberships__campaign=campaign, memberships__removed_at__isnull=True).order_by("name")
 
 
 def battle_detail(battle: Battle) -> Battle:

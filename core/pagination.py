@@ -12,10 +12,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.core.cache import cache
+
 from rulebook.numbers import whole_number
 
 # Past any list's end, and small enough that its offset stays a 64-bit number in the database.
 LAST_PAGE_ASKED = 10**9
+
+#: A cached page lives a day at most; a key whose version moved is left to expire.
+CACHED_SECONDS = 24 * 60 * 60
 
 
 @dataclass
@@ -35,13 +40,22 @@ class ListPage:
         return len(self.rows)
 
 
-def page_of(queryset, request, per_page: int, param: str = "page") -> ListPage:
-    """The page of ``queryset`` (ordered newest first) asked for by ``request.GET[param]``, or the nearest."""
-    number = min(max(whole_number(request.GET.get(param)) or 1, 1), LAST_PAGE_ASKED)
-    rows = _rows(queryset, number, per_page)
-    if not rows and number > 1:
-        number = max(1, -(-queryset.count() // per_page))
+def page_of(queryset, request, per_page: int, param: str = "page", *, cached_as: str = "") -> ListPage:
+    """The page of ``queryset`` (ordered newest first) asked for by ``request.GET[param]``, or the nearest.
+
+    ``cached_as``: a cache key that moves with every change to the list (a version, as campaigns.cache's): the
+    page's rows are kept under it with the page's number, so a page read again costs no query."""
+    asked = number = min(max(whole_number(request.GET.get(param)) or 1, 1), LAST_PAGE_ASKED)
+    found = cache.get(f"{cached_as}:{param}:{per_page}:{asked}") if cached_as else None
+    if found is not None:
+        number, rows = found
+    else:
         rows = _rows(queryset, number, per_page)
+        if not rows and number > 1:
+            number = max(1, -(-queryset.count() // per_page))
+            rows = _rows(queryset, number, per_page)
+        if cached_as and number == asked:  # a page that is there: no key for every number a client makes up
+            cache.set(f"{cached_as}:{param}:{per_page}:{asked}", (number, rows), CACHED_SECONDS)
     return ListPage(
         rows=rows[:per_page],
         number=number,

@@ -233,8 +233,14 @@ class MoveForm(GameForm):
     def __init__(self, *args, purchase, targets: list[Fighter], **kwargs):
         super().__init__(*args, **kwargs)
         self.fighters = {str(f.pk): f for f in targets}
+        self.fields["to"].choices = self.choices(purchase, [(f.pk, f.name) for f in targets])
+
+    @staticmethod
+    def choices(purchase, targets: list[tuple[int, str]]) -> list[tuple[str, str]]:
+        """The Stash (unless the item is there) and each fighter of ``targets`` (id, name), as the form offers
+        them: what the gang and fighter pages draw without building a form for every item."""
         stash = [("stash", "The Stash")] if purchase.fighter_id else []
-        self.fields["to"].choices = stash + [(pk, f.name) for pk, f in self.fighters.items()]
+        return stash + [(str(pk), name) for pk, name in targets]
 
     def clean_to(self) -> Fighter | None:
         return self.fighters.get(self.cleaned_data["to"])

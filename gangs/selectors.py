@@ -14,7 +14,7 @@ from django.core.cache import cache
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, Subquery, Sum, prefetch_related_objects
 from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
-from django.utils.functional import SimpleLazyObject, empty
+from django.utils.functional import SimpleLazyObject
 
 from content.models import Edition, EquipmentKind, FighterCategory, FighterType, HouseKind
 from content.printed import Glossary, PrintedProfile, Term, equipment_rules, glossary_for, printed_weapon
@@ -22,7 +22,7 @@ from content.versioning import content_version_subquery
 from gangs.cache import FRAGMENT_SECONDS, fragment_key
 from gangs.campaign_facts import campaign_facts
 from gangs.models import ON_ROSTER, Fighter, FighterSkill, FighterStatus, Gang, LedgerEntry, Purchase
-from gangs.services import classic_advances_due, composition_problems
+from gangs.services import classic_advances_due, composition_problems, move_targets
 from gangs.stats import StatValue, stat_line
 from rulebook import gang_rules
 from rulebook.classic.campaign.experience import ADVANCE_THRESHOLDS
@@ -183,18 +183,38 @@ def lazy_roster(gang: Gang) -> SimpleLazyObject:
     return SimpleLazyObject(load)
 
 
-def stash_items(gang: Gang, roster: SimpleLazyObject) -> SimpleLazyObject:
-    """What the Stash holds, for the part of the gang page drawn for each viewer: the roster's list when the page
-    has built the roster already (a render the cache missed), else one query of its own."""
+def stash_items(gang: Gang) -> SimpleLazyObject:
+    """What the Stash holds, for the part of the gang page drawn for each viewer, each item with the fighters it
+    may be handed to (``move_to``: pairs of id and name, as :func:`gangs.services.move_targets` allows). Read once
+    per version of the gang and of the content and kept beside its fragments (gangs.cache): no query while the
+    cache holds it, and none when ``roster_facts`` says the Stash is empty; else two (the items, the fighters)."""
 
     def load() -> list[Purchase]:
-        if roster._wrapped is not empty:
-            return [item.purchase for item in roster.stash_items]
-        if getattr(gang, "stash_holds_items", True) is False:  # known from roster_facts: no query
+        if getattr(gang, "stash_holds_items", True) is False:
             return []
-        return list(gang.purchases.filter(fighter__isnull=True).select_related("equipment").order_by("pk"))
+        key = f"roster-stash:{_facts_key(gang)}"
+        items = cache.get(key)
+        if items is None:
+            # By gang id, not through gang.purchases: the related manager would tie each item to this gang object
+            # (and whatever it holds) in the cached copy.
+            items = list(
+                Purchase.objects.filter(gang_id=gang.pk, fighter__isnull=True)
+                .select_related("equipment")
+                .order_by("pk")
+            )
+            with_move_to(gang, items)
+            cache.set(key, items, FRAGMENT_SECONDS)
+        return items
 
     return SimpleLazyObject(load)
+
+
+def with_move_to(gang: Gang, purchases: list[Purchase]) -> None:
+    """Give each purchase ``move_to``: the fighters (id, name) it may be handed to, as
+    :func:`gangs.services.move_targets` allows (one query). Pairs, not rows: they are kept in the cache."""
+    targets = move_targets(gang, purchases)
+    for purchase in purchases:
+        purchase.move_to = [(fighter.pk, fighter.name) for fighter in targets.get(purchase.pk, [])]
 
 
 @dataclass(frozen=True)
@@ -467,6 +487,22 @@ def fighter_detail(gang: Gang, pk: int) -> tuple[FighterRow, list]:
     glossary = glossary_for(gang.edition, content_version=known_content_version(gang))
     row = fighter_row(gang, fighter, list(fighter.purchases.all()), glossary)
     return row, list(fighter.advancements.all())
+
+
+def fighter_page(gang: Gang, pk: int) -> tuple[FighterRow, list, list[LedgerEntry]]:
+    """:func:`fighter_detail` and :func:`fighter_history` of one fighter, each item it carries with where it may
+    be handed (``move_to``, as :func:`stash_items`), read once per version of the gang and of the content and kept
+    in the cache (gangs.cache): what every viewer sees, their own controls drawn apart. ``gang`` is this request's,
+    from :func:`gang_queryset` (with the content's version), read before any change the request made."""
+    key = f"fighter-page:{pk}:{_facts_key(gang)}"
+    found = cache.get(key)
+    if found is None:
+        row, advancements = fighter_detail(gang, pk)
+        with_move_to(gang, [item.purchase for item in row.weapons + row.wargear])
+        found = (row, advancements, fighter_history(row.fighter))
+        cache.set(key, found, FRAGMENT_SECONDS)
+    found[0].fighter.gang = gang  # this request's gang (and what it says of the viewer), not the cached copy
+    return found
 
 
 def gangs_owned_by(user) -> list[Gang]:

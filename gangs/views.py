@@ -40,6 +40,7 @@ from gangs.selectors import (
     coming_battles,
     fighter_detail,
     fighter_history,
+    fighter_page,
     gang_additions,
     gang_captives,
     gang_history,
@@ -52,6 +53,7 @@ from gangs.selectors import (
     roster_gang,
     stash_items,
     viewer_sees_campaign,
+    with_move_to,
 )
 from gangs.services import record, undo
 from rulebook import gang_rules
@@ -139,9 +141,9 @@ def _hire_forms(gang, access, data=None, posted: str = "") -> dict:
 def _gang_page(request, gang, *, partial: str = "", forms_built=None, status: int = 200):
     access = gang_access(request.user, gang)
     roster = lazy_roster(gang)
-    stash = stash_items(gang, roster)
-    if access.can_edit and stash:
-        _with_move_choices(gang, stash)
+    stash = stash_items(gang)
+    if access.can_edit:
+        _with_move_choices(stash)
     sees_campaign = viewer_sees_campaign(request.user, gang)  # one question, asked once
     context = {
         "gang": gang,
@@ -337,11 +339,11 @@ def _advance_form(gang, fighter, data=None):
     return forms.N18AdvanceForm(data, fighter=fighter, access=levels)
 
 
-def _with_move_choices(gang, purchases) -> None:
-    """Each purchase's move list: only the places ``purchase_move`` accepts (never its own holder)."""
-    targets = services.move_targets(gang, purchases)
+def _with_move_choices(purchases) -> None:
+    """Each purchase's move list, from its ``move_to`` (gangs.selectors): only the places ``purchase_move``
+    accepts (never its own holder)."""
     for purchase in purchases:
-        purchase.move_choices = forms.MoveForm(purchase=purchase, targets=targets[purchase.pk]).fields["to"].choices
+        purchase.move_choices = forms.MoveForm.choices(purchase, purchase.move_to)
 
 
 def _with_undo(entries, access, keeps_record: bool) -> list:
@@ -357,16 +359,24 @@ def _with_undo(entries, access, keeps_record: bool) -> list:
     return entries
 
 
-def _fighter_page(request, gang, fighter_pk: int, *, partial: bool = False, posted: dict | None = None):
+def _fighter_page(
+    request, gang, fighter_pk: int, *, partial: bool = False, posted: dict | None = None, cached: bool = False
+):
+    """The fighter page; ``cached``: what every viewer sees from the cache (a GET: ``gang`` read for it, with the
+    content's version; after a change the gang in hand is older than the change, so it is read afresh)."""
     access = gang_access(request.user, gang)
-    row, advancements = fighter_detail(gang, fighter_pk)
+    if cached:
+        row, advancements, history = fighter_page(gang, fighter_pk)
+    else:
+        row, advancements = fighter_detail(gang, fighter_pk)
+        history = fighter_history(row.fighter)
+        with_move_to(gang, [item.purchase for item in row.weapons + row.wargear])
     keeps_record, record_refusal = record_keeper(request.user, gang, access)
     context = {"gang": gang, "row": row, "fighter": row.fighter, "advancements": advancements, "access": access,
                "keeps_record": keeps_record, "record_refusal": record_refusal}  # fmt: skip
-    history = _with_undo(hide_unseen_campaigns(fighter_history(row.fighter), request.user, gang), access, keeps_record)
-    context["history"] = history
+    context["history"] = _with_undo(hide_unseen_campaigns(history, request.user, gang), access, keeps_record)
     if access.can_edit:
-        _with_move_choices(gang, [carried.purchase for carried in row.weapons + row.wargear])
+        _with_move_choices([carried.purchase for carried in row.weapons + row.wargear])
         context.update(_fighter_forms(gang, row, access, keeps_record, posted))
     template = "gangs/fighter_detail.html#fighter" if partial else "gangs/fighter_detail.html"
     return render(request, template, context)
@@ -385,9 +395,8 @@ def _after_fighter_change(request, gang, fighter_pk: int, message: str, form_nam
 @login_required
 @require_GET
 def fighter_detail_view(request, pk: int, fighter_pk: int):
-    return _fighter_page(
-        request, gang_for_view(request.user, pk, viewer_gangs(request.user, gang_queryset())), fighter_pk
-    )
+    gang = gang_for_view(request.user, pk, viewer_gangs(request.user, gang_queryset()))
+    return _fighter_page(request, gang, fighter_pk, cached=True)
 
 
 @login_required

@@ -17,7 +17,6 @@ from django.db.models import Max
 from battles.models import (
     CONDITIONS,
     SIDE_STATE,
-    STATE_FIELDS,
     BattleAction,
     BattleFighter,
     BattleSession,
@@ -25,7 +24,7 @@ from battles.models import (
     Side,
 )
 from battles.rules import Plan, edition_rules
-from battles.services.state import battle_state, locked, log_action, repeated, save_state
+from battles.services.state import battle_state, locked, log_action, repeated, save_state, write_changed
 from content.models import Edition
 from rulebook import editions
 from rulebook.dice import DiceNeeded, DiceSource, RandomDice, ReplayDice, ScriptedDice, WrongFace
@@ -364,10 +363,11 @@ def action_undo(*, battle: BattleSession, actor) -> BattleAction:
     if arrived:  # Reinforcements brought in by the action go back out
         BattleFighter.objects.filter(pk__in=arrived).delete()
         fighters = [f for f in fighters if f.pk not in arrived]
+    now = battle_state(battle, fighters)["fighters"]
     for f in fighters:
         for name, value in state["fighters"].get(str(f.pk), {}).items():
             setattr(f, name, value)
-    BattleFighter.objects.bulk_update(fighters, list(STATE_FIELDS[battle.edition]))
+    write_changed(battle, fighters, now)
     battle.version += 1
     battle.save(update_fields=[*SIDE_STATE, "version", "updated_at"])
     last.undone = True

@@ -169,6 +169,32 @@ def test_n18_shoot_seriously_injures_and_pins(make_battle):
 
 
 @pytest.mark.django_db
+def test_an_action_writes_only_the_fighters_and_fields_it_changed(make_battle):
+    """A shot that pins its target writes the target's condition and stance and the shooter's readiness, not the
+    twelve state fields of every fighter in play; undoing it writes the same few back."""
+    import re
+
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    battle = make_battle("n18", fighters=4)
+    (leader, *_), (_, target, *_) = sides(battle)
+    condition = target.condition
+    for step in (
+        lambda: shoot(battle, leader, target, [4, 1, 1], distance=3),
+        lambda: action_undo(battle=battle, actor=battle.player_a),
+    ):
+        with CaptureQueriesContext(connection) as queries:
+            step()
+        writes = [q["sql"] for q in queries if q["sql"].startswith('UPDATE "battles_battlefighter"')]
+        assert writes and all('"wounds_left"' not in sql and '"jammed_weapons"' not in sql for sql in writes), writes
+        written = {int(pk) for sql in writes for pk in re.search(r'"id" IN \(([\d, ]+)\)', sql)[1].split(",")}
+        assert written == {leader.pk, target.pk}, writes
+    target.refresh_from_db()
+    assert target.condition == condition and not target.prone
+
+
+@pytest.mark.django_db
 def test_n18_shoot_hit_pins_a_standing_fighter(make_battle):
     battle = make_battle("n18", fighters=2)
     (leader, _), (_, target) = sides(battle)

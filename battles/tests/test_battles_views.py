@@ -303,6 +303,9 @@ def _grow(battle, more):
 @pytest.mark.django_db
 @pytest.mark.parametrize("view", ["battle-detail", "battle-follow"])
 def test_battle_page_query_budget_is_flat_in_the_number_of_fighters(client, battle, django_assert_num_queries, view):
+    """Drawn afresh (the cache emptied: what the first viewer of each state of the battle pays)."""
+    from django.core.cache import cache
+
     client.force_login(battle.player_a)
     client.post(url("battle-act", battle, "shoot"), shoot_post(battle))
     counts = []
@@ -311,12 +314,62 @@ def test_battle_page_query_budget_is_flat_in_the_number_of_fighters(client, batt
         from django.db import connection
         from django.test.utils import CaptureQueriesContext
 
+        cache.clear()
         with CaptureQueriesContext(connection) as queries:
             assert client.get(url(view, battle)).status_code == 200
         counts.append(len(queries))
     assert counts[0] == counts[1]
+    cache.clear()
     with django_assert_num_queries(counts[0]):
         client.get(url(view, battle))
+
+
+def _warm_count(client, target) -> int:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client.get(target)
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(target).status_code == 200
+    return len(queries)
+
+
+@pytest.mark.django_db
+def test_a_warm_battle_page_is_three_queries_however_many_fighters_and_actions(client, cache_backend, make_battle):
+    """The session, the user and the battle: the fighters, the log and the prompts come from the cache, for a
+    battle of 2 fighters a side with one action as for 8 a side with a dozen."""
+    counts = []
+    for fighters, actions in ((2, 1), (8, 12)):
+        battle = make_battle("n18", fighters=fighters)
+        client.force_login(battle.player_a)
+        for _ in range(actions):
+            client.post(url("fighter-set", battle, a_leader(battle).pk), {"field": "prone", "value": "1"})
+            client.post(url("action-undo", battle))
+        assert battle.actions.count() >= actions
+        counts.append(_warm_count(client, url("battle-detail", battle)))
+        finished(battle)
+    assert counts == [3, 3], counts
+
+
+@pytest.mark.django_db
+def test_each_action_shows_at_once_and_a_watcher_never_gets_the_players_controls(
+    client, cache_backend, battle, make_user
+):
+    """An action and its undo each show on the next render of the cached page; a watcher, served the same state,
+    gets no buttons."""
+    client.force_login(battle.player_a)
+    target = url("battle-detail", battle)
+    client.get(target)
+    badges = client.get(target).content.decode().count('data-testid="state"')
+    client.post(url("fighter-set", battle, a_leader(battle).pk), {"field": "broken", "value": "1"})
+    after = client.get(target).content.decode()
+    assert a_leader(battle).broken and after.count('data-testid="state"') == badges + 1
+    client.post(url("action-undo", battle))
+    assert client.get(target).content.decode().count('data-testid="state"') == badges
+    client.force_login(make_user())
+    watcher = client.get(target).content.decode()
+    undo = f'action="{url("action-undo", battle)}"'
+    assert undo in after and undo not in watcher and "Set state" not in watcher
 
 
 @pytest.mark.django_db
@@ -437,7 +490,9 @@ def _repeat_actions(battle, more):
 @pytest.mark.django_db
 @pytest.mark.parametrize("view", ["battle-detail", "battle-follow"])
 def test_battle_page_query_budget_is_flat_in_the_actions_of_the_phase(client, battle, view):
-    """2 actions in the phase against 20: the same queries (the prompts read every action of the phase)."""
+    """2 actions in the phase against 20: the same queries (the prompts read every action of the phase), drawn
+    afresh (the cache emptied)."""
+    from django.core.cache import cache
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -446,6 +501,7 @@ def test_battle_page_query_budget_is_flat_in_the_actions_of_the_phase(client, ba
     counts = []
     for more in (1, 18):
         _repeat_actions(battle, more)
+        cache.clear()
         with CaptureQueriesContext(connection) as queries:
             assert client.get(url(view, battle)).status_code == 200
         counts.append(len(queries))

@@ -244,9 +244,12 @@ def describe(rules: HouseRules) -> list[tuple[str, str]]:
     ]  # fmt: skip
 
 
-def settings_panel(campaign: Campaign) -> dict:
-    """What the campaign page's settings section shows: the rules in force and every change."""
-    changes = history(campaign)  # newest first: the rules in force are the newest already in force (one query)
+def settings_panel(campaign: Campaign, changes: list | None = None) -> dict:
+    """What the campaign page's settings section shows: the rules in force and every change (``changes``, the
+    campaign's :func:`history` when the page has it already). Which version is in force is decided now, on each
+    request: a change scheduled for later comes into force without a write."""
+    if changes is None:
+        changes = history(campaign)  # newest first: the rules in force are the newest already in force (one query)
     now = timezone.now()
     rules = next((v for v, _ in changes if v.in_force_from <= now), None) or _defaults(campaign)
     return {"house_rules": describe(rules), "house_rules_history": changes, "house_rules_now": rules}

@@ -12,9 +12,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from campaigns.forms import (
     DiceForm,
 )
-from campaigns.models import Campaign
 from campaigns.permissions import campaign_access
-from gangs.models import Gang
 from rulebook.dice import entered_or_random
 
 GET_POST = require_http_methods(["GET", "POST"])
@@ -34,10 +32,6 @@ def _dice(form: DiceForm):
     """Server dice, or the dice the players entered; the second value says which."""
     entered = form.cleaned_data.get("dice")
     return entered_or_random(entered), bool(entered)
-
-
-def _campaign_gangs(campaign: Campaign):
-    return Gang.objects.filter(memberships__campaign=campaign, memberships__removed_at__isnull=True).order_by("name")
 
 
 def _run(request, url: str, action, success: str):

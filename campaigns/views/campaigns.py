@@ -14,7 +14,8 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from campaigns import charts, selectors, services
+from campaigns import cache as campaign_cache
+from campaigns import selectors, services
 from campaigns.forms import (
     ArbitratorForm,
     CampaignEditForm,
@@ -30,11 +31,11 @@ from campaigns.forms import (
 )
 from campaigns.models import Campaign, CampaignGang, JoinRequest
 from campaigns.permissions import campaign_access
+from campaigns.selectors import campaign_gangs
 from campaigns.services import house_rules
 from campaigns.views._common import (
     GET_POST,
     _arbitrator_move,
-    _campaign_gangs,
     _done,
     _refused,
     _run,
@@ -66,31 +67,31 @@ LOG_PAGE_SIZE = 100  # entries a page of the campaign log; a page's size does no
 @login_required
 @require_GET
 def campaign_detail(request, pk: int):
-    access = campaign_access(request.user, pk)
+    """The campaign page: what every viewer sees comes from the cache while the campaign, its gangs and the
+    content are unchanged (campaigns.cache); who the viewer is, and so which controls and forms they get, is
+    decided on each request."""
+    access = campaign_access(request.user, pk, campaign_cache.page_queryset())
     campaign = access.campaign
-    gangs = _campaign_gangs(campaign)
-    log_form = LogFilterForm(request.GET or None, gangs=gangs)
+    page = selectors.cached_campaign_page(campaign)
+    log_form = LogFilterForm(request.GET or None, gangs=page["gangs"])
     log_filter = log_form.cleaned_data if log_form.is_valid() else {}
-    entries = selectors.campaign_log_entries(
-        campaign, gang_id=log_filter.get("gang"), kind=log_filter.get("kind") or ""
-    )
-    log_page = page_of(entries, request, LOG_PAGE_SIZE, param="log_page")
+    gang_id, kind = log_filter.get("gang"), log_filter.get("kind") or ""
+    entries = selectors.campaign_log_entries(campaign, gang_id=gang_id, kind=kind)
+    log_key = campaign_cache.page_key(campaign, "log", gang_id or "", kind)
+    log_page = page_of(entries, request, LOG_PAGE_SIZE, param="log_page", cached_as=log_key)
     log = list(log_page)
     if request.htmx and request.htmx.target == "campaign-log":
         return render(request, "campaigns/campaign_detail.html#log", {"log": log, "log_form": log_form,
                                                                      "log_page": log_page, "campaign": campaign})  # fmt: skip
-    page = selectors.campaign_page(campaign)
     context = {**page, "campaign": campaign, "access": access, "log": log, "log_form": log_form, "log_page": log_page,
                "is_arbitrator": access.is_arbitrator,
                "invite_url": request.build_absolute_uri(reverse("campaigns:campaign-join", args=[campaign.invite_token])),
-               "rating_chart": charts.standing_chart(page["snapshots"], "rating"),
-               "reputation_chart": charts.standing_chart(page["snapshots"], "reputation"),
                "my_gang_ids": access.gang_ids, "pairing_form": PairingForm(),
                "cycle_form": CycleAdvanceForm(campaign=campaign, unreported=page["unreported"],
                                               unapplied=len(page["unapplied"])),
                "arbitrator_form": ArbitratorForm(), "territory_form": TerritoryAddForm(edition=campaign.edition),
                "join_requests": services.waiting_joins(campaign) if access.is_arbitrator else [],
-               **house_rules.settings_panel(campaign)}  # fmt: skip
+               **house_rules.settings_panel(campaign, page["house_rules_history"])}  # fmt: skip
     return render(request, "campaigns/campaign_detail.html", context)
 
 
@@ -262,7 +263,7 @@ def territory_assign(request, pk: int, territory_id: int):
     access.require_arbitrator()
     held = get_object_or_404(access.campaign.territories.select_related("territory", "holder", "campaign"),
                              pk=territory_id)  # fmt: skip
-    form = TerritoryAssignForm(request.POST or None, gangs=_campaign_gangs(access.campaign),
+    form = TerritoryAssignForm(request.POST or None, gangs=campaign_gangs(access.campaign),
                                initial={"holder": held.holder_id})  # fmt: skip
     if request.method == "POST" and form.is_valid():
         try:

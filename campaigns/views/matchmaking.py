@@ -18,9 +18,9 @@ from campaigns.forms import (
     PairingForm,
 )
 from campaigns.permissions import campaign_access
+from campaigns.selectors import campaign_gangs
 from campaigns.views._common import (
     GET_POST,
-    _campaign_gangs,
     _dice,
     _done,
     _refused,
@@ -49,7 +49,7 @@ def battle_arrange(request, pk: int):
     access = campaign_access(request.user, pk)
     access.require_arbitrator()
     campaign = access.campaign
-    form = PairForm(request.POST or None, gangs=_campaign_gangs(campaign),
+    form = PairForm(request.POST or None, gangs=campaign_gangs(campaign),
                     territories=campaign.territories.filter(is_home_settlement=False).select_related("territory"))  # fmt: skip
     if request.method == "POST" and form.is_valid():
         try:
@@ -66,7 +66,7 @@ def battle_arrange(request, pk: int):
 def challenge_issue(request, pk: int):
     access = campaign_access(request.user, pk)
     campaign = access.campaign
-    gangs = _campaign_gangs(campaign)
+    gangs = campaign_gangs(campaign)
     queue = selectors.challenge_queue(campaign, selectors.standings(campaign), selectors.current_cycle(campaign))
     next_gang = queue[0].gang if queue and access.can_act_for(queue[0].gang.pk) else None
     form = ChallengeForm(request.POST or None, challengers=gangs, gangs=gangs, initial={"challenger": next_gang},
@@ -88,7 +88,7 @@ def challenge_issue(request, pk: int):
 @require_POST
 def challenge_pass(request, pk: int):
     access = campaign_access(request.user, pk)
-    form = GangChoiceForm(request.POST, gangs=_campaign_gangs(access.campaign))
+    form = GangChoiceForm(request.POST, gangs=campaign_gangs(access.campaign))
     if not form.is_valid():
         raise Http404
     gang = form.cleaned_data["gang"]

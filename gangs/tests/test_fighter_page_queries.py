@@ -66,3 +66,52 @@ def test_gang_and_print_pages_are_flat_in_items_advancements_and_injuries(client
             assert client.get(target).status_code == 200
         counts.append(len(queries))
     assert counts[0] == counts[1], counts
+
+
+# The login (session, user) and the gang; the owner reads what his own forms offer besides (the advancement,
+# skill and equipment choices, gangs.views._fighter_forms).
+FIGHTER_PAGE_WARM = {"owner": 6, "other": 3}
+
+
+@pytest.mark.parametrize("viewer", ["owner", "other"])
+def test_a_warm_fighter_page_is_flat_and_small(client, cache_backend, make_user, make_gang, make_fighter, viewer):
+    """From the cache (gangs.selectors.fighter_page): the fighter, its kit, advancements and history are read once
+    per version of the gang; what is left is the login's, the gang's and the viewer's own controls."""
+    counts = []
+    for size in (1, 6):
+        gang = make_gang(edition="n18", extra_credits=5000)
+        fighter = make_fighter(gang, "champion")
+        _grow(fighter, size)
+        client.force_login(gang.owner if viewer == "owner" else make_user())
+        counts.append(_queries(client, fighter))
+    assert counts[0] == counts[1] == FIGHTER_PAGE_WARM[viewer], counts
+
+
+def test_each_change_to_the_fighter_shows_on_the_next_render(client, cache_backend, make_user, make_gang, make_fighter):
+    """Experience, an item bought, a fighter hired (where an item may be handed) and a Lasting Injury each show at
+    once; a stranger served the same cached fighter gets no edit controls."""
+    gang = make_gang(edition="n18", extra_credits=5000)
+    fighter = make_fighter(gang, "champion", name="Vex Thorn")
+    services.purchase_buy(
+        gang=gang,
+        equipment=Equipment.objects.get(edition="n18", slug="fighting-knife"),
+        fighter=fighter,
+        actor=gang.owner,
+    )
+    target = reverse("gangs:fighter-detail", args=[gang.pk, fighter.pk])
+    client.force_login(gang.owner)
+    client.get(target)
+    assert "Late Arrival" not in client.get(target).content.decode()
+    services.fighter_hire(
+        gang=gang, fighter_type=gang.house.fighter_types.get(category="juve"), name="Late Arrival", actor=gang.owner
+    )
+    assert "Late Arrival" in client.get(target).content.decode()  # in the knife's move list
+    services.experience_award(fighter=fighter, amount=9, actor=gang.owner, reason="Test")
+    assert "9 XP" in client.get(target).content.decode()
+    services.injury_record(
+        fighter=fighter, code="eye", name="Eye Injury", stat_deltas={"BS": -1}, actor=gang.owner, reason="Test"
+    )
+    assert "Eye Injury" in client.get(target).content.decode()
+    client.force_login(make_user())
+    stranger = client.get(target).content.decode()
+    assert "Eye Injury" in stranger and "Late Arrival" not in stranger

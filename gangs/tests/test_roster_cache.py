@@ -164,6 +164,26 @@ def test_a_warm_roster_reads_only_the_session_the_user_and_the_gang(client, cach
     assert "gangs_gang" in queries[2]
 
 
+def test_a_stash_with_items_reads_no_more_and_its_move_list_follows_the_roster(client, cache_backend, gang):
+    """The Stash's items and where each may be handed are kept with the gang's version: the owner's warm page is
+    still three queries with an item in the Stash, and a fighter hired shows in the item's move list at once."""
+    services.purchase_buy(
+        gang=gang, equipment=Equipment.objects.get(edition="n18", slug="autopistol"), fighter=None, actor=gang.owner
+    )
+    client.force_login(gang.owner)
+    url = reverse("gangs:gang-detail", args=[gang.pk])
+    assert len(_queries(client, url)) == 3
+    assert "Little Soot" not in _page(client, gang)
+    services.fighter_hire(
+        gang=Gang.objects.get(pk=gang.pk),
+        fighter_type=gang.house.fighter_types.get(category="juve"),
+        name="Little Soot",
+        actor=gang.owner,
+    )
+    move_list = _page(client, gang).split("Give Autopistol to")[1].split("</select>")[0]
+    assert "Little Soot" in move_list and "Mother Ash" in move_list
+
+
 def test_in_a_campaign_the_warm_page_reads_no_more(client, make_user, cache_backend, gang):
     """Whether the viewer arbitrates the campaign, the territories held and the coming battles are kept with the
     gang's version too; another viewer reads one more query (their own arbitrator check), once."""

@@ -1,0 +1,101 @@
+"""The campaign page's data, cached: read once per *version* of the campaign, of its gangs and of the content, and
+served from Django's cache until one of them moves (the roster's discipline, gangs.cache).
+
+- Every row of the campaign the page is drawn from (the campaign, its arbitrators, memberships, join requests,
+  cycles and who passed in them, territories, battles, standing snapshots and house rules) moves the campaign's
+  ``version`` when it is saved or deleted, in the same transaction (a ``post_save``/``post_delete`` receiver
+  issuing an ``F()`` update): whatever wrote the change (a service, the post-battle sequence, the admin).
+- What the page shows of its gangs (rating, Reputation, names, the campaign log's ledger entries) is each gang's
+  roster version (gangs.cache): the key carries the sum of the versions of every gang that plays or played in the
+  campaign, read in the same query as the campaign (:func:`page_queryset`). Versions only grow, so the sum moves
+  whenever one of them does, and a gang joining or leaving moves the campaign's own version.
+- A key holds only what every viewer sees: who may do what (arbitrator, player of a gang), the forms and their
+  CSRF tokens are decided and drawn for each request (campaigns.views.campaigns.campaign_detail).
+"""
+
+from __future__ import annotations
+
+from django.db.models import F, OuterRef, Subquery, Sum
+from django.db.models.signals import m2m_changed, post_delete, post_save
+
+from content.versioning import content_version_subquery
+from gangs.cache import FRAGMENT_SECONDS
+
+__all__ = ["FRAGMENT_SECONDS", "bump_campaign", "connect", "page_key", "page_queryset"]
+
+
+def bump_campaign(campaign_id: int | None) -> None:
+    from campaigns.models import Campaign
+
+    if campaign_id is not None:
+        Campaign.objects.filter(pk=campaign_id).update(version=F("version") + 1)
+
+
+def page_queryset():
+    """Campaigns annotated with what :func:`page_key` needs besides their own version (in the same query)."""
+    from campaigns.models import Campaign, CampaignGang
+
+    gangs = (
+        CampaignGang.objects.filter(campaign=OuterRef("pk"))
+        .values("campaign")
+        .annotate(total=Sum("gang__version"))
+        .values("total")
+    )
+    return Campaign.objects.annotate(gangs_version=Subquery(gangs), content_version=content_version_subquery())
+
+
+def page_key(campaign, *parts) -> str:
+    """The cache key of the campaign page's data for ``campaign`` (from :func:`page_queryset`)."""
+    values = (campaign.pk, campaign.version, campaign.gangs_version or 0, campaign.content_version or 0, *parts)
+    return "campaign-page:" + ":".join(str(value) for value in values)
+
+
+# --- receivers ----------------------------------------------------------------------------------
+
+
+def follow(model, campaign_field: str | None) -> None:
+    """Move the version of the campaign ``model``'s ``campaign_field`` names (``None``: the campaign's own row)
+    whenever a row is saved or deleted."""
+    attname = model._meta.get_field(campaign_field).attname if campaign_field else "pk"
+
+    def after(sender, instance, **kwargs):
+        if not kwargs.get("raw"):
+            bump_campaign(getattr(instance, attname))
+
+    uid = f"campaign-version-{model._meta.label}"
+    post_save.connect(after, sender=model, weak=False, dispatch_uid=uid)
+    post_delete.connect(after, sender=model, weak=False, dispatch_uid=f"{uid}-delete")
+
+
+def _passed(sender, instance, action, reverse, pk_set, **kwargs):
+    # Who passed on challenging in a cycle: the challenge queue (Cycle.passed, a many-to-many of gangs), written
+    # from the cycle's side or the gang's (then ``pk_set`` names the cycles; a clear from the gang's side, which
+    # nothing does, would name none).
+    if action not in ("post_add", "post_remove", "post_clear"):
+        return
+    if not reverse:
+        bump_campaign(instance.campaign_id)
+    elif pk_set:
+        from campaigns.models import Campaign
+
+        Campaign.objects.filter(cycles__in=pk_set).update(version=F("version") + 1)
+
+
+def connect() -> None:
+    """Called once from the campaigns app's ``ready()``."""
+    from django.apps import apps
+
+    follow(apps.get_model("campaigns", "Campaign"), None)
+    for name in (
+        "CampaignArbitrator",
+        "CampaignGang",
+        "JoinRequest",
+        "Cycle",
+        "CampaignTerritory",
+        "Battle",
+        "StandingSnapshot",
+        "HouseRules",
+    ):
+        follow(apps.get_model("campaigns", name), "campaign")
+    cycle = apps.get_model("campaigns", "Cycle")
+    m2m_changed.connect(_passed, sender=cycle.passed.through, dispatch_uid="campaign-version-cycle-passed")

@@ -1,0 +1,211 @@
+"""The campaign page comes from the cache (campaigns.cache): a warm page costs the same few queries however many
+gangs, battles, cycles, log entries and fighters the campaign has, and every kind of change it shows appears on
+the next render, on the local-memory cache and on a real Redis."""
+
+import html
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from campaigns import services
+from campaigns.models import Campaign, CampaignGang
+from campaigns.services import house_rules
+from gangs import services as gang_services
+from gangs.ledger import ledger_record
+from gangs.models import LedgerKind
+from rulebook.dice import ScriptedDice
+
+pytestmark = pytest.mark.django_db
+
+# The warm page: the session, the user, the campaign (with whether the viewer arbitrates it and the versions its
+# key is made of) and the viewer's gangs in it. An arbitrator reads the join requests waiting and the territory
+# pool's form its choices besides.
+WARM_PLAYER = 4
+WARM_ARBITRATOR = 6
+
+
+def _page_url(campaign) -> str:
+    return reverse("campaigns:campaign-detail", args=[campaign.pk])
+
+
+def _warm_queries(client, user, campaign) -> list[str]:
+    client.force_login(user)
+    client.get(_page_url(campaign))  # the cache and the session warmed
+    with CaptureQueriesContext(connection) as warm:
+        assert client.get(_page_url(campaign)).status_code == 200
+    return [query["sql"] for query in warm]
+
+
+def _play(campaign, battles: int) -> None:
+    """Confirm up to ``battles`` battles of the current cycle, the attacker winning."""
+    for battle in campaign.battles.filter(status="scheduled")[:battles]:
+        battle = services.battle_scenario_roll(battle=battle, dice=ScriptedDice([1, 1, 6, 1]))
+        services.battle_report_submit(battle=battle, actor=campaign.created_by, winner=battle.attacker)
+        services.battle_report_confirm(battle=battle, actor=campaign.created_by, is_arbitrator=True)
+
+
+def _grown(make_campaign, make_fighter, *, gangs: int, fighters: int, cycles: int, entries: int):
+    campaign = make_campaign(gangs=gangs, started=True)
+    services.cycle_pair(campaign=campaign, dice=ScriptedDice([1] * gangs))
+    _play(campaign, battles=gangs // 2)
+    for _ in range(cycles - 1):
+        campaign = services.cycle_advance(campaign=Campaign.objects.get(pk=campaign.pk), reason="Test").campaign
+    for membership in campaign.memberships.select_related("gang"):
+        for _ in range(fighters):
+            make_fighter(membership.gang, "ganger")
+        for n in range(entries):
+            ledger_record(gang=membership.gang, kind=LedgerKind.CREDITS, credits=1, description=f"Income {n}")
+    return Campaign.objects.get(pk=campaign.pk)
+
+
+def test_a_warm_campaign_page_is_flat_in_gangs_battles_cycles_log_and_fighters(
+    client, cache_backend, make_campaign, make_fighter
+):
+    small = _grown(make_campaign, make_fighter, gangs=2, fighters=1, cycles=1, entries=1)
+    large = _grown(make_campaign, make_fighter, gangs=8, fighters=4, cycles=3, entries=30)
+    for campaign in (small, large):
+        player = campaign.memberships.first().gang.owner
+        assert len(_warm_queries(client, player, campaign)) == WARM_PLAYER
+        assert len(_warm_queries(client, campaign.created_by, campaign)) == WARM_ARBITRATOR
+    assert large.battles.filter(status="confirmed").count() > small.battles.filter(status="confirmed").count()
+
+
+@pytest.fixture
+def league(make_user, make_gang, make_fighter, make_territory):
+    """A started n18 campaign in Cycle 1: alice's and bob's gangs (a Ganger each) paired, an Old Ruins unclaimed."""
+    arbitrator = make_user("arbitrator")
+    campaign = services.campaign_create(user=arbitrator, edition="n18", name="Dust Falls")
+    gangs = {}
+    for name in ("alice", "bob"):
+        gangs[name] = make_gang(owner=make_user(name), edition="n18", name=f"{name.title()}'s gang")
+        make_fighter(gangs[name], "ganger")
+        services.campaign_join(campaign=campaign, gang=gangs[name], user=gangs[name].owner)
+    campaign = services.campaign_start(campaign=campaign)
+    held = services.territory_add(campaign=campaign, territory=make_territory(name="Old Ruins"))
+    return {"campaign": campaign, "arbitrator": arbitrator, "gangs": gangs, "held": held}
+
+
+def _text(client, campaign) -> str:
+    page = client.get(_page_url(campaign)).content.decode()
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+
+
+def _confirm(league):
+    battle = services.battle_arrange(
+        campaign=league["campaign"], attacker=league["gangs"]["alice"], defender=league["gangs"]["bob"]
+    )
+    _play(Campaign.objects.get(pk=league["campaign"].pk), battles=1)
+    return battle
+
+
+def _rename_owner(league):
+    owner = league["gangs"]["bob"].owner
+    owner.username = "bob-the-bold"
+    owner.save()
+
+
+# (what changes, the change, what the next render says)
+CHANGES = [
+    (
+        "campaign",
+        lambda w: services.campaign_update(
+            campaign=Campaign.objects.get(pk=w["campaign"].pk), name="Ash Falls", description="", house_rules=""
+        ),
+        "Ash Falls",
+    ),
+    (
+        "arbitrator",
+        lambda w: services.arbitrator_add(campaign=w["campaign"], user=w["gangs"]["bob"].owner),
+        "Arbitrators: arbitrator, bob",
+    ),
+    (
+        "battle",
+        lambda w: services.battle_arrange(
+            campaign=w["campaign"], attacker=w["gangs"]["alice"], defender=w["gangs"]["bob"]
+        ),
+        "Alice's gang v Bob's gang",
+    ),
+    ("standings", _confirm, "Alice's gang won"),
+    (
+        "territory",
+        lambda w: services.territory_assign(held=w["held"], holder=w["gangs"]["bob"], actor=w["arbitrator"]),
+        "Old Ruins : Bob's gang",
+    ),
+    (
+        "log",
+        lambda w: ledger_record(
+            gang=w["gangs"]["alice"], kind=LedgerKind.CREDITS, credits=5, description="Found a cache of creds"
+        ),
+        "Found a cache of creds",
+    ),
+    (
+        "rating",
+        lambda w: gang_services.fighter_hire(
+            gang=w["gangs"]["bob"],
+            name="Young Rust",
+            actor=w["gangs"]["bob"].owner,
+            fighter_type=w["gangs"]["bob"].house.fighter_types.get(category="juve"),
+        ),
+        "Young Rust",
+    ),
+    (
+        "gang name",
+        lambda w: gang_services.gang_rename(gang=w["gangs"]["bob"], name="Rust Hounds", actor=w["gangs"]["bob"].owner),
+        "Rust Hounds",
+    ),
+    ("player", _rename_owner, "bob-the-bold"),
+    (
+        "house rules",
+        lambda w: house_rules.house_rules_change(
+            campaign=w["campaign"], actor=w["arbitrator"], note="Richer winners", winner_credits=150
+        ),
+        "Richer winners",
+    ),
+    (
+        "membership",
+        lambda w: services.gang_remove(
+            membership=CampaignGang.objects.get(gang=w["gangs"]["bob"]), actor=w["arbitrator"]
+        ),
+        "!Bob's gang",
+    ),
+    (
+        "cycle",
+        lambda w: services.cycle_advance(campaign=Campaign.objects.get(pk=w["campaign"].pk), reason="Test"),
+        "Cycle 2: challenges",
+    ),
+]
+
+
+@pytest.mark.parametrize(("what", "change", "expected"), CHANGES, ids=[c[0] for c in CHANGES])
+def test_each_change_shows_on_the_next_render(client, cache_backend, league, what, change, expected):
+    client.force_login(league["arbitrator"])
+    _text(client, league["campaign"])
+    before = _text(client, league["campaign"])  # from the cache
+    shown = (lambda text: expected[1:] not in text) if expected.startswith("!") else (lambda text: expected in text)
+    if what == "rating":  # the hire shows as Bob's rating, not by name: compare his standing row
+        shown = lambda text: _bobs_row(text) != _bobs_row(before)  # noqa: E731
+    assert not shown(before), expected
+    change(league)
+    after = _text(client, league["campaign"])
+    if what == "rating":
+        assert _bobs_row(after) != _bobs_row(before)
+    elif what == "membership":
+        assert "Bob's gang" not in after.split("Rating Rep.")[1].split("Over the campaign")[0]
+    else:
+        assert shown(after), expected
+
+
+def _bobs_row(text: str) -> str:
+    return text.split("Rating Rep.")[1].split("Bob's gang")[1][:40]
+
+
+def test_a_viewer_is_never_served_anothers_controls(client, cache_backend, league):
+    """The data is shared; the arbitrator's tools and a player's own buttons are drawn for each request."""
+    client.force_login(league["arbitrator"])
+    assert "Finish the campaign" in client.get(_page_url(league["campaign"])).content.decode()
+    client.force_login(league["gangs"]["alice"].owner)
+    page = client.get(_page_url(league["campaign"])).content.decode()
+    assert "Finish the campaign" not in page and "Remove</button>" not in page and "Dust Falls" in page
