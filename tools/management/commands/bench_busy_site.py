@@ -25,10 +25,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from content.models import Edition, House
-from tools.management.commands import bench_pages
 from gangs.ledger import ledger_record
 from gangs.models import Fighter, Gang, LedgerEntry, LedgerKind
 from rulebook.dice import SeededDice
+from tools.management.commands import bench_pages
 
 FULL = {"users": 5_000, "gangs": 20_000, "campaigns": 500}  # the busy public instance
 FIGHTERS, ENTRIES, BATCH = 10, 5, 2_000
