@@ -188,10 +188,11 @@ def next_to_act(fighters: list[BattleFighter], edition: str, side: str | None, a
 
 def fighter_rows(
     fighters: list[BattleFighter], adjustable: tuple, edition: str, battle_pk: int | None = None,
-    enemy_down: bool = False, acting_pk: int | None = None, next_pk: int | None = None,
+    enemy_down: bool = False, acting_pk: int | None = None, next_pk: int | None = None, group_leaders: set = frozenset(),
 ) -> list[dict]:  # fmt: skip
     """One card per fighter, in play order; ``battle_pk`` given (a player's page), each card has the fighter's
-    own actions (``enemy_down``: an enemy lies Seriously Injured, so a Coup de Grace may be made)."""
+    own actions (``enemy_down``: an enemy lies Seriously Injured, so a Coup de Grace may be made; ``group_leaders``: the
+    fighters who may begin a Group Activation now)."""
     return [
         {
             "fighter": f,
@@ -206,6 +207,7 @@ def fighter_rows(
             "can_move": bool(battle_pk) and edition == "n18" and f.ready and f.condition == Condition.ACTIVE,
             "can_finish": bool(battle_pk) and edition == "n18" and f.ready and not f.out_of_action,
             "can_stand": bool(battle_pk) and edition == "n18" and f.condition == Condition.PINNED,
+            "can_group": f.pk in group_leaders,
             "is_next": f.pk == next_pk,
             "is_acting": f.pk == acting_pk and f.ready,
         }

@@ -613,6 +613,26 @@ class ReinforceForm(forms.Form):
         self.fields["side"].choices = [(s, battle.gang(s).name) for s in (Side.A, Side.B)]
 
 
+class GroupForm(forms.Form):
+    """2018+ Group Activation: the Ready friends a Leader or Champion brings along, nominated before any of them acts
+    (``battles.services.group_activate`` checks the rules)."""
+
+    members = forms.TypedMultipleChoiceField(
+        coerce=int, widget=forms.CheckboxSelectMultiple(attrs={"class": "choice-buttons"}), label='Friends within 3"'
+    )
+
+    def __init__(self, *args, leader: BattleFighter, fighters: list[BattleFighter], **kwargs):
+        super().__init__(*args, **kwargs)
+        most = leader.profile.get("group_activation", 0)
+        friends = [
+            f for f in fighters if f.side == leader.side and f.pk != leader.pk and f.ready and not f.out_of_action
+        ]
+        self.fields["members"].choices = [(f.pk, f.name) for f in friends]
+        self.fields[
+            "members"
+        ].help_text = f"Up to {most}, each Ready; they activate one after another after {leader.name}."
+
+
 class FighterSetForm(forms.Form):
     """One state set by hand: ``field`` and ``value`` (``"1"``/``"0"`` or a condition)."""
 

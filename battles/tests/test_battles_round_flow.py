@@ -95,3 +95,76 @@ def test_a_casualtys_friends_tests_share_one_line(client, make_battle):
                            "weapon": pistol_of(other), "distance": 3})  # fmt: skip
     page = client.get(reverse("battles:battle-detail", args=[battle.pk])).content.decode()
     assert "test=nerve" not in page
+
+
+def grouped_battle(make_battle, make_house_list, fighters=3):
+    """A battle in its Action phase whose Leaders have Group Activation (2), as the 2023 gang lists give them."""
+    from content.models import FighterType
+
+    house = make_house_list("n18")
+    FighterType.objects.filter(house=house, category="leader").update(special_rules=["Group Activation (2)"])
+    return in_action_phase(make_battle, fighters=fighters)
+
+
+def test_a_group_activation_is_one_activation_of_its_gang(make_battle, make_house_list):
+    from battles.services import group_activate
+
+    battle = grouped_battle(make_battle, make_house_list)
+    b_leader, b2, b3 = battle.fighters.filter(side="b").order_by("order")
+    a1 = battle.fighters.get(side="a", order=0)
+    assert b_leader.profile["group_activation"] == 2 and a1.profile["group_activation"] == 2
+    assert b2.profile["group_activation"] == 0
+
+    def side():
+        battle.refresh_from_db()
+        return activation_side(battle, list(battle.fighters.all()))
+
+    group_activate(battle=battle, leader=b_leader, members=[b2.pk, b3.pk], actor=battle.player_b)
+    for fighter in (b2, b_leader, b3):  # in any order the player likes, the group goes on until each has acted
+        assert side() == "b"
+        fighter_adjust(battle=battle, fighter=fighter, field="ready", value=False, actor=battle.player_b)
+    assert side() == "a"  # the group was one activation: the alternation passes after it
+    fighter_adjust(battle=battle, fighter=a1, field="ready", value=False, actor=battle.player_a)
+    assert side() == "a"  # gang b has nobody Ready: gang a activates the rest
+    battle_advance(battle=battle, actor=battle.player_a, leave_untaken=True)
+    battle_advance(battle=battle, actor=battle.player_a, leave_untaken=True)
+    battle.refresh_from_db()
+    assert "groups" not in battle.facts  # a new round: no group made yet
+
+
+@pytest.mark.parametrize(
+    "who, members, refusal",
+    [
+        ("ganger", ["b1"], "has no Group Activation"),
+        ("leader", [], "Choose the friends"),
+        ("leader", ["a0"], "cannot join"),
+        ("leader", ["b1", "b2", "b3"], "at most 2"),
+    ],
+)
+def test_a_group_activation_follows_the_rule(make_battle, make_house_list, who, members, refusal):
+    from django.core.exceptions import ValidationError
+
+    from battles.services import group_activate
+
+    battle = grouped_battle(make_battle, make_house_list, fighters=4)
+    rows = {f"{f.side}{f.order}": f for f in battle.fighters.all()}
+    leader = rows["b0"] if who == "leader" else rows["b1"]
+    with pytest.raises(ValidationError, match=refusal):
+        group_activate(battle=battle, leader=leader, members=[rows[m].pk for m in members], actor=battle.player_b)
+
+
+def test_the_group_button_chooses_the_group_from_the_card(client, make_battle, make_house_list):
+    battle = grouped_battle(make_battle, make_house_list)
+    b_leader, b2, b3 = battle.fighters.filter(side="b").order_by("order")
+    client.force_login(battle.player_b)
+    page = client.get(reverse("battles:battle-detail", args=[battle.pk])).content.decode()
+    url = reverse("battles:fighter-group", args=[battle.pk, b_leader.pk])
+    assert f'href="{url}" data-testid="group"' in page
+    response = client.post(url, {"members": [b3.pk], "once": new_token()})
+    assert response.status_code == 302
+    battle.refresh_from_db()
+    assert battle.facts["groups"] == [[b_leader.pk, b3.pk]]
+    page = client.get(reverse("battles:battle-detail", args=[battle.pk])).content.decode()
+    assert 'data-testid="group"' not in page  # one group at a time, and none while it is under way
+    too_many = client.post(url, {"members": [b2.pk, b3.pk], "once": new_token()})
+    assert too_many.status_code == 200 and "activated this round already" in too_many.content.decode()
