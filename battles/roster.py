@@ -23,6 +23,7 @@ CLASSIC_SPELLED = ("short_range", "long_range", "hit_short", "hit_long", "damage
 N18_SPELLED = ("short_range", "acc_short", "acc_long", "ap", "damage", "traits")
 CLOSE_COMBAT = ("hand_to_hand", "close_combat")
 NOT_APPLIED_ARMOUR = "a house-rule armour: its save is sent as a number, any other rule it has is not"
+CLASSIC_SKILLS_NOT_MODELLED = "the engine models no 1995 skill: play it at the table"
 # 2018+ wargear that changes a save in ways the engine does not resolve: the players roll it at the table.
 SAVES_NOT_MODELLED = {
     "refractor-field": "field armour: roll its save at the table before the armour save",
@@ -119,7 +120,8 @@ def snapshot_of(*, edition: str, fighter_type, stats: dict, purchases: list, ski
     ``equipment``): its weapons, its armour as the rules read it (:func:`armour_entry`), and the house rules that
     change a roll the rulebook resolves. 2018+: ``engine_skills``, the skills the engine models (sent in the queries
     they change: ``rulebook.n18.skills``), every other skill in ``not_applied`` with the reason, and
-    ``group_activation``, how many friends the fighter may bring in a Group Activation."""
+    ``group_activation``, how many friends the fighter may bring in a Group Activation. Classic: the engine models no
+    skill, so each is in ``not_applied``."""
     weapons = [
         weapon_entry(edition, purchase)
         for purchase in purchases
@@ -140,6 +142,8 @@ def snapshot_of(*, edition: str, fighter_type, stats: dict, purchases: list, ski
         armour["not_applied"] += [
             {"name": s, "reason": n18_skills.NOT_MODELLED} for s in n18_skills.not_modelled(skills)
         ]
+    else:
+        armour["not_applied"] += [{"name": s, "reason": CLASSIC_SKILLS_NOT_MODELLED} for s in skills]
     return out | {
         "stats": stats,
         "weapons": weapons,
