@@ -32,6 +32,9 @@ NAMES = {
     "p_falls": "Falls",
     "p_reacts": "Opponent strikes back",
     "p_disarmed": "Opponent strikes back unarmed (disarmed)",
+    "p_stray_hit": "A stray shot hits the friend in the way",
+    "p_hit_other_fighter": "Hits another fighter in the fight",
+    "clears": "Clears the gap",
 }
 
 
@@ -62,7 +65,7 @@ def _chances(odds: dict) -> list[tuple]:
 # Outcomes in the order the game reaches them (a miss before a wound, a Flesh Wound before Out of Action); the
 # rulebook's answers list them alphabetically.
 GAME_ORDER = (
-    "miss", "no_hit", "no_wound", "saved", "unharmed", "no_effect", "stays_put", "no_fall", "pinned", "wound_lost",
+    "miss", "no_hit", "no_wound", "saved", "unharmed", "no_effect", "stays_put", "clears", "no_fall", "pinned", "wound_lost",
     "flesh_wound", "down", "seriously_injured", "out_of_action",
 )  # fmt: skip
 
