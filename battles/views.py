@@ -429,7 +429,7 @@ def fighter_group(request, pk: int, fighter_pk: int):
         except ValidationError as error:
             _fail(form, error)
         else:
-            return _moved(request, _detail_url(battle) + "#next", action.summary)
+            return _moved(request, _detail_url(battle), action.summary)
     return render(request, "battles/battle_group.html", {"battle": battle, "leader": leader, "form": form})
 
 

@@ -168,3 +168,23 @@ def test_the_group_button_chooses_the_group_from_the_card(client, make_battle, m
     assert 'data-testid="group"' not in page  # one group at a time, and none while it is under way
     too_many = client.post(url, {"members": [b2.pk, b3.pk], "once": new_token()})
     assert too_many.status_code == 200 and "activated this round already" in too_many.content.decode()
+
+
+def test_who_may_open_the_group_activation(client, make_user, make_battle, make_house_list):
+    battle = grouped_battle(make_battle, make_house_list, fighters=2)
+    leader, friend = battle.fighters.filter(side="b").order_by("order")
+    url = reverse("battles:fighter-group", args=[battle.pk, leader.pk])
+    data = {"members": [friend.pk], "once": new_token()}
+    assert "/accounts/login/" in client.post(url, data)["Location"]
+    client.force_login(make_user())
+    assert client.post(url, data).status_code == 403
+    client.force_login(battle.player_b)
+    assert client.put(url).status_code == 405
+    page = client.get(url)
+    assert page.status_code == 200 and friend.name in page.content.decode()
+    classic = make_battle("classic", fighters=2)
+    client.force_login(classic.player_a)
+    classic_leader = classic.fighters.get(side="a", order=0)
+    assert client.get(reverse("battles:fighter-group", args=[classic.pk, classic_leader.pk])).status_code == 404
+    battle.refresh_from_db()
+    assert "groups" not in battle.facts
