@@ -173,6 +173,7 @@ def _page_context(request, battle, *, follow: bool = False) -> dict:
         "battle": battle,
         "next_row": next_row,
         "to_act": battle.gang(to_act) if to_act else None,
+        "group": [f.name for f in group],
         "sides": sides,
         "prompts": prompts,
         "prompt_lines": _prompt_lines(prompts),

@@ -166,6 +166,7 @@ def test_the_group_button_chooses_the_group_from_the_card(client, make_battle, m
     assert battle.facts["groups"] == [[b_leader.pk, b3.pk]]
     page = client.get(reverse("battles:battle-detail", args=[battle.pk])).content.decode()
     assert 'data-testid="group"' not in page  # one group at a time, and none while it is under way
+    assert f"(Group Activation: {b_leader.name}, {b3.name} still to act)" in page
     too_many = client.post(url, {"members": [b2.pk, b3.pk], "once": new_token()})
     assert too_many.status_code == 200 and "activated this round already" in too_many.content.decode()
 
