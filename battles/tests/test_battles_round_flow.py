@@ -189,3 +189,18 @@ def test_who_may_open_the_group_activation(client, make_user, make_battle, make_
     assert client.get(reverse("battles:fighter-group", args=[classic.pk, classic_leader.pk])).status_code == 404
     battle.refresh_from_db()
     assert "groups" not in battle.facts
+
+
+def test_a_new_round_begins_with_the_gang_that_has_priority_whoever_moved_last(make_battle):
+    battle = in_action_phase(make_battle)
+    rows = list(battle.fighters.order_by("side", "order"))
+    fighter_move(battle=battle, fighter=rows[2], actor=battle.player_b)  # gang b's first fighter moves
+    for fighter in rows:
+        fighter_adjust(battle=battle, fighter=fighter, field="ready", value=False, actor=battle.player_a)
+    battle_advance(battle=battle, actor=battle.player_a, leave_untaken=True)  # the End phase
+    battle_advance(battle=battle, actor=battle.player_a, leave_untaken=True)  # round 2: the Priority phase
+    battle_priority_set(battle=battle, side="a", actor=battle.player_a)
+    battle_advance(battle=battle, actor=battle.player_a)
+    battle.refresh_from_db()
+    assert battle.round == 2 and battle.phase == Phase.ACTION
+    assert activation_side(battle, list(battle.fighters.all())) == "a"  # not the side of last round's Move
