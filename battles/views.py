@@ -139,9 +139,8 @@ def _page_context(request, battle, *, follow: bool = False) -> dict:
     group = rules.group_in_progress(battle, fighters) if battle.edition == "n18" else []
     leaders = rules.group_leaders(battle, fighters, to_act) if battle.edition == "n18" and acting_pk else set()
     # A Group Activation under way: its fighters come next, one after another.
-    next_pk = display.next_to_act(
-        fighters, battle.edition, to_act, activating if activating or not group else group[0].pk
-    )
+    first_up = activating or (group[0].pk if group else None)
+    next_pk = display.next_to_act(fighters, battle.edition, to_act, first_up)
     sides = [
         {
             "key": side,
