@@ -639,10 +639,9 @@ class GroupForm(forms.Form):
         friends = [
             f for f in fighters if f.side == leader.side and f.pk != leader.pk and f.ready and not f.out_of_action
         ]
-        self.fields["members"].choices = [(f.pk, f.name) for f in friends]
-        self.fields[
-            "members"
-        ].help_text = f"Up to {most}, each Ready; they activate one after another after {leader.name}."
+        members = self.fields["members"]
+        members.choices = [(f.pk, f.name) for f in friends]
+        members.help_text = f"Up to {most}, each Ready; they activate one after another after {leader.name}."
 
 
 class FighterSetForm(forms.Form):
