@@ -33,6 +33,9 @@ NAMES = {
     "p_falls": "Falls",
     "p_reacts": "Opponent strikes back",
     "p_disarmed": "Opponent strikes back unarmed (disarmed)",
+    "p_stray_hit": "A stray shot hits the friend in the way",
+    "p_hit_other_fighter": "Hits another fighter in the fight",
+    "clears": "Clears the gap",
 }
 
 
@@ -84,7 +87,7 @@ def _chances(odds: dict) -> list[tuple]:
 # Outcomes in the order the game reaches them (a miss before a wound, a Flesh Wound before Out of Action); the
 # rulebook's answers list them alphabetically.
 GAME_ORDER = (
-    "miss", "no_hit", "no_wound", "saved", "unharmed", "no_effect", "stays_put", "no_fall", "pinned", "wound_lost",
+    "miss", "no_hit", "no_wound", "saved", "unharmed", "no_effect", "stays_put", "clears", "no_fall", "pinned", "wound_lost",
     "flesh_wound", "down", "seriously_injured", "out_of_action",
 )  # fmt: skip
 
@@ -210,10 +213,11 @@ def next_to_act(fighters: list[BattleFighter], edition: str, side: str | None, a
 
 def fighter_rows(
     fighters: list[BattleFighter], adjustable: tuple, edition: str, battle_pk: int | None = None,
-    enemy_down: bool = False, acting_pk: int | None = None, next_pk: int | None = None,
+    enemy_down: bool = False, acting_pk: int | None = None, next_pk: int | None = None, group_leaders: set = frozenset(),
 ) -> list[dict]:  # fmt: skip
     """One card per fighter, in play order; ``battle_pk`` given (a player's page), each card has the fighter's
-    own actions (``enemy_down``: an enemy lies Seriously Injured, so a Coup de Grace may be made)."""
+    own actions (``enemy_down``: an enemy lies Seriously Injured, so a Coup de Grace may be made; ``group_leaders``: the
+    fighters who may begin a Group Activation now)."""
     return [
         {
             "fighter": f,
@@ -228,6 +232,7 @@ def fighter_rows(
             "can_move": bool(battle_pk) and edition == "n18" and f.ready and f.condition == Condition.ACTIVE,
             "can_finish": bool(battle_pk) and edition == "n18" and f.ready and not f.out_of_action,
             "can_stand": bool(battle_pk) and edition == "n18" and f.condition == Condition.PINNED,
+            "can_group": f.pk in group_leaders,
             "is_next": f.pk == next_pk,
             "is_acting": f.pk == acting_pk and f.ready,
         }

@@ -273,14 +273,17 @@ class ShootForm(ActionForm):
                 label="Fighters the target is in hand-to-hand with",
                 help_text="A shot into a fight may hit any of them.",
             )  # fmt: skip
+            self.fields["friend_in_path"] = forms.BooleanField(
+                required=False, label='A friend within ½" of the line of fire (stray shots)'
+            )
         else:
             self.fields["modifier"] = forms.IntegerField(
                 min_value=-6, max_value=6, required=False, label="Other hit modifier", initial=0
             )
             self.fields["front_arc"] = front_arc_field(initial=False)
         self.order_fields(
-            ["fighter", "shooter", "target", "band", "distance", "cover", "modifiers", "in_combat_with", "modifier",
-             "front_arc", "split_to", "dice"]
+            ["fighter", "shooter", "target", "band", "distance", "cover", "modifiers", "in_combat_with", "friend_in_path",
+             "modifier", "front_arc", "split_to", "dice"]
         )  # fmt: skip
 
     def clean(self):
@@ -320,6 +323,7 @@ class ShootForm(ActionForm):
             "modifiers": self.cleaned_data.get("modifiers") or [],
             "modifier": self.cleaned_data.get("modifier") or 0,
             "in_combat_with": self.cleaned_data.get("in_combat_with") or 0,
+            **({"friend_in_path": True} if self.cleaned_data.get("friend_in_path") else {}),
             **({"also_under": True} if self.cleaned_data.get("also_under") else {}),
             **(
                 {"split_to": [self.by_pk[int(pk)] for pk in self.cleaned_data["split_to"]]}
@@ -487,6 +491,7 @@ TEST_FIELDS = {
     "escape_pinning": ("friend_within_2",),
     "recovery": ("assisted",),
     "fall": ("height", "edge", "cause"),
+    "jump": ("height", "gap"),
     "rally": ("near_relic",),
     "agility": ("modifier",),
     "bottle": ("side",),
@@ -526,6 +531,13 @@ OPTION_FIELDS = {
     "friend_within_2": forms.BooleanField(required=False, label='A friend within 2" (not a juve, down or broken)'),
     "assisted": forms.BooleanField(required=False, label='Assisted by a Standing, Active friend within 1"'),
     "height": forms.IntegerField(min_value=1, max_value=100, label='Height (")', initial=3),
+    "gap": forms.IntegerField(
+        min_value=1,
+        max_value=12,
+        required=False,
+        label='Gap to jump across (")',
+        help_text="Leave empty for a jump down (worked out as a fall).",
+    ),
     "modifier": forms.IntegerField(min_value=-5, max_value=5, required=False, label="Modifier", initial=0),
 }
 
@@ -628,6 +640,25 @@ class ReinforceForm(forms.Form):
     def __init__(self, *args, battle, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["side"].choices = [(s, battle.gang(s).name) for s in (Side.A, Side.B)]
+
+
+class GroupForm(forms.Form):
+    """2018+ Group Activation: the Ready friends a Leader or Champion brings along, nominated before any of them acts
+    (``battles.services.group_activate`` checks the rules)."""
+
+    members = forms.TypedMultipleChoiceField(
+        coerce=int, widget=forms.CheckboxSelectMultiple(attrs={"class": "choice-buttons"}), label='Friends within 3"'
+    )
+
+    def __init__(self, *args, leader: BattleFighter, fighters: list[BattleFighter], **kwargs):
+        super().__init__(*args, **kwargs)
+        most = leader.profile.get("group_activation", 0)
+        friends = [
+            f for f in fighters if f.side == leader.side and f.pk != leader.pk and f.ready and not f.out_of_action
+        ]
+        members = self.fields["members"]
+        members.choices = [(f.pk, f.name) for f in friends]
+        members.help_text = f"Up to {most}, each Ready; they activate one after another after {leader.name}."
 
 
 class FighterSetForm(forms.Form):

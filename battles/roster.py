@@ -15,6 +15,7 @@ from gangs.stats import current_stats
 from rulebook.errors import RulesInputError
 from rulebook.n18 import armour as n18_armour
 from rulebook.n18 import kit
+from rulebook.n18 import skills as n18_skills
 from rulebook.numbers import is_whole_number, whole_number
 
 # The profile columns the rulebook reads when a weapon is spelled out, by edition.
@@ -22,6 +23,7 @@ CLASSIC_SPELLED = ("short_range", "long_range", "hit_short", "hit_long", "damage
 N18_SPELLED = ("short_range", "acc_short", "acc_long", "ap", "damage", "traits")
 CLOSE_COMBAT = ("hand_to_hand", "close_combat")
 NOT_APPLIED_ARMOUR = "a house-rule armour: its save is sent as a number, any other rule it has is not"
+CLASSIC_SKILLS_NOT_MODELLED = "the engine models no 1995 skill: play it at the table"
 # 2018+ wargear that changes a save in ways the engine does not resolve: the players roll it at the table.
 SAVES_NOT_MODELLED = {
     "refractor-field": "field armour: roll its save at the table before the armour save",
@@ -116,13 +118,16 @@ def snapshot(fighter: Fighter) -> dict:
 def snapshot_of(*, edition: str, fighter_type, stats: dict, purchases: list, skills: list[str]) -> dict:
     """The snapshot of a fighter of ``fighter_type`` carrying the equipment of ``purchases`` (each with ``pk`` and
     ``equipment``): its weapons, its armour as the rules read it (:func:`armour_entry`), and the house rules that
-    change a roll the rulebook resolves."""
+    change a roll the rulebook resolves. 2018+: ``engine_skills``, the skills the engine models (sent in the queries
+    they change: ``rulebook.n18.skills``), every other skill in ``not_applied`` with the reason, and
+    ``group_activation``, how many friends the fighter may bring in a Group Activation. Classic: the engine models no
+    skill, so each is in ``not_applied``."""
     weapons = [
         weapon_entry(edition, purchase)
         for purchase in purchases
         if purchase.equipment.kind == EquipmentKind.WEAPON and purchase.equipment.profiles.all()
     ]
-    out = {"type": fighter_type.name, "category": fighter_type.category}
+    out = {"type": fighter_type.name, "category": fighter_type.category, "group_activation": 0}
     chems = [p.equipment for p in purchases if p.equipment.category == EquipmentCategory.CHEM]
     if chems:
         # A chem the fighter carries is taken before the battle begins: for this battle its effect is in the stat
@@ -130,10 +135,19 @@ def snapshot_of(*, edition: str, fighter_type, stats: dict, purchases: list, ski
         stats, given, notes = kit.under_chems(stats, [c.slug for c in chems])
         skills = skills + [s for s in given if s not in skills]
         out["chems"] = {"taken": [c.name for c in chems], "notes": notes}
+    armour = armour_entry(edition, [p.equipment for p in purchases])
+    if edition == Edition.N18:
+        out["group_activation"] = n18_skills.group_activation(fighter_type.special_rules or [], skills)
+        out["engine_skills"] = [s for s in skills if s in n18_skills.MODELLED]
+        armour["not_applied"] += [
+            {"name": s, "reason": n18_skills.NOT_MODELLED} for s in n18_skills.not_modelled(skills)
+        ]
+    else:
+        armour["not_applied"] += [{"name": s, "reason": CLASSIC_SKILLS_NOT_MODELLED} for s in skills]
     return out | {
         "stats": stats,
         "weapons": weapons,
-        **armour_entry(edition, [p.equipment for p in purchases]),
+        **armour,
         "house_rules": house_rules(edition, fighter_type),
         "skills": skills,
     }

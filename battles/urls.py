@@ -13,6 +13,7 @@ urlpatterns = [
     path("<int:pk>/act/<slug:kind>/", views.battle_act, name="battle-act"),
     path("<int:pk>/fighters/<int:fighter_pk>/set/", views.fighter_set, name="fighter-set"),
     path("<int:pk>/fighters/<int:fighter_pk>/move/", views.fighter_move, name="fighter-move"),
+    path("<int:pk>/fighters/<int:fighter_pk>/group/", views.fighter_group, name="fighter-group"),
     path("<int:pk>/advance/", views.battle_advance, name="battle-advance"),
     path("<int:pk>/priority/", views.battle_priority, name="battle-priority"),
     path("<int:pk>/reinforce/", views.battle_reinforce, name="battle-reinforce"),

@@ -151,7 +151,11 @@ def _drawn(battle, *, can_act: bool, follow: bool) -> dict:
     rules = edition_rules(battle.edition)
     to_act = None if battle.is_over else rules.activation_side(battle, fighters)
     activating = battle.facts.get("acting") if battle.edition == "n18" else None
-    next_pk = display.next_to_act(fighters, battle.edition, to_act, activating)
+    group = rules.group_in_progress(battle, fighters) if battle.edition == "n18" else []
+    leaders = rules.group_leaders(battle, fighters, to_act) if battle.edition == "n18" and acting_pk else set()
+    # A Group Activation under way: its fighters come next, one after another.
+    first_up = activating or (group[0].pk if group else None)
+    next_pk = display.next_to_act(fighters, battle.edition, to_act, first_up)
     sides = [
         {
             "key": side,
@@ -166,6 +170,7 @@ def _drawn(battle, *, can_act: bool, follow: bool) -> dict:
                 enemy_down=bool(down - {side}),
                 acting_pk=activating,
                 next_pk=next_pk,
+                group_leaders=leaders,
             ),  # fmt: skip
         }
         for side in ("a", "b")
@@ -181,6 +186,7 @@ def _drawn(battle, *, can_act: bool, follow: bool) -> dict:
     return {
         "next_row": next_row,
         "to_act": battle.gang(to_act) if to_act else None,
+        "group": [f.name for f in group],
         "sides": sides,
         "prompts": prompts,
         "prompt_lines": _prompt_lines(prompts),
@@ -416,6 +422,29 @@ def fighter_move(request, pk: int, fighter_pk: int):
         raise Http404("No such fighter.")
     token = forms.posted_token(request.POST)
     return _simple_change(request, pk, services.fighter_move, battle_row=battle, fighter=fighter, token=token)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def fighter_group(request, pk: int, fighter_pk: int):
+    """2018+: a Leader or Champion's Group Activation, from his card: the friends who activate with him."""
+    battle = _battle_for_acting(request.user, pk)
+    fighters = selectors.battle_fighters(battle)
+    leader = next((f for f in fighters if f.pk == fighter_pk), None)
+    if leader is None or battle.edition != "n18" or battle.is_over:
+        raise Http404("No such fighter here.")
+    form = forms.GroupForm(request.POST or None, leader=leader, fighters=fighters)
+    if request.method == "POST" and form.is_valid():
+        try:
+            members, token = form.cleaned_data["members"], forms.posted_token(request.POST)
+            action = services.group_activate(
+                battle=battle, leader=leader, members=members, actor=request.user, token=token
+            )
+        except ValidationError as error:
+            _fail(form, error)
+        else:
+            return _moved(request, _detail_url(battle), action.summary)
+    return render(request, "battles/battle_group.html", {"battle": battle, "leader": leader, "form": form})
 
 
 def _simple_change(request, pk: int, service, done: str = "", battle_row=None, **options):

@@ -3,6 +3,7 @@ refusals): :mod:`.start` a battle, :mod:`.play` it (actions, states set by hand,
 it into a report. :mod:`.state` holds the battle's state as JSON and the helpers they share."""
 
 from battles.services.end import battle_end, battle_report, campaign_facts, proposed_winner
+from battles.services.group import group_activate
 from battles.services.play import (
     ADJUSTABLE,
     action_next_die,
@@ -44,4 +45,5 @@ __all__ = [
     "fighter_adjust",
     "fighter_move",
     "gang_flee",
+    "group_activate",
 ]

@@ -8,7 +8,8 @@ records say, read here on their own:
 - its weapons: the profile the engine reads for each of the fighter's weapons is the content record's profile;
 - in a fight, the weapons held are two different weapons (a plasma pistol and a massive axe, never two pistol
   profiles), close combat weapons first;
-- house rules: every Escher fighter's Agility test carries the +1 (and no other house's).
+- house rules: every Escher fighter's Agility test carries the +1 (and no other house's);
+- skills: every skill of the content is sent in the query it changes or listed as not applied, with the reason.
 
 The engine accepts every armour combination met (its odds are computed)."""
 
@@ -252,3 +253,65 @@ def test_front_arc_armour_counts_when_the_action_says_so(loaded_content):
         query = n18.plan("shoot", params, [], None).query
         saves.append(editions.action("n18", "shoot").odds(Query(copy.deepcopy(query)))["save"]["needed"])
     assert saves == [4, 3]
+
+
+# What the rulebook says each modelled skill changes, read here on its own: the query that carries it.
+MODELLED_SKILLS = {"Berserker": "fight", "Iron Will": "bottle"}
+
+
+@pytest.mark.parametrize("edition", ["n18", "classic"])
+def test_every_skill_of_the_content_is_sent_or_listed_with_its_reason(loaded_content, edition):
+    """Each skill of the shipped content, on a fighter: one the engine models goes in the query it changes (a
+    Berserker's charge rolls one more Attack dice, Iron Will takes 1 off the Bottle roll); every other one is on
+    the fighter's card as not applied, with the reason. Commanding Presence adds one to a Group Activation."""
+    from content.models import Skill
+
+    types = list(FighterType.objects.filter(edition=edition).select_related("house"))
+    fighter_type = next((t for t in types if "Group Activation (1)" in t.special_rules), types[0])
+    names = sorted(set(Skill.objects.filter(edition=edition).values_list("name", flat=True)))
+    assert len(names) > 30
+    sent = set()
+    for name in names:
+        profile = snapshot_of(
+            edition=edition, fighter_type=fighter_type, stats=dict(STATS[edition]), purchases=[], skills=[name]
+        )
+        listed = [n for n in profile["not_applied"] if n["name"] == name]
+        fighter, enemy = in_battle(profile, "a"), in_battle(profile, "b")
+        fight = n18.plan("fight", {"fighter": fighter, "target": enemy, "charging": True}, [], None).query
+        bottle = SimpleNamespace(starting_crew=lambda side: 5, scenario="", gang=lambda side: SimpleNamespace(name="G"))
+        test = n18.plan("test", {"test": "bottle", "side": "a"}, [fighter], bottle).query
+        carried = {"fight": name in fight["attacker"].get("skills", []), "bottle": test.get("iron_will", False)}
+        if edition == "n18" and name in MODELLED_SKILLS:
+            assert carried[MODELLED_SKILLS[name]] and not listed, name
+            sent.add(name)
+            continue
+        assert not any(carried.values()), name
+        if name == "Commanding Presence" and edition == "n18":
+            assert profile["group_activation"] == 2 and not listed
+            continue
+        assert len(listed) == 1 and listed[0]["reason"], name
+    assert sent == (set(MODELLED_SKILLS) if edition == "n18" else set())
+
+
+def test_a_berserker_charges_with_one_more_attack_dice_and_iron_will_steadies_the_bottle(loaded_content):
+    fighter_type = FighterType.objects.filter(edition="n18").first()
+
+    def fighter(skills, side):
+        profile = snapshot_of(
+            edition="n18", fighter_type=fighter_type, stats=dict(STATS["n18"]), purchases=[], skills=skills
+        )
+        return in_battle(profile, side)
+
+    def dice(skills):
+        query = n18.plan(
+            "fight", {"fighter": fighter(skills, "a"), "target": fighter([], "b"), "charging": True}, [], None
+        ).query
+        answer = editions.action("n18", "fight").odds(Query(query))
+        return answer["attack_dice"]
+
+    assert dice(["Berserker"]) == dice([]) + 1 == 3  # A1, +1 charging, +1 Berserker
+    battle = SimpleNamespace(starting_crew=lambda side: 4, scenario="", gang=lambda side: SimpleNamespace(name="G"))
+    query = n18.plan("test", {"test": "bottle", "side": "a"}, [fighter(["Iron Will"], "a")], battle).query
+    steady = editions.action("n18", "test").odds(Query(dict(query)))["p_bottled"]
+    plain = editions.action("n18", "test").odds(Query({**query, "iron_will": False}))["p_bottled"]
+    assert steady < plain

@@ -1,6 +1,6 @@
 """A whole 2018+ round and a classic turn played at 412 px with the server's dice, counting the taps of each action
-(issue 22's measure): Priority, Next phase, Move and Done on the card of the fighter whose activation it is (shown
-first, answered in place), a shot in three taps at most, a charge, an Agility test from the Test menu, Stand up;
+(issue 22's measure): Priority, Next phase, a Group Activation, Move and Done on the card of the fighter whose
+activation it is (shown first, answered in place), a shot in three taps at most, a charge, an Agility test from the Test menu, Stand up;
 then a classic turn through its four phases with a shot and a fight."""
 
 import re
@@ -54,7 +54,13 @@ def version(page) -> str:
     return page.locator("#battle-state").get_attribute("hx-get").rsplit("=", 1)[1]
 
 
-def test_an_n18_round_and_a_classic_turn_in_counted_taps(page, log_in_browser, make_battle, tmp_path):
+def test_an_n18_round_and_a_classic_turn_in_counted_taps(page, log_in_browser, make_battle, make_house_list, tmp_path):
+    from content.models import FighterType
+
+    # The Leaders have Group Activation (2), as the 2023 gang lists give them.
+    FighterType.objects.filter(house=make_house_list("n18"), category="leader").update(
+        special_rules=["Group Activation (2)"]
+    )
     battle = make_battle("n18", fighters=2)
     log_in_browser(battle.player_a)
     page.goto(f"/battles/{battle.pk}/")
@@ -70,7 +76,14 @@ def test_an_n18_round_and_a_classic_turn_in_counted_taps(page, log_in_browser, m
     box = next_up(page).bounding_box()
     assert box["y"] < 700  # the fighter whose activation it is, near the top (it was some 1,150 px down)
 
-    # Activation 1 (the gang with Priority): Move, then a shot.
+    # Activation 1 (the gang with Priority): a Group Activation, the Leader bringing his friend; the Leader moves,
+    # then shoots.
+    tap.count = 0
+    tap(next_up(page).get_by_test_id("group"))
+    tap(page.get_by_test_id("group-members").locator("label").first)
+    tap(page.get_by_test_id("group-start"))
+    back_on_the_battle(page, battle)
+    taps["Group activation"] = tap.count
     first = fighter_name(page)
     tap.count = 0
     in_place(page, tap, next_up(page).get_by_test_id("move"), version(page))
@@ -79,7 +92,7 @@ def test_an_n18_round_and_a_classic_turn_in_counted_taps(page, log_in_browser, m
     taps["Shoot (server dice)"] = shoot(page, tap, battle)
     assert taps["Shoot (server dice)"] <= 3
 
-    # Activation 2 (the other gang): a charge.
+    # The group's second fighter: a charge.
     page.get_by_test_id("to-act").wait_for()
     charge = page.locator("article.fighter").get_by_role("link", name="Charge")
     if charge.count():
@@ -151,7 +164,7 @@ def test_an_n18_round_and_a_classic_turn_in_counted_taps(page, log_in_browser, m
     assert no_horizontal_scroll(page)
     (tmp_path / "taps.txt").write_text("\n".join(f"{k}: {v}" for k, v in taps.items()))
     print("TAPS", taps)
-    assert taps["Move"] == 1 and taps.get("Done", 1) == 1
+    assert taps["Move"] == 1 and taps.get("Done", 1) == 1 and taps["Group activation"] <= 3
     assert taps["Classic shot (server dice)"] <= 3
     assert taps["Agility test"] <= 4
     assert taps["Stand up, then shoot (server dice)"] <= 4

@@ -95,3 +95,115 @@ def test_a_casualtys_friends_tests_share_one_line(client, make_battle):
                            "weapon": pistol_of(other), "distance": 3})  # fmt: skip
     page = client.get(reverse("battles:battle-detail", args=[battle.pk])).content.decode()
     assert "test=nerve" not in page
+
+
+def grouped_battle(make_battle, make_house_list, fighters=3):
+    """A battle in its Action phase whose Leaders have Group Activation (2), as the 2023 gang lists give them."""
+    from content.models import FighterType
+
+    house = make_house_list("n18")
+    FighterType.objects.filter(house=house, category="leader").update(special_rules=["Group Activation (2)"])
+    return in_action_phase(make_battle, fighters=fighters)
+
+
+def test_a_group_activation_is_one_activation_of_its_gang(make_battle, make_house_list):
+    from battles.services import group_activate
+
+    battle = grouped_battle(make_battle, make_house_list)
+    b_leader, b2, b3 = battle.fighters.filter(side="b").order_by("order")
+    a1 = battle.fighters.get(side="a", order=0)
+    assert b_leader.profile["group_activation"] == 2 and a1.profile["group_activation"] == 2
+    assert b2.profile["group_activation"] == 0
+
+    def side():
+        battle.refresh_from_db()
+        return activation_side(battle, list(battle.fighters.all()))
+
+    group_activate(battle=battle, leader=b_leader, members=[b2.pk, b3.pk], actor=battle.player_b)
+    for fighter in (b2, b_leader, b3):  # in any order the player likes, the group goes on until each has acted
+        assert side() == "b"
+        fighter_adjust(battle=battle, fighter=fighter, field="ready", value=False, actor=battle.player_b)
+    assert side() == "a"  # the group was one activation: the alternation passes after it
+    fighter_adjust(battle=battle, fighter=a1, field="ready", value=False, actor=battle.player_a)
+    assert side() == "a"  # gang b has nobody Ready: gang a activates the rest
+    battle_advance(battle=battle, actor=battle.player_a, leave_untaken=True)
+    battle_advance(battle=battle, actor=battle.player_a, leave_untaken=True)
+    battle.refresh_from_db()
+    assert "groups" not in battle.facts  # a new round: no group made yet
+
+
+@pytest.mark.parametrize(
+    "who, members, refusal",
+    [
+        ("ganger", ["b1"], "has no Group Activation"),
+        ("leader", [], "Choose the friends"),
+        ("leader", ["a0"], "cannot join"),
+        ("leader", ["b1", "b2", "b3"], "at most 2"),
+    ],
+)
+def test_a_group_activation_follows_the_rule(make_battle, make_house_list, who, members, refusal):
+    from django.core.exceptions import ValidationError
+
+    from battles.services import group_activate
+
+    battle = grouped_battle(make_battle, make_house_list, fighters=4)
+    rows = {f"{f.side}{f.order}": f for f in battle.fighters.all()}
+    leader = rows["b0"] if who == "leader" else rows["b1"]
+    with pytest.raises(ValidationError, match=refusal):
+        group_activate(battle=battle, leader=leader, members=[rows[m].pk for m in members], actor=battle.player_b)
+
+
+def test_the_group_button_chooses_the_group_from_the_card(client, make_battle, make_house_list):
+    battle = grouped_battle(make_battle, make_house_list)
+    b_leader, b2, b3 = battle.fighters.filter(side="b").order_by("order")
+    client.force_login(battle.player_b)
+    page = client.get(reverse("battles:battle-detail", args=[battle.pk])).content.decode()
+    url = reverse("battles:fighter-group", args=[battle.pk, b_leader.pk])
+    assert f'href="{url}" data-testid="group"' in page
+    once = new_token()
+    for _ in range(2):  # a double tap: the second gets the first answer
+        response = client.post(url, {"members": [b3.pk], "once": once})
+        assert response.status_code == 302
+    assert battle.actions.filter(kind="group").count() == 1
+    battle.refresh_from_db()
+    assert battle.facts["groups"] == [[b_leader.pk, b3.pk]]
+    page = client.get(reverse("battles:battle-detail", args=[battle.pk])).content.decode()
+    assert 'data-testid="group"' not in page  # one group at a time, and none while it is under way
+    assert f"(Group Activation: {b_leader.name}, {b3.name} still to act)" in page
+    too_many = client.post(url, {"members": [b2.pk, b3.pk], "once": new_token()})
+    assert too_many.status_code == 200 and "activated this round already" in too_many.content.decode()
+
+
+def test_who_may_open_the_group_activation(client, make_user, make_battle, make_house_list):
+    battle = grouped_battle(make_battle, make_house_list, fighters=2)
+    leader, friend = battle.fighters.filter(side="b").order_by("order")
+    url = reverse("battles:fighter-group", args=[battle.pk, leader.pk])
+    data = {"members": [friend.pk], "once": new_token()}
+    assert "/accounts/login/" in client.post(url, data)["Location"]
+    client.force_login(make_user())
+    assert client.post(url, data).status_code == 403
+    client.force_login(battle.player_b)
+    assert client.put(url).status_code == 405
+    page = client.get(url)
+    assert page.status_code == 200 and friend.name in page.content.decode()
+    classic = make_battle("classic", fighters=2)
+    client.force_login(classic.player_a)
+    classic_leader = classic.fighters.get(side="a", order=0)
+    assert client.get(reverse("battles:fighter-group", args=[classic.pk, classic_leader.pk])).status_code == 404
+    battle.refresh_from_db()
+    assert "groups" not in battle.facts
+
+
+def test_a_new_round_begins_with_the_gang_that_has_priority_whoever_moved_last(make_battle):
+    battle = in_action_phase(make_battle)
+    rows = list(battle.fighters.order_by("side", "order"))
+    fighter_move(battle=battle, fighter=rows[2], actor=battle.player_b)  # gang b's first fighter moves
+    for fighter in rows:
+        fighter_adjust(battle=battle, fighter=fighter, field="ready", value=False, actor=battle.player_a)
+    battle_advance(battle=battle, actor=battle.player_a, leave_untaken=True)  # the End phase
+    battle_advance(battle=battle, actor=battle.player_a, leave_untaken=True)  # round 2: the Priority phase
+    battle_priority_set(battle=battle, side="a", actor=battle.player_a)
+    battle_advance(battle=battle, actor=battle.player_a)
+    battle.refresh_from_db()
+    assert battle.round == 2 and battle.phase == Phase.ACTION
+    assert activation_side(battle, list(battle.fighters.all())) == "a"  # not the side of last round's Move

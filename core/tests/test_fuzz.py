@@ -305,6 +305,8 @@ def seed_urls() -> list[str]:
             reverse("battles:battle-priority", args=[session.pk]),
             reverse("battles:battle-reinforce", args=[session.pk]),
         ]
+        # A Leader's Group Activation page: its button shows only in an Action phase when he may lead a group.
+        urls += [reverse("battles:fighter-group", args=[session.pk, f.pk]) for f in session.fighters.all()[:1]]
     return urls
 
 

@@ -13,6 +13,8 @@ N3 a research note; the Bottle formula also in a 2021 rpol.net N18 summary):
   https://bluetablewargaming.blogspot.com/2026/02/friends-with-benefits-reasons-to-keep.html).
 - Bottle test: D6 plus the crew's Seriously Injured and Out of Action fighters; a total above the starting
   crew bottles the gang out.
+- Iron Will (``iron_will``): 1 off the Bottle roll while a fighter with the skill is in play and not Seriously
+  Injured (:mod:`rulebook.n18.skills`).
 - Home Turf Advantage (the campaign guide, Scenario Rules): the gang rolls two D6 for its Bottle test and
   discards the highest, and adds 1 to its Rally tests (``home_turf``).
 - Fleeing the battlefield: once a gang has bottled out, each of its fighters makes a Cool test in every End
@@ -31,6 +33,7 @@ from fractions import Fraction
 
 from rulebook.dice import D6, TWO_D6, DiceSource, Dist, combine, map_dist, probability
 from rulebook.errors import RulesInputError
+from rulebook.n18 import skills
 from rulebook.n18.damage import FLESH_WOUND, INJURY_DIE, OUT_OF_ACTION, SERIOUSLY_INJURED, roll_injury_die
 from rulebook.n18.resolution import target_number
 from rulebook.output import dist, prob
@@ -134,7 +137,9 @@ def _bottle_inputs(query: Query) -> tuple[int, int, int, int]:
     ooa = query.int("out_of_action", 0, crew)
     if si + ooa > crew:
         raise RulesInputError("out_of_action", "Seriously Injured and Out of Action fighters exceed the starting crew")
-    return si, ooa, crew, query.int("modifier", -6, 6, default=0), query.bool("home_turf")
+    # Iron Will: a fighter of the gang with the skill, in play and not Seriously Injured (rulebook.n18.skills).
+    modifier = query.int("modifier", -6, 6, default=0) + skills.IRON_WILL_MODIFIER * query.bool("iron_will")
+    return si, ooa, crew, modifier, query.bool("home_turf")
 
 
 def _recovery_inputs(query: Query) -> tuple[int, int, bool]:

@@ -21,7 +21,7 @@ Sources (numbers are facts; the wording here is ours):
   Sidearm (the 2018 books' Pistol trait) takes only one Attack dice, the rest going to a Melee weapon or,
   with none, to unarmed attacks; each weapon's dice are rolled with its own profile.
 
-The query: ``attacker`` {``WS``, ``A``, ``S``, ``charging``; ``T``, ``W``, ``save`` when the target strikes
+The query: ``attacker`` {``WS``, ``A``, ``S``, ``charging``, ``skills`` (Berserker, ``rulebook.n18.skills``); ``T``, ``W``, ``save`` when the target strikes
 back}, ``weapon`` (and ``profile``; none for unarmed), ``second_weapon`` (and ``second_profile``) for a
 fighter using two weapons, ``modifiers``, ``target`` {``T``, ``W``, ``flesh_wounds``, ``state``, ``save``,
 ``weapon`` and ``second_weapon`` (each Parry weapon re-rolls a hit; ``weapon_profile``,
@@ -42,7 +42,7 @@ from functools import lru_cache
 
 from rulebook.dice import D6, DiceSource, Dist, certain, chain, combine, map_dist, mix
 from rulebook.errors import RulesInputError
-from rulebook.n18 import trading_post
+from rulebook.n18 import skills, trading_post
 from rulebook.n18.armour import Defence
 from rulebook.n18.damage import Fighter, classify, fighter_json, read_fighter
 from rulebook.n18.resolution import (
@@ -89,6 +89,8 @@ class Side:
         self.skill = target_number(fighter, "WS")
         self.attacks = fighter.int("A", 1, 10)
         self.charging = fighter.bool("charging") if charging is None else charging
+        # The dice a charge adds (one, two with Berserker: rulebook.n18.skills).
+        self.charge_dice = skills.charge_dice(fighter.choices("skills", skills.FIGHT_SKILLS), self.charging)
         self.strength = fighter.int("S", 1, 10)
         self.field = weapon_query.field("weapon")
         self.profile = close_combat_weapon(weapon_query, "weapon", profile_field)
@@ -100,7 +102,7 @@ class Side:
             if "Unwieldy" in trading_post.trait_names(self.profile) | trading_post.trait_names(self.second):
                 raise RulesInputError(weapon_query.field(second_field), "an Unwieldy weapon is used on its own")
         self.traits = trading_post.trait_names(self.profile)
-        self.dice = self.attacks + self.charging + (self.second is not None)
+        self.dice = self.attacks + self.charge_dice + (self.second is not None)
         self.groups = allocate(self.dice, self.profile, self.second)
 
     @property
@@ -135,7 +137,7 @@ class Side:
         """(attack, Attack dice, Disarm) for each weapon used; disarmed, only unarmed attacks on the
         characteristic's dice (no second-weapon dice)."""
         if unarmed:
-            return ((self.attack(UNARMED, modifier, save, None), self.attacks + self.charging, False),)
+            return ((self.attack(UNARMED, modifier, save, None), self.attacks + self.charge_dice, False),)
         return tuple(
             (self.attack(p, modifier, save, knockback_blocked), n, "Disarm" in trading_post.trait_names(p))
             for p, n in self.groups
@@ -297,7 +299,7 @@ class Fight:
             self.defender = None
         if self.defender is None:
             # Known fields, used only when one side strikes back at the other.
-            target_q.accept("WS", "A", "S", "modifiers", "charging")
+            target_q.accept("WS", "A", "S", "modifiers", "charging", "skills")
             attacker_q.accept("T", "W", "save", "armour", "front_arc", "flesh_wounds", "state")
             self.parries = usable_parries(_defender_parries(target_q))
             self.reaction = None

@@ -2,7 +2,8 @@
 
 Shooting (Pinning, Flesh Wounds, Down, Out of Action; Ammo rolls and exploding weapons), Hand-to-Hand
 Combat (the loser takes the hits; fighters stay locked in combat), Leadership (broken, recovering the
-nerve), Escape from Pinning, the recovery roll of a fighter who is down, Falling and the Bottle Test.
+nerve), Escape from Pinning, the recovery roll of a fighter who is down, Falling, Jumping, Stray Shots and the
+Bottle Test.
 """
 
 from __future__ import annotations
@@ -66,6 +67,8 @@ def apply_shoot(plan: Plan, result: dict, battle) -> list[str]:
     if blast:
         changes += harm(shooter, blast["outcome"], blast["wounds_lost"], blast["new_flesh_wounds"], by=None)
     changes += _scatter_words(result)
+    if result.get("stray_hit"):
+        changes.append(f"A stray shot from {shooter.name} hits the friend in the line of fire: resolve that hit on him")
     shooter.hidden = False
     if shooter.overwatch:
         # Overwatch is one shot, taken in the enemy's turn (Overwatch): it ends with it.
@@ -149,8 +152,10 @@ def apply_test(plan: Plan, result: dict, battle) -> list[str]:
         if outcome == "out_of_action":
             return harm(fighter, "out_of_action", 0, 0, by=None)
         return [f"{fighter.name} stays down"]
-    if test == "fall":
+    if test in ("fall", "jump"):
         landing = result.get("landing")
+        if result.get("outcome") == "clears":
+            return [f'{fighter.name} clears the gap ({result["jumped"]}")']
         if not landing:
             return [f"{fighter.name} keeps his footing"]
         changes = harm(fighter, landing["outcome"], landing["wounds_lost"], landing["new_flesh_wounds"], by=None)

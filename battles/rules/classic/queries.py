@@ -1,8 +1,8 @@
 """The 1995 rules' queries: the ``classic`` shoot, fight, multi-fight and test actions built from the fighters.
 
 Shooting (Flesh Wound: WS and BS lose 1 each), Hand-to-Hand Combat (up to two weapons, charging, higher up,
-obstacles), Multiple Combats, and the tests of Leadership (Leader within 6", the Bottle Test), Shooting
-(Escape from Pinning, Down: the recovery roll), Fear and Falling. The warnings say what the rules forbid;
+obstacles), Multiple Combats, the Advanced Rules' Stray Shots, and the tests of Leadership (Leader within 6", the
+Bottle Test), Shooting (Escape from Pinning, Down: the recovery roll), Fear, Falling and Jumping. The warnings say what the rules forbid;
 the players decide.
 """
 
@@ -33,6 +33,7 @@ TESTS = {
     "stupidity": "Stupidity test",
     "frenzy": "Frenzy: test to keep control",
     "hatred": "Hatred test",
+    "jump": "Jumping (down, or across a gap)",
 }
 TERROR_SITUATIONS = {
     "charged_by": "Charged by a terrifying foe",
@@ -92,6 +93,9 @@ def shoot_plan(params: dict) -> Plan:
     }
     if params.get("in_combat_with"):
         query["hand_to_hand_opponents"] = params["in_combat_with"]
+    if params.get("friend_in_path"):
+        # Stray Shots (Advanced Rules): a to-hit roll of 1 may hit a friend within 1/2" of the line of fire.
+        query["friend_in_path"] = True
     summary = f'{shooter.name} shoots {target.name} with the {entry["name"]} at {params["distance"]}"'
     return Plan(
         "shoot",
@@ -254,6 +258,11 @@ def test_plan(params: dict, fighters: list) -> Plan:
         query.update(_target(fighter), height=params.get("height") or 1)
         if params.get("edge"):
             query.update(edge=params["edge"], I=fighter.stats["I"])
+    elif test == "jump":
+        # Jumping (Advanced Rules): a jump down is a fall; across a gap he covers D6" and falls if short.
+        query.update(_target(fighter), height=params.get("height") or 1)
+        if params.get("gap"):
+            query["gap"] = params["gap"]
     summary = f"{fighter.name}: {TESTS[test]}"
     return Plan("test", "test", query, summary, fighter, side=fighter.side, params=params)
 

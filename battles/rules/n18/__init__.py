@@ -17,7 +17,16 @@ from battles.rules.n18.effects import (
     casualties,
     fresh_state,
 )
-from battles.rules.n18.phases import ACTING, activation_side, advance, prompts
+from battles.rules.n18.phases import (
+    ACTING,
+    GROUPS,
+    activation_side,
+    advance,
+    group_in_progress,
+    group_leaders,
+    group_refusal,
+    prompts,
+)
 from battles.rules.n18.queries import (
     COVER,
     FALL_CAUSES,
@@ -35,6 +44,10 @@ from battles.rules.n18.scenarios import SCENARIO_ACTIONS, apply_scenario, scenar
 
 __all__ = [
     "ACTING",
+    "GROUPS",
+    "group_in_progress",
+    "group_leaders",
+    "group_refusal",
     "COVER",
     "activation_side",
     "FALL_CAUSES",

@@ -99,27 +99,97 @@ def _is(casualty) -> str:
 
 
 ACTING = "acting"  # battle fact: the fighter whose activation has begun (a Move) and not yet ended
+GROUPS = "groups"  # battle fact: this round's Group Activations, each the fighters' ids, the one who led it first
+
+
+def group_in_progress(battle, fighters: list) -> list:
+    """The fighters of this round's latest Group Activation still to activate (Ready, in play): once a group is
+    nominated its fighters activate one after another before the other gang's turn (2023 core rulebook, The Action
+    Phase: Group Activations)."""
+    groups = battle.facts.get(GROUPS, [])
+    if not groups:
+        return []
+    members = set(groups[-1])
+    return [f for f in fighters if f.pk in members and f.ready and not f.out_of_action]
+
+
+def activations_made(fighters: list, side: str, groups: list) -> int:
+    """The activations a gang has made this round: each fighter activated on his own counts one, a Group Activation
+    counts one however many fighters it held."""
+    done = {f.pk for f in fighters if f.side == side and not f.ready and not f.out_of_action}
+    grouped = [set(group) & done for group in groups]
+    return len(done - set().union(*grouped)) + sum(1 for group in grouped if group)
 
 
 def activation_side(battle, fighters: list) -> str | None:
     """Whose activation it is in the Action phase: the gangs alternate, the gang with Priority first, each
-    activating one Ready fighter in turn; a gang with no Ready fighter left passes and the other activates the
-    rest (2023 core rulebook, The Action Phase). Counted from the fighters activated so far this round, so undo
-    and states set by hand keep it right. None outside the Action phase or once nobody is Ready."""
+    activating one Ready fighter (or one group, a Group Activation) in turn; a gang with no Ready fighter left
+    passes and the other activates the rest (2023 core rulebook, The Action Phase). Counted from the fighters
+    activated so far this round, so undo and states set by hand keep it right. None outside the Action phase or
+    once nobody is Ready."""
     if battle.phase != Phase.ACTION:
         return None
     acting = next((f for f in fighters if f.pk == battle.facts.get(ACTING) and f.ready), None)
     if acting is not None:
         return acting.side
+    group = group_in_progress(battle, fighters)
+    if group:
+        return group[0].side
     in_play = [f for f in fighters if not f.out_of_action]
     ready = {side: any(f.ready for f in in_play if f.side == side) for side in ("a", "b")}
-    done = {side: sum(not f.ready for f in in_play if f.side == side) for side in ("a", "b")}
+    groups = battle.facts.get(GROUPS, [])
+    done = {side: activations_made(in_play, side, groups) for side in ("a", "b")}
     first = battle.turn_side
     other = "b" if first == "a" else "a"
     side = first if done[first] <= done[other] else other
     if not ready[side]:
         side = other if ready[other] else None
     return side
+
+
+def group_refusal(battle, fighters: list, leader, members: list) -> str | None:
+    """Why ``leader`` may not make a Group Activation with ``members`` now, or None: a fighter with Group Activation
+    (X) (``group_activation`` in his snapshot), Ready and not yet part of a group this round, brings up to X other
+    Ready friends (within 3", which the table sees), all nominated before any of them activates; one brought along
+    may not lead a group of his own in that activation (2023 core rulebook, The Action Phase: Group Activations)."""
+    refusal = leader_refusal(battle, fighters, leader)
+    if refusal:
+        return refusal
+    most = leader.profile.get("group_activation", 0)
+    grouped = {pk for group in battle.facts.get(GROUPS, []) for pk in group}
+    if not members:
+        return "Choose the friends who activate with him."
+    if len(members) > most:
+        return f"{leader.name} brings at most {most} other fighter{'s' * (most > 1)} (Group Activation ({most}))."
+    for f in members:
+        if f.side != leader.side or f.pk == leader.pk or not f.ready or f.out_of_action or f.pk in grouped:
+            return f"{f.name} cannot join: only Ready friends who have not activated this round."
+    return None
+
+
+def leader_refusal(battle, fighters: list, leader) -> str | None:
+    """Why ``leader`` may not begin a Group Activation now, or None (:func:`group_refusal`)."""
+    grouped = {pk for group in battle.facts.get(GROUPS, []) for pk in group}
+    if battle.phase != Phase.ACTION:
+        return "A Group Activation is made in the Action phase."
+    if not leader.profile.get("group_activation", 0):
+        return f"{leader.name} has no Group Activation."
+    if not leader.ready or leader.out_of_action or leader.pk in grouped:
+        return f"{leader.name} has activated this round already."
+    acting = battle.facts.get(ACTING)
+    if acting not in (None, leader.pk) and any(f.pk == acting and f.ready for f in fighters):
+        return "Another fighter's activation has begun: finish it first."
+    if group_in_progress(battle, fighters):
+        return "A Group Activation is under way: its fighters activate first."
+    return None
+
+
+def group_leaders(battle, fighters: list, side: str | None) -> set:
+    """The fighters of ``side`` (whose activation it is) who may begin a Group Activation now: one of those it
+    allows, with a Ready friend who has not activated this round to bring."""
+    grouped = {pk for group in battle.facts.get(GROUPS, []) for pk in group}
+    ready = [f for f in fighters if f.side == side and f.ready and not f.out_of_action and f.pk not in grouped]
+    return {f.pk for f in ready if len(ready) > 1 and leader_refusal(battle, fighters, f) is None}
 
 
 def advance(battle, fighters: list) -> list[str]:
@@ -134,7 +204,7 @@ def _new_round(battle, fighters: list) -> list[str]:
         # Every fighter still in play is Ready, Seriously Injured ones too (they may crawl or be helped), except one
         # Blinded (Flash) when they had no Ready marker to lose: they gain none this round.
         f.ready = not f.out_of_action and f.pk not in blind
+    battle.facts = {key: value for key, value in battle.facts.items() if key not in (ACTING, GROUPS, BLIND_NEXT_ROUND)}
     if blind:
-        battle.facts = {k: v for k, v in battle.facts.items() if k != BLIND_NEXT_ROUND}
         return [f"Round {battle.round}: fighters in play are Ready, but the Blind ones"]
     return [f"Round {battle.round}: fighters in play are Ready"]

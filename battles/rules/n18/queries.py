@@ -23,6 +23,7 @@ from rulebook.n18 import armour as n18_armour
 from rulebook.n18 import fighting, shot, trading_post
 from rulebook.n18.campaign.scenarios import SCENARIOS
 from rulebook.n18.shot import range_bands as weapon_range_bands
+from rulebook.n18.skills import FIGHT_SKILLS, IRON_WILL
 from rulebook.query import Query
 
 KINDS = {"shoot": "Shoot", "fight": "Fight", "coup-de-grace": "Coup de Grace", "test": "Test", "scenario": "Scenario"}
@@ -225,7 +226,7 @@ def fight_plan(params: dict, fighters: list) -> Plan:
     attacker, target = params["fighter"], params["target"]
     query = {
         "attacker": {"WS": attacker.stats["WS"], "A": attacker.stats.get("A", 1), "S": attacker.stats["S"],
-                     "charging": bool(params.get("charging"))},
+                     "charging": bool(params.get("charging")), **fight_skills(attacker)},
         "target": {**target_query(target, bool(params.get("front_arc"))), **_close_combat_weapons(target)},
         "modifiers": [params["modifier"]] if params.get("modifier") else [],
     }  # fmt: skip
@@ -253,6 +254,12 @@ def fight_plan(params: dict, fighters: list) -> Plan:
     return Plan(
         "fight", "fight", query, summary, attacker, target, params=params, warnings=_activation_warnings(attacker)
     )
+
+
+def fight_skills(fighter) -> dict:
+    """The fighter's skills a fight query takes (the roster's ``engine_skills``; ``rulebook.n18.skills``)."""
+    sent = [s for s in fighter.profile.get("engine_skills", []) if s in FIGHT_SKILLS]
+    return {"skills": sent} if sent else {}
 
 
 def coup_de_grace_plan(params: dict, fighters: list) -> Plan:
@@ -289,6 +296,8 @@ def test_plan(params: dict, fighters: list, battle) -> Plan:
             "out_of_action": sum(f.out_of_action for f in mine),
             "home_turf": home_turf(battle, side),
         }
+        if any(IRON_WILL in f.profile.get("engine_skills", []) for f in mine if not f.is_casualty):
+            query["iron_will"] = True
         return Plan("test", "test", query, f"Bottle test for {battle.gang(side).name}", side=side, params=params)
     rule, query = "test", {"kind": test}
     if test in ("nerve", "rally", "flee"):
