@@ -12,6 +12,7 @@ class CampaignsConfig(AppConfig):
         # A campaign's house rules refuse some purchases and hires; the gangs app asks without importing campaigns.
         campaign_checks.on_purchase(house_rules.purchase_refusal)
         campaign_checks.on_hire(house_rules.hire_refusal)
+        campaign_checks.on_banned_items(house_rules.banned_items_expression)
 
         # A gang's page shows the campaign it plays in (its name, who arbitrates it), the territories it holds and
         # its coming battles (a Hired Gun is hired for one): each moves the gang's version (gangs.cache).

@@ -8,7 +8,8 @@
   sequence, so a revert reverses them with the rest);
 - challenges: the rating cap and gap (:func:`challenge_refusal`);
 - the Trading Post's banned items and hiring Hangers-on and Brutes before the first battle: checks the gangs
-  app asks for through :mod:`gangs.campaign_checks` (registered in ``campaigns.apps``).
+  app asks for through :mod:`gangs.campaign_checks` (registered in ``campaigns.apps``); the buy lists leave the
+  banned items out (an arbitrator sees them, bought by override).
 
 Every credit or Reputation a rule gives is a ledger entry whose reason names the rule and since when it holds.
 """
@@ -20,9 +21,10 @@ from datetime import datetime
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import JSONField, Subquery
 from django.utils import timezone
 
-from campaigns.models import Battle, BattleStatus, Campaign, HouseRules, IncomeVariant, Outcome
+from campaigns.models import Battle, BattleStatus, Campaign, CampaignGang, HouseRules, IncomeVariant, Outcome
 from campaigns.services._common import _lock
 from content.models import FighterCategory
 from gangs.ledger import ledger_record
@@ -207,6 +209,14 @@ def purchase_refusal(gang: Gang, equipment) -> str:
     if equipment.slug in rules.banned_items:
         return f"{rule_source(rules)}: its Trading Post does not sell {equipment.name}."
     return ""
+
+
+def banned_items_expression(gang: Gang) -> Subquery:
+    """For :mod:`gangs.campaign_checks`: the slugs the rules in force in the gang's campaign ban (None outside a
+    campaign), as a subquery the buy list's own query reads, so leaving them out costs no query."""
+    playing = CampaignGang.objects.filter(gang=gang, removed_at__isnull=True).values("campaign_id")[:1]
+    rules = HouseRules.objects.filter(campaign=Subquery(playing), in_force_from__lte=timezone.now())
+    return Subquery(rules.order_by("-in_force_from", "-pk").values("banned_items")[:1], output_field=JSONField())
 
 
 def hire_refusal(gang: Gang, fighter_type) -> str:

@@ -236,3 +236,32 @@ def test_a_rule_changed_between_battles_pays_each_battle_by_its_own(make_confirm
     from campaigns.services.house_rules import post_battle_payments
 
     assert post_battle_payments(battle, battle.attacker, 0) == []
+
+
+def test_the_buy_lists_leave_out_what_the_campaign_bans_at_no_query_more(make_campaign, make_fighter):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from gangs.services import buyable_equipment
+
+    campaign = make_campaign(gangs=1)
+    gang = campaign.memberships.get().gang
+    fighter = make_fighter(gang, "ganger")
+
+    def offered(with_rare=False):
+        with CaptureQueriesContext(connection) as queries:
+            offers = {item.slug: where for item, _, where in buyable_equipment(gang, fighter, with_rare=with_rare)}
+        return offers, len(queries)
+
+    before, queries = offered()
+    assert "lasgun" in before
+    house_rules_change(campaign=campaign, actor=_arbitrator(campaign), banned_items=["lasgun"])
+    after, banned_queries = offered()
+    assert "lasgun" not in after and set(before) - set(after) == {"lasgun"}
+    assert banned_queries == queries
+    assert "lasgun" not in {item.slug for item, _, _ in buyable_equipment(gang, None)}  # nor for the Stash
+    # The arbitrator's list names it banned: an override buys it (the service's rule).
+    assert offered(with_rare=True)[0]["lasgun"] == "banned by the campaign's house rules: by override"
+    # Lifted from now on: offered again.
+    house_rules_change(campaign=campaign, actor=_arbitrator(campaign), banned_items=[])
+    assert "lasgun" in offered()[0]
