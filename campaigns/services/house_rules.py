@@ -3,7 +3,8 @@
 - joining: the campaign's starting credits (the difference from what the gang's house founds it with) and
   starting Reputation, for a gang that has not fought a campaign battle yet;
 - after a battle: credits for the winner and the loser, per enemy taken Out of Action, and the income
-  variants, paid when the gang's post-battle sequence is applied, by the rules in force when the battle was
+  variants, which replace the credits of the rules' income (the sequence's income step leaves them out,
+  :func:`income_rule`; the territories' other boons stand), paid when the gang's post-battle sequence is applied, by the rules in force when the battle was
   confirmed (:func:`post_battle_credits`, called by ``postbattle.services.sequence_apply``: the entries carry the
   sequence, so a revert reverses them with the rest);
 - challenges: the rating cap and gap (:func:`challenge_refusal`);
@@ -163,6 +164,17 @@ def post_battle_payments(battle: Battle, gang: Gang, held_territories: int) -> l
     return out
 
 
+def income_rule(battle: Battle) -> str:
+    """The house rule in force when ``battle`` was confirmed that pays income in place of the rules' income, in
+    words ("" if the rules' income stands): the post-battle sequence leaves its income credits to it."""
+    rules = rules_in_force(battle.campaign, battle.confirmed_at)
+    replaces = {
+        IncomeVariant.PER_TERRITORY: f"{rules.income_amount} credits per territory held",
+        IncomeVariant.FLAT: f"a flat {rules.income_amount} credits",
+    }.get(rules.income_variant)
+    return f"{rule_source(rules)}: {replaces}" if replaces else ""
+
+
 def house_rules_due(battle: Battle, gang: Gang) -> list[Payment]:
     """What applying the gang's sequence will pay by the house rules (the sequence page shows it first)."""
     return post_battle_payments(battle, gang, battle.campaign.territories.filter(holder=gang).count())
@@ -236,8 +248,9 @@ def describe(rules: HouseRules) -> list[tuple[str, str]]:
     """The rules in force, as the settings section lists them."""
     income = {
         IncomeVariant.STANDARD: "the rules' income only",
-        IncomeVariant.PER_TERRITORY: f"the rules' income, plus {rules.income_amount} credits per territory held",
-        IncomeVariant.FLAT: f"the rules' income, plus {rules.income_amount} credits after each battle",
+        IncomeVariant.PER_TERRITORY: f"{rules.income_amount} credits per territory held, in place of the rules' "
+        "income (the territories' other boons stand)",
+        IncomeVariant.FLAT: f"{rules.income_amount} credits after each battle, in place of the rules' income",
     }[rules.income_variant]
     return [
         ("Starting credits", f"{rules.starting_credits}"),

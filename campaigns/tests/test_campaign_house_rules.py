@@ -117,6 +117,36 @@ def test_a_battle_pays_by_the_rules_in_force_when_it_was_confirmed_and_a_revert_
     assert all(e.reversed_by for e in _rule_entries(gang) if e.reverses is None)
 
 
+@pytest.mark.parametrize("variant", [IncomeVariant.PER_TERRITORY, IncomeVariant.FLAT])
+def test_an_income_variant_replaces_the_rules_income_in_the_ledger(make_confirmed_battle, variant):
+    battle = n18_battle(make_confirmed_battle)
+    campaign, gang = battle.campaign, battle.attacker
+    held = CampaignTerritory.objects.filter(campaign=campaign, holder=gang).count()
+    assert held  # the Home Settlement at least: the rules' income would pay
+    house_rules_change(campaign=campaign, actor=_arbitrator(campaign), income_variant=variant, income_amount=7)
+    battle.confirmed_at = timezone.now()
+    battle.save(update_fields=["confirmed_at"])
+    sequence = n18_full_run(battle)
+    income_lines = sequence.draft["steps"]["income"]["lines"]
+    assert not [e for e in sequence.draft["steps"]["income"]["effects"] if e["op"] == "credits"]
+    assert income_lines[-1]["rule"] == "House rule" and "in place of the" in income_lines[-1]["text"]
+    postbattle.sequence_apply(sequence=sequence, actor=gang.owner)
+    # The ledger: no credits from Collect Income, the house rule's instead, and the totals still agree.
+    assert not gang.ledger.filter(kind=LedgerKind.CREDITS, reason__startswith="Collect Income").exists()
+    paid = [(e.data["house_rule"], e.credits) for e in _rule_entries(gang)]
+    assert paid == [("income_amount", 7 * held if variant == IncomeVariant.PER_TERRITORY else 7)]
+    gang.refresh_from_db()
+    totals = ledger_totals(gang)
+    assert (totals["stash"], totals["reputation"]) == (gang.stash, gang.reputation)
+
+
+def test_the_rules_income_stands_without_a_variant(make_confirmed_battle):
+    battle = n18_battle(make_confirmed_battle)
+    sequence = n18_full_run(battle)
+    postbattle.sequence_apply(sequence=sequence, actor=battle.attacker.owner)
+    assert battle.attacker.ledger.filter(kind=LedgerKind.CREDITS, reason__startswith="Collect Income").exists()
+
+
 def test_the_loser_and_a_flat_income_are_paid_too(make_confirmed_battle):
     battle = n18_battle(make_confirmed_battle)
     campaign, loser = battle.campaign, battle.defender
