@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 from django.core.validators import MaxValueValidator, MinValueValidator
 
 from campaigns.models import Campaign, CampaignTerritory, HouseRules, Outcome
-from content.models import Equipment, Territory
+from content.models import Equipment, House, HouseKind, Territory
 from core.forms import EnteredDiceField, GameForm, GameModelForm
 from gangs.models import Gang, LedgerKind
 from rulebook.n18.campaign.record import CASKET_TABLES, casket_rules
@@ -67,6 +67,17 @@ class JoinForm(CampaignGameForm):
     def __init__(self, *args, gangs, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["gang"].queryset = gangs
+
+
+class FoundForForm(CampaignGameForm):
+    """A gang founded for the campaign from its invitation page: a house list of the campaign's edition."""
+
+    name = forms.CharField(max_length=80, label="Gang name")
+    house = forms.ModelChoiceField(queryset=House.objects.none(), label="House")
+
+    def __init__(self, *args, edition: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["house"].queryset = House.objects.active().filter(edition=edition, kind=HouseKind.GANG_LIST)
 
 
 class JoinDecisionForm(CampaignGameForm):

@@ -124,9 +124,26 @@ def on_join(*, campaign: Campaign, gang: Gang, actor) -> None:
                       description=f"Starting credits in {campaign.name}: {rules.starting_credits} "
                                   f"(founded with {gang.house.starting_credits})",
                       data={"campaign": campaign.pk, "house_rule": "starting_credits"})  # fmt: skip
+    if rules.starting_reputation and not _has_starting_reputation(campaign, gang):  # founded for it: has it
+        _starting_reputation(campaign, gang, actor, rules, f"Starting Reputation in {campaign.name}")
+
+
+def on_founding(*, campaign: Campaign, gang: Gang, actor) -> None:
+    """A gang founded for the campaign starts with its starting Reputation (campaigns.services.gang_found_for):
+    its founding hires follow it; joining later does not give it again."""
+    _starting_reputation(campaign, gang, actor, rules_in_force(campaign),
+                         f"Starting Reputation in {campaign.name} (founded for it)")  # fmt: skip
+
+
+def _has_starting_reputation(campaign: Campaign, gang: Gang) -> bool:
+    return gang.ledger.filter(data__campaign=campaign.pk, data__house_rule="starting_reputation",
+                              reversed_by__isnull=True, reverses__isnull=True).exists()  # fmt: skip
+
+
+def _starting_reputation(campaign: Campaign, gang: Gang, actor, rules: HouseRules, description: str) -> None:
     if rules.starting_reputation:
         ledger_record(gang=gang, kind=LedgerKind.REPUTATION, reputation=rules.starting_reputation, actor=actor,
-                      reason=source, description=f"Starting Reputation in {campaign.name}",
+                      reason=rule_source(rules), description=description,
                       data={"campaign": campaign.pk, "house_rule": "starting_reputation"})  # fmt: skip
 
 

@@ -13,7 +13,7 @@ from campaigns.models import CampaignTerritory, HouseRules, IncomeVariant
 from campaigns.services.house_rules import history, house_rules_change, rules_in_force
 from content.models import Equipment
 from gangs.ledger import ledger_totals
-from gangs.models import LedgerEntry, LedgerKind
+from gangs.models import Gang, LedgerEntry, LedgerKind
 from gangs.services import fighter_hire, purchase_buy
 from gangs.testing import build_gang_additions
 from postbattle import services as postbattle
@@ -295,3 +295,32 @@ def test_the_buy_lists_leave_out_what_the_campaign_bans_at_no_query_more(make_ca
     # Lifted from now on: offered again.
     house_rules_change(campaign=campaign, actor=_arbitrator(campaign), banned_items=[])
     assert "lasgun" in offered()[0]
+
+
+def test_a_gang_founded_for_the_campaign_starts_with_its_reputation_once(client, make_user, make_house_list):
+    arbitrator = make_user()
+    campaign = services.campaign_create(user=arbitrator, edition="n18", name="Dust Falls", starting_credits=1000)
+    house_rules_change(campaign=campaign, actor=arbitrator, starting_reputation=3)
+    house = make_house_list("n18")
+    player = make_user()
+    client.force_login(player)
+    url = reverse("campaigns:campaign-join", args=[campaign.invite_token])
+    page = client.get(url).content.decode()
+    assert "Found a gang for Dust Falls" in page and "starting Reputation, 3" in page
+    response = client.post(url, {"found": "1", "name": "Rust Rats", "house": house.pk})
+    gang = Gang.objects.get(owner=player)
+    assert response.status_code == 302 and gang.reputation == 3 and gang.name == "Rust Rats"
+    entry = gang.ledger.get(kind=LedgerKind.REPUTATION)
+    assert entry.data == {"campaign": campaign.pk, "house_rule": "starting_reputation"}
+    assert entry.reason.startswith("House rule of Dust Falls")
+    join = campaign.join_requests.get(gang=gang)
+    services.join_accept(join=join, actor=arbitrator)
+    gang.refresh_from_db()
+    # Joining does not give it again (the Home Settlement's +1 is the rules').
+    assert gang.reputation == 4 and gang.ledger.filter(data__house_rule="starting_reputation").count() == 1
+    totals = ledger_totals(gang)
+    assert (totals["stash"], totals["reputation"]) == (gang.stash, gang.reputation)
+    # A stale house choice is refused in the game's words, nothing founded.
+    response = client.post(url, {"found": "1", "name": "Ghosts", "house": 999999})
+    assert "That choice is not on offer now" in response.content.decode()
+    assert Gang.objects.filter(owner=player).count() == 1

@@ -54,6 +54,7 @@ AT_TABLE = {"battle": BATTLE, "fighters": []}
 CASES = {
     "CampaignForm": (campaign_forms.CampaignForm, {}),
     "JoinForm": (campaign_forms.JoinForm, NO_GANGS),
+    "FoundForForm": (campaign_forms.FoundForForm, {"edition": "n18"}),
     "RolesForm": (campaign_forms.RolesForm, {}),
     "PairForm": (campaign_forms.PairForm, {**NO_GANGS, "territories": CampaignTerritory.objects.none()}),
     "ChallengeForm": (campaign_forms.ChallengeForm, {**NO_GANGS, "challengers": Gang.objects.none(),
