@@ -234,7 +234,7 @@ def test_a_slow_or_huge_answer_is_cut_off(loaded_content, yaktribe_server, monke
         yaktribe.fetch("48213")
 
 
-def test_fetching_can_be_turned_off(settings):
+def test_fetching_can_be_turned_off(settings, loaded_content):  # in the module's shared content load
     settings.YAKTRIBE_URL = ""
     with pytest.raises(ValidationError, match="does not fetch from YakTribe"):
         yaktribe.fetch("48213")
