@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from gangs.models import ImportState, YakTribeImport
-from gangs.yaktribe import yaktribe_import
+from gangs.yaktribe import parse_file, yaktribe_import
 
 logger = logging.getLogger(__name__)
 
@@ -31,7 +31,9 @@ def in_background(raw: bytes) -> bool:
 
 @transaction.atomic
 def yaktribe_import_queue(*, owner, raw: bytes, choices: dict[str, str], token: str) -> YakTribeImport:
-    """Queue the confirmed file for the worker; the same confirmation posted twice queues it once."""
+    """Queue the confirmed file for the worker; the same confirmation posted twice queues it once. A file that is
+    not a YakTribe gang (too large, too deep, not JSON...) is refused here, whole, and nothing is written."""
+    parse_file(raw)
     queued, _ = YakTribeImport.objects.get_or_create(
         token=token, defaults={"owner": owner, "raw": raw.decode(), "choices": dict(choices)}
     )

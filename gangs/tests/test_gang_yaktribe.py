@@ -303,3 +303,13 @@ def test_a_large_file_the_worker_refuses_says_why(
     client.force_login(owner)
     page = client.get(reverse("gangs:yaktribe-import-status", args=[job.pk])).content.decode()
     assert "Nothing was imported" in page and "No Such Gang List" in page and not Gang.objects.exists()
+
+
+def test_a_hostile_file_is_refused_before_it_is_queued(loaded_content, make_user):
+    from gangs import yaktribe_background
+    from gangs.models import YakTribeImport
+
+    with pytest.raises(ValidationError):
+        yaktribe_background.yaktribe_import_queue(owner=make_user(), raw=b'{"gang": [[[[[[[[1]]]]]]]]}', choices={},
+                                                  token="h" * 64)  # fmt: skip
+    assert not YakTribeImport.objects.exists()
