@@ -15,9 +15,14 @@ from django.core.exceptions import ValidationError
 
 from battles.models import BattleFighter, Condition, Role, Side, other_side
 from battles.rules import classic, n18, profile_label
-from core.forms import EnteredDiceField
+from core.forms import EnteredDiceField, GameForm
 from gangs.models import AVAILABLE_FOR_BATTLE, Gang
 from rulebook.numbers import whole_number
+
+
+class BattleGameForm(GameForm):
+    changed = "the battle"  # a stale choice says what changed (core.forms.GameWords)
+
 
 # --- one-time tokens ----------------------------------------------------------------------------
 
@@ -36,7 +41,7 @@ def posted_token(data) -> str:
 # --- starting a battle --------------------------------------------------------------------------
 
 
-class BattleStartForm(forms.Form):
+class BattleStartForm(BattleGameForm):
     gang_a = forms.ModelChoiceField(queryset=Gang.objects.none(), label="Your gang")
     gang_b = forms.ModelChoiceField(queryset=Gang.objects.none(), label="Opponent's gang")
     scenario = forms.ChoiceField(required=False, label="Scenario (2018+ campaign guide)")
@@ -161,7 +166,7 @@ def _charged(enemy: BattleFighter) -> bool:
     return enemy.condition not in (Condition.DOWN, Condition.SERIOUSLY_INJURED)
 
 
-class ActionForm(forms.Form):
+class ActionForm(BattleGameForm):
     """What every action form shares: the dice, rolled here or entered from the table."""
 
     dice = EnteredDiceField(
@@ -630,7 +635,7 @@ class ScenarioForm(ActionForm):
 ACTION_FORMS = {"shoot": ShootForm, "fight": FightForm, "multi-fight": MultiFightForm, "coup-de-grace": CoupDeGraceForm}
 
 
-class ReinforceForm(forms.Form):
+class ReinforceForm(BattleGameForm):
     side = forms.ChoiceField(label="Gang")
     count = forms.IntegerField(
         min_value=1, max_value=10, required=False, label="How many",
@@ -642,7 +647,7 @@ class ReinforceForm(forms.Form):
         self.fields["side"].choices = [(s, battle.gang(s).name) for s in (Side.A, Side.B)]
 
 
-class GroupForm(forms.Form):
+class GroupForm(BattleGameForm):
     """2018+ Group Activation: the Ready friends a Leader or Champion brings along, nominated before any of them acts
     (``battles.services.group_activate`` checks the rules)."""
 
@@ -661,7 +666,7 @@ class GroupForm(forms.Form):
         members.help_text = f"Up to {most}, each Ready; they activate one after another after {leader.name}."
 
 
-class FighterSetForm(forms.Form):
+class FighterSetForm(BattleGameForm):
     """One state set by hand: ``field`` and ``value`` (``"1"``/``"0"`` or a condition)."""
 
     field = forms.CharField(max_length=20)
@@ -672,7 +677,7 @@ class FighterSetForm(forms.Form):
         return {"1": True, "0": False}.get(value, value)
 
 
-class BattleEndForm(forms.Form):
+class BattleEndForm(BattleGameForm):
     """The winner and notes; for a campaign battle also who was captured (among the fighters Out of Action)
     and, in a Rescue Mission, which captives were freed: the report the campaign's record is checked from."""
 

@@ -14,6 +14,7 @@ class CampaignsConfig(AppConfig):
         # A campaign's house rules refuse some purchases and hires; the gangs app asks without importing campaigns.
         campaign_checks.on_purchase(house_rules.purchase_refusal)
         campaign_checks.on_hire(house_rules.hire_refusal)
+        campaign_checks.on_banned_items(house_rules.banned_items_expression)
         # Whether a gang plays in a campaign, who arbitrates it, its battles and territories: asked the same way.
         campaign_facts.register(gang_facts.FACTS)
 

@@ -7,14 +7,22 @@ from django.contrib.auth import get_user_model
 from django.core.validators import MaxValueValidator, MinValueValidator
 
 from campaigns.models import Campaign, CampaignTerritory, HouseRules, Outcome
-from content.models import Equipment, Territory
-from core.forms import EnteredDiceField
+from content.models import Equipment, House, HouseKind, Territory
+from core.forms import EnteredDiceField, GameForm, GameModelForm
 from gangs.models import Gang, LedgerKind
 from rulebook.n18.campaign.record import CASKET_TABLES, casket_rules
 from rulebook.n18.campaign.victory import SideFacts, proposed_result
 
 
-class CampaignForm(forms.ModelForm):
+class CampaignGameForm(GameForm):
+    changed = "the campaign"  # a stale choice says what changed (core.forms.GameWords)
+
+
+class CampaignModelForm(GameModelForm):
+    changed = "the campaign"
+
+
+class CampaignForm(CampaignModelForm):
     class Meta:
         model = Campaign
         fields = ["edition", "name", "description", "starting_credits", "house_rules"]
@@ -43,7 +51,7 @@ class CampaignEditForm(CampaignForm):
         return data
 
 
-class ArbitratorForm(forms.Form):
+class ArbitratorForm(CampaignGameForm):
     username = forms.CharField(max_length=150, help_text="The co-arbitrator's user name.")
 
     def clean_username(self):
@@ -53,7 +61,7 @@ class ArbitratorForm(forms.Form):
         return user
 
 
-class JoinForm(forms.Form):
+class JoinForm(CampaignGameForm):
     gang = forms.ModelChoiceField(queryset=Gang.objects.none(), empty_label=None)
 
     def __init__(self, *args, gangs, **kwargs):
@@ -61,7 +69,18 @@ class JoinForm(forms.Form):
         self.fields["gang"].queryset = gangs
 
 
-class JoinDecisionForm(forms.Form):
+class FoundForForm(CampaignGameForm):
+    """A gang founded for the campaign from its invitation page: a house list of the campaign's edition."""
+
+    name = forms.CharField(max_length=80, label="Gang name")
+    house = forms.ModelChoiceField(queryset=House.objects.none(), label="House")
+
+    def __init__(self, *args, edition: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["house"].queryset = House.objects.active().filter(edition=edition, kind=HouseKind.GANG_LIST)
+
+
+class JoinDecisionForm(CampaignGameForm):
     """An arbitrator's answer to a gang asking to join: the Stash it keeps (empty: at most the starting credits)
     and the reason, needed for more than the starting credits (campaigns.services.joining.join_accept)."""
 
@@ -69,7 +88,7 @@ class JoinDecisionForm(forms.Form):
     reason = forms.CharField(required=False, max_length=500, label="Reason")
 
 
-class DiceForm(forms.Form):
+class DiceForm(CampaignGameForm):
     """Dice rolled by the server, or entered from the table (``"3 5"``)."""
 
     dice = EnteredDiceField(
@@ -84,13 +103,13 @@ class ScenarioRollForm(DiceForm):
     reason = forms.CharField(max_length=200, required=False, label="Reason to roll again (if rolled already)")
 
 
-class CancelForm(forms.Form):
+class CancelForm(CampaignGameForm):
     """An arbitrator's reason for cancelling a battle (the battle stays, cancelled, in the campaign log)."""
 
     reason = forms.CharField(max_length=300, label="Reason to cancel")
 
 
-class RolesForm(forms.Form):
+class RolesForm(CampaignGameForm):
     """The roll-off winner's choice."""
 
     role = forms.ChoiceField(choices=[("attack", "Attack"), ("defend", "Defend")], widget=forms.RadioSelect)
@@ -102,7 +121,7 @@ class PairingForm(DiceForm):
     reason = forms.CharField(max_length=150, required=False, label="Reason to pair again (if paired already)")
 
 
-class PairForm(forms.Form):
+class PairForm(CampaignGameForm):
     attacker = forms.ModelChoiceField(queryset=Gang.objects.none(), label="Attacker (or first gang)")
     defender = forms.ModelChoiceField(queryset=Gang.objects.none(), label="Defender (or second gang)")
     stakes = forms.ModelChoiceField(queryset=CampaignTerritory.objects.none(), required=False, label="For territory")
@@ -117,7 +136,7 @@ class PairForm(forms.Form):
         self.fields["stakes"].queryset = territories
 
 
-class ChallengeForm(forms.Form):
+class ChallengeForm(CampaignGameForm):
     challenger = forms.ModelChoiceField(queryset=Gang.objects.none())
     target = forms.ModelChoiceField(queryset=Gang.objects.none(), label="Challenge")
     stakes = forms.ModelChoiceField(
@@ -133,7 +152,7 @@ class ChallengeForm(forms.Form):
         self.fields["stakes"].queryset = territories
 
 
-class GangChoiceForm(forms.Form):
+class GangChoiceForm(CampaignGameForm):
     gang = forms.ModelChoiceField(queryset=Gang.objects.none())
 
     def __init__(self, *args, gangs, **kwargs):
@@ -141,7 +160,7 @@ class GangChoiceForm(forms.Form):
         self.fields["gang"].queryset = gangs
 
 
-class CycleAdvanceForm(forms.Form):
+class CycleAdvanceForm(CampaignGameForm):
     """Beginning the next cycle. The arbitrator may leave battles unreported, but has to say so; and post-battle
     sequences unapplied, with a reason (the service refuses without one).
 
@@ -179,11 +198,11 @@ class CycleAdvanceForm(forms.Form):
             del self.fields["confirm"]
 
 
-class WantsToPlayForm(forms.Form):
+class WantsToPlayForm(CampaignGameForm):
     wants_to_play = forms.BooleanField(required=False)
 
 
-class TerritoryAddForm(forms.Form):
+class TerritoryAddForm(CampaignGameForm):
     territory = forms.ModelChoiceField(queryset=Territory.objects.none())
 
     def __init__(self, *args, edition, **kwargs):
@@ -191,7 +210,7 @@ class TerritoryAddForm(forms.Form):
         self.fields["territory"].queryset = Territory.objects.active().filter(edition=edition, is_home_settlement=False)
 
 
-class TerritoryAssignForm(forms.Form):
+class TerritoryAssignForm(CampaignGameForm):
     holder = forms.ModelChoiceField(queryset=Gang.objects.none(), required=False, empty_label="Unclaimed")
     reason = forms.CharField(max_length=200, required=False)
 
@@ -200,7 +219,7 @@ class TerritoryAssignForm(forms.Form):
         self.fields["holder"].queryset = gangs
 
 
-class ScenarioChoiceForm(forms.Form):
+class ScenarioChoiceForm(CampaignGameForm):
     scenario = forms.ChoiceField(choices=())
     chooser = forms.ModelChoiceField(queryset=Gang.objects.none(), empty_label=None, label="Chosen by")
 
@@ -233,7 +252,7 @@ AWARD_PARTS = ("rallies", *(award for award, _, _ in DEEDS))
 ROW_PARTS = ("took_part", "outcome", "caused_by", "captured", "killed", *AWARD_PARTS)
 
 
-class ReportForm(forms.Form):
+class ReportForm(CampaignGameForm):
     """The battle report: result and flags, the scenario's facts, and one row per fighter.
 
     Fighter rows are fields named ``fighter-<pk>-took_part``, ``-outcome``, ``-caused_by`` (who took them
@@ -467,7 +486,7 @@ def _drop_empty(facts: dict) -> dict:
     return out
 
 
-class LogFilterForm(forms.Form):
+class LogFilterForm(CampaignGameForm):
     gang = forms.TypedChoiceField(choices=(), required=False, coerce=int, empty_value=None)
     kind = forms.ChoiceField(choices=[("", "Every kind")] + LedgerKind.choices, required=False)
 
@@ -479,7 +498,7 @@ class LogFilterForm(forms.Form):
 HOUSE_RULE_MOST = 100_000  # far inside the columns: a house rule is a few hundred credits at most
 
 
-class HouseRulesForm(forms.ModelForm):
+class HouseRulesForm(CampaignModelForm):
     """The campaign's house rules that apply (campaigns.services.house_rules); ``initial`` is the rules in force."""
 
     banned_items = forms.MultipleChoiceField(

@@ -396,8 +396,9 @@ class StandingSnapshot(models.Model):
 
 class IncomeVariant(models.TextChoices):
     STANDARD = "standard", "The rules' income only"
-    PER_TERRITORY = "per_territory", "Plus credits for each territory held"
-    FLAT = "flat", "Plus a flat amount after each battle"
+    # Each variant replaces the credits of the rules' income (winner and loser credits are the additions).
+    PER_TERRITORY = "per_territory", "Instead: credits for each territory held"
+    FLAT = "flat", "Instead: a flat amount after each battle"
 
 
 class HouseRules(models.Model):
@@ -425,7 +426,7 @@ class HouseRules(models.Model):
     )
     income_variant = models.CharField(max_length=16, choices=IncomeVariant.choices, default=IncomeVariant.STANDARD)
     income_amount = models.PositiveIntegerField(
-        default=0, help_text="Per territory held, or the flat amount, after each battle (with the variant)."
+        default=0, help_text="Per territory held, or the flat amount, after each battle, in place of the rules' income."
     )
     rating_cap = models.PositiveIntegerField(
         null=True, blank=True, help_text="No challenge to or from a gang rated above this."

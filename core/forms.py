@@ -6,19 +6,28 @@ from rulebook.dice import parse_dice
 from rulebook.errors import RulesInputError
 
 
-class GameForm(forms.Form):
-    """A form whose refusals are in the game's words: a stale or forged choice (the page drawn before the roster or
-    the Stash changed) says so and asks again, never Django's "Select a valid choice. 148 is not one of the
-    available choices." """
+class GameWords:
+    """Refusals in the game's words for a form: a stale or forged choice (the page drawn before ``changed``
+    changed) says so and asks again, never Django's "Select a valid choice. 148 is not one of the available
+    choices." Set when the form is cleaned, so fields a form adds in its ``__init__`` get it too."""
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
+    changed = "the roster or the Stash"
+
+    def full_clean(self):
+        stale = (f"That choice is not on offer now ({self.changed} changed since this page was drawn): "
+                 "choose again from the list.")  # fmt: skip
         for field in self.fields.values():
             if isinstance(field, forms.ChoiceField):
-                field.error_messages["invalid_choice"] = (
-                    "That choice is not on offer now (the roster or the Stash changed since this page was drawn): "
-                    "choose again from the list."
-                )
+                field.error_messages["invalid_choice"] = field.error_messages["invalid_pk_value"] = stale
+        super().full_clean()
+
+
+class GameForm(GameWords, forms.Form):
+    """A form in the game's words (:class:`GameWords`)."""
+
+
+class GameModelForm(GameWords, forms.ModelForm):
+    """A model form in the game's words (:class:`GameWords`)."""
 
 
 class SignUpForm(UserCreationForm):

@@ -284,3 +284,34 @@ class LedgerEntry(models.Model):
 
     def __str__(self) -> str:
         return self.description
+
+
+class ImportState(models.TextChoices):
+    WAITING = "waiting", "Importing…"
+    DONE = "done", "Imported"
+    REFUSED = "refused", "Refused"
+
+
+class YakTribeImport(models.Model):
+    """A large YakTribe file confirmed for import, imported by the worker (the outbox: written when the player
+    confirms, so a worker that stops loses nothing; gangs.tasks). ``token`` is the preview's confirmation, so the
+    same form posted twice queues one import; ``gang`` is what it made, ``problems`` why it was refused."""
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="yaktribe_imports")
+    raw = models.TextField()
+    choices = models.JSONField(default=dict, blank=True)
+    token = models.CharField(max_length=64, unique=True)
+    state = models.CharField(max_length=8, choices=ImportState.choices, default=ImportState.WAITING)
+    gang = models.ForeignKey(Gang, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    problems = models.JSONField(default=list, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.CheckConstraint(condition=Q(state__in=ImportState.values), name="yaktribe_import_state_valid")
+        ]
+
+    def __str__(self) -> str:
+        return f"YakTribe import {self.pk} of {self.owner}: {self.get_state_display()}"

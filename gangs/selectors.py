@@ -58,9 +58,11 @@ def gang_queryset():
     entries = LedgerEntry.objects.filter(gang=OuterRef("pk"))
     return Gang.objects.select_related("house").annotate(
         content_version=content_version_subquery(),
-        # Whether it has fought (or was imported) and carries import flags: in the same query, so the founding
-        # rules (gangs.services.gang_founding) and the flags (import_flags) cost a page no query of their own.
+        # Whether it has fought (or was imported), fought here, and carries import flags: in the same query, so the
+        # founding rules (gangs.services.gang_founding, composition_problems) and the flags (import_flags) cost a
+        # page no query of their own.
         fought=Exists(entries.filter(Q(battle__isnull=False) | Q(data__has_key="imported"))),
+        battled=Exists(entries.filter(battle__isnull=False)),  # the founding rules' breaches an import brought
         flagged=Exists(entries.filter(data__has_key="flags")),
     )
 

@@ -9,6 +9,7 @@ urlpatterns = [
     path("new/", views.gang_create, name="gang-create"),
     path("import/", views.gang_import, name="gang-import"),
     path("import/yaktribe/", views.gang_import_yaktribe, name="gang-import-yaktribe"),
+    path("import/yaktribe/<int:pk>/", views.yaktribe_import_status, name="yaktribe-import-status"),
     path("<int:pk>/", views.gang_detail, name="gang-detail"),
     path("<int:pk>/history/", views.gang_history_view, name="gang-history"),
     path("<int:pk>/print/", views.gang_print, name="gang-print"),

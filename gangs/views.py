@@ -24,9 +24,9 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from content.models import Edition
 from core.pagination import page_of
-from gangs import exchange, forms, printing, services, yaktribe
+from gangs import exchange, forms, printing, services, yaktribe, yaktribe_background
 from gangs.cache import FRAGMENT_SECONDS, fragment_key
-from gangs.models import GONE, ON_ROSTER, Purchase
+from gangs.models import GONE, ON_ROSTER, ImportState, Purchase, YakTribeImport
 from gangs.permissions import (
     gang_access,
     gang_for_edit,
@@ -739,6 +739,18 @@ def gang_import(request):
     return render(request, "gangs/gang_import.html", {"form": form, "problems": problems})
 
 
+@login_required
+@require_GET
+def yaktribe_import_status(request, pk: int):
+    """A large YakTribe import the worker does: "Importing…" (the page looks again every few seconds), then the
+    gang, or why it was refused."""
+    job = get_object_or_404(YakTribeImport.objects.only("state", "gang", "problems"), pk=pk, owner=request.user)
+    if job.state == ImportState.DONE and job.gang_id:
+        return _done(request, "Imported from YakTribe.", reverse("gangs:gang-detail", args=[job.gang_id]))
+    context = {"job": job, "waiting": job.state == ImportState.WAITING, "problems": job.problems}
+    return render(request, "gangs/yaktribe_import_status.html", context)
+
+
 def _yaktribe_raw(form) -> bytes:
     """The YakTribe file the form gives: uploaded (read one byte past the limit, never the whole upload), pasted,
     or fetched from YakTribe by the gang's number in the address."""
@@ -762,10 +774,13 @@ def gang_import_yaktribe(request):
         raw = request.POST.get("raw", "").encode()
         nonce = request.POST.get("nonce", "")
         choices = {k: v for k, v in request.POST.items() if k.split("-")[0] in yaktribe.CHOICE_FIELDS}
+        token = yaktribe.import_token(raw, nonce)
         try:
-            gang = yaktribe.yaktribe_import(
-                owner=request.user, raw=raw, choices=choices, token=yaktribe.import_token(raw, nonce)
-            )
+            if yaktribe_background.in_background(raw):  # a large file: the worker imports it
+                queued = yaktribe_background.yaktribe_import_queue(owner=request.user, raw=raw, choices=choices,
+                                                                   token=token)  # fmt: skip
+                return redirect("gangs:yaktribe-import-status", pk=queued.pk)
+            gang = yaktribe.yaktribe_import(owner=request.user, raw=raw, choices=choices, token=token)
         except ValidationError as error:
             form = forms.YakTribeForm()
             return render(request, "gangs/gang_import_yaktribe.html", {"form": form, "problems": error.messages})

@@ -2,6 +2,8 @@
 
 from django import forms
 
+from core.forms import GameForm
+
 
 class WebhookForm(forms.Form):
     url = forms.CharField(
@@ -11,9 +13,20 @@ class WebhookForm(forms.Form):
     )  # fmt: skip
 
 
-class MailChoiceForm(forms.Form):
+class MailChoiceForm(GameForm):
+    changed = "your campaigns"  # a stale choice says what changed (core.forms.GameWords)
+
     campaign_events = forms.BooleanField(
         label="Mail me my campaigns' events", required=False,
         help_text="Challenges, battle reports and confirmations, new cycles, post-battle sequences and captives, "
-        "in every campaign you play or arbitrate.",
+        "in every campaign you play or arbitrate, but those you tick below.",
     )  # fmt: skip
+    muted = forms.TypedMultipleChoiceField(
+        coerce=int, required=False, widget=forms.CheckboxSelectMultiple, label="No mail from these campaigns",
+    )  # fmt: skip
+
+    def __init__(self, *args, campaigns, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["muted"].choices = [(c.pk, c.name) for c in campaigns]
+        if not campaigns:
+            del self.fields["muted"]

@@ -105,3 +105,16 @@ class MailChoice(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user}: {'mail' if self.campaign_events else 'no mail'}"
+
+
+class MailMute(models.Model):
+    """One campaign a person does not want mailed, while the others still are (their :class:`MailChoice` on)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="mail_mutes")
+    campaign = models.ForeignKey("campaigns.Campaign", on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "campaign"], name="mail_mute_once")]
+
+    def __str__(self) -> str:
+        return f"{self.user}: no mail from {self.campaign}"

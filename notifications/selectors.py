@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
-from notifications.models import Delivery, DeliveryStatus
+from campaigns.models import Campaign
+from notifications.models import Delivery, DeliveryStatus, MailMute
 
 
 def troubled_deliveries(campaign, *, limit: int = 30) -> QuerySet[Delivery]:
@@ -15,3 +16,15 @@ def troubled_deliveries(campaign, *, limit: int = 30) -> QuerySet[Delivery]:
         .select_related("event", "user")
         .order_by("-event__created_at", "-pk")[:limit]
     )
+
+
+def mailing_campaigns(user) -> list[Campaign]:
+    """The campaigns whose events may mail ``user``: those they arbitrate or play in with a gang (the readers of
+    notifications.services._readers), by name."""
+    mine = Q(arbitrators__user=user) | Q(memberships__gang__owner=user, memberships__removed_at__isnull=True)
+    return list(Campaign.objects.filter(mine).distinct().order_by("name", "pk"))
+
+
+def muted_campaign_ids(user) -> list[int]:
+    """The campaigns ``user`` stopped mail from."""
+    return list(MailMute.objects.filter(user=user).values_list("campaign_id", flat=True))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import smtplib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -25,7 +26,16 @@ from django.utils import timezone
 
 from notifications import webhooks
 from notifications.events import DESCRIBE
-from notifications.models import CampaignWebhook, Channel, Delivery, DeliveryStatus, Event, EventKind, MailChoice
+from notifications.models import (
+    CampaignWebhook,
+    Channel,
+    Delivery,
+    DeliveryStatus,
+    Event,
+    EventKind,
+    MailChoice,
+    MailMute,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -64,7 +74,8 @@ def wake_worker(at: datetime | None = None) -> None:
 
 
 def _readers(campaign_ids: set[int]) -> dict[int, set[int]]:
-    """The people of each campaign (arbitrators and active players) who asked to be mailed and have an address."""
+    """The people of each campaign (arbitrators and active players) who asked to be mailed, have an address and
+    did not stop mail from that campaign."""
     wanted = Q(mail_choice__campaign_events=True) & ~Q(email="")
     user_model = apps.get_model(settings.AUTH_USER_MODEL)
     arbitrators = apps.get_model("campaigns", "CampaignArbitrator").objects.filter(
@@ -73,10 +84,13 @@ def _readers(campaign_ids: set[int]) -> dict[int, set[int]]:
     players = apps.get_model("campaigns", "CampaignGang").objects.filter(
         campaign_id__in=campaign_ids, removed_at__isnull=True, gang__owner__in=user_model.objects.filter(wanted)
     )
+    # A campaign a reader stopped mail from (MailMute): the others still mail them.
+    muted = set(MailMute.objects.filter(campaign_id__in=campaign_ids).values_list("campaign_id", "user_id"))
     readers: dict[int, set[int]] = {}
     for campaign_id, user_id in [*arbitrators.values_list("campaign_id", "user_id"),
                                  *players.values_list("campaign_id", "gang__owner_id")]:  # fmt: skip
-        readers.setdefault(campaign_id, set()).add(user_id)
+        if (campaign_id, user_id) not in muted:
+            readers.setdefault(campaign_id, set()).add(user_id)
     return readers
 
 
@@ -188,8 +202,15 @@ def webhook_set(*, campaign, url: str) -> CampaignWebhook | None:
 
 
 @transaction.atomic
-def mail_choice_set(*, user, campaign_events: bool) -> MailChoice:
+def mail_choice_set(*, user, campaign_events: bool, muted: Iterable[int] | None = None) -> MailChoice:
+    """Mail on or off; with ``muted``, the ids of the campaigns the person no longer wants mailed (every other
+    campaign of theirs mails them again)."""
     choice, _ = MailChoice.objects.update_or_create(user=user, defaults={"campaign_events": campaign_events})
+    if muted is not None:
+        muted = set(muted)
+        MailMute.objects.filter(user=user).exclude(campaign_id__in=muted).delete()
+        kept = set(MailMute.objects.filter(user=user).values_list("campaign_id", flat=True))
+        MailMute.objects.bulk_create([MailMute(user=user, campaign_id=pk) for pk in sorted(muted - kept)])
     return choice
 
 

@@ -51,11 +51,12 @@ def deliveries_retry(request, pk: int):
 @GET_POST
 def mail_choice(request):
     current = MailChoice.objects.filter(user=request.user).values_list("campaign_events", flat=True).first()
-    form = MailChoiceForm(
-        request.POST if request.method == "POST" else None, initial={"campaign_events": bool(current)}
-    )
+    initial = {"campaign_events": bool(current), "muted": selectors.muted_campaign_ids(request.user)}
+    form = MailChoiceForm(request.POST if request.method == "POST" else None, initial=initial,
+                          campaigns=selectors.mailing_campaigns(request.user))  # fmt: skip
     if request.method == "POST" and form.is_valid():
-        services.mail_choice_set(user=request.user, campaign_events=form.cleaned_data["campaign_events"])
+        services.mail_choice_set(user=request.user, campaign_events=form.cleaned_data["campaign_events"],
+                                 muted=form.cleaned_data.get("muted", []))  # fmt: skip
         messages.success(request, "Saved.")
         return redirect("notifications:mail-choice")
     return render(request, "notifications/mail_choice.html", {"form": form, "has_email": bool(request.user.email)})

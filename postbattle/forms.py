@@ -5,12 +5,17 @@ from __future__ import annotations
 
 from django import forms
 
+from core.forms import GameForm
 from postbattle.engine import Field
 from rulebook.dice import DiceSource, RandomDice, ScriptedDice, parse_dice
 from rulebook.errors import RulesInputError
 
 
-class StepForm(forms.Form):
+class SequenceGameForm(GameForm):
+    changed = "the sequence"  # a stale choice says what changed (core.forms.GameWords)
+
+
+class StepForm(SequenceGameForm):
     mode = forms.ChoiceField(
         choices=[("roll", "Roll the dice for me"), ("enter", "Enter the dice we rolled at the table")],
         widget=forms.RadioSelect,
@@ -57,13 +62,13 @@ class StepForm(forms.Form):
         return {name: self.cleaned_data.get(name) for name in self.choice_names}
 
 
-class SetAsideForm(forms.Form):
+class SetAsideForm(SequenceGameForm):
     """An arbitrator's reason for setting a step's dice aside (kept in the sequence's history)."""
 
     reason = forms.CharField(max_length=300, label="Reason the dice are set aside")
 
 
-class RevertForm(forms.Form):
+class RevertForm(SequenceGameForm):
     """An arbitrator's reason for reverting an applied sequence (an entry of the campaign log)."""
 
     reason = forms.CharField(max_length=300, label="Reason to revert (arbitrator)")

@@ -9,6 +9,7 @@ from django.db.models.functions import Coalesce
 from campaigns.models import Battle, BattleFighterResult, CampaignArbitrator, Side
 from campaigns.permissions import visible_campaigns
 from campaigns.selectors import rating_of, territories_held
+from campaigns.services.house_rules import income_rule
 from content.models import Edition, FighterCategory, SkillAccess
 from gangs.models import ON_ROSTER, Fighter, FighterStatus, Gang
 from gangs.stats import fighter_snapshot
@@ -147,6 +148,7 @@ def battle_context(battle: Battle, gang: Gang) -> tuple[Context, dict[str, Fight
         awards=_awards(every_result, gang),
         caskets=tuple(c for c in map(Casket.from_json, battle.scenario_facts.get("caskets") or ()) if c.side == side),
         **territory_facts(gang, fighters, every_result),
+        income_rule=income_rule(battle),
     )
     return context, {str(f.pk): snapshot(f) for f in fighters}
 

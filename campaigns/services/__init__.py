@@ -34,7 +34,14 @@ from campaigns.services.campaigns import (
     invite_renew,
     wants_to_play_set,
 )
-from campaigns.services.joining import join_accept, join_flags, join_refuse, join_request, waiting_joins
+from campaigns.services.joining import (
+    gang_found_for,
+    join_accept,
+    join_flags,
+    join_refuse,
+    join_request,
+    waiting_joins,
+)
 from campaigns.services.matchmaking import battle_arrange, battle_cancel, challenge_issue, challenge_pass, cycle_pair
 from campaigns.services.territories import territory_add, territory_assign
 
@@ -60,6 +67,7 @@ __all__ = [
     "join_flags",
     "join_refuse",
     "join_request",
+    "gang_found_for",
     "waiting_joins",
     "campaign_start",
     "campaign_update",

@@ -3,12 +3,14 @@
 - joining: the campaign's starting credits (the difference from what the gang's house founds it with) and
   starting Reputation, for a gang that has not fought a campaign battle yet;
 - after a battle: credits for the winner and the loser, per enemy taken Out of Action, and the income
-  variants, paid when the gang's post-battle sequence is applied, by the rules in force when the battle was
+  variants, which replace the credits of the rules' income (the sequence's income step leaves them out,
+  :func:`income_rule`; the territories' other boons stand), paid when the gang's post-battle sequence is applied, by the rules in force when the battle was
   confirmed (:func:`post_battle_credits`, called by ``postbattle.services.sequence_apply``: the entries carry the
   sequence, so a revert reverses them with the rest);
 - challenges: the rating cap and gap (:func:`challenge_refusal`);
 - the Trading Post's banned items and hiring Hangers-on and Brutes before the first battle: checks the gangs
-  app asks for through :mod:`gangs.campaign_checks` (registered in ``campaigns.apps``).
+  app asks for through :mod:`gangs.campaign_checks` (registered in ``campaigns.apps``); the buy lists leave the
+  banned items out (an arbitrator sees them, bought by override).
 
 Every credit or Reputation a rule gives is a ledger entry whose reason names the rule and since when it holds.
 """
@@ -20,9 +22,10 @@ from datetime import datetime
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import JSONField, Subquery
 from django.utils import timezone
 
-from campaigns.models import Battle, BattleStatus, Campaign, HouseRules, IncomeVariant, Outcome
+from campaigns.models import Battle, BattleStatus, Campaign, CampaignGang, HouseRules, IncomeVariant, Outcome
 from campaigns.services._common import _lock
 from content.models import FighterCategory
 from gangs.ledger import ledger_record
@@ -121,9 +124,26 @@ def on_join(*, campaign: Campaign, gang: Gang, actor) -> None:
                       description=f"Starting credits in {campaign.name}: {rules.starting_credits} "
                                   f"(founded with {gang.house.starting_credits})",
                       data={"campaign": campaign.pk, "house_rule": "starting_credits"})  # fmt: skip
+    if rules.starting_reputation and not _has_starting_reputation(campaign, gang):  # founded for it: has it
+        _starting_reputation(campaign, gang, actor, rules, f"Starting Reputation in {campaign.name}")
+
+
+def on_founding(*, campaign: Campaign, gang: Gang, actor) -> None:
+    """A gang founded for the campaign starts with its starting Reputation (campaigns.services.gang_found_for):
+    its founding hires follow it; joining later does not give it again."""
+    _starting_reputation(campaign, gang, actor, rules_in_force(campaign),
+                         f"Starting Reputation in {campaign.name} (founded for it)")  # fmt: skip
+
+
+def _has_starting_reputation(campaign: Campaign, gang: Gang) -> bool:
+    return gang.ledger.filter(data__campaign=campaign.pk, data__house_rule="starting_reputation",
+                              reversed_by__isnull=True, reverses__isnull=True).exists()  # fmt: skip
+
+
+def _starting_reputation(campaign: Campaign, gang: Gang, actor, rules: HouseRules, description: str) -> None:
     if rules.starting_reputation:
         ledger_record(gang=gang, kind=LedgerKind.REPUTATION, reputation=rules.starting_reputation, actor=actor,
-                      reason=source, description=f"Starting Reputation in {campaign.name}",
+                      reason=rule_source(rules), description=description,
                       data={"campaign": campaign.pk, "house_rule": "starting_reputation"})  # fmt: skip
 
 
@@ -159,6 +179,17 @@ def post_battle_payments(battle: Battle, gang: Gang, held_territories: int) -> l
         out.append(Payment("income_amount", amount, f"{amount} credits income: {held_territories} territories × "
                                                     f"{rules.income_amount}"))  # fmt: skip
     return out
+
+
+def income_rule(battle: Battle) -> str:
+    """The house rule in force when ``battle`` was confirmed that pays income in place of the rules' income, in
+    words ("" if the rules' income stands): the post-battle sequence leaves its income credits to it."""
+    rules = rules_in_force(battle.campaign, battle.confirmed_at)
+    replaces = {
+        IncomeVariant.PER_TERRITORY: f"{rules.income_amount} credits per territory held",
+        IncomeVariant.FLAT: f"a flat {rules.income_amount} credits",
+    }.get(rules.income_variant)
+    return f"{rule_source(rules)}: {replaces}" if replaces else ""
 
 
 def house_rules_due(battle: Battle, gang: Gang) -> list[Payment]:
@@ -209,6 +240,14 @@ def purchase_refusal(gang: Gang, equipment) -> str:
     return ""
 
 
+def banned_items_expression(gang: Gang) -> Subquery:
+    """For :mod:`gangs.campaign_checks`: the slugs the rules in force in the gang's campaign ban (None outside a
+    campaign), as a subquery the buy list's own query reads, so leaving them out costs no query."""
+    playing = CampaignGang.objects.filter(gang=gang, removed_at__isnull=True).values("campaign_id")[:1]
+    rules = HouseRules.objects.filter(campaign=Subquery(playing), in_force_from__lte=timezone.now())
+    return Subquery(rules.order_by("-in_force_from", "-pk").values("banned_items")[:1], output_field=JSONField())
+
+
 def hire_refusal(gang: Gang, fighter_type) -> str:
     """For :mod:`gangs.campaign_checks`: a Hanger-on or Brute before the gang's first battle, if the rules say so."""
     if fighter_type.category not in ADDITIONS:
@@ -226,8 +265,9 @@ def describe(rules: HouseRules) -> list[tuple[str, str]]:
     """The rules in force, as the settings section lists them."""
     income = {
         IncomeVariant.STANDARD: "the rules' income only",
-        IncomeVariant.PER_TERRITORY: f"the rules' income, plus {rules.income_amount} credits per territory held",
-        IncomeVariant.FLAT: f"the rules' income, plus {rules.income_amount} credits after each battle",
+        IncomeVariant.PER_TERRITORY: f"{rules.income_amount} credits per territory held, in place of the rules' "
+        "income (the territories' other boons stand)",
+        IncomeVariant.FLAT: f"{rules.income_amount} credits after each battle, in place of the rules' income",
     }[rules.income_variant]
     return [
         ("Starting credits", f"{rules.starting_credits}"),

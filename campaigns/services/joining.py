@@ -16,9 +16,11 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from campaigns.models import Campaign, JoinRequest
+from campaigns.services import house_rules
 from campaigns.services.campaigns import campaign_join, join_check
 from gangs.ledger import ledger_record, ledger_totals
 from gangs.models import Gang, LedgerKind
+from gangs.services import gang_create
 from rulebook.dice import DiceSource
 
 IMPORTED = "Imported from a file"
@@ -40,6 +42,20 @@ def join_request(*, campaign: Campaign, gang: Gang, user) -> JoinRequest:
     if JoinRequest.objects.filter(campaign=campaign, gang=gang, accepted__isnull=True).exists():
         raise ValidationError(f"{gang.name} has already asked to join; an arbitrator will decide.")
     return JoinRequest.objects.create(campaign=campaign, gang=gang, requested_by=user)
+
+
+@transaction.atomic
+def gang_found_for(*, campaign: Campaign, owner, house, name: str) -> JoinRequest:
+    """Found a gang for the campaign (its invitation page) and ask to join in one step: the gang starts with the
+    campaign's starting Reputation by the house rules in force (ledgered, naming the rule), so its founding hires
+    follow it (Hangers-on and Brutes); its Stash is settled when an arbitrator accepts it, as for any gang."""
+    if house.edition != campaign.edition:
+        raise ValidationError(
+            f"{campaign.name} plays the {campaign.get_edition_display()} rules: found a gang of them."
+        )
+    gang = gang_create(owner=owner, house=house, name=name)
+    house_rules.on_founding(campaign=campaign, gang=gang, actor=owner)
+    return join_request(campaign=campaign, gang=gang, user=owner)
 
 
 def join_flags(gang: Gang, campaign: Campaign) -> list[JoinFlag]:

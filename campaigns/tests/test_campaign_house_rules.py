@@ -13,7 +13,7 @@ from campaigns.models import CampaignTerritory, HouseRules, IncomeVariant
 from campaigns.services.house_rules import history, house_rules_change, rules_in_force
 from content.models import Equipment
 from gangs.ledger import ledger_totals
-from gangs.models import LedgerEntry, LedgerKind
+from gangs.models import Gang, LedgerEntry, LedgerKind
 from gangs.services import fighter_hire, purchase_buy
 from gangs.testing import build_gang_additions
 from postbattle import services as postbattle
@@ -115,6 +115,36 @@ def test_a_battle_pays_by_the_rules_in_force_when_it_was_confirmed_and_a_revert_
     gang.refresh_from_db()
     assert gang.stash == stash
     assert all(e.reversed_by for e in _rule_entries(gang) if e.reverses is None)
+
+
+@pytest.mark.parametrize("variant", [IncomeVariant.PER_TERRITORY, IncomeVariant.FLAT])
+def test_an_income_variant_replaces_the_rules_income_in_the_ledger(make_confirmed_battle, variant):
+    battle = n18_battle(make_confirmed_battle)
+    campaign, gang = battle.campaign, battle.attacker
+    held = CampaignTerritory.objects.filter(campaign=campaign, holder=gang).count()
+    assert held  # the Home Settlement at least: the rules' income would pay
+    house_rules_change(campaign=campaign, actor=_arbitrator(campaign), income_variant=variant, income_amount=7)
+    battle.confirmed_at = timezone.now()
+    battle.save(update_fields=["confirmed_at"])
+    sequence = n18_full_run(battle)
+    income_lines = sequence.draft["steps"]["income"]["lines"]
+    assert not [e for e in sequence.draft["steps"]["income"]["effects"] if e["op"] == "credits"]
+    assert income_lines[-1]["rule"] == "House rule" and "in place of the" in income_lines[-1]["text"]
+    postbattle.sequence_apply(sequence=sequence, actor=gang.owner)
+    # The ledger: no credits from Collect Income, the house rule's instead, and the totals still agree.
+    assert not gang.ledger.filter(kind=LedgerKind.CREDITS, reason__startswith="Collect Income").exists()
+    paid = [(e.data["house_rule"], e.credits) for e in _rule_entries(gang)]
+    assert paid == [("income_amount", 7 * held if variant == IncomeVariant.PER_TERRITORY else 7)]
+    gang.refresh_from_db()
+    totals = ledger_totals(gang)
+    assert (totals["stash"], totals["reputation"]) == (gang.stash, gang.reputation)
+
+
+def test_the_rules_income_stands_without_a_variant(make_confirmed_battle):
+    battle = n18_battle(make_confirmed_battle)
+    sequence = n18_full_run(battle)
+    postbattle.sequence_apply(sequence=sequence, actor=battle.attacker.owner)
+    assert battle.attacker.ledger.filter(kind=LedgerKind.CREDITS, reason__startswith="Collect Income").exists()
 
 
 def test_the_loser_and_a_flat_income_are_paid_too(make_confirmed_battle):
@@ -236,3 +266,61 @@ def test_a_rule_changed_between_battles_pays_each_battle_by_its_own(make_confirm
     from campaigns.services.house_rules import post_battle_payments
 
     assert post_battle_payments(battle, battle.attacker, 0) == []
+
+
+def test_the_buy_lists_leave_out_what_the_campaign_bans_at_no_query_more(make_campaign, make_fighter):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from gangs.services import buyable_equipment
+
+    campaign = make_campaign(gangs=1)
+    gang = campaign.memberships.get().gang
+    fighter = make_fighter(gang, "ganger")
+
+    def offered(with_rare=False):
+        with CaptureQueriesContext(connection) as queries:
+            offers = {item.slug: where for item, _, where in buyable_equipment(gang, fighter, with_rare=with_rare)}
+        return offers, len(queries)
+
+    before, queries = offered()
+    assert "lasgun" in before
+    house_rules_change(campaign=campaign, actor=_arbitrator(campaign), banned_items=["lasgun"])
+    after, banned_queries = offered()
+    assert "lasgun" not in after and set(before) - set(after) == {"lasgun"}
+    assert banned_queries == queries
+    assert "lasgun" not in {item.slug for item, _, _ in buyable_equipment(gang, None)}  # nor for the Stash
+    # The arbitrator's list names it banned: an override buys it (the service's rule).
+    assert offered(with_rare=True)[0]["lasgun"] == "banned by the campaign's house rules: by override"
+    # Lifted from now on: offered again.
+    house_rules_change(campaign=campaign, actor=_arbitrator(campaign), banned_items=[])
+    assert "lasgun" in offered()[0]
+
+
+def test_a_gang_founded_for_the_campaign_starts_with_its_reputation_once(client, make_user, make_house_list):
+    arbitrator = make_user()
+    campaign = services.campaign_create(user=arbitrator, edition="n18", name="Dust Falls", starting_credits=1000)
+    house_rules_change(campaign=campaign, actor=arbitrator, starting_reputation=3)
+    house = make_house_list("n18")
+    player = make_user()
+    client.force_login(player)
+    url = reverse("campaigns:campaign-join", args=[campaign.invite_token])
+    page = client.get(url).content.decode()
+    assert "Found a gang for Dust Falls" in page and "starting Reputation, 3" in page
+    response = client.post(url, {"found": "1", "name": "Rust Rats", "house": house.pk})
+    gang = Gang.objects.get(owner=player)
+    assert response.status_code == 302 and gang.reputation == 3 and gang.name == "Rust Rats"
+    entry = gang.ledger.get(kind=LedgerKind.REPUTATION)
+    assert entry.data == {"campaign": campaign.pk, "house_rule": "starting_reputation"}
+    assert entry.reason.startswith("House rule of Dust Falls")
+    join = campaign.join_requests.get(gang=gang)
+    services.join_accept(join=join, actor=arbitrator)
+    gang.refresh_from_db()
+    # Joining does not give it again (the Home Settlement's +1 is the rules').
+    assert gang.reputation == 4 and gang.ledger.filter(data__house_rule="starting_reputation").count() == 1
+    totals = ledger_totals(gang)
+    assert (totals["stash"], totals["reputation"]) == (gang.stash, gang.reputation)
+    # A stale house choice is refused in the game's words, nothing founded.
+    response = client.post(url, {"found": "1", "name": "Ghosts", "house": 999999})
+    assert "That choice is not on offer now" in response.content.decode()
+    assert Gang.objects.filter(owner=player).count() == 1

@@ -21,6 +21,7 @@ from campaigns.forms import (
     CampaignEditForm,
     CampaignForm,
     CycleAdvanceForm,
+    FoundForForm,
     JoinDecisionForm,
     JoinForm,
     LogFilterForm,
@@ -146,8 +147,18 @@ def campaign_join(request, token: str):
     # A gang plays one campaign at a time: offer only those free to enter.
     playing = CampaignGang.objects.filter(removed_at__isnull=True).values("gang_id")
     gangs = Gang.objects.filter(owner=request.user, edition=campaign.edition).exclude(pk__in=playing).order_by("name")
-    form = JoinForm(request.POST or None, gangs=gangs)
-    if request.method == "POST" and form.is_valid():
+    founding = request.method == "POST" and "found" in request.POST
+    form = JoinForm(request.POST if request.method == "POST" and not founding else None, gangs=gangs)
+    found_form = FoundForForm(request.POST if founding else None, edition=campaign.edition)
+    if founding and found_form.is_valid():
+        try:
+            join = services.gang_found_for(campaign=campaign, owner=request.user, **found_form.cleaned_data)
+        except ValidationError as err:
+            found_form.add_error(None, err)
+        else:
+            messages.success(request, f"{join.gang.name} founded and asks to join {campaign.name}.")
+            return _done(request, join.gang.get_absolute_url())
+    if request.method == "POST" and not founding and form.is_valid():
         gang = form.cleaned_data["gang"]
         try:
             services.join_request(campaign=campaign, gang=gang, user=request.user)
@@ -158,9 +169,9 @@ def campaign_join(request, token: str):
                 request, f"{gang.name} asks to join {campaign.name}: it joins when an arbitrator accepts it."
             )
             return _done(request, gang.get_absolute_url())
-    return render(
-        request, "campaigns/campaign_join.html", {"campaign": campaign, "form": form, "has_gangs": gangs.exists()}
-    )
+    context = {"campaign": campaign, "form": form, "has_gangs": gangs.exists(), "found_form": found_form,
+               "starting_reputation": house_rules.rules_in_force(campaign).starting_reputation}  # fmt: skip
+    return render(request, "campaigns/campaign_join.html", context)
 
 
 @login_required

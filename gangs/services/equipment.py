@@ -154,7 +154,8 @@ def price_now(gang: Gang, equipment: Equipment, fighter: Fighter | None) -> tupl
 def buyable_equipment(gang: Gang, fighter: Fighter | None, with_rare: bool = False) -> list[tuple[Equipment, int, str]]:
     """Everything this fighter (or the Stash) can buy now, with price and where from (one query). ``with_rare``
     adds the 2018+ Trading Post's Rare and Illegal items, named with their availability: an arbitrator buys them by
-    override once a Trade post-battle action's Availability level allows them."""
+    override once a Trade post-battle action's Availability level allows them. What the gang's campaign bans by
+    its house rules is left out, or, for ``with_rare``, named as banned (an override buys it)."""
     items = Equipment.objects.active().filter(edition=gang.edition)
     if fighter is not None:
         # Included kit comes with the hire and is not bought again.
@@ -170,7 +171,11 @@ def buyable_equipment(gang: Gang, fighter: Fighter | None, with_rare: bool = Fal
         )
         items = items.annotate(list_price=Case(When(on_a_list, then=F("cost")), default=None))
         where = "house lists"
+    # What the gang's campaign bans from its Trading Post, read by the same query (gangs.campaign_checks).
+    if (banned_expression := campaign_checks.banned_items(gang)) is not None:
+        items = items.annotate(banned_here=banned_expression)
     found = list(items.filter(Q(list_price__isnull=False) | Q(cost__isnull=False)))
+    banned = set(getattr(found[0], "banned_here", None) or ()) if found else set()
     list_only = _list_only(fighter, any(item.list_price is not None for item in found))
     taken = free_choices_taken(fighter)
     # Asked only when something Rare or Illegal is on offer at all: a query the Common-only case does not need.
@@ -178,7 +183,10 @@ def buyable_equipment(gang: Gang, fighter: Fighter | None, with_rare: bool = Fal
     level = trading_post_level(gang) if rare and not list_only else None
     offers = []
     for item in found:
-        if item.list_price is not None and fighter is not None and item.list_price == 0:
+        if item.slug in banned:
+            if with_rare and item.cost is not None:  # the arbitrator's list: an override buys it at the list price
+                offers.append((item, item.cost, "banned by the campaign's house rules: by override"))
+        elif item.list_price is not None and fighter is not None and item.list_price == 0:
             if quote := _list_price(fighter, item, 0, taken):
                 offers.append((item, quote[0], where))
         elif item.list_price is not None:

@@ -172,9 +172,18 @@ def gang_founding(gang: Gang) -> bool:
 
 
 def composition_problems(gang: Gang) -> list[str]:
-    """Messages for every composition rule the gang breaks as it stands."""
+    """Messages for every composition rule the gang breaks as it stands: the founding rules too (the Outcasts' two
+    Champions, a Cult's two Hybrid Acolytes) until its first battle here. A hire is refused them, but a gang
+    imported with no battle recorded here may bring one: it is listed with the rule, and says it came so."""
+    battled = getattr(gang, "battled", None)  # from gangs.selectors.gang_queryset; a gang from elsewhere asks
+    if battled is None:
+        battled = gang.ledger.filter(battle__isnull=False).exists()
     try:
-        breaches = gang_rules.composition_breaches(house_rules(gang.house), roster_types(gang))
+        rules, roster = house_rules(gang.house), roster_types(gang)
+        breaches = gang_rules.composition_breaches(rules, roster, founding=not battled)
+        always = {b.rule for b in gang_rules.composition_breaches(rules, roster)}
     except RulesInputError as error:
         return [error.message]
-    return [f"{gang.house.name}: {b.message}" for b in breaches]
+    imported = not battled and not gang_founding(gang)  # not founded here: the ledger says imported
+    came = " (so imported, with no battle recorded here)" if imported else ""
+    return [f"{gang.house.name}: {b.message}{came if b.rule not in always else ''}" for b in breaches]

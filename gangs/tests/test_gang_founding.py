@@ -88,3 +88,22 @@ def test_outcasts_take_two_champions_at_founding(loaded_content, make_user):
         services.fighter_hire(gang=gang, fighter_type=champion, name=f"C{n}", actor=gang.owner, dice=SeededDice(1))
     with pytest.raises(ValidationError, match="while the gang is founded"):
         services.fighter_hire(gang=gang, fighter_type=champion, name="C3", actor=gang.owner, dice=SeededDice(1))
+
+
+def test_a_founding_breach_an_import_brought_is_listed_on_the_gang_page(client, loaded_content, make_user):
+    owner = make_user()
+    gang = found(owner, "genestealer-cult")
+    hire(gang, "cult-adept", "Magus")
+    hire(gang, "hybrid-acolyte", "One")
+    hire(gang, "hybrid-acolyte", "Two")
+    assert not any("Acolyte" in p for p in services.composition_problems(gang))
+    data = exchange.gang_export(gang)
+    data["fighters"].append({**data["fighters"][-1], "name": "Three"})  # a third, which a hire is refused
+    imported = exchange.gang_import(owner=owner, data=data)
+    expected = (
+        "Genestealer Cults: at most 2 Hybrid Acolyte and Hybrid Acolyte (early generation) (the gang would have 3) "
+        "while the gang is founded, before its first battle (so imported, with no battle recorded here)"
+    )
+    assert expected in services.composition_problems(imported)
+    client.force_login(owner)
+    assert expected in client.get(imported.get_absolute_url()).content.decode()

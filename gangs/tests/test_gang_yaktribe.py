@@ -234,7 +234,82 @@ def test_a_slow_or_huge_answer_is_cut_off(loaded_content, yaktribe_server, monke
         yaktribe.fetch("48213")
 
 
-def test_fetching_can_be_turned_off(settings):
+def test_fetching_can_be_turned_off(settings, loaded_content):  # in the module's shared content load
     settings.YAKTRIBE_URL = ""
     with pytest.raises(ValidationError, match="does not fetch from YakTribe"):
         yaktribe.fetch("48213")
+
+
+def _run_worker():
+    """The site's worker, bounded (as notifications.tests runs it): its start-up sweep, then what is queued."""
+    from unittest import mock
+
+    from django.core.management import call_command
+
+    with mock.patch("django_tasks_db.management.commands.db_worker.close_old_connections"):
+        call_command("worker", "--batch", "--no-reload", "--no-startup-delay", "--interval", "0", verbosity=0)  # fmt: skip
+
+
+def test_a_large_file_is_imported_by_the_worker_and_nothing_is_lost(
+    client, loaded_content, make_user, monkeypatch, django_capture_on_commit_callbacks
+):
+    from gangs import yaktribe_background
+    from gangs.models import ImportState, YakTribeImport
+
+    text = fixture("genestealer-cult.json").decode()
+    assert not yaktribe_background.in_background(text.encode())  # a file this size is imported at once
+    monkeypatch.setattr(yaktribe_background, "BACKGROUND_BYTES", 100)
+    owner = make_user()
+    client.force_login(owner)
+    url = reverse("gangs:gang-import-yaktribe")
+    page = client.post(url, {"text": text}).content.decode()
+    nonce = page.split('name="nonce" value="')[1].split('"')[0]
+    confirm = {"confirm": "1", "nonce": nonce, "raw": text}
+    # The queue loses the task (a worker killed, a queue down): the row waits all the same.
+    monkeypatch.setattr(yaktribe_background, "wake_importer", lambda: None)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(url, confirm)
+        client.post(url, confirm)  # the same form again: one import
+    job = YakTribeImport.objects.get()
+    status = reverse("gangs:yaktribe-import-status", args=[job.pk])
+    assert response.status_code == 302 and response["Location"] == status
+    assert 'data-testid="importing"' in client.get(status).content.decode() and not Gang.objects.exists()
+    client.force_login(make_user())
+    assert client.get(status).status_code == 404  # someone else's import
+    monkeypatch.undo()
+    _run_worker()  # the worker's start-up sweep finds the waiting import
+    job.refresh_from_db()
+    gang = Gang.objects.get(owner=owner)
+    assert (job.state, job.gang) == (ImportState.DONE, gang) and gang.fighters.count() == 8  # no Familiar here
+    client.force_login(owner)
+    assert client.get(status)["Location"] == gang.get_absolute_url()
+    _run_worker()  # nothing imported twice
+    assert Gang.objects.filter(owner=owner).count() == 1
+
+
+def test_a_large_file_the_worker_refuses_says_why(
+    client, loaded_content, make_user, django_capture_on_commit_callbacks
+):
+    from gangs import yaktribe_background
+    from gangs.models import ImportState
+
+    owner = make_user()
+    raw = fixture("genestealer-cult.json").replace(b'"Genestealer Cult"', b'"No Such Gang List"')
+    with django_capture_on_commit_callbacks(execute=True):  # the import's task queued when the row is committed
+        job = yaktribe_background.yaktribe_import_queue(owner=owner, raw=raw, choices={}, token="t" * 64)
+    _run_worker()
+    job.refresh_from_db()
+    assert job.state == ImportState.REFUSED and "no 2018+ gang list is called" in job.problems[0]
+    client.force_login(owner)
+    page = client.get(reverse("gangs:yaktribe-import-status", args=[job.pk])).content.decode()
+    assert "Nothing was imported" in page and "No Such Gang List" in page and not Gang.objects.exists()
+
+
+def test_a_hostile_file_is_refused_before_it_is_queued(loaded_content, make_user):
+    from gangs import yaktribe_background
+    from gangs.models import YakTribeImport
+
+    with pytest.raises(ValidationError):
+        yaktribe_background.yaktribe_import_queue(owner=make_user(), raw=b'{"gang": [[[[[[[[1]]]]]]]]}', choices={},
+                                                  token="h" * 64)  # fmt: skip
+    assert not YakTribeImport.objects.exists()

@@ -263,3 +263,25 @@ def test_a_webhook_removed_before_the_send_fails_it_at_once(club, receiver):
         DeliveryStatus.FAILED, 1, "The campaign has no webhook any more."
     )  # fmt: skip
     assert receiver.texts == []
+
+
+def test_a_player_stops_mail_from_one_campaign_and_keeps_the_others(club, receiver, client):
+    alice, campaign = club["users"]["alice"], club["campaign"]
+    other = campaigns.campaign_create(user=alice, edition="n18", name="Ash Wastes", starting_credits=1000)
+    client.force_login(alice)
+    url = reverse("notifications:mail-choice")
+    page = client.get(url).content.decode()
+    assert "Dust Falls" in page and "Ash Wastes" in page
+    assert client.post(url, {"campaign_events": "on", "muted": [campaign.pk]}).status_code == 302
+    assert services._readers({campaign.pk, other.pk}) == {other.pk: {alice.pk}}
+    campaigns.cycle_advance(campaign=campaign)
+    run_worker()
+    assert len(receiver.texts) == 1 and mail.outbox == []  # Discord still told; alice not mailed
+    # A stale choice (a campaign not hers) is refused in the game's words, nothing changed.
+    response = client.post(url, {"campaign_events": "on", "muted": [other.pk + 1000]})
+    assert response.status_code == 200 and "That choice is not on offer now" in response.content.decode()
+    assert list(alice.mail_mutes.values_list("campaign_id", flat=True)) == [campaign.pk]
+    # Mail from it again.
+    client.post(url, {"campaign_events": "on"})
+    assert not alice.mail_mutes.exists()
+    assert alice.pk in services._readers({campaign.pk})[campaign.pk]

@@ -87,6 +87,9 @@ class Context:
     outlaw: bool = False
     dome_runners: int = 0
     killed_in_battle: int = 0
+    # The campaign's house rule that pays income in place of the rules' (campaigns.services.house_rules), in words;
+    # "" when the rules' income stands.
+    income_rule: str = ""
 
     def name(self, fighter_id: str) -> str:
         info = self.fighters.get(fighter_id) or self.captives.get(fighter_id)
@@ -127,6 +130,18 @@ class Step:
     dice: Callable[[Context, dict], str]
     run: Callable[[Context, dict, DiceSource, dict], StepOutcome]
     fields: Callable[[Context, dict], list[Field]] = lambda ctx, fighters: []
+
+
+def house_income(ctx: Context, out: StepOutcome) -> StepOutcome:
+    """The income step's credits left to the campaign's house rule that replaces the rules' income
+    (``ctx.income_rule``; it pays when the sequence is applied). The territories' dice and what else they give
+    (Reputation, a recruit, a fighter struck) stand: the rule replaces credits only."""
+    replaced = [e for e in out.effects if e["op"] == "credits"]
+    if ctx.income_rule and replaced:
+        out.effects = [e for e in out.effects if e["op"] != "credits"]
+        total = sum(e["amount"] for e in replaced)
+        out.line("House rule", f"{ctx.income_rule}, in place of the {total} credits of the rules' income above")
+    return out
 
 
 def since(dice: DiceSource, mark: int) -> list[dict]:

@@ -15,6 +15,7 @@ from postbattle.engine.base import (
     ResultInfo,
     Step,
     StepOutcome,
+    house_income,
     injure,
     roster_step,
     since,
@@ -139,7 +140,7 @@ def _classic_income(ctx: Context, fighters: dict, dice: DiceSource, choices: dic
     out.line("Income chart", text)
     if profit["profit"]:
         out.effect("credits", amount=profit["profit"], reason=f"Income chart: {text} ({profit['source']})", dice=rolled)
-    return out
+    return house_income(ctx, out)
 
 
 CLASSIC_SOURCE = "rulebook.classic.campaign (S3 classic rulebook pp84-92 as scanned, Hivemind.NET, fan references)"

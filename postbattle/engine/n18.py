@@ -16,6 +16,7 @@ from postbattle.engine.base import (
     Step,
     StepOutcome,
     by_attack,
+    house_income,
     injure,
     injury_effects,
     roster_step,
@@ -169,7 +170,7 @@ def _n18_income(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) -
                        dice=since(dice, mark)[:1])  # fmt: skip
     if not ctx.territories:
         out.line("Collect Income", "The gang holds no territory.")
-    return out
+    return house_income(ctx, out)
 
 
 def _n18_income_fields(ctx: Context, fighters: dict) -> list[Field]:
