@@ -17,6 +17,8 @@ def statline(fighter: FighterType) -> str:
     return " ".join(value.rstrip('"+') for _, value in fighter.statline)
 
 
+OUTLAW = ["helot-chaos-cult", "corpse-grinder-cult", "genestealer-cult", "underhive-outcasts"]
+
 # (slug, cost, stat line M WS BS S T W I A Ld Cl Wil Int, who may recruit it) — N2/N12/N13, checked against G1 where
 # it has them (the notes of each record say which).
 NEW_TYPES = [
@@ -30,6 +32,8 @@ NEW_TYPES = [
     ("gang-additions-vartijan-exo-driller", 250, "4 4 3 4 5 3 5 2 7 6 6 7", ["ironhead-squat-prospectors"]),
     ("gang-additions-ash-wastes-arachni-rig", 360, "5 4 4 5 4 3 4 2 5 5 8 5", ["van-saar"]),
     ("gang-additions-piscean-spektor", 205, "5 3 5 4 4 3 3 4 7 6 6 8", ["delaque"]),
+    ("gang-additions-claim-jumper", 60, "4 3 4 3 4 1 4 2 7 6 6 5", ["ironhead-squat-prospectors"]),
+    ("gang-additions-heretek", 40, "5 5 4 3 3 1 4 1 9 7 7 5", OUTLAW),
     (
         "gang-additions-warp-horror",
         210,
@@ -47,7 +51,7 @@ def test_the_fighter_types_that_were_missing_load_with_price_and_stat_line(
     assert (fighter.cost, statline(fighter)) == (cost, stats)
     assert fighter.sources
     if recruited_by is not None:
-        assert fighter.category == "brute" and fighter.recruited_by == recruited_by
+        assert fighter.is_addition and fighter.recruited_by == recruited_by
 
 
 def test_delaque_has_one_leader_psyker_or_not(loaded_content):
@@ -102,3 +106,11 @@ def test_every_special_ammunition_names_the_weapons_it_fits(loaded_content):
     for item in ammunition:
         assert item.fits and set(item.fits) <= weapons, item.slug
     assert Equipment.objects.get(slug="stub-gun-dumdum-rounds").fits == ["stub-gun", "ironhead-stub-gun"]
+
+
+def test_the_claim_jumper_comes_with_its_techmite_and_fights_in_the_crew(loaded_content):
+    jumper = FighterType.objects.get(slug="gang-additions-claim-jumper")
+    kit = {e.equipment.slug for e in jumper.equipment_list.filter(is_included=True).select_related("equipment")}
+    assert {"gem-extractor", "ironhead-autopistol", "power-fist", "techmite-autoveyor"} <= kit
+    assert any(rule.startswith("Part of the Crew") for rule in jumper.special_rules)
+    assert Equipment.objects.get(slug="techmite-autoveyor").beast["stats"]["Int"] == 6
