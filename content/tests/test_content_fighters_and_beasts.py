@@ -78,6 +78,9 @@ def test_the_chaos_spawn_joins_in_place_of_a_fallen_fighter(loaded_content):
         ("grapplehawk", 90, {"M": 8, "WS": 4, "BS": None, "A": 2}),
         ("necromundan-giant-rat", 50, {"M": 6, "Ld": 10, "Int": 9}),
         ("ripperjack", 70, {"M": 7, "BS": 6, "W": 2}),
+        ("cephalopod-spekter", 100, {"Int": 4, "Cl": 5}),
+        ("chaos-familiar", 25, {"BS": None, "I": 2}),
+        ("hardcase-cyber-mastiff", 130, {"WS": 3, "T": 4, "A": 2}),
     ],
 )
 def test_exotic_beasts_carry_their_own_card(loaded_content, slug, cost, stats):
@@ -114,3 +117,16 @@ def test_the_claim_jumper_comes_with_its_techmite_and_fights_in_the_crew(loaded_
     assert {"gem-extractor", "ironhead-autopistol", "power-fist", "techmite-autoveyor"} <= kit
     assert any(rule.startswith("Part of the Crew") for rule in jumper.special_rules)
     assert Equipment.objects.get(slug="techmite-autoveyor").beast["stats"]["Int"] == 6
+
+
+@pytest.mark.parametrize(
+    ("owner", "beast", "cost"),
+    [
+        ("delaque-psy-gheist", "psychoteric-wyrm", 70),
+        ("delaque-nacht-ghul-psyker", "cephalopod-spekter", 100),
+        ("helot-chaos-cult-witch", "chaos-familiar", 25),
+        ("palanite-enforcers-palanite-sergeant", "hardcase-cyber-mastiff", 130),
+    ],
+)
+def test_gang_list_beasts_are_on_their_owners_lists(loaded_content, owner, beast, cost):
+    assert FighterTypeEquipment.objects.get(fighter_type__slug=owner, equipment__slug=beast).cost == cost
