@@ -20,7 +20,16 @@ from content.models import Edition, EquipmentKind, FighterCategory, FighterType,
 from content.printed import Glossary, PrintedProfile, Term, equipment_rules, glossary_for, printed_weapon
 from content.versioning import content_version_subquery
 from gangs.cache import FRAGMENT_SECONDS, fragment_key
-from gangs.models import ON_ROSTER, Fighter, FighterSkill, FighterStatus, Gang, LedgerEntry, Purchase
+from gangs.models import (
+    ON_ROSTER,
+    STATS_BY_EDITION,
+    Fighter,
+    FighterSkill,
+    FighterStatus,
+    Gang,
+    LedgerEntry,
+    Purchase,
+)
 from gangs.services import classic_advances_due, composition_problems
 from gangs.stats import StatValue, stat_line
 from rulebook import gang_rules
@@ -251,9 +260,11 @@ TARGET_CODES = {"WS", "BS", "I", "Ld", "Cl", "Wil", "Int"}
 
 def beast_card(purchase: Purchase, glossary: Glossary) -> BeastCard:
     card = purchase.equipment.beast
+    # In card order, whatever order the database keeps the keys in (PostgreSQL's jsonb sorts them).
+    values = [(code, card["stats"].get(code)) for code in STATS_BY_EDITION[purchase.equipment.edition]]
     stats = [
         BeastStat(code, "-" if v is None else f'{v}"' if code == "M" else f"{v}+" if code in TARGET_CODES else str(v))
-        for code, v in card["stats"].items()
+        for code, v in values
     ]
     return BeastCard(purchase, stats, list(card.get("weapons", [])), glossary.terms(card.get("rules", [])))
 

@@ -4,6 +4,7 @@ into a battle is a dose used up (issue 25)."""
 import pytest
 from django.core.exceptions import ValidationError
 
+from battles.display import fighter_rows
 from battles.roster import snapshot
 from battles.services.start import battle_start
 from content.models import Equipment, EquipmentCategory, EquipmentKind, WeaponProfile
@@ -156,3 +157,5 @@ def test_a_chem_taken_into_a_battle_is_a_dose_used_up(make_gang, make_fighter):
     (entry,) = gang.ledger.filter(kind=LedgerKind.EQUIPMENT, data__chem_taken=True)
     assert entry.fighter == ganger and entry.data["battle_session"] == battle.pk
     assert "one dose" in entry.reason and "addicted" in entry.data["side_effect"]
+    (row,) = [r for r in fighter_rows(list(battle.fighters.all()), (), "n18") if r["fighter"].fighter_id == ganger.pk]
+    assert row["chems"]["taken"] == ["'Slaught"]
