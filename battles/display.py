@@ -227,6 +227,7 @@ def fighter_rows(
             "stats": stat_words(f.stats, edition),
             "armour": armour_words(f),
             "not_applied": f.profile.get("not_applied", []),
+            "chems": f.profile.get("chems"),
             "activated": activated(f, edition),
             "actions": fighter_actions(f, edition, battle_pk, enemy_down) if battle_pk else [],
             "can_move": bool(battle_pk) and edition == "n18" and f.ready and f.condition == Condition.ACTIVE,

@@ -122,19 +122,30 @@ def snapshot_of(*, edition: str, fighter_type, stats: dict, purchases: list, ski
     they change: ``rulebook.n18.skills``), every other skill in ``not_applied`` with the reason, and
     ``group_activation``, how many friends the fighter may bring in a Group Activation. Classic: the engine models no
     skill, so each is in ``not_applied``."""
+    carried = {p.equipment.slug for p in purchases if p.equipment.kind == EquipmentKind.WEAPON}
     weapons = [
         weapon_entry(edition, purchase)
         for purchase in purchases
-        if purchase.equipment.kind == EquipmentKind.WEAPON and purchase.equipment.profiles.all()
+        if purchase.equipment.kind == EquipmentKind.WEAPON
+        and purchase.equipment.profiles.all()
+        # Special ammunition is fired from its weapon: without one it stays out of the Shoot menu.
+        and (not purchase.equipment.fits or carried & set(purchase.equipment.fits))
     ]
     out = {"type": fighter_type.name, "category": fighter_type.category, "group_activation": 0}
-    chems = [p.equipment for p in purchases if p.equipment.category == EquipmentCategory.CHEM]
+    # One dose of each chem carried is taken before the battle (a second dose of it waits for another battle).
+    chems = list(
+        {p.equipment.slug: p.equipment for p in purchases if p.equipment.category == EquipmentCategory.CHEM}.values()
+    )
     if chems:
         # A chem the fighter carries is taken before the battle begins: for this battle its effect is in the stat
         # line every query reads.
         stats, given, notes = kit.under_chems(stats, [c.slug for c in chems])
         skills = skills + [s for s in given if s not in skills]
-        out["chems"] = {"taken": [c.name for c in chems], "notes": notes}
+        out["chems"] = {
+            "taken": [c.name for c in chems],
+            "notes": notes,
+            "side_effects": kit.side_effects([c.slug for c in chems]),
+        }
     armour = armour_entry(edition, [p.equipment for p in purchases])
     if edition == Edition.N18:
         out["group_activation"] = n18_skills.group_activation(fighter_type.special_rules or [], skills)

@@ -263,6 +263,14 @@ class Equipment(ContentRecord):
     # Not "save": a field of that name would hide Model.save().
     armour_save = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Armour save on a D6 (6 for 6+).")
     special_rules = models.JSONField(default=list, blank=True, help_text="Classic special rules by name.")
+    fits = models.JSONField(
+        default=list, blank=True, help_text="Special ammunition: the slugs of the weapons it is fired from."
+    )
+    beast = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text='An Exotic Beast\'s own card: {"stats": {...}, "weapons": [...], "rules": [...]} ("-" stored as null).',
+    )
 
     class Meta(ContentRecord.Meta):
         verbose_name_plural = "equipment"

@@ -44,6 +44,7 @@ def card_lines(row: FighterRow) -> float:
     lines = 2.5 + 2.5 + weapon_lines(row)  # name and type; the stat line's two rows
     lines += 2 + bool(row.rules) * 2  # wargear and injuries; the fighter's rules take two lines
     lines += 1 + sum(2 if skill.summary else 0.5 for skill in row.skills)
+    lines += sum(1 + 2.5 + 1 + bool(beast.rules) for beast in row.beasts)  # name, stat line, weapons, rules
     return lines + 4  # the XP boxes and at least two lines of notes
 
 

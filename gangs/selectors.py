@@ -21,7 +21,16 @@ from content.printed import Glossary, PrintedProfile, Term, equipment_rules, glo
 from content.versioning import content_version_subquery
 from gangs.cache import FRAGMENT_SECONDS, fragment_key
 from gangs.campaign_facts import campaign_facts
-from gangs.models import ON_ROSTER, Fighter, FighterSkill, FighterStatus, Gang, LedgerEntry, Purchase
+from gangs.models import (
+    ON_ROSTER,
+    STATS_BY_EDITION,
+    Fighter,
+    FighterSkill,
+    FighterStatus,
+    Gang,
+    LedgerEntry,
+    Purchase,
+)
 from gangs.services import classic_advances_due, composition_problems, move_targets
 from gangs.stats import StatValue, stat_line
 from rulebook import gang_rules
@@ -227,6 +236,8 @@ class Carried:
     purchase: Purchase
     profiles: list[PrintedProfile] = field(default_factory=list)
     rules: list[Term] = field(default_factory=list)
+    # Shown beside the name: special ammunition whose weapon the fighter no longer carries.
+    note: str = ""
 
     @property
     def equipment(self):
@@ -237,12 +248,52 @@ class Carried:
         return self.purchase.equipment.name
 
 
+@dataclass(frozen=True)
+class BeastStat:
+    """One characteristic of an Exotic Beast's card, as the stat line template reads it ("-" where none)."""
+
+    code: str
+    shown: str
+    changed: bool = False
+    changes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class BeastCard:
+    """An Exotic Beast its owner bought (2023 Core Rulebook, Exotic Beasts: wargear on the owner's card, with a
+    fighter card of its own): shown under its owner with its stat line, weapons and rules."""
+
+    purchase: Purchase
+    stats: list[BeastStat]
+    weapons: list[str]
+    rules: list[Term]
+
+    @property
+    def name(self) -> str:
+        return self.purchase.equipment.name
+
+
+TARGET_CODES = {"WS", "BS", "I", "Ld", "Cl", "Wil", "Int"}
+
+
+def beast_card(purchase: Purchase, glossary: Glossary) -> BeastCard:
+    card = purchase.equipment.beast
+    # In card order, whatever order the database keeps the keys in (PostgreSQL's jsonb sorts them).
+    values = [(code, card["stats"].get(code)) for code in STATS_BY_EDITION[purchase.equipment.edition]]
+    stats = [
+        BeastStat(code, "-" if v is None else f'{v}"' if code == "M" else f"{v}+" if code in TARGET_CODES else str(v))
+        for code, v in values
+    ]
+    return BeastCard(purchase, stats, list(card.get("weapons", [])), glossary.terms(card.get("rules", [])))
+
+
 @dataclass
 class FighterRow:
     fighter: Fighter
     stats: list[StatValue]
     weapons: list[Carried] = field(default_factory=list)
     wargear: list[Carried] = field(default_factory=list)
+    beasts: list[BeastCard] = field(default_factory=list)
     rules: list[Term] = field(default_factory=list)
     value: int = 0
     advances_due: int = 0
@@ -330,12 +381,32 @@ def carried(purchase: Purchase, glossary: Glossary) -> Carried:
 CLASSIC_KNIFE = "knife"
 
 
+def ammunition_under_weapons(weapons: list[Carried]) -> list[Carried]:
+    """The weapons in their order, each special ammunition right under the first weapon it fits; ammunition whose
+    weapon the fighter no longer carries comes last, saying so (it is not fired: battles.roster leaves it out)."""
+    loads = [item for item in weapons if item.equipment.fits]
+    ordered, unloaded = [], []
+    for item in weapons:
+        if item.equipment.fits:
+            continue
+        ordered.append(item)
+        for ammo in [a for a in loads if item.equipment.slug in a.equipment.fits]:
+            ordered.append(ammo)
+            loads.remove(ammo)
+    for ammo in loads:
+        unloaded.append(replace(ammo, note="no weapon it fits: not fired"))
+    return ordered + unloaded
+
+
 def fighter_row(gang: Gang, fighter: Fighter, purchases: list[Purchase], glossary: Glossary) -> FighterRow:
     """A fighter as the roster shows them; ``fighter`` comes from :func:`fighters_queryset`."""
     row = FighterRow(fighter, stat_line(fighter), rules=glossary.terms(fighter.fighter_type.special_rules))
     for purchase in purchases:
         item = carried(purchase, glossary)
         (row.weapons if item.profiles or purchase.equipment.kind == EquipmentKind.WEAPON else row.wargear).append(item)
+        if purchase.equipment.beast:
+            row.beasts.append(beast_card(purchase, glossary))
+    row.weapons = ammunition_under_weapons(row.weapons)
     rated = gang_rules.RatedFighter(
         cost=fighter.cost,
         equipment=sum(p.price for p in purchases),

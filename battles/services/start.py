@@ -12,6 +12,7 @@ from battles.roster import fighter_prefetch, snapshot
 from battles.rules import edition_rules
 from battles.services.state import battle_state, locked, log_action, save_state
 from gangs.models import AVAILABLE_FOR_BATTLE, Fighter, Gang
+from gangs.services.equipment import take_chem_doses
 from rulebook import gang_rules
 from rulebook.dice import DiceSource, RandomDice
 
@@ -152,6 +153,7 @@ def battle_start(
             raise ValidationError(f"{gang.name}: fighters {missing} are not available for battle.")
         rows += [_in_play(battle, side, by_id[pk], order) for order, pk in enumerate(crews[side]["fighters"])]
     BattleFighter.objects.bulk_create(rows)
+    take_chem_doses(fighters=[row.fighter for row in rows], battle=battle, actor=started_by)
     return battle
 
 
@@ -209,6 +211,7 @@ def battle_reinforce(
         purpose = f"Reinforcement {len(arriving) + 1} of {count} among {len(pool)}"
         arriving.append(_in_play(battle, side, pool.pop(pick_index(len(pool), dice, purpose)), order + len(arriving)))
     BattleFighter.objects.bulk_create(arriving)
+    take_chem_doses(fighters=[row.fighter for row in arriving], battle=battle, actor=actor)
     names = ", ".join(f.name for f in arriving) or "nobody: no fighter left to send"
     words = f"Reinforcements for {battle.gang(side).name}: {names}"
     save_state(battle, fighters, before)

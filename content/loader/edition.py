@@ -74,11 +74,13 @@ class EditionLoader(RowWriter):
                     # The rules engine keeps other tables beside the content; they are not ours to load.
                     self.report.skipped_files.add(f"{self.edition}/{path.name}")
         # Order matters: lists name equipment, access names skill tables, house tables name houses.
+        self.ammunition: list[tuple[Field, list[str]]] = []
         for root in kinds["equipment"]:
             self.load_equipment(root)
         for root in kinds["houses"]:
             extras = root.get("equipment", dict, required=False, default={})
             self.load_equipment(Field(root.path, "equipment", extras))
+        self.check_ammunition()
         houses = [house for root in kinds["houses"] for house in self.load_houses(root)]
         for root in kinds["skills"]:
             self.load_skills(root)
@@ -100,9 +102,11 @@ class EditionLoader(RowWriter):
             category = record.get("category", str)
             if category not in WEAPON_CATEGORIES[self.edition]:
                 record.fail("category", f"{category!r} is not a {self.edition} weapon category")
-            row = self.upsert(
-                Equipment, record.identity(), self.item_values(record, EquipmentKind.WEAPON, category), record
-            )
+            values = self.item_values(record, EquipmentKind.WEAPON, category)
+            values["fits"] = record.strings("fits")
+            if values["fits"]:
+                self.ammunition.append((record, values["fits"]))
+            row = self.upsert(Equipment, record.identity(), values, record)
             if row is not None:
                 profiles = record.children("profiles", required=True)
                 if not profiles:
@@ -117,7 +121,36 @@ class EditionLoader(RowWriter):
             category = record.get("category", str, required=False) or EquipmentCategory.WARGEAR
             if category not in WARGEAR_CATEGORIES or (self.edition == Edition.CLASSIC and category != "wargear"):
                 record.fail("category", f"{category!r} is not a {self.edition} wargear category")
-            self.upsert(Equipment, record.identity(), self.item_values(record, EquipmentKind.WARGEAR, category), record)
+            values = self.item_values(record, EquipmentKind.WARGEAR, category)
+            values["beast"] = self.beast_card(record, category)
+            self.upsert(Equipment, record.identity(), values, record)
+
+    def beast_card(self, record: Field, category: str) -> dict:
+        """An Exotic Beast's card: its stat line (a characteristic printed "-" is null), weapons and rules, as text
+        shown under its owner. Only an exotic beast has one."""
+        card = record.get("beast", dict, required=False)
+        if card is None:
+            return {}
+        if category != EquipmentCategory.EXOTIC_BEAST:
+            record.fail("beast", "only an exotic_beast has a beast card")
+        place = Field(record.path, f"{record.where}.beast", card)
+        stats = place.get("stats", dict)
+        codes = list(N18_STATS if self.edition == Edition.N18 else CLASSIC_STATS)
+        if set(stats) != set(codes) or not all(v is None or (type(v) is int and 0 < v < 100) for v in stats.values()):
+            place.fail("stats", f"must give {', '.join(codes)}, each a number or null")
+        return {
+            "stats": {code: stats[code] for code in codes},
+            "weapons": place.strings("weapons"),
+            "rules": place.strings("rules"),
+        }
+
+    def check_ammunition(self) -> None:
+        """Special ammunition names the weapons it is fired from: each must be a weapon of the edition."""
+        weapons = {slug for slug, row in self.existing[Equipment].items() if row.kind == EquipmentKind.WEAPON}
+        for record, fits in self.ammunition:
+            unknown = [slug for slug in fits if slug not in weapons]
+            if unknown:
+                record.fail("fits", f"names no weapon of {self.edition}: {', '.join(unknown)}")
 
     def item_values(self, record: Field, kind: str, category: str) -> dict:
         return {

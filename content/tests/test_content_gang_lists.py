@@ -25,7 +25,7 @@ def loaded_content(module_content, db):
 GANG_LISTS = {
     "palanite-enforcers": 9,
     "genestealer-cult": 8,
-    "helot-chaos-cult": 5,
+    "helot-chaos-cult": 6,
     "corpse-grinder-cult": 4,
     "ash-waste-nomads": 7,
     "ironhead-squat-prospectors": 5,
@@ -47,9 +47,13 @@ def test_every_gang_list_is_loaded_with_its_fighter_types_lists_and_rules(loaded
         assert house.sources and all(t.sources for t in house.fighter_types.all()), slug
         categories = set(house.fighter_types.values_list("category", flat=True))
         assert {"leader", "champion", "ganger"} <= categories, slug
-        # Every fighter can buy something from its list (Trading Post items or the gang's own).
-        for fighter in house.fighter_types.all():
+        # Every fighter can buy something from its list (Trading Post items or the gang's own), but the Chaos
+        # Spawn, which never carries anything.
+        for fighter in house.fighter_types.exclude(slug__in=NEVER_ARMED):
             assert fighter.equipment_list.exists(), fighter.slug
+
+
+NEVER_ARMED = {"helot-chaos-cult-chaos-spawn"}
 
 
 # (fighter type slug, cost, stat line M WS BS S T W I A Ld Cl Wil Int) — three per gang, N8 checked against G1/G2.

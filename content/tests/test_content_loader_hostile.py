@@ -46,3 +46,33 @@ def test_a_missing_data_folder_is_named(tmp_path):
 def test_a_folder_without_editions_is_named(tmp_path):
     with pytest.raises(CommandError, match="holds no edition folder \\(classic/, n18/\\)"):
         call_command("load_content", data_dir=tmp_path)
+
+
+# Special ammunition and Exotic Beasts' cards (issue 25).
+def n18_armoury(**kinds) -> dict:
+    return {"n18/trading_post.json": {"edition": "n18", "sources": {"T": "test"}, **kinds}}
+
+
+def test_ammunition_for_an_unknown_weapon_is_refused(write_data):
+    rounds = {
+        "slug": "ray-gun-rounds",
+        "name": "Ray gun: rounds",
+        "category": "ammo",
+        "cost": 5,
+        "fits": ["ray-gun"],
+        "profiles": [{"name": "rounds", "short_range": 4, "long_range": 8, "strength": 3, "damage": 1}],
+    }
+    with pytest.raises(ContentFileError, match=r"fits: names no weapon of n18: ray-gun"):
+        load_content(data_dir=write_data(n18_armoury(weapons=[rounds])))
+
+
+def test_a_beast_card_must_give_every_characteristic(write_data):
+    rat = {"slug": "odd-rat", "name": "Odd rat", "category": "exotic_beast", "cost": 5, "beast": {"stats": {"M": 5}}}
+    with pytest.raises(ContentFileError, match=r"wargear\[0\]\.beast\.stats: must give M, WS"):
+        load_content(data_dir=write_data(n18_armoury(wargear=[rat])))
+
+
+def test_only_an_exotic_beast_has_a_card(write_data):
+    rope = {"slug": "rope", "name": "Rope", "cost": 5, "beast": {"stats": {}}}
+    with pytest.raises(ContentFileError, match=r"beast: only an exotic_beast has a beast card"):
+        load_content(data_dir=write_data(n18_armoury(wargear=[rope])))

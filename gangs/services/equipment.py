@@ -181,6 +181,9 @@ def buyable_equipment(gang: Gang, fighter: Fighter | None, with_rare: bool = Fal
     # Asked only when something Rare or Illegal is on offer at all: a query the Common-only case does not need.
     rare = any(item.list_price is None and not trading_post_allows(gang.edition, item) for item in found)
     level = trading_post_level(gang) if rare and not list_only else None
+    # Special ammunition is offered only for a weapon the fighter carries (never to the Stash).
+    weapons = carried_weapons(fighter) if fighter is not None and any(i.fits for i in found) else set()
+    found = [item for item in found if not item.fits or set(item.fits) & weapons]
     offers = []
     for item in found:
         if item.slug in banned:
@@ -235,6 +238,8 @@ def purchase_buy(
         )
         quote = (equipment.cost, "list price, by override")
     price, where = quote
+    if refusal := ammunition_refusal(fighter, equipment):
+        raise ValidationError(refusal)
     fitted = _bionic_fit(fighter, equipment, bionic_choice) if equipment.category == EquipmentCategory.BIONIC else {}
     purchase = Purchase.objects.create(gang=gang, fighter=fighter, equipment=equipment, price=price)
     data = {"purchase": purchase.pk, "equipment": equipment.slug, "price": price}
@@ -289,6 +294,27 @@ def _keep_fitted_bionic(purchase: Purchase) -> None:
         raise ValidationError(
             f"The {purchase.equipment.name} is fitted to {purchase.fighter.name} and stays with them."
         )
+
+
+def carried_weapons(fighter: Fighter) -> set[str]:
+    """The slugs of the weapons a fighter carries (one query)."""
+    return set(fighter.purchases.filter(equipment__kind=EquipmentKind.WEAPON).values_list("equipment__slug", flat=True))
+
+
+def ammunition_refusal(fighter: Fighter | None, equipment: Equipment, weapons: set[str] | None = None) -> str:
+    """Why this fighter (or the Stash) may not take this special ammunition, or "" when it may. Special ammunition
+    is loaded into a weapon the fighter carries (2023 Core Rulebook, Armoury, Special Ammunition: it is bought for a
+    weapon); ``weapons`` are the fighter's weapon slugs when the caller has them."""
+    if equipment.category != EquipmentCategory.AMMO or not equipment.fits:
+        return ""
+    names = " or ".join(
+        Equipment.objects.filter(edition=equipment.edition, slug__in=equipment.fits).values_list("name", flat=True)
+    )
+    if fighter is None:
+        return f"{equipment.name} is bought for a fighter who carries a {names}, not for the Stash."
+    if set(equipment.fits) & (carried_weapons(fighter) if weapons is None else weapons):
+        return ""
+    return f"{fighter.name} carries no {names}: the {equipment.name} is fired from one."
 
 
 def sale_value(gang: Gang, purchase: Purchase, dice: DiceSource) -> tuple[int, str, list]:
@@ -394,6 +420,12 @@ def move_targets(gang: Gang, purchases: list[Purchase]) -> dict[int, list[Fighte
         fighters.setdefault(row.pk, row)
         if row.listed_item is not None:
             listed.add((row.pk, row.listed_item))
+    armed: dict[int, set[str]] = {}
+    if any(p.equipment.fits for p in purchases):
+        # Special ammunition goes only to a fighter carrying a weapon it fits (one more query, when there is any).
+        held = Purchase.objects.filter(gang=gang, fighter__isnull=False, equipment__kind=EquipmentKind.WEAPON)
+        for fighter_id, slug in held.values_list("fighter_id", "equipment__slug"):
+            armed.setdefault(fighter_id, set()).add(slug)
     targets = {}
     for purchase in purchases:
         item = purchase.equipment
@@ -402,6 +434,7 @@ def move_targets(gang: Gang, purchases: list[Purchase]) -> dict[int, list[Fighte
         targets[purchase.pk] = [
             f for f in fighters.values()
             if f.pk != purchase.fighter_id and usable and (open_market or (f.pk, item.pk) in listed)
+            and (not item.fits or set(item.fits) & armed.get(f.pk, set()))
         ]  # fmt: skip
     return targets
 
@@ -423,6 +456,8 @@ def purchase_move(*, purchase: Purchase, fighter: Fighter | None, actor) -> Purc
         require_on_roster(fighter, "take equipment")
         if price_now(gang, purchase.equipment, fighter) is None:
             raise ValidationError(f"{purchase.equipment.name} is not on {fighter.name}'s equipment list.")
+        if refusal := ammunition_refusal(fighter, purchase.equipment):
+            raise ValidationError(refusal)
     source = purchase.fighter.name if purchase.fighter else "the Stash"
     target = fighter.name if fighter else "the Stash"
     purchase.fighter = fighter
@@ -436,3 +471,48 @@ def purchase_move(*, purchase: Purchase, fighter: Fighter | None, actor) -> Purc
         actor=actor,
     )
     return purchase
+
+
+CHEM_DOSE_SOURCE = (
+    "Necromunda Core Rulebook (2023), Chems, Chem Suppliers (necrovox copy): a chem bought is one dose, used once and "
+    "then gone; taken before the battle, its effect lasts the battle"
+)
+
+
+def take_chem_doses(*, fighters: list[Fighter], battle, actor) -> list[LedgerEntry]:
+    """The fighters brought into a battle take one dose of each chem they carry before it begins (the battle's
+    snapshot applies its effect, ``battles.roster``): each dose is used up, the item leaving the fighter with a
+    ledger entry that names the chem, its side effect (``rulebook.n18.kit``) and the battle. ``battle`` is the
+    assistant's session; the entry names its campaign battle, if any. The caller holds the gangs' locks."""
+    doses = (
+        Purchase.objects.select_for_update(of=("self",))
+        .filter(fighter__in=[f.pk for f in fighters], equipment__category=EquipmentCategory.CHEM)
+        .select_related("equipment", "fighter", "gang")
+        .order_by("pk")
+    )
+    entries, taken = [], set()
+    for purchase in doses:
+        if (purchase.fighter_id, purchase.equipment_id) in taken:
+            continue  # one dose of a chem a battle: the next waits for another
+        taken.add((purchase.fighter_id, purchase.equipment_id))
+        chem = purchase.equipment
+        entries.append(
+            ledger_record(
+                gang=purchase.gang,
+                fighter=purchase.fighter,
+                kind=Kind.EQUIPMENT,
+                description=f"{purchase.fighter.name} took a dose of {chem.name} before the battle: used up",
+                reason=CHEM_DOSE_SOURCE,
+                data={
+                    "equipment": chem.slug,
+                    "price": purchase.price,
+                    "chem_taken": True,
+                    "battle_session": battle.pk,
+                    "side_effect": kit.CHEMS[chem.slug].side_effect if chem.slug in kit.CHEMS else "",
+                },
+                actor=actor,
+                battle=battle.campaign_battle,
+            )
+        )
+        purchase.delete()
+    return entries

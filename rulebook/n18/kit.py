@@ -13,8 +13,12 @@ it, read through the copy in the public repository yakuzadave/necroman_v2
   aortic supercharger: Enfeebled (T).
 - Chems last one battle. 'Slaught: Weapon Skill and Initiative become 2+ and Attacks +1. Spur: Movement +2 and
   Initiative 2+ (it may wear off in an End phase: 2D6 + Toughness of 10 or more). Frenzon gives Nerves of Steel,
-  True Grit, Unstoppable and Berserker, and makes the fighter's weapons Reckless. The others (Ghast, Icrotic Slime,
-  Kalma, Obscura, Stinger Mould) act through tests or the post-battle sequence and change no characteristic here.
+  True Grit, Unstoppable and Berserker, and makes the fighter's weapons Reckless. Icrotic Slime drops Leadership,
+  Intelligence and Willpower to 10+ while it lasts (its M, S, T, I, A and Cl checks are rolled at the table). The
+  others (Ghast, Kalma, Obscura, Stinger Mould) act through tests or the post-battle sequence and change no
+  characteristic here.
+- One chem bought is one dose, used once and then gone ("Chem Suppliers"). Each chem's side effect is in
+  :data:`CHEMS` (``side_effect``), in our words; more than one chem at once risks a bad reaction (:data:`MIXING`).
 """
 
 from __future__ import annotations
@@ -77,22 +81,64 @@ def bionic_restores(item: Bionic, lowered: dict[str, int], choice: str | None = 
 class Chem:
     add: tuple[tuple[str, int], ...] = ()  # characteristic, change (Movement and Attacks)
     best: tuple[tuple[str, int], ...] = ()  # target-number characteristic, the value it improves to
+    worst: tuple[tuple[str, int], ...] = ()  # target-number characteristic, the value it falls to at best
     skills: tuple[str, ...] = ()
     note: str = ""
+    side_effect: str = ""  # what the chem leaves behind, for the table and the post-battle sequence
 
 
 CHEMS = {
-    "slaught": Chem(add=(("A", 1),), best=(("WS", 2), ("I", 2))),
+    "slaught": Chem(
+        add=(("A", 1),),
+        best=(("WS", 2), ("I", 2)),
+        side_effect="Wrap-up: a failed Toughness check makes the fighter addicted (without a dose WS and I 5+, A 1; "
+        "with one WS and I 3+, no extra Attack) until they go into Recovery by choice after a battle",
+    ),
     "spur": Chem(
         add=(("M", 2),),
         best=(("I", 2),),
         note="in each End phase 2D6 + Toughness of 10 or more wears it off",
+        side_effect="none beyond wearing off: in each End phase 2D6 + Toughness of 10 or more ends it",
     ),
     "frenzon": Chem(
         skills=("Nerves of Steel", "True Grit", "Unstoppable", "Berserker"),
         note="all weapons Reckless; must move toward or charge the nearest enemy",
+        side_effect="Wrap-up: a Toughness check at +2 on the dice, failed, makes the fighter addicted (joins a crew only "
+        "with a dose) until 2D6x10 credits of anti-addiction chems are bought",
+    ),
+    "ghast": Chem(
+        note="on taking it a D6: 1 Insane, 2-5 a random Wyrd Power, 6 both",
+        side_effect="after the battle a Willpower test, failed: Willpower worsens by 1; a natural 12: Insane at the start "
+        "of every battle from now on",
+    ),
+    "icrotic-slime": Chem(
+        worst=(("Ld", 10), ("Int", 10), ("Wil", 10)),
+        note="on taking it a check each for M, S, T, I, A and Cl: each passed improves it by D3",
+        side_effect="after the battle 2D6: 2 the fighter dies, 3-11 Into Recovery, 12 a Lasting Injury roll (Bitter "
+        "Enmity, Captured, Critical Injury and Memorable Death re-rolled)",
+    ),
+    "kalma": Chem(
+        note="before each action 2D6 + Toughness: 11 or less the action is lost, 12 or more it wears off",
+        side_effect="none",
+    ),
+    "obscura": Chem(
+        note="moves the full distance rolled in a straight line; End phase 2D6 + Toughness of 12 or more may end it",
+        side_effect="once it wears off, one action per activation for the rest of the battle; Wrap-up: a failed "
+        "Toughness check makes the fighter addicted (joins a crew on a 4+) until 2D6x10 credits of anti-addiction chems",
+    ),
+    "stinger-mould": Chem(
+        note="used after a Lasting Injury roll (all but Memorable Death become Out Cold) or in the post-battle "
+        "sequence (5+ on a D6 undoes one Lasting Injury)",
+        side_effect="none",
     ),
 }
+
+# Taking a chem while under another: roll a D6; at or under the number of chems taken (this one counted) the fighter
+# goes Out of Action, into Recovery with no Lasting Injury roll. Starting a battle under two or more, the check is made
+# at the fighter's first activation (necrovox 17-chems.md, "Side Effects, Duration And Mixing Chems").
+MIXING = (
+    "under {count} chems: at their first activation a D6 of {count} or less takes them Out of Action (into Recovery)"
+)
 
 
 def chem(slug: str) -> Chem | None:
@@ -113,7 +159,18 @@ def under_chems(stats: dict[str, int], slugs: list[str]) -> tuple[dict[str, int]
         for code, value in item.best:
             if code in out:
                 out[code] = min(out[code], value)
+        for code, value in item.worst:
+            if code in out:
+                out[code] = max(out[code], value)
         skills += [s for s in item.skills if s not in skills]
         if item.note:
             notes.append(item.note)
+    taken = len({s for s in slugs if s in CHEMS})
+    if taken > 1:
+        notes.append(MIXING.format(count=taken))
     return out, skills, notes
+
+
+def side_effects(slugs: list[str]) -> list[str]:
+    """What each chem taken leaves behind, as "Name: effect" lines for the battle's record."""
+    return [f"{slug}: {CHEMS[slug].side_effect}" for slug in dict.fromkeys(slugs) if slug in CHEMS]

@@ -6,7 +6,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from rulebook.n18 import fighting, trading_post
+from rulebook.n18 import fighting, kit, trading_post
 from rulebook.n18.resolution import p_save
 from rulebook.query import Query
 from rulebook.tests.cli_answers import ok, refused
@@ -88,3 +88,27 @@ def test_pistols_carry_the_2023_sidearm_trait_and_the_old_name_still_means_it():
     old = {"name": "Old export's pistol", "short_range": 4, "long_range": 12, "strength": 3, "damage": 1,
            "ammo": "4+", "traits": ["Pistol"]}  # fmt: skip
     assert fighting.is_sidearm(trading_post.read_profile(Query({"weapon": old})))
+
+
+def test_every_trading_post_chem_has_its_side_effect():
+    assert set(kit.CHEMS) == {
+        "frenzon",
+        "ghast",
+        "icrotic-slime",
+        "kalma",
+        "obscura",
+        "slaught",
+        "spur",
+        "stinger-mould",
+    }
+    assert all(chem.side_effect for chem in kit.CHEMS.values())
+    assert kit.side_effects(["slaught", "slaught", "no-such-chem"]) == [f"slaught: {kit.CHEMS['slaught'].side_effect}"]
+
+
+def test_icrotic_slime_drops_the_mind_to_10_and_two_chems_risk_a_bad_reaction():
+    stats = {"M": 5, "WS": 4, "A": 1, "Ld": 7, "Int": 11, "Wil": 6}
+    out, _, notes = kit.under_chems(stats, ["icrotic-slime"])
+    assert (out["Ld"], out["Int"], out["Wil"]) == (10, 11, 10)
+    assert not any("D6 of" in note for note in notes)
+    out, _, notes = kit.under_chems(stats, ["icrotic-slime", "slaught"])
+    assert out["WS"] == 2 and "D6 of 2 or less" in notes[-1]
