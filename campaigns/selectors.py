@@ -245,8 +245,9 @@ def cached_campaign_page(campaign: Campaign) -> dict:
     if page is None:
         page = campaign_page(campaign)
         page["gangs"] = list(campaign_gangs(campaign))
-        page["rating_chart"] = charts.standing_chart(page["snapshots"], "rating")
-        page["reputation_chart"] = charts.standing_chart(page["snapshots"], "reputation")
+        taken = page.pop("snapshots")  # drawn into the charts: not kept twice
+        page["rating_chart"] = charts.standing_chart(taken, "rating")
+        page["reputation_chart"] = charts.standing_chart(taken, "reputation")
         page["house_rules_history"] = history(campaign)
         cache.set(key, page, FRAGMENT_SECONDS)
     return page

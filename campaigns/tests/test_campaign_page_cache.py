@@ -209,3 +209,5 @@ def test_a_viewer_is_never_served_anothers_controls(client, cache_backend, leagu
     client.force_login(league["gangs"]["alice"].owner)
     page = client.get(_page_url(league["campaign"])).content.decode()
     assert "Finish the campaign" not in page and "Remove</button>" not in page and "Dust Falls" in page
+    assign = reverse("campaigns:territory-assign", args=[league["campaign"].pk, league["held"].pk])
+    assert assign not in page and "Old Ruins" in page  # the territories drawn for players, not the arbitrator's

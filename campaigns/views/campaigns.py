@@ -81,10 +81,18 @@ def campaign_detail(request, pk: int):
     log_key = campaign_cache.page_key(campaign, "log", gang_id or "", kind)
     log_page = page_of(entries, request, LOG_PAGE_SIZE, param="log_page", cached_as=log_key)
     log = list(log_page)
+    shared = {
+        "campaign": campaign,
+        "log": log,
+        "log_form": log_form,
+        "log_page": log_page,
+        "log_key": log_key,
+        "page_key": campaign_cache.page_key(campaign),
+        "fragment_seconds": campaign_cache.FRAGMENT_SECONDS,
+    }
     if request.htmx and request.htmx.target == "campaign-log":
-        return render(request, "campaigns/campaign_detail.html#log", {"log": log, "log_form": log_form,
-                                                                     "log_page": log_page, "campaign": campaign})  # fmt: skip
-    context = {**page, "campaign": campaign, "access": access, "log": log, "log_form": log_form, "log_page": log_page,
+        return render(request, "campaigns/campaign_detail.html#log", shared)
+    context = {**page, **shared, "access": access,
                "is_arbitrator": access.is_arbitrator,
                "invite_url": request.build_absolute_uri(reverse("campaigns:campaign-join", args=[campaign.invite_token])),
                "my_gang_ids": access.gang_ids, "pairing_form": PairingForm(),

@@ -77,36 +77,84 @@ def bench_database(name: str):
             _pg(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)", server)
 
 
-def main() -> int:
-    with bench_database(BENCH_DB) as env:
-        _pages_and_load(env)
-        notifications_bench(PYTHON, BASE_DIR, env)
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m tools.bench")
+    parser.add_argument(
+        "--busy-site",
+        type=float,
+        metavar="SCALE",
+        default=None,
+        help="Also build a busy site's database (1 = the issue's 5,000 users, 20,000 gangs, 500 campaigns) and "
+        "measure its pages and load; 0.02 suits a shared machine.",
+    )
+    parser.add_argument("--busy-only", action="store_true", help="Only the busy site (with --busy-site).")
+    options = parser.parse_args(argv)
+    if not options.busy_only:
+        with bench_database(BENCH_DB) as env:
+            _pages_and_load(env)
+            notifications_bench(PYTHON, BASE_DIR, env)
+    if options.busy_site is not None:
+        with bench_database(BENCH_DB + "_busy") as env:
+            _busy_site(env, options.busy_site)
     return 0
+
+
+def _busy_site(env: dict, scale: float) -> None:
+    """The busy site (manage.py bench_busy_site), then the campaign, battle and roster pages under gunicorn, each
+    as a share of /healthz (the same figures as the small database's roster, side by side)."""
+    workdir = Path(tempfile.mkdtemp(prefix="underhive-bench-"))
+    print(f"\n== a busy site at scale {scale:g} ==", flush=True)
+    for setup in (("migrate", "--noinput"), ("load_content",), ("collectstatic", "--noinput")):
+        _manage(env, *setup, quiet=True)
+    handoff = workdir / "busy.json"
+    _manage(env, "bench_busy_site", "--scale", str(scale), "--handoff", str(handoff))
+    target = json.loads(handoff.read_text())
+    with _gunicorn(env) as port:
+        cookie = f"sessionid={target['session']}"
+        pages = {name: target[name] for name in ("campaign", "battle", "roster")}
+        for path in ("/healthz", *pages.values()):  # untimed: connections opened, caches filled
+            load_test(port, path, 20 * target["concurrency"], target["concurrency"], cookie=cookie)
+        floor = load_test(port, "/healthz", target["requests"], target["concurrency"])
+        print(f"  {'/healthz':<24} {floor.line()}")
+        for name, path in pages.items():
+            figures = load_test(port, path, target["requests"], target["concurrency"], cookie=cookie)
+            print(f"  {name:<24} {figures.line()}")
+            print("  " + ratio_line(figures, floor, name))
+
+
+@contextmanager
+def _gunicorn(env: dict):
+    port = _free_port()
+    command = [PYTHON, "-m", "gunicorn", "necromunda_site.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "2"]
+    server = subprocess.Popen([*command, "--log-level", "warning"], cwd=BASE_DIR, env=env)
+    try:
+        _wait_for(port)
+        yield port
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
 
 
 def _pages_and_load(env: dict) -> None:
     server = env["DATABASE_URL"].startswith("postgres")
     workdir = Path(tempfile.mkdtemp(prefix="underhive-bench-"))
-    gunicorn = None
     print_slowest()
-    try:
-        print(f"== pages and load on {'PostgreSQL' if server else 'SQLite'}, DEBUG off ==", flush=True)
-        for setup in (("migrate", "--noinput"), ("load_content",), ("collectstatic", "--noinput")):
-            _manage(env, *setup, quiet=True)
-        handoff = workdir / "load.json"
-        _manage(env, "bench_pages", "--handoff", str(handoff))
-        _manage(env, "bench_imports")
-        target = json.loads(handoff.read_text())
-        port = _free_port()
-        gunicorn = subprocess.Popen(
-            [PYTHON, "-m", "gunicorn", "necromunda_site.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "2",
-             "--log-level", "warning"],
-            cwd=BASE_DIR, env=env,
-        )  # fmt: skip
-        _wait_for(port)
+    print(f"== pages and load on {'PostgreSQL' if server else 'SQLite'}, DEBUG off ==", flush=True)
+    for setup in (("migrate", "--noinput"), ("load_content",), ("collectstatic", "--noinput")):
+        _manage(env, *setup, quiet=True)
+    handoff = workdir / "load.json"
+    _manage(env, "bench_pages", "--handoff", str(handoff))
+    _manage(env, "bench_imports")
+    target = json.loads(handoff.read_text())
+    with _gunicorn(env) as port:
         cookie = f"sessionid={target['session']}"
-        print(f"\nLoad test: gunicorn, 2 workers on 127.0.0.1:{port}; {target['requests']} requests a URL, "
-              f"{target['concurrency']} at a time", flush=True)  # fmt: skip
+        print(
+            f"\nLoad test: gunicorn, 2 workers on 127.0.0.1:{port}; {target['requests']} requests a URL, "
+            f"{target['concurrency']} at a time",
+            flush=True,
+        )
         # Untimed first: every worker opens its database connection and fills its caches (templates, the
         # roster's fragments) before either URL is measured, so neither pays for the workers' start.
         for path in ("/healthz", target["roster"]):
@@ -124,10 +172,6 @@ def _pages_and_load(env: dict) -> None:
         for policy in ("assistant", "hand"):
             _manage(env, "simulate_campaign", "--edition", "n18", "--gangs", "16", "--cycles", "5", "--seed", "5",
                     "--policy", policy)  # fmt: skip
-    finally:
-        if gunicorn is not None:
-            gunicorn.terminate()
-            gunicorn.wait(timeout=30)
 
 
 def _wait_for(port: int) -> None:

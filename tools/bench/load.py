@@ -67,9 +67,12 @@ def load_test(port: int, path: str, requests: int, concurrency: int, cookie: str
     return LoadFigures(requests, errors[0], time.perf_counter() - started, latencies)
 
 
-def ratio_line(page: LoadFigures, floor: LoadFigures) -> str:
+def ratio_line(page: LoadFigures, floor: LoadFigures, name: str = "roster") -> str:
     share = page.rate / floor.rate if floor.rate else 0.0
-    return f"roster rate / /healthz rate: {share:.1%} (goal: 25% or more); median latency x{_median_ratio(page, floor):.1f}"
+    return (
+        f"{name} rate / /healthz rate: {share:.1%} (goal: 25% or more); "
+        f"median latency x{_median_ratio(page, floor):.1f}"
+    )
 
 
 def _median_ratio(page: LoadFigures, floor: LoadFigures) -> float:
