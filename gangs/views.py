@@ -408,32 +408,31 @@ def fighter_notes(request, pk: int, fighter_pk: int):
     return _after_fighter_change(request, gang, fighter.pk, "Notes saved.", "notes_form", form)
 
 
-@login_required
-@require_POST
-def fighter_retire(request, pk: int, fighter_pk: int):
+def _fighter_leaves(request, pk: int, fighter_pk: int, service, gone: str):
+    """A fighter leaves the roster through ``service``; ``gone`` says what became of them (after the name)."""
     gang = gang_for_edit(request.user, pk)
     fighter = get_object_or_404(gang.fighters, pk=fighter_pk)
     try:
-        services.fighter_retire(fighter=fighter, actor=request.user)
+        service(fighter=fighter, actor=request.user)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
     else:
-        messages.success(request, f"{fighter.name} has retired; their equipment went to the Stash.")
+        messages.success(request, f"{fighter.name} {gone}")
     return moved(request, gang.get_absolute_url())
+
+
+@login_required
+@require_POST
+def fighter_retire(request, pk: int, fighter_pk: int):
+    gone = "has retired; their equipment went to the Stash."
+    return _fighter_leaves(request, pk, fighter_pk, services.fighter_retire, gone)
 
 
 @login_required
 @require_POST
 def fighter_remove(request, pk: int, fighter_pk: int):
-    gang = gang_for_edit(request.user, pk)
-    fighter = get_object_or_404(gang.fighters, pk=fighter_pk)
-    try:
-        services.fighter_remove(fighter=fighter, actor=request.user)
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-    else:
-        messages.success(request, f"{fighter.name} was taken back; the credits are in the Stash again.")
-    return moved(request, gang.get_absolute_url())
+    gone = "was taken back; the credits are in the Stash again."
+    return _fighter_leaves(request, pk, fighter_pk, services.fighter_remove, gone)
 
 
 @login_required
