@@ -21,12 +21,12 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.http import HttpResponseClientRedirect
 
 from battles import display, forms, selectors, services
 from battles.models import BattleFighter, BattleSession, Condition
 from battles.rules import edition_rules
 from core.pagination import page_of
+from core.responses import add_refusal, moved
 from gangs.cache import FRAGMENT_SECONDS
 from rulebook.numbers import whole_number
 
@@ -47,17 +47,6 @@ def _battle_for_acting(user, pk: int) -> BattleSession:
     if not selectors.can_act(user, battle):
         raise PermissionDenied("Only the two players (and a campaign's arbitrators) act in this battle.")
     return battle
-
-
-def _fail(form, error: ValidationError) -> None:
-    for message in error.messages:
-        form.add_error(None, message)
-
-
-def _moved(request, url: str, message: str = ""):
-    if message:
-        messages.success(request, message)
-    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 
 def _detail_url(battle) -> str:
@@ -93,9 +82,9 @@ def battle_start(request):
                 role_a=data["role_a"],
             )
         except ValidationError as error:
-            _fail(form, error)
+            add_refusal(form, error)
         else:
-            return _moved(request, _detail_url(battle), "The battle begins.")
+            return moved(request, _detail_url(battle), "The battle begins.")
     return render(request, "battles/battle_start.html", {"form": form})
 
 
@@ -123,7 +112,7 @@ def battle_start_campaign(request, battle_id: int):
         except ValidationError as refusal:
             error = " ".join(refusal.messages)
         else:
-            return _moved(request, _detail_url(battle), "The battle begins.")
+            return moved(request, _detail_url(battle), "The battle begins.")
     context = {"campaign_battle": campaign_battle, "error": error}
     return render(request, "battles/battle_start_campaign.html", context)
 
@@ -302,7 +291,7 @@ def _act(request, battle, kind: str, form, fighters, context: dict, op: str):
             reach = services.charge_reach_odds(battle=battle, fighter=plan.fighter, distance=charge_from, plan=plan)
             context["charge_odds"] = display.odds_rows(reach)
     except ValidationError as error:
-        _fail(form, error)
+        add_refusal(form, error)
         return None
     context.update(plan=plan, odds=display.odds_rows(odds, [f.name for f in plan.others]), seen=_seen(plan))
     dice = form.cleaned_data.get("dice") or []
@@ -318,9 +307,9 @@ def _act(request, battle, kind: str, form, fighters, context: dict, op: str):
                 token=forms.posted_token(request.POST),
             )  # fmt: skip
         except ValidationError as error:
-            _fail(form, error)
+            add_refusal(form, error)
             return None
-        return _moved(request, _detail_url(battle), "; ".join(action.changes) or action.summary)
+        return moved(request, _detail_url(battle), "; ".join(action.changes) or action.summary)
     return None
 
 
@@ -374,7 +363,7 @@ def battle_act(request, pk: int, kind: str):
     made = services.action_made(battle, forms.posted_token(request.POST)) if request.method == "POST" else None
     if made is not None:
         # This very form was posted before (a double tap, a retry): its first answer, nothing done twice.
-        return _moved(request, _detail_url(battle), "; ".join(made.changes) or made.summary)
+        return moved(request, _detail_url(battle), "; ".join(made.changes) or made.summary)
     fighters = selectors.battle_fighters(battle)
     for fighter in fighters:
         fighter.battle = battle  # the forms name each fighter's gang without a query per fighter
@@ -389,9 +378,9 @@ def battle_act(request, pk: int, kind: str):
     # it is posted (a double tap, a retry on a bad connection).
     context["once"] = forms.posted_token(request.POST) or forms.new_token()
     if data is not None and form.is_valid():
-        moved = _act(request, battle, kind, form, fighters, context, op)
-        if moved:
-            return moved
+        acted = _act(request, battle, kind, form, fighters, context, op)
+        if acted:
+            return acted
     elif data is not None and not op:
         context["quiet"] = True  # a choice on the way: no errors for what is not chosen yet
     template = "battles/battle_act.html#action-form" if request.htmx else "battles/battle_act.html"
@@ -441,9 +430,9 @@ def fighter_group(request, pk: int, fighter_pk: int):
                 battle=battle, leader=leader, members=members, actor=request.user, token=token
             )
         except ValidationError as error:
-            _fail(form, error)
+            add_refusal(form, error)
         else:
-            return _moved(request, _detail_url(battle), action.summary)
+            return moved(request, _detail_url(battle), action.summary)
     return render(request, "battles/battle_group.html", {"battle": battle, "leader": leader, "form": form})
 
 
@@ -462,7 +451,7 @@ def _back_to_battle(request, battle, done: str = ""):
     """After a button on the battle page: with htmx, the page's state part re-rendered in place (the messages
     with it), the next fighter who may act on top; else the page itself."""
     if not (request.htmx and request.headers.get("HX-Target") == "battle-state"):
-        return _moved(request, _detail_url(battle), done)
+        return moved(request, _detail_url(battle), done)
     if done:
         messages.success(request, done)
     battle = selectors.battle_get(battle.pk)
@@ -497,9 +486,9 @@ def battle_reinforce(request, pk: int):
         try:
             action = services.battle_reinforce(battle=battle, actor=request.user, **form.cleaned_data)
         except ValidationError as error:
-            _fail(form, error)
+            add_refusal(form, error)
         else:
-            return _moved(request, _detail_url(battle), action.summary)
+            return moved(request, _detail_url(battle), action.summary)
     return render(request, "battles/battle_reinforce.html", {"battle": battle, "form": form})
 
 
@@ -528,10 +517,10 @@ def battle_end(request, pk: int):
         try:
             services.battle_end(battle=battle, actor=request.user, **form.cleaned_data)
         except ValidationError as error:
-            _fail(form, error)
+            add_refusal(form, error)
         else:
             url = reverse("battles:battle-report", args=[battle.pk])
-            return _moved(request, url, "The battle is over: its report is written.")
+            return moved(request, url, "The battle is over: its report is written.")
     names = {"a": battle.gang_a.name, "b": battle.gang_b.name, "": "nobody: a draw"}
     proposal = f"By the scenario's facts the winner is {names[proposed]}: {why}." if proposed is not None else ""
     return render(request, "battles/battle_end.html", {"battle": battle, "form": form, "proposal": proposal})

@@ -24,6 +24,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from content.models import Edition
 from core.pagination import page_of
+from core.responses import add_refusal, moved
 from gangs import exchange, forms, printing, services, yaktribe, yaktribe_background
 from gangs.cache import FRAGMENT_SECONDS, fragment_key
 from gangs.models import GONE, ON_ROSTER, ImportState, Purchase, YakTribeImport
@@ -63,11 +64,6 @@ from rulebook.numbers import is_whole_number
 PRINT_SIZES = {"a4": "A4", "letter": "Letter"}
 
 
-def _fail(form, error: ValidationError) -> None:
-    for message in error.messages:
-        form.add_error(None, message)
-
-
 def _done(request, message: str, url: str):
     messages.success(request, message)
     return redirect(url)
@@ -89,7 +85,7 @@ def gang_create(request):
         try:
             gang = services.gang_create(owner=request.user, **form.cleaned_data)
         except ValidationError as error:
-            _fail(form, error)
+            add_refusal(form, error)
         else:
             return _done(request, f"{gang.name} founded with {gang.stash} credits.", gang.get_absolute_url())
     return render(request, "gangs/gang_create.html", {"form": form})
@@ -247,7 +243,7 @@ def _hire(request, pk: int, posted: str):
         try:
             fighter = services.fighter_hire(gang=gang, actor=request.user, dice=RandomDice(), **values)
         except ValidationError as error:
-            _fail(form, error)
+            add_refusal(form, error)
         else:
             messages.success(request, f"Hired {fighter.name} for {fighter.cost} credits.")
             if not request.htmx:
@@ -421,36 +417,31 @@ def fighter_notes(request, pk: int, fighter_pk: int):
     return _after_fighter_change(request, gang, fighter.pk, "Notes saved.", "notes_form", form)
 
 
-@login_required
-@require_POST
-def fighter_retire(request, pk: int, fighter_pk: int):
+def _fighter_leaves(request, pk: int, fighter_pk: int, service, gone: str):
+    """A fighter leaves the roster through ``service``; ``gone`` says what became of them (after the name)."""
     gang = gang_for_edit(request.user, pk)
     fighter = get_object_or_404(gang.fighters, pk=fighter_pk)
     try:
-        services.fighter_retire(fighter=fighter, actor=request.user)
+        service(fighter=fighter, actor=request.user)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
     else:
-        messages.success(request, f"{fighter.name} has retired; their equipment went to the Stash.")
-    if request.htmx:
-        return HttpResponseClientRedirect(gang.get_absolute_url())
-    return redirect(gang)
+        messages.success(request, f"{fighter.name} {gone}")
+    return moved(request, gang.get_absolute_url())
+
+
+@login_required
+@require_POST
+def fighter_retire(request, pk: int, fighter_pk: int):
+    gone = "has retired; their equipment went to the Stash."
+    return _fighter_leaves(request, pk, fighter_pk, services.fighter_retire, gone)
 
 
 @login_required
 @require_POST
 def fighter_remove(request, pk: int, fighter_pk: int):
-    gang = gang_for_edit(request.user, pk)
-    fighter = get_object_or_404(gang.fighters, pk=fighter_pk)
-    try:
-        services.fighter_remove(fighter=fighter, actor=request.user)
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-    else:
-        messages.success(request, f"{fighter.name} was taken back; the credits are in the Stash again.")
-    if request.htmx:
-        return HttpResponseClientRedirect(gang.get_absolute_url())
-    return redirect(gang)
+    gone = "was taken back; the credits are in the Stash again."
+    return _fighter_leaves(request, pk, fighter_pk, services.fighter_remove, gone)
 
 
 @login_required
@@ -504,7 +495,7 @@ def fighter_record(request, pk: int, fighter_pk: int, what: str):
             _record(fighter, what, form.cleaned_data, request.user)
             message = f"Recorded for {fighter.name}; it can be undone from the history below."
         except ValidationError as error:
-            _fail(form, error)
+            add_refusal(form, error)
     return _after_fighter_change(request, gang, fighter.pk, message, name, form)
 
 
@@ -563,7 +554,7 @@ def fighter_advance(request, pk: int, fighter_pk: int):
             advancement = _advance(gang, fighter, form, request.user)
             message = f"{fighter.name}: {advancement.description}."
         except ValidationError as error:
-            _fail(form, error)
+            add_refusal(form, error)
     return _after_fighter_change(request, gang, fighter.pk, message, "advance_form", form)
 
 
@@ -583,7 +574,7 @@ def purchase_buy(request, pk: int, fighter_pk: int):
             purchase = services.purchase_buy(gang=gang, fighter=fighter, actor=request.user, **form.cleaned_data)
             message = f"Bought {purchase.equipment.name} for {purchase.price} credits."
         except ValidationError as error:
-            _fail(form, error)
+            add_refusal(form, error)
     return _after_fighter_change(request, gang, fighter.pk, message, "buy_form", form)
 
 
@@ -597,7 +588,7 @@ def stash_buy(request, pk: int):
         try:
             purchase = services.purchase_buy(gang=gang, actor=request.user, **form.cleaned_data)
         except ValidationError as error:
-            _fail(form, error)
+            add_refusal(form, error)
         else:
             return _done(
                 request,

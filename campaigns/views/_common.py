@@ -4,28 +4,17 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
-from django_htmx.http import HttpResponseClientRedirect
 
 from campaigns.forms import (
     DiceForm,
 )
 from campaigns.permissions import campaign_access
+from core.responses import moved, refused
 from rulebook.dice import entered_or_random
 
 GET_POST = require_http_methods(["GET", "POST"])
-
-
-def _done(request, url: str):
-    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
-
-
-def _refused(request, err: ValidationError, url: str):
-    for message in err.messages:
-        messages.error(request, message)
-    return _done(request, url)
 
 
 def _dice(form: DiceForm):
@@ -39,9 +28,9 @@ def _run(request, url: str, action, success: str):
     try:
         action()
     except ValidationError as err:
-        return _refused(request, err, url)
+        return refused(request, err, url)
     messages.success(request, success)
-    return _done(request, url)
+    return moved(request, url)
 
 
 def _arbitrator_move(request, pk: int, action, success: str):

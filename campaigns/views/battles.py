@@ -27,10 +27,9 @@ from campaigns.views._common import (
     GET_POST,
     _battle_url,
     _dice,
-    _done,
-    _refused,
     _run,
 )
+from core.responses import moved, refused
 from gangs.models import Gang
 
 
@@ -87,9 +86,9 @@ def battle_cancel(request, pk: int, battle_id: int):
         services.battle_cancel(battle=battle, actor=request.user,
                                reason=form.cleaned_data["reason"] if form.is_valid() else "")  # fmt: skip
     except ValidationError as err:
-        return _refused(request, err, _battle_url(battle))
+        return refused(request, err, _battle_url(battle))
     messages.success(request, f"The battle {battle} is cancelled.")
-    return _done(request, reverse("campaigns:campaign-detail", args=[pk]))
+    return moved(request, reverse("campaigns:campaign-detail", args=[pk]))
 
 
 @login_required
@@ -98,11 +97,11 @@ def battle_scenario_roll(request, pk: int, battle_id: int):
     access, battle = battle_access(request.user, pk, battle_id)
     battle_player_or_arbitrator(access, battle)
     if battle.has_scenario and not access.is_arbitrator:
-        return _refused(request, ValidationError("The scenario has been rolled; an arbitrator may roll again."),
+        return refused(request, ValidationError("The scenario has been rolled; an arbitrator may roll again."),
                         _battle_url(battle))  # fmt: skip
     form = ScenarioRollForm(request.POST)
     if not form.is_valid():
-        return _refused(request, ValidationError([e for errors in form.errors.values() for e in errors]),
+        return refused(request, ValidationError([e for errors in form.errors.values() for e in errors]),
                         _battle_url(battle))  # fmt: skip
     dice, entered = _dice(form)
     return _run(request, _battle_url(battle),
@@ -121,7 +120,7 @@ def battle_roles_choose(request, pk: int, battle_id: int):
     access.require_gang(winner)  # the roll-off winner's player chooses (or an arbitrator)
     form = RolesForm(request.POST)
     if not form.is_valid():
-        return _refused(request, ValidationError("Choose to attack or to defend."), _battle_url(battle))
+        return refused(request, ValidationError("Choose to attack or to defend."), _battle_url(battle))
     chooser = battle.attacker if winner == battle.attacker_id else battle.defender
     return _run(request, _battle_url(battle),
                 lambda: services.battle_roles_choose(battle=battle, chooser=chooser,
@@ -137,7 +136,7 @@ def battle_scenario_choose(request, pk: int, battle_id: int):
     form = ScenarioChoiceForm(request.POST, choices=classic_choices(),
                               gangs=Gang.objects.filter(pk__in=[battle.attacker_id, battle.defender_id]))  # fmt: skip
     if not form.is_valid():
-        return _refused(request, ValidationError("Pick a scenario and the gang that chose it."), _battle_url(battle))
+        return refused(request, ValidationError("Pick a scenario and the gang that chose it."), _battle_url(battle))
     access.require_gang(form.cleaned_data["chooser"].pk)  # a player chooses for their own gang
     return _run(request, _battle_url(battle),
                 lambda: services.battle_scenario_choose(battle=battle, **form.cleaned_data), "Scenario chosen.")  # fmt: skip
@@ -157,7 +156,7 @@ def battle_crew_size(request, pk: int, battle_id: int, side: str):
     _side(access, battle, side)
     form = DiceForm(request.POST)
     if not form.is_valid():
-        return _refused(request, ValidationError(form.errors["dice"]), _battle_url(battle))
+        return refused(request, ValidationError(form.errors["dice"]), _battle_url(battle))
     dice, _ = _dice(form)
     url = reverse("campaigns:battle-crew", args=[pk, battle_id, side])
     return _run(request, url, lambda: services.battle_crew_size_roll(battle=battle, side=side, dice=dice),
@@ -178,7 +177,7 @@ def battle_crew(request, pk: int, battle_id: int, side: str):
         except ValidationError as err:
             form.add_error(None, err)
         else:
-            return _done(request, _battle_url(battle))
+            return moved(request, _battle_url(battle))
     context = {"campaign": access.campaign, "battle": battle, "side": side, "gang": battle.gang_of(side),
                "form": form, "hired_guns": services.hired_guns_of(battle, battle.gang_of(side)),
                **selectors.crew_page(battle, side, fighters)}  # fmt: skip
@@ -201,7 +200,7 @@ def battle_report(request, pk: int, battle_id: int):
             form.add_error(None, err)
         else:
             messages.success(request, "Report saved: the opponent or an arbitrator confirms it.")
-            return _done(request, _battle_url(battle))
+            return moved(request, _battle_url(battle))
     return render(
         request, "campaigns/battle_report.html", {"campaign": access.campaign, "battle": battle, "form": form}
     )

@@ -37,11 +37,10 @@ from campaigns.services import house_rules
 from campaigns.views._common import (
     GET_POST,
     _arbitrator_move,
-    _done,
-    _refused,
     _run,
 )
 from core.pagination import page_of
+from core.responses import moved, refused
 from gangs.models import Gang
 
 
@@ -58,7 +57,7 @@ def campaign_create(request):
     if request.method == "POST" and form.is_valid():
         campaign = services.campaign_create(user=request.user, **form.cleaned_data)
         messages.success(request, f"{campaign.name} is ready: share the invitation link with your players.")
-        return _done(request, reverse("campaigns:campaign-detail", args=[campaign.pk]))
+        return moved(request, reverse("campaigns:campaign-detail", args=[campaign.pk]))
     return render(request, "campaigns/campaign_form.html", {"form": form})
 
 
@@ -112,7 +111,7 @@ def campaign_edit(request, pk: int):
     form = CampaignEditForm(request.POST or None, instance=access.campaign)
     if request.method == "POST" and form.is_valid():
         services.campaign_update(campaign=access.campaign, **form.cleaned_data)
-        return _done(request, reverse("campaigns:campaign-detail", args=[pk]))
+        return moved(request, reverse("campaigns:campaign-detail", args=[pk]))
     return render(request, "campaigns/campaign_form.html", {"form": form, "campaign": access.campaign})
 
 
@@ -124,7 +123,7 @@ def arbitrator_add(request, pk: int):
     url = reverse("campaigns:campaign-detail", args=[pk])
     form = ArbitratorForm(request.POST)
     if not form.is_valid():
-        return _refused(request, ValidationError(form.errors["username"]), url)
+        return refused(request, ValidationError(form.errors["username"]), url)
     user = form.cleaned_data["username"]
     return _run(request, url, lambda: services.arbitrator_add(campaign=access.campaign, user=user),
                 f"{user} is now an arbitrator.")  # fmt: skip
@@ -165,7 +164,7 @@ def campaign_join(request, token: str):
             found_form.add_error(None, err)
         else:
             messages.success(request, f"{join.gang.name} founded and asks to join {campaign.name}.")
-            return _done(request, join.gang.get_absolute_url())
+            return moved(request, join.gang.get_absolute_url())
     if request.method == "POST" and not founding and form.is_valid():
         gang = form.cleaned_data["gang"]
         try:
@@ -176,7 +175,7 @@ def campaign_join(request, token: str):
             messages.success(
                 request, f"{gang.name} asks to join {campaign.name}: it joins when an arbitrator accepts it."
             )
-            return _done(request, gang.get_absolute_url())
+            return moved(request, gang.get_absolute_url())
     context = {"campaign": campaign, "form": form, "has_gangs": gangs.exists(), "found_form": found_form,
                "starting_reputation": house_rules.rules_in_force(campaign).starting_reputation}  # fmt: skip
     return render(request, "campaigns/campaign_join.html", context)
@@ -194,7 +193,7 @@ def join_decide(request, pk: int, join_id: int, decision: str):
     form = JoinDecisionForm(request.POST)
     url = reverse("campaigns:campaign-detail", args=[pk])
     if not form.is_valid():
-        return _refused(request, ValidationError([e for errors in form.errors.values() for e in errors]), url)
+        return refused(request, ValidationError([e for errors in form.errors.values() for e in errors]), url)
     data = form.cleaned_data
     if decision == "accept":
         action = partial(
@@ -230,7 +229,7 @@ def membership_wants_to_play(request, pk: int, gang_id: int):
     wants = WantsToPlayForm(request.POST).is_valid() and "wants_to_play" in request.POST
     services.wants_to_play_set(membership=membership, wants_to_play=wants)
     messages.success(request, f"{membership.gang.name} {'wants' if wants else 'does not want'} to play this cycle.")
-    return _done(request, reverse("campaigns:campaign-detail", args=[pk]))
+    return moved(request, reverse("campaigns:campaign-detail", args=[pk]))
 
 
 @login_required
@@ -249,7 +248,7 @@ def cycle_advance(request, pk: int):
                             unapplied=1)  # the service decides whether the reason is needed  # fmt: skip
     url = reverse("campaigns:campaign-detail", args=[pk])
     if not form.is_valid():
-        return _refused(request, ValidationError([e for errors in form.errors.values() for e in errors]), url)
+        return refused(request, ValidationError([e for errors in form.errors.values() for e in errors]), url)
     begin = partial(services.cycle_advance, campaign=campaign, from_cycle=form.cleaned_data["cycle"],
                     reason=form.cleaned_data["reason"], actor=request.user)  # fmt: skip
     return _run(request, url, begin, "A new cycle has begun.")
@@ -269,7 +268,7 @@ def territory_add(request, pk: int):
     form = TerritoryAddForm(request.POST, edition=access.campaign.edition)
     url = reverse("campaigns:campaign-detail", args=[pk])
     if not form.is_valid():
-        return _refused(request, ValidationError("Pick a territory from the list."), url)
+        return refused(request, ValidationError("Pick a territory from the list."), url)
     territory = form.cleaned_data["territory"]
     return _run(request, url, lambda: services.territory_add(campaign=access.campaign, territory=territory),
                 f"{territory.name} joins the campaign's territories.")  # fmt: skip
@@ -290,5 +289,5 @@ def territory_assign(request, pk: int, territory_id: int):
         except ValidationError as err:
             form.add_error(None, err)
         else:
-            return _done(request, reverse("campaigns:campaign-detail", args=[pk]))
+            return moved(request, reverse("campaigns:campaign-detail", args=[pk]))
     return render(request, "campaigns/territory_assign.html", {"campaign": access.campaign, "held": held, "form": form})

@@ -10,7 +10,8 @@ from django.urls import reverse
 from campaigns.forms import HouseRulesForm
 from campaigns.permissions import campaign_access
 from campaigns.services import house_rules
-from campaigns.views._common import GET_POST, _done
+from campaigns.views._common import GET_POST
+from core.responses import moved
 
 
 def house_rules_form(campaign, data=None) -> HouseRulesForm:
@@ -34,6 +35,6 @@ def house_rules_edit(request, pk: int):
         except ValidationError as error:
             form.add_error(None, error)
         else:
-            return _done(request, reverse("campaigns:campaign-detail", args=[pk]) + "#settings")
+            return moved(request, reverse("campaigns:campaign-detail", args=[pk]) + "#settings")
     context = {"campaign": campaign, "house_rules_form": form, **house_rules.settings_panel(campaign)}
     return render(request, "campaigns/house_rules_form.html", context)

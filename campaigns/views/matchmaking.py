@@ -22,10 +22,9 @@ from campaigns.selectors import campaign_gangs
 from campaigns.views._common import (
     GET_POST,
     _dice,
-    _done,
-    _refused,
     _run,
 )
+from core.responses import moved, refused
 
 
 @login_required
@@ -36,7 +35,7 @@ def cycle_pair(request, pk: int):
     url = reverse("campaigns:campaign-detail", args=[pk])
     form = PairingForm(request.POST)
     if not form.is_valid():
-        return _refused(request, ValidationError([e for errors in form.errors.values() for e in errors]), url)
+        return refused(request, ValidationError([e for errors in form.errors.values() for e in errors]), url)
     dice, _ = _dice(form)
     return _run(request, url, lambda: services.cycle_pair(campaign=access.campaign, dice=dice, actor=request.user,
                                                           reason=form.cleaned_data["reason"]),
@@ -57,7 +56,7 @@ def battle_arrange(request, pk: int):
         except ValidationError as err:
             form.add_error(None, err)
         else:
-            return _done(request, reverse("campaigns:campaign-detail", args=[pk]))
+            return moved(request, reverse("campaigns:campaign-detail", args=[pk]))
     return render(request, "campaigns/battle_arrange.html", {"campaign": campaign, "form": form})
 
 
@@ -79,7 +78,7 @@ def challenge_issue(request, pk: int):
             form.add_error(None, err)
         else:
             messages.success(request, "Challenge issued. Roll the scenario when you meet.")
-            return _done(request, reverse("campaigns:campaign-detail", args=[pk]))
+            return moved(request, reverse("campaigns:campaign-detail", args=[pk]))
     context = {"campaign": campaign, "form": form, "next_gang": queue[0].gang if queue else None}
     return render(request, "campaigns/challenge_form.html", context)
 
