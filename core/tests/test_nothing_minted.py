@@ -16,6 +16,7 @@ import ast
 from pathlib import Path
 
 import pytest
+from django.core.exceptions import ValidationError
 
 ROOT = Path(__file__).resolve().parents[2]
 APPS = ("gangs", "campaigns", "battles", "postbattle", "core", "content")
@@ -32,6 +33,10 @@ OWED = {
     "campaigns.services.house_rules.post_battle_credits": (
         "rule",
         "the house rules in force when the battle was confirmed",
+    ),
+    "campaigns.services.joining._cap_unvouched": (
+        "arbitrator",
+        "only takes off Reputation and experience its history does not vouch for",
     ),
     "campaigns.services.joining.join_accept": ("arbitrator", "only lowers the Stash to what the arbitrator accepts"),
     "core.campaign_exchange.load.ledger": ("player", "a campaign import: each ledger as the file holds it, checked"),
@@ -107,3 +112,40 @@ def test_what_a_player_brings_is_flagged_and_joins_only_when_accepted(
     join_accept(join=join, actor=arbitrator)
     gang.refresh_from_db()
     assert gang.stash == campaign.starting_credits
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("keep", [False, True])
+def test_reputation_and_experience_not_vouched_for_are_taken_off_unless_kept_with_a_reason(
+    make_user, make_gang, make_fighter, make_campaign, keep
+):
+    """Issue 26: the laundered Reputation and experience are capped at joining, like the credits; the ledger
+    says so either way, and its totals stay equal to the gang's."""
+    from campaigns.services import join_accept, join_request
+    from gangs.ledger import ledger_record, ledger_totals
+    from gangs.models import LedgerKind
+    from gangs.services import record
+
+    campaign = make_campaign(edition="n18")
+    arbitrator = campaign.arbitrators.get().user
+    owner = make_user()
+    gang = make_gang(owner=owner, edition="n18")
+    krag = make_fighter(gang, "leader", name="Krag")
+    record.record_experience(fighter=krag, amount=30, reason="Won at home", actor=owner, token="t1")
+    ledger_record(gang=gang, kind=LedgerKind.OVERRIDE, reputation=50, actor=owner, reason="my own campaign",
+                  description="Reputation set by hand")  # fmt: skip
+    join = join_request(campaign=campaign, gang=gang, user=owner)
+    if keep:
+        with pytest.raises(ValidationError):
+            join_accept(join=join, actor=arbitrator, keep_unvouched=True)
+        join_accept(join=join, actor=arbitrator, keep_unvouched=True, reason="won it at the club's last season")
+    else:
+        join_accept(join=join, actor=arbitrator)
+    gang.refresh_from_db()
+    krag.refresh_from_db()
+    taken = gang.ledger.filter(data__join=join.pk).exclude(kind=LedgerKind.OTHER)
+    assert sorted(taken.values_list("reputation", "experience")) == ([] if keep else [(-50, 0), (0, -30)])
+    assert krag.experience == (30 if keep else 0)
+    assert gang.ledger.filter(data__join=join.pk, kind=LedgerKind.OTHER).exists() == keep
+    totals = ledger_totals(gang)
+    assert (totals["reputation"], totals["experience"][krag.pk]) == (gang.reputation, krag.experience)
