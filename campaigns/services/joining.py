@@ -50,6 +50,14 @@ def join_flags(gang: Gang, campaign: Campaign) -> list[JoinFlag]:
     ledger = gang.ledger.all()
     if ledger.filter(reason__startswith=IMPORTED).exists():
         flags.append(JoinFlag("imported", "Imported from a file: its Stash, Reputation and experience were typed in."))
+    elif gang.imported_with_campaign:
+        flags.append(
+            JoinFlag(
+                "imported",
+                "Imported with a campaign from a campaign export: its Stash, Reputation, experience and whole history "
+                "were read from a file.",
+            )
+        )
     overrides = ledger.filter(kind=LedgerKind.OVERRIDE).aggregate(
         credits=Sum("credits"), reputation=Sum("reputation"), experience=Sum("experience")
     )

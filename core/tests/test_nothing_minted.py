@@ -39,7 +39,10 @@ OWED = {
         "only takes off Reputation and experience its history does not vouch for",
     ),
     "campaigns.services.joining.join_accept": ("arbitrator", "only lowers the Stash to what the arbitrator accepts"),
-    "core.campaign_exchange.load.ledger": ("player", "a campaign import: each ledger as the file holds it, checked"),
+    "core.campaign_exchange.load.ledger": (
+        "player",
+        "a campaign import, checked; its gangs flagged 'imported' when they ask to join",
+    ),
     "core.management.commands.bench_pages._gang": ("tool", "make bench's data"),
     "gangs.demo._seasoned": ("tool", "the demo command's gangs"),
     "gangs.exchange.import_rows": ("player", "an import: flagged 'imported' when it asks to join"),
