@@ -90,12 +90,15 @@ def join_flags(gang: Gang, campaign: Campaign) -> list[JoinFlag]:
 
 def _unvouched(gang: Gang) -> Q:
     """The ledger entries no rule and no arbitrator of someone else's gang owes: typed in by an import, an
-    override (perhaps by the gang's own player in a campaign he ran), experience its player recorded himself."""
+    override (perhaps by the gang's own player in a campaign he ran), experience its player recorded himself, and
+    what the house rules of a campaign its own player arbitrated gave it (a starting Reputation of his choosing)."""
+    own_campaigns = list(Campaign.objects.filter(arbitrators__user=gang.owner_id).values_list("pk", flat=True))
     return (
         Q(reason__startswith=IMPORTED)
         | Q(reason__startswith=CAMPAIGN_IMPORTED)
         | Q(kind=LedgerKind.OVERRIDE)
-        | (Q(data__has_key="record"))
+        | Q(data__has_key="record")
+        | Q(data__has_key="house_rule", data__campaign__in=own_campaigns)
     )
 
 

@@ -152,3 +152,31 @@ def test_reputation_and_experience_not_vouched_for_are_taken_off_unless_kept_wit
     assert gang.ledger.filter(data__join=join.pk, kind=LedgerKind.OTHER).exists() == keep
     totals = ledger_totals(gang)
     assert (totals["reputation"], totals["experience"][krag.pk]) == (gang.reputation, krag.experience)
+
+
+@pytest.mark.django_db
+def test_house_rules_of_a_campaign_the_player_ran_himself_do_not_launder_reputation(
+    make_user, make_gang, make_campaign
+):
+    """Issue 26, the attacker's view again: a player's own campaign with a starting Reputation of 100,000, joined
+    and left, then the club's campaign. The house rule is a rule, but its arbitrator was the gang's own player: not
+    vouched for, so it is taken off at joining (the club's own starting Reputation is then added)."""
+    from campaigns.models import CampaignGang
+    from campaigns.services import campaign_join, gang_remove, join_accept, join_request
+    from campaigns.services.house_rules import house_rules_change
+    from gangs.models import LedgerKind
+
+    owner = make_user()
+    gang = make_gang(owner=owner, edition="n18")
+    private = make_campaign(edition="n18", arbitrator=owner)
+    house_rules_change(campaign=private, actor=owner, starting_reputation=100_000)
+    membership = campaign_join(campaign=private, gang=gang, user=owner)
+    gang_remove(membership=CampaignGang.objects.get(pk=membership.pk), actor=owner)
+    gang.refresh_from_db()
+    assert gang.reputation >= 100_000
+    club = make_campaign(edition="n18")
+    join_accept(join=join_request(campaign=club, gang=gang, user=owner), actor=club.arbitrators.get().user)
+    gang.refresh_from_db()
+    taken = gang.ledger.filter(kind=LedgerKind.REPUTATION, data__has_key="join").get()
+    assert taken.reputation == -100_000
+    assert gang.reputation < 100
