@@ -29,7 +29,7 @@ CAMPAIGN_IMPORTED = "Imported from a campaign export"  # core.campaign_exchange.
 class JoinFlag:
     """One thing in a gang's history an arbitrator should see before accepting it."""
 
-    code: str  # imported, overridden, self-recorded, unexplained, above-starting-credits
+    code: str  # imported, overridden, self-recorded, unexplained, unvouched, above-starting-credits
     text: str
 
 
@@ -77,6 +77,15 @@ def join_flags(gang: Gang, campaign: Campaign) -> list[JoinFlag]:
     ):
         flags.append(
             JoinFlag("unexplained", "Its Stash, Reputation or experience differ from what its ledger adds up to.")
+        )
+    reputation, experience = unvouched_gains(gang)
+    if reputation or experience:
+        flags.append(
+            JoinFlag(
+                "unvouched",
+                f"{reputation} Reputation and {sum(experience.values())} XP its history does not vouch for: taken "
+                "off as it joins unless kept with a reason.",
+            )
         )
     if gang.stash > campaign.starting_credits:
         flags.append(

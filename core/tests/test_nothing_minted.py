@@ -124,7 +124,7 @@ def test_reputation_and_experience_not_vouched_for_are_taken_off_unless_kept_wit
 ):
     """Issue 26: the laundered Reputation and experience are capped at joining, like the credits; the ledger
     says so either way, and its totals stay equal to the gang's."""
-    from campaigns.services import join_accept, join_request
+    from campaigns.services import join_accept, join_flags, join_request
     from gangs.ledger import ledger_record, ledger_totals
     from gangs.models import LedgerKind
     from gangs.services import record
@@ -137,6 +137,7 @@ def test_reputation_and_experience_not_vouched_for_are_taken_off_unless_kept_wit
     record.record_experience(fighter=krag, amount=30, reason="Won at home", actor=owner, token="t1")
     ledger_record(gang=gang, kind=LedgerKind.OVERRIDE, reputation=50, actor=owner, reason="my own campaign",
                   description="Reputation set by hand")  # fmt: skip
+    assert "50 Reputation and 30 XP" in {f.code: f.text for f in join_flags(gang, campaign)}["unvouched"]
     join = join_request(campaign=campaign, gang=gang, user=owner)
     if keep:
         with pytest.raises(ValidationError):
