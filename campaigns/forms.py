@@ -86,6 +86,9 @@ class JoinDecisionForm(CampaignGameForm):
 
     credits = forms.IntegerField(required=False, min_value=0, max_value=10_000_000, label="Credits it joins with")
     reason = forms.CharField(required=False, max_length=500, label="Reason")
+    keep_unvouched = forms.BooleanField(
+        required=False, label="Keep the Reputation and experience its history does not vouch for (give the reason)"
+    )
 
 
 class DiceForm(CampaignGameForm):

@@ -1,6 +1,7 @@
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
+from django.db import IntegrityError, transaction
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
@@ -29,13 +30,19 @@ def signup(request):
         return redirect("home")
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        user = form.save(commit=False)
+        user.is_active = not settings.SIGNUP_VERIFIES_EMAIL
+        try:
+            with transaction.atomic():
+                user.save()
+        except IntegrityError:
+            # Another signup took the username or the address between the form's check and this save: the
+            # database's unique indexes (core/migrations/0001) decide, and the form says so.
+            form.add_error(None, "Another account was just opened with that username or email address; choose again.")
+            return render(request, "registration/signup.html", {"form": form})
         if settings.SIGNUP_VERIFIES_EMAIL:
-            user = form.save(commit=False)
-            user.is_active = False
-            user.save()
             accounts.send_verification(request, user)
             return render(request, "registration/signup_check_email.html", {"email": user.email})
-        user = form.save()
         return _welcome(request, user)
     return render(request, "registration/signup.html", {"form": form})
 

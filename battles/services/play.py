@@ -26,7 +26,7 @@ from battles.models import (
 from battles.rules import Plan, edition_rules
 from battles.services.state import battle_state, locked, log_action, repeated, save_state, write_changed
 from content.models import Edition
-from rulebook import editions
+from rulebook import budget, editions
 from rulebook.dice import DiceNeeded, DiceSource, RandomDice, ReplayDice, ScriptedDice, WrongFace
 from rulebook.errors import RulesInputError
 from rulebook.n18 import trading_post
@@ -56,17 +56,32 @@ def action_plan(*, battle: BattleSession, kind: str, params: dict, fighters: lis
     return rules.plan(kind, params, fighters, battle)
 
 
+# The most work a page's odds may do (rulebook.budget): about a second of one core here. Every fight of the
+# fighters a gang can field is far below it; six opponents of ten Attack dice each against two swords is above.
+ODDS_STEPS = 1_000_000
+
+
 def action_odds(*, battle: BattleSession, plan: Plan) -> dict:
-    """The exact odds of the planned action: the answer ``python -m rulebook odds`` gives for its query."""
+    """The exact odds of the planned action: the answer ``python -m rulebook odds`` gives for its query. Odds
+    that need more work than a page may do are left out with the reason; the action can still be rolled."""
     if not plan.rolls:
         return {}
     query = Query(copy.deepcopy(plan.query))
     try:
-        answer = editions.action(battle.edition, plan.rule).odds(query)
+        with budget.bounded(ODDS_STEPS):
+            answer = editions.action(battle.edition, plan.rule).odds(query)
         query.refuse_unknown()  # the command line would refuse it too, so the odds would not be its answer
         return answer
+    except budget.OverBudget:
+        return {"why": [ODDS_TOO_LONG]}
     except RulesInputError as exc:
         raise ValidationError(f"The rulebook cannot answer this: {exc}") from None
+
+
+ODDS_TOO_LONG = (
+    "No odds for this one: so many Attack dice, hits and wounds would take the site too long to count exactly. "
+    "Roll it here or at the table as usual (python -m rulebook odds can count it with time to spare)."
+)
 
 
 def charge_reach_odds(

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Sum
+from django.db.models import Q, Sum
 from django.utils import timezone
 
 from campaigns.models import Campaign, JoinRequest
@@ -24,13 +24,14 @@ from gangs.services import gang_create
 from rulebook.dice import DiceSource
 
 IMPORTED = "Imported from a file"
+CAMPAIGN_IMPORTED = "Imported from a campaign export"  # core.campaign_exchange.load.IMPORTED (imports point down)
 
 
 @dataclass(frozen=True)
 class JoinFlag:
     """One thing in a gang's history an arbitrator should see before accepting it."""
 
-    code: str  # imported, overridden, self-recorded, unexplained, above-starting-credits
+    code: str  # imported, overridden, self-recorded, unexplained, unvouched, above-starting-credits
     text: str
 
 
@@ -65,6 +66,14 @@ def join_flags(gang: Gang, campaign: Campaign) -> list[JoinFlag]:
     ledger = gang.ledger.all()
     if ledger.filter(reason__startswith=IMPORTED).exists():
         flags.append(JoinFlag("imported", "Imported from a file: its Stash, Reputation and experience were typed in."))
+    elif gang.imported_with_campaign:
+        flags.append(
+            JoinFlag(
+                "imported",
+                "Imported with a campaign from a campaign export: its Stash, Reputation, experience and whole history "
+                "were read from a file.",
+            )
+        )
     overrides = ledger.filter(kind=LedgerKind.OVERRIDE).aggregate(
         credits=Sum("credits"), reputation=Sum("reputation"), experience=Sum("experience")
     )
@@ -85,6 +94,15 @@ def join_flags(gang: Gang, campaign: Campaign) -> list[JoinFlag]:
         flags.append(
             JoinFlag("unexplained", "Its Stash, Reputation or experience differ from what its ledger adds up to.")
         )
+    reputation, experience = unvouched_gains(gang)
+    if reputation or experience:
+        flags.append(
+            JoinFlag(
+                "unvouched",
+                f"{reputation} Reputation and {sum(experience.values())} XP its history does not vouch for: taken "
+                "off as it joins unless kept with a reason.",
+            )
+        )
     if gang.stash > campaign.starting_credits:
         flags.append(
             JoinFlag(
@@ -95,13 +113,74 @@ def join_flags(gang: Gang, campaign: Campaign) -> list[JoinFlag]:
     return flags
 
 
+def _unvouched(gang: Gang) -> Q:
+    """The ledger entries no rule and no arbitrator of someone else's gang owes: typed in by an import, an
+    override (perhaps by the gang's own player in a campaign he ran), experience its player recorded himself, and
+    what the house rules of a campaign its own player arbitrated gave it (a starting Reputation of his choosing)."""
+    own_campaigns = list(Campaign.objects.filter(arbitrators__user=gang.owner_id).values_list("pk", flat=True))
+    return (
+        Q(reason__startswith=IMPORTED)
+        | Q(reason__startswith=CAMPAIGN_IMPORTED)
+        | Q(kind=LedgerKind.OVERRIDE)
+        | Q(data__has_key="record")
+        | Q(data__has_key="house_rule", data__campaign__in=own_campaigns)
+    )
+
+
+def unvouched_gains(gang: Gang) -> tuple[int, dict[int, int]]:
+    """The Reputation and each fighter's experience the gang holds beyond what its vouched history gives it: what
+    unvouched entries added (never more than it holds now, never below 0)."""
+    entries = gang.ledger.filter(_unvouched(gang))
+    reputation = entries.aggregate(total=Sum("reputation"))["total"] or 0
+    by_fighter = dict(entries.filter(fighter__isnull=False).values_list("fighter").annotate(total=Sum("experience")))
+    experience = {}
+    for fighter_id, held in gang.fighters.filter(pk__in=by_fighter).values_list("pk", "experience"):
+        if min(by_fighter[fighter_id], held) > 0:
+            experience[fighter_id] = min(by_fighter[fighter_id], held)
+    return max(0, min(reputation, gang.reputation)), experience
+
+
+def _cap_unvouched(*, gang: Gang, campaign: Campaign, join: JoinRequest, actor, keep: bool, reason: str) -> None:
+    """Reputation and experience beyond what the gang's vouched history gives it are taken off as it joins, unless
+    the arbitrator keeps them with a reason; either way the ledger says so."""
+    reputation, experience = unvouched_gains(gang)
+    if not reputation and not experience:
+        return
+    data = {"campaign": campaign.pk, "join": join.pk}
+    if keep:
+        if not reason:
+            raise ValidationError("Keeping Reputation or experience its history does not vouch for needs the reason.")
+        ledger_record(
+            gang=gang, kind=LedgerKind.OTHER, actor=actor, reason=reason, data=data,
+            description=f"Joined {campaign.name} keeping {reputation} Reputation and "
+                        f"{sum(experience.values())} XP that its history does not vouch for",
+        )  # fmt: skip
+        return
+    why = f"Not vouched for by its history (imported, overridden or self-recorded), as {campaign.name}'s arbitrator accepted it"
+    if reputation:
+        ledger_record(gang=gang, kind=LedgerKind.REPUTATION, reputation=-reputation, actor=actor, reason=why, data=data,
+                      description=f"Joined {campaign.name}: {reputation} Reputation taken off")  # fmt: skip
+    for fighter in gang.fighters.filter(pk__in=experience):
+        ledger_record(gang=gang, kind=LedgerKind.EXPERIENCE, fighter=fighter, experience=-experience[fighter.pk],
+                      actor=actor, reason=why, data=data,
+                      description=f"Joined {campaign.name}: {experience[fighter.pk]} XP taken off")  # fmt: skip
+
+
 @transaction.atomic
 def join_accept(
-    *, join: JoinRequest, actor, credits: int | None = None, reason: str = "", dice: DiceSource | None = None
+    *,
+    join: JoinRequest,
+    actor,
+    credits: int | None = None,
+    reason: str = "",
+    keep_unvouched: bool = False,
+    dice: DiceSource | None = None,
 ) -> JoinRequest:
     """Accept a waiting request: the gang joins with ``credits`` in its Stash (at most the campaign's starting
-    credits and what it holds; more than the starting credits only with ``reason``). What the Stash gives up is a
-    ledger entry saying why. Two arbitrators at once: the request is locked, so it is decided once."""
+    credits and what it holds; more than the starting credits only with ``reason``), and without the Reputation and
+    experience its history does not vouch for (:func:`unvouched_gains`) unless ``keep_unvouched`` with ``reason``.
+    What the gang gives up or keeps is a ledger entry saying why. Two arbitrators at once: the request is locked,
+    so it is decided once."""
     join = JoinRequest.objects.select_for_update(of=("self",)).select_related("campaign", "gang").get(pk=join.pk)
     if join.accepted is not None:
         raise ValidationError(f"{join.gang.name}'s request was already decided.")
@@ -131,6 +210,7 @@ def join_accept(
             description=f"Joined {campaign.name} with {credits} credits, above its starting {campaign.starting_credits}",
             reason=reason, data={"campaign": campaign.pk, "join": join.pk},
         )  # fmt: skip
+    _cap_unvouched(gang=gang, campaign=campaign, join=join, actor=actor, keep=keep_unvouched, reason=reason)
     campaign_join(campaign=campaign, gang=gang, user=gang.owner, dice=dice)
     join.accepted, join.decided_by, join.decided_at = True, actor, timezone.now()
     join.credits, join.reason = credits, reason

@@ -600,6 +600,31 @@ def test_an_arbitrator_may_accept_more_than_the_starting_credits_with_a_reason(
     assert gang.ledger.filter(reason="Late joiner catch-up", credits=0).exists()
 
 
+def test_the_arbitrator_keeps_reputation_not_vouched_for_only_with_a_reason(
+    client, world, make_user, make_gang, make_fighter
+):
+    """Issue 26: an imported gang's typed-in Reputation is taken off as it joins unless kept with a reason."""
+    from campaigns.models import JoinRequest
+    from gangs import exchange
+
+    dave = make_user("dave")
+    source = make_gang(owner=dave, edition="n18", name="Source")
+    make_fighter(source, "leader")
+    gang = exchange.gang_import(owner=dave, data={**exchange.gang_export(source), "name": "Famous", "reputation": 40})
+    services.join_request(campaign=world["campaign"], gang=gang, user=dave)
+    join = JoinRequest.objects.get(gang=gang)
+    arbitrator = as_user(client, world["users"]["arbitrator"])
+    page = arbitrator.get(url("campaign-detail", world)).content.decode()
+    assert "40 Reputation and 0 XP its history does not vouch for" in page and 'name="keep_unvouched"' in page
+    decide = url("join-decide", world, join.pk, "accept")
+    arbitrator.post(decide, {"keep_unvouched": "on", "reason": ""})
+    assert not world["campaign"].memberships.filter(gang=gang).exists()  # keeping needs the reason
+    arbitrator.post(decide, {"keep_unvouched": "on", "reason": "Known at the club"})
+    gang.refresh_from_db()
+    assert world["campaign"].memberships.filter(gang=gang).exists() and gang.reputation >= 40
+    assert gang.ledger.filter(reason="Known at the club", description__contains="keeping 40 Reputation").exists()
+
+
 def test_a_refused_gang_does_not_join(client, world, make_user, make_gang):
     from campaigns.models import JoinRequest
 

@@ -197,7 +197,12 @@ def join_decide(request, pk: int, join_id: int, decision: str):
     data = form.cleaned_data
     if decision == "accept":
         action = partial(
-            services.join_accept, join=join, actor=request.user, credits=data["credits"], reason=data["reason"]
+            services.join_accept,
+            join=join,
+            actor=request.user,
+            credits=data["credits"],
+            reason=data["reason"],
+            keep_unvouched=data["keep_unvouched"],
         )
         return _run(request, url, action, f"{join.gang.name} has joined the campaign.")
     action = partial(services.join_refuse, join=join, actor=request.user, reason=data["reason"])

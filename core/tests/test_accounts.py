@@ -274,3 +274,53 @@ def test_with_mail_configured_the_account_opens_from_the_mailed_link_once(client
     assert client.get("/" + path).status_code == 400  # once
     assert client.get(reverse("signup-verify", args=["Mg", "bad-token"])).status_code == 400
     assert client.get(reverse("signup-verify", args=["%C2%B2", "x"])).status_code == 400
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_database_holds_one_account_per_email_in_any_letter_case(make_user):
+    """Issue 26 #15: the unique index (core/migrations/0001), for what the form's check cannot see (two signups
+    at once, the admin, a script); accounts without an address are many."""
+    from django.db import IntegrityError
+
+    make_user("jak", email="jak@example.com")
+    with pytest.raises(IntegrityError):
+        make_user("kal", email="JAK@example.com")
+    make_user("one", email="")
+    make_user("two", email="")
+
+
+@pytest.mark.django_db
+def test_a_signup_that_loses_the_race_for_its_email_is_told_so(client, monkeypatch):
+    """The form checked a free address, then another signup took it: a clear message, no 500, no account."""
+    from core.forms import SignUpForm
+
+    monkeypatch.setattr(SignUpForm, "clean_email", lambda form: form.cleaned_data["email"])
+    get_user_model().objects.create_user("jak", email="kal@example.com", password=PASSWORD)
+    response = _sign_up(client)
+    assert response.status_code == 200
+    assert "Another account was just opened with that username or email address" in response.content.decode()
+    assert not get_user_model().objects.filter(username="kal").exists()
+
+
+@pytest.mark.django_db
+def test_the_migration_keeps_the_oldest_accounts_email_and_clears_the_newer(make_user):
+    """Accounts that already shared an address when the index came: the oldest keeps it (a decision, docs)."""
+    from importlib import import_module
+
+    from django.apps import apps
+    from django.db import connection
+
+    migration = import_module("core.migrations.0001_user_email_unique")
+    with connection.cursor() as cursor:
+        cursor.execute(f"DROP INDEX {migration.INDEX}")
+    older = make_user("older", email="jak@example.com")
+    newer = make_user("newer", email="Jak@Example.com")
+    other = make_user("other", email="other@example.com")
+    migration.blank_newer_duplicates(apps, None)
+    with connection.cursor() as cursor:
+        cursor.execute(migration.Migration.operations[1].sql)
+    assert [u.email for u in get_user_model().objects.filter(pk__in=[older.pk, newer.pk, other.pk]).order_by("pk")] == [
+        "jak@example.com",
+        "",
+        "other@example.com",
+    ]

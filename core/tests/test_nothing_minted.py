@@ -16,6 +16,7 @@ import ast
 from pathlib import Path
 
 import pytest
+from django.core.exceptions import ValidationError
 
 ROOT = Path(__file__).resolve().parents[2]
 APPS = ("gangs", "campaigns", "battles", "postbattle", "core", "content", "tools")
@@ -33,8 +34,15 @@ OWED = {
         "rule",
         "the house rules in force when the battle was confirmed",
     ),
+    "campaigns.services.joining._cap_unvouched": (
+        "arbitrator",
+        "only takes off Reputation and experience its history does not vouch for",
+    ),
     "campaigns.services.joining.join_accept": ("arbitrator", "only lowers the Stash to what the arbitrator accepts"),
-    "tools.campaign_exchange.load.ledger": ("player", "a campaign import: each ledger as the file holds it, checked"),
+    "tools.campaign_exchange.load.ledger": (
+        "player",
+        "a campaign import, checked; its gangs flagged 'imported' when they ask to join",
+    ),
     "tools.management.commands.bench_pages._gang": ("tool", "make bench's data"),
     "gangs.demo._seasoned": ("tool", "the demo command's gangs"),
     "gangs.exchange.import_rows": ("player", "an import: flagged 'imported' when it asks to join"),
@@ -107,3 +115,69 @@ def test_what_a_player_brings_is_flagged_and_joins_only_when_accepted(
     join_accept(join=join, actor=arbitrator)
     gang.refresh_from_db()
     assert gang.stash == campaign.starting_credits
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("keep", [False, True])
+def test_reputation_and_experience_not_vouched_for_are_taken_off_unless_kept_with_a_reason(
+    make_user, make_gang, make_fighter, make_campaign, keep
+):
+    """Issue 26: the laundered Reputation and experience are capped at joining, like the credits; the ledger
+    says so either way, and its totals stay equal to the gang's."""
+    from campaigns.services import join_accept, join_flags, join_request
+    from gangs.ledger import ledger_record, ledger_totals
+    from gangs.models import LedgerKind
+    from gangs.services import record
+
+    campaign = make_campaign(edition="n18")
+    arbitrator = campaign.arbitrators.get().user
+    owner = make_user()
+    gang = make_gang(owner=owner, edition="n18")
+    krag = make_fighter(gang, "leader", name="Krag")
+    record.record_experience(fighter=krag, amount=30, reason="Won at home", actor=owner, token="t1")
+    ledger_record(gang=gang, kind=LedgerKind.OVERRIDE, reputation=50, actor=owner, reason="my own campaign",
+                  description="Reputation set by hand")  # fmt: skip
+    assert "50 Reputation and 30 XP" in {f.code: f.text for f in join_flags(gang, campaign)}["unvouched"]
+    join = join_request(campaign=campaign, gang=gang, user=owner)
+    if keep:
+        with pytest.raises(ValidationError):
+            join_accept(join=join, actor=arbitrator, keep_unvouched=True)
+        join_accept(join=join, actor=arbitrator, keep_unvouched=True, reason="won it at the club's last season")
+    else:
+        join_accept(join=join, actor=arbitrator)
+    gang.refresh_from_db()
+    krag.refresh_from_db()
+    taken = gang.ledger.filter(data__join=join.pk).exclude(kind=LedgerKind.OTHER)
+    assert sorted(taken.values_list("reputation", "experience")) == ([] if keep else [(-50, 0), (0, -30)])
+    assert krag.experience == (30 if keep else 0)
+    assert gang.ledger.filter(data__join=join.pk, kind=LedgerKind.OTHER).exists() == keep
+    totals = ledger_totals(gang)
+    assert (totals["reputation"], totals["experience"][krag.pk]) == (gang.reputation, krag.experience)
+
+
+@pytest.mark.django_db
+def test_house_rules_of_a_campaign_the_player_ran_himself_do_not_launder_reputation(
+    make_user, make_gang, make_campaign
+):
+    """Issue 26, the attacker's view again: a player's own campaign with a starting Reputation of 100,000, joined
+    and left, then the club's campaign. The house rule is a rule, but its arbitrator was the gang's own player: not
+    vouched for, so it is taken off at joining (the club's own starting Reputation is then added)."""
+    from campaigns.models import CampaignGang
+    from campaigns.services import campaign_join, gang_remove, join_accept, join_request
+    from campaigns.services.house_rules import house_rules_change
+    from gangs.models import LedgerKind
+
+    owner = make_user()
+    gang = make_gang(owner=owner, edition="n18")
+    private = make_campaign(edition="n18", arbitrator=owner)
+    house_rules_change(campaign=private, actor=owner, starting_reputation=100_000)
+    membership = campaign_join(campaign=private, gang=gang, user=owner)
+    gang_remove(membership=CampaignGang.objects.get(pk=membership.pk), actor=owner)
+    gang.refresh_from_db()
+    assert gang.reputation >= 100_000
+    club = make_campaign(edition="n18")
+    join_accept(join=join_request(campaign=club, gang=gang, user=owner), actor=club.arbitrators.get().user)
+    gang.refresh_from_db()
+    taken = gang.ledger.filter(kind=LedgerKind.REPUTATION, data__has_key="join").get()
+    assert taken.reputation == -100_000
+    assert gang.reputation < 100

@@ -14,9 +14,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 from fractions import Fraction
+from math import gcd, lcm
 
 from rulebook.classic import resolution
-from rulebook.classic.combat_score import ATTACKER, DEFENDER, STANDOFF, Combatant, HandWeapon, parries, score_odds
+from rulebook.classic.combat_score import ATTACKER, DEFENDER, STANDOFF, Combatant, HandWeapon, parries, score_counts
 from rulebook.classic.resolution import DOWN, FLESH_WOUND, NO_WOUND, OUT_OF_ACTION, SAVED, WOUND_LOST, Hit, Target
 from rulebook.output import dist, prob
 
@@ -56,32 +57,58 @@ def worse(a: str, b: str) -> str:
     return a if _RANK[a] >= _RANK[b] else b
 
 
-_SERIES: dict[tuple, list] = {}
+def _summed(parts: Iterable[tuple[int, dict]]) -> tuple[int, dict]:
+    """Whole-number weights over different denominators, added up over their least common multiple. The
+    denominators are powers of 2 and 3 from the dice, so the sums stay exact without a Fraction per term."""
+    parts = list(parts)
+    den = lcm(*(d for d, _ in parts))
+    out: dict = {}
+    for d, weights in parts:
+        up = den // d
+        for key, w in weights.items():
+            out[key] = out.get(key, 0) + w * up
+    return den, out
 
 
-def hits_odds(cycle: tuple[Hit, ...], target: Target, count: int) -> dict[tuple[str, Target], Fraction]:
-    """Exact (worst outcome, fighter afterwards) once ``count`` hits have landed one after another.
+def struck(
+    cycle: tuple[Hit, ...], start: dict[Target, int], counts: dict[int, int], *, keep_flesh_wounds: bool = False
+) -> tuple[int, dict[tuple[str, Target], int]]:
+    """Fighters weighted by ``start``, each struck ``n`` hits one after another with weight ``counts[n]``: the
+    weights of (worst outcome, fighter afterwards), over the scale returned times the denominators of ``start``
+    and ``counts``.
 
-    The hits go round ``cycle`` (one hit per weapon, see :func:`strikes`). Each meets the fighter
-    as the earlier ones left him (:func:`resolution.hit_transitions`): fewer wounds, more flesh
-    wounds; a Down fighter hit again rolls injury dice again. The series after 0, 1, 2 ... hits
-    is kept, so asking for every count costs no more than asking for the largest.
+    The hits go round ``cycle`` (one hit per weapon, see :func:`strikes`); each meets the fighter as the
+    earlier ones left him (:func:`resolution.chain_hits`): fewer wounds, more flesh wounds; a Down fighter hit
+    again rolls injury dice again. The hits of every count are chained once, for every fighter at once.
     """
-    if len(_SERIES) > 4096:
-        _SERIES.clear()
-    series = _SERIES.setdefault((cycle, target), [{(NOT_HIT, target): Fraction(1)}])
-    while len(series) <= count:
-        hit = cycle[(len(series) - 1) % len(cycle)]
-        out: dict[tuple[str, Target], Fraction] = {}
-        for (worst, now), p in series[-1].items():
-            if worst == OUT_OF_ACTION:
-                out[worst, now] = out.get((worst, now), 0) + p
-                continue
-            for (outcome, after), q in resolution.hit_transitions(hit, now).items():
-                key = (worse(worst, outcome), after)
-                out[key] = out.get(key, 0) + p * q
-        series.append(out)
-    return series[count]
+    series = resolution.chain_hits(
+        cycle,
+        {(NOT_HIT, target): w for target, w in start.items()},
+        max(counts, default=0),
+        order=FIGHT_OUTCOMES,
+        keep_flesh_wounds=keep_flesh_wounds,
+    )
+    final = series[-1][0]
+    out: dict = {}
+    for count, ways in counts.items():
+        scale, states = series[count]
+        up = ways * (final // scale)
+        for key, w in states.items():
+            out[key] = out.get(key, 0) + w * up
+    return final, out
+
+
+def _worst(weights: dict[tuple[str, Target], int], one_on_one: bool = False) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for (worst, _), w in weights.items():
+        key = finished(worst, one_on_one)
+        out[key] = out.get(key, 0) + w
+    return out
+
+
+def _hits_on(counts: tuple, side: str) -> dict[int, int]:
+    """The ways ``side`` wins the bout striking each number of hits."""
+    return {hits: ways for (winner, hits), ways in counts if winner == side}
 
 
 def finished(worst: str, one_on_one: bool) -> str:
@@ -95,24 +122,23 @@ def _blank_outcomes() -> dict[str, Fraction]:
 
 def fight_odds(att: Combatant, dfn: Combatant, *, one_on_one: bool = True) -> dict:
     """Everything a one-on-one bout can lead to: winner, hits per side, each fighter's fate."""
-    scores = score_odds(att, dfn)
+    den, counts = score_counts(att, dfn)
     win = {ATTACKER: Fraction(0), DEFENDER: Fraction(0), STANDOFF: Fraction(0)}
     hits = {ATTACKER: {0: Fraction(0)}, DEFENDER: {0: Fraction(0)}}
     fate = {ATTACKER: _blank_outcomes(), DEFENDER: _blank_outcomes()}
-    for (winner, count), p in scores.items():
+    for (winner, count), ways in counts:
+        p = Fraction(ways, den)
         win[winner] += p
         for side in (ATTACKER, DEFENDER):
-            struck = count if winner == side else 0
-            hits[side][struck] = hits[side].get(struck, 0) + p
-        if winner == STANDOFF:
-            for side in (ATTACKER, DEFENDER):
-                fate[side][NOT_HIT] += p
-            continue
-        striker, struck_fighter = (att, dfn) if winner == ATTACKER else (dfn, att)
-        loser = DEFENDER if winner == ATTACKER else ATTACKER
-        fate[winner][NOT_HIT] += p
-        for (worst, _), q in hits_odds(strikes(striker), struck_fighter.as_target(), count).items():
-            fate[loser][finished(worst, one_on_one)] += p * q
+            n = count if winner == side else 0
+            hits[side][n] = hits[side].get(n, 0) + p
+    for winner, striker, loser, loser_side in ((ATTACKER, att, dfn, DEFENDER), (DEFENDER, dfn, att, ATTACKER)):
+        scale, after = struck(strikes(striker), {loser.as_target(): 1}, _hits_on(counts, winner))
+        fate[winner][NOT_HIT] += win[winner]
+        for worst, w in _worst(after, one_on_one).items():
+            fate[loser_side][worst] += Fraction(w, den * scale)
+    for side in (ATTACKER, DEFENDER):
+        fate[side][NOT_HIT] += win[STANDOFF]
     return {"win": win, "hits": hits, "fate": fate}
 
 
@@ -190,49 +216,62 @@ def multi_fight_odds(fighter: Combatant, opponents: Iterable[Combatant]) -> dict
     fighter fights on while he stands; his flesh wounds lower his WS for the next bout.
     When he goes down all his side is down, so he is out of combat (read as Out of Action).
     An opponent who goes down stays down while a friend fights on.
+
+    Counted in whole numbers: the lone fighter while he stands is weights over one denominator; his states with
+    the same WS left by flesh wounds fight alike, so a bout is scored once per WS and its hits chained once for
+    all of them (:func:`struck`), not once per wounds and flesh wounds he may carry.
     """
     opponents = list(opponents)
-    # The lone fighter while he stands, as the hits so far left him (flesh wounds counted from 0).
-    standing = {fighter.as_target(): Fraction(1)}
+    # The lone fighter while he stands, as the hits so far left him (flesh wounds counted from 0): weights over den.
+    den, standing = 1, {fighter.as_target(): 1}
     bouts = []
     fighter_out = Fraction(0)
     for k, opponent in enumerate(opponents):
         opponent = replace(opponent, extra_dice=opponent.extra_dice + k, bonus=opponent.bonus + k)
-        bout = {ATTACKER: Fraction(0), DEFENDER: Fraction(0), STANDOFF: Fraction(0)}
+        p_fought = Fraction(sum(standing.values()), den)
+        by_ws: dict[int, dict[Target, int]] = {}
+        for now, w in standing.items():
+            by_ws.setdefault(max(0, fighter.WS - now.flesh_wounds), {})[now] = w
+        # Each part is (its denominator over den, its weights), added up once the bout is counted.
+        winners, stays, falls, hits_on_opponent = [], [], [], []
+        for ws, fighters in by_ws.items():
+            score_den, counts = score_counts(opponent, replace(fighter, WS=ws))
+            total = sum(fighters.values())
+            ways_won: dict[str, int] = {}
+            for (winner, _), ways in counts:
+                ways_won[winner] = ways_won.get(winner, 0) + ways
+            winners.append((score_den, {winner: total * ways for winner, ways in ways_won.items()}))
+            not_lost = ways_won.get(DEFENDER, 0) + ways_won.get(STANDOFF, 0)
+            stays.append((score_den, {now: w * not_lost for now, w in fighters.items()}))
+            scale, after = struck(strikes(opponent), fighters, _hits_on(counts, ATTACKER), keep_flesh_wounds=True)
+            for (worst, then), w in after.items():
+                (falls if _falls(worst) else stays).append((score_den * scale, {then: w}))
+            not_hit = ways_won.get(ATTACKER, 0) + ways_won.get(STANDOFF, 0)
+            hits = {0: not_hit, **_hits_on(counts, DEFENDER)}
+            hits_on_opponent.append((score_den, {n: total * ways for n, ways in hits.items()}))
+        won_den, won = _summed(winners)
+        hits_den, hits = _summed(hits_on_opponent)
+        scale, after = struck(strikes(fighter), {opponent.as_target(): 1}, hits)
         opp_fate = _blank_outcomes()
-        p_fought = sum(standing.values(), Fraction(0))
-        after: dict[Target, Fraction] = {}
-        for now, p in standing.items():
-            me = replace(fighter, WS=fighter.WS - now.flesh_wounds, wounds_left=now.wounds_left)
-            for (winner, count), q in score_odds(opponent, me).items():
-                bout[winner] += p * q
-                if winner != ATTACKER:
-                    after[now] = after.get(now, 0) + p * q
-                if winner != DEFENDER:
-                    opp_fate[NOT_HIT] += p * q
-                if winner == ATTACKER:
-                    for (worst, then), r in hits_odds(strikes(opponent), now, count).items():
-                        if worst in (DOWN, OUT_OF_ACTION):
-                            fighter_out += p * q * r
-                        else:
-                            after[then] = after.get(then, 0) + p * q * r
-                elif winner == DEFENDER:
-                    for (worst, _), r in hits_odds(strikes(me), opponent.as_target(), count).items():
-                        opp_fate[worst] += p * q * r
+        for worst, w in _worst(after).items():
+            opp_fate[worst] += Fraction(w, den * hits_den * scale)
         opp_fate[NOT_HIT] += 1 - p_fought  # no bout: the lone fighter was already out
-        standing = after
+        falls_den, fell = _summed(falls)
+        fighter_out += Fraction(sum(fell.values()), den * falls_den)
         bouts.append(
             {
                 "opponent": k + 1,
                 "extra_dice": k,
                 "bonus": k,
                 **prob("p_fought", p_fought),
-                **prob("p_opponent_wins", bout[ATTACKER]),
-                **prob("p_fighter_wins", bout[DEFENDER]),
-                **prob("p_standoff", bout[STANDOFF]),
+                **prob("p_opponent_wins", Fraction(won.get(ATTACKER, 0), den * won_den)),
+                **prob("p_fighter_wins", Fraction(won.get(DEFENDER, 0), den * won_den)),
+                **prob("p_standoff", Fraction(won.get(STANDOFF, 0), den * won_den)),
                 **dist("opponent_outcome", opp_fate),
             }
         )
+        stays_den, standing = _summed(stays)
+        den, standing = _reduced(den * stays_den, standing)
     return {
         "bouts": bouts,
         **prob("p_fighter_out_of_action", fighter_out),
@@ -244,6 +283,17 @@ def multi_fight_odds(fighter: Combatant, opponents: Iterable[Combatant]) -> dict
     }
 
 
+def _falls(worst: str) -> bool:
+    """The lone fighter of a multiple combat who goes down leaves all his side down: he is out of the fight."""
+    return worst in (DOWN, OUT_OF_ACTION)
+
+
+def _reduced(den: int, weights: dict) -> tuple[int, dict]:
+    """The same chances over the smallest denominator, so the numbers do not grow from bout to bout."""
+    common = gcd(den, *weights.values())
+    return den // common, {key: w // common for key, w in weights.items()}
+
+
 # --- breaking from combat ----------------------------------------------------------------------
 
 
@@ -253,10 +303,8 @@ def break_off_odds(opponent: Combatant, fleeing: Combatant) -> dict:
     It is struck with the opponent's first weapon. The fleeing fighter is no longer in the
     fight, so a Down result stays Down.
     """
-    fate = _blank_outcomes()
-    for (worst, _), p in hits_odds(strikes(opponent)[:1], fleeing.as_target(), 1).items():
-        fate[worst] += p
+    scale, after = struck(strikes(opponent)[:1], {fleeing.as_target(): 1}, {1: 1})
     return {
         "why": ["a fighter breaking from hand-to-hand takes one automatic hit from his opponent before he runs"],
-        **dist("outcome", {k: p for k, p in fate.items() if k != NOT_HIT}),
+        **dist("outcome", {k: Fraction(_worst(after).get(k, 0), scale) for k in FIGHT_OUTCOMES if k != NOT_HIT}),
     }

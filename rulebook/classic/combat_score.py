@@ -38,6 +38,7 @@ from fractions import Fraction
 from functools import cache, lru_cache
 from typing import NamedTuple
 
+from rulebook.budget import spend
 from rulebook.classic import resolution
 from rulebook.classic.resolution import Hit, Target
 
@@ -250,11 +251,14 @@ ODDS_CACHE_SIZE = 512
 
 def score_odds(att: Combatant, dfn: Combatant) -> dict[tuple[str, int], Fraction]:
     """Exact distribution of (winner, hits) for one bout, parries and hate re-rolls included."""
-    return dict(_score_odds(att, dfn))
+    denominator, counts = score_counts(att, dfn)
+    return {key: Fraction(count, denominator) for key, count in counts}
 
 
 @lru_cache(maxsize=ODDS_CACHE_SIZE)
-def _score_odds(att: Combatant, dfn: Combatant) -> tuple[tuple[tuple[str, int], Fraction], ...]:
+def score_counts(att: Combatant, dfn: Combatant) -> tuple[int, tuple[tuple[tuple[str, int], int], ...]]:
+    """:func:`score_odds` as whole numbers over one denominator (the number of ways the dice can fall), for
+    callers that go on counting in integers (multiple combats)."""
     n_a, n_d = att.dice, dfn.dice
     parries_a, parries_d = parries(att, dfn), parries(dfn, att)
     keep_a, keep_d = parries_d, parries_a  # how many parries each roll must still answer
@@ -262,6 +266,7 @@ def _score_odds(att: Combatant, dfn: Combatant) -> tuple[tuple[tuple[str, int], 
     for key_a, count_a in _fresh(n_a, keep_a):
         for key_d, count_d in _fresh(n_d, keep_d):
             states[key_a, key_d] = count_a * count_d
+    spend(len(states))
     denominator = 6 ** (n_a + n_d)
     # The winner of a pair of rolls, from their nets (the loops below ask it for every pair: kept local).
     offset, att_wins_ties = att.base_score - dfn.base_score, att.I > dfn.I
@@ -295,6 +300,7 @@ def _score_odds(att: Combatant, dfn: Combatant) -> tuple[tuple[tuple[str, int], 
                 rerolled[pair[1 - side]] = rerolled.get(pair[1 - side], 0) + count
             else:
                 out[pair] = out.get(pair, 0) + count * scale
+        spend(len(states) + len(rerolled) * len(_fresh(n, keep)))
         for other, count in rerolled.items():
             for key, ways in _fresh(n, keep):
                 new = (key, other) if side == 0 else (other, key)
@@ -308,6 +314,7 @@ def _score_odds(att: Combatant, dfn: Combatant) -> tuple[tuple[tuple[str, int], 
         parrier = (att, dfn)[1 - target]
         always, target_side = parrier.parry is True, (ATTACKER, DEFENDER)[target]
         for _ in range(max(parries_a, parries_d)):
+            spend(len(states))
             out = {}
             for pair, count in states.items():
                 if always or winner(pair) == target_side:
@@ -323,8 +330,8 @@ def _score_odds(att: Combatant, dfn: Combatant) -> tuple[tuple[tuple[str, int], 
     for (key_a, key_d), count in states.items():
         diff = net_of(key_a) - net_of(key_d)
         diffs[diff] = diffs.get(diff, 0) + count
-    result: dict[tuple[str, int], Fraction] = {}
+    result: dict[tuple[str, int], int] = {}
     for diff, count in diffs.items():
         key = verdict(offset + diff, att.I, dfn.I)
-        result[key] = result.get(key, 0) + Fraction(count, denominator)
-    return tuple(result.items())
+        result[key] = result.get(key, 0) + count
+    return denominator, tuple(result.items())

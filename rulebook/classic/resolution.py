@@ -31,8 +31,9 @@ API (all pure; dice only through a :class:`~rulebook.dice.DiceSource`):
   (``no_wound``, ``saved``, ``wound_lost``, ``flesh_wound``, ``down``, ``out_of_action``),
   Fractions summing to 1, every key present. ``hits_odds(hit, target, n)``: the same for n
   hits on one fighter in turn (the worst result counts); ``hits_series`` for 0..n at once.
-  ``hit_transitions(hit, target)``: the (outcome, Target afterwards) distribution, for callers
-  that chain further hits themselves.
+  ``hit_transitions(hit, target)``: the (outcome, Target afterwards) distribution;
+  ``chain_hits(cycle, start, most)`` chains hits in whole numbers for callers that need the fighter
+  afterwards too (hand-to-hand).
 - ``hit_roll(hit, target, dice, who="target") -> HitResult``: one resolution; ``HitResult``
   has ``outcome`` (one of :data:`OUTCOMES`), ``wounds_lost``, ``flesh_wounds`` (new ones),
   ``injury_rolls`` and ``steps`` (every die, what it needed and what followed);
@@ -51,6 +52,7 @@ from fractions import Fraction
 from functools import lru_cache
 from math import comb, lcm
 
+from rulebook.budget import spend
 from rulebook.dice import D3, D6, Dist, certain, sum_of
 from rulebook.errors import RulesInputError
 from rulebook.tables import Row, Table
@@ -260,20 +262,69 @@ def hit_odds(hit: Hit, target: Target) -> dict:
     return out
 
 
-def _relevant(target: Target) -> Target:
-    """The fighter with only what can change a later hit: flesh wounds count only for the 0/0 rule."""
+def _relevant(target: Target, keep_flesh_wounds: bool = False) -> Target:
+    """The fighter with only what can change what follows, so that fewer states are chained: flesh wounds
+    count only for the 0/0 rule, unless ``keep_flesh_wounds`` (a hand-to-hand fighter's next bout reads them off
+    his WS), and even then only until they bring both WS and BS to 0 (WS counts as 0 below that)."""
+    if keep_flesh_wounds:
+        most = max(target.WS or 0, target.BS or 0)
+        return target if target.flesh_wounds <= most else replace(target, flesh_wounds=most)
     return target if target.WS is not None and target.BS is not None else replace(target, flesh_wounds=0)
 
 
 @lru_cache(maxsize=4096)
-def _scaled_transitions(hit: Hit, target: Target) -> tuple[int, tuple]:
-    """:func:`hit_transitions` as whole numbers over one denominator: chaining many hits in
-    integers is far quicker than in Fractions and just as exact."""
+def scaled_transitions(hit: Hit, target: Target, keep_flesh_wounds: bool = False) -> tuple[int, tuple]:
+    """:func:`hit_transitions` as whole numbers over one denominator: chaining many hits in integers is far
+    quicker than in Fractions and just as exact. The fighter afterwards keeps only what can still matter
+    (:func:`_relevant`)."""
     dist = hit_transitions(hit, target)
     den = lcm(*(p.denominator for p in dist.values()))
     return den, tuple(
-        ((outcome, _relevant(after)), p.numerator * (den // p.denominator)) for (outcome, after), p in dist.items()
+        ((outcome, _relevant(after, keep_flesh_wounds)), p.numerator * (den // p.denominator))
+        for (outcome, after), p in dist.items()
     )
+
+
+def chain_hits(
+    cycle: tuple[Hit, ...],
+    start: dict[tuple[str, Target], int],
+    most: int,
+    *,
+    order: tuple[str, ...] = OUTCOMES,
+    keep_flesh_wounds: bool = False,
+) -> list[tuple[int, dict[tuple[str, Target], int]]]:
+    """Hits landed one after another, going round ``cycle``, on fighters weighted by ``start``: entry ``n`` is
+    ``(scale, weights)`` after ``n`` hits, each weight over ``scale`` times the start's own denominator the
+    chance of (the worst result so far, the fighter afterwards).
+
+    Each hit meets the fighter as the earlier ones left him (fewer wounds, more flesh wounds); ``order`` ranks
+    the results from the best to the worst (a Down fighter who takes a Flesh Wound stays Down). Out of Action
+    ends it: no further hit is resolved.
+    """
+    rank = {k: i for i, k in enumerate(order)}
+    states, scale = start, 1
+    series = [(scale, states)]
+    for n in range(most):
+        hit = cycle[n % len(cycle)]
+        spend(len(states))
+        steps = {
+            state: scaled_transitions(hit, state, keep_flesh_wounds)
+            for worst, state in states
+            if worst != OUT_OF_ACTION
+        }
+        step = lcm(*(d for d, _ in steps.values())) if steps else 1
+        nxt: dict = {}
+        for (worst, state), w in states.items():
+            if worst == OUT_OF_ACTION:
+                nxt[worst, state] = nxt.get((worst, state), 0) + w * step
+                continue
+            d, moves = steps[state]
+            for (outcome, after), q in moves:
+                key = (max(worst, outcome, key=rank.__getitem__), after)
+                nxt[key] = nxt.get(key, 0) + w * q * (step // d)
+        states, scale = nxt, scale * step
+        series.append((scale, states))
+    return series
 
 
 def hits_series(hit: Hit, target: Target, most: int) -> list[dict]:
@@ -282,30 +333,12 @@ def hits_series(hit: Hit, target: Target, most: int) -> list[dict]:
     Each hit meets the fighter as the earlier ones left him (fewer wounds, more flesh wounds);
     the answer is the worst result he suffers (a Down fighter who takes a Flesh Wound stays Down).
     """
-    rank = {k: i for i, k in enumerate(OUTCOMES)}
-    # States are weights over a shared denominator ``den``, scaled up at each hit.
-    states: dict = {(NO_WOUND, _relevant(target)): 1}
-    den = 1
     series = []
-    for n in range(most + 1):
+    for scale, states in chain_hits((hit,), {(NO_WOUND, _relevant(target)): 1}, most):
         totals = dict.fromkeys(OUTCOMES, 0)
         for (worst, _), w in states.items():
             totals[worst] += w
-        series.append({k: Fraction(w, den) for k, w in totals.items()})
-        if n == most:
-            break
-        steps = {state: _scaled_transitions(hit, state) for worst, state in states if worst != OUT_OF_ACTION}
-        scale = lcm(*(d for d, _ in steps.values())) if steps else 1
-        nxt: dict = {}
-        for (worst, state), w in states.items():
-            if worst == OUT_OF_ACTION:
-                nxt[(worst, state)] = nxt.get((worst, state), 0) + w * scale
-                continue
-            d, moves = steps[state]
-            for (outcome, after), q in moves:
-                key = (max(worst, outcome, key=rank.get), after)
-                nxt[key] = nxt.get(key, 0) + w * q * (scale // d)
-        states, den = nxt, den * scale
+        series.append({k: Fraction(w, scale) for k, w in totals.items()})
     return series
 
 

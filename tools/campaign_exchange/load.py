@@ -174,7 +174,7 @@ class _Restore:
         self.made(Gang, [
             Gang(owner=self.person(g["player"]) or self.user, edition=self.data["edition"],
                  house=content["house"][g["house"]], name=g["name"].strip(), notes=g.get("notes", ""),
-                 stash=g["stash"], reputation=g["reputation"]) for g in gangs
+                 stash=g["stash"], reputation=g["reputation"], imported_with_campaign=True) for g in gangs
         ], {"created_at": [_at(g["created_at"]) for g in gangs]}, ids.GANG, [g["id"] for g in gangs])  # fmt: skip
         self.made(CampaignGang, [
             CampaignGang(campaign=campaign, gang_id=self.maps.pk(ids.GANG, g["id"]),

@@ -188,6 +188,22 @@ def test_players_without_an_account_leave_their_gangs_with_the_importing_arbitra
     assert gangs[1].owner.username == data["gangs"][1]["player"]
 
 
+def test_gangs_a_campaign_import_made_are_flagged_when_they_ask_to_join(
+    seasons, loaded_content, make_user, make_campaign
+):
+    """Issue 26: a campaign import writes each gang's history as the file holds it, so the arbitrator of another
+    campaign the gang asks to join sees that it was imported, as for a gang file."""
+    from campaigns.services import join_flags
+
+    campaign = Campaign.objects.get(pk=seasons["classic"])
+    imported = campaign_import(user=make_user(username="importer"), data=campaign_export(campaign))
+    other = make_campaign(edition="classic")
+    for gang in Gang.objects.filter(memberships__campaign=imported):
+        assert "imported" in {flag.code for flag in join_flags(gang, other)}
+    for gang in Gang.objects.filter(memberships__campaign=campaign):
+        assert "imported" not in {flag.code for flag in join_flags(gang, other)}
+
+
 def _problems(data) -> list[str]:
     with pytest.raises(ValidationError) as refused:
         campaign_import(user=get_user_model().objects.first(), data=data)
