@@ -213,3 +213,16 @@ def test_a_capture_recorded_by_hand_in_a_campaign_names_its_captor(world):
                          captor=alice)  # fmt: skip
     fighter.refresh_from_db()
     assert fighter.status == FighterStatus.CAPTURED and fighter.captured_by_id == alice.pk
+
+
+def test_a_hand_reported_battle_shows_its_crews_from_the_report(client, world):
+    """Walked in issue 21: a battle reported by hand with no crews picked said "Crews: Not picked yet"."""
+    battle = world["battle"]()
+    _, _, a_ganger, _ = roster(world["gangs"]["alice"])
+    _, _, b_ganger, _ = roster(world["gangs"]["bob"])
+    data = {"result": "attacker", "attacker_victory_points": "1", "defender_victory_points": "0"}
+    assert report(client, world, battle, data | row(a_ganger) | row(b_ganger)).status_code == 302
+    page = client.get(reverse("campaigns:battle-detail", args=[world["campaign"].pk, battle.pk])).content.decode()
+    for side, fighter in (("attacker", a_ganger), ("defender", b_ganger)):
+        crew = page.split(f'data-testid="crew-{side}"')[1].split("</div>")[0]
+        assert unescape(fighter.name) in unescape(crew) and "Not picked yet" not in crew
