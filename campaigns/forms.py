@@ -9,7 +9,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from campaigns.models import Campaign, CampaignTerritory, HouseRules, Outcome
 from content.models import Equipment, House, HouseKind, Territory
 from core.forms import EnteredDiceField, GameForm, GameModelForm
-from gangs.models import Gang, LedgerKind
+from gangs.models import AVAILABLE_FOR_BATTLE, Gang, LedgerKind
 from rulebook.n18.campaign.record import CASKET_TABLES, casket_rules
 from rulebook.n18.campaign.victory import SideFacts, proposed_result
 
@@ -375,12 +375,18 @@ class ReportForm(CampaignGameForm):
         if self.errors:
             return data
         results, deeds = [], {award: {"attacker": 0, "defender": 0} for award, _, _ in DEEDS}
+        # A correction keeps whoever the report already has, whatever this battle's sequence did to them since.
+        reported = set(self.battle.fighter_results.values_list("fighter_id", flat=True))
         for fighter, side, _ in self.rows:
             row = {part: data.get(f"{OUTCOME_PREFIX}-{fighter.pk}-{part}") for part in ROW_PARTS}
             awards = {award: int(row[award] or 0) for award in AWARD_PARTS if row[award]}
             if not row["took_part"]:
                 if awards or row["killed"]:
                     self.add_error(None, f"{fighter.name} did not take part, so did nothing in the battle.")
+                continue
+            if fighter.status not in AVAILABLE_FOR_BATTLE and fighter.pk not in reported:
+                self.add_error(None, f"{fighter.name} is {fighter.get_status_display()}: such a fighter misses the "
+                                     "gang's battles until back on the roster, so cannot have taken part.")  # fmt: skip
                 continue
             outcome = row["outcome"] or Outcome.OK
             if row["killed"] and outcome != Outcome.OUT_OF_ACTION:

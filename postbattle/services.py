@@ -30,7 +30,9 @@ from rulebook.errors import RulesInputError
 
 
 def _refuse(error: RulesInputError) -> ValidationError:
-    return ValidationError(error.message if error.field == "dice" else f"{error.field}: {error.message}")
+    # The field is the step form's (``target_14``) or the rulebook's name for the input: not words for a player.
+    # The message says what is wrong in the game's words, naming the fighter or territory.
+    return ValidationError(error.message)
 
 
 def _locked(sequence: Sequence) -> Sequence:

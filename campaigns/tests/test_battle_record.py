@@ -213,3 +213,37 @@ def test_a_capture_recorded_by_hand_in_a_campaign_names_its_captor(world):
                          captor=alice)  # fmt: skip
     fighter.refresh_from_db()
     assert fighter.status == FighterStatus.CAPTURED and fighter.captured_by_id == alice.pk
+
+
+def test_a_hand_reported_battle_shows_its_crews_from_the_report(client, world):
+    """Walked in issue 21: a battle reported by hand with no crews picked said "Crews: Not picked yet"."""
+    battle = world["battle"]()
+    _, _, a_ganger, _ = roster(world["gangs"]["alice"])
+    _, _, b_ganger, _ = roster(world["gangs"]["bob"])
+    data = {"result": "attacker", "attacker_victory_points": "1", "defender_victory_points": "0"}
+    assert report(client, world, battle, data | row(a_ganger) | row(b_ganger)).status_code == 302
+    page = client.get(reverse("campaigns:battle-detail", args=[world["campaign"].pk, battle.pk])).content.decode()
+    for side, fighter in (("attacker", a_ganger), ("defender", b_ganger)):
+        crew = page.split(f'data-testid="crew-{side}"')[1].split("</div>")[0]
+        assert unescape(fighter.name) in unescape(crew) and "Not picked yet" not in crew
+
+
+def test_a_fighter_in_recovery_cannot_be_reported_as_taking_part(client, world):
+    """Walked in issue 21: a fighter sent into Recovery by the last battle's Medical Escort was accepted in the
+    next battle's report. A correction of a report that already has him still stands."""
+    battle = world["battle"]()
+    _, _, a_ganger, a_other = roster(world["gangs"]["alice"])
+    _, _, b_ganger, _ = roster(world["gangs"]["bob"])
+    a_ganger.status = FighterStatus.RECOVERY
+    a_ganger.save(update_fields=["status"])
+    data = {"result": "attacker", "attacker_victory_points": "1", "defender_victory_points": "0"}
+    data |= row(a_ganger) | row(a_other) | row(b_ganger)
+    response = report(client, world, battle, data)
+    assert response.status_code == 200 and f"{a_ganger.name} is In Recovery" in unescape(response.content.decode())
+    assert battle.fighter_results.count() == 0
+    a_ganger.status = FighterStatus.ACTIVE
+    a_ganger.save(update_fields=["status"])
+    assert report(client, world, battle, data).status_code == 302
+    a_ganger.status = FighterStatus.RECOVERY  # put there by this battle's own sequence: the correction stands
+    a_ganger.save(update_fields=["status"])
+    assert report(client, world, battle, data).status_code == 302

@@ -61,6 +61,8 @@ def _crew_sides(access, battle) -> list[dict]:
         # The assistant's picks are in the record too (battles.services.start), when the campaign's were not made first.
         crew = battle.crews.get(side) or {}
         picked = [str(pk) for pk in crew.get("fighters", [])]
+        # A battle reported by hand with no crew picked: the report's fighters who took part are the crew.
+        reported = [] if picked else [r.fighter.name for r in battle.fighter_results.all() if r.side == side]
         # Hired for this battle: they join the crew after the picks (and are listed before them).
         hired = [
             f.name
@@ -71,7 +73,7 @@ def _crew_sides(access, battle) -> list[dict]:
             and f.status == "active"
         ]
         sides.append({"side": side, "gang": battle.gang_of(side), "crew": crew, "hired_guns": hired,
-                      "names": [names.get(i, "?") for i in picked],
+                      "names": [names.get(i, "?") for i in picked] or reported, "from_report": bool(reported),
                       "can_pick": access.can_act_for(battle.gang_of(side).pk)})  # fmt: skip
     return sides
 

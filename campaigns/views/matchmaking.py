@@ -68,7 +68,9 @@ def challenge_issue(request, pk: int):
     gangs = campaign_gangs(campaign)
     queue = selectors.challenge_queue(campaign, selectors.standings(campaign), selectors.current_cycle(campaign))
     next_gang = queue[0].gang if queue and access.can_act_for(queue[0].gang.pk) else None
-    form = ChallengeForm(request.POST or None, challengers=gangs, gangs=gangs, initial={"challenger": next_gang},
+    # A player is offered only his own gangs as the challenger; the arbitrator challenges for any.
+    challengers = gangs if access.is_arbitrator else gangs.filter(pk__in=access.gang_ids)
+    form = ChallengeForm(request.POST or None, challengers=challengers, gangs=gangs, initial={"challenger": next_gang},
                          territories=campaign.territories.filter(is_home_settlement=False).select_related("territory"))  # fmt: skip
     if request.method == "POST" and form.is_valid():
         access.require_gang(form.cleaned_data["challenger"].pk)  # players challenge for their own gangs

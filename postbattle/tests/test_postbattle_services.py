@@ -210,8 +210,10 @@ def test_claim_bounties_needs_a_captive(make_confirmed_battle):
     run(sequence, ([], {}), ([], {}), ([1, 1, 1], {}), ([1], {"recruit": False}))
     choices = {f"action_{leader.pk}": "Claim Bounties", f"credits_{leader.pk}": "250",
                f"action_{champion.pk}": "Trade"}  # fmt: skip
-    with pytest.raises(ValidationError, match="choose a captive the gang holds"):
+    with pytest.raises(ValidationError, match="choose a captive the gang holds") as refused:
         run(sequence, ([], choices))
+    # Walked in issue 21: the message said "target_14: Butcher 1: ...", the form field's name shown to the player.
+    assert refused.value.messages == [f"{leader.name}: choose a captive the gang holds"]
 
 
 @pytest.mark.parametrize(
