@@ -377,10 +377,12 @@ def facts_display(battle: Battle) -> list[str]:
     fighters = {str(r.fighter_id): r.fighter.name for r in battle.fighter_results.all()}
     for casket in facts.get("caskets") or ():
         found = Casket.from_json(casket)
+        side = names.get(found.side, found.side)
+        if found.left_behind:
+            lines.append(f"A loot casket for {side}, {casket_words(found, battle.scenario)}")
+            continue
         who = fighters.get(found.fighter or "", "a fighter")
-        lines.append(
-            f"{who} ({names.get(found.side, found.side)}) opened a loot casket: {casket_words(found, battle.scenario)}"
-        )
+        lines.append(f"{who} ({side}) opened a loot casket: {casket_words(found, battle.scenario)}")
     if facts.get("captives_freed"):
         freed = Fighter.objects.filter(pk__in=facts["captives_freed"]).order_by("pk").values_list("name", flat=True)
         lines.append(f"Freed from {battle.defender.name}: {', '.join(freed)}")

@@ -78,7 +78,7 @@ class _Writer:
         fighter = self.fighter(effect)
         skills = [skill for name in effect.skills if (skill := self._skill(fighter, name))]
         injury = injury_record(fighter=fighter, code=effect.code or slugify(effect.name), name=effect.name,
-                               roll=effect.roll, stat_deltas=effect.deltas, notes=effect.notes, skills=skills,
+                               roll=effect.roll, stat_deltas=effect.deltas, notes="; ".join(effect.notes), skills=skills,
                                reason=effect.reason, dice=effect.dice, actor=self.actor, **self.link)  # fmt: skip
         self.undo["injuries"].append(injury.pk)
 

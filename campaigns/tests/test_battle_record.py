@@ -213,3 +213,57 @@ def test_a_capture_recorded_by_hand_in_a_campaign_names_its_captor(world):
                          captor=alice)  # fmt: skip
     fighter.refresh_from_db()
     assert fighter.status == FighterStatus.CAPTURED and fighter.captured_by_id == alice.pk
+
+
+def test_smash_and_grab_caskets_left_when_the_defender_fled_are_the_attackers_in_a_hand_report(client, world):
+    """The guide's Smash & Grab, Fleeing the Battlefield: when the defender bottles out and flees, the attacker rolls
+    for each casket left. The hand report says so as the assistant's end does, through the same record check."""
+    battle = world["battle"]("smash-and-grab")
+    _, _, a_ganger, _ = roster(world["gangs"]["alice"])
+    _, _, b_ganger, _ = roster(world["gangs"]["bob"])
+    data = {"result": "defender"} | row(a_ganger) | row(b_ganger)
+    data |= {"casket-1-fighter": str(a_ganger.pk), "casket-1-result": "jackpot", "casket-1-credits": "130"}
+    data |= {"casket-2-fighter": "left-behind", "casket-2-result": "jackpot", "casket-2-credits": "90"}
+    # The defender did not flee: nothing is left behind for the attacker, and the record's check says why.
+    refused = report(client, world, battle, data)
+    assert refused.status_code == 200 and battle.fighter_results.count() == 0
+    assert "only when the defender bottled out and fled" in unescape(refused.content.decode())
+    data |= {"result": "attacker", "defender_bottled": "on", "defender_fled": "on"}
+    assert report(client, world, battle, data).status_code == 302
+    battle = confirm(world, battle)
+    assert battle.scenario_facts["caskets_opened"] == 2
+    assert battle.scenario_facts["caskets"][1] == {
+        "side": "attacker",
+        "fighter": None,
+        "result": "jackpot",
+        "credits": 90,
+        "left_behind": True,
+    }
+    alice = run_step(battle, world["gangs"]["alice"], "rewards", [1, 1])
+    assert sorted(e["amount"] for e in alice.effects if e["op"] == "credits" and "casket" in e["reason"]) == [90, 130]
+    assert any(line["text"].startswith("A loot casket left behind") for line in alice.lines)
+    page = unescape(
+        client.get(reverse("campaigns:battle-detail", args=[world["campaign"].pk, battle.pk])).content.decode()
+    )
+    assert "A loot casket for Alice's gang, left behind by a gang that fled, rolled for: Jackpot (90 credits)" in page
+
+
+def test_a_casket_left_behind_is_refused_where_the_scenario_has_none(world):
+    from rulebook.errors import RulesInputError
+    from rulebook.n18.campaign.record import BattleRecord, Casket, check_record
+
+    with pytest.raises(RulesInputError, match="no casket is rolled for after a gang flees"):
+        check_record(
+            BattleRecord(
+                "the-trap", caskets=(Casket("attacker", left_behind=True),), bottled=("defender",), fled=("defender",)
+            )
+        )
+    with pytest.raises(RulesInputError, match="go to the attacker"):
+        check_record(
+            BattleRecord(
+                "smash-and-grab",
+                caskets=(Casket("defender", left_behind=True),),
+                bottled=("attacker",),
+                fled=("attacker",),
+            )
+        )

@@ -135,6 +135,8 @@ def _n18_rewards(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) 
         # Whatever a casket held is the gang's whose fighter opened it (the guide's Opening Loot Caskets).
         opener = f"{ctx.name(casket.fighter)} opened" if casket.fighter else "Opened"
         text = f"{opener} a loot casket: {casket_words(casket, ctx.scenario)}"
+        if casket.left_behind:
+            text = f"A loot casket {casket_words(casket, ctx.scenario)}"
         out.line("Loot caskets", text, (), ctx.name(casket.fighter) if casket.fighter else "")
         if casket.credits:
             out.effect("credits", amount=casket.credits, reason=f"Loot casket: {casket_words(casket, ctx.scenario)}",
