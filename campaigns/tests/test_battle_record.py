@@ -267,3 +267,41 @@ def test_a_casket_left_behind_is_refused_where_the_scenario_has_none(world):
                 fled=("attacker",),
             )
         )
+
+
+def test_a_rerun_after_a_revert_reads_the_roster_as_it_stood_at_confirmation(client, world, make_fighter):
+    """The sequence reads each gang's roster as it stood when the battle was confirmed (Battle.roster_at_confirmation,
+    as territories read Battle.held_at_confirmation): a re-run after a revert gives the same result with the same
+    dice, although fighters gained experience, took injuries and were hired in between."""
+    from gangs.services import experience_award, injury_record
+    from postbattle import services as postbattle
+    from rulebook.dice import SeededDice
+
+    battle = world["battle"]()
+    alice_gang = world["gangs"]["alice"]
+    leader, _, a_ganger, _ = roster(alice_gang)
+    _, _, b_ganger, _ = roster(world["gangs"]["bob"])
+    data = {"result": "attacker", "attacker_victory_points": "1", "defender_victory_points": "0"}
+    data |= row(a_ganger, Outcome.OUT_OF_ACTION, by=b_ganger) | row(leader)
+    data |= row(b_ganger, Outcome.OUT_OF_ACTION, by=leader)
+    assert report(client, world, battle, data).status_code == 302
+    battle = confirm(world, battle)
+    assert set(battle.roster_at_confirmation) == {str(alice_gang.pk), str(world["gangs"]["bob"].pk)}
+    context, start = battle_context(battle, alice_gang)
+    owner, arbitrator = world["users"]["alice"], world["users"]["arbitrator"]
+    sequence = postbattle.sequence_start(battle=battle, gang=alice_gang, actor=owner)
+    for step in range(6):
+        sequence = postbattle.sequence_step_submit(sequence=sequence, dice=SeededDice(step), actor=owner)
+    postbattle.sequence_apply(sequence=sequence, actor=owner)
+    effects = {slug: step["effects"] for slug, step in sequence.draft["steps"].items()}
+    postbattle.sequence_revert(sequence=sequence, actor=arbitrator, reason="a die was misread")
+    # Meanwhile the roster changes: experience, an injury with a characteristic change, a new hire.
+    experience_award(fighter=a_ganger, amount=5, actor=arbitrator, reason="Another battle")
+    injury_record(
+        fighter=leader, code="head-injury", name="Head Injury", stat_deltas={"Int": 1}, actor=arbitrator, reason="War"
+    )
+    make_fighter(alice_gang, "ganger", name="Late Hire")
+    assert battle_context(Battle.objects.get(pk=battle.pk), alice_gang) == (context, start)
+    again = postbattle.sequence_rerun(sequence=sequence, actor=arbitrator, same_dice=True)
+    assert again.draft["start"] == sequence.draft["start"]
+    assert {slug: step["effects"] for slug, step in again.draft["steps"].items()} == effects
