@@ -309,7 +309,7 @@ def roster_facts(gang: Gang) -> dict:
     """What the post-battle sequence reads of ``gang``'s roster now, as JSON (``Battle.roster_at_confirmation``
     keeps it from the battle's confirmation): each fighter on the roster (type, Gang Hierarchy, value, skill
     tables, experience and the rulebook's snapshot of them), the captives it holds with their value (what the gang
-    paid for the fighter and their kit), its Leader, rating, house, whether it is Outlaw."""
+    paid for the fighter and their kit), what each fighter carries, its Leader, rating, house, whether it is Outlaw."""
     fighters = list(
         gang.fighters.filter(status__in=ON_ROSTER)
         .select_related("fighter_type")
@@ -317,6 +317,9 @@ def roster_facts(gang: Gang) -> dict:
         .order_by("order", "pk")
     )
     tables = _skill_tables(fighters)
+    kit: dict[int, list[str]] = {}
+    for fighter_id, slug in Purchase.objects.filter(fighter__in=fighters).values_list("fighter_id", "equipment__slug"):
+        kit.setdefault(fighter_id, []).append(slug)
     captives = (
         Fighter.objects.filter(captured_by=gang, status=FighterStatus.CAPTURED)
         .select_related("fighter_type")
@@ -334,6 +337,8 @@ def roster_facts(gang: Gang) -> dict:
                 "value": f.cost,
                 "skill_tables": tables[f.pk],
                 "xp": f.experience,
+                "type": f.fighter_type.name,
+                "kit": kit.get(f.pk, []),
                 "dome_runner": f.fighter_type.slug.endswith("dome-runner"),
                 "snapshot": fighter_snapshot(f).as_json(),
             }

@@ -79,7 +79,15 @@ def battle_context(battle: Battle, gang: Gang) -> tuple[Context, dict[str, Fight
         result=_gang_result(battle, side, gang),
         fighters={
             f["id"]: FighterInfo(
-                f["id"], f["name"], f["category"], f["hierarchy"], f["value"], tuple(f["skill_tables"]), f["xp"]
+                f["id"],
+                f["name"],
+                f["category"],
+                f["hierarchy"],
+                f["value"],
+                tuple(f["skill_tables"]),
+                f["xp"],
+                f.get("type", ""),
+                tuple(f.get("kit", ())),
             )
             for f in fighters
         },

@@ -89,11 +89,15 @@ class StatusChange(Outcome):
 
 @dataclass(frozen=True)
 class Recruit(Outcome):
+    """A free recruit: the house list's first fighter of ``category``, or the fighter type named ``fighter_type``
+    (a Hanger-on a rule gives, from the gang additions)."""
+
     op: ClassVar[str] = "recruit"
     category: str
     name: str
     reason: str
     dice: list = field(default_factory=list)
+    fighter_type: str = ""
 
 
 @dataclass(frozen=True)

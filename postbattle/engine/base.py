@@ -35,6 +35,8 @@ class FighterInfo:
     value: int = 0
     skill_tables: tuple[str, ...] = ()
     xp: int = 0  # experience before the sequence (classic advance thresholds count from here)
+    fighter_type: str = ""
+    kit: tuple[str, ...] = ()  # the slugs of what they carry (Exotic Furs' +1 to a Trade roll)
 
 
 @dataclass(frozen=True)
