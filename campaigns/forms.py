@@ -10,7 +10,7 @@ from campaigns.models import Campaign, CampaignTerritory, HouseRules, Outcome
 from content.models import Equipment, House, HouseKind, Territory
 from core.forms import EnteredDiceField, GameForm, GameModelForm
 from gangs.models import AVAILABLE_FOR_BATTLE, Gang, LedgerKind
-from rulebook.n18.campaign.record import CASKET_TABLES, casket_rules
+from rulebook.n18.campaign.record import CASKET_TABLES, casket_rules, other
 from rulebook.n18.campaign.victory import SideFacts, proposed_result
 
 
@@ -245,6 +245,7 @@ class CrewForm(DiceForm):
 
 
 OUTCOME_PREFIX = "fighter"
+LEFT_BEHIND = "left-behind"  # a casket row's "opened by" when no fighter opened it (see ReportForm._caskets)
 # A scenario's deeds whose rewards name the fighter: (award, label, (scenario, sides whose fighters can do it)).
 DEEDS = (
     ("relic_defiled", "Defiled the enemy relic", ("border-dispute", ("attacker", "defender"))),
@@ -316,13 +317,18 @@ class ReportForm(CampaignGameForm):
                    for fighters, gang, role in ((attacker_fighters, self.battle.attacker, "attacker"),
                                                 (defender_fighters, self.battle.defender, "defender"))
                    if role in rules.openers for f in fighters if f.status != "captured"]  # fmt: skip
+        if rules.left_to:
+            # Smash & Grab: the caskets still unopened when the other gang fled are rolled for after the battle.
+            gangs = {"attacker": self.battle.attacker.name, "defender": self.battle.defender.name}
+            openers.append((LEFT_BEHIND, f"Nobody: left behind, rolled for {gangs[rules.left_to]} after "
+                                         f"{gangs[other(rules.left_to)]} fled"))  # fmt: skip
         contents = [("", "Not recorded")] + [
             (row.details["slug"], row.result) for row in CASKET_TABLES[rules.table].rows
         ]
         for n in range(1, rules.count + 1):
             fields = {
-                "fighter": forms.TypedChoiceField(choices=[("", "—")] + openers, required=False, coerce=int,
-                                                  empty_value=None, label=f"Casket {n} opened by"),
+                "fighter": forms.ChoiceField(choices=[("", "—")] + openers, required=False,
+                                             label=f"Casket {n} opened by"),
                 "result": forms.ChoiceField(choices=contents, required=False, label="It held"),
                 "credits": forms.IntegerField(required=False, min_value=0, max_value=999, label="Credits"),
             }  # fmt: skip
@@ -334,12 +340,17 @@ class ReportForm(CampaignGameForm):
         caskets = []
         for n in range(1, len(self.casket_rows) + 1):
             fighter = data.get(f"casket-{n}-fighter")
-            if fighter is None:
-                if data.get(f"casket-{n}-result") or data.get(f"casket-{n}-credits"):
+            contents = {"result": data.get(f"casket-{n}-result") or "", "credits": data.get(f"casket-{n}-credits") or 0}
+            if not fighter:
+                if contents["result"] or contents["credits"]:
                     self.add_error(None, f"Casket {n}: say which fighter opened it.")
                 continue
-            caskets.append({"side": side_of[fighter], "fighter": str(fighter), "result": data.get(f"casket-{n}-result") or "",
-                            "credits": data.get(f"casket-{n}-credits") or 0})  # fmt: skip
+            if fighter == LEFT_BEHIND:
+                # The record's check says whether the other gang did flee (rulebook.n18.campaign.record).
+                side = casket_rules(self.battle.scenario).left_to
+                caskets.append({"side": side, "fighter": None, "left_behind": True, **contents})
+                continue
+            caskets.append({"side": side_of[int(fighter)], "fighter": fighter, **contents})
         return caskets
 
     @property

@@ -243,7 +243,10 @@ class Battle(models.Model):
       after the battle;
     - ``held_at_confirmation``: ``{"<gang id>": [campaign territory ids]}``, what each gang held once the report
       was confirmed (the stakes moved): the post-battle sequence collects income from these, so a re-run after a
-      revert gives the same income whatever changed hands since.
+      revert gives the same income whatever changed hands since;
+    - ``roster_at_confirmation``: ``{"<gang id>": {...}}``, what the post-battle sequence reads of each gang's roster,
+      as it stood once the report was confirmed (``campaigns.selectors.roster_facts``): a re-run after a revert
+      reads the same fighters, captives and rating whatever the roster did since.
     """
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="battles")
@@ -276,6 +279,9 @@ class Battle(models.Model):
     rewards = models.JSONField(default=list, blank=True)
     held_at_confirmation = models.JSONField(
         default=dict, blank=True, help_text="Each gang's campaign territories (ids) when the report was confirmed."
+    )
+    roster_at_confirmation = models.JSONField(
+        default=dict, blank=True, help_text="What the post-battle sequence reads of each gang's roster at confirmation."
     )
     notes = models.TextField(blank=True)
     cancel_reason = models.CharField(

@@ -24,9 +24,12 @@ from campaigns.models import (
     Cycle,
     StandingSnapshot,
 )
+from content.models import Edition, FighterCategory, SkillAccess
 from gangs.models import ON_ROSTER, Advancement, Fighter, FighterStatus, Gang, LedgerEntry, LedgerKind, Purchase
+from gangs.stats import fighter_snapshot
 from rulebook.gang_rules import RatedFighter
 from rulebook.gang_rules import gang_rating as rulebook_gang_rating
+from rulebook.n18.campaign import territories as territory_rules
 from rulebook.n18.campaign.record import Casket, casket_words
 from rulebook.n18.matchmaking import Contender, challenge_order
 
@@ -312,6 +315,78 @@ def holdings(battle: Battle) -> dict[str, list[int]]:
     return out
 
 
+def has_gang_hierarchy(fighter: Fighter) -> bool:
+    """Gang Hierarchy (Leader) or (Champion): the special rule, or a Leader or Champion without rules listed."""
+    rules = fighter.fighter_type.special_rules or []
+    if any(str(rule).startswith("Gang Hierarchy") for rule in rules):
+        return True
+    return fighter.fighter_type.category in (FighterCategory.LEADER, FighterCategory.CHAMPION)
+
+
+def _skill_tables(fighters: list[Fighter]) -> dict[int, list[str]]:
+    access = SkillAccess.objects.filter(fighter_type__in={f.fighter_type_id for f in fighters}).select_related("table")
+    tables: dict[int, list[str]] = {}
+    for row in access.order_by("table__name"):
+        tables.setdefault(row.fighter_type_id, []).append(row.table.name)
+    return {f.pk: tables.get(f.fighter_type_id, []) for f in fighters}
+
+
+def roster_facts(gang: Gang) -> dict:
+    """What the post-battle sequence reads of ``gang``'s roster now, as JSON (``Battle.roster_at_confirmation``
+    keeps it from the battle's confirmation): each fighter on the roster (type, Gang Hierarchy, value, skill
+    tables, experience and the rulebook's snapshot of them), the captives it holds with their value (what the gang
+    paid for the fighter and their kit), what each fighter carries, its Leader, rating, house, whether it is Outlaw."""
+    fighters = list(
+        gang.fighters.filter(status__in=ON_ROSTER)
+        .select_related("fighter_type")
+        .prefetch_related("stat_changes", "skills__skill", "injuries")
+        .order_by("order", "pk")
+    )
+    tables = _skill_tables(fighters)
+    kit: dict[int, list[str]] = {}
+    for fighter_id, slug in Purchase.objects.filter(fighter__in=fighters).values_list("fighter_id", "equipment__slug"):
+        kit.setdefault(fighter_id, []).append(slug)
+    captives = (
+        Fighter.objects.filter(captured_by=gang, status=FighterStatus.CAPTURED)
+        .select_related("fighter_type")
+        .annotate(kit=Coalesce(Sum("purchases__price"), 0))
+        .order_by("pk")
+    )
+    leader = next((f for f in fighters if f.fighter_type.category == FighterCategory.LEADER), None)
+    return {
+        "fighters": [
+            {
+                "id": str(f.pk),
+                "name": f.name,
+                "category": f.fighter_type.category,
+                "hierarchy": has_gang_hierarchy(f),
+                "value": f.cost,
+                "skill_tables": tables[f.pk],
+                "xp": f.experience,
+                "type": f.fighter_type.name,
+                "kit": kit.get(f.pk, []),
+                "dome_runner": f.fighter_type.slug.endswith("dome-runner"),
+                "snapshot": fighter_snapshot(f).as_json(),
+            }
+            for f in fighters
+        ],
+        "captives": [
+            {"id": str(c.pk), "name": c.name, "category": c.fighter_type.category, "value": c.cost + c.kit}
+            for c in captives
+        ],
+        "leader": str(leader.pk) if leader else None,
+        # The rating only classic's Underdog reads (the difference between the two gangs'): not asked of n18.
+        "rating": rating_of(gang) if gang.edition == Edition.CLASSIC else None,
+        "house": gang.house.name,
+        "outlaw": territory_rules.is_outlaw(rule.get("name", "") for rule in gang.house.gang_rules or ()),
+    }
+
+
+def rosters_at_confirmation(battle: Battle) -> dict[str, dict]:
+    """Both gangs' :func:`roster_facts`, as ``Battle.roster_at_confirmation`` records them."""
+    return {str(gang.pk): roster_facts(gang) for gang in (battle.attacker, battle.defender)}
+
+
 def captives_of(gang: Gang, captors: Gang) -> QuerySet[Fighter]:
     """Fighters of ``gang`` held captive by ``captors`` (the Rescue Mission's reason)."""
     return Fighter.objects.filter(gang=gang, captured_by=captors, status=FighterStatus.CAPTURED)
@@ -392,10 +467,12 @@ def facts_display(battle: Battle) -> list[str]:
     fighters = {str(r.fighter_id): r.fighter.name for r in battle.fighter_results.all()}
     for casket in facts.get("caskets") or ():
         found = Casket.from_json(casket)
+        side = names.get(found.side, found.side)
+        if found.left_behind:
+            lines.append(f"A loot casket for {side}, {casket_words(found, battle.scenario)}")
+            continue
         who = fighters.get(found.fighter or "", "a fighter")
-        lines.append(
-            f"{who} ({names.get(found.side, found.side)}) opened a loot casket: {casket_words(found, battle.scenario)}"
-        )
+        lines.append(f"{who} ({side}) opened a loot casket: {casket_words(found, battle.scenario)}")
     if facts.get("captives_freed"):
         freed = Fighter.objects.filter(pk__in=facts["captives_freed"]).order_by("pk").values_list("name", flat=True)
         lines.append(f"Freed from {battle.defender.name}: {', '.join(freed)}")

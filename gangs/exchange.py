@@ -505,7 +505,7 @@ def import_rows(
             for a in f.get("advancements", [])
         ]  # fmt: skip
         rows.injuries += [
-            (Injury(fighter=fighter, code=i["code"], name=i["name"], roll=i.get("roll"), effects=i.get("effects", [])), i)
+            (Injury(fighter=fighter, code=i["code"], name=i["name"], roll=i.get("roll"), effects=Injury.notes_only(i.get("effects"))), i)
             for i in f.get("injuries", [])
         ]  # fmt: skip
         rows.linked(fighter, f, content, StatChangeSource.OTHER)

@@ -162,7 +162,11 @@ class Injury(models.Model):
     code = models.SlugField(max_length=60, help_text="The table result's slug, e.g. 'eye-injury'.")
     name = models.CharField(max_length=80)
     roll = models.PositiveSmallIntegerField(null=True, blank=True)
-    effects = models.JSONField(default=list, blank=True)
+    effects = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Its notes ({'notes': ...}); its characteristic changes are its StatChange rows, never here.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -170,6 +174,12 @@ class Injury(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @staticmethod
+    def notes_only(effects) -> dict:
+        """What an injury keeps of ``effects`` from a file written before its characteristic changes were stored
+        once (as ``StatChange`` rows): its notes."""
+        return {"notes": effects["notes"]} if isinstance(effects, dict) and effects.get("notes") else {}
 
 
 class StatChange(models.Model):

@@ -577,7 +577,7 @@ def _as_file(view: Preview, lists: dict) -> dict:
                         "code": row.details["slug"],
                         "name": row.result,
                         "roll": None,
-                        "effects": _injury_deltas(row),
+                        "effects": {},
                         "stat_changes": [{"stat": s, "delta": d} for s, d in _injury_deltas(row).items() if d],
                         "skills": [],
                     }

@@ -12,7 +12,7 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.utils.text import slugify
 
-from content.models import Skill
+from content.models import FighterType, Skill
 from gangs.ledger import ledger_record
 from gangs.models import (
     GONE,
@@ -77,7 +77,7 @@ class _Writer:
         fighter = self.fighter(effect)
         skills = [skill for name in effect.skills if (skill := self._skill(fighter, name))]
         injury = injury_record(fighter=fighter, code=effect.code or slugify(effect.name), name=effect.name,
-                               roll=effect.roll, stat_deltas=effect.deltas, notes=effect.notes, skills=skills,
+                               roll=effect.roll, stat_deltas=effect.deltas, notes="; ".join(effect.notes), skills=skills,
                                reason=effect.reason, dice=effect.dice, actor=self.actor, **self.link)  # fmt: skip
         self.undo["injuries"].append(injury.pk)
 
@@ -98,11 +98,24 @@ class _Writer:
         fighter_status_set(fighter=fighter, status=effect.status, captured_by_id=effect.captured_by,
                            reason=effect.reason, dice=effect.dice, actor=self.actor, **self.link)  # fmt: skip
 
+    def _recruit_type(self, effect: RecruitOutcome) -> FighterType | None:
+        """The house list's first fighter of the category, or the named fighter type the gang may recruit (a
+        Hanger-on from the gang additions: ``recruited_by`` empty, or naming the gang's house)."""
+        gang = self.sequence.gang
+        if not effect.fighter_type:
+            listed = gang.house.fighter_types.filter(category=effect.category, is_active=True)
+            return listed.order_by("order", "pk").first()
+        named = FighterType.objects.filter(
+            edition=gang.edition, name=effect.fighter_type, category=effect.category, is_active=True
+        )
+        return next((t for t in named.order_by("pk") if not t.recruited_by or gang.house.slug in t.recruited_by), None)
+
     def recruit(self, effect: RecruitOutcome) -> None:
         gang = self.sequence.gang
-        fighter_type = gang.house.fighter_types.filter(category=effect.category, is_active=True).order_by("order", "pk").first()  # fmt: skip
+        fighter_type = self._recruit_type(effect)
         if fighter_type is None:
-            ledger_record(gang=gang, kind=LedgerKind.OTHER, description=f"No {effect.category} on the house list to recruit",
+            missing = effect.fighter_type or effect.category
+            ledger_record(gang=gang, kind=LedgerKind.OTHER, description=f"No {missing} on the house list to recruit",
                           reason=effect.reason, dice=effect.dice, actor=self.actor, **self.link)  # fmt: skip
             return
         hired = fighter_hire(gang=gang, fighter_type=fighter_type, name=effect.name, actor=self.actor,

@@ -3,53 +3,20 @@ fighters' snapshots at the start, the live sequence of a gang, and a gang's hist
 
 from __future__ import annotations
 
-from django.db.models import Prefetch, Q, QuerySet, Sum
-from django.db.models.functions import Coalesce
+from django.db.models import Prefetch, Q, QuerySet
 
 from campaigns.models import Battle, BattleFighterResult, CampaignArbitrator, Side
 from campaigns.permissions import visible_campaigns
-from campaigns.selectors import rating_of, territories_held
+from campaigns.selectors import roster_facts, territories_held
 from campaigns.services.house_rules import income_rule
-from content.models import Edition, FighterCategory, SkillAccess
-from gangs.models import ON_ROSTER, Fighter, FighterStatus, Gang
-from gangs.stats import fighter_snapshot
+from content.models import Edition
+from gangs.models import Gang
 from postbattle.engine import Context, FighterInfo, ResultInfo, TerritoryInfo
+from postbattle.engine.base import snapshot_from_json
 from postbattle.models import Sequence, SequenceState
-from rulebook.n18.campaign import territories as territory_rules
 from rulebook.n18.campaign.battle_rewards import RECORD_AWARDS, GangResult, TakenDown, standard_awards
 from rulebook.n18.campaign.record import Casket
 from rulebook.roster import FighterSnapshot
-
-
-def has_gang_hierarchy(fighter: Fighter) -> bool:
-    """Gang Hierarchy (Leader) or (Champion): the special rule, or a Leader or Champion without rules listed."""
-    rules = fighter.fighter_type.special_rules or []
-    if any(str(rule).startswith("Gang Hierarchy") for rule in rules):
-        return True
-    return fighter.fighter_type.category in (FighterCategory.LEADER, FighterCategory.CHAMPION)
-
-
-def roster(gang: Gang) -> list[Fighter]:
-    """The gang's fighters on the roster, with what a snapshot reads."""
-    return list(
-        gang.fighters.filter(status__in=ON_ROSTER)
-        .select_related("fighter_type", "gang")
-        .prefetch_related("stat_changes", "skills__skill", "injuries")
-        .order_by("order", "pk")
-    )
-
-
-def snapshot(fighter: Fighter) -> FighterSnapshot:
-    """The fighter as the rulebook reads them; the same reading as the owner's record (gangs.stats)."""
-    return fighter_snapshot(fighter)
-
-
-def _skill_tables(fighters: list[Fighter]) -> dict[int, tuple[str, ...]]:
-    access = SkillAccess.objects.filter(fighter_type__in={f.fighter_type_id for f in fighters}).select_related("table")
-    tables: dict[int, list[str]] = {}
-    for row in access.order_by("table__name"):
-        tables.setdefault(row.fighter_type_id, []).append(row.table.name)
-    return {f.pk: tuple(tables.get(f.fighter_type_id, ())) for f in fighters}
 
 
 def _gang_result(battle: Battle, side: str, gang: Gang) -> GangResult:
@@ -81,35 +48,27 @@ def _awards(results: list[BattleFighterResult], gang: Gang) -> dict[str, dict[st
     return awards
 
 
-def territory_facts(gang: Gang, fighters: list[Fighter], every_result: list[BattleFighterResult]) -> dict:
-    """What the territories' boons read (``postbattle.engine.territories``): the gang's house and whether it is
-    Outlaw, its Dome Runners on the roster, and the fighters of either side killed in the battle."""
-    return {
-        "house": gang.house.name,
-        "outlaw": territory_rules.is_outlaw(rule.get("name", "") for rule in gang.house.gang_rules or ()),
-        "dome_runners": sum(1 for f in fighters if f.fighter_type.slug.endswith("dome-runner")),
-        "killed_in_battle": sum(1 for r in every_result if r.killed),
-    }
+def roster_at_confirmation(battle: Battle, gang: Gang) -> dict:
+    """What the sequence reads of ``gang``'s roster: as it stood when ``battle`` was confirmed
+    (``Battle.roster_at_confirmation``), so a re-run after a revert reads the same fighters however the roster
+    changed since; for a battle confirmed before that was recorded, the roster now."""
+    return battle.roster_at_confirmation.get(str(gang.pk)) or roster_facts(gang)
 
 
 def battle_context(battle: Battle, gang: Gang) -> tuple[Context, dict[str, FighterSnapshot]]:
-    """The engine's view of ``battle`` for ``gang``, and each fighter's snapshot now."""
+    """The engine's view of ``battle`` for ``gang``, and each fighter's snapshot at the start of the sequence."""
     side = battle.side_of(gang)
     opponent = battle.defender if side == Side.ATTACKER else battle.attacker
-    fighters = roster(gang)
-    tables = _skill_tables(fighters)
+    roster = roster_at_confirmation(battle, gang)
     every_result = list(
         BattleFighterResult.objects.filter(battle=battle).select_related("caused_by", "fighter__fighter_type")
     )
     results = [r for r in every_result if r.fighter.gang_id == gang.pk]
-    captives = Fighter.objects.filter(captured_by=gang, status=FighterStatus.CAPTURED).select_related("fighter_type")
-    # A captive's value: what the gang paid for the fighter and the kit they carry.
-    captives = captives.annotate(kit=Coalesce(Sum("purchases__price"), 0))
     held = territories_held(battle, gang)  # as held when the battle was confirmed
-    leader = next((f for f in fighters if f.fighter_type.category == FighterCategory.LEADER), None)
     underdog = 0
     if battle.campaign.edition == Edition.CLASSIC:
-        underdog = max(0, rating_of(opponent) - rating_of(gang))
+        underdog = max(0, roster_at_confirmation(battle, opponent)["rating"] - roster["rating"])
+    fighters = roster["fighters"]
     context = Context(
         edition=battle.campaign.edition,
         scenario=battle.scenario,
@@ -120,9 +79,17 @@ def battle_context(battle: Battle, gang: Gang) -> tuple[Context, dict[str, Fight
         opponent_name=opponent.name,
         result=_gang_result(battle, side, gang),
         fighters={
-            str(f.pk): FighterInfo(
-                str(f.pk), f.name, f.fighter_type.category, has_gang_hierarchy(f), f.cost, tables[f.pk], f.experience
-            )  # fmt: skip
+            f["id"]: FighterInfo(
+                f["id"],
+                f["name"],
+                f["category"],
+                f["hierarchy"],
+                f["value"],
+                tuple(f["skill_tables"]),
+                f["xp"],
+                f.get("type", ""),
+                tuple(f.get("kit", ())),
+            )
             for f in fighters
         },
         results={
@@ -141,16 +108,20 @@ def battle_context(battle: Battle, gang: Gang) -> tuple[Context, dict[str, Fight
             TerritoryInfo(t.territory.name, t.territory.income, t.is_home_settlement, t.territory.slug) for t in held
         ),
         captives={
-            str(c.pk): FighterInfo(str(c.pk), c.name, c.fighter_type.category, value=c.cost + c.kit) for c in captives
+            c["id"]: FighterInfo(c["id"], c["name"], c["category"], value=c["value"]) for c in roster["captives"]
         },
-        leader=str(leader.pk) if leader else None,
+        leader=roster["leader"],
         underdog_by=underdog,
         awards=_awards(every_result, gang),
         caskets=tuple(c for c in map(Casket.from_json, battle.scenario_facts.get("caskets") or ()) if c.side == side),
-        **territory_facts(gang, fighters, every_result),
+        # What the territories' boons read (postbattle.engine.territories).
+        house=roster["house"],
+        outlaw=roster["outlaw"],
+        dome_runners=sum(1 for f in fighters if f["dome_runner"]),
+        killed_in_battle=sum(1 for r in every_result if r.killed),
         income_rule=income_rule(battle),
     )
-    return context, {str(f.pk): snapshot(f) for f in fighters}
+    return context, {f["id"]: snapshot_from_json(f["snapshot"]) for f in fighters}
 
 
 def live_sequence(battle: Battle, gang: Gang) -> Sequence | None:

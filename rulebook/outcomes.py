@@ -13,6 +13,11 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import ClassVar
 
 from rulebook.errors import RulesInputError
+from rulebook.n18.campaign.lasting_injury import CAPTURED, CRITICAL_INJURY
+from rulebook.roster import InjuryOutcome
+
+# Every characteristic of either edition's stat line (classic has no Cl, Wil or Int).
+CHARACTERISTICS = ("M", "WS", "BS", "S", "T", "W", "I", "A", "Ld", "Cl", "Wil", "Int")
 
 
 @dataclass(frozen=True)
@@ -84,11 +89,15 @@ class StatusChange(Outcome):
 
 @dataclass(frozen=True)
 class Recruit(Outcome):
+    """A free recruit: the house list's first fighter of ``category``, or the fighter type named ``fighter_type``
+    (a Hanger-on a rule gives, from the gang additions)."""
+
     op: ClassVar[str] = "recruit"
     category: str
     name: str
     reason: str
     dice: list = field(default_factory=list)
+    fighter_type: str = ""
 
 
 @dataclass(frozen=True)
@@ -114,8 +123,89 @@ class TradingPostLevel(Outcome):
     dice: list = field(default_factory=list)
 
 
-OUTCOMES = {kind.op: kind for kind in (ExperienceAward, CreditsChange, ReputationChange, LastingInjury, StatusChange,
-                                        Recruit, Advance, TradingPostLevel)}  # fmt: skip
+def injury_outcomes(
+    fighter: str, injury: InjuryOutcome, *, rule: str, captured_by: int | None = None, how: str = ""
+) -> list[Outcome]:
+    """An injury table's resolution as typed outcomes: a :class:`LastingInjury` for each result that leaves a mark
+    (recorded on the roster, changes a characteristic or gives a skill), the experience it gives, and one
+    :class:`StatusChange` to the status it leaves (held by ``captured_by`` when Captured).
+
+    The one reading of :class:`rulebook.roster.InjuryOutcome` the post-battle sequence and the fighter's own record
+    share; ``how`` ends each reason (how the result was got, when it was not rolled in the sequence).
+    """
+    suffix = f" ({how})" if how else ""
+    found: list[Outcome] = []
+    group: dict | None = None
+    statuses = [change for change in injury.changes if change.what == "status"]
+
+    def close() -> None:
+        if group and (group.pop("marks") or group["deltas"] or group["skills"]):
+            found.append(LastingInjury(fighter=fighter, **group))
+
+    for change in injury.changes:
+        if change.what == "result":
+            close()
+            group = {
+                "code": change.code,
+                "name": change.after,
+                "roll": change.roll,
+                "deltas": {},
+                "skills": [],
+                "notes": [],
+                "reason": f"{rule}: {change.why}{suffix}",
+                "dice": list(change.dice),
+                "marks": False,
+            }
+        elif change.what in CHARACTERISTICS:
+            group["deltas"][change.what] = group["deltas"].get(change.what, 0) + change.after - change.before
+        elif change.what == "injuries":
+            group["marks"] = True
+        elif change.what == "skills":
+            group["skills"] += [s for s in change.after if s not in change.before]
+        elif change.what == "xp":
+            found.append(
+                ExperienceAward(
+                    fighter=fighter,
+                    amount=change.after - change.before,
+                    reason=f"{rule}: {change.why}",
+                    dice=list(change.dice),
+                )
+            )
+        elif change.what not in ("status", "attacker_xp") and group is not None:
+            group["notes"].append(
+                str(change.after) if change.what == "note" else f"{change.what.replace('_', ' ')}: {change.after}"
+            )
+    close()
+    final = injury.fighter.status
+    # One status with the final status: the Doc's result settles a Critical Injury before the Lasting Injury it
+    # rolls, so the changes are not in the order they land.
+    if statuses and final != statuses[0].before and final != CRITICAL_INJURY:
+        reason = "; ".join(dict.fromkeys(c.why for c in statuses))
+        found.append(
+            StatusChange(
+                fighter=fighter,
+                status=final,
+                captured_by=captured_by if final == CAPTURED else None,
+                reason=f"{rule}: {reason}{suffix}",
+                dice=[d for c in statuses for d in c.dice],
+            )
+        )
+    return found
+
+
+OUTCOMES = {
+    kind.op: kind
+    for kind in (
+        ExperienceAward,
+        CreditsChange,
+        ReputationChange,
+        LastingInjury,
+        StatusChange,
+        Recruit,
+        Advance,
+        TradingPostLevel,
+    )
+}
 
 
 def outcome(op: str, **values) -> Outcome:

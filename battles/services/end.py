@@ -189,7 +189,7 @@ def _caskets_left_to_the_attacker(battle: BattleSession, dice: DiceSource) -> li
         mark = len(dice.rolls)
         found = open_loot_casket(dice, smash_and_grab=True, ignore_booby_trap=True)
         caskets.append({"side": attacker, "fighter": None, "result": found["result"], "credits": found["credits_gained"],
-                        "dice": [r.as_json() for r in dice.rolls[mark:]]})  # fmt: skip
+                        "left_behind": True, "dice": [r.as_json() for r in dice.rolls[mark:]]})  # fmt: skip
         words.append(f"A casket left behind, rolled for {battle.gang(attacker).name}: {found['result']}"
                      + (f", {found['credits_gained']} credits" if found["credits_gained"] else ""))  # fmt: skip
     battle.facts = {**battle.facts, "caskets": caskets}

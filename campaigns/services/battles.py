@@ -19,7 +19,7 @@ from campaigns.models import (
     Outcome,
     Side,
 )
-from campaigns.selectors import captives_of, holdings, rating_of
+from campaigns.selectors import captives_of, holdings, rating_of, rosters_at_confirmation
 from campaigns.services._common import (
     _rolled_since,
     _rules_error,
@@ -380,6 +380,10 @@ def battle_report_confirm(*, battle: Battle, actor, is_arbitrator: bool) -> Batt
         _rescue_resolve(battle, actor)
     # Hired for this battle only: they leave before the post-battle sequence, which they take no part in.
     hired_guns_leave(battle=battle, actor=actor)
+    # The rosters as the sequence will read them (rescued captives freed, Hired Guns gone), however often it is
+    # reverted and run again while the rosters change.
+    battle.roster_at_confirmation = rosters_at_confirmation(battle)
+    battle.save(update_fields=["roster_at_confirmation"])
     for gang in (battle.attacker, battle.defender):
         standing_snapshot_take(campaign=battle.campaign, gang=gang, reason=f"{battle.scenario_name}: {battle}")
     announce(EventKind.BATTLE_CONFIRMED, battle)

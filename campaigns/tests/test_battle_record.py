@@ -247,3 +247,95 @@ def test_a_fighter_in_recovery_cannot_be_reported_as_taking_part(client, world):
     a_ganger.status = FighterStatus.RECOVERY  # put there by this battle's own sequence: the correction stands
     a_ganger.save(update_fields=["status"])
     assert report(client, world, battle, data).status_code == 302
+
+
+def test_smash_and_grab_caskets_left_when_the_defender_fled_are_the_attackers_in_a_hand_report(client, world):
+    """The guide's Smash & Grab, Fleeing the Battlefield: when the defender bottles out and flees, the attacker rolls
+    for each casket left. The hand report says so as the assistant's end does, through the same record check."""
+    battle = world["battle"]("smash-and-grab")
+    _, _, a_ganger, _ = roster(world["gangs"]["alice"])
+    _, _, b_ganger, _ = roster(world["gangs"]["bob"])
+    data = {"result": "defender"} | row(a_ganger) | row(b_ganger)
+    data |= {"casket-1-fighter": str(a_ganger.pk), "casket-1-result": "jackpot", "casket-1-credits": "130"}
+    data |= {"casket-2-fighter": "left-behind", "casket-2-result": "jackpot", "casket-2-credits": "90"}
+    # The defender did not flee: nothing is left behind for the attacker, and the record's check says why.
+    refused = report(client, world, battle, data)
+    assert refused.status_code == 200 and battle.fighter_results.count() == 0
+    assert "only when the defender bottled out and fled" in unescape(refused.content.decode())
+    data |= {"result": "attacker", "defender_bottled": "on", "defender_fled": "on"}
+    assert report(client, world, battle, data).status_code == 302
+    battle = confirm(world, battle)
+    assert battle.scenario_facts["caskets_opened"] == 2
+    assert battle.scenario_facts["caskets"][1] == {
+        "side": "attacker",
+        "fighter": None,
+        "result": "jackpot",
+        "credits": 90,
+        "left_behind": True,
+    }
+    alice = run_step(battle, world["gangs"]["alice"], "rewards", [1, 1])
+    assert sorted(e["amount"] for e in alice.effects if e["op"] == "credits" and "casket" in e["reason"]) == [90, 130]
+    assert any(line["text"].startswith("A loot casket left behind") for line in alice.lines)
+    page = unescape(
+        client.get(reverse("campaigns:battle-detail", args=[world["campaign"].pk, battle.pk])).content.decode()
+    )
+    assert "A loot casket for Alice's gang, left behind by a gang that fled, rolled for: Jackpot (90 credits)" in page
+
+
+def test_a_casket_left_behind_is_refused_where_the_scenario_has_none(world):
+    from rulebook.errors import RulesInputError
+    from rulebook.n18.campaign.record import BattleRecord, Casket, check_record
+
+    with pytest.raises(RulesInputError, match="no casket is rolled for after a gang flees"):
+        check_record(
+            BattleRecord(
+                "the-trap", caskets=(Casket("attacker", left_behind=True),), bottled=("defender",), fled=("defender",)
+            )
+        )
+    with pytest.raises(RulesInputError, match="go to the attacker"):
+        check_record(
+            BattleRecord(
+                "smash-and-grab",
+                caskets=(Casket("defender", left_behind=True),),
+                bottled=("attacker",),
+                fled=("attacker",),
+            )
+        )
+
+
+def test_a_rerun_after_a_revert_reads_the_roster_as_it_stood_at_confirmation(client, world, make_fighter):
+    """The sequence reads each gang's roster as it stood when the battle was confirmed (Battle.roster_at_confirmation,
+    as territories read Battle.held_at_confirmation): a re-run after a revert gives the same result with the same
+    dice, although fighters gained experience, took injuries and were hired in between."""
+    from gangs.services import experience_award, injury_record
+    from postbattle import services as postbattle
+    from rulebook.dice import SeededDice
+
+    battle = world["battle"]()
+    alice_gang = world["gangs"]["alice"]
+    leader, _, a_ganger, _ = roster(alice_gang)
+    _, _, b_ganger, _ = roster(world["gangs"]["bob"])
+    data = {"result": "attacker", "attacker_victory_points": "1", "defender_victory_points": "0"}
+    data |= row(a_ganger, Outcome.OUT_OF_ACTION, by=b_ganger) | row(leader)
+    data |= row(b_ganger, Outcome.OUT_OF_ACTION, by=leader)
+    assert report(client, world, battle, data).status_code == 302
+    battle = confirm(world, battle)
+    assert set(battle.roster_at_confirmation) == {str(alice_gang.pk), str(world["gangs"]["bob"].pk)}
+    context, start = battle_context(battle, alice_gang)
+    owner, arbitrator = world["users"]["alice"], world["users"]["arbitrator"]
+    sequence = postbattle.sequence_start(battle=battle, gang=alice_gang, actor=owner)
+    for step in range(6):
+        sequence = postbattle.sequence_step_submit(sequence=sequence, dice=SeededDice(step), actor=owner)
+    postbattle.sequence_apply(sequence=sequence, actor=owner)
+    effects = {slug: step["effects"] for slug, step in sequence.draft["steps"].items()}
+    postbattle.sequence_revert(sequence=sequence, actor=arbitrator, reason="a die was misread")
+    # Meanwhile the roster changes: experience, an injury with a characteristic change, a new hire.
+    experience_award(fighter=a_ganger, amount=5, actor=arbitrator, reason="Another battle")
+    injury_record(
+        fighter=leader, code="head-injury", name="Head Injury", stat_deltas={"Int": 1}, actor=arbitrator, reason="War"
+    )
+    make_fighter(alice_gang, "ganger", name="Late Hire")
+    assert battle_context(Battle.objects.get(pk=battle.pk), alice_gang) == (context, start)
+    again = postbattle.sequence_rerun(sequence=sequence, actor=arbitrator, same_dice=True)
+    assert again.draft["start"] == sequence.draft["start"]
+    assert {slug: step["effects"] for slug, step in again.draft["steps"].items()} == effects

@@ -468,9 +468,12 @@ def injury_record(
     data: dict | None = None,
 ) -> Injury:
     """A Lasting (2018+) or Serious (classic) Injury with its characteristic changes, the skills it gives
-    (a fighter keeps one copy of a skill) and status. ``battle`` and ``data`` go on its entries."""
+    (a fighter keeps one copy of a skill) and status. ``battle`` and ``data`` go on its entries.
+
+    Each characteristic change is stored once, as a ``StatChange`` row of the injury: the injury's ``effects``
+    keep only its notes and the entry names the injury, so nothing else can disagree with the stat line."""
     deltas = {stat: delta for stat, delta in (stat_deltas or {}).items() if delta}
-    effects = {**deltas, **({"notes": notes} if notes else {})}
+    effects = {"notes": notes} if notes else {}
     injury = Injury.objects.create(fighter=fighter, code=code, name=name, roll=roll, effects=effects)
     StatChange.objects.bulk_create(
         StatChange(fighter=fighter, stat=stat, delta=delta, source=StatChangeSource.INJURY, injury=injury)
@@ -488,7 +491,7 @@ def injury_record(
         description=f"{fighter.name}: {name}" + (f" ({roll})" if roll else ""),
         reason=reason,
         dice=dice,
-        data={**(data or {}), "injury": injury.pk, "code": code, "stat_deltas": deltas},
+        data={**(data or {}), "injury": injury.pk, "code": code},
         actor=actor,
         battle=battle,
     )

@@ -20,7 +20,6 @@ gang's record inside a campaign (:func:`gangs.services.common.require_impartial`
 
 from __future__ import annotations
 
-import re
 import uuid
 from dataclasses import dataclass
 
@@ -32,13 +31,14 @@ from gangs.ledger import ledger_record
 from gangs.models import GONE, Fighter, FighterStatus, Gang, LedgerEntry
 from gangs.models import LedgerKind as Kind
 from gangs.services.common import ReusedDice, refuse, require_impartial, require_on_roster, rolls_since
-from gangs.services.fighters import fighter_status_set, injury_record
+from gangs.services.fighters import experience_award, fighter_status_set, injury_record
 from gangs.stats import fighter_snapshot
 from rulebook.classic.campaign.serious_injury import SERIOUS_INJURY_RULES
 from rulebook.dice import RandomDice, ScriptedDice
 from rulebook.errors import RulesInputError
 from rulebook.n18.campaign.lasting_injury import CRITICAL_INJURY, LASTING_INJURY_RULES
 from rulebook.n18.campaign.post_battle import untreated_critical_injury
+from rulebook.outcomes import ExperienceAward, LastingInjury, StatusChange, injury_outcomes
 from rulebook.roster import InjuryOutcome, InjuryRules
 
 INJURY_RULES: dict[str, InjuryRules] = {Edition.CLASSIC: SERIOUS_INJURY_RULES, Edition.N18: LASTING_INJURY_RULES}
@@ -55,7 +55,6 @@ SETTABLE_STATUSES = {
     ),
     Edition.CLASSIC: (FighterStatus.ACTIVE, FighterStatus.CAPTURED, FighterStatus.DEAD),
 }
-_ROLL = re.compile(r"\((\d+)\)")  # the table result in a change's reason: "Leg Wound (23)"
 
 
 class InjuryMode:
@@ -264,50 +263,56 @@ def record_lasting_injury(
 
 
 def _write_injury(fighter, outcome: InjuryOutcome, rules, how: str, actor, token: str, rolled: list, link: dict):
-    """The outcome's changes as rows and entries, one injury per table result that leaves a mark."""
+    """The result's typed outcomes (:func:`rulebook.outcomes.injury_outcomes`, as the post-battle sequence reads
+    them) written through the gangs services the sequence's :mod:`postbattle.apply` uses: an injury per table
+    result that leaves a mark (its characteristic changes stored once, as the fighter's ``StatChange`` rows), the
+    experience it gives and the status it leaves."""
     title = rules.table.title
+    data = {**link, "record": token}
     entries: list[LedgerEntry] = []
-    group: dict | None = None
     skills = {s.name: s for s in Skill.objects.filter(edition=fighter.gang.edition)}
-
-    def close() -> None:
-        if group and (group["deltas"] or group["code"] or group["skills"]):
-            injury = injury_record(
-                fighter=fighter, code=group["code"] or group["slug"], name=group["name"], roll=group["roll"],
-                stat_deltas=group["deltas"], notes="; ".join(group["notes"]), actor=actor, dice=group["dice"],
-                skills=[skills[n] for n in group["skills"] if n in skills], reason=f"{title}: {group['why']} ({how})",
-                data={**link, "record": token},
-            )  # fmt: skip
-            entries.append(LedgerEntry.objects.filter(fighter=fighter, data__injury=injury.pk).latest("pk"))
-
-    for change in outcome.changes:
-        if change.what == "result":
-            close()
-            found = _ROLL.search(change.why)
-            row = next(r for r in rules.table.rows if r.result == change.after)
-            group = {"name": change.after, "slug": row.details["slug"], "code": None, "why": change.why,
-                     "roll": int(found.group(1)) if found else None, "deltas": {}, "skills": [], "notes": [],
-                     "dice": list(change.dice)}  # fmt: skip
-        elif change.what in fighter.base_stats:
-            group["deltas"][change.what] = group["deltas"].get(change.what, 0) + change.after - change.before
-        elif change.what == "injuries":
-            group["code"] = change.after[-1]
-        elif change.what == "skills":
-            group["skills"] += [s for s in change.after if s not in change.before]
-        elif change.what == "xp":
-            gained = change.after - change.before
-            entries.append(_entry(fighter, token, kind=Kind.EXPERIENCE, experience=gained, actor=actor,
-                                  reason=f"{title}: {change.why}", dice=list(change.dice),
-                                  description=f"{fighter.name} +{gained} XP", data=link))  # fmt: skip
-        elif change.what not in ("status", "attacker_xp") and group is not None:
-            group["notes"].append(str(change.after) if change.what == "note" else f"{change.what}: {change.after}")
-    close()
-    final = outcome.fighter.status
-    if final != fighter.status and final in FighterStatus.values:
-        why = "; ".join(dict.fromkeys(c.why for c in outcome.changes if c.what == "status"))
-        entries.append(_status(fighter, final, f"{title}: {why} ({how})", actor, token, link))
+    for effect in injury_outcomes(str(fighter.pk), outcome, rule=title, how=how):
+        match effect:
+            case LastingInjury():
+                injury = injury_record(
+                    fighter=fighter,
+                    code=effect.code,
+                    name=effect.name,
+                    roll=effect.roll,
+                    stat_deltas=effect.deltas,
+                    notes="; ".join(effect.notes),
+                    skills=[skills[n] for n in effect.skills if n in skills],
+                    reason=effect.reason,
+                    dice=effect.dice,
+                    actor=actor,
+                    data=data,
+                )
+                entries.append(LedgerEntry.objects.filter(fighter=fighter, data__injury=injury.pk).latest("pk"))
+            case ExperienceAward():
+                entries.append(
+                    experience_award(
+                        fighter=fighter,
+                        amount=effect.amount,
+                        reason=effect.reason,
+                        dice=effect.dice,
+                        actor=actor,
+                        data=data,
+                    )
+                )
+            case StatusChange() if effect.status in FighterStatus.values:
+                entries.append(_status(fighter, effect.status, effect.reason, actor, token, link))
     if not entries:
         results = ", ".join(outcome.results)
-        entries.append(_entry(fighter, token, kind=Kind.INJURY, actor=actor, dice=rolled, data=link,
-                              description=f"{fighter.name}: {results}", reason=f"{title} ({how}): no lasting effect"))  # fmt: skip
+        entries.append(
+            _entry(
+                fighter,
+                token,
+                kind=Kind.INJURY,
+                actor=actor,
+                dice=rolled,
+                data=link,
+                description=f"{fighter.name}: {results}",
+                reason=f"{title} ({how}): no lasting effect",
+            )
+        )
     return entries

@@ -11,8 +11,10 @@ from gangs import services
 from gangs.ledger import ledger_totals
 from gangs.models import FighterStatus, LedgerEntry, Purchase
 from gangs.services import record, undo
-from gangs.stats import current_stats
+from gangs.stats import current_stats, fighter_snapshot
 from rulebook.dice import ScriptedDice
+from rulebook.n18.campaign.lasting_injury import LASTING_INJURY_RULES
+from rulebook.outcomes import LastingInjury, injury_outcomes
 
 
 def token() -> str:
@@ -452,3 +454,24 @@ def test_dice_typed_in_are_the_roll_even_if_the_server_roll_was_left_ticked(clie
         record_url(gang, krag, "injury"), {"injury-mode": "roll", "injury-result": "hobbled", "injury-token": "t10"}
     ).content.decode()
     assert "pick &#x27;Choose the result from the table&#x27;" in page and krag.injuries.count() == 1
+
+
+@pytest.mark.django_db
+def test_the_record_writes_the_sequences_typed_outcome_and_stores_a_stat_change_once(n18_gang):
+    """The Record card and the post-battle sequence read an injury the same way (rulebook.outcomes.injury_outcomes)
+    and write it through the same gangs service: the characteristic change is a StatChange row and nowhere else."""
+    gang, krag = n18_gang
+    rolled = LASTING_INJURY_RULES.apply(fighter_snapshot(krag), 53, ScriptedDice([]))
+    planned = injury_outcomes(str(krag.pk), rolled, rule="Lasting Injury")
+    [head] = [o for o in planned if isinstance(o, LastingInjury)]
+    assert (head.code, head.roll, head.deltas) == ("head-injury", 53, {"Int": 1, "Wil": 1})
+    before = current_stats(krag)
+    record.record_lasting_injury(fighter=krag, mode="entered", dice=[5, 3], actor=gang.owner, token=token())
+    [injury] = krag.injuries.all()
+    assert (injury.code, injury.roll) == (head.code, head.roll)
+    assert sorted(injury.stat_changes.values_list("stat", "delta")) == sorted(head.deltas.items())
+    assert injury.effects == {}  # not a second copy of the changes
+    entry = LedgerEntry.objects.get(fighter=krag, kind="injury")
+    assert "stat_deltas" not in entry.data and entry.data["injury"] == injury.pk
+    after = current_stats(krag)
+    assert {k: after[k] - before[k] for k in after if after[k] != before[k]} == head.deltas

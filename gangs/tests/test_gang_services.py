@@ -432,8 +432,10 @@ def test_an_injury_writes_its_changes_skills_and_notes_once_with_its_battle(make
         notes="Own words", skills=[skill, skill], reason="Lasting Injury", actor=gang.owner, dice=[{"die": "D66"}],
         status=FighterStatus.RECOVERY, battle=battle, data={"post_battle": 3},
     )  # fmt: skip
-    assert injury.effects == {"Int": -1, "Wil": -1, "notes": "Own words"}
+    # The characteristic changes are stored once, as StatChange rows: not in the injury's effects nor its entry.
+    assert injury.effects == {"notes": "Own words"}
     assert sorted(injury.stat_changes.values_list("stat", "delta")) == [("Int", -1), ("Wil", -1)]
+    assert "stat_deltas" not in ganger.ledger.get(kind=LedgerKind.INJURY).data
     assert list(ganger.skills.values_list("skill", "injury")) == [(skill.pk, injury.pk)]
     entries = ganger.ledger.filter(kind__in=[LedgerKind.INJURY, LedgerKind.STATUS]).order_by("pk")
     assert [(e.kind, e.battle, e.data["post_battle"]) for e in entries] == [

@@ -13,19 +13,17 @@ by an Attack action (Memorable Death's extra XP for the attacker).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from rulebook.dice import DiceSource
 from rulebook.n18.campaign import battle_rewards
-from rulebook.n18.campaign.lasting_injury import CAPTURED, CRITICAL_INJURY, DEAD
-from rulebook.outcomes import outcome
+from rulebook.n18.campaign.lasting_injury import CAPTURED, DEAD
+from rulebook.outcomes import CHARACTERISTICS, injury_outcomes, outcome
 from rulebook.roster import Change, FighterSnapshot, InjuryOutcome
 
 OUT_OF_ACTION = "out_of_action"
 SERIOUSLY_INJURED = "seriously_injured"
-CHARACTERISTICS = ("M", "WS", "BS", "S", "T", "W", "I", "A", "Ld", "Cl", "Wil", "Int")
 
 
 @dataclass(frozen=True)
@@ -37,6 +35,8 @@ class FighterInfo:
     value: int = 0
     skill_tables: tuple[str, ...] = ()
     xp: int = 0  # experience before the sequence (classic advance thresholds count from here)
+    fighter_type: str = ""
+    kit: tuple[str, ...] = ()  # the slugs of what they carry (Exotic Furs' +1 to a Trade roll)
 
 
 @dataclass(frozen=True)
@@ -154,59 +154,30 @@ def taken_down(ctx: Context, outcome: str) -> list[str]:
 
 # --- injuries as effects -------------------------------------------------------------------------------
 
-_ROLL = re.compile(r"\((\d+)\)")
-
 
 def injury_effects(ctx: Context, out: StepOutcome, fighter_id: str, injury: InjuryOutcome, rule: str) -> None:
-    """Turn an injury table's changes into account lines and effects: each result with its dice, an
-    injury record (characteristics, skills, notes) when it leaves a mark, experience, status, and the
-    attacker's experience."""
+    """An injury table's resolution in the draft: its typed outcomes (:func:`rulebook.outcomes.injury_outcomes`,
+    the same the fighter's own record writes), the attacker's experience, and an account line for each change."""
+    out.effects += [
+        effect.as_json() for effect in injury_outcomes(fighter_id, injury, rule=rule, captured_by=ctx.opponent_id)
+    ]
     name = ctx.name(fighter_id)
-    group: dict | None = None
-    statuses: list[Change] = []
-
-    def close() -> None:
-        if group and (group["deltas"] or group["code"] or group["skills"]):
-            out.effect("injury", fighter=fighter_id, **group)
-
     for change in injury.changes:
         if change.what == "result":
-            close()
-            found = _ROLL.search(change.why)
-            group = {"code": None, "name": change.after, "roll": int(found.group(1)) if found else None,
-                     "deltas": {}, "skills": [], "notes": [], "reason": f"{rule}: {change.why}", "dice": list(change.dice)}  # fmt: skip
-            out.line(rule, f"{change.why}", change.dice, name)
+            out.line(rule, change.why, change.dice, name)
         elif change.what in CHARACTERISTICS:
-            group["deltas"][change.what] = group["deltas"].get(change.what, 0) + change.after - change.before
             out.line(rule, f"{change.what} {change.before} → {change.after}", (), name)
-        elif change.what == "injuries":
-            group["code"] = change.after[-1]
         elif change.what == "skills":
-            gained = [s for s in change.after if s not in change.before]
-            group["skills"] += gained
-            out.line(rule, f"gains {', '.join(gained)}", (), name)
+            out.line(rule, f"gains {', '.join(s for s in change.after if s not in change.before)}", (), name)
         elif change.what == "xp":
-            amount = change.after - change.before
-            out.effect("xp", fighter=fighter_id, amount=amount, reason=change.why, dice=list(change.dice))
-            out.line(rule, f"+{amount} XP ({change.why})", change.dice, name)
+            out.line(rule, f"+{change.after - change.before} XP ({change.why})", change.dice, name)
         elif change.what == "status":
-            statuses.append(change)
             _status_line(ctx, out, fighter_id, change, rule)
         elif change.what == "attacker_xp":
             _attacker_xp(ctx, out, fighter_id, change, rule)
-        else:
+        elif change.what != "injuries":
             text = f"{change.what.replace('_', ' ')}: {change.after}" if change.what != "note" else str(change.after)
-            if group is not None:
-                group["notes"].append(text)
             out.line(rule, text, change.dice, name)
-    close()
-    final = injury.fighter.status
-    # One status effect with the final status: the Doc's result settles a Critical Injury before the
-    # Lasting Injury it rolls, so the changes are not in the order they land.
-    if statuses and final != statuses[0].before and final != CRITICAL_INJURY:
-        reason = "; ".join(dict.fromkeys(c.why for c in statuses))
-        out.effect("status", fighter=fighter_id, status=final, captured_by=ctx.opponent_id if final == CAPTURED else None,
-                   reason=f"{rule}: {reason}", dice=[d for c in statuses for d in c.dice])  # fmt: skip
 
 
 def _status_line(ctx: Context, out: StepOutcome, fighter_id: str, change: Change, rule: str) -> None:

@@ -136,6 +136,8 @@ def _n18_rewards(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) 
         # Whatever a casket held is the gang's whose fighter opened it (the guide's Opening Loot Caskets).
         opener = f"{ctx.name(casket.fighter)} opened" if casket.fighter else "Opened"
         text = f"{opener} a loot casket: {casket_words(casket, ctx.scenario)}"
+        if casket.left_behind:
+            text = f"A loot casket {casket_words(casket, ctx.scenario)}"
         out.line("Loot caskets", text, (), ctx.name(casket.fighter) if casket.fighter else "")
         if casket.credits:
             out.effect("credits", amount=casket.credits, reason=f"Loot casket: {casket_words(casket, ctx.scenario)}",
@@ -231,12 +233,13 @@ def _n18_action_fields(ctx: Context, fighters: dict) -> list[Field]:
     return out
 
 
-def _trade(out: StepOutcome, dice: DiceSource, name: str, rule: str, nth: int) -> None:
+def _trade(out: StepOutcome, dice: DiceSource, name: str, rule: str, nth: int, kit=()) -> None:
     """The Trade action: 2D6 for the Availability Level (``rulebook.n18.campaign.trading``). The die's purpose is
     the n-th trader's, not the fighter's: going back to send another fighter re-uses the dice (every die final)."""
     mark = len(dice.rolls)
-    rolled = trade_roll(dice, who=f"trader {nth}")
-    out.line(rule, f"{name} visits the Trading Post: Availability Level {rolled['roll'][0]} + {rolled['roll'][1]} = "
+    rolled = trade_roll(dice, who=f"trader {nth}", kit=kit)
+    furs = " + 1 (Exotic Furs)" if rolled["exotic_furs"] else ""
+    out.line(rule, f"{name} visits the Trading Post: Availability Level {rolled['roll'][0]} + {rolled['roll'][1]}{furs} = "
              f"{rolled['level']}; until its next battle the gang may buy Rare and Illegal items up to "
              f"{rolled['level']}", since(dice, mark), name)  # fmt: skip
     out.effect("trade", level=rolled["level"], reason=f"{rule}: {name} ({rolled['source']})", dice=since(dice, mark))
@@ -281,7 +284,7 @@ def _n18_actions(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) 
                 out.effect("credits", amount=price, reason=f"{rule}: {captive.name} ({share} {captive.value})", dice=[])
         elif action == "Trade" and choices.get(f"seek_{fid}"):
             traded += 1
-            _trade(out, dice, name, rule, traded)
+            _trade(out, dice, name, rule, traded, ctx.fighters[fid].kit if fid in ctx.fighters else ())
         else:
             out.line(rule, f"{name} {effect['effect']}", (), name)
     for fid in _patients(out.fighters):

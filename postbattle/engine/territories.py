@@ -70,6 +70,11 @@ def collect_territory(
             out.line(rule, why, (), ctx.name(fid))
             out.effect("status", fighter=fid, status=RECOVERY, captured_by=None, reason=why, dice=since(dice, mark))
             out.fighters[fid] = replace(out.fighters[fid], status=RECOVERY)
+    hanger_on = collected.law_abiding_recruit
+    if hanger_on and choices.get(f"hanger_on_{territory.slug}") and _may_recruit(ctx, hanger_on):
+        out.line(f"{territory.name}: Recruit", f"a {hanger_on} joins for free (a Law-abiding gang's boon)")
+        why = f"{territory.name}: a Law-abiding gang recruits a {hanger_on} for free"
+        out.effect("recruit", category="hanger_on", fighter_type=hanger_on, name=hanger_on, reason=why)
     if found.recruit_roll and choices.get(f"recruit_{territory.slug}"):
         mark = len(dice.rolls)
         recruit = HOME_SETTLEMENT_RECRUIT.roll(dice)
@@ -79,6 +84,12 @@ def collect_territory(
             name = (choices.get(f"recruit_name_{territory.slug}") or "").strip() or f"New {recruit['recruit']}"
             out.effect("recruit", category=recruit["recruit"].lower(), name=name,
                        reason=f"{territory.name} recruit ({recruit['roll']})", dice=since(dice, mark))  # fmt: skip
+
+
+def _may_recruit(ctx: Context, hanger_on: str) -> bool:
+    """A Law-abiding gang's free Hanger-on joins once: not while one of that type is on the roster (docs/campaigns.md,
+    Territories)."""
+    return not any(fighter.fighter_type == hanger_on for fighter in ctx.fighters.values())
 
 
 def territory_fields(ctx: Context) -> list[Field]:
@@ -97,6 +108,10 @@ def territory_fields(ctx: Context) -> list[Field]:
             options = tuple((suit, suit) for suit in rules.SUITS)
             fields.append(Field(f"suit_{territory.slug}", f"{territory.name}: the suit you choose", "select", options,
                                 initial=rules.SUITS[0]))  # fmt: skip
+        hanger_on = found.law_abiding_recruit if found.collects == "outlaw" and not ctx.outlaw else ""
+        if hanger_on and _may_recruit(ctx, hanger_on):
+            label = f"Recruit a {hanger_on} for free ({territory.name}: a Law-abiding gang's boon)"
+            fields.append(Field(f"hanger_on_{territory.slug}", label, "checkbox", initial=True))
         if found.recruit_roll:
             fields.append(Field(f"recruit_{territory.slug}", f"Roll two D6 for a free recruit ({territory.name})",
                                 "checkbox", initial=True))  # fmt: skip

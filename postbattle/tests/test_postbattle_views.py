@@ -3,6 +3,7 @@
 import pytest
 from django.urls import reverse
 
+from campaigns.selectors import rosters_at_confirmation
 from postbattle import services
 from postbattle.models import SequenceState
 from rulebook.dice import ScriptedDice
@@ -159,11 +160,14 @@ def test_sequence_page_queries_do_not_grow_with_the_gang(
 ):
     for _ in range(extra):
         make_fighter(battle.attacker, "ganger")
+    # As battle_report_confirm keeps them: the sequence reads the rosters as they stood at confirmation.
+    battle.roster_at_confirmation = rosters_at_confirmation(battle)
+    battle.save(update_fields=["roster_at_confirmation"])
     services.sequence_start(battle=battle, gang=battle.attacker, actor=None)
     client.force_login(battle.attacker.owner)
     client.get(url("sequence-detail", battle))  # warm the session
-    # 16: the house rules in force for the battle's context (an income variant replaces the rules' income).
-    with django_assert_num_queries(16):
+    # 10: the house rules in force for the battle's context (an income variant replaces the rules' income).
+    with django_assert_num_queries(10):
         assert client.get(url("sequence-detail", battle)).status_code == 200
 
 

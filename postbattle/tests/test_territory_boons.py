@@ -133,3 +133,45 @@ def test_a_rerun_after_a_revert_collects_from_the_territories_held_at_confirmati
     rerun = again.draft["steps"]["income"]
     assert [line["rule"] for line in rerun["lines"]] == [line["rule"] for line in record["lines"]]
     assert credits_for(rerun) == credits_for(record) == 40
+
+
+def test_a_law_abiding_gang_recruits_the_workshops_ammo_jack_for_free_once(battle, make_territory):
+    """Workshop: a Law-abiding gang collects no income but may recruit an Ammo-jack Hanger-on for free (the 2023
+    Dominion territories, necrovox copy); our ruling: once, not while one is on the roster (docs/campaigns.md)."""
+    from content.models import House
+
+    gang = battle.attacker
+    additions = House.objects.create(edition="n18", slug="gang-additions", name="Gang additions")
+    ammo_jack = gang.fighters.order_by("pk").first().fighter_type  # a copy of a Ganger's card, as a Hanger-on
+    ammo_jack.pk, ammo_jack.slug, ammo_jack.name, ammo_jack.house = None, "ammo-jack", "Ammo-jack", additions
+    ammo_jack.category = "hanger_on"
+    ammo_jack.save()
+    hand_over(battle, make_territory, "Workshop")
+    sequence, record = income(up_to_income(battle), [4], hanger_on_workshop=True)
+    [recruit] = [e for e in record["effects"] if e["op"] == "recruit"]
+    assert (recruit["category"], recruit["fighter_type"], recruit["name"]) == ("hanger_on", "Ammo-jack", "Ammo-jack")
+    for _ in range(2):
+        sequence = services.sequence_step_submit(sequence=sequence, dice=ScriptedDice([3] * 8), actor=gang.owner)
+    services.sequence_apply(sequence=sequence, actor=gang.owner)
+    hired = gang.fighters.get(fighter_type__name="Ammo-jack")
+    gang.refresh_from_db()
+    assert ledger_totals(gang)["stash"] == gang.stash
+    assert not hired.ledger.filter(credits__lt=0).exists()  # free: nothing paid from the Stash
+    # The next battle's sequence does not offer a second one while this one is on the roster.
+    again = make_confirmed_battle_like(battle)
+    _, record = income(up_to_income(again), [4], hanger_on_workshop=True)
+    assert not [e for e in record["effects"] if e["op"] == "recruit"]
+
+
+def make_confirmed_battle_like(battle):
+    return Battle.objects.create(
+        campaign=battle.campaign,
+        origin=battle.origin,
+        attacker=battle.attacker,
+        defender=battle.defender,
+        scenario=battle.scenario,
+        scenario_name=battle.scenario_name,
+        status=BattleStatus.CONFIRMED,
+        winner=battle.attacker,
+        rewards=battle.rewards,
+    )

@@ -99,3 +99,20 @@ def test_going_back_cannot_roll_the_trade_again_and_a_revert_closes_the_trading_
     assert trading_post_level(gang) == 2
     services.sequence_revert(sequence=sequence, actor=battle.campaign.created_by, reason="the wrong fighter traded")
     assert trading_post_level(gang) is None
+
+
+def test_exotic_furs_add_one_to_their_wearers_trade_roll(battle):
+    """Exotic Furs: +1 to the Availability Level roll of the fighter wearing them (2023 Core Rulebook, Status Items,
+    necrovox copy; rulebook.n18.campaign.trading). The kit is read as it stood when the battle was confirmed."""
+    from gangs.models import Purchase
+
+    gang = battle.attacker
+    _, _, leader, _ = gang.fighters.order_by("pk")
+    furs = Equipment.objects.filter(edition="n18", slug="exotic-furs").first() or Equipment.objects.create(
+        edition="n18", slug="exotic-furs", name="Exotic Furs", kind="wargear", category="status", cost=50, rarity="R12"
+    )
+    Purchase.objects.create(gang=gang, fighter=leader, equipment=furs, price=50)
+    sequence = trade(battle, [4, 3, 5, 4])  # Leader 7 + 1 (Exotic Furs) = 8, Champion 9
+    lines = [line["text"] for line in sequence.draft["steps"]["actions"]["lines"]]
+    assert any("Availability Level 4 + 3 + 1 (Exotic Furs) = 8" in text for text in lines)
+    assert [e["level"] for e in sequence.draft["steps"]["actions"]["effects"] if e["op"] == "trade"] == [8, 9]

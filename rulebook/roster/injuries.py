@@ -153,7 +153,7 @@ class _Run:
         rolled, row = self.effective_row(value)
         why = f"{row.result} ({value})" if rolled is row else f"{rolled.result} ({value}), read as {row.result}"
         self.results.append(row.result)
-        self.changes.append(Change("result", None, row.result, why, dice_used))
+        self.changes.append(Change("result", None, row.result, why, dice_used, roll=value, code=row.details["slug"]))
         repeat = row.details.get("record_injury") and self.fighter.has_injury(row.details["slug"])
         effects = row.details.get("repeat_effects", row.details["effects"]) if repeat else row.details["effects"]
         for effect in effects:

@@ -95,16 +95,30 @@ def _strings(q: Query, name: str) -> list[str]:
 
 @dataclass(frozen=True)
 class Change:
-    """One thing a rule changed on a fighter: what, from and to, why, and the dice it took."""
+    """One thing a rule changed on a fighter: what, from and to, why, and the dice it took.
+
+    A table's ``result`` also says which row it was (``code``, the row's slug) and the number read (``roll``), so
+    nothing downstream reads them back out of ``why``.
+    """
 
     what: str
     before: object
     after: object
     why: str
     dice: tuple[dict, ...] = ()
+    roll: int | None = None
+    code: str | None = None
 
     def as_json(self) -> dict:
-        return {"what": self.what, "before": self.before, "after": self.after, "why": self.why, "dice": list(self.dice)}
+        row = {"roll": self.roll, "code": self.code} if self.code else {}
+        return {
+            "what": self.what,
+            "before": self.before,
+            "after": self.after,
+            "why": self.why,
+            "dice": list(self.dice),
+            **row,
+        }
 
 
 @dataclass(frozen=True)

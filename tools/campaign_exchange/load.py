@@ -193,7 +193,7 @@ class _Restore:
                 fighter_id=pk, kind=a["kind"], description=a["description"], xp_cost=a["xp_cost"], value=a["value"],
                 dice=a["dice"])),
             (Injury, "injuries", ids.INJURY, lambda pk, i: Injury(
-                fighter_id=pk, code=i["code"], name=i["name"], roll=i.get("roll"), effects=i["effects"])),
+                fighter_id=pk, code=i["code"], name=i["name"], roll=i.get("roll"), effects=Injury.notes_only(i["effects"]))),
         ):  # fmt: skip
             rows = _by_number([(self.maps.pk(ids.FIGHTER, f["id"]), r) for _, f in fighters for r in f[key]],
                               lambda pr: pr[1]["id"])  # fmt: skip

@@ -117,6 +117,10 @@ class Player:
             prompt = waiting[0]
             seen.add(repr(prompt))
             self.log.prompts += 1
+            if prompt.params.get("also_under"):
+                # Who else is under a Blast marker or Flame template only the table knows (it names no target):
+                # the machine's players place their fighters apart, so nobody else is.
+                continue
             if prompt.kind == "reinforce":
                 self._try(prompt.text, lambda p=prompt: battle_reinforce(battle=self.battle, side=p.params["side"],
                                                                            actor=self.actor, dice=self.new_dice()))  # fmt: skip

@@ -182,6 +182,9 @@ class Simulation:
         step = f"battle {battle.pk} ({battle.scenario_name}: {battle})"
         held_before = set(captives_of(battle.attacker, battle.defender).values_list("pk", flat=True))
         by_hand = self.policy == "hand" or (self.policy == "mixed" and self.rng.random() < 0.5)
+        # The assistant needs a crew on each side (it says so); a gang with nobody fit to fight is reported by hand,
+        # fielding nobody, as a table would.
+        by_hand = by_hand or not all(map(can_field, (battle.attacker, battle.defender)))
         if by_hand:
             hand_report(battle, self.rng, self.dice)
             self.result.hand_reported += 1
@@ -317,6 +320,13 @@ class Simulation:
         return self.result
 
 
+def can_field(gang) -> bool:
+    """Whether ``gang`` has a fighter fit to fight (not dead, captured, in Recovery...)."""
+    from campaigns.services import crew_candidates
+
+    return any(f.status == FighterStatus.ACTIVE for f in crew_candidates(gang))
+
+
 def hand_report(battle: Battle, rng: random.Random, dice) -> None:
     """Report a battle by hand, as players who fought it at the table would: up to six fighters a side, each fine,
     Seriously Injured, Out of Action (now and then killed or captured) or, in a gang that bottled, fled; loot
@@ -325,6 +335,7 @@ def hand_report(battle: Battle, rng: random.Random, dice) -> None:
     from campaigns.services import battle_report_submit, crew_candidates
     from rulebook.n18.campaign.battlefield import open_loot_casket
     from rulebook.n18.campaign.record import casket_rules
+    from rulebook.n18.campaign.record import other as other_role
 
     n18 = battle.campaign.edition == Edition.N18
     sides = {role: [f for f in crew_candidates(gang) if f.status == FighterStatus.ACTIVE][:6]
@@ -357,6 +368,12 @@ def hand_report(battle: Battle, rng: random.Random, dice) -> None:
             found = open_loot_casket(dice(), smash_and_grab=rules.table != "loot-casket")
             caskets.append({"side": role, "fighter": str(fighter.pk), "result": found["slug"],
                             "credits": found["credits_gained"]})  # fmt: skip
+        if rules.left_to and fled[other_role(rules.left_to)] and not fled[rules.left_to]:
+            # Smash & Grab: the caskets still unopened when the defender fled are rolled for the attacker.
+            for _ in range(rules.count - len(caskets)):
+                found = open_loot_casket(dice(), smash_and_grab=True, ignore_booby_trap=True)
+                casket = {"side": rules.left_to, "fighter": None, "result": found["slug"], "left_behind": True}
+                caskets.append({**casket, "credits": found["credits_gained"]})
         facts = {"caskets": caskets} if caskets else {}
     if fled["attacker"] != fled["defender"]:
         winner = battle.defender if fled["attacker"] else battle.attacker

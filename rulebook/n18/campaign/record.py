@@ -64,21 +64,32 @@ class FighterEnd:
 
 @dataclass(frozen=True)
 class Casket:
-    """One loot casket opened: by which side's fighter, what it held (its table row's slug) and the credits."""
+    """One loot casket opened: by which side's fighter, what it held (its table row's slug) and the credits.
+
+    ``left_behind``: no fighter opened it; it was rolled for ``side`` after the other gang bottled out and fled
+    (Smash & Grab's Fleeing the Battlefield: the attacker rolls for each casket left, Booby Trapped doing nothing).
+    """
 
     side: str
     result: str = ""
     credits: int = 0
     fighter: str | None = None
+    left_behind: bool = False
 
     def as_json(self) -> dict:
-        return {"side": self.side, "fighter": self.fighter, "result": self.result, "credits": self.credits}
+        left = {"left_behind": True} if self.left_behind else {}
+        return {"side": self.side, "fighter": self.fighter, "result": self.result, "credits": self.credits, **left}
 
     @classmethod
     def from_json(cls, data: dict) -> Casket:
         fighter = data.get("fighter")
-        return cls(data["side"], data.get("result") or "", int(data.get("credits") or 0),
-                   str(fighter) if fighter else None)  # fmt: skip
+        return cls(
+            data["side"],
+            data.get("result") or "",
+            int(data.get("credits") or 0),
+            str(fighter) if fighter else None,
+            bool(data.get("left_behind")),
+        )
 
 
 @dataclass(frozen=True)
@@ -153,8 +164,11 @@ def _check_fighter(end: FighterEnd, friends: Mapping[str, FighterEnd]) -> None:
         raise RulesInputError("fighters.captured", f"{name} was killed during the battle, so cannot be a captive")
 
 
-def check_casket(scenario: str, casket: Casket, index: int, opener: FighterEnd | None) -> dict:
-    """One casket against the scenario's rules; returns its table row (see :func:`casket_contents`)."""
+def check_casket(
+    scenario: str, casket: Casket, index: int, opener: FighterEnd | None, fled: tuple[str, ...] = ()
+) -> dict:
+    """One casket against the scenario's rules (``fled``: the roles that bottled out and fled); returns its table
+    row (see :func:`casket_contents`)."""
     rules = casket_rules(scenario)
     who = f"casket {index}"
     if casket.side not in ROLES:
@@ -163,7 +177,9 @@ def check_casket(scenario: str, casket: Casket, index: int, opener: FighterEnd |
         who = f"{opener.name} ({who})"
         if opener.side != casket.side:
             raise RulesInputError("caskets.fighter", f"{who} fights for the {opener.side}, not the {casket.side}")
-    if casket.side not in rules.openers:
+    if casket.left_behind:
+        _check_left_behind(scenario, casket, who, opener, fled)
+    elif casket.side not in rules.openers:
         name = SCENARIOS[scenario].name if scenario in SCENARIOS else scenario
         raise RulesInputError(
             "caskets.side", f"{who}: in {name} the {casket.side} cannot open loot caskets ({rules.source})"
@@ -175,6 +191,27 @@ def check_casket(scenario: str, casket: Casket, index: int, opener: FighterEnd |
         span = f"{contents['low']} to {contents['high']} credits" if contents["credits"] else "no credits"
         raise RulesInputError("caskets.credits", f"{who}: {contents['name']} holds {span}, not {casket.credits}")
     return contents
+
+
+def _check_left_behind(scenario: str, casket: Casket, who: str, opener: FighterEnd | None, fled: tuple) -> None:
+    """A casket rolled for a gang after its opponent fled: only where the scenario says so, for the role it names,
+    and only when the other gang did flee."""
+    rules = casket_rules(scenario)
+    name = SCENARIOS[scenario].name if scenario in SCENARIOS else scenario
+    if rules.left_to is None:
+        raise RulesInputError("caskets.left_behind", f"{who}: in {name} no casket is rolled for after a gang flees")
+    if casket.side != rules.left_to:
+        raise RulesInputError(
+            "caskets.left_behind", f"{who}: in {name} caskets left behind go to the {rules.left_to} ({rules.source})"
+        )
+    if other(casket.side) not in fled:
+        raise RulesInputError(
+            "caskets.left_behind",
+            f"{who}: caskets are rolled for the {casket.side} only when the {other(casket.side)} bottled out and fled "
+            f"({rules.source})",
+        )
+    if opener is not None:
+        raise RulesInputError("caskets.fighter", f"{who}: a casket left behind is rolled for, no fighter opens it")
 
 
 def check_record(record: BattleRecord) -> BattleRecord:
@@ -205,8 +242,8 @@ def check_record(record: BattleRecord) -> BattleRecord:
         opener = record.fighter(casket.fighter) if casket.fighter else None
         if casket.fighter and opener is None:
             raise RulesInputError("caskets.fighter", f"casket {index}: opened by a fighter who did not take part")
-        contents = check_casket(record.scenario, casket, index, opener)
-        caskets.append(Casket(casket.side, contents["slug"], casket.credits, casket.fighter))
+        contents = check_casket(record.scenario, casket, index, opener, record.fled)
+        caskets.append(Casket(casket.side, contents["slug"], casket.credits, casket.fighter, casket.left_behind))
     return BattleRecord(record.scenario, record.fighters, tuple(caskets), record.caskets_opened, record.bottled,
                         record.fled, record.winner, record.captives_freed, record.gangs)  # fmt: skip
 
@@ -216,4 +253,5 @@ def casket_words(casket: Casket, scenario: str) -> str:
     if not casket.result:
         return "contents not recorded"
     contents = casket_contents(casket_rules(scenario).table, casket.result)
-    return f"{contents['name']} ({casket.credits} credits)" if casket.credits else contents["name"]
+    held = f"{contents['name']} ({casket.credits} credits)" if casket.credits else contents["name"]
+    return f"left behind by a gang that fled, rolled for: {held}" if casket.left_behind else held

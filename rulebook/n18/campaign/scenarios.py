@@ -84,9 +84,18 @@ class Caskets:
     openers: tuple[str, ...] = ("attacker", "defender")
     table: str = "loot-casket"
     source: str = f"{GUIDE}, Battlefield Setup and Opening Loot Caskets"
+    # The role that rolls for every casket still unopened when the other gang bottles out and flees (Smash & Grab's
+    # attacker, a Booby Trapped result doing nothing); None where the scenario says nothing of it.
+    left_to: str | None = None
 
     def as_json(self) -> dict:
-        return {"count": self.count, "openers": list(self.openers), "table": self.table, "source": self.source}
+        return {
+            "count": self.count,
+            "openers": list(self.openers),
+            "table": self.table,
+            "source": self.source,
+            "left_to": self.left_to,
+        }
 
 
 @dataclass(frozen=True)
@@ -177,7 +186,11 @@ SMASH_AND_GRAB = Scenario(
     ),
     sources=(f"{GUIDE}, D6 Result 2-4: Smash & Grab",),
     caskets=Caskets(
-        5, ("attacker",), "loot-casket-smash-and-grab", f"{GUIDE}, Smash & Grab: Deployment and Loot Caskets"
+        5,
+        ("attacker",),
+        "loot-casket-smash-and-grab",
+        f"{GUIDE}, Smash & Grab: Deployment, Loot Caskets and Fleeing the Battlefield",
+        left_to="attacker",
     ),
 )
 

@@ -46,8 +46,14 @@ def may_buy(rarity: str, level: int | None) -> bool:
     return kind == "common" or (level is not None and number <= level)
 
 
-def trade_roll(dice: DiceSource, *, exotic_furs: bool = False, who: str = "") -> dict:
-    """A fighter's Trade action: 2D6 (+1 with Exotic Furs) is the Availability Level the gang buys at."""
+# The Trading Post item (its slug in trading_post.json) whose wearer adds 1 to the Trade roll.
+EXOTIC_FURS = "exotic-furs"
+
+
+def trade_roll(dice: DiceSource, *, exotic_furs: bool = False, who: str = "", kit=()) -> dict:
+    """A fighter's Trade action: 2D6 (+1 with Exotic Furs, worn or among the ``kit`` slugs they carry) is the
+    Availability Level the gang buys at."""
+    exotic_furs = exotic_furs or EXOTIC_FURS in kit
     first, second = dice.two_d6(f"Trade: Availability Level{f' ({who})' if who else ''}")
     level = first + second + (1 if exotic_furs else 0)
     return {"level": level, "roll": [first, second], "exotic_furs": exotic_furs, "source": SOURCE}
