@@ -24,7 +24,7 @@ from gangs.services import gang_create
 from rulebook.dice import DiceSource
 
 IMPORTED = "Imported from a file"
-CAMPAIGN_IMPORTED = "Imported from a campaign export"  # core.campaign_exchange.load.IMPORTED (imports point down)
+CAMPAIGN_IMPORTED = "Imported from a campaign export"  # tools.campaign_exchange.load.IMPORTED (imports point down)
 
 
 @dataclass(frozen=True)
