@@ -147,6 +147,19 @@ def browser():
         chromium.close()
 
 
+@pytest.fixture(scope="session")
+def pdf_tools():
+    """Poppler's pdfinfo and pdftotext, which read the printed PDFs back. Skips when absent locally; fails on CI."""
+    import shutil
+
+    missing = [tool for tool in ("pdfinfo", "pdftotext") if shutil.which(tool) is None]
+    if missing:
+        message = f"{', '.join(missing)} not found (apt-get install poppler-utils)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+
+
 @pytest.fixture
 def page(browser, live_server):
     """A fresh browser tab on the live server, phone-sized unless a test resizes it."""

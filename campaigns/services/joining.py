@@ -94,7 +94,7 @@ def join_flags(gang: Gang, campaign: Campaign) -> list[JoinFlag]:
         flags.append(
             JoinFlag("unexplained", "Its Stash, Reputation or experience differ from what its ledger adds up to.")
         )
-    reputation, experience = unvouched_gains(gang)
+    reputation, experience = unvouched_gains(gang, campaign)
     if reputation or experience:
         flags.append(
             JoinFlag(
@@ -113,24 +113,28 @@ def join_flags(gang: Gang, campaign: Campaign) -> list[JoinFlag]:
     return flags
 
 
-def _unvouched(gang: Gang) -> Q:
+def _unvouched(gang: Gang, joining: Campaign) -> Q:
     """The ledger entries no rule and no arbitrator of someone else's gang owes: typed in by an import, an
-    override (perhaps by the gang's own player in a campaign he ran), experience its player recorded himself, and
-    what the house rules of a campaign its own player arbitrated gave it (a starting Reputation of his choosing)."""
+    override (perhaps by the gang's own player in a campaign he ran), experience its player recorded himself, what
+    the house rules of a campaign its own player arbitrated gave it (a starting Reputation of his choosing), and
+    what the house rules of a campaign it never played in gave it (a gang founded for a campaign that refused it
+    keeps that campaign's starting Reputation, which is that campaign's to give, not another's)."""
     own_campaigns = list(Campaign.objects.filter(arbitrators__user=gang.owner_id).values_list("pk", flat=True))
+    played_in = [*gang.memberships.values_list("campaign_id", flat=True), joining.pk]
     return (
         Q(reason__startswith=IMPORTED)
         | Q(reason__startswith=CAMPAIGN_IMPORTED)
         | Q(kind=LedgerKind.OVERRIDE)
         | Q(data__has_key="record")
         | Q(data__has_key="house_rule", data__campaign__in=own_campaigns)
+        | (Q(data__has_key="house_rule") & ~Q(data__campaign__in=played_in))
     )
 
 
-def unvouched_gains(gang: Gang) -> tuple[int, dict[int, int]]:
-    """The Reputation and each fighter's experience the gang holds beyond what its vouched history gives it: what
-    unvouched entries added (never more than it holds now, never below 0)."""
-    entries = gang.ledger.filter(_unvouched(gang))
+def unvouched_gains(gang: Gang, joining: Campaign) -> tuple[int, dict[int, int]]:
+    """The Reputation and each fighter's experience the gang holds beyond what its vouched history gives it, as it
+    joins ``joining``: what unvouched entries added (never more than it holds now, never below 0)."""
+    entries = gang.ledger.filter(_unvouched(gang, joining))
     reputation = entries.aggregate(total=Sum("reputation"))["total"] or 0
     by_fighter = dict(entries.filter(fighter__isnull=False).values_list("fighter").annotate(total=Sum("experience")))
     experience = {}
@@ -143,7 +147,7 @@ def unvouched_gains(gang: Gang) -> tuple[int, dict[int, int]]:
 def _cap_unvouched(*, gang: Gang, campaign: Campaign, join: JoinRequest, actor, keep: bool, reason: str) -> None:
     """Reputation and experience beyond what the gang's vouched history gives it are taken off as it joins, unless
     the arbitrator keeps them with a reason; either way the ledger says so."""
-    reputation, experience = unvouched_gains(gang)
+    reputation, experience = unvouched_gains(gang, campaign)
     if not reputation and not experience:
         return
     data = {"campaign": campaign.pk, "join": join.pk}

@@ -324,3 +324,28 @@ def test_a_gang_founded_for_the_campaign_starts_with_its_reputation_once(client,
     response = client.post(url, {"found": "1", "name": "Ghosts", "house": 999999})
     assert "That choice is not on offer now" in response.content.decode()
     assert Gang.objects.filter(owner=player).count() == 1
+
+
+def test_a_campaigns_starting_reputation_does_not_follow_a_gang_it_refused_into_another(
+    client, make_user, make_house_list
+):
+    """A gang founded for a campaign whose arbitrator then refuses it keeps that campaign's starting Reputation
+    (the ledger says so), but it is that campaign's to give: joining another takes it off."""
+    generous = make_user()
+    campaign = services.campaign_create(user=generous, edition="n18", name="Dust Falls", starting_credits=1000)
+    house_rules_change(campaign=campaign, actor=generous, starting_reputation=500)
+    house = make_house_list("n18")
+    player = make_user()
+    client.force_login(player)
+    client.post(reverse("campaigns:campaign-join", args=[campaign.invite_token]),
+                {"found": "1", "name": "Rust Rats", "house": house.pk})  # fmt: skip
+    gang = Gang.objects.get(owner=player)
+    services.join_refuse(join=campaign.join_requests.get(gang=gang), actor=generous)
+    club_arbitrator = make_user()
+    club = services.campaign_create(user=club_arbitrator, edition="n18", name="The Club", starting_credits=1000)
+    assert "500 Reputation" in {f.code: f.text for f in services.join_flags(gang, club)}["unvouched"]
+    services.join_accept(join=services.join_request(campaign=club, gang=gang, user=player), actor=club_arbitrator)
+    gang.refresh_from_db()
+    assert gang.reputation == 1  # the club's Home Settlement only
+    totals = ledger_totals(gang)
+    assert (totals["stash"], totals["reputation"]) == (gang.stash, gang.reputation)

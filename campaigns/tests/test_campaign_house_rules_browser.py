@@ -32,7 +32,10 @@ def test_the_arbitrator_sets_house_rules_on_a_phone_and_takes_the_campaign_away(
     page.get_by_role("button", name="Save the house rules").click()
     rules = page.get_by_test_id("house-rules")
     rules.wait_for()
-    assert "40 / 0" in rules.inner_text() and "plus 25 credits after each battle" in rules.inner_text()
+    assert (
+        "40 / 0" in rules.inner_text()
+        and "25 credits after each battle, in place of the rules' income" in rules.inner_text()
+    )
     page.get_by_text("Changes to the house rules").click()
     assert "winner credits: 0 → 40" in rules.inner_text() and "The club's 2027 season" in rules.inner_text()
     assert fits(page)

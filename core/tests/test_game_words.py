@@ -76,6 +76,9 @@ CASES = {
     "ScenarioForm": (battle_forms.ScenarioForm, {**AT_TABLE, "action": "ammo-cache"}),
     "ReinforceForm": (battle_forms.ReinforceForm, {"battle": BATTLE}),
     "BattleEndForm": (battle_forms.BattleEndForm, {"battle": BATTLE}),
+    "GroupForm": (battle_forms.GroupForm, {"leader": SimpleNamespace(pk=1, name="Krag", side="a",
+                                                                     profile={"group_activation": 2}),
+                                           "fighters": []}),
     "StepForm": (postbattle_forms.StepForm, {"fields": [Field("who", "Who", "select", (("1", "Rex"),))]}),
 }  # fmt: skip
 

@@ -30,6 +30,10 @@ OWED = {
     "campaigns.services.campaigns._home_settlement": ("rule", "Home Settlement: +1 Reputation while held"),
     "campaigns.services.campaigns.gang_remove": ("rule", "the Home Settlement's Reputation given up on leaving"),
     "campaigns.services.house_rules.on_join": ("rule", "the campaign's house rules: starting credits, Reputation"),
+    "campaigns.services.house_rules._starting_reputation": (
+        "rule",
+        "the campaign's starting Reputation; taken off on joining another campaign it did not play in",
+    ),
     "campaigns.services.house_rules.post_battle_credits": (
         "rule",
         "the house rules in force when the battle was confirmed",
@@ -44,6 +48,7 @@ OWED = {
         "a campaign import, checked; its gangs flagged 'imported' when they ask to join",
     ),
     "tools.management.commands.bench_pages._gang": ("tool", "make bench's data"),
+    "tools.management.commands.bench_busy_site._fill": ("tool", "make bench's busy site"),
     "gangs.demo._seasoned": ("tool", "the demo command's gangs"),
     "gangs.exchange.import_rows": ("player", "an import: flagged 'imported' when it asks to join"),
     "gangs.services.advancement.advancement_record": ("rule", "an advance spends the experience its table costs"),

@@ -6,7 +6,7 @@ import pytest
 
 from gangs import services
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("pdf_tools")]
 
 
 def stash(page) -> int:

@@ -14,7 +14,7 @@ from content.models import Equipment
 from gangs import services
 from gangs.models import ON_ROSTER, Gang
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("pdf_tools")]
 
 PAGE_POINTS = {"a4": (595.3, 841.9), "letter": (612.0, 792.0)}
 MM = 72 / 25.4

@@ -166,8 +166,7 @@ def test_sequence_page_queries_do_not_grow_with_the_gang(
     services.sequence_start(battle=battle, gang=battle.attacker, actor=None)
     client.force_login(battle.attacker.owner)
     client.get(url("sequence-detail", battle))  # warm the session
-    # 10: the house rules in force for the battle's context (an income variant replaces the rules' income).
-    with django_assert_num_queries(10):
+    with django_assert_num_queries(9):
         assert client.get(url("sequence-detail", battle)).status_code == 200
 
 
