@@ -80,3 +80,18 @@ def test_list_tied_outlaw_hangers_on_and_the_sump_beast_go_to_their_lists(loaded
         "lashing-tail": 50,
         "prehensile-tongue": 60,
     }
+
+
+@pytest.mark.django_db
+def test_brute_kit_found_in_the_armoury_pages_comes_with_the_brute(loaded_content):
+    types = {
+        t.slug.removeprefix("gang-additions-"): t for t in FighterType.objects.filter(house__slug="gang-additions")
+    }
+
+    def included(slug):
+        return {e.equipment.slug for e in types[slug].equipment_list.all() if e.is_included}
+
+    assert {"twin-linked-heavy-las-carbine", "servo-arm"} <= included("arachni-rig")
+    assert {"twin-linked-heavy-las-carbine", "servo-arm", "rad-gun"} <= included("ash-wastes-arachni-rig")
+    assert "seismic-crusher" in included("vartijan-exo-driller")
+    assert "seismic crusher (not in the data" not in types["vartijan-exo-driller"].notes
