@@ -95,3 +95,18 @@ def test_brute_kit_found_in_the_armoury_pages_comes_with_the_brute(loaded_conten
     assert {"twin-linked-heavy-las-carbine", "servo-arm", "rad-gun"} <= included("ash-wastes-arachni-rig")
     assert "seismic-crusher" in included("vartijan-exo-driller")
     assert "seismic crusher (not in the data" not in types["vartijan-exo-driller"].notes
+
+
+@pytest.mark.django_db
+def test_outlaw_brutes_and_hangers_on_go_to_every_list_that_is_outlaw_by_its_own_rules(loaded_content):
+    types = {
+        t.slug.removeprefix("gang-additions-"): t for t in FighterType.objects.filter(house__slug="gang-additions")
+    }
+    houses = {h.slug: h for h in House.objects.filter(edition="n18")}
+    assert types["mutated-ogryn"].recruitable_by(houses["ash-waste-nomads"])
+    assert types["mutated-ogryn"].recruitable_by(houses["slave-ogryns"])
+    # N12: the Awakened Ogryn is for any Outlaw gang but the Nomads; their list takes no common Hangers-on.
+    assert not types["awakened-ogryn"].recruitable_by(houses["ash-waste-nomads"])
+    assert not types["agitator"].recruitable_by(houses["ash-waste-nomads"])
+    assert types["agitator"].recruitable_by(houses["slave-ogryns"])
+    assert not types["agitator"].recruitable_by(houses["goliath"])
