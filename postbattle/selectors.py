@@ -3,14 +3,15 @@ fighters' snapshots at the start, the live sequence of a gang, and a gang's hist
 
 from __future__ import annotations
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models.fields.json import KeyTextTransform
 
 from campaigns.models import Battle, BattleFighterResult, CampaignArbitrator, Side
 from campaigns.permissions import visible_campaigns
 from campaigns.selectors import roster_facts, territories_held
 from campaigns.services.house_rules import income_rule
-from content.models import Edition
-from gangs.models import Gang
+from content.models import Edition, Equipment
+from gangs.models import Gang, LedgerEntry
 from postbattle.engine import Context, FighterInfo, ResultInfo, TerritoryInfo
 from postbattle.engine.base import snapshot_from_json
 from postbattle.models import Sequence, SequenceState
@@ -53,6 +54,22 @@ def roster_at_confirmation(battle: Battle, gang: Gang) -> dict:
     (``Battle.roster_at_confirmation``), so a re-run after a revert reads the same fighters however the roster
     changed since; for a battle confirmed before that was recorded, the roster now."""
     return battle.roster_at_confirmation.get(str(gang.pk)) or roster_facts(gang)
+
+
+def chems_taken(battle: Battle, gang: Gang) -> dict[str, dict[str, str]]:
+    """The chems ``gang``'s fighters took before ``battle``, by fighter id ({slug: name}): the dose entries
+    ``gangs.services.equipment.take_chem_doses`` wrote when the battle began."""
+    taken: dict[str, dict[str, str]] = {}
+    slug = KeyTextTransform("equipment", "data")
+    name = Equipment.objects.filter(edition=battle.campaign.edition, slug=OuterRef("slug")).values("name")[:1]
+    doses = (
+        LedgerEntry.objects.filter(gang=gang, battle=battle, fighter__isnull=False, data__chem_taken=True)
+        .annotate(slug=slug, name=Subquery(name))
+        .order_by("pk")
+    )
+    for fighter_id, chem, chem_name in doses.values_list("fighter_id", "slug", "name"):
+        taken.setdefault(str(fighter_id), {})[chem] = chem_name or chem
+    return taken
 
 
 def battle_context(battle: Battle, gang: Gang) -> tuple[Context, dict[str, FighterSnapshot]]:
@@ -120,6 +137,7 @@ def battle_context(battle: Battle, gang: Gang) -> tuple[Context, dict[str, Fight
         dome_runners=sum(1 for f in fighters if f["dome_runner"]),
         killed_in_battle=sum(1 for r in every_result if r.killed),
         income_rule=income_rule(battle),
+        chems_taken=chems_taken(battle, gang),
     )
     return context, {f["id"]: snapshot_from_json(f["snapshot"]) for f in fighters}
 

@@ -17,7 +17,9 @@ def statline(fighter: FighterType) -> str:
     return " ".join(value.rstrip('"+') for _, value in fighter.statline)
 
 
-OUTLAW = ["helot-chaos-cult", "corpse-grinder-cult", "genestealer-cult", "underhive-outcasts"]
+# The lists that are Outlaw by their own rules; the Nomads take no common Hangers-on (Outlaw ones included).
+OUTLAW = ["helot-chaos-cult", "corpse-grinder-cult", "slave-ogryns", "genestealer-cult", "underhive-outcasts"]
+OUTLAW_BRUTE = [*OUTLAW[:2], "ash-waste-nomads", *OUTLAW[2:]]
 
 # (slug, cost, stat line M WS BS S T W I A Ld Cl Wil Int, who may recruit it) — N2/N12/N13, checked against G1 where
 # it has them (the notes of each record say which).
@@ -34,12 +36,7 @@ NEW_TYPES = [
     ("gang-additions-piscean-spektor", 205, "5 3 5 4 4 3 3 4 7 6 6 8", ["delaque"]),
     ("gang-additions-claim-jumper", 60, "4 3 4 3 4 1 4 2 7 6 6 5", ["ironhead-squat-prospectors"]),
     ("gang-additions-heretek", 40, "5 5 4 3 3 1 4 1 9 7 7 5", OUTLAW),
-    (
-        "gang-additions-warp-horror",
-        210,
-        "6 3 6 6 4 3 4 3 9 6 7 9",
-        ["helot-chaos-cult", "corpse-grinder-cult", "genestealer-cult", "underhive-outcasts"],
-    ),
+    ("gang-additions-warp-horror", 210, "6 3 6 6 4 3 4 3 9 6 7 9", OUTLAW_BRUTE),
 ]
 
 

@@ -25,6 +25,12 @@ def loaded_content(module_content, db):
         ("khimerix", "brute", 220, 1, '6" 4+ 4+ 4 5 3 3+ 3 8+ 7+ 7+ 8+'),
         ("hive-scum", "hired_gun", 30, 5, '5" 4+ 4+ 3 3 1 4+ 1 8+ 8+ 8+ 8+'),
         ("bounty-hunter", "hired_gun", 80, 1, '5" 3+ 3+ 3 3 2 3+ 1 7+ 5+ 6+ 6+'),
+        ("flagellator", "hanger_on", 30, 1, '4" 4+ 6+ 3 3 1 5+ 1 9+ 6+ 7+ 9+'),
+        ("hive-preacher", "hanger_on", 70, 1, '4" 4+ 6+ 3 3 1 4+ 1 5+ 6+ 5+ 8+'),
+        ("arthromite-herder", "hanger_on", 20, 2, '5" 3+ 4+ 3 3 1 4+ 1 7+ 5+ 6+ 7+'),
+        ("sump-beast-m3", "brute", 200, 1, '3" 4+ 4+ 5 6 4 5+ 2 9+ 4+ 5+ 9+'),
+        ("sump-beast-m4", "brute", 200, 1, '4" 3+ 4+ 5 4 4 4+ 2 9+ 4+ 5+ 9+'),
+        ("sump-beast-m5", "brute", 200, 1, '5" 4+ 5+ 4 5 4 4+ 2 8+ 5+ 6+ 10+'),
     ],
 )
 def test_named_gang_additions_load_with_price_limit_and_stat_line(loaded_content, slug, category, cost, most, statline):
@@ -49,3 +55,58 @@ def test_restrictions_discounts_and_included_kit(loaded_content):
     assert included == ["medicae-kit"]
     # Checked against the second reference: the uncertain values say so for a printed book.
     assert "CHECK" in types["ammo-jack"].notes and "CHECK" in types["iron-automata"].notes
+
+
+@pytest.mark.django_db
+def test_list_tied_outlaw_hangers_on_and_the_sump_beast_go_to_their_lists(loaded_content):
+    types = {
+        t.slug.removeprefix("gang-additions-"): t for t in FighterType.objects.filter(house__slug="gang-additions")
+    }
+    houses = {h.slug: h for h in House.objects.filter(edition="n18")}
+    for slug in ("flagellator", "hive-preacher"):
+        assert types[slug].recruitable_by(houses["cawdor"]) and not types[slug].recruitable_by(houses["escher"])
+    herder = types["arthromite-herder"]
+    assert herder.recruitable_by(houses["ash-waste-nomads"]) and not herder.recruitable_by(houses["cawdor"])
+    assert {e.equipment.slug for e in herder.equipment_list.all() if e.is_included} == {
+        "hunters-polearm",
+        "mesh-armour",
+        "ash-cloak",
+    }
+    sump = types["sump-beast-m4"]
+    assert sump.recruitable_by(houses["helot-chaos-cult"]) and not sump.recruitable_by(houses["escher"])
+    assert {e.equipment.slug: e.cost for e in sump.equipment_list.all()} == {
+        "ferocious-jaws": 0,
+        "crushing-claws": 70,
+        "lashing-tail": 50,
+        "prehensile-tongue": 60,
+    }
+
+
+@pytest.mark.django_db
+def test_brute_kit_found_in_the_armoury_pages_comes_with_the_brute(loaded_content):
+    types = {
+        t.slug.removeprefix("gang-additions-"): t for t in FighterType.objects.filter(house__slug="gang-additions")
+    }
+
+    def included(slug):
+        return {e.equipment.slug for e in types[slug].equipment_list.all() if e.is_included}
+
+    assert {"twin-linked-heavy-las-carbine", "servo-arm"} <= included("arachni-rig")
+    assert {"twin-linked-heavy-las-carbine", "servo-arm", "rad-gun"} <= included("ash-wastes-arachni-rig")
+    assert "seismic-crusher" in included("vartijan-exo-driller")
+    assert "seismic crusher (not in the data" not in types["vartijan-exo-driller"].notes
+
+
+@pytest.mark.django_db
+def test_outlaw_brutes_and_hangers_on_go_to_every_list_that_is_outlaw_by_its_own_rules(loaded_content):
+    types = {
+        t.slug.removeprefix("gang-additions-"): t for t in FighterType.objects.filter(house__slug="gang-additions")
+    }
+    houses = {h.slug: h for h in House.objects.filter(edition="n18")}
+    assert types["mutated-ogryn"].recruitable_by(houses["ash-waste-nomads"])
+    assert types["mutated-ogryn"].recruitable_by(houses["slave-ogryns"])
+    # N12: the Awakened Ogryn is for any Outlaw gang but the Nomads; their list takes no common Hangers-on.
+    assert not types["awakened-ogryn"].recruitable_by(houses["ash-waste-nomads"])
+    assert not types["agitator"].recruitable_by(houses["ash-waste-nomads"])
+    assert types["agitator"].recruitable_by(houses["slave-ogryns"])
+    assert not types["agitator"].recruitable_by(houses["goliath"])

@@ -90,6 +90,9 @@ class Context:
     # The campaign's house rule that pays income in place of the rules' (campaigns.services.house_rules), in words;
     # "" when the rules' income stands.
     income_rule: str = ""
+    # The chems each fighter took before the battle (the dose entries the battle's start wrote in the ledger),
+    # by fighter id: {slug: name}. Their after-battle side effects are named in the first step.
+    chems_taken: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     def name(self, fighter_id: str) -> str:
         info = self.fighters.get(fighter_id) or self.captives.get(fighter_id)

@@ -26,6 +26,7 @@ from postbattle.engine.base import (
 from postbattle.engine.territories import collect_territory, territory_fields
 from rulebook.dice import DiceSource
 from rulebook.errors import RulesInputError
+from rulebook.n18 import kit
 from rulebook.n18.campaign import battle_rewards
 from rulebook.n18.campaign.lasting_injury import (
     CAPTURED,
@@ -66,7 +67,21 @@ def _n18_injury_tests(ctx: Context, fighters: dict, dice: DiceSource, choices: d
     if not out.lines:
         out.line(rule, "No fighter ended the battle Prone or Seriously Injured.")
     _old_battle_wounds(ctx, out, dice)
+    _chem_side_effects(ctx, out)
     return out
+
+
+def _chem_side_effects(ctx: Context, out: StepOutcome) -> None:
+    """The side effects of the chems a fighter took before the battle that are settled once it is over (addiction,
+    Ghast's Willpower test, Icrotic Slime's 2D6: ``rulebook.n18.kit.after_battle``), as lines for the player to
+    roll at the table; the roster keeps no addiction, so nothing is applied here."""
+    for fid, chems in ctx.chems_taken.items():
+        result = ctx.results.get(fid)
+        if fid not in out.fighters or (result is not None and result.killed):
+            continue
+        for slug, name in chems.items():
+            for effect in kit.after_battle([slug]):
+                out.line("Chems", f"took {name} before the battle; roll at the table: {effect}", (), ctx.name(fid))
 
 
 def _old_battle_wounds(ctx: Context, out: StepOutcome, dice: DiceSource) -> None:
@@ -322,7 +337,8 @@ N18_STEPS = (
     Step("injury-tests", "Prone & Seriously Injured",
          "A fighter who ended the battle Prone and Seriously Injured tests: on a 3+ they survive; on 1-2 they roll on "
          "the Lasting Injury table. Then each fighter with an Old Battle Wound who took part rolls a D6: on a 1 they "
-         "go into Convalescence.", POST_BATTLE_INJURY.source,
+         "go into Convalescence. A fighter who took a chem with an after-battle side effect is named with what to roll.",
+         POST_BATTLE_INJURY.source,
          lambda ctx, f: _count_dice(ctx, SERIOUSLY_INJURED, "D6 (then D66 and any further dice on a 1-2)")
          + _old_wound_dice(ctx, f),
          _n18_injury_tests),

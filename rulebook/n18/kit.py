@@ -85,6 +85,9 @@ class Chem:
     skills: tuple[str, ...] = ()
     note: str = ""
     side_effect: str = ""  # what the chem leaves behind, for the table and the post-battle sequence
+    # Its side effect is settled once the battle is over (a test at the Wrap-up or after the battle), so the
+    # post-battle sequence names it for the player (:func:`after_battle`).
+    after_battle: bool = False
 
 
 CHEMS = {
@@ -93,6 +96,7 @@ CHEMS = {
         best=(("WS", 2), ("I", 2)),
         side_effect="Wrap-up: a failed Toughness check makes the fighter addicted (without a dose WS and I 5+, A 1; "
         "with one WS and I 3+, no extra Attack) until they go into Recovery by choice after a battle",
+        after_battle=True,
     ),
     "spur": Chem(
         add=(("M", 2),),
@@ -105,17 +109,20 @@ CHEMS = {
         note="all weapons Reckless; must move toward or charge the nearest enemy",
         side_effect="Wrap-up: a Toughness check at +2 on the dice, failed, makes the fighter addicted (joins a crew only "
         "with a dose) until 2D6x10 credits of anti-addiction chems are bought",
+        after_battle=True,
     ),
     "ghast": Chem(
         note="on taking it a D6: 1 Insane, 2-5 a random Wyrd Power, 6 both",
         side_effect="after the battle a Willpower test, failed: Willpower worsens by 1; a natural 12: Insane at the start "
         "of every battle from now on",
+        after_battle=True,
     ),
     "icrotic-slime": Chem(
         worst=(("Ld", 10), ("Int", 10), ("Wil", 10)),
         note="on taking it a check each for M, S, T, I, A and Cl: each passed improves it by D3",
         side_effect="after the battle 2D6: 2 the fighter dies, 3-11 Into Recovery, 12 a Lasting Injury roll (Bitter "
         "Enmity, Captured, Critical Injury and Memorable Death re-rolled)",
+        after_battle=True,
     ),
     "kalma": Chem(
         note="before each action 2D6 + Toughness: 11 or less the action is lost, 12 or more it wears off",
@@ -125,6 +132,7 @@ CHEMS = {
         note="moves the full distance rolled in a straight line; End phase 2D6 + Toughness of 12 or more may end it",
         side_effect="once it wears off, one action per activation for the rest of the battle; Wrap-up: a failed "
         "Toughness check makes the fighter addicted (joins a crew on a 4+) until 2D6x10 credits of anti-addiction chems",
+        after_battle=True,
     ),
     "stinger-mould": Chem(
         note="used after a Lasting Injury roll (all but Memorable Death become Out Cold) or in the post-battle "
@@ -174,3 +182,11 @@ def under_chems(stats: dict[str, int], slugs: list[str]) -> tuple[dict[str, int]
 def side_effects(slugs: list[str]) -> list[str]:
     """What each chem taken leaves behind, as "Name: effect" lines for the battle's record."""
     return [f"{slug}: {CHEMS[slug].side_effect}" for slug in dict.fromkeys(slugs) if slug in CHEMS]
+
+
+def after_battle(slugs: list[str]) -> list[str]:
+    """The side effects of the chems taken that are settled after the battle (addiction at the Wrap-up, Ghast's
+    Willpower test, Icrotic Slime's 2D6), one a chem. The player rolls them: addiction and Ghast's lasting madness
+    are states the roster does not keep, and Icrotic Slime's 12 sends the fighter to a Lasting Injury table with
+    its own re-rolls."""
+    return [CHEMS[slug].side_effect for slug in dict.fromkeys(slugs) if slug in CHEMS and CHEMS[slug].after_battle]
