@@ -162,15 +162,19 @@ def _unvouched(gang: Gang, battles: list[int]) -> Q:
     """The ledger entries no rule and no arbitrator of someone else's gang owes: typed in by an import, an
     override (perhaps by the gang's own player in a campaign he ran), experience its player recorded himself, what
     the house rules of a campaign its own player arbitrated gave it (a starting Reputation of his choosing), and
-    what ``battles`` (:func:`unarbitrated_battles`) gave it."""
+    what ``battles`` (:func:`unarbitrated_battles`) gave it. A territory taken in one of them counts with every
+    entry of its holding (the Reputation it gives while held goes back when it is lost or its gang leaves), so only
+    what the gang still has from it is unvouched."""
     own_campaigns = list(Campaign.objects.filter(arbitrators__user=gang.owner_id).values_list("pk", flat=True))
+    taken = gang.ledger.filter(battle__in=battles, kind=LedgerKind.TERRITORY).values_list("data__territory", flat=True)
     return (
         Q(reason__startswith=IMPORTED)
         | Q(reason__startswith=CAMPAIGN_IMPORTED)
         | Q(kind=LedgerKind.OVERRIDE)
         | Q(data__has_key="record")
         | Q(data__has_key="house_rule", data__campaign__in=own_campaigns)
-        | Q(battle__in=battles)
+        | (Q(battle__in=battles) & ~Q(kind=LedgerKind.TERRITORY))
+        | Q(kind=LedgerKind.TERRITORY, data__territory__in=[t for t in taken if t is not None])
     )
 
 

@@ -331,3 +331,31 @@ def test_the_only_arbitrator_cannot_confirm_a_battle_between_his_own_two_gangs(m
     battle = services.battle_report_submit(battle=battle, actor=piet, winner=first)
     with pytest.raises(ValidationError, match="not the player who entered it"):
         services.battle_report_confirm(battle=battle, actor=piet, is_arbitrator=True)
+
+
+def test_the_club_arbitrator_sees_the_unarbitrated_battles_and_the_stash_without_their_credits(laundered, client):
+    from django.urls import reverse
+
+    from campaigns.services import join_request
+
+    gang, club = laundered["gangs"]["piet"], laundered["club"]
+    join = join_request(campaign=club, gang=gang, user=gang.owner)
+    client.force_login(club.arbitrators.get().user)
+    page = client.get(reverse("campaigns:campaign-detail", args=[club.pk])).content.decode()
+    assert f'data-testid="join-{join.pk}"' in page
+    assert "1 battle confirmed while no arbitrator of its campaign played neither gang" in page
+    assert f'name="credits" min="0" value="{min(gang.stash - 400, club.starting_credits)}"' in page
+
+
+def test_a_territory_taken_in_an_unarbitrated_battle_and_given_back_on_leaving_is_not_taken_off_again(laundered):
+    """Its Reputation while held went back when the gang left (``_territory_move``): nothing of it is left to take."""
+    from campaigns.services.joining import unvouched_gains
+    from gangs.ledger import ledger_record
+    from gangs.models import LedgerKind
+
+    gang, private = laundered["gangs"]["piet"], laundered["private"]
+    battle, held = private.battles.get(), {"campaign": private.pk, "territory": 987}
+    ledger_record(gang=gang, kind=LedgerKind.TERRITORY, reputation=1, battle=battle, data=held, description="Took it")
+    assert unvouched_gains(gang).reputation == 21
+    ledger_record(gang=gang, kind=LedgerKind.TERRITORY, reputation=-1, data=held, description="Lost it (left)")
+    assert unvouched_gains(gang).reputation == 20
