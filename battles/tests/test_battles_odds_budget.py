@@ -5,6 +5,8 @@ import pytest
 from django.urls import reverse
 
 from battles.services import action_odds, action_plan, play
+from rulebook import budget
+from rulebook.classic.combat_score import Combatant, HandWeapon, score_counts, score_odds
 
 
 def multi_fight(battle):
@@ -39,3 +41,15 @@ def test_the_page_says_why_and_still_rolls(client, make_battle, monkeypatch):
     response = client.post(url, {**data, "op": "roll", "seen": seen})
     assert response.status_code == 302
     assert battle.actions.get().kind == "multi-fight"
+
+
+@pytest.mark.parametrize(("attacks", "hatred"), [(10, False), (9, True), (10, True)])
+def test_the_fights_that_held_a_worker_for_seconds_fit_a_pages_bound(attacks, hatred):
+    """Issue 26 #10: A10 against A10 took 2.6 s a request, A9 with hatred a minute on the command line (outcomes
+    enumerated). Counted afresh (no cached answer), the dynamic programming answers them within the page's bound:
+    steps, so the same on every machine."""
+    score_counts.cache_clear()
+    sword = HandWeapon("sword", parry=True)
+    with budget.bounded(play.ODDS_STEPS):
+        odds = score_odds(Combatant(WS=3, A=attacks, hatred=hatred), Combatant(WS=3, A=attacks, weapons=(sword,)))
+    assert sum(odds.values()) == 1

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Q, Sum
+from django.db.models import Exists, OuterRef, Q, Sum
 from django.utils import timezone
 
-from campaigns.models import Campaign, JoinRequest
+from campaigns.models import Battle, Campaign, CampaignArbitrator, JoinRequest
 from campaigns.services import house_rules
 from campaigns.services.campaigns import campaign_join, join_check
 from gangs.ledger import ledger_record, ledger_totals
@@ -31,8 +31,22 @@ CAMPAIGN_IMPORTED = "Imported from a campaign export"  # tools.campaign_exchange
 class JoinFlag:
     """One thing in a gang's history an arbitrator should see before accepting it."""
 
-    code: str  # imported, overridden, self-recorded, unexplained, unvouched, above-starting-credits
+    code: str  # imported, overridden, self-recorded, unarbitrated, unexplained, unvouched, above-starting-credits
     text: str
+
+
+@dataclass(frozen=True)
+class Unvouched:
+    """What a gang holds beyond what its vouched history gives it: Reputation, each fighter's experience (by id),
+    and the credits that battles no impartial arbitrator saw put in its Stash."""
+
+    credits: int
+    reputation: int
+    experience: dict[int, int]
+    battles: list[int]  # unarbitrated_battles
+
+    def __bool__(self) -> bool:  # something to take off
+        return bool(self.credits or self.reputation or self.experience)
 
 
 @transaction.atomic
@@ -59,9 +73,12 @@ def gang_found_for(*, campaign: Campaign, owner, house, name: str) -> JoinReques
     return join_request(campaign=campaign, gang=gang, user=owner)
 
 
-def join_flags(gang: Gang, campaign: Campaign) -> list[JoinFlag]:
+def join_flags(gang: Gang, campaign: Campaign, unvouched: Unvouched | None = None) -> list[JoinFlag]:
     """What the gang's history says that a club would want to know: imported, overridden (and by how much),
-    totals the ledger does not explain, and a Stash above the campaign's starting credits."""
+    battles no impartial arbitrator oversaw (and what they gave), totals the ledger does not explain, what is
+    taken off as it joins (``unvouched``, read here unless given) and a Stash above the campaign's starting
+    credits."""
+    unvouched = unvouched_gains(gang, campaign) if unvouched is None else unvouched
     flags = []
     ledger = gang.ledger.all()
     if ledger.filter(reason__startswith=IMPORTED).exists():
@@ -94,13 +111,26 @@ def join_flags(gang: Gang, campaign: Campaign) -> list[JoinFlag]:
         flags.append(
             JoinFlag("unexplained", "Its Stash, Reputation or experience differ from what its ledger adds up to.")
         )
-    reputation, experience = unvouched_gains(gang, campaign)
-    if reputation or experience:
+    battles = unvouched.battles
+    if battles:
+        gave = ledger.filter(battle__in=battles).aggregate(
+            credits=Sum("credits"), reputation=Sum("reputation"), experience=Sum("experience")
+        )
+        net = ", ".join(f"{gave[k] or 0:+d} {k}" for k in ("credits", "reputation", "experience"))
+        flags.append(
+            JoinFlag(
+                "unarbitrated",
+                f"{len(battles)} battle{'s' if len(battles) != 1 else ''} confirmed while no arbitrator of its campaign "
+                f"played neither gang (its own player arbitrating, or his gangs against each other): {net}.",
+            )
+        )
+    if unvouched:
+        credits = f"{unvouched.credits} credits, " if unvouched.credits else ""
         flags.append(
             JoinFlag(
                 "unvouched",
-                f"{reputation} Reputation and {sum(experience.values())} XP its history does not vouch for: taken "
-                "off as it joins unless kept with a reason.",
+                f"{credits}{unvouched.reputation} Reputation and {sum(unvouched.experience.values())} XP its history "
+                "does not vouch for: taken off as it joins unless kept with a reason.",
             )
         )
     if gang.stash > campaign.starting_credits:
@@ -113,14 +143,33 @@ def join_flags(gang: Gang, campaign: Campaign) -> list[JoinFlag]:
     return flags
 
 
-def _unvouched(gang: Gang, joining: Campaign) -> Q:
+def unarbitrated_battles(gang: Gang) -> list[int]:
+    """The gang's confirmed battles that no impartial arbitrator oversaw: when each was confirmed, its campaign had
+    no arbitrator (still one now) who played neither of its gangs. Such a battle's report was checked only by the
+    players of its two gangs, perhaps one man (his two gangs) or his friend facing the campaign he runs alone, so
+    what it gave is not vouched for. Separation of duties keeps such an arbitrator from confirming his own report
+    when another arbitrator exists; when he is the only one, this is what tells the next campaign."""
+    impartial = (
+        CampaignArbitrator.objects.filter(campaign=OuterRef("campaign"), added_at__lte=OuterRef("confirmed_at"))
+        .exclude(user=OuterRef("attacker__owner"))
+        .exclude(user=OuterRef("defender__owner"))
+    )
+    battles = Battle.objects.filter(Q(attacker=gang) | Q(defender=gang), confirmed_at__isnull=False)
+    return list(battles.exclude(Exists(impartial)).values_list("pk", flat=True))
+
+
+def _unvouched(gang: Gang, battles: list[int], joining: Campaign) -> Q:
     """The ledger entries no rule and no arbitrator of someone else's gang owes: typed in by an import, an
     override (perhaps by the gang's own player in a campaign he ran), experience its player recorded himself, what
     the house rules of a campaign its own player arbitrated gave it (a starting Reputation of his choosing), and
-    what the house rules of a campaign it never played in gave it (a gang founded for a campaign that refused it
-    keeps that campaign's starting Reputation, which is that campaign's to give, not another's)."""
+    what the house rules of a campaign it never played in gave it (a gang founded for a campaign that refused it keeps
+    that campaign's starting Reputation, which is that campaign's to give, not another's), and what ``battles``
+    (:func:`unarbitrated_battles`) gave it. A territory taken in one of them counts with every
+    entry of its holding (the Reputation it gives while held goes back when it is lost or its gang leaves), so only
+    what the gang still has from it is unvouched."""
     own_campaigns = list(Campaign.objects.filter(arbitrators__user=gang.owner_id).values_list("pk", flat=True))
     played_in = [*gang.memberships.values_list("campaign_id", flat=True), joining.pk]
+    taken = gang.ledger.filter(battle__in=battles, kind=LedgerKind.TERRITORY).values_list("data__territory", flat=True)
     return (
         Q(reason__startswith=IMPORTED)
         | Q(reason__startswith=CAMPAIGN_IMPORTED)
@@ -128,26 +177,39 @@ def _unvouched(gang: Gang, joining: Campaign) -> Q:
         | Q(data__has_key="record")
         | Q(data__has_key="house_rule", data__campaign__in=own_campaigns)
         | (Q(data__has_key="house_rule") & ~Q(data__campaign__in=played_in))
+        | (Q(battle__in=battles) & ~Q(kind=LedgerKind.TERRITORY))
+        | Q(kind=LedgerKind.TERRITORY, data__territory__in=[t for t in taken if t is not None])
     )
 
 
-def unvouched_gains(gang: Gang, joining: Campaign) -> tuple[int, dict[int, int]]:
-    """The Reputation and each fighter's experience the gang holds beyond what its vouched history gives it, as it
-    joins ``joining``: what unvouched entries added (never more than it holds now, never below 0)."""
-    entries = gang.ledger.filter(_unvouched(gang, joining))
+def unvouched_gains(gang: Gang, joining: Campaign) -> Unvouched:
+    """The Reputation and each fighter's experience the gang holds, as it joins ``joining``, beyond what its vouched
+    history gives it: what unvouched entries added (never more than it holds now, never below 0); and the credits
+    unarbitrated battles added to its Stash (the same bounds). Credits an import or an override typed in are bounded by the campaign's
+    starting credits instead, as for any Stash (:func:`join_accept`)."""
+    battles = unarbitrated_battles(gang)
+    entries = gang.ledger.filter(_unvouched(gang, battles, joining))
     reputation = entries.aggregate(total=Sum("reputation"))["total"] or 0
+    credits = entries.filter(battle__in=battles).aggregate(total=Sum("credits"))["total"] or 0
     by_fighter = dict(entries.filter(fighter__isnull=False).values_list("fighter").annotate(total=Sum("experience")))
     experience = {}
     for fighter_id, held in gang.fighters.filter(pk__in=by_fighter).values_list("pk", "experience"):
         if min(by_fighter[fighter_id], held) > 0:
             experience[fighter_id] = min(by_fighter[fighter_id], held)
-    return max(0, min(reputation, gang.reputation)), experience
+    return Unvouched(
+        credits=max(0, min(credits, gang.stash)),
+        reputation=max(0, min(reputation, gang.reputation)),
+        experience=experience,
+        battles=battles,
+    )
 
 
-def _cap_unvouched(*, gang: Gang, campaign: Campaign, join: JoinRequest, actor, keep: bool, reason: str) -> None:
+def _cap_unvouched(
+    *, gang: Gang, campaign: Campaign, join: JoinRequest, actor, unvouched: Unvouched, keep: bool, reason: str
+) -> None:
     """Reputation and experience beyond what the gang's vouched history gives it are taken off as it joins, unless
     the arbitrator keeps them with a reason; either way the ledger says so."""
-    reputation, experience = unvouched_gains(gang, campaign)
+    reputation, experience = unvouched.reputation, unvouched.experience
     if not reputation and not experience:
         return
     data = {"campaign": campaign.pk, "join": join.pk}
@@ -160,7 +222,7 @@ def _cap_unvouched(*, gang: Gang, campaign: Campaign, join: JoinRequest, actor, 
                         f"{sum(experience.values())} XP that its history does not vouch for",
         )  # fmt: skip
         return
-    why = f"Not vouched for by its history (imported, overridden or self-recorded), as {campaign.name}'s arbitrator accepted it"
+    why = f"Not vouched for by its history (imported, overridden, self-recorded or unarbitrated), as {campaign.name}'s arbitrator accepted it"
     if reputation:
         ledger_record(gang=gang, kind=LedgerKind.REPUTATION, reputation=-reputation, actor=actor, reason=why, data=data,
                       description=f"Joined {campaign.name}: {reputation} Reputation taken off")  # fmt: skip
@@ -180,9 +242,10 @@ def join_accept(
     keep_unvouched: bool = False,
     dice: DiceSource | None = None,
 ) -> JoinRequest:
-    """Accept a waiting request: the gang joins with ``credits`` in its Stash (at most the campaign's starting
-    credits and what it holds; more than the starting credits only with ``reason``), and without the Reputation and
-    experience its history does not vouch for (:func:`unvouched_gains`) unless ``keep_unvouched`` with ``reason``.
+    """Accept a waiting request: the gang joins with ``credits`` in its Stash (by default the campaign's starting
+    credits or what it holds less what unarbitrated battles gave it, whichever is less; more only with ``reason``),
+    and without the Reputation and experience its history does not vouch for (:func:`unvouched_gains`) unless
+    ``keep_unvouched`` with ``reason``.
     What the gang gives up or keeps is a ledger entry saying why. Two arbitrators at once: the request is locked,
     so it is decided once."""
     join = JoinRequest.objects.select_for_update(of=("self",)).select_related("campaign", "gang").get(pk=join.pk)
@@ -193,7 +256,8 @@ def join_accept(
         raise ValidationError("Only the campaign's arbitrators accept a gang.")
     gang = Gang.objects.select_for_update().get(pk=gang.pk)
     reason = reason.strip()
-    allowed = min(gang.stash, campaign.starting_credits)
+    unvouched = unvouched_gains(gang, campaign)
+    allowed = min(gang.stash - unvouched.credits, campaign.starting_credits)
     credits = allowed if credits is None else credits
     if credits < 0 or credits > gang.stash:
         raise ValidationError(f"The Stash can keep from 0 to the {gang.stash} credits it holds.")
@@ -201,20 +265,34 @@ def join_accept(
         raise ValidationError(
             f"{credits} credits is more than the campaign's starting {campaign.starting_credits}: give the reason."
         )
+    if credits > allowed and not reason:
+        raise ValidationError(
+            f"{credits} credits keeps some of the {unvouched.credits} that battles no impartial arbitrator saw gave "
+            f"it (at most {allowed} without them): give the reason."
+        )
+    less = f" and without the {unvouched.credits} unarbitrated battles gave it" if unvouched.credits else ""
     if credits < gang.stash:
         ledger_record(
             gang=gang, kind=LedgerKind.CREDITS, credits=credits - gang.stash, actor=actor,
             description=f"Joined {campaign.name} with {credits} credits in the Stash (held {gang.stash})",
-            reason=reason or f"At most the campaign's starting credits ({campaign.starting_credits}), as its arbitrator accepted it",
+            reason=reason or f"At most the campaign's starting credits ({campaign.starting_credits}){less}, as its "
+                              "arbitrator accepted it",
             data={"campaign": campaign.pk, "join": join.pk},
         )  # fmt: skip
-    elif credits > campaign.starting_credits:
+    elif credits > allowed:
+        above = (
+            f"above its starting {campaign.starting_credits}"
+            if credits > campaign.starting_credits
+            else f"keeping some of the {unvouched.credits} unarbitrated battles gave it"
+        )
         ledger_record(
             gang=gang, kind=LedgerKind.OTHER, actor=actor,
-            description=f"Joined {campaign.name} with {credits} credits, above its starting {campaign.starting_credits}",
+            description=f"Joined {campaign.name} with {credits} credits, {above}",
             reason=reason, data={"campaign": campaign.pk, "join": join.pk},
         )  # fmt: skip
-    _cap_unvouched(gang=gang, campaign=campaign, join=join, actor=actor, keep=keep_unvouched, reason=reason)
+    _cap_unvouched(
+        gang=gang, campaign=campaign, join=join, actor=actor, unvouched=unvouched, keep=keep_unvouched, reason=reason
+    )
     campaign_join(campaign=campaign, gang=gang, user=gang.owner, dice=dice)
     join.accepted, join.decided_by, join.decided_at = True, actor, timezone.now()
     join.credits, join.reason = credits, reason
@@ -239,6 +317,7 @@ def waiting_joins(campaign: Campaign) -> list[JoinRequest]:
     it joins with unless the arbitrator says otherwise."""
     joins = list(campaign.join_requests.filter(accepted__isnull=True).select_related("gang", "requested_by"))
     for join in joins:
-        join.flags = join_flags(join.gang, campaign)
-        join.most = min(join.gang.stash, campaign.starting_credits)
+        unvouched = unvouched_gains(join.gang, campaign)
+        join.flags = join_flags(join.gang, campaign, unvouched)
+        join.most = min(join.gang.stash - unvouched.credits, campaign.starting_credits)
     return joins

@@ -32,7 +32,8 @@ OWED = {
     "campaigns.services.house_rules.on_join": ("rule", "the campaign's house rules: starting credits, Reputation"),
     "campaigns.services.house_rules._starting_reputation": (
         "rule",
-        "the campaign's starting Reputation; taken off on joining another campaign it did not play in",
+        "the campaign's house rules: starting Reputation (not vouched for when its gang's player set it, nor in "
+        "another campaign it never played in)",
     ),
     "campaigns.services.house_rules.post_battle_credits": (
         "rule",
@@ -186,3 +187,176 @@ def test_house_rules_of_a_campaign_the_player_ran_himself_do_not_launder_reputat
     taken = gang.ledger.filter(kind=LedgerKind.REPUTATION, data__has_key="join").get()
     assert taken.reputation == -100_000
     assert gang.reputation < 100
+
+
+def _fight(campaign, attacker, defender, *, confirmer, gains: dict):
+    """A battle of ``campaign`` reported by the defender's player and confirmed by ``confirmer`` (the attacker's), then what its
+    post-battle sequence gave each gang (``gains``: credits, Reputation and a fighter's experience), linked to the
+    battle as the sequence links its entries (postbattle.apply)."""
+    from campaigns import services
+    from gangs.ledger import ledger_record
+    from gangs.models import LedgerKind
+    from rulebook.dice import ScriptedDice
+
+    battle = services.battle_arrange(campaign=campaign, attacker=attacker, defender=defender)
+    battle = services.battle_scenario_roll(battle=battle, dice=ScriptedDice([1, 1, 5, 2]))
+    battle = services.battle_report_submit(battle=battle, actor=defender.owner, winner=attacker)
+    services.battle_report_confirm(battle=battle, actor=confirmer, is_arbitrator=False)
+    for gang in (attacker, defender):
+        fighter = gang.fighters.order_by("pk").first()
+        ledger_record(gang=gang, kind=LedgerKind.CREDITS, credits=gains["credits"], battle=battle,
+                      description="Income", data={"post_battle": 0})  # fmt: skip
+        ledger_record(gang=gang, kind=LedgerKind.REPUTATION, reputation=gains["reputation"], battle=battle,
+                      description="Reputation", data={"post_battle": 0})  # fmt: skip
+        ledger_record(gang=gang, kind=LedgerKind.EXPERIENCE, fighter=fighter, experience=gains["experience"],
+                      battle=battle, description="Out of Action caused", data={"post_battle": 0})  # fmt: skip
+    return battle
+
+
+@pytest.fixture
+def laundered(make_user, make_gang, make_fighter, make_campaign):
+    """Issue 26, the last money path: Piet runs a campaign alone and plays his gang in it against his friend's;
+    the friend reports, Piet confirms as the opponent (separation of duties lets him), and the battles pay out.
+    His gang leaves and asks to join the club's campaign."""
+    from campaigns.models import CampaignGang
+    from campaigns.services import campaign_join, campaign_start, gang_remove
+
+    piet, friend = make_user("piet"), make_user("friend")
+    gangs = {}
+    for owner in (piet, friend):
+        gangs[owner.username] = make_gang(owner=owner, edition="n18", name=f"{owner.username}'s gang")
+        make_fighter(gangs[owner.username], "leader")
+    private = make_campaign(edition="n18", arbitrator=piet, name="Piet's own")
+    for gang in gangs.values():
+        campaign_join(campaign=private, gang=gang, user=gang.owner)
+    private = campaign_start(campaign=private)
+    gains = {"credits": 400, "reputation": 20, "experience": 30}  # for both gangs: the friend profits too
+    _fight(private, gangs["piet"], gangs["friend"], confirmer=piet, gains=gains)
+    for gang in gangs.values():
+        gang_remove(membership=CampaignGang.objects.get(campaign=private, gang=gang), actor=piet)
+        gang.refresh_from_db()
+    club = make_campaign(edition="n18", name="The club's")
+    return {"gangs": gangs, "club": club, "private": private}
+
+
+@pytest.mark.parametrize("whose", ["piet", "friend"])
+def test_battles_no_impartial_arbitrator_oversaw_are_flagged_and_taken_off_as_the_gang_joins(laundered, whose):
+    """Piet is the only arbitrator, so each battle was checked only by its two players: what it gave both gangs is
+    flagged for the club's arbitrator and taken off as they join (the Stash down to what it held before them)."""
+    from campaigns.services import join_accept, join_flags, join_request
+    from gangs.ledger import ledger_totals
+    from gangs.models import LedgerKind
+
+    gang, club = laundered["gangs"][whose], laundered["club"]
+    leader = gang.fighters.get()
+    before = gang.stash - 400
+    flags = {flag.code: flag.text for flag in join_flags(gang, club)}
+    assert "1 battle confirmed while no arbitrator" in flags["unarbitrated"]
+    assert "+400 credits, +20 reputation, +30 experience" in flags["unarbitrated"]
+    assert flags["unvouched"].startswith("400 credits, 20 Reputation and 30 XP")
+    join = join_accept(join=join_request(campaign=club, gang=gang, user=gang.owner), actor=club.arbitrators.get().user)
+    gang.refresh_from_db()
+    leader.refresh_from_db()
+    assert join.credits == min(before, club.starting_credits) == gang.stash
+    taken = gang.ledger.filter(data__join=join.pk)
+    assert sorted(taken.values_list("kind", "reputation", "experience")) == sorted(
+        [(LedgerKind.CREDITS, 0, 0), (LedgerKind.REPUTATION, -20, 0), (LedgerKind.EXPERIENCE, 0, -30)]
+    )
+    assert leader.experience == 0
+    totals = ledger_totals(gang)
+    assert (totals["stash"], totals["reputation"], totals["experience"][leader.pk]) == (
+        gang.stash,
+        gang.reputation,
+        leader.experience,
+    )
+
+
+def test_keeping_what_unarbitrated_battles_gave_needs_the_reason_and_the_ledger_keeps_it(laundered):
+    from campaigns.services import join_accept, join_request
+
+    gang, club = laundered["gangs"]["piet"], laundered["club"]
+    club.starting_credits = 5000  # the Stash is not capped by the starting credits here
+    club.save(update_fields=["starting_credits"])
+    arbitrator = club.arbitrators.get().user
+    join = join_request(campaign=club, gang=gang, user=gang.owner)
+    held = gang.stash
+    with pytest.raises(ValidationError, match="battles no impartial arbitrator saw"):
+        join_accept(join=join, actor=arbitrator, credits=held)
+    join_accept(join=join, actor=arbitrator, credits=held, keep_unvouched=True, reason="we watched those games")
+    gang.refresh_from_db()
+    assert gang.stash == held and gang.fighters.get().experience == 30
+    kept = gang.ledger.filter(data__join=join.pk).values_list("description", "reason")
+    assert {reason for _, reason in kept} == {"we watched those games"}
+    assert any("keeping some of the 400 unarbitrated battles gave it" in text for text, _ in kept)
+
+
+def test_a_battle_an_impartial_arbitrator_oversaw_is_vouched_for_one_added_later_does_not_count(
+    two_player_campaign, make_campaign
+):
+    """The club's own battles (an arbitrator who plays neither gang, the opponent confirming) stay; an impartial
+    arbitrator added after the battle was confirmed did not oversee it."""
+    from campaigns.services import arbitrator_add, join_flags
+
+    campaign, users, gangs = (two_player_campaign[k] for k in ("campaign", "users", "gangs"))
+    _fight(campaign, gangs["alice"], gangs["bob"], confirmer=users["alice"],
+           gains={"credits": 10, "reputation": 1, "experience": 2})  # fmt: skip
+    club = make_campaign(edition="n18")
+    assert not {"unarbitrated", "unvouched"} & {flag.code for flag in join_flags(gangs["alice"], club)}
+    alone = make_campaign(edition="n18", arbitrator=users["alice"])
+    from campaigns.services import campaign_join, campaign_start, gang_remove
+
+    for gang in gangs.values():
+        gang_remove(membership=gang.memberships.get(campaign=campaign), actor=users["arbitrator"])
+        campaign_join(campaign=alone, gang=gang, user=gang.owner)
+    alone = campaign_start(campaign=alone)
+    _fight(alone, gangs["alice"], gangs["bob"], confirmer=users["alice"],
+           gains={"credits": 10, "reputation": 1, "experience": 2})  # fmt: skip
+    arbitrator_add(campaign=alone, user=users["arbitrator"])
+    assert "1 battle confirmed" in {flag.code: flag.text for flag in join_flags(gangs["alice"], club)}["unarbitrated"]
+
+
+def test_the_only_arbitrator_cannot_confirm_a_battle_between_his_own_two_gangs(make_user, make_gang, make_campaign):
+    """Separation of duties when he is the only arbitrator: his report of his two gangs' battle waits for an
+    arbitrator who plays neither (and such a battle is vouched for only if one confirms it)."""
+    from campaigns import services
+    from rulebook.dice import ScriptedDice
+
+    piet = make_user()
+    first, second = (make_gang(owner=piet, edition="n18") for _ in range(2))
+    campaign = make_campaign(edition="n18", arbitrator=piet)
+    for gang in (first, second):
+        services.campaign_join(campaign=campaign, gang=gang, user=piet)
+    campaign = services.campaign_start(campaign=campaign)
+    battle = services.battle_arrange(campaign=campaign, attacker=first, defender=second)
+    battle = services.battle_scenario_roll(battle=battle, dice=ScriptedDice([1, 1, 5, 2]))
+    battle = services.battle_report_submit(battle=battle, actor=piet, winner=first)
+    with pytest.raises(ValidationError, match="not the player who entered it"):
+        services.battle_report_confirm(battle=battle, actor=piet, is_arbitrator=True)
+
+
+def test_the_club_arbitrator_sees_the_unarbitrated_battles_and_the_stash_without_their_credits(laundered, client):
+    from django.urls import reverse
+
+    from campaigns.services import join_request
+
+    gang, club = laundered["gangs"]["piet"], laundered["club"]
+    join = join_request(campaign=club, gang=gang, user=gang.owner)
+    client.force_login(club.arbitrators.get().user)
+    page = client.get(reverse("campaigns:campaign-detail", args=[club.pk])).content.decode()
+    assert f'data-testid="join-{join.pk}"' in page
+    assert "1 battle confirmed while no arbitrator of its campaign played neither gang" in page
+    assert f'name="credits" min="0" value="{min(gang.stash - 400, club.starting_credits)}"' in page
+
+
+def test_a_territory_taken_in_an_unarbitrated_battle_and_given_back_on_leaving_is_not_taken_off_again(laundered):
+    """Its Reputation while held went back when the gang left (``_territory_move``): nothing of it is left to take."""
+    from campaigns.services.joining import unvouched_gains
+    from gangs.ledger import ledger_record
+    from gangs.models import LedgerKind
+
+    gang, private = laundered["gangs"]["piet"], laundered["private"]
+    battle, held = private.battles.get(), {"campaign": private.pk, "territory": 987}
+    ledger_record(gang=gang, kind=LedgerKind.TERRITORY, reputation=1, battle=battle, data=held, description="Took it")
+    assert unvouched_gains(gang, laundered["club"]).reputation == 21
+    ledger_record(gang=gang, kind=LedgerKind.TERRITORY, reputation=-1, data=held, description="Lost it (left)")
+    assert unvouched_gains(gang, laundered["club"]).reputation == 20

@@ -375,3 +375,27 @@ def test_the_house_rules_and_their_changes_leave_and_come_back(seasons, loaded_c
     assert any(p.startswith(f"house_rules[{len(data['house_rules']) - 1}].income_variant: must be one of")
                for p in problems)  # fmt: skip
     assert any("unknown equipment 'a-tank'" in p for p in problems)
+
+
+def test_an_import_costs_the_same_queries_however_long_its_ledgers(seasons, loaded_content, make_user):
+    """Issue 26 #3, "no request takes a worker for long": the import runs in the request (uploads stop at 1 MiB),
+    so it writes in bulk: 600 more ledger entries (about 150 KB) cost a few more queries (a bulk insert's
+    batches: SQLite's are small), never one each."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    data = campaign_export(Campaign.objects.get(pk=seasons["n18"]))
+    longer = copy.deepcopy(data)
+    first = max(e["id"] for g in longer["gangs"] for e in g["ledger"]) + 1
+    template = {k: v for k, v in longer["gangs"][0]["ledger"][0].items() if k not in ("fighter", "reverses")}
+    longer["gangs"][0]["ledger"] += [
+        {**template, "id": first + n, "kind": "other", "credits": 0, "experience": 0, "reputation": 0, "data": {},
+         "dice": [], "description": f"A note {n}"}
+        for n in range(600)
+    ]  # fmt: skip
+    counted = []
+    for version in (data, longer):
+        with CaptureQueriesContext(connection) as queries:
+            campaign_import(user=make_user(), data=version)
+        counted.append(len(queries))
+    assert counted[1] - counted[0] <= 600 // 25
