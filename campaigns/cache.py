@@ -16,9 +16,10 @@ served from Django's cache until one of them moves (the roster's discipline, gan
 from __future__ import annotations
 
 from django.db.models import F, OuterRef, Subquery, Sum
-from django.db.models.signals import m2m_changed, post_delete, post_save
+from django.db.models.signals import m2m_changed
 
 from content.versioning import content_version_subquery
+from core.caching import on_row_change
 from gangs.cache import FRAGMENT_SECONDS
 
 __all__ = ["FRAGMENT_SECONDS", "bump_campaign", "connect", "page_key", "page_queryset"]
@@ -56,15 +57,7 @@ def page_key(campaign, *parts) -> str:
 def follow(model, campaign_field: str | None) -> None:
     """Move the version of the campaign ``model``'s ``campaign_field`` names (``None``: the campaign's own row)
     whenever a row is saved or deleted."""
-    attname = model._meta.get_field(campaign_field).attname if campaign_field else "pk"
-
-    def after(sender, instance, **kwargs):
-        if not kwargs.get("raw"):
-            bump_campaign(getattr(instance, attname))
-
-    uid = f"campaign-version-{model._meta.label}"
-    post_save.connect(after, sender=model, weak=False, dispatch_uid=uid)
-    post_delete.connect(after, sender=model, weak=False, dispatch_uid=f"{uid}-delete")
+    on_row_change(model, campaign_field, bump_campaign, f"campaign-version-{model._meta.label}")
 
 
 def _passed(sender, instance, action, reverse, pk_set, **kwargs):

@@ -16,6 +16,7 @@ from django.core.cache import caches
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.memcached import PyMemcacheCache
 from django.core.cache.backends.redis import RedisCache
+from django.db.models.signals import post_delete, post_save
 
 logger = logging.getLogger(__name__)
 
@@ -112,3 +113,16 @@ def cache_health() -> str | None:
     except Exception as error:  # noqa: BLE001 (any failure is the reason /healthz gives)
         return f"{type(error).__name__}: {error}"
     return None
+
+
+def on_row_change(model, field: str | None, bump, uid: str) -> None:
+    """Call ``bump`` with what ``model``'s ``field`` names (``None``: the row's own key) whenever a row is saved or
+    deleted, except while fixtures load: how a cached page's version follows rows that another app keeps."""
+    attname = model._meta.get_field(field).attname if field else "pk"
+
+    def after(sender, instance, **kwargs):
+        if not kwargs.get("raw"):
+            bump(getattr(instance, attname))
+
+    post_save.connect(after, sender=model, weak=False, dispatch_uid=uid)
+    post_delete.connect(after, sender=model, weak=False, dispatch_uid=f"{uid}-delete")

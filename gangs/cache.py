@@ -22,6 +22,8 @@ from __future__ import annotations
 from django.db.models import F, Subquery
 from django.db.models.signals import post_delete, post_save, pre_save
 
+from core.caching import on_row_change
+
 #: Fragments live a day at most; a version that moved leaves its old keys to expire.
 FRAGMENT_SECONDS = 24 * 60 * 60
 
@@ -105,13 +107,8 @@ def follow(model, gang_field: str) -> None:
             if named != getattr(instance, attname):
                 bump_gang(named)
 
-    def after(sender, instance, **kwargs):
-        if not kwargs.get("raw"):
-            bump_gang(getattr(instance, attname))
-
     pre_save.connect(before, sender=model, weak=False, dispatch_uid=f"{uid}-before")
-    post_save.connect(after, sender=model, weak=False, dispatch_uid=uid)
-    post_delete.connect(after, sender=model, weak=False, dispatch_uid=f"{uid}-delete")
+    on_row_change(model, gang_field, bump_gang, uid)
 
 
 def bump_campaign_gangs(campaign_id: int | None) -> None:
@@ -126,12 +123,4 @@ def follow_campaign(model, campaign_field: str | None) -> None:
     """Move the version of every gang of a campaign whenever a row of ``model`` saved or deleted names it (through
     ``campaign_field``; ``None`` for the campaign's own row): for what a gang's page shows of its campaign, such
     as its name and who arbitrates it (campaigns.apps). Such rows change a few times a cycle at most."""
-    attname = model._meta.get_field(campaign_field).attname if campaign_field else "pk"
-
-    def after(sender, instance, **kwargs):
-        if not kwargs.get("raw"):
-            bump_campaign_gangs(getattr(instance, attname))
-
-    uid = f"roster-version-{model._meta.label}-campaign"
-    post_save.connect(after, sender=model, weak=False, dispatch_uid=uid)
-    post_delete.connect(after, sender=model, weak=False, dispatch_uid=f"{uid}-delete")
+    on_row_change(model, campaign_field, bump_campaign_gangs, f"roster-version-{model._meta.label}-campaign")
