@@ -32,18 +32,46 @@ from rulebook.errors import RulesInputError
 from rulebook.n18 import trading_post
 from rulebook.query import Query
 
+# What the refusal calls a choice an action needs and was not given.
+CHOICE_WORDS = {
+    "fighter": "the fighter",
+    "target": "who is hit (the target)",
+    "weapon": "the weapon",
+    "distance": "the range or distance",
+    "test": "the test",
+    "side": "the gang",
+    "opponents": "the opponents",
+    "action": "the scenario action",
+}
 
-def _bind(params: dict, by_id: dict) -> dict:
-    """Swap fighters given by the form (or by id) for the rows loaded in this transaction."""
-    bound = dict(params)
+
+class ActionChoices(dict):
+    """An action's choices, from a form or a caller: one the edition's plan reads and nobody gave (a Blast
+    prompt posted without naming anyone) is refused in words, never a server error."""
+
+    def __missing__(self, name: str):
+        raise ValidationError(f"Choose {CHOICE_WORDS.get(name, name)} first: this action needs it.", code="missing")
+
+
+def _bind(params: dict, by_id: dict) -> ActionChoices:
+    """Swap fighters given by the form (or by id) for the rows loaded in this transaction; a fighter left
+    empty counts as not given."""
+    bound = ActionChoices(params)
     for name in ("fighter", "target"):
-        value = bound.get(name)
-        if value is not None:
-            bound[name] = by_id[getattr(value, "pk", value)]
+        value = bound.pop(name, None)
+        if value not in (None, ""):
+            bound[name] = _row(by_id, value)
     for name in ("opponents", "split_to"):
         if name in bound:
-            bound[name] = [by_id[getattr(o, "pk", o)] for o in bound[name]]
+            bound[name] = [_row(by_id, o) for o in bound[name]]
     return bound
+
+
+def _row(by_id: dict, fighter) -> BattleFighter:
+    row = by_id.get(getattr(fighter, "pk", fighter))
+    if row is None:
+        raise ValidationError("That fighter is not in this battle.")
+    return row
 
 
 def action_plan(*, battle: BattleSession, kind: str, params: dict, fighters: list[BattleFighter] | None = None) -> Plan:

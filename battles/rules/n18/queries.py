@@ -285,7 +285,9 @@ def _relic_bonus(battle, fighter, params) -> int:
 
 
 def test_plan(params: dict, fighters: list, battle) -> Plan:
-    test, fighter = params["test"], params.get("fighter")
+    test = params["test"]
+    if test not in TESTS:
+        raise ValidationError("No such test in this edition.")
     if test == "bottle":
         side = params["side"]
         mine = [f for f in fighters if f.side == side]
@@ -299,6 +301,7 @@ def test_plan(params: dict, fighters: list, battle) -> Plan:
         if any(IRON_WILL in f.profile.get("engine_skills", []) for f in mine if not f.is_casualty):
             query["iron_will"] = True
         return Plan("test", "test", query, f"Bottle test for {battle.gang(side).name}", side=side, params=params)
+    fighter = params["fighter"]
     rule, query = "test", {"kind": test}
     if test in ("nerve", "rally", "flee"):
         query.update(Cl=fighter.stats["Cl"], modifier=_relic_bonus(battle, fighter, params))
