@@ -44,7 +44,7 @@ def test_a_shot_in_four_taps_then_three_with_the_target_remembered(page, log_in_
 
     tap(card(page, first).get_by_role("link", name="Shoot"))
     assert page.get_by_label("Autopistol").is_checked()  # the only weapon that shoots: already chosen
-    tap(page.get_by_text(target.name, exact=True))
+    tap(page.locator(".field-target").get_by_text(target.name, exact=True))
     tap(page.get_by_text("Short range", exact=True))
     page.get_by_test_id("odds").wait_for()  # no separate tap: the choice is complete (cover: in the open)
     assert no_horizontal_scroll(page)
@@ -59,7 +59,7 @@ def test_a_shot_in_four_taps_then_three_with_the_target_remembered(page, log_in_
         return  # the server's dice took the target out: nothing to remember
     tap.count = 0
     tap(card(page, second).get_by_role("link", name="Shoot"))
-    assert page.get_by_label(target.name, exact=True).is_checked()  # the gang's last target
+    assert page.get_by_role("radio", name=target.name, exact=True).is_checked()  # the gang's last target
     page.get_by_test_id("odds").wait_for()  # Short range is the default band: the odds are there already
     short = page.get_by_test_id("odds").locator("p.muted").first.inner_text()
     tap(page.get_by_text("Long range", exact=True))
