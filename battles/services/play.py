@@ -24,6 +24,7 @@ from battles.models import (
     Side,
 )
 from battles.rules import Plan, edition_rules
+from battles.rules.n18 import effects as n18_effects
 from battles.services.state import battle_state, locked, log_action, repeated, save_state, write_changed
 from content.models import Edition
 from rulebook import budget, editions
@@ -273,6 +274,8 @@ def fighter_adjust(
     words = f"{row.name} is {_word(field, value)}"
     if battle.edition == Edition.N18:
         words = _n18_stance(row, field, value) or words
+        if field == "ready" and not value:
+            n18_effects.sees_again(battle, row)  # Done: his activation is spent, Blind or not
     save_state(battle, fighters, before)
     return log_action(battle, before, actor, kind="adjust", fighter=row, summary=words, changes=[words], token=token)
 
@@ -309,6 +312,7 @@ def fighter_move(*, battle: BattleSession, fighter: BattleFighter, actor, token:
         raise ValidationError(f"{row.name} is {row.get_condition_display()}: stand up first, or take a test.")
     before = battle_state(battle, fighters)
     battle.facts = {**battle.facts, ACTING: row.pk}
+    n18_effects.sees_again(battle, row)
     words = f"{row.name} moves"
     save_state(battle, fighters, before)
     return log_action(battle, before, actor, kind="move", fighter=row, summary=words, changes=[words], token=token)

@@ -122,7 +122,7 @@ def apply_scenario(plan: Plan, result: dict, battle) -> list[str]:
     else:
         words = _cache(facts, action, fighter, result)
     battle.facts = facts
-    activated(fighter)
+    activated(fighter, battle)
     return words
 
 
