@@ -1,6 +1,6 @@
 """Issue 22's measure for the area and special actions, at 412 px: the taps of a Rapid Fire shot whose spare hit
 goes to a second fighter, a Blast that misses with the table's dice and scatters, the fighter the scattered marker
-lands on, and a Reload test."""
+lands on, an Agility test and a Reload test."""
 
 import re
 
@@ -74,13 +74,32 @@ def test_split_scatter_and_reload_in_counted_taps(page, log_in_browser, make_bat
     assert f"also hits {other.name}" in page.locator(".action-log").inner_text()
     taps["Fighter under the scattered marker (server dice)"] = tap.count
 
-    # Reload, server dice: Test, Reload, the weapon (Out of Ammo as the table left it), Roll.
+    # An Agility test with the table's die: Test, Agility test, the fighter, the die, Apply.
+    tap.count = 0
+    tap(page.get_by_role("link", name="Test", exact=True))
+    tap(page.get_by_role("link", name="Agility test"))
+    page.locator("select[name=fighter]").select_option(index=1)
+    tap.count += 1
+    table_dice(page, tap, [4])
+    page.wait_for_url(f"**/battles/{battle.pk}/")
+    taps["Agility test (table dice)"] = tap.count
+
+    # Reload: Test, Reload, the weapon (Out of Ammo as the table left it), then the die and Apply (a 1: still
+    # Out of Ammo), then again with Roll.
     pistol = next(w["key"] for w in shooter.profile["weapons"] if w["category"] == "pistol")
     shooter.refresh_from_db()
     shooter.failed_weapons = [pistol]
     shooter.save(update_fields=["failed_weapons"])
     BattleSession.objects.filter(pk=battle.pk).update(version=F("version") + 1)  # the page is kept per version
     page.reload()
+    tap.count = 0
+    tap(page.get_by_role("link", name="Test", exact=True))
+    tap(page.get_by_role("link", name="Reload (Ammo test)"))
+    page.locator("select[name=weapon]").select_option(index=1)
+    tap.count += 1
+    table_dice(page, tap, [1])
+    page.wait_for_url(f"**/battles/{battle.pk}/")
+    taps["Reload (table dice)"] = tap.count
     tap.count = 0
     tap(page.get_by_role("link", name="Test", exact=True))
     tap(page.get_by_role("link", name="Reload (Ammo test)"))
@@ -96,5 +115,7 @@ def test_split_scatter_and_reload_in_counted_taps(page, log_in_browser, make_bat
         "Rapid Fire split (server dice)": 4,
         "Missed Blast and its scatter (table dice)": 8,
         "Fighter under the scattered marker (server dice)": 3,
+        "Agility test (table dice)": 5,
+        "Reload (table dice)": 5,
         "Reload (server dice)": 4,
     }

@@ -122,16 +122,17 @@ def test_a_fight_in_four_taps_and_injury_dice_as_results(page, log_in_browser, m
     page.screenshot(path=str(tmp_path / "fight-odds.png"), full_page=True)
 
     # Entered dice: the Attack dice hits (6), wounds (6); the Injury dice is asked for by its results.
-    page.locator(".die-face", has_text="6").first.click()
+    tap(page.locator(".die-face", has_text="6").first)
     page.get_by_test_id("next-die").filter(has_text="wound").wait_for()
-    page.locator(".die-face", has_text="6").first.click()
+    tap(page.locator(".die-face", has_text="6").first)
     page.get_by_test_id("next-die").filter(has_text="Injury").wait_for()
     assert page.locator(".die-face").all_inner_texts() == [
         "Flesh Wound (1-2)", "Seriously Injured (3-5)", "Out of Action (6)"
     ]  # fmt: skip
-    page.get_by_role("button", name="Out of Action (6)").click()
-    page.get_by_test_id("apply-dice").click()
+    tap(page.get_by_role("button", name="Out of Action (6)"))
+    tap(page.get_by_test_id("apply-dice"))
     page.wait_for_url(f"**/battles/{battle.pk}/")
+    assert tap.count == 7  # with the table's dice: Fight, the weapon, the opponent, three dice, Apply
     defender.refresh_from_db()
     assert defender.out_of_action
     attacker.refresh_from_db()
