@@ -20,8 +20,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.core.exceptions import ValidationError
+
 from battles.roster import CLOSE_COMBAT
 from content.models import Edition
+from rulebook.numbers import whole_number
 
 
 @dataclass
@@ -165,9 +168,12 @@ def weapon_key(plan: Plan) -> str:
 
 def weapon_query(fighter, choice: str) -> tuple[dict, dict]:
     """The weapon and profile chosen as ``"<key>:<profile index>"``: its part of the query, and its entry."""
-    key, _, index = choice.partition(":")
+    key, _, index = str(choice).partition(":")
     weapon = fighter.weapon(key)
-    return weapon["profiles"][int(index or 0)]["query"], weapon
+    profile = whole_number(index or "0")
+    if weapon is None or profile is None or not 0 <= profile < len(weapon["profiles"]):
+        raise ValidationError(f"{fighter.name} carries no such weapon.")
+    return weapon["profiles"][profile]["query"], weapon
 
 
 def next_phase(battle, fighters: list, new_turn) -> list[str]:

@@ -7,6 +7,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from battles.models import BattleAction, BattleFighter, BattleSession, BattleStatus, Condition, Side
+from battles.rules.n18.effects import WEBBED
 from battles.services.state import battle_state, locked, log_action
 from rulebook.dice import DiceSource, RandomDice
 
@@ -50,6 +51,16 @@ def battle_report(battle: BattleSession, fighters: list[BattleFighter], actions:
             award(record["fighter"], name)
 
     fled = set(battle.facts.get("fighters_fled", []))
+    # Webbed at the end of the battle: they do not succumb to the sedative and recover by themselves (2023 core
+    # rulebook, Conditions: Webbed), so no injury test after the battle although treated as Seriously Injured.
+    webbed = set(battle.facts.get(WEBBED, []))
+
+    def outcome(f: BattleFighter) -> str:
+        if f.pk in fled:
+            return "fled"  # a failed Cool test: not Out of Action, so no Lasting Injury, nobody credited
+        if f.pk in webbed and f.condition == Condition.SERIOUSLY_INJURED:
+            return "ok"
+        return END_OUTCOMES.get(f.condition, "ok")
 
     def end(f: BattleFighter) -> dict:
         by = by_pk.get(f.taken_out_by_id or f.seriously_injured_by_id)
@@ -57,8 +68,7 @@ def battle_report(battle: BattleSession, fighters: list[BattleFighter], actions:
             "fighter": f.fighter_id,
             "name": f.name,
             "side": f.side,
-            # Fled the battlefield (a failed Cool test): not Out of Action, so no Lasting Injury, nobody credited.
-            "outcome": "fled" if f.pk in fled else END_OUTCOMES.get(f.condition, "ok"),
+            "outcome": outcome(f),
             "by": by.fighter_id if by else None,
             "by_name": by.name if by else "",
             "flesh_wounds": f.flesh_wounds,

@@ -24,6 +24,7 @@ from battles.models import (
     Side,
 )
 from battles.rules import Plan, edition_rules
+from battles.rules.n18 import effects as n18_effects
 from battles.services.state import battle_state, locked, log_action, repeated, save_state, write_changed
 from content.models import Edition
 from rulebook import budget, editions
@@ -32,18 +33,46 @@ from rulebook.errors import RulesInputError
 from rulebook.n18 import trading_post
 from rulebook.query import Query
 
+# What the refusal calls a choice an action needs and was not given.
+CHOICE_WORDS = {
+    "fighter": "the fighter",
+    "target": "who is hit (the target)",
+    "weapon": "the weapon",
+    "distance": "the range or distance",
+    "test": "the test",
+    "side": "the gang",
+    "opponents": "the opponents",
+    "action": "the scenario action",
+}
 
-def _bind(params: dict, by_id: dict) -> dict:
-    """Swap fighters given by the form (or by id) for the rows loaded in this transaction."""
-    bound = dict(params)
+
+class ActionChoices(dict):
+    """An action's choices, from a form or a caller: one the edition's plan reads and nobody gave (a Blast
+    prompt posted without naming anyone) is refused in words, never a server error."""
+
+    def __missing__(self, name: str):
+        raise ValidationError(f"Choose {CHOICE_WORDS.get(name, name)} first: this action needs it.", code="missing")
+
+
+def _bind(params: dict, by_id: dict) -> ActionChoices:
+    """Swap fighters given by the form (or by id) for the rows loaded in this transaction; a fighter left
+    empty counts as not given."""
+    bound = ActionChoices(params)
     for name in ("fighter", "target"):
-        value = bound.get(name)
-        if value is not None:
-            bound[name] = by_id[getattr(value, "pk", value)]
+        value = bound.pop(name, None)
+        if value not in (None, ""):
+            bound[name] = _row(by_id, value)
     for name in ("opponents", "split_to"):
         if name in bound:
-            bound[name] = [by_id[getattr(o, "pk", o)] for o in bound[name]]
+            bound[name] = [_row(by_id, o) for o in bound[name]]
     return bound
+
+
+def _row(by_id: dict, fighter) -> BattleFighter:
+    row = by_id.get(getattr(fighter, "pk", fighter))
+    if row is None:
+        raise ValidationError("That fighter is not in this battle.")
+    return row
 
 
 def action_plan(*, battle: BattleSession, kind: str, params: dict, fighters: list[BattleFighter] | None = None) -> Plan:
@@ -245,6 +274,8 @@ def fighter_adjust(
     words = f"{row.name} is {_word(field, value)}"
     if battle.edition == Edition.N18:
         words = _n18_stance(row, field, value) or words
+        if field == "ready" and not value:
+            n18_effects.sees_again(battle, row)  # Done: his activation is spent, Blind or not
     save_state(battle, fighters, before)
     return log_action(battle, before, actor, kind="adjust", fighter=row, summary=words, changes=[words], token=token)
 
@@ -281,6 +312,7 @@ def fighter_move(*, battle: BattleSession, fighter: BattleFighter, actor, token:
         raise ValidationError(f"{row.name} is {row.get_condition_display()}: stand up first, or take a test.")
     before = battle_state(battle, fighters)
     battle.facts = {**battle.facts, ACTING: row.pk}
+    n18_effects.sees_again(battle, row)
     words = f"{row.name} moves"
     save_state(battle, fighters, before)
     return log_action(battle, before, actor, kind="move", fighter=row, summary=words, changes=[words], token=token)

@@ -3,6 +3,7 @@ else is under it (or, for a Blast that missed, who the scattered marker landed o
 without a roll and with no Ammo test of its own (``also_under``, docs/rulebook-cli.md)."""
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from battles.selectors import battle_prompts
@@ -39,3 +40,33 @@ def test_every_fighter_under_the_marker_is_resolved(make_battle, client):
     assert other.out_of_action or other.condition == "seriously_injured" or other.wounds_left < 2
     # Still asked: several fighters may be under it, each resolved in turn.
     assert [p for p in battle_prompts(battle) if p.params.get("also_under")]
+
+
+def test_an_action_missing_a_choice_is_refused_in_words(make_battle):
+    """The Blast prompt resolved without naming anyone was a KeyError (a server error); so was any action whose
+    choices lacked one its plan reads. Each is refused plainly and nothing is logged."""
+    battle = make_battle("n18", fighters=3)
+    shooter, target = battle.fighters.get(side="a", order=0), battle.fighters.get(side="b", order=1)
+    grenade = arm(shooter, "frag-grenade", "grenade", "4+")
+    action_resolve(battle=battle, kind="shoot", actor=battle.player_a, dice=[6, 1, 6],
+                   params={"fighter": shooter.pk, "target": target.pk, "weapon": grenade, "distance": 4})  # fmt: skip
+    under = {"fighter": shooter.pk, "weapon": grenade, "distance": 0, "also_under": True}
+    refused = {
+        "who is hit": ("shoot", under),
+        "who is hit ": ("shoot", {**under, "target": None}),
+        "the range or distance": ("shoot", {"fighter": shooter.pk, "target": target.pk, "weapon": grenade}),
+        "no such weapon": ("shoot", {**under, "target": target.pk, "weapon": "p404:0"}),
+        "no such weapon ": ("shoot", {**under, "target": target.pk, "weapon": f"{grenade.split(':')[0]}:-1"}),
+        "not in this battle": ("shoot", {**under, "target": 987654}),
+        "the fighter": ("test", {"test": "nerve"}),
+        "no such test": ("test", {"test": "stupidity", "fighter": shooter.pk}),
+        "the test": ("test", {"fighter": shooter.pk}),
+        "the gang": ("test", {"test": "bottle"}),
+        "who is hit  ": ("fight", {"fighter": shooter.pk}),
+        "the scenario action": ("scenario", {"fighter": shooter.pk}),
+    }
+    for words, (kind, params) in refused.items():
+        with pytest.raises(ValidationError) as refusal:
+            action_resolve(battle=battle, kind=kind, params=params, actor=battle.player_a)
+        assert words.strip() in " ".join(refusal.value.messages).lower(), (kind, params, refusal.value.messages)
+    assert battle.actions.count() == 1

@@ -93,7 +93,8 @@ def test_the_shoot_menu_offers_what_resolves_and_says_what_it_leaves_out(page, l
     shooter.profile["weapons"] = [
         {"key": "p9001", "name": "Scrap thrower", "slug": "scrap-thrower", "category": "special", "shoots": True,
          "fights": False, "profiles": [{"name": "", "ammo": "5+", "query": {"weapon": {
-             "name": "Scrap thrower", "short_range": 6, "long_range": 12, "strength": 3, "ap": 0}}}]},
+             "name": "Scrap thrower", "short_range": 6, "long_range": 12, "strength": 3, "ap": 0,
+             "damage": "-"}}}]},  # a printed "-" is no Damage (one not given reads as 1)
         {"key": "p9002", "name": combi["name"], "slug": "cawdor-charger-autogun", "category": "basic", "shoots": True,
          "fights": False, "profiles": [
              {"name": "charger", "ammo": None, "query": {"weapon": {**combi, "long_range": "E", "strength": "S+1",

@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from battles.models import BattleSession
+from battles.services import fighter_adjust
 from battles.tests.test_battles_table_speed_browser import Taps, no_horizontal_scroll
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -137,8 +138,9 @@ def test_an_n18_round_and_a_classic_turn_in_counted_taps(page, log_in_browser, m
 
     # A pinned fighter stands up and shoots.
     fighter = battle.fighters.exclude(condition="out_of_action").order_by("side", "order").first()
-    fighter.condition, fighter.prone = "pinned", True
-    fighter.save()
+    # Pinned at the table's word, as a player sets it (a row written behind the service would not bump the
+    # battle's version, and the page drawn for that version is kept).
+    fighter_adjust(battle=battle, fighter=fighter, field="prone", value=True, actor=battle.player_a)
     page.reload()
     tap.count = 0
     in_place(page, tap, page.get_by_test_id(f"fighter-{fighter.pk}").get_by_test_id("stand-up"), version(page))
@@ -164,8 +166,14 @@ def test_an_n18_round_and_a_classic_turn_in_counted_taps(page, log_in_browser, m
     assert no_horizontal_scroll(page)
     (tmp_path / "taps.txt").write_text("\n".join(f"{k}: {v}" for k, v in taps.items()))
     print("TAPS", taps)
-    assert taps["Move"] == 1 and taps.get("Done", 1) == 1 and taps["Group activation"] <= 3
-    assert taps["Classic shot (server dice)"] <= 3
-    assert taps["Agility test"] <= 4
-    assert taps["Stand up, then shoot (server dice)"] <= 4
-    assert taps.get("Charge and fight (server dice)", 4) <= 4
+    assert taps == {
+        "Priority, Next phase": 1,
+        "Group activation": 3,
+        "Move": 1,
+        "Shoot (server dice)": 3,
+        "Charge and fight (server dice)": 3,
+        "Agility test": 4,
+        "Done": 1,
+        "Stand up, then shoot (server dice)": 3,
+        "Classic shot (server dice)": 3,
+    }

@@ -5,10 +5,18 @@ Flash, Web, Smoke and Graviton Pulse shot and written onto the fighters."""
 import pytest
 
 from battles.forms import ShootForm
-from battles.models import Condition
-from battles.rules.n18.effects import BLIND_NEXT_ROUND, WEBBED
+from battles.models import BattleSession, Condition
+from battles.rules.n18.effects import BLIND, BLIND_NEXT_ROUND, WEBBED
 from battles.selectors import battle_prompts
-from battles.services import action_next_die, action_plan, action_resolve, battle_advance
+from battles.services import (
+    action_next_die,
+    action_plan,
+    action_resolve,
+    battle_advance,
+    battle_end,
+    fighter_adjust,
+    fighter_move,
+)
 from battles.tests.test_battles_n18_effects import arm
 
 pytestmark = pytest.mark.django_db
@@ -131,6 +139,28 @@ def test_flash_blinds_a_ready_fighter_now_and_an_activated_one_next_round(make_b
     assert (target.ready, other.ready, battle.facts.get(BLIND_NEXT_ROUND)) == (False, True, None)
 
 
+def test_a_blind_fighter_strikes_back_on_natural_sixes_until_next_activated(make_battle):
+    battle, shooter, (target, *_), flash = setup(make_battle, "photon-flash-grenade", "grenade", "5+")
+    attacker = battle.fighters.get(side="a", order=1)
+    shoot(battle, shooter, target, flash, [6, 1, 6])  # Blind, his Ready marker lost
+
+    def reaction_query():
+        fighter_adjust(battle=battle, fighter=target, field="prone", value=False, actor=battle.player_b)
+        params = {"fighter": attacker.pk, "target": target.pk, "reaction": True}
+        battle.refresh_from_db()
+        return action_plan(battle=battle, kind="fight", params=params).query
+
+    assert reaction_query()["target"]["blind"] is True
+    assert battle.facts[BLIND] == [target.pk]
+    round_now = battle.round
+    while battle.round == round_now:
+        battle_advance(battle=battle, actor=battle.player_a, leave_untaken=True)
+        battle.refresh_from_db()
+    assert reaction_query()["target"]["blind"] is True  # a new round, not yet activated: still Blind
+    fighter_move(battle=battle, fighter=target, actor=battle.player_b)  # activated: he sees again
+    assert "blind" not in reaction_query()["target"] and battle.facts[BLIND] == []
+
+
 def test_web_leaves_the_fighter_webbed_and_its_recovery_follows_the_webbed_condition(make_battle):
     battle, shooter, (target, _), web = setup(make_battle, "web-gun", "special", "5+")
     shoot(battle, shooter, target, web, [6, 1], distance=0)  # the wound roll succeeds, the Firepower dice
@@ -146,6 +176,16 @@ def test_web_leaves_the_fighter_webbed_and_its_recovery_follows_the_webbed_condi
     target.refresh_from_db()
     battle.refresh_from_db()
     assert target.condition == Condition.PINNED and battle.facts[WEBBED] == []
+
+
+def test_a_fighter_still_webbed_at_the_end_recovers_with_no_injury_test(make_battle):
+    battle, shooter, (target, other), web = setup(make_battle, "web-gun", "special", "5+")
+    shoot(battle, shooter, target, web, [6, 1], distance=0)  # Webbed: treated as Seriously Injured
+    other.condition = Condition.SERIOUSLY_INJURED  # Seriously Injured by other means: the injury test stands
+    other.save(update_fields=["condition"])
+    battle_end(battle=battle, actor=battle.player_a, winner="a")
+    outcomes = {f["fighter"]: f["outcome"] for f in BattleSession.objects.get(pk=battle.pk).report["fighters"]}
+    assert (outcomes[target.fighter_id], outcomes[other.fighter_id]) == ("ok", "seriously_injured")
 
 
 def test_smoke_hits_nobody_and_graviton_pulse_harms_with_no_save(make_battle):

@@ -44,7 +44,7 @@ def test_a_shot_in_four_taps_then_three_with_the_target_remembered(page, log_in_
 
     tap(card(page, first).get_by_role("link", name="Shoot"))
     assert page.get_by_label("Autopistol").is_checked()  # the only weapon that shoots: already chosen
-    tap(page.get_by_text(target.name, exact=True))
+    tap(page.locator(".field-target").get_by_text(target.name, exact=True))
     tap(page.get_by_text("Short range", exact=True))
     page.get_by_test_id("odds").wait_for()  # no separate tap: the choice is complete (cover: in the open)
     assert no_horizontal_scroll(page)
@@ -59,7 +59,7 @@ def test_a_shot_in_four_taps_then_three_with_the_target_remembered(page, log_in_
         return  # the server's dice took the target out: nothing to remember
     tap.count = 0
     tap(card(page, second).get_by_role("link", name="Shoot"))
-    assert page.get_by_label(target.name, exact=True).is_checked()  # the gang's last target
+    assert page.get_by_role("radio", name=target.name, exact=True).is_checked()  # the gang's last target
     page.get_by_test_id("odds").wait_for()  # Short range is the default band: the odds are there already
     short = page.get_by_test_id("odds").locator("p.muted").first.inner_text()
     tap(page.get_by_text("Long range", exact=True))
@@ -122,16 +122,17 @@ def test_a_fight_in_four_taps_and_injury_dice_as_results(page, log_in_browser, m
     page.screenshot(path=str(tmp_path / "fight-odds.png"), full_page=True)
 
     # Entered dice: the Attack dice hits (6), wounds (6); the Injury dice is asked for by its results.
-    page.locator(".die-face", has_text="6").first.click()
+    tap(page.locator(".die-face", has_text="6").first)
     page.get_by_test_id("next-die").filter(has_text="wound").wait_for()
-    page.locator(".die-face", has_text="6").first.click()
+    tap(page.locator(".die-face", has_text="6").first)
     page.get_by_test_id("next-die").filter(has_text="Injury").wait_for()
     assert page.locator(".die-face").all_inner_texts() == [
         "Flesh Wound (1-2)", "Seriously Injured (3-5)", "Out of Action (6)"
     ]  # fmt: skip
-    page.get_by_role("button", name="Out of Action (6)").click()
-    page.get_by_test_id("apply-dice").click()
+    tap(page.get_by_role("button", name="Out of Action (6)"))
+    tap(page.get_by_test_id("apply-dice"))
     page.wait_for_url(f"**/battles/{battle.pk}/")
+    assert tap.count == 7  # with the table's dice: Fight, the weapon, the opponent, three dice, Apply
     defender.refresh_from_db()
     assert defender.out_of_action
     attacker.refresh_from_db()

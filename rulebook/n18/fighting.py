@@ -14,6 +14,9 @@ Sources (numbers are facts; the wording here is ours):
   natural 6 to hit leaves the target only unarmed Reaction attacks. Power, Shock, Rending and Knockback as in
   ``rulebook.n18.resolution``. BSData necromunda-gang-war ``Necromunda-Gang-War.gst`` shared rules
   (https://github.com/BSData/necromunda-gang-war).
+- Blind (2023 core rulebook, Conditions, ``necrovox_docs_flat/4-general-principles/10-conditions.md`` in the same
+  copy): a Blind fighter, until next activated, makes only Reaction attacks and they hit only on a natural 6,
+  whatever the fighter's WS, the weapon's Accuracy or other modifiers.
 - Weapon profiles from ``rulebook/data/n18/trading_post.json``.
 
 - Choosing weapons and Attack dice (2023 core rulebook, Close Combat steps 2-3, same copy): up to two Melee
@@ -26,7 +29,7 @@ back}, ``weapon`` (and ``profile``; none for unarmed), ``second_weapon`` (and ``
 fighter using two weapons, ``modifiers``, ``target`` {``T``, ``W``, ``flesh_wounds``, ``state``, ``save``,
 ``weapon`` and ``second_weapon`` (each Parry weapon re-rolls a hit; ``weapon_profile``,
 ``second_weapon_profile``), ``S`` with ``knockback_blocked``; ``WS``, ``A``, ``S``, ``modifiers`` when it
-strikes back}, ``reaction`` (true: the target's Reaction attacks) and ``distance`` (inches between the fighters, 0
+strikes back, ``blind`` (Flash: until next activated, its Reaction attacks hit only on a natural 6)}, ``reaction`` (true: the target's Reaction attacks) and ``distance`` (inches between the fighters, 0
 for base contact: beyond it only Versatile weapons whose reach covers it attack, and the target strikes back only
 with one). Every field not listed is refused.
 
@@ -87,6 +90,7 @@ class Side:
     def __init__(self, fighter: Query, weapon_query: Query, profile_field: str, second_field: str,
                  second_profile_field: str, charging: bool | None = None) -> None:  # fmt: skip
         self.skill = target_number(fighter, "WS")
+        self.natural_sixes = False  # Blind: each Attack dice hits only on a natural 6
         self.attacks = fighter.int("A", 1, 10)
         self.charging = fighter.bool("charging") if charging is None else charging
         # The dice a charge adds (one, two with Berserker: rulebook.n18.skills).
@@ -120,9 +124,10 @@ class Side:
     def attack(self, profile: dict, modifier: int, defence: Defence, knockback_blocked: int | None) -> Attack:
         traits = trading_post.trait_names(profile)
         save, save_modifier = defence.against(profile["ap"])
+        skill, hit_modifier = (6, 0) if self.natural_sixes else (self.skill, modifier + accuracy(profile))
         return Attack(
-            skill=self.skill,
-            hit_modifier=modifier + accuracy(profile),
+            skill=skill,
+            hit_modifier=hit_modifier,
             strength=trading_post.resolve_strength(profile["strength"], self.strength, self.field),
             ap=profile["ap"],
             damage=profile["damage"] or 0,
@@ -299,12 +304,13 @@ class Fight:
             self.defender = None
         if self.defender is None:
             # Known fields, used only when one side strikes back at the other.
-            target_q.accept("WS", "A", "S", "modifiers", "charging", "skills")
+            target_q.accept("WS", "A", "S", "modifiers", "charging", "skills", "blind")
             attacker_q.accept("T", "W", "save", "armour", "front_arc", "flesh_wounds", "state")
             self.parries = usable_parries(_defender_parries(target_q))
             self.reaction = None
             return
         self.parries = usable_parries(self.defender.parry_weapons)
+        self.defender.natural_sixes = target_q.bool("blind")
         self.attacker_fighter, _ = read_fighter(attacker_q)
         save = Defence(attacker_q, melee=True, reaction=True)
         self.reaction = self.defender.attacks_for(read_modifiers(target_q), save, None)

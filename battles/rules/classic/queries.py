@@ -229,9 +229,11 @@ def _leader_query(fighter, fighters, near: bool) -> dict:
 
 def test_plan(params: dict, fighters: list) -> Plan:
     test = params["test"]
-    fighter = params.get("fighter")
+    if test not in TESTS:
+        raise ValidationError("No such test in this edition.")
     if test == "bottle":
         return _bottle_plan(params["side"], fighters, params)
+    fighter = params["fighter"]
     query: dict = {"kind": test}
     if test in ("leadership", "nerve", "fear", *ADVANCED_TESTS):
         query["Ld"] = fighter.stats["Ld"]

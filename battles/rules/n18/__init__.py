@@ -76,6 +76,8 @@ def plan(kind: str, params: dict, fighters: list, battle) -> Plan:
         return test_plan(params, fighters, battle)
     if kind == "scenario":
         return scenario_plan(params, fighters, battle)
+    if kind == "fight":
+        return fight_plan(params, fighters, battle)  # a Blind target's Reaction attacks are the battle's fact
     return PLANS[kind](params, fighters)
 
 

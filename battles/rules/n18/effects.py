@@ -51,8 +51,17 @@ def _pin(fighter) -> list[str]:
     return [f"{fighter.name} is Prone and Pinned"]
 
 
-def activated(fighter) -> None:
+def activated(fighter, battle) -> None:
+    """The fighter's activation is spent; if Blind, activated, he sees again (:func:`sees_again`)."""
     fighter.ready = False
+    sees_again(battle, fighter)
+
+
+def sees_again(battle, fighter) -> None:
+    """Blind (Flash) lasts until the fighter is next activated (2023 core rulebook, Conditions)."""
+    blind = battle.facts.get(BLIND, [])
+    if fighter.pk in blind:
+        battle.facts = {**battle.facts, BLIND: [pk for pk in blind if pk != fighter.pk]}
 
 
 def apply_shoot(plan: Plan, result: dict, battle) -> list[str]:
@@ -64,7 +73,7 @@ def apply_shoot(plan: Plan, result: dict, battle) -> list[str]:
     changes += _special_effect(battle, target, result.get("effect"), plan.query)
     changes += _weapon_fails(shooter, plan, result)
     changes += _blaze_hit(battle, plan, result.get("hits", 0))
-    activated(shooter)
+    activated(shooter, battle)
     return [*scattered, *changes] or ["No effect"]
 
 
@@ -83,6 +92,7 @@ SCATTER_WORDS = {
     "on_shooter": "The Blast marker misfires: it is centred on the shooter",
 }
 BLIND_NEXT_ROUND = "blind_next_round"  # battle fact: fighters Blinded while not Ready, who gain no Ready next round
+BLIND = "blind"  # battle fact: fighters Blind until next activated, whose Reaction attacks hit only on natural 6s
 WEBBED = "webbed"  # battle fact: fighters Webbed (treated as Seriously Injured until a Recovery frees them)
 
 
@@ -114,6 +124,8 @@ def _special_effect(battle, target, effect: dict | None, query: dict) -> list[st
         if not target.ready:
             battle.facts = {**battle.facts, BLIND_NEXT_ROUND: [*battle.facts.get(BLIND_NEXT_ROUND, []), target.pk]}
         target.ready = False
+        blind = battle.facts.get(BLIND, [])
+        battle.facts = {**battle.facts, BLIND: blind if target.pk in blind else [*blind, target.pk]}
         return [f"{target.name} is Blind: no Ready marker (only Reaction attacks, hitting on 6s, until activated)"]
     target.condition, target.prone, target.engaged = Condition.SERIOUSLY_INJURED, True, False
     battle.facts = {**battle.facts, WEBBED: [*battle.facts.get(WEBBED, []), target.pk]}
@@ -192,7 +204,7 @@ def apply_fight(plan: Plan, result: dict, battle) -> list[str]:
     if reaction.get("made"):
         changes += harm(attacker, reaction["attacker_after"], by=target)
     lock_in_combat(attacker, target)
-    activated(attacker)
+    activated(attacker, battle)
     return changes or ["No effect"]
 
 
@@ -201,7 +213,7 @@ def apply_coup_de_grace(plan: Plan, result: dict, battle) -> list[str]:
     their activation)."""
     changes = harm(plan.target, result["target_after"], by=plan.fighter)
     lock_in_combat(plan.fighter, plan.target)
-    activated(plan.fighter)
+    activated(plan.fighter, battle)
     return changes
 
 
@@ -244,11 +256,11 @@ def apply_test(plan: Plan, result: dict, battle) -> list[str]:
         if plan.query.get("cause") != "forced":
             # A fighter who falls or jumps down during their own move ends their activation (the movement
             # chapter); one forced off a ledge falls in the enemy's activation.
-            activated(fighter)
+            activated(fighter, battle)
         return changes or [f"{fighter.name}: {result['outcome'].replace('_', ' ')}"]
     if kind == "agility":
         # Taken while moving in their own activation (leaping a gap, climbing): it counts as acting.
-        activated(fighter)
+        activated(fighter, battle)
     return [f"{fighter.name} {'passes' if result.get('passed') else 'fails'}"]
 
 

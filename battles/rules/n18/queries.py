@@ -18,6 +18,7 @@ from battles.models import Condition
 from battles.rules import Offer, Plan, Prompt, fighting_weapons, weapon_query
 from battles.rules import offered as shared_offered
 from battles.rules import range_bands as shared_range_bands
+from battles.rules.n18.effects import BLIND
 from rulebook.errors import RulesInputError
 from rulebook.n18 import armour as n18_armour
 from rulebook.n18 import fighting, shot, trading_post
@@ -222,7 +223,7 @@ def _unwieldy(query: dict) -> bool:
     return "Unwieldy" in trading_post.trait_names(profile)
 
 
-def fight_plan(params: dict, fighters: list) -> Plan:
+def fight_plan(params: dict, fighters: list, battle) -> Plan:
     attacker, target = params["fighter"], params["target"]
     query = {
         "attacker": {"WS": attacker.stats["WS"], "A": attacker.stats.get("A", 1), "S": attacker.stats["S"],
@@ -239,6 +240,8 @@ def fight_plan(params: dict, fighters: list) -> Plan:
         query["reaction"] = True
         query["attacker"].update(target_query(attacker))
         query["target"].update(WS=target.stats["WS"], A=target.stats.get("A", 1), S=target.stats["S"])
+        if battle is not None and target.pk in battle.facts.get(BLIND, []):  # None: a plan outside a battle
+            query["target"]["blind"] = True  # Flash: until activated, Reaction attacks hit only on natural 6s
     weapon_name = "bare hands"
     if params.get("weapon"):
         weapon, entry = weapon_query(attacker, params["weapon"])
@@ -285,7 +288,9 @@ def _relic_bonus(battle, fighter, params) -> int:
 
 
 def test_plan(params: dict, fighters: list, battle) -> Plan:
-    test, fighter = params["test"], params.get("fighter")
+    test = params["test"]
+    if test not in TESTS:
+        raise ValidationError("No such test in this edition.")
     if test == "bottle":
         side = params["side"]
         mine = [f for f in fighters if f.side == side]
@@ -299,6 +304,7 @@ def test_plan(params: dict, fighters: list, battle) -> Plan:
         if any(IRON_WILL in f.profile.get("engine_skills", []) for f in mine if not f.is_casualty):
             query["iron_will"] = True
         return Plan("test", "test", query, f"Bottle test for {battle.gang(side).name}", side=side, params=params)
+    fighter = params["fighter"]
     rule, query = "test", {"kind": test}
     if test in ("nerve", "rally", "flee"):
         query.update(Cl=fighter.stats["Cl"], modifier=_relic_bonus(battle, fighter, params))

@@ -48,6 +48,8 @@ def scenario_actions(battle) -> dict:
 
 def scenario_plan(params: dict, fighters: list, battle) -> Plan:
     action, fighter = params["action"], params["fighter"]
+    if action not in SCENARIO_ACTIONS:
+        raise ValidationError("No such scenario action here.")
     summary = f"{fighter.name}: {SCENARIO_ACTIONS[action].lower()}"
     if action == "search-cache":
         warnings = (
@@ -120,7 +122,7 @@ def apply_scenario(plan: Plan, result: dict, battle) -> list[str]:
     else:
         words = _cache(facts, action, fighter, result)
     battle.facts = facts
-    activated(fighter)
+    activated(fighter, battle)
     return words
 
 

@@ -238,6 +238,21 @@ def test_reaction_attacks_by_hand():
     }  # fmt: skip
 
 
+def test_a_blind_target_strikes_back_hitting_only_on_natural_sixes():
+    # As above, but the target is Blind (Flash): its Reaction attack hits on a 6 alone, its +2 to hit ignored, so
+    # each outcome of the attacker is a third of the sighted target's (1/6 against 1/2).
+    query = {"attacker": {"WS": 3, "A": 1, "S": 3, "T": 3, "W": 1}, "reaction": True,
+             "target": {"T": 3, "W": 1, "WS": 4, "A": 1, "S": 3, "modifiers": [2], "blind": True}}  # fmt: skip
+    reaction = fighting.odds(Query(query))["reaction"]
+    assert exact(reaction, "attacker_outcome") == {
+        "unharmed": 1 - F(7, 108), "wound_lost": 0, "flesh_wound": F(7, 324), "seriously_injured": F(7, 216),
+        "out_of_action": F(7, 648)
+    }  # fmt: skip
+    # Rolled: the attacker misses (2); the Blind target's 5 misses where WS 4+ would hit.
+    answer = fighting.roll(Query(query), ScriptedDice([2, 5]))
+    assert answer["reaction"]["made"] and answer["reaction"]["outcome"] == "unharmed"
+
+
 def test_disarm_leaves_only_unarmed_reactions():
     query = {"attacker": {"WS": 3, "A": 1, "S": 3, "T": 3}, "weapon": "axe", "reaction": True,
              "target": {"T": 3, "W": 2, "WS": 4, "A": 1, "S": 3, "weapon": "power axe"}}  # fmt: skip
