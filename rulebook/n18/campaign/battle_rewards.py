@@ -209,8 +209,10 @@ ACTION_SOURCE = (
 ACTION_EFFECTS = {
     "Trade": {
         "needs": None,
-        "effect": "visits the Trading Post: 2D6 for the Availability Level; until its next battle "
-        "the gang buys Rare and Illegal items up to it (rulebook.n18.campaign.trading)",
+        # Seeking Rare and Illegal items rolls 2D6 for the Availability Level (rulebook.n18.campaign.trading), and
+        # the account tells that roll; this is what a Trade that does not seek them does.
+        "effect": "visits the Trading Post without seeking Rare or Illegal items: no dice; the gang buys as usual "
+        "in Update Roster",
     },
     "Sell to Guilders": {"needs": "captive", "effect": "sells a captive the gang holds for half its value in credits"},
     "Claim Bounties": {
