@@ -99,6 +99,13 @@ def test_n18_account_reads_the_recruit_dice_and_reward_conditions_plainly(make_c
     assert "(whether or not they took part): D3" in leader_xp and " if " not in leader_xp
 
 
+def test_n18_medical_escort_moves_the_patient_in_one_status_line(make_confirmed_battle):
+    sequence = n18_full_run(n18_battle(make_confirmed_battle))
+    ganger0 = fighters(sequence.gang)[0]
+    lines = [ln["text"] for ln in sequence.draft["steps"]["actions"]["lines"] if ln["fighter"] == ganger0.name]
+    assert [text for text in lines if "→" in text] == ["critical injury → recovery"]
+
+
 def roster_state(*gangs):
     """Everything a sequence may change, comparable across runs."""
     state = []

@@ -242,6 +242,9 @@ def test_medical_escort_stabilised_rerolls_and_goes_into_recovery():
     outcome = apply_medical_escort(CRITICAL, 3, source)
     assert outcome.results == ("Stabilised", "Convalescence")
     assert outcome.fighter.status == "recovery" and source.remaining == 0
+    # One move of status, from the Critical Injury to Recovery: the Convalescence rolled is not a second one.
+    moves = [(c.before, c.after) for c in outcome.changes if c.what == "status"]
+    assert moves == [("critical_injury", "recovery")]
 
 
 def test_medical_escort_stabilised_may_roll_out_cold_or_multiple_injuries():
