@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from rulebook.dice import DiceSource
 from rulebook.n18.campaign import battle_rewards
-from rulebook.n18.campaign.lasting_injury import CAPTURED, DEAD
+from rulebook.n18.campaign.lasting_injury import CAPTURED, DEAD, characteristic_change_text
 from rulebook.outcomes import CHARACTERISTICS, injury_outcomes, outcome
 from rulebook.roster import Change, FighterSnapshot, InjuryOutcome
 
@@ -166,7 +166,10 @@ def injury_effects(ctx: Context, out: StepOutcome, fighter_id: str, injury: Inju
         if change.what == "result":
             out.line(rule, change.why, change.dice, name)
         elif change.what in CHARACTERISTICS:
-            out.line(rule, f"{change.what} {change.before} → {change.after}", (), name)
+            text = f"{change.what} {change.before} → {change.after}"
+            if ctx.edition == "n18":
+                text = characteristic_change_text(change.what, change.before, change.after)
+            out.line(rule, text, (), name)
         elif change.what == "skills":
             out.line(rule, f"gains {', '.join(s for s in change.after if s not in change.before)}", (), name)
         elif change.what == "xp":

@@ -99,6 +99,13 @@ def test_n18_account_reads_the_recruit_dice_and_reward_conditions_plainly(make_c
     assert "(whether or not they took part): D3" in leader_xp and " if " not in leader_xp
 
 
+def test_n18_account_writes_a_target_number_change_the_games_way(make_confirmed_battle):
+    sequence = n18_full_run(n18_battle(make_confirmed_battle))
+    texts = [line["text"] for step in sequence.draft["steps"].values() for line in step["lines"]]
+    bs = current_stats(fighters(sequence.gang)[1])["BS"]
+    assert f"BS {bs}+ → {bs + 1}+" in texts  # the Eye Injury: a worse target number
+
+
 def test_n18_medical_escort_moves_the_patient_in_one_status_line(make_confirmed_battle):
     sequence = n18_full_run(n18_battle(make_confirmed_battle))
     ganger0 = fighters(sequence.gang)[0]
