@@ -199,6 +199,19 @@ def _attacker_xp(ctx: Context, out: StepOutcome, fighter_id: str, change: Change
              ctx.name(fighter_id))  # fmt: skip
 
 
+def recruit_name(ctx: Context, out: StepOutcome, typed: str | None, recruit: str) -> str:
+    """The name a free recruit joins under: the player's, or else the first of "Juve 1", "Juve 2"... that no fighter
+    of the gang (nor a recruit of this step) has, never a "New Juve" for the player to find and rename."""
+    typed = (typed or "").strip()
+    if typed:
+        return typed[:80]
+    taken = {info.name for info in ctx.fighters.values()} | {e.get("name") for e in out.effects if e["op"] == "recruit"}
+    number = 1
+    while f"{recruit} {number}" in taken:
+        number += 1
+    return f"{recruit} {number}"
+
+
 def injure(ctx, out, fighters, fighter_id, rule, roll: Callable[[FighterSnapshot], InjuryOutcome]) -> None:
     injury = roll(fighters[fighter_id])
     injury_effects(ctx, out, fighter_id, injury, rule)

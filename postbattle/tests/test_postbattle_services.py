@@ -99,6 +99,15 @@ def test_n18_account_reads_the_recruit_dice_and_reward_conditions_plainly(make_c
     assert "(whether or not they took part): D3" in leader_xp and " if " not in leader_xp
 
 
+def test_n18_a_free_recruit_left_unnamed_gets_a_roster_name_not_new_juve(make_confirmed_battle):
+    """Walked in issue 23: a Home Settlement Juve joined as "New Juve"."""
+    battle = n18_battle(make_confirmed_battle)
+    sequence = services.sequence_start(battle=battle, gang=battle.attacker, actor=battle.attacker.owner)
+    sequence = run(sequence, ([1, 4, 4], {}), ([6, 1], {}), ([3, 2, 1], {}), ([5, 6, 2], {"recruit": True}))
+    [recruit] = [e for e in sequence.draft["steps"]["income"]["effects"] if e["op"] == "recruit"]
+    assert recruit["name"] == "Juve 1"
+
+
 def test_n18_account_writes_a_target_number_change_the_games_way(make_confirmed_battle):
     sequence = n18_full_run(n18_battle(make_confirmed_battle))
     texts = [line["text"] for step in sequence.draft["steps"].values() for line in step["lines"]]
