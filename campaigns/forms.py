@@ -11,7 +11,8 @@ from content.models import Equipment, House, HouseKind, Territory
 from core.forms import EnteredDiceField, GameForm, GameModelForm
 from gangs.models import AVAILABLE_FOR_BATTLE, Gang, LedgerKind
 from rulebook.n18.campaign.record import CASKET_TABLES, casket_rules, other
-from rulebook.n18.campaign.victory import SideFacts, proposed_result
+from rulebook.n18.campaign.scenarios import SCENARIOS
+from rulebook.n18.campaign.victory import TRAP_POINTS_RULE, SideFacts, proposed_result, trap_victory_points
 
 
 class CampaignGameForm(GameForm):
@@ -252,6 +253,14 @@ DEEDS = (
     ("caches_destroyed", "Caches destroyed", ("search-and-destroy", ("attacker",))),
     ("caches_recovered", "Caches recovered", ("search-and-destroy", ("defender",))),
 )
+# The report's scenario facts (rulebook.n18.campaign.scenarios: Scenario.report_facts) and their fields, with the
+# value each takes where the scenario does not ask for it.
+FACT_FIELDS = {
+    "caskets_opened": {"caskets_opened": None},
+    "relic": {"attacker_relic_defiled": False, "defender_relic_defiled": False},
+    "caches": {"caches_destroyed": None, "caches_recovered": None},
+    "victory_points": {"attacker_victory_points": None, "defender_victory_points": None},
+}
 AWARD_PARTS = ("rallies", *(award for award, _, _ in DEEDS))
 ROW_PARTS = ("took_part", "outcome", "caused_by", "captured", "killed", *AWARD_PARTS)
 
@@ -292,6 +301,14 @@ class ReportForm(CampaignGameForm):
             self.fields[f"{side}_relic_defiled"].label = f"{label}'s relic defiled"
             self.fields[f"{side}_victory_points"].label = f"{label}'s Victory Points"
         self.is_n18 = battle.campaign.edition == "n18"
+        # Only the facts the battle's scenario reads (its Victory and Rewards) are asked; any other posted is ignored.
+        self.left_out = {}
+        if self.is_n18 and battle.scenario in SCENARIOS:
+            for fact, fields in FACT_FIELDS.items():
+                if fact not in SCENARIOS[battle.scenario].report_facts:
+                    self.left_out.update(fields)
+        for name in self.left_out:
+            del self.fields[name]
         self.rows = []
         sides = ((attacker_fighters, defender_fighters, "attacker"), (defender_fighters, attacker_fighters, "defender"))
         for fighters, enemies, side in sides:
@@ -354,6 +371,19 @@ class ReportForm(CampaignGameForm):
         return caskets
 
     @property
+    def fact_fields(self) -> list:
+        """The counts the scenario asks (caskets opened, caches, Victory Points), in the page's order."""
+        names = ("caskets_opened", "caches_destroyed", "caches_recovered", "attacker_victory_points",
+                 "defender_victory_points")  # fmt: skip
+        return [self[name] for name in names if name in self.fields]
+
+    @property
+    def relic_fields(self) -> list:
+        return [
+            self[f"{side}_relic_defiled"] for side in ("attacker", "defender") if f"{side}_relic_defiled" in self.fields
+        ]
+
+    @property
     def captive_fields(self) -> list:
         return [self[f"captive-{captive.pk}-freed"] for captive in self.captives]
 
@@ -385,6 +415,7 @@ class ReportForm(CampaignGameForm):
         data = super().clean()
         if self.errors:
             return data
+        data.update(self.left_out)
         results, deeds = [], {award: {"attacker": 0, "defender": 0} for award, _, _ in DEEDS}
         # A correction keeps whoever the report already has, whatever this battle's sequence did to them since.
         reported = set(self.battle.fighter_results.values_list("fighter_id", flat=True))
@@ -437,6 +468,10 @@ class ReportForm(CampaignGameForm):
                 victory_points=data[f"{side}_victory_points"], taken_out=taken if results else None, caches=caches,
             )  # fmt: skip
 
+        if self.battle.scenario == "the-trap":
+            self._check_victory_points(data, facts("attacker"), facts("defender"))
+            if self.errors:  # a refused count leaves the form's data
+                return
         proposal = proposed_result(
             self.battle.scenario, facts("attacker"), facts("defender"), caskets_opened=data["caskets_opened"],
             captives=len(self.captives), captives_freed=len(data["captives_freed"]) if self.captives else None,
@@ -448,6 +483,17 @@ class ReportForm(CampaignGameForm):
             self.add_error(
                 "result", f"By the scenario's facts {said} ({proposal.why}); change the result or the facts."
             )
+
+    def _check_victory_points(self, data: dict, attacker: SideFacts, defender: SideFacts) -> None:
+        """The Trap's Victory Points follow from the record: those typed must be what it gives."""
+        names = {"attacker": self.battle.attacker.name, "defender": self.battle.defender.name}
+        for side, mine, theirs in (("attacker", attacker, defender), ("defender", defender, attacker)):
+            typed, owed = data[f"{side}_victory_points"], trap_victory_points(mine, theirs)
+            if typed is None or owed is None or owed[0] <= typed <= owed[1]:
+                continue
+            given = str(owed[0]) if owed[0] == owed[1] else f"{owed[0]} to {owed[1]}"
+            self.add_error(f"{side}_victory_points", f"{names[side]}'s Victory Points: the record gives {given}, not "
+                           f"{typed} (The Trap: {TRAP_POINTS_RULE}).")  # fmt: skip
 
     def _check_deeds(self, data: dict, deeds: dict) -> None:
         """The scenario's facts follow from the fighters' deeds: a relic defiled by one named fighter of the

@@ -10,7 +10,15 @@ from django import forms
 from content.models import ADDITION_CATEGORIES, Edition, EquipmentCategory, FighterType, House, HouseKind, Skill
 from core.forms import EnteredDiceField, GameForm
 from gangs.models import ON_ROSTER, Fighter, FighterStatus, Gang
-from gangs.services import buyable_equipment, gang_founding, held_additions, house_rules, house_types
+from gangs.services import (
+    buyable_equipment,
+    gang_founding,
+    held_additions,
+    house_rules,
+    house_types,
+    replacement_reason,
+    rule_recruit_refusal,
+)
 from gangs.services.record import SETTABLE_STATUSES, InjuryMode, injury_rows
 from rulebook import gang_rules
 from rulebook.classic.campaign.experience import SKILL_TABLES as CLASSIC_SKILL_TABLES
@@ -123,6 +131,12 @@ class HireForm(GameForm):
             breaches = gang_rules.hire_breaches(rules, roster, fighter_type.slug, founding=founding)
             if breaches:
                 left_out.setdefault(_without_count(breaches[0].message), []).append(fighter_type.name)
+            elif fighter_type.recruited_by_rule:
+                # Never bought: offered (free) only while the rule gives one (gangs.services.fighter_hire).
+                if replacement_reason(gang, fighter_type):
+                    offered.append(fighter_type)
+                else:
+                    left_out.setdefault(rule_recruit_refusal(fighter_type), []).append(fighter_type.name)
             elif fighter_type.cost > gang.stash:
                 left_out.setdefault(f"the Stash holds {gang.stash} credits", []).append(fighter_type.name)
             else:

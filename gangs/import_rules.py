@@ -36,7 +36,7 @@ from rulebook import gang_rules
 from rulebook.classic.campaign import experience as classic_experience
 from rulebook.errors import RulesInputError
 from rulebook.n18 import advancement as ganger_rules
-from rulebook.n18.campaign.lasting_injury import TARGET_NUMBER_CHARACTERISTICS
+from rulebook.n18.campaign.lasting_injury import characteristic_text
 
 
 def roster_problems(data: dict, content: dict, *, composition: bool = True) -> list[str]:
@@ -75,7 +75,7 @@ class _Rules:
         self.with_list = {t for t, _ in lists}
 
     def shown(self, code: str, value: int) -> str:
-        return f"{value}+" if self.edition == Edition.N18 and code in TARGET_NUMBER_CHARACTERISTICS else str(value)
+        return characteristic_text(code, value) if self.edition == Edition.N18 else str(value)
 
     def fighter(self, data: dict) -> list[str]:
         name = data["name"].strip()

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from content.models import Edition
 from gangs.models import STATS_BY_EDITION, Fighter
-from rulebook.n18.campaign.lasting_injury import TARGET_NUMBER_CHARACTERISTICS
+from rulebook.n18.campaign.lasting_injury import TARGET_NUMBER_CHARACTERISTICS, characteristic_text
 from rulebook.roster import ACTIVE, FighterSnapshot
 
 
@@ -42,10 +42,12 @@ def stat_line(fighter: Fighter) -> list[StatValue]:
     running = dict(fighter.base_stats)
     notes: dict[str, list[str]] = {}
     for change in fighter.stat_changes.all():
-        suffix = "+" if edition == Edition.N18 and change.stat in TARGET_NUMBER_CHARACTERISTICS else ""
         before = running.get(change.stat, 0)
         running[change.stat] = before + change.delta
-        text = f"{before}{suffix} → {running[change.stat]}{suffix} ({change.get_source_display()})"
+        after = running[change.stat]
+        if edition == Edition.N18:
+            before, after = characteristic_text(change.stat, before), characteristic_text(change.stat, after)
+        text = f"{before} → {after} ({change.get_source_display()})"
         notes.setdefault(change.stat, []).append(text)
     line = []
     for code in STATS_BY_EDITION[edition]:

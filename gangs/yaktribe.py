@@ -44,7 +44,7 @@ from gangs import exchange
 from gangs.models import STATS_N18, FighterStatus, Gang, LedgerEntry
 from gangs.services import TYPE_STAT_FIELDS
 from gangs.services.record import INJURY_RULES
-from rulebook.n18.campaign.lasting_injury import TARGET_NUMBER_CHARACTERISTICS
+from rulebook.n18.campaign.lasting_injury import characteristic_text
 from rulebook.numbers import whole_number
 
 MAX_FILE_BYTES = 1024 * 1024
@@ -388,7 +388,7 @@ def _shown(code: str, value) -> str:
         return "—"
     if not value:
         return "-"
-    return f"{value}+" if code in TARGET_NUMBER_CHARACTERISTICS else str(value)
+    return characteristic_text(code, value)
 
 
 def _injury_rows() -> list:

@@ -55,6 +55,8 @@ def battle_scenario_roll(
     reason = (reason or "").strip()
     set_aside = list(battle.scenario_roll.get("set_aside", []))
     again = bool(battle.scenario_roll.get("dice") or battle.scenario)
+    if again and battle.is_rescue:
+        raise ValidationError("A Rescue Mission's scenario is fixed: there is nothing to roll again.")
     if again:
         if battle.scenario:  # an arbitrator's call (the view's rule), never for his own battle
             require_impartial_battle(battle, actor, "Rolling the scenario again")

@@ -59,8 +59,8 @@ def test_a_casket_in_a_hand_report_pays_the_gang_whose_fighter_opened_it(client,
     battle = world["battle"]()
     _, _, a_ganger, _ = roster(world["gangs"]["alice"])
     _, _, b_ganger, _ = roster(world["gangs"]["bob"])
-    data = {"result": "attacker", "attacker_victory_points": "1", "defender_victory_points": "0"}
-    data |= row(a_ganger) | row(b_ganger)
+    # The Trap's Victory Points follow from the record (alice's Ganger took bob's Out of Action): none typed.
+    data = {"result": "attacker"} | row(a_ganger) | row(b_ganger, Outcome.OUT_OF_ACTION, a_ganger)
     data |= {"casket-1-fighter": str(a_ganger.pk), "casket-1-result": "nothing-much", "casket-1-credits": "4"}
     data |= {"casket-2-fighter": str(b_ganger.pk), "casket-2-result": "ammo-cache"}
     assert report(client, world, battle, data).status_code == 302
@@ -121,7 +121,7 @@ def test_a_capture_ticked_on_the_report_makes_a_captive_not_a_lasting_injury(cli
     battle = world["battle"]()
     _, _, a_ganger, _ = roster(world["gangs"]["alice"])
     _, _, b_ganger, _ = roster(world["gangs"]["bob"])
-    data = {"result": "attacker", "attacker_victory_points": "1", "defender_victory_points": "0"} | row(a_ganger)
+    data = {"result": "attacker"} | row(a_ganger)
     data |= row(b_ganger, Outcome.OUT_OF_ACTION, a_ganger, captured="on")
     assert report(client, world, battle, data).status_code == 302
     battle = confirm(world, battle)
@@ -220,8 +220,8 @@ def test_a_hand_reported_battle_shows_its_crews_from_the_report(client, world):
     battle = world["battle"]()
     _, _, a_ganger, _ = roster(world["gangs"]["alice"])
     _, _, b_ganger, _ = roster(world["gangs"]["bob"])
-    data = {"result": "attacker", "attacker_victory_points": "1", "defender_victory_points": "0"}
-    assert report(client, world, battle, data | row(a_ganger) | row(b_ganger)).status_code == 302
+    data = {"result": "attacker"} | row(a_ganger) | row(b_ganger, Outcome.OUT_OF_ACTION, a_ganger)
+    assert report(client, world, battle, data).status_code == 302
     page = client.get(reverse("campaigns:battle-detail", args=[world["campaign"].pk, battle.pk])).content.decode()
     for side, fighter in (("attacker", a_ganger), ("defender", b_ganger)):
         crew = page.split(f'data-testid="crew-{side}"')[1].split("</div>")[0]
@@ -236,8 +236,7 @@ def test_a_fighter_in_recovery_cannot_be_reported_as_taking_part(client, world):
     _, _, b_ganger, _ = roster(world["gangs"]["bob"])
     a_ganger.status = FighterStatus.RECOVERY
     a_ganger.save(update_fields=["status"])
-    data = {"result": "attacker", "attacker_victory_points": "1", "defender_victory_points": "0"}
-    data |= row(a_ganger) | row(a_other) | row(b_ganger)
+    data = {"result": "attacker"} | row(a_ganger) | row(a_other) | row(b_ganger, Outcome.OUT_OF_ACTION, a_other)
     response = report(client, world, battle, data)
     assert response.status_code == 200 and f"{a_ganger.name} is In Recovery" in unescape(response.content.decode())
     assert battle.fighter_results.count() == 0
@@ -315,8 +314,7 @@ def test_a_rerun_after_a_revert_reads_the_roster_as_it_stood_at_confirmation(cli
     alice_gang = world["gangs"]["alice"]
     leader, _, a_ganger, _ = roster(alice_gang)
     _, _, b_ganger, _ = roster(world["gangs"]["bob"])
-    data = {"result": "attacker", "attacker_victory_points": "1", "defender_victory_points": "0"}
-    data |= row(a_ganger, Outcome.OUT_OF_ACTION, by=b_ganger) | row(leader)
+    data = {"result": "attacker"} | row(a_ganger, Outcome.OUT_OF_ACTION, by=b_ganger) | row(leader)
     data |= row(b_ganger, Outcome.OUT_OF_ACTION, by=leader)
     assert report(client, world, battle, data).status_code == 302
     battle = confirm(world, battle)

@@ -72,7 +72,7 @@ def test_a_hand_entered_report_gives_each_fighter_the_standard_experience(client
     battle = world["battle"]()
     a_leader, a_champion, a_ganger, _ = roster(world["gangs"]["alice"])
     b_leader, b_champion, b_ganger, b_ganger2 = roster(world["gangs"]["bob"])
-    data = {"result": "attacker", "attacker_victory_points": "5", "defender_victory_points": "0"}
+    data = {"result": "attacker"}  # The Trap's Victory Points follow from the record below
     # alice's Ganger takes two of bob's Gangers Out of Action; her Champion kills bob's Leader.
     data |= row(a_ganger) | row(a_champion, rallies="1") | row(a_leader)
     data |= row(b_ganger, Outcome.OUT_OF_ACTION, a_ganger) | row(b_ganger2, Outcome.OUT_OF_ACTION, a_ganger)
@@ -245,12 +245,41 @@ def test_a_captive_rescued_after_a_disposal_was_rolled_cannot_be_disposed_of(cli
     assert a_champion.status == FighterStatus.ACTIVE
 
 
+def test_the_traps_victory_points_must_follow_from_the_record(client, world):
+    """Walked in issue 23: Victory Points typed were never checked against whom each gang took Out of Action."""
+    battle = world["battle"]("the-trap")
+    _, _, a_ganger, _ = roster(world["gangs"]["alice"])
+    b_leader, b_champion, _, _ = roster(world["gangs"]["bob"])
+    data = {"result": "attacker", "attacker_victory_points": "2", "defender_victory_points": "0"}
+    data |= row(a_ganger) | row(b_champion) | row(b_leader, Outcome.OUT_OF_ACTION, a_ganger)
+    page = unescape(report(client, world, battle, data).content.decode())
+    assert "Alice's gang's Victory Points: the record gives 3, not 2 (The Trap: 3 for each enemy Leader" in page
+    assert battle.fighter_results.count() == 0
+    assert report(client, world, battle, data | {"attacker_victory_points": "3"}).status_code == 302
+
+
+def test_the_report_asks_only_the_facts_its_scenario_reads(client, world):
+    """Walked in issue 23: relic, cache and Victory Point fields were shown (and kept) for every scenario."""
+    battle = world["battle"]("smash-and-grab")
+    client.force_login(world["users"]["alice"])
+    page = client.get(reverse("campaigns:battle-report", args=[world["campaign"].pk, battle.pk])).content.decode()
+    assert 'name="caskets_opened"' in page
+    for name in ("attacker_victory_points", "attacker_relic_defiled", "caches_destroyed"):
+        assert f'name="{name}"' not in page
+    _, _, a_ganger, _ = roster(world["gangs"]["alice"])
+    data = {"result": "attacker", "caskets_opened": "3", "attacker_victory_points": "7", "defender_relic_defiled": "on"}
+    assert report(client, world, battle, data | row(a_ganger)).status_code == 302
+    battle.refresh_from_db()
+    facts = battle.scenario_facts
+    assert not facts.get("victory_points", {}).get("attacker") and not facts.get("relic_defiled", {}).get("defender")
+
+
 @pytest.mark.parametrize(
     ("scenario", "extra", "result", "message"),
     [
         ("smash-and-grab", {"caskets_opened": "2"}, "attacker", "Bob's gang wins (2 loot caskets opened (3 win))"),
-        ("the-trap", {"attacker_victory_points": "2", "defender_victory_points": "2"}, "attacker",
-         "the battle is a draw (Victory Points 2 to 2)"),
+        ("the-trap", {"attacker_victory_points": "0", "defender_victory_points": "0"}, "attacker",
+         "the battle is a draw (Victory Points 0 to 0)"),
         ("search-and-destroy", {"caches_recovered_by": "1"}, "attacker", "Bob's gang wins (loot points 0 to 2)"),
         ("border-dispute", {"bottled_and_fled": "defender"}, "draw", "Alice's gang wins (the defender fled"),
     ],

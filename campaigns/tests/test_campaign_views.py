@@ -191,6 +191,24 @@ def test_the_scenario_is_rolled_once_unless_an_arbitrator_rolls_again(client, wo
     assert "Rolls set aside (1)" in page and "The dice fell off the table" in page
 
 
+def test_a_rescue_mission_offers_no_scenario_roll(client, world):
+    """Its scenario is fixed: set once with no dice, never rolled (again), not even by an arbitrator."""
+    captive = world["gangs"]["alice"].fighters.first()
+    captive.status, captive.captured_by = "captured", world["gangs"]["bob"]
+    captive.save()
+    battle = services.battle_arrange(campaign=world["campaign"], attacker=world["gangs"]["alice"],
+                                     defender=world["gangs"]["bob"], rescue=True)  # fmt: skip
+    page = as_user(client, world["users"]["alice"]).get(url("battle-detail", world, battle.pk)).content.decode()
+    assert "Dice rolled at the table" not in page and "Roll the scenario" not in page
+    assert "Set the Rescue Mission" in page
+    client.post(url("battle-scenario-roll", world, battle.pk))
+    assert Battle.objects.get(pk=battle.pk).scenario == "rescue-mission"
+    page = as_user(client, world["users"]["arbitrator"]).get(url("battle-detail", world, battle.pk)).content.decode()
+    assert "Dice rolled at the table" not in page and "Roll the scenario again" not in page
+    with pytest.raises(ValidationError, match="Rescue Mission's scenario is fixed"):
+        services.battle_scenario_roll(battle=battle, dice=ScriptedDice([]), reason="again")
+
+
 def test_the_roll_off_winner_chooses_to_attack_or_defend(client, world):
     battle = world["battle"]
     target = url("battle-scenario-roll", world, battle.pk)

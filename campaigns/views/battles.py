@@ -41,6 +41,8 @@ def battle_detail(request, pk: int, battle_id: int):
     can_act = access.is_arbitrator or bool({battle.attacker_id, battle.defender_id} & access.gang_ids)
     context = {
         "campaign": access.campaign, "battle": battle, "can_act": can_act, "is_arbitrator": access.is_arbitrator,
+        # A Rescue Mission's scenario is fixed (never rolled): it is set once, with no dice, and never rolled again.
+        "scenario_fixed": battle.is_rescue, "can_roll_scenario": not battle.scenario or (access.is_arbitrator and not battle.is_rescue),
         "can_confirm": can_act and (access.is_arbitrator or battle.reported_by_id != request.user.pk),
         "post_battle_gangs": [g for g in (battle.attacker, battle.defender) if access.can_act_for(g.pk)],
         "crew_sides": _crew_sides(access, battle), "dice_form": ScenarioRollForm(), "cancel_form": CancelForm(), "facts": selectors.facts_display(battle),

@@ -46,6 +46,8 @@ from gangs.services.fighters import (
     hired_guns_leave,
     injury_record,
     removal_refund,
+    replacement_reason,
+    rule_recruit_refusal,
 )
 from gangs.services.gangs import (
     composition_problems,
@@ -61,6 +63,8 @@ from gangs.services.gangs import (
 )
 
 __all__ = [
+    "replacement_reason",
+    "rule_recruit_refusal",
     "gang_create",
     "gang_rename",
     "gang_override",

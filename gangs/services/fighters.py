@@ -131,12 +131,9 @@ def fighter_hire(
     _hired_gun_battle(gang, fighter_type, hired_for)
     breaches = [b.message for b in _hire_breaches(gang, fighter_type, hired_for)]
     if fighter_type.recruited_by_rule and not free_reason:
-        free_reason = _replacement_reason(gang, fighter_type)
+        free_reason = replacement_reason(gang, fighter_type)
         if not free_reason:
-            breaches.append(
-                f"{fighter_type.name} is not bought: one joins free by {fighter_type.recruited_by_rule}, "
-                "for each fighter of the gang who is Dead or Retired and not yet replaced"
-            )
+            breaches.append(f"{fighter_type.name} is not bought: {rule_recruit_refusal(fighter_type)}")
     if breaches and not override_reason:
         raise ValidationError(f"Composition rule ({gang.house.name}): {'; '.join(breaches)}.")
     if not override_reason and not free_reason and (refusal := campaign_checks.hire_refusal(gang, fighter_type)):
@@ -300,7 +297,15 @@ def hired_guns_leave(*, battle, actor, cancelled: bool = False) -> list[Fighter]
     return leaving
 
 
-def _replacement_reason(gang: Gang, fighter_type: FighterType) -> str:
+def rule_recruit_refusal(fighter_type: FighterType) -> str:
+    """Why a fighter who joins by a rule (a Palanite Rookie) cannot be hired while the rule does not allow one."""
+    return (
+        f"one joins free by {fighter_type.recruited_by_rule}, for each fighter of the gang who is Dead or Retired "
+        "and not yet replaced"
+    )
+
+
+def replacement_reason(gang: Gang, fighter_type: FighterType) -> str:
     """The free-recruit reason when a fighter gained by a rule may join now, else "".
 
     Palanite Enforcers' Fresh from the Academy (Book of Judgement p32, necrovox copy): Rookies are never bought;

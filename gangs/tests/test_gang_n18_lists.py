@@ -113,6 +113,24 @@ def test_a_rookie_joins_free_only_to_replace_a_fallen_enforcer(loaded_content, m
         hire(gang, "palanite-rookie")  # one loss, one Rookie
 
 
+def test_the_hire_form_says_why_a_second_captain_or_a_rookie_is_not_offered(loaded_content, make_user):
+    """Walked in issue 23: the hire list left them out without a word of why."""
+    from gangs.forms import HireForm
+
+    gang = new_gang("palanite-enforcers", make_user, credits=500)
+    hire(gang, "palanite-captain")
+    patrolman = hire(gang, "palanite-patrolman")
+    form = HireForm(gang=gang)
+    offered = {t.slug for t in form.types.values()}
+    why = form.fields["fighter_type"].help_text
+    assert "palanite-enforcers-subjugator-captain" not in offered and "Subjugator Captain" in why and "Leader" in why
+    assert "palanite-enforcers-palanite-rookie" not in offered and "Palanite Rookie: one joins free by" in why
+    services.fighter_status_set(
+        fighter=patrolman, status=FighterStatus.DEAD, reason="Killed in battle", actor=gang.owner
+    )
+    assert "palanite-enforcers-palanite-rookie" in {t.slug for t in HireForm(gang=gang).types.values()}
+
+
 def test_witch_and_cutter_limits(loaded_content, make_user):
     cult = new_gang("helot-chaos-cult", make_user)
     hire(cult, "witch")

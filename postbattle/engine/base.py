@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from rulebook.dice import DiceSource
 from rulebook.n18.campaign import battle_rewards
-from rulebook.n18.campaign.lasting_injury import CAPTURED, DEAD
+from rulebook.n18.campaign.lasting_injury import CAPTURED, DEAD, characteristic_change_text
 from rulebook.outcomes import CHARACTERISTICS, injury_outcomes, outcome
 from rulebook.roster import Change, FighterSnapshot, InjuryOutcome
 
@@ -169,7 +169,10 @@ def injury_effects(ctx: Context, out: StepOutcome, fighter_id: str, injury: Inju
         if change.what == "result":
             out.line(rule, change.why, change.dice, name)
         elif change.what in CHARACTERISTICS:
-            out.line(rule, f"{change.what} {change.before} → {change.after}", (), name)
+            text = f"{change.what} {change.before} → {change.after}"
+            if ctx.edition == "n18":
+                text = characteristic_change_text(change.what, change.before, change.after)
+            out.line(rule, text, (), name)
         elif change.what == "skills":
             out.line(rule, f"gains {', '.join(s for s in change.after if s not in change.before)}", (), name)
         elif change.what == "xp":
@@ -197,6 +200,19 @@ def _attacker_xp(ctx: Context, out: StepOutcome, fighter_id: str, change: Change
                reason=f"{rule}: {change.why}", dice=[])  # fmt: skip
     out.line(rule, f"{result.caused_by_name} ({ctx.opponent_name}) gains {change.after} XP: {change.why}", (),
              ctx.name(fighter_id))  # fmt: skip
+
+
+def recruit_name(ctx: Context, out: StepOutcome, typed: str | None, recruit: str) -> str:
+    """The name a free recruit joins under: the player's, or else the first of "Juve 1", "Juve 2"... that no fighter
+    of the gang (nor a recruit of this step) has, never a "New Juve" for the player to find and rename."""
+    typed = (typed or "").strip()
+    if typed:
+        return typed[:80]
+    taken = {info.name for info in ctx.fighters.values()} | {e.get("name") for e in out.effects if e["op"] == "recruit"}
+    number = 1
+    while f"{recruit} {number}" in taken:
+        number += 1
+    return f"{recruit} {number}"
 
 
 def injure(ctx, out, fighters, fighter_id, rule, roll: Callable[[FighterSnapshot], InjuryOutcome]) -> None:

@@ -19,6 +19,7 @@ from postbattle.engine.base import (
     house_income,
     injure,
     injury_effects,
+    recruit_name,
     roster_step,
     since,
     taken_down,
@@ -176,7 +177,7 @@ def _n18_income(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) -
                 out.line("Home Settlement: Recruit", f"two D6 rolled {recruit['roll'] // 10} and {recruit['roll'] % 10}: {recruit['result']}",
                          since(dice, mark)[1:])  # fmt: skip
                 if recruit["recruit"]:
-                    name = (choices.get("recruit_name") or "").strip() or f"New {recruit['recruit']}"
+                    name = recruit_name(ctx, out, choices.get("recruit_name"), recruit["recruit"])
                     out.effect("recruit", category=recruit["recruit"].lower(), name=name,
                                reason=f"Home Settlement recruit ({recruit['roll']})", dice=since(dice, mark)[1:])  # fmt: skip
         else:
@@ -195,7 +196,9 @@ def _n18_income_fields(ctx: Context, fighters: dict) -> list[Field]:
     if any(t.is_home_settlement for t in ctx.territories):
         home = [
             Field("recruit", "Roll two D6 for a free recruit (Home Settlement)", "checkbox", initial=True),
-            Field("recruit_name", "Name for a recruit, if one comes", "text", initial=""),
+            Field(
+                "recruit_name", "Name for a recruit, if one comes (left empty: Juve 1, Ganger 1...)", "text", initial=""
+            ),
         ]
     return home + territory_fields(ctx)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from postbattle.engine.base import Context, Field, StepOutcome, TerritoryInfo, injure, since
+from postbattle.engine.base import Context, Field, StepOutcome, TerritoryInfo, injure, recruit_name, since
 from rulebook.dice import DiceSource
 from rulebook.errors import RulesInputError
 from rulebook.n18.campaign import territories as rules
@@ -81,7 +81,7 @@ def collect_territory(
         out.line(f"{territory.name}: Recruit", f"two D6 rolled {recruit['roll'] // 10} and {recruit['roll'] % 10}: "
                  f"{recruit['result']}", since(dice, mark))  # fmt: skip
         if recruit["recruit"]:
-            name = (choices.get(f"recruit_name_{territory.slug}") or "").strip() or f"New {recruit['recruit']}"
+            name = recruit_name(ctx, out, choices.get(f"recruit_name_{territory.slug}"), recruit["recruit"])
             out.effect("recruit", category=recruit["recruit"].lower(), name=name,
                        reason=f"{territory.name} recruit ({recruit['roll']})", dice=since(dice, mark))  # fmt: skip
 

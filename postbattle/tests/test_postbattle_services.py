@@ -99,6 +99,29 @@ def test_n18_account_reads_the_recruit_dice_and_reward_conditions_plainly(make_c
     assert "(whether or not they took part): D3" in leader_xp and " if " not in leader_xp
 
 
+def test_n18_a_free_recruit_left_unnamed_gets_a_roster_name_not_new_juve(make_confirmed_battle):
+    """Walked in issue 23: a Home Settlement Juve joined as "New Juve"."""
+    battle = n18_battle(make_confirmed_battle)
+    sequence = services.sequence_start(battle=battle, gang=battle.attacker, actor=battle.attacker.owner)
+    sequence = run(sequence, ([1, 4, 4], {}), ([6, 1], {}), ([3, 2, 1], {}), ([5, 6, 2], {"recruit": True}))
+    [recruit] = [e for e in sequence.draft["steps"]["income"]["effects"] if e["op"] == "recruit"]
+    assert recruit["name"] == "Juve 1"
+
+
+def test_n18_account_writes_a_target_number_change_the_games_way(make_confirmed_battle):
+    sequence = n18_full_run(n18_battle(make_confirmed_battle))
+    texts = [line["text"] for step in sequence.draft["steps"].values() for line in step["lines"]]
+    bs = current_stats(fighters(sequence.gang)[1])["BS"]
+    assert f"BS {bs}+ → {bs + 1}+" in texts  # the Eye Injury: a worse target number
+
+
+def test_n18_medical_escort_moves_the_patient_in_one_status_line(make_confirmed_battle):
+    sequence = n18_full_run(n18_battle(make_confirmed_battle))
+    ganger0 = fighters(sequence.gang)[0]
+    lines = [ln["text"] for ln in sequence.draft["steps"]["actions"]["lines"] if ln["fighter"] == ganger0.name]
+    assert [text for text in lines if "→" in text] == ["critical injury → recovery"]
+
+
 def roster_state(*gangs):
     """Everything a sequence may change, comparable across runs."""
     state = []

@@ -51,6 +51,9 @@ def test_a_trade_without_seeking_rare_items_rolls_nothing(battle):
     sequence = services.sequence_step_submit(sequence=sequence, dice=ScriptedDice([]), entered=True, actor=gang.owner,
                                              choices={f"action_{leader.pk}": "Trade"})  # fmt: skip
     assert not [e for e in sequence.draft["steps"]["actions"]["effects"] if e["op"] == "trade"]
+    # The account says what happened: no Availability Level was rolled, so it names no 2D6.
+    (line,) = [ln for ln in sequence.draft["steps"]["actions"]["lines"] if ln["fighter"] == leader.name]
+    assert "2D6" not in line["text"] and "without seeking Rare or Illegal items" in line["text"]
 
 
 def test_trade_rolls_the_availability_level_and_the_gang_buys_rare_and_illegal_items_up_to_it(battle):

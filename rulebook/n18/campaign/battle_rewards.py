@@ -52,7 +52,15 @@ FIGHTER_RECIPIENTS = {
 RECORD_AWARDS = ("out_of_action", "leader_or_champion_out_of_action", "kills")
 HIERARCHY = ("leader", "champion")
 STANDARD_EXPERIENCE = tuple(r for r in SEARCH_AND_DESTROY.rewards if r.recipient == "fighter")
-STANDARD_SOURCE = f"{GUIDE}, Search & Destroy: Standard rewards (read as owed after every battle)"
+
+
+def standard_source(scenario_name: str) -> str:
+    """Where the standard experience of a battle of ``scenario_name`` comes from: that battle's own scenario
+    first, so a Smash & Grab's +1 XP does not read as a Search & Destroy reward."""
+    return (
+        f"{GUIDE}, {scenario_name}: standard experience (the guide lists it once, as Search & Destroy's "
+        "Standard rewards; read as owed after every battle)"
+    )
 
 
 @dataclass(frozen=True)
@@ -168,7 +176,7 @@ def rewards_due(
     found = SCENARIOS[scenario]
     source = f"{GUIDE}, {found.name}: Rewards"
     rewards = [(r, source) for r in found.rewards]
-    rewards += [(r, STANDARD_SOURCE) for r in STANDARD_EXPERIENCE if r not in found.rewards]
+    rewards += [(r, standard_source(found.name)) for r in STANDARD_EXPERIENCE if r not in found.rewards]
     due: list[RewardDue] = []
     for reward, where in rewards:
         if reward.recipient == "victorious gang's Leader":
@@ -201,8 +209,10 @@ ACTION_SOURCE = (
 ACTION_EFFECTS = {
     "Trade": {
         "needs": None,
-        "effect": "visits the Trading Post: 2D6 for the Availability Level; until its next battle "
-        "the gang buys Rare and Illegal items up to it (rulebook.n18.campaign.trading)",
+        # Seeking Rare and Illegal items rolls 2D6 for the Availability Level (rulebook.n18.campaign.trading), and
+        # the account tells that roll; this is what a Trade that does not seek them does.
+        "effect": "visits the Trading Post without seeking Rare or Illegal items: no dice; the gang buys as usual "
+        "in Update Roster",
     },
     "Sell to Guilders": {"needs": "captive", "effect": "sells a captive the gang holds for half its value in credits"},
     "Claim Bounties": {

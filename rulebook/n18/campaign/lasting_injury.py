@@ -44,6 +44,17 @@ STATUS_RANK = {status: rank for rank, status in enumerate(STATUSES)}
 # 2018+ target-number characteristics (BS 4+): a worse one is a higher number.
 TARGET_NUMBER_CHARACTERISTICS = frozenset({"WS", "BS", "I", "Ld", "Cl", "Wil", "Int"})
 
+
+def characteristic_text(code: str, value: int) -> str:
+    """A 2018+ characteristic as the game writes it: a target number with its plus (WS 4+), others bare (S 3)."""
+    return f"{value}+" if code in TARGET_NUMBER_CHARACTERISTICS else str(value)
+
+
+def characteristic_change_text(code: str, before: int, after: int) -> str:
+    """A change of a 2018+ characteristic the game's way, ``WS 4+ → 5+`` (a higher target number is worse)."""
+    return f"{code} {characteristic_text(code, before)} → {characteristic_text(code, after)}"
+
+
 # What Multiple Injuries re-rolls, and what the Doc's Stabilised result re-rolls (Medical Escort).
 MULTIPLE_INJURIES_REROLL = ("captured", "multiple-injuries", "memorable-death", "critical-injury", "out-cold")
 STABILISED_REROLL = ("captured", "critical-injury", "memorable-death")

@@ -119,7 +119,10 @@ def apply_medical_escort(fighter: FighterSnapshot, result, dice: DiceSource) -> 
 def _settle(before: FighterSnapshot, status: str, why: str, dice: tuple, injury: InjuryOutcome) -> InjuryOutcome:
     fighter = replace(injury.fighter, status=status)
     settled = Change("status", before.status, status, why, dice)
-    return InjuryOutcome(fighter, (settled, *injury.changes), injury.results, injury.attacker_xp)
+    # The settled status is the only move: a Lasting Injury's own status (Recovery, Convalescence) is the table's
+    # result line, not a second change of a fighter who goes into Recovery anyway.
+    changes = tuple(change for change in injury.changes if change.what != "status")
+    return InjuryOutcome(fighter, (settled, *changes), injury.results, injury.attacker_xp)
 
 
 def untreated_critical_injury(fighter: FighterSnapshot) -> InjuryOutcome:

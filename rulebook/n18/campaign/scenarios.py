@@ -113,6 +113,9 @@ class Scenario:
     notes: str = ""
     sources: tuple[str, ...] = ()
     caskets: Caskets = Caskets()
+    # The facts a battle report asks for this scenario beyond the fighters and the caskets, each read by its
+    # Victory or Rewards: "caskets_opened" (a count), "relic", "caches", "victory_points".
+    report_facts: tuple[str, ...] = ()
 
     @property
     def has_attacker(self) -> bool:
@@ -139,6 +142,7 @@ class Scenario:
             "notes": self.notes,
             "sources": list(self.sources),
             "caskets": self.caskets.as_json(),
+            "report_facts": list(self.report_facts),
         }
 
 
@@ -185,6 +189,7 @@ SMASH_AND_GRAB = Scenario(
         BOTTLED_OUT,
     ),
     sources=(f"{GUIDE}, D6 Result 2-4: Smash & Grab",),
+    report_facts=("caskets_opened",),
     caskets=Caskets(
         5,
         ("attacker",),
@@ -238,6 +243,7 @@ BORDER_DISPUTE = Scenario(
     ),
     notes="No attacker or defender: turf is decided by a roll-off.",
     sources=(f"{GUIDE}, D6 Result 5-8: Border Dispute",),
+    report_facts=("relic",),
 )
 
 THE_TRAP = Scenario(
@@ -276,6 +282,7 @@ THE_TRAP = Scenario(
     ),
     home_turf="defender",
     sources=(f"{GUIDE}, D6 Result 9-10: The Trap",),
+    report_facts=("victory_points",),
 )
 
 SEARCH_AND_DESTROY = Scenario(
@@ -317,6 +324,7 @@ SEARCH_AND_DESTROY = Scenario(
     notes="The guide names attacker and defender crews but not who takes which role; we read it as the other "
     "scenarios: the challenger attacks.",
     sources=(f"{GUIDE}, D6 Result 11-12: Search & Destroy",),
+    report_facts=("caches",),
 )
 
 RESCUE_MISSION = Scenario(

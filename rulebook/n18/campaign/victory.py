@@ -27,6 +27,10 @@ from rulebook.n18.campaign.scenarios import SCENARIOS
 
 GUIDE = "club campaign guide 'Playing Necromunda Games in Cycle 1 & 2'"
 TRAP_POINTS = {"leader": 3, "champion": 2}
+TRAP_POINTS_RULE = (
+    "3 for each enemy Leader taken Out of Action, 2 for a Champion, 1 for any other, and D3 more for the gang left "
+    "when the other has no fighters on the battlefield"
+)
 RESCUE_SOURCE = "2018+ rulebook, Rescue Mission: Victory (necrovox copy)"
 
 
@@ -55,6 +59,20 @@ def _trap_points(side: SideFacts) -> int | None:
     if side.taken_out is None:
         return None
     return sum(TRAP_POINTS.get(category, 1) for category in side.taken_out)
+
+
+def trap_victory_points(side: SideFacts, enemy: SideFacts) -> tuple[int, int] | None:
+    """The fewest and most Victory Points The Trap gives ``side`` by the record: its points for the enemies it took
+    Out of Action, and the D3 for the gang left on the battlefield when it is (or may be) owed. None when the record
+    does not say whom the side took Out of Action."""
+    base = _trap_points(side)
+    if base is None:
+        return None
+    if side.standing is None or enemy.standing is None:
+        return base, base + 3  # whether the bonus is owed is not recorded
+    if enemy.standing == 0 and side.standing > 0:
+        return base + 1, base + 3
+    return base, base
 
 
 def _more(a: int, b: int) -> str | None:

@@ -71,6 +71,14 @@ def test_fighter_rewards_and_the_standard_experience_in_every_scenario():
     assert len(STANDARD_EXPERIENCE) == 4
 
 
+@pytest.mark.parametrize(("scenario", "name"), [("smash-and-grab", "Smash & Grab"), ("the-trap", "The Trap")])
+def test_the_standard_experience_cites_the_battles_own_scenario(scenario, name):
+    due = rewards_due(scenario, GangResult("defender"), {"a": {"out_of_action": 1}}, leader=None)
+    (due,) = [d for d in due if d.fighter == "a"]
+    assert due.reward.per == "enemy taken Out of Action"
+    assert due.source.split(":")[0].endswith(f", {name}")
+
+
 def test_victorious_leader_xp_needs_a_leader():
     assert owed("the-trap", GangResult("attacker", won=True), leader=None) == [
         ("credits", "victorious gang", "D6x10", 1, None),

@@ -8,7 +8,13 @@ from hypothesis import strategies as st
 
 from rulebook.dice import D66_VALUES, ScriptedDice, SeededDice
 from rulebook.errors import RulesInputError
-from rulebook.n18.campaign.lasting_injury import LASTING_INJURY, STATUSES, apply_lasting_injury, roll_lasting_injury
+from rulebook.n18.campaign.lasting_injury import (
+    LASTING_INJURY,
+    STATUSES,
+    apply_lasting_injury,
+    characteristic_change_text,
+    roll_lasting_injury,
+)
 from rulebook.n18.campaign.post_battle import (
     HOME_SETTLEMENT_RECRUIT,
     MEDICAL_ESCORT,
@@ -242,6 +248,9 @@ def test_medical_escort_stabilised_rerolls_and_goes_into_recovery():
     outcome = apply_medical_escort(CRITICAL, 3, source)
     assert outcome.results == ("Stabilised", "Convalescence")
     assert outcome.fighter.status == "recovery" and source.remaining == 0
+    # One move of status, from the Critical Injury to Recovery: the Convalescence rolled is not a second one.
+    moves = [(c.before, c.after) for c in outcome.changes if c.what == "status"]
+    assert moves == [("critical_injury", "recovery")]
 
 
 def test_medical_escort_stabilised_may_roll_out_cold_or_multiple_injuries():
@@ -324,3 +333,11 @@ def test_snapshots_are_frozen_and_hashable():
         GANGER.characteristics["BS"] = 2
     same = FighterSnapshot(dict(PROFILE), skills=["Nerves of Steel"], xp=5, id="g1")
     assert same == GANGER and len({same, GANGER}) == 1
+
+
+@pytest.mark.parametrize(
+    ("code", "before", "after", "text"),
+    [("WS", 4, 5, "WS 4+ → 5+"), ("Wil", 7, 6, "Wil 7+ → 6+"), ("S", 3, 4, "S 3 → 4"), ("M", 5, 4, "M 5 → 4")],
+)
+def test_a_characteristic_change_reads_the_games_way(code, before, after, text):
+    assert characteristic_change_text(code, before, after) == text

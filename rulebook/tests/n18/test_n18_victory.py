@@ -2,7 +2,7 @@
 
 import pytest
 
-from rulebook.n18.campaign.victory import SideFacts, proposed_result
+from rulebook.n18.campaign.victory import SideFacts, proposed_result, trap_victory_points
 
 A, D = "attacker", "defender"
 
@@ -47,3 +47,17 @@ def test_a_proposal_says_why_and_cites_its_source():
     found = proposed_result("smash-and-grab", SideFacts(), SideFacts(), caskets_opened=4)
     assert found.why == "4 loot caskets opened (3 win)"
     assert found.source == "club campaign guide 'Playing Necromunda Games in Cycle 1 & 2', Smash & Grab: Victory"
+
+
+@pytest.mark.parametrize(
+    ("side", "enemy", "expected"),
+    [
+        (SideFacts(taken_out=("leader", "ganger")), SideFacts(), (4, 7)),  # standing not recorded: the D3 may be owed
+        (SideFacts(standing=2, taken_out=("champion",)), SideFacts(standing=0), (3, 5)),  # left on the battlefield
+        (SideFacts(standing=2, taken_out=("champion",)), SideFacts(standing=1), (2, 2)),
+        (SideFacts(standing=0, taken_out=()), SideFacts(standing=3), (0, 0)),
+        (SideFacts(), SideFacts(standing=1), None),
+    ],
+)
+def test_the_trap_victory_points_follow_from_the_record(side, enemy, expected):
+    assert trap_victory_points(side, enemy) == expected
