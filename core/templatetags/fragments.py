@@ -1,13 +1,12 @@
-"""``{% tokencache %}``: Django's ``{% cache %}`` for a fragment that holds forms.
+"""``{% tokencache %}``: Django's ``{% cache %}`` for a fragment that holds forms (core.fragments).
 
-A fragment with a form in it differs from one request to the next only by its CSRF token (a fresh mask of the
-same secret each time). The fragment is rendered once with a placeholder where each token goes, kept in the cache
-like ``{% cache %}`` keeps it, and the request's own token is put in on the way out: the per-viewer controls, the
-URLs they reverse and the forms' widgets are drawn once per key, never per request.
+The fragment is drawn once with placeholders for its tokens and kept like ``{% cache %}`` keeps it; each request
+puts its own CSRF token and fresh one-time tokens in on the way out, so the per-viewer controls, the URLs they
+reverse and the forms' widgets are drawn once per key, never per request.
 
 What a fragment may show a viewer is still decided by the view: every value that changes what the fragment holds
-for this viewer (the version of the data, whether they arbitrate, which gangs are theirs) must be among the
-fragment's ``vary_on`` values, as with ``{% cache %}``, so no key is shared by viewers who see different things.
+for this viewer (the version of the data, whether they arbitrate or may act, which gangs are theirs) must be among
+its ``vary_on`` values, as with ``{% cache %}``, so no key is shared by viewers who see different things.
 """
 
 from __future__ import annotations
@@ -16,18 +15,17 @@ from django import template
 from django.templatetags.cache import CacheNode
 from django.utils.safestring import mark_safe
 
-register = template.Library()
+from core.fragments import CSRF_PLACEHOLDER, DRAWING_FOR_CACHE, fill
 
-# Where a token goes: letters only, so the tag that draws the hidden input leaves it as it is (no escaping).
-TOKEN_PLACEHOLDER = "csrftokenplaceholderxq"
+register = template.Library()
 
 
 class TokenCacheNode(CacheNode):
     def render(self, context):
         token = context.get("csrf_token")
-        with context.push(csrf_token=TOKEN_PLACEHOLDER):
+        with context.push({"csrf_token": CSRF_PLACEHOLDER, DRAWING_FOR_CACHE: True}):
             html = super().render(context)
-        return mark_safe(html.replace(TOKEN_PLACEHOLDER, str(token) if token else ""))
+        return mark_safe(fill(html, str(token) if token else ""))
 
 
 @register.tag("tokencache")
