@@ -259,3 +259,25 @@ def test_a_stranger_is_not_served_the_cached_page(client, cache_backend, league,
     client.get(_page_url(league["campaign"]))
     client.force_login(make_user("stranger"))
     assert client.get(_page_url(league["campaign"])).status_code == 404
+
+
+def _rules_in_force(text: str) -> str:
+    return text.split("House rules that apply")[1].split("A change applies")[0]
+
+
+def test_house_rules_scheduled_for_later_show_once_in_force_without_a_write(client, cache_backend, league, monkeypatch):
+    """The settings' fragment is kept for the house rules in force, decided on each request."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from campaigns.models import HouseRules
+
+    change = house_rules.house_rules_change(campaign=league["campaign"], actor=league["arbitrator"], winner_credits=150)
+    HouseRules.objects.filter(pk=change.pk).update(in_force_from=change.in_force_from + timedelta(days=1))
+    client.force_login(league["arbitrator"])
+    before = _rules_in_force(_text(client, league["campaign"]))
+    assert "150" not in before
+    now = timezone.now
+    monkeypatch.setattr(timezone, "now", lambda: now() + timedelta(days=2))
+    assert "150" in _rules_in_force(_text(client, league["campaign"]))
