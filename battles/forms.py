@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import copy
 import re
-import uuid
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -16,6 +15,7 @@ from django.core.exceptions import ValidationError
 from battles.models import BattleFighter, Condition, Role, Side, other_side
 from battles.rules import classic, n18, profile_label
 from core.forms import EnteredDiceField, GameForm
+from core.fragments import one_time_token
 from gangs.models import AVAILABLE_FOR_BATTLE, Gang
 from rulebook.numbers import whole_number
 
@@ -29,7 +29,7 @@ class BattleGameForm(GameForm):
 
 def new_token() -> str:
     """A fresh one-time token for a form that changes the battle."""
-    return uuid.uuid4().hex
+    return one_time_token()
 
 
 def posted_token(data) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from functools import partial
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -20,6 +21,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from battles import display, forms, selectors, services
@@ -120,15 +122,28 @@ def battle_start_campaign(request, battle_id: int):
 def _page_context(request, battle, *, follow: bool = False) -> dict:
     """The assistant's page (or the follow view's): who may act is decided on each request; what that kind of
     viewer sees of this state of the battle is drawn once and kept in the cache under the battle's version (which
-    every action, undo, reinforcement and the end move, battles.services.state) and its gangs' (their names)."""
+    every action, undo, reinforcement and the end move, battles.services.state) and its gangs' (their names): the
+    page's two fragments ({% tokencache %}, with each request's tokens put in), and the data they are drawn from,
+    read (each value lazily) only when a fragment is not in the cache."""
     can_act = not follow and selectors.can_act(request.user, battle)
     versions = (battle.version, battle.gang_a.version, battle.gang_b.version)
     key = f"battle-page:{battle.pk}:{':'.join(map(str, versions))}:{int(can_act)}:{int(follow)}"
-    context = cache.get(key)
-    if context is None:
-        context = _drawn(battle, can_act=can_act, follow=follow)
-        cache.set(key, context, FRAGMENT_SECONDS)
-    return {**context, "battle": battle}
+
+    def read() -> dict:
+        context = cache.get(key)
+        if context is None:
+            context = _drawn(battle, can_act=can_act, follow=follow)
+            cache.set(key, context, FRAGMENT_SECONDS)
+        return context
+
+    drawn = SimpleLazyObject(read)
+    lazy = {name: SimpleLazyObject(partial(drawn.__getitem__, name)) for name in DRAWN}
+    return {**lazy, "can_act": can_act, "follow": follow, "battle": battle, "page_key": key,
+            "fragment_seconds": FRAGMENT_SECONDS}  # fmt: skip
+
+
+# What the page's fragments are drawn from besides the battle (:func:`_drawn`).
+DRAWN = ("next_row", "to_act", "group", "sides", "prompts", "prompt_lines", "required", "log", "kinds")
 
 
 def _drawn(battle, *, can_act: bool, follow: bool) -> dict:

@@ -31,6 +31,15 @@ class Access:
     def can_act_for(self, gang_id: int) -> bool:
         return self.is_arbitrator or gang_id in self.gang_ids
 
+    @property
+    def viewer_key(self) -> str:
+        """Who the viewer is, as far as a page's controls go: an arbitrator (who acts for every gang) or the player
+        of these gangs. Viewers with the same key see the same controls, so a fragment drawn with controls in it is
+        cached under it (campaigns' page, core.templatetags.fragments), never under a key another kind shares."""
+        if self.is_arbitrator:
+            return "arbitrator"
+        return "player:" + ",".join(str(pk) for pk in sorted(self.gang_ids))
+
     def require_arbitrator(self) -> None:
         if not self.is_arbitrator:
             raise PermissionDenied("Only the campaign's arbitrators may do that.")

@@ -236,24 +236,49 @@ def campaign_page(campaign: Campaign) -> dict:
     }
 
 
-def cached_campaign_page(campaign: Campaign) -> dict:
+class CachedCampaignPage:
     """:func:`campaign_page` with what else the page draws the same for every viewer (the active gangs by name,
     for the log's filter; the rating and Reputation charts; the house rules' history), read once per version of
     the campaign, its gangs and the content and kept in the cache (campaigns.cache). ``campaign`` comes from
-    :func:`campaigns.cache.page_queryset`."""
-    from campaigns.services.house_rules import history  # the services build on the selectors
+    :func:`campaigns.cache.page_queryset`.
 
-    key = page_key(campaign)
-    page = cache.get(key)
-    if page is None:
-        page = campaign_page(campaign)
-        page["gangs"] = list(campaign_gangs(campaign))
-        taken = page.pop("snapshots")  # drawn into the charts: not kept twice
-        page["rating_chart"] = charts.standing_chart(taken, "rating")
-        page["reputation_chart"] = charts.standing_chart(taken, "reputation")
-        page["house_rules_history"] = history(campaign)
-        cache.set(key, page, FRAGMENT_SECONDS)
-    return page
+    Read in two parts: what every request draws outside the page's cached fragments (:attr:`HEAD`: the cycle, the
+    arbitrators, the gangs and the house rules' history) at once; the rest (standings, battles, charts) only when a
+    fragment that is not in the cache asks for it (``page["standings"]``), so a warm page does not unpickle it."""
+
+    HEAD = frozenset({"cycle", "arbitrators", "gangs", "house_rules_history"})
+
+    def __init__(self, campaign: Campaign):
+        self.campaign = campaign
+        self.key = page_key(campaign)
+        self.head = cache.get(self.key + ":head")
+        self.rest: dict | None = None
+        if self.head is None:
+            self._read()
+
+    def _read(self) -> None:
+        from campaigns.services.house_rules import history  # the services build on the selectors
+
+        page = cache.get(self.key)
+        if page is None:
+            page = campaign_page(self.campaign)
+            page["gangs"] = list(campaign_gangs(self.campaign))
+            taken = page.pop("snapshots")  # drawn into the charts: not kept twice
+            page["rating_chart"] = charts.standing_chart(taken, "rating")
+            page["reputation_chart"] = charts.standing_chart(taken, "reputation")
+            page["house_rules_history"] = history(self.campaign)
+            cache.set(self.key, page, FRAGMENT_SECONDS)
+            cache.set(self.key + ":head", {name: page[name] for name in self.HEAD}, FRAGMENT_SECONDS)
+        self.rest = page
+        if self.head is None:
+            self.head = {name: page[name] for name in self.HEAD}
+
+    def __getitem__(self, name: str):
+        if name in self.HEAD:
+            return self.head[name]
+        if self.rest is None:
+            self._read()
+        return self.rest[name]
 
 
 def campaign_gangs(campaign: Campaign) -> QuerySet[Gang]:

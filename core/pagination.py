@@ -10,7 +10,9 @@ the list is counted, only then.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 
 from django.core.cache import cache
 
@@ -26,12 +28,19 @@ CACHED_SECONDS = 24 * 60 * 60
 @dataclass
 class ListPage:
     """The rows of one page, newest first, with the query strings of its neighbours for ``_pager.html``
-    (the request's other parameters kept, so a filtered list stays filtered; "" when there is none)."""
+    (the request's other parameters kept, so a filtered list stays filtered; "" when there is none).
 
-    rows: list
+    ``read_rows`` gives the rows when they are first asked for: a page whose rows are drawn into a cached fragment
+    does not read them (nor unpickle them from the cache) while the fragment is there."""
+
+    read_rows: Callable[[], list]
     number: int
     newer_query: str
     older_query: str
+
+    @cached_property
+    def rows(self) -> list:
+        return self.read_rows()
 
     def __iter__(self):
         return iter(self.rows)
@@ -44,23 +53,35 @@ def page_of(queryset, request, per_page: int, param: str = "page", *, cached_as:
     """The page of ``queryset`` (ordered newest first) asked for by ``request.GET[param]``, or the nearest.
 
     ``cached_as``: a cache key that moves with every change to the list (a version, as campaigns.cache's): the
-    page's rows are kept under it with the page's number, so a page read again costs no query."""
+    page's number and whether an older page follows are kept under it, and the page's rows beside them (read only
+    when asked for), so a page read again costs no query."""
     asked = number = min(max(whole_number(request.GET.get(param)) or 1, 1), LAST_PAGE_ASKED)
-    found = cache.get(f"{cached_as}:{param}:{per_page}:{asked}") if cached_as else None
+    key = f"{cached_as}:{param}:{per_page}:{asked}:page"
+    found = cache.get(key) if cached_as else None
     if found is not None:
-        number, rows = found
+        number, older = found
+        rows = None
     else:
         rows = _rows(queryset, number, per_page)
         if not rows and number > 1:
             number = max(1, -(-queryset.count() // per_page))
             rows = _rows(queryset, number, per_page)
+        older = len(rows) > per_page
+        rows = rows[:per_page]
         if cached_as and number == asked:  # a page that is there: no key for every number a client makes up
-            cache.set(f"{cached_as}:{param}:{per_page}:{asked}", (number, rows), CACHED_SECONDS)
+            cache.set_many({key: (number, older), f"{key}:rows": rows}, CACHED_SECONDS)
+
+    def read_rows() -> list:
+        if rows is not None:
+            return rows
+        found = cache.get(f"{key}:rows")  # gone alone (evicted): read again
+        return found if found is not None else _rows(queryset, number, per_page)[:per_page]
+
     return ListPage(
-        rows=rows[:per_page],
+        read_rows=read_rows,
         number=number,
         newer_query=_query(request, param, number - 1) if number > 1 else "",
-        older_query=_query(request, param, number + 1) if len(rows) > per_page else "",
+        older_query=_query(request, param, number + 1) if older else "",
     )
 
 

@@ -1,6 +1,9 @@
 """The battle pages: who may act and who may only watch, each changing view's answers, and query budgets."""
 
+import re
+
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from battles.models import BattleStatus, Condition
@@ -370,6 +373,50 @@ def test_each_action_shows_at_once_and_a_watcher_never_gets_the_players_controls
     watcher = client.get(target).content.decode()
     undo = f'action="{url("action-undo", battle)}"'
     assert undo in after and undo not in watcher and "Set state" not in watcher
+
+
+def _card(page: str, fighter_pk: int) -> str:
+    return page.split(f'data-testid="fighter-{fighter_pk}"')[1].split("</article>")[0]
+
+
+def _set_state_form(page: str, fighter_pk: int, battle) -> str:
+    """The last "Set state" form of ``fighter_pk``'s card in ``page``."""
+    return _card(page, fighter_pk).split(f'action="{url("fighter-set", battle, fighter_pk)}"')[-1].split("</form>")[0]
+
+
+def _hidden(form: str, name: str) -> str:
+    return re.search(rf'name="{name}" value="([^"]*)"', form).group(1)
+
+
+@pytest.mark.django_db
+def test_each_viewer_gets_fresh_tokens_and_their_own_controls_after_a_change(cache_backend, battle, make_user):
+    """The page's fragments are cached per state and kind of viewer (may act or not) with each request's CSRF
+    token and a fresh one-time token in every form (core.fragments): a player's change through a form drawn from
+    the cache goes through once, and shows to both players and a watcher, who still gets no controls."""
+    viewers = {"player a": battle.player_a, "player b": battle.player_b, "watcher": make_user()}
+    clients = {name: Client(enforce_csrf_checks=True) for name in viewers}
+    target = url("battle-detail", battle)
+    leader = b_leader(battle)
+    badges = {}
+    for name, user in viewers.items():
+        clients[name].force_login(user)
+        badges[name] = _card(clients[name].get(target).content.decode(), leader.pk).count('data-testid="state"')
+    first, again = (clients["player b"].get(target).content.decode() for _ in range(2))
+    onces = re.findall(r'name="once" value="([^"]*)"', first)
+    assert onces and all(re.fullmatch(r"[0-9a-f]{32}", once) for once in onces)
+    assert len(set(onces)) == len(onces) and not set(onces) & set(re.findall(r'name="once" value="([^"]*)"', again))
+    form = _set_state_form(first, leader.pk, battle)
+    data = {name: _hidden(form, name) for name in ("csrfmiddlewaretoken", "once", "field", "value")}
+    assert clients["player b"].post(url("fighter-set", battle, leader.pk), data).status_code == 302
+    assert clients["player b"].post(url("fighter-set", battle, leader.pk), data).status_code == 302  # a second tap
+    assert battle.actions.count() == 1
+    undo = f'action="{url("action-undo", battle)}"'
+    for name, client in clients.items():
+        page = client.get(target).content.decode()
+        assert "placeholder" not in page, name
+        assert _card(page, leader.pk).count('data-testid="state"') == badges[name] + 1, name  # for everyone
+        assert (undo in page) == (name != "watcher") and ("Set state" in page) == (name != "watcher"), name
+    assert clients["player a"].post(url("action-undo", battle), {"csrfmiddlewaretoken": "x" * 64}).status_code == 403
 
 
 @pytest.mark.django_db

@@ -7,6 +7,7 @@ import re
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
@@ -21,10 +22,10 @@ from rulebook.dice import ScriptedDice
 pytestmark = pytest.mark.django_db
 
 # The warm page: the session, the user, the campaign (with whether the viewer arbitrates it and the versions its
-# key is made of) and the viewer's gangs in it. An arbitrator reads the join requests waiting and the territory
-# pool's form its choices besides.
+# key is made of) and the viewer's gangs in it. An arbitrator reads the join requests waiting besides (the
+# territory pool's form is drawn into a cached fragment).
 WARM_PLAYER = 4
-WARM_ARBITRATOR = 6
+WARM_ARBITRATOR = 5
 
 
 def _page_url(campaign) -> str:
@@ -211,3 +212,72 @@ def test_a_viewer_is_never_served_anothers_controls(client, cache_backend, leagu
     assert "Finish the campaign" not in page and "Remove</button>" not in page and "Dust Falls" in page
     assign = reverse("campaigns:territory-assign", args=[league["campaign"].pk, league["held"].pk])
     assert assign not in page and "Old Ruins" in page  # the territories drawn for players, not the arbitrator's
+
+
+def _wants_to_play_url(league, name: str) -> str:
+    return reverse("campaigns:membership-wants-to-play", args=[league["campaign"].pk, league["gangs"][name].pk])
+
+
+def _form_token(page: str, action: str) -> str:
+    form = page.split(f'action="{action}"')[1].split("</form>")[0]
+    return re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form).group(1)
+
+
+def test_each_kind_of_viewer_gets_its_own_controls_and_a_working_token_after_a_change(cache_backend, league):
+    """The fragments with controls are cached per kind of viewer (campaigns.permissions.Access.viewer_key) with
+    each request's CSRF token put in: after a change every viewer sees it, with only their own controls, and the
+    token in a cached form is one the site accepts."""
+    viewers = {"arbitrator": league["arbitrator"], "alice": league["gangs"]["alice"].owner,
+               "bob": league["gangs"]["bob"].owner}  # fmt: skip
+    clients = {name: Client(enforce_csrf_checks=True) for name in viewers}
+    for name, user in viewers.items():
+        clients[name].force_login(user)
+        clients[name].get(_page_url(league["campaign"]))  # each kind's fragments cached
+    alice, bob = _wants_to_play_url(league, "alice"), _wants_to_play_url(league, "bob")
+    # A change by a POST through a form drawn from the cache: its token is the request's own.
+    page = clients["alice"].get(_page_url(league["campaign"])).content.decode()
+    assert clients["alice"].post(alice, {"csrfmiddlewaretoken": _form_token(page, alice)}).status_code == 302
+    assert not CampaignGang.objects.get(gang=league["gangs"]["alice"]).wants_to_play
+    pages = {name: client.get(_page_url(league["campaign"])).content.decode() for name, client in clients.items()}
+    for name, page in pages.items():
+        assert "csrftokenplaceholder" not in page
+        rows = page.split("<tbody>")[1].split("</tbody>")[0]
+        alices_row = rows.split("Alice&#x27;s gang")[1].split("</tr>")[0]
+        assert "Sits out" in alices_row, name  # the change, for everyone
+        assert (f'action="{alice}"' in page) == (name in ("arbitrator", "alice")), name
+        assert (f'action="{bob}"' in page) == (name in ("arbitrator", "bob")), name
+        assert ("Remove</button>" in page) == (name == "arbitrator"), name
+        assert ("Finish the campaign" in page) == (name == "arbitrator"), name
+    for name in ("arbitrator", "bob"):  # the token of a form another kind's request had cached is accepted
+        token = _form_token(pages[name], bob)
+        assert clients[name].post(bob, {"csrfmiddlewaretoken": token}).status_code == 302, name
+    assert clients["bob"].post(bob, {"csrfmiddlewaretoken": "x" * 64}).status_code == 403
+
+
+def test_a_stranger_is_not_served_the_cached_page(client, cache_backend, league, make_user):
+    client.force_login(league["arbitrator"])
+    client.get(_page_url(league["campaign"]))
+    client.force_login(make_user("stranger"))
+    assert client.get(_page_url(league["campaign"])).status_code == 404
+
+
+def _rules_in_force(text: str) -> str:
+    return text.split("House rules that apply")[1].split("A change applies")[0]
+
+
+def test_house_rules_scheduled_for_later_show_once_in_force_without_a_write(client, cache_backend, league, monkeypatch):
+    """The settings' fragment is kept for the house rules in force, decided on each request."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from campaigns.models import HouseRules
+
+    change = house_rules.house_rules_change(campaign=league["campaign"], actor=league["arbitrator"], winner_credits=150)
+    HouseRules.objects.filter(pk=change.pk).update(in_force_from=change.in_force_from + timedelta(days=1))
+    client.force_login(league["arbitrator"])
+    before = _rules_in_force(_text(client, league["campaign"]))
+    assert "150" not in before
+    now = timezone.now
+    monkeypatch.setattr(timezone, "now", lambda: now() + timedelta(days=2))
+    assert "150" in _rules_in_force(_text(client, league["campaign"]))

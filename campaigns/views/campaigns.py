@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
 from django.views.decorators.http import require_GET, require_POST
 
 from campaigns import cache as campaign_cache
@@ -72,17 +73,16 @@ def campaign_detail(request, pk: int):
     decided on each request."""
     access = campaign_access(request.user, pk, campaign_cache.page_queryset())
     campaign = access.campaign
-    page = selectors.cached_campaign_page(campaign)
+    page = selectors.CachedCampaignPage(campaign)
     log_form = LogFilterForm(request.GET or None, gangs=page["gangs"])
     log_filter = log_form.cleaned_data if log_form.is_valid() else {}
     gang_id, kind = log_filter.get("gang"), log_filter.get("kind") or ""
     entries = selectors.campaign_log_entries(campaign, gang_id=gang_id, kind=kind)
     log_key = campaign_cache.page_key(campaign, "log", gang_id or "", kind)
     log_page = page_of(entries, request, LOG_PAGE_SIZE, param="log_page", cached_as=log_key)
-    log = list(log_page)
     shared = {
         "campaign": campaign,
-        "log": log,
+        "log": log_page,  # its rows read only if the log's fragment is not in the cache
         "log_form": log_form,
         "log_page": log_page,
         "log_key": log_key,
@@ -91,13 +91,15 @@ def campaign_detail(request, pk: int):
     }
     if request.htmx and request.htmx.target == "campaign-log":
         return render(request, "campaigns/campaign_detail.html#log", shared)
-    context = {**page, **shared, "access": access,
-               "is_arbitrator": access.is_arbitrator,
+    # The forms are drawn only into fragments with controls (cached per kind of viewer): made only when one is.
+    context = {**shared, "page": page, "cycle": page["cycle"], "arbitrators": page["arbitrators"], "access": access,
+               "is_arbitrator": access.is_arbitrator, "viewer_key": access.viewer_key,
                "invite_url": request.build_absolute_uri(reverse("campaigns:campaign-join", args=[campaign.invite_token])),
-               "my_gang_ids": access.gang_ids, "pairing_form": PairingForm(),
-               "cycle_form": CycleAdvanceForm(campaign=campaign, unreported=page["unreported"],
-                                              unapplied=len(page["unapplied"])),
-               "arbitrator_form": ArbitratorForm(), "territory_form": TerritoryAddForm(edition=campaign.edition),
+               "my_gang_ids": access.gang_ids, "pairing_form": SimpleLazyObject(PairingForm),
+               "cycle_form": SimpleLazyObject(lambda: CycleAdvanceForm(campaign=campaign, unreported=page["unreported"],
+                                                                       unapplied=len(page["unapplied"]))),
+               "arbitrator_form": SimpleLazyObject(ArbitratorForm),
+               "territory_form": SimpleLazyObject(lambda: TerritoryAddForm(edition=campaign.edition)),
                "join_requests": services.waiting_joins(campaign) if access.is_arbitrator else [],
                **house_rules.settings_panel(campaign, page["house_rules_history"])}  # fmt: skip
     return render(request, "campaigns/campaign_detail.html", context)

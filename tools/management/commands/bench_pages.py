@@ -1,7 +1,7 @@
 """``manage.py bench_pages``: page figures for ``make bench`` (run by ``python -m tools.bench`` on its own database).
 
-For each page and size: the queries it makes, the median and 90th percentile of its time, and for the roster and
-print pages the ratio to the *login floor*: the same HTML returned by a view that only checks the login, run
+For each page and size: the queries it makes, the median and 90th percentile of its time, and for each page
+the ratio to the *login floor*: the same HTML returned by a view that only checks the login, run
 interleaved with the page in the same process, so the ratio is what the page costs beyond Django's own floor.
 It builds what it measures through the services (the same rows a club's data would have) and asserts nothing.
 """
@@ -35,8 +35,9 @@ from rulebook.dice import SeededDice
 
 ROSTER_SIZES = (3, 10, 30, 100)
 CAMPAIGN_SIZES = (4, 16, 32)
-BATTLE_SIDES = (2, 22)
+BATTLE_SIDES = (2, 10, 22)
 RUNS = 15
+PAGES = ("rosters", "campaigns", "battles")
 FLOOR_HTML: dict[str, bytes] = {}
 
 
@@ -54,18 +55,22 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--handoff", help="Write the load test's roster URL and session here (JSON).")
         parser.add_argument("--runs", type=int, default=RUNS)
+        parser.add_argument("--only", nargs="+", choices=PAGES, default=PAGES,
+                            help="Measure only these pages (a change to one page measured before and after).")  # fmt: skip
 
-    def handle(self, *args, handoff=None, runs=RUNS, **options):
+    def handle(self, *args, handoff=None, runs=RUNS, only=PAGES, **options):
         self.runs = runs
         self.user = get_user_model().objects.create_user("bench", password="bench-only")
         self.client = Client()
         self.client.force_login(self.user)
         self.serial = cycle(range(10_000))
         with override_settings(ROOT_URLCONF=__name__):
-            rosters = self._rosters()
-            self._campaigns()
-            self._battles()
-        if handoff:
+            rosters = self._rosters() if "rosters" in only else {}
+            if "campaigns" in only:
+                self._campaigns()
+            if "battles" in only:
+                self._battles()
+        if handoff and rosters:
             gang = rosters[10]
             with open(handoff, "w") as out:
                 json.dump({"roster": reverse("gangs:gang-detail", args=[gang.pk]), "session": self._session(),
@@ -178,11 +183,15 @@ class Command(BaseCommand):
                 campaigns.campaign_join(campaign=campaign, gang=gang, user=player, dice=SeededDice(seat))
             campaign = campaigns.campaign_start(campaign=campaign)
             campaigns.cycle_pair(campaign=campaign, dice=SeededDice(size))
-            self.measure(f"campaign, {size} gangs, cycle 1", reverse("campaigns:campaign-detail", args=[campaign.pk]))
+            url = reverse("campaigns:campaign-detail", args=[campaign.pk])
+            self.measure(f"campaign, {size} gangs, cycle 1", url, with_floor=True)
             if size == 16:
                 self._play_cycles(campaign, cycles=4)
-                self.measure(f"campaign, {size} gangs, after 4 cycles",
-                             reverse("campaigns:campaign-detail", args=[campaign.pk]))  # fmt: skip
+                self.measure(f"campaign, {size} gangs, after 4 cycles", url, with_floor=True)
+                player = campaign.memberships.select_related("gang__owner").first().gang.owner
+                self.client.force_login(player)
+                self.measure("  the same, for one of its players", url, with_floor=True)
+                self.client.force_login(self.user)
 
     def _play_cycles(self, campaign, cycles: int) -> None:
         """Every battle of each cycle reported and confirmed, then the next cycle (arranged pairings from the
@@ -208,6 +217,7 @@ class Command(BaseCommand):
         from battles.services import battle_start, fighter_adjust
 
         self.stdout.write("Battle page (n18):")
+        watcher = get_user_model().objects.create_user("bench-watcher")
         for side in BATTLE_SIDES:
             a, b = self._gang(side), self._gang(side)
             battle = battle_start(gang_a=a, gang_b=b, started_by=self.user,
@@ -217,4 +227,8 @@ class Command(BaseCommand):
             for n in range(40):
                 fighter_adjust(battle=battle, fighter=fighters[n % len(fighters)], field="prone", value=n % 2 == 0,
                                actor=self.user)  # fmt: skip
-            self.measure(f"battle, {side} a side, 40 actions", reverse("battles:battle-detail", args=[battle.pk]))
+            url = reverse("battles:battle-detail", args=[battle.pk])
+            self.measure(f"battle, {side} a side, 40 actions", url, with_floor=True)
+            self.client.force_login(watcher)
+            self.measure("  the same, for a watcher", url, with_floor=True)
+            self.client.force_login(self.user)
