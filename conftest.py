@@ -78,8 +78,9 @@ def cache_backend(request, settings):
             if os.environ.get("CI") == "true":
                 pytest.fail(f"No Redis answers at {url}: .ci/run starts one.")
             pytest.skip(f"no Redis server answers at {url}")
-        settings.CACHES = {"default": {"BACKEND": "core.caching.GuardedRedisCache",
-                                       "LOCATION": url, "KEY_PREFIX": "ul-test"}}  # fmt: skip
+        settings.CACHES = {
+            "default": {"BACKEND": "core.caching.GuardedRedisCache", "LOCATION": url, "KEY_PREFIX": "ul-test"}
+        }
     from django.core.cache import cache
 
     cache.clear()
@@ -393,17 +394,29 @@ def make_confirmed_battle(make_campaign, make_fighter):
         scenario = scenario or ("the-trap" if edition == "n18" else "gang-fight")
         rewards = [r.as_json() for r in SCENARIOS[scenario].rewards] if edition == "n18" else []
         battle = Battle.objects.create(
-            campaign=campaign, origin=BattleOrigin.ARRANGED, attacker=attacker, defender=defender,
-            scenario=scenario, scenario_name=scenario.replace("-", " ").title(), status=BattleStatus.CONFIRMED,
-            winner={"attacker": attacker, "defender": defender}.get(winner), is_draw=winner is None,
-            scenario_facts=facts or {}, rewards=rewards, **fields,
-        )  # fmt: skip
+            campaign=campaign,
+            origin=BattleOrigin.ARRANGED,
+            attacker=attacker,
+            defender=defender,
+            scenario=scenario,
+            scenario_name=scenario.replace("-", " ").title(),
+            status=BattleStatus.CONFIRMED,
+            winner={"attacker": attacker, "defender": defender}.get(winner),
+            is_draw=winner is None,
+            scenario_facts=facts or {},
+            rewards=rewards,
+            **fields,
+        )
         for side, index, outcome, caused_by, awards in results:
             enemy = Side.DEFENDER if side == Side.ATTACKER else Side.ATTACKER
             BattleFighterResult.objects.create(
-                battle=battle, fighter=roster[side][index], side=side, outcome=outcome,
-                caused_by=roster[enemy][caused_by] if caused_by is not None else None, awards=awards or {},
-            )  # fmt: skip
+                battle=battle,
+                fighter=roster[side][index],
+                side=side,
+                outcome=outcome,
+                caused_by=roster[enemy][caused_by] if caused_by is not None else None,
+                awards=awards or {},
+            )
         return battle
 
     return make

@@ -59,8 +59,9 @@ def build_demo_battle(*, user, stdout) -> None:
     planned = []
     if shooter:
         gun = _weapon(shooter, "shoots", battle.edition)
-        planned.append(("shoot", {"fighter": shooter, "target": theirs[0], "weapon": gun, "distance": 9,
-                                  "cover": "partial"}))  # fmt: skip
+        planned.append(
+            ("shoot", {"fighter": shooter, "target": theirs[0], "weapon": gun, "distance": 9, "cover": "partial"})
+        )
     brawler = ours[-1]
     fight = {"fighter": brawler, "target": theirs[-1]}
     if battle.edition == Edition.N18 and _weapon(brawler, "fights", battle.edition):

@@ -87,9 +87,22 @@ def _chances(odds: dict) -> list[tuple]:
 # Outcomes in the order the game reaches them (a miss before a wound, a Flesh Wound before Out of Action); the
 # rulebook's answers list them alphabetically.
 GAME_ORDER = (
-    "miss", "no_hit", "no_wound", "saved", "unharmed", "no_effect", "stays_put", "clears", "no_fall", "pinned", "wound_lost",
-    "flesh_wound", "down", "seriously_injured", "out_of_action",
-)  # fmt: skip
+    "miss",
+    "no_hit",
+    "no_wound",
+    "saved",
+    "unharmed",
+    "no_effect",
+    "stays_put",
+    "clears",
+    "no_fall",
+    "pinned",
+    "wound_lost",
+    "flesh_wound",
+    "down",
+    "seriously_injured",
+    "out_of_action",
+)
 
 
 def in_game_order(keys) -> list:
@@ -100,8 +113,11 @@ def in_game_order(keys) -> list:
 def _distribution(odds: dict, name: str) -> list[tuple]:
     exact = odds.get(f"{name}_exact") or {}
     values = odds.get(name) or {}
-    return [(words(k), round(100 * values[k], 1), exact.get(k, "")) for k in in_game_order(values)
-            if isinstance(values[k], (int, float))]  # fmt: skip
+    return [
+        (words(k), round(100 * values[k], 1), exact.get(k, ""))
+        for k in in_game_order(values)
+        if isinstance(values[k], (int, float))
+    ]
 
 
 def _notes(odds: dict) -> list[str]:
@@ -124,8 +140,13 @@ def badges(fighter: BattleFighter, edition: str) -> list[str]:
     if edition == "n18" and not fighter.out_of_action:
         out.append("Prone" if fighter.prone else "Standing")
         out.append("Ready" if fighter.ready else "Activated")
-    for name, label in (("broken", "Broken"), ("hidden", "Hidden"), ("overwatch", "Overwatch"), ("engaged", "Engaged"),
-                        ("ablaze", "Ablaze")):  # fmt: skip
+    for name, label in (
+        ("broken", "Broken"),
+        ("hidden", "Hidden"),
+        ("overwatch", "Overwatch"),
+        ("engaged", "Engaged"),
+        ("ablaze", "Ablaze"),
+    ):
         if getattr(fighter, name) and not fighter.out_of_action:
             out.append(label)
     return out
@@ -203,18 +224,24 @@ def next_to_act(fighters: list[BattleFighter], edition: str, side: str | None, a
     """The fighter who may act next: the one whose activation has begun, else the first of the gang whose
     activation (2018+) or turn (classic) it is who may still act; None when nobody may."""
     able = [
-        f for f in fighters
-        if f.side == side and not f.out_of_action and not activated(f, edition)
-        and f.condition != Condition.DOWN
-    ]  # fmt: skip
+        f
+        for f in fighters
+        if f.side == side and not f.out_of_action and not activated(f, edition) and f.condition != Condition.DOWN
+    ]
     able.sort(key=lambda f: play_order(f, edition, acting_pk))
     return able[0].pk if able else None
 
 
 def fighter_rows(
-    fighters: list[BattleFighter], adjustable: tuple, edition: str, battle_pk: int | None = None,
-    enemy_down: bool = False, acting_pk: int | None = None, next_pk: int | None = None, group_leaders: set = frozenset(),
-) -> list[dict]:  # fmt: skip
+    fighters: list[BattleFighter],
+    adjustable: tuple,
+    edition: str,
+    battle_pk: int | None = None,
+    enemy_down: bool = False,
+    acting_pk: int | None = None,
+    next_pk: int | None = None,
+    group_leaders: set = frozenset(),
+) -> list[dict]:
     """One card per fighter, in play order; ``battle_pk`` given (a player's page), each card has the fighter's
     own actions (``enemy_down``: an enemy lies Seriously Injured, so a Coup de Grace may be made; ``group_leaders``: the
     fighters who may begin a Group Activation now)."""

@@ -231,13 +231,18 @@ class ShootForm(ActionForm):
     shooter = forms.ChoiceField(label="Shooter and weapon")
     target = forms.ChoiceField(label="Target")
     band = forms.ChoiceField(
-        choices=list(RANGE_BANDS.items()), required=False, label="Range",
+        choices=list(RANGE_BANDS.items()),
+        required=False,
+        label="Range",
         widget=forms.RadioSelect(attrs={"class": "choice-buttons"}),
-    )  # fmt: skip
+    )
     distance = forms.IntegerField(
-        min_value=0, max_value=200, required=False, label='Or the distance (")',
+        min_value=0,
+        max_value=200,
+        required=False,
+        label='Or the distance (")',
         help_text="Only when a rule needs the inches (a scattering Blast marker).",
-    )  # fmt: skip
+    )
     cover = forms.ChoiceField(widget=forms.RadioSelect(attrs={"class": "choice-buttons"}), initial="none")
 
     def __init__(self, *args, **kwargs):
@@ -274,10 +279,13 @@ class ShootForm(ActionForm):
                 choices=list(classic.SHOOT_MODIFIERS.items()), required=False, widget=forms.CheckboxSelectMultiple
             )
             self.fields["in_combat_with"] = forms.IntegerField(
-                min_value=0, max_value=5, required=False, initial=0,
+                min_value=0,
+                max_value=5,
+                required=False,
+                initial=0,
                 label="Fighters the target is in hand-to-hand with",
                 help_text="A shot into a fight may hit any of them.",
-            )  # fmt: skip
+            )
             self.fields["friend_in_path"] = forms.BooleanField(
                 required=False, label='A friend within ½" of the line of fire (stray shots)'
             )
@@ -287,9 +295,22 @@ class ShootForm(ActionForm):
             )
             self.fields["front_arc"] = front_arc_field(initial=False)
         self.order_fields(
-            ["fighter", "shooter", "target", "band", "distance", "cover", "modifiers", "in_combat_with", "friend_in_path",
-             "modifier", "front_arc", "split_to", "dice"]
-        )  # fmt: skip
+            [
+                "fighter",
+                "shooter",
+                "target",
+                "band",
+                "distance",
+                "cover",
+                "modifiers",
+                "in_combat_with",
+                "friend_in_path",
+                "modifier",
+                "front_arc",
+                "split_to",
+                "dice",
+            ]
+        )
 
     def clean(self):
         data = super().clean()
@@ -358,18 +379,25 @@ class FightForm(ActionForm):
             self.fields["attacker"].label = "Attacker and weapon"
             _weapon_field(self, "attacker", in_play, "fights", unarmed=True)
             self.fields["modifier"] = forms.IntegerField(
-                min_value=-6, max_value=6, required=False, label="Hit modifier", initial=0,
+                min_value=-6,
+                max_value=6,
+                required=False,
+                label="Hit modifier",
+                initial=0,
                 help_text="Multiple combats: +1 for each friend assisting, -1 for each enemy interfering.",
-            )  # fmt: skip
+            )
             self.fields["reaction"] = forms.BooleanField(
                 required=False, initial=True, label="Opponent strikes back (Reaction attacks, if still Standing)"
             )
             self.fields["front_arc"] = front_arc_field(initial=True)
             self.fields["charging"].label = "Charging (+1 Attack dice)"
             self.fields["charge_distance"] = forms.IntegerField(
-                min_value=0, max_value=100, required=False, label='Charging from (")',
+                min_value=0,
+                max_value=100,
+                required=False,
+                label='Charging from (")',
                 help_text='Optional: the distance to the enemy, for the chance Movement + D3" reaches.',
-            )  # fmt: skip
+            )
             if acting is not None:
                 charging = bool(self.data.get("charging") or self.initial.get("charging"))
                 self.focus_on(acting, "attacker", "fights", unarmed=True, likely=_charged if charging else _fought)
@@ -377,10 +405,12 @@ class FightForm(ActionForm):
                 seconds = [(v, label) for v, label in self.fields["attacker"].choices if not v.endswith("::")]
                 if len(seconds) > 1:
                     self.fields["second_weapon"] = forms.ChoiceField(
-                        choices=[("", "No second weapon"), *seconds], required=False, label="Second weapon",
+                        choices=[("", "No second weapon"), *seconds],
+                        required=False,
+                        label="Second weapon",
                         widget=forms.RadioSelect(attrs={"class": "choice-buttons"}),
                         help_text="Two Melee or Sidearm weapons: +1 Attack dice, split between them.",
-                    )  # fmt: skip
+                    )
         if self.battle.edition == "classic":
             # The fight takes each fighter's first two hand weapons the rulebook resolves; say which it leaves out.
             fighters = [acting] if acting else in_play
@@ -390,9 +420,19 @@ class FightForm(ActionForm):
             self.initial.setdefault("attacker", acting.pk)
             self.enemy_buttons(acting, _fought if acting.engaged else _charged)
         self.order_fields(
-            ["fighter", "attacker", "second_weapon", "target", "charging", "charge_distance", "higher_up", "obstacle",
-             "defender_higher_up", "dice"]
-        )  # fmt: skip
+            [
+                "fighter",
+                "attacker",
+                "second_weapon",
+                "target",
+                "charging",
+                "charge_distance",
+                "higher_up",
+                "obstacle",
+                "defender_higher_up",
+                "dice",
+            ]
+        )
 
     def clean(self):
         data = super().clean()
@@ -638,9 +678,12 @@ ACTION_FORMS = {"shoot": ShootForm, "fight": FightForm, "multi-fight": MultiFigh
 class ReinforceForm(BattleGameForm):
     side = forms.ChoiceField(label="Gang")
     count = forms.IntegerField(
-        min_value=1, max_value=10, required=False, label="How many",
+        min_value=1,
+        max_value=10,
+        required=False,
+        label="How many",
         help_text="Leave empty to roll the scenario's number here (Border Dispute: D3).",
-    )  # fmt: skip
+    )
 
     def __init__(self, *args, battle, **kwargs):
         super().__init__(*args, **kwargs)
@@ -696,12 +739,16 @@ class BattleEndForm(BattleGameForm):
             from campaigns.selectors import rescue_captives
 
             fled = set(battle.facts.get("fighters_fled", []))
-            self.out_of_action = [f for f in battle.fighters.all()
-                                  if f.condition == Condition.OUT_OF_ACTION and f.fighter_id and f.pk not in fled]  # fmt: skip
+            self.out_of_action = [
+                f
+                for f in battle.fighters.all()
+                if f.condition == Condition.OUT_OF_ACTION and f.fighter_id and f.pk not in fled
+            ]
             for f in self.out_of_action:
                 self.fields[f"captured-{f.pk}"] = forms.BooleanField(
-                    required=False, label=f"{f.name} ({battle.gang(f.side).name}) captured by {battle.gang(other_side(f.side)).name}"
-                )  # fmt: skip
+                    required=False,
+                    label=f"{f.name} ({battle.gang(f.side).name}) captured by {battle.gang(other_side(f.side)).name}",
+                )
             self.captives = rescue_captives(battle.campaign_battle)
             for captive in self.captives:
                 self.fields[f"freed-{captive.pk}"] = forms.BooleanField(

@@ -138,8 +138,14 @@ def _page_context(request, battle, *, follow: bool = False) -> dict:
 
     drawn = SimpleLazyObject(read)
     lazy = {name: SimpleLazyObject(partial(drawn.__getitem__, name)) for name in DRAWN}
-    return {**lazy, "can_act": can_act, "follow": follow, "battle": battle, "page_key": key,
-            "fragment_seconds": FRAGMENT_SECONDS}  # fmt: skip
+    return {
+        **lazy,
+        "can_act": can_act,
+        "follow": follow,
+        "battle": battle,
+        "page_key": key,
+        "fragment_seconds": FRAGMENT_SECONDS,
+    }
 
 
 # What the page's fragments are drawn from besides the battle (:func:`_drawn`).
@@ -175,7 +181,7 @@ def _drawn(battle, *, can_act: bool, follow: bool) -> dict:
                 acting_pk=activating,
                 next_pk=next_pk,
                 group_leaders=leaders,
-            ),  # fmt: skip
+            ),
         }
         for side in ("a", "b")
     ]
@@ -269,8 +275,11 @@ def _choice(kind: str, request) -> str | None:
 
 
 def _action_form(battle, kind: str, request, fighters, data=None):
-    initial = {k: v for k, v in request.GET.items()
-               if k in ("fighter", "side", "target", "step", "charging", "shooter", "also_under")}  # fmt: skip
+    initial = {
+        k: v
+        for k, v in request.GET.items()
+        if k in ("fighter", "side", "target", "step", "charging", "shooter", "also_under")
+    }
     acting = whole_number(initial.get("fighter"))
     if kind in ("shoot", "fight") and acting is not None and "target" not in initial and "also_under" not in initial:
         fighter = next((f for f in fighters if f.pk == acting), None)
@@ -318,9 +327,13 @@ def _act(request, battle, kind: str, form, fighters, context: dict, op: str):
     if op == "roll" and (request.POST.get("seen") == context["seen"] or not plan.rolls):
         try:
             action = services.action_resolve(
-                battle=battle, kind=kind, params=form.params(), actor=request.user, dice=dice or None,
+                battle=battle,
+                kind=kind,
+                params=form.params(),
+                actor=request.user,
+                dice=dice or None,
                 token=forms.posted_token(request.POST),
-            )  # fmt: skip
+            )
         except ValidationError as error:
             add_refusal(form, error)
             return None

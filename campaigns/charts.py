@@ -72,7 +72,15 @@ def standing_chart(snapshots, field: str) -> Chart:
         names[snap.gang_id] = snap.gang.name
     lines = []
     for n, (gang_id, dots) in enumerate(sorted(series.items(), key=lambda item: names[item[0]])):
-        lines.append(Line(names[gang_id], COLOURS[n % len(COLOURS)], DASHES[n // len(COLOURS) % len(DASHES)],
-                          " ".join(f"{px},{py}" for px, py, _, _ in dots), dots[-1][2], tuple(dots)))  # fmt: skip
+        lines.append(
+            Line(
+                names[gang_id],
+                COLOURS[n % len(COLOURS)],
+                DASHES[n // len(COLOURS) % len(DASHES)],
+                " ".join(f"{px},{py}" for px, py, _, _ in dots),
+                dots[-1][2],
+                tuple(dots),
+            )
+        )
     y_ticks = tuple((y(v), v) for v in _ticks(low, high))
     return Chart(title, WIDTH, HEIGHT, tuple(lines), y_ticks, LEFT, WIDTH - RIGHT, TOP, HEIGHT - BOTTOM)

@@ -27,11 +27,19 @@ NAME = "The Sump Wars"
 OWN_GANGS = ("Venom Sisters", "Forge Hammers")
 # Two more players for a fuller table: (user name, house slug, gang name, [(category, fighter name), ...])
 EXTRA_PLAYERS = [
-    ("demo-scav", "orlock", "Slag Dogs", [("leader", "Road Boss Harl"), ("ganger", "Wrench"), ("ganger", "Cog"),
-                                          ("juve", "Sprocket")]),
-    ("demo-cult", "cawdor", "Ash Penitents", [("leader", "Word-Keeper Ossa"), ("ganger", "Brother Sallow"),
-                                              ("ganger", "Sister Cinder")]),
-]  # fmt: skip
+    (
+        "demo-scav",
+        "orlock",
+        "Slag Dogs",
+        [("leader", "Road Boss Harl"), ("ganger", "Wrench"), ("ganger", "Cog"), ("juve", "Sprocket")],
+    ),
+    (
+        "demo-cult",
+        "cawdor",
+        "Ash Penitents",
+        [("leader", "Word-Keeper Ossa"), ("ganger", "Brother Sallow"), ("ganger", "Sister Cinder")],
+    ),
+]
 POOL = ("settlement", "old-ruins", "rogue-doc-shop", "workshop", "collapsed-dome", "wastes")
 
 
@@ -81,12 +89,23 @@ def _report(battle: Battle) -> Battle:
     attackers, defenders = crews[Side.ATTACKER], crews[Side.DEFENDER]
     results = [{"fighter": pk, "outcome": Outcome.OK} for pk in attackers + defenders[1:]]
     if defenders:
-        results.append({"fighter": defenders[0], "outcome": Outcome.OUT_OF_ACTION,
-                        "caused_by": attackers[0] if attackers else None})  # fmt: skip
+        results.append(
+            {
+                "fighter": defenders[0],
+                "outcome": Outcome.OUT_OF_ACTION,
+                "caused_by": attackers[0] if attackers else None,
+            }
+        )
     facts = {"caskets_opened": 3} if battle.scenario == "smash-and-grab" else {}
-    return services.battle_report_submit(battle=battle, actor=battle.attacker.owner, winner=battle.attacker,
-                                         defender_bottled=True, fighter_results=results, scenario_facts=facts,
-                                         notes="Demo: a short, sharp fight.")  # fmt: skip
+    return services.battle_report_submit(
+        battle=battle,
+        actor=battle.attacker.owner,
+        winner=battle.attacker,
+        defender_bottled=True,
+        fighter_results=results,
+        scenario_facts=facts,
+        notes="Demo: a short, sharp fight.",
+    )
 
 
 def build_demo_campaign(*, user, stdout) -> None:
@@ -101,10 +120,13 @@ def build_demo_campaign(*, user, stdout) -> None:
         stdout.write("Skipped the demo campaign: it needs four free 2018+ gangs (run load_content and the gangs step).")
         return
     campaign = services.campaign_create(
-        user=user, edition=Edition.N18, name=NAME, starting_credits=1000,
+        user=user,
+        edition=Edition.N18,
+        name=NAME,
+        starting_credits=1000,
         description="A club campaign in the sump-side domes: four gangs, one cycle fought, the second under way.",
         house_rules="Battles are played on Thursdays. Challenges must be answered within a week.",
-    )  # fmt: skip
+    )
     for gang in gangs:
         services.campaign_join(campaign=campaign, gang=gang, user=gang.owner)
     # The rival's player co-arbitrates: an arbitrator decides nothing for his own gang, so each hands out the
@@ -117,8 +139,10 @@ def build_demo_campaign(*, user, stdout) -> None:
     def impartial(gang):
         return next((a for a in arbitrators if a.pk != gang.owner_id), None)
 
-    pool = [services.territory_add(campaign=campaign, territory=t)
-            for t in Territory.objects.active().filter(edition=Edition.N18, slug__in=POOL)]  # fmt: skip
+    pool = [
+        services.territory_add(campaign=campaign, territory=t)
+        for t in Territory.objects.active().filter(edition=Edition.N18, slug__in=POOL)
+    ]
     for held, gang in zip(pool, gangs, strict=False):  # the pool may be larger or smaller
         if impartial(gang) is not None:
             services.territory_assign(held=held, holder=gang, actor=impartial(gang), reason="Demo: starting territory")
@@ -135,8 +159,9 @@ def build_demo_campaign(*, user, stdout) -> None:
     unclaimed = CampaignTerritory.objects.filter(campaign=campaign, holder__isnull=True).first()
     first = cycle.battles.order_by("pk").first()
     if unclaimed is not None and first.winner is not None and impartial(first.winner) is not None:
-        services.territory_assign(held=unclaimed, holder=first.winner, actor=impartial(first.winner),
-                                  reason=f"Won {first.scenario_name}")  # fmt: skip
+        services.territory_assign(
+            held=unclaimed, holder=first.winner, actor=impartial(first.winner), reason=f"Won {first.scenario_name}"
+        )
     stdout.write(f"Demo campaign {NAME}: {len(gangs)} gangs, Cycle 1 fought (the post-battle step begins Cycle 2).")
 
 
@@ -158,6 +183,7 @@ def begin_cycle_two(campaign: Campaign, dice, *, user, reason: str = "") -> None
     held = CampaignTerritory.objects.filter(campaign=campaign, is_home_settlement=False)
     stakes = held.filter(holder=target).first() or held.filter(holder__isnull=True).first()
     if stakes is not None:
-        challenge = services.challenge_issue(campaign=campaign, challenger=challenger, target=target, stakes=stakes,
-                                             actor=challenger.owner)  # fmt: skip
+        challenge = services.challenge_issue(
+            campaign=campaign, challenger=challenger, target=target, stakes=stakes, actor=challenger.owner
+        )
         services.battle_scenario_roll(battle=challenge, dice=dice)

@@ -96,9 +96,10 @@ class DiceForm(CampaignGameForm):
     """Dice rolled by the server, or entered from the table (``"3 5"``)."""
 
     dice = EnteredDiceField(
-        max_length=100, label="Dice rolled at the table",
+        max_length=100,
+        label="Dice rolled at the table",
         help_text="Leave empty for the server to roll; or enter each die in order, e.g. 3 5.",
-    )  # fmt: skip
+    )
 
 
 class ScenarioRollForm(DiceForm):
@@ -144,9 +145,11 @@ class ChallengeForm(CampaignGameForm):
     challenger = forms.ModelChoiceField(queryset=Gang.objects.none())
     target = forms.ModelChoiceField(queryset=Gang.objects.none(), label="Challenge")
     stakes = forms.ModelChoiceField(
-        queryset=CampaignTerritory.objects.none(), required=False, label="For territory",
+        queryset=CampaignTerritory.objects.none(),
+        required=False,
+        label="For territory",
         help_text="A territory the challenged gang holds, or an unclaimed one.",
-    )  # fmt: skip
+    )
     rescue = forms.BooleanField(required=False, label="Rescue Mission (they hold one of our fighters captive)")
 
     def __init__(self, *args, challengers, gangs, territories, **kwargs):
@@ -234,8 +237,9 @@ class ScenarioChoiceForm(CampaignGameForm):
 
 
 class CrewForm(DiceForm):
-    chosen = forms.MultipleChoiceField(choices=(), required=False, widget=forms.CheckboxSelectMultiple,
-                                       label="Fighters you choose")  # fmt: skip
+    chosen = forms.MultipleChoiceField(
+        choices=(), required=False, widget=forms.CheckboxSelectMultiple, label="Fighters you choose"
+    )
 
     def __init__(self, *args, fighters, **kwargs):
         super().__init__(*args, **kwargs)
@@ -293,8 +297,10 @@ class ReportForm(CampaignGameForm):
         super().__init__(*args, **kwargs)
         self.battle = battle
         self.fields["result"].choices = [
-            ("attacker", f"{battle.attacker.name} won"), ("defender", f"{battle.defender.name} won"), ("draw", "Draw")
-        ]  # fmt: skip
+            ("attacker", f"{battle.attacker.name} won"),
+            ("defender", f"{battle.defender.name} won"),
+            ("draw", "Draw"),
+        ]
         for side, label in (("attacker", battle.attacker.name), ("defender", battle.defender.name)):
             self.fields[f"{side}_bottled"].label = f"{label} bottled out"
             self.fields[f"{side}_fled"].label = f"{label} fled the battlefield"
@@ -330,25 +336,36 @@ class ReportForm(CampaignGameForm):
         if not self.is_n18:
             return
         rules = casket_rules(self.battle.scenario)
-        openers = [(str(f.pk), f"{f.name} ({gang.name})")
-                   for fighters, gang, role in ((attacker_fighters, self.battle.attacker, "attacker"),
-                                                (defender_fighters, self.battle.defender, "defender"))
-                   if role in rules.openers for f in fighters if f.status != "captured"]  # fmt: skip
+        openers = [
+            (str(f.pk), f"{f.name} ({gang.name})")
+            for fighters, gang, role in (
+                (attacker_fighters, self.battle.attacker, "attacker"),
+                (defender_fighters, self.battle.defender, "defender"),
+            )
+            if role in rules.openers
+            for f in fighters
+            if f.status != "captured"
+        ]
         if rules.left_to:
             # Smash & Grab: the caskets still unopened when the other gang fled are rolled for after the battle.
             gangs = {"attacker": self.battle.attacker.name, "defender": self.battle.defender.name}
-            openers.append((LEFT_BEHIND, f"Nobody: left behind, rolled for {gangs[rules.left_to]} after "
-                                         f"{gangs[other(rules.left_to)]} fled"))  # fmt: skip
+            openers.append(
+                (
+                    LEFT_BEHIND,
+                    f"Nobody: left behind, rolled for {gangs[rules.left_to]} after {gangs[other(rules.left_to)]} fled",
+                )
+            )
         contents = [("", "Not recorded")] + [
             (row.details["slug"], row.result) for row in CASKET_TABLES[rules.table].rows
         ]
         for n in range(1, rules.count + 1):
             fields = {
-                "fighter": forms.ChoiceField(choices=[("", "—")] + openers, required=False,
-                                             label=f"Casket {n} opened by"),
+                "fighter": forms.ChoiceField(
+                    choices=[("", "—")] + openers, required=False, label=f"Casket {n} opened by"
+                ),
                 "result": forms.ChoiceField(choices=contents, required=False, label="It held"),
                 "credits": forms.IntegerField(required=False, min_value=0, max_value=999, label="Credits"),
-            }  # fmt: skip
+            }
             for part, field in fields.items():
                 self.fields[f"casket-{n}-{part}"] = field
             self.casket_rows.append([self[f"casket-{n}-{part}"] for part in fields])
@@ -373,8 +390,13 @@ class ReportForm(CampaignGameForm):
     @property
     def fact_fields(self) -> list:
         """The counts the scenario asks (caskets opened, caches, Victory Points), in the page's order."""
-        names = ("caskets_opened", "caches_destroyed", "caches_recovered", "attacker_victory_points",
-                 "defender_victory_points")  # fmt: skip
+        names = (
+            "caskets_opened",
+            "caches_destroyed",
+            "caches_recovered",
+            "attacker_victory_points",
+            "defender_victory_points",
+        )
         return [self[name] for name in names if name in self.fields]
 
     @property
@@ -394,19 +416,23 @@ class ReportForm(CampaignGameForm):
             "outcome": forms.ChoiceField(choices=Outcome.choices, initial=Outcome.OK, required=False, label="Outcome"),
             "caused_by": forms.TypedChoiceField(
                 choices=[("", "—")] + [(str(e.pk), e.name) for e in enemies if e.status != "captured"],
-                required=False, coerce=int, empty_value=None, label="By",
+                required=False,
+                coerce=int,
+                empty_value=None,
+                label="By",
             ),
             "captured": forms.BooleanField(required=False, label="Captured"),
-        }  # fmt: skip
+        }
         if self.is_n18:
             fields["killed"] = forms.BooleanField(required=False, label="Killed during the battle")
             fields["rallies"] = forms.IntegerField(required=False, min_value=0, max_value=20, label="Rallies")
             for award, label, wanted in DEEDS:
                 if self.battle.scenario == wanted[0] and side in wanted[1]:
                     fields[award] = (
-                        forms.BooleanField(required=False, label=label) if award == "relic_defiled"
+                        forms.BooleanField(required=False, label=label)
+                        if award == "relic_defiled"
                         else forms.IntegerField(required=False, min_value=0, max_value=4, label=label)
-                    )  # fmt: skip
+                    )
         for part, field in fields.items():
             self.fields[f"{prefix}-{part}"] = field
         return [self[f"{prefix}-{part}"] for part in fields]
@@ -427,16 +453,27 @@ class ReportForm(CampaignGameForm):
                     self.add_error(None, f"{fighter.name} did not take part, so did nothing in the battle.")
                 continue
             if fighter.status not in AVAILABLE_FOR_BATTLE and fighter.pk not in reported:
-                self.add_error(None, f"{fighter.name} is {fighter.get_status_display()}: such a fighter misses the "
-                                     "gang's battles until back on the roster, so cannot have taken part.")  # fmt: skip
+                self.add_error(
+                    None,
+                    f"{fighter.name} is {fighter.get_status_display()}: such a fighter misses the "
+                    "gang's battles until back on the roster, so cannot have taken part.",
+                )
                 continue
             outcome = row["outcome"] or Outcome.OK
             if row["killed"] and outcome != Outcome.OUT_OF_ACTION:
                 self.add_error(None, f"{fighter.name}: a fighter killed during the battle is Out of Action.")
             for award in deeds:
                 deeds[award][side] += awards.get(award, 0)
-            results.append({"fighter": fighter.pk, "outcome": outcome, "caused_by": row["caused_by"],
-                            "captured": bool(row["captured"]), "killed": bool(row["killed"]), "awards": awards})  # fmt: skip
+            results.append(
+                {
+                    "fighter": fighter.pk,
+                    "outcome": outcome,
+                    "caused_by": row["caused_by"],
+                    "captured": bool(row["captured"]),
+                    "killed": bool(row["killed"]),
+                    "awards": awards,
+                }
+            )
         self._check_deeds(data, deeds)
         side_of = {f.pk: side for f, side, _ in self.rows}
         data["caskets"] = self._caskets(data, side_of)
@@ -457,25 +494,35 @@ class ReportForm(CampaignGameForm):
 
         def facts(side: str) -> SideFacts:
             mine = [r for r in results if side_of[r["fighter"]] == side]
-            taken = tuple(categories[r["fighter"]] for r in results
-                          if r["outcome"] == Outcome.OUT_OF_ACTION and r["caused_by"] and side_of[r["fighter"]] != side)  # fmt: skip
+            taken = tuple(
+                categories[r["fighter"]]
+                for r in results
+                if r["outcome"] == Outcome.OUT_OF_ACTION and r["caused_by"] and side_of[r["fighter"]] != side
+            )
             caches = data["caches_destroyed"] if side == "attacker" else data["caches_recovered"]
             if self.battle.scenario == "search-and-destroy":
                 caches = caches or 0  # the form asks who destroyed and recovered each: none named is none
             return SideFacts(
                 standing=sum(r["outcome"] == Outcome.OK for r in mine) if entered == {"attacker", "defender"} else None,
-                fled=data[f"{side}_fled"] and data[f"{side}_bottled"], relic_defiled=data[f"{side}_relic_defiled"],
-                victory_points=data[f"{side}_victory_points"], taken_out=taken if results else None, caches=caches,
-            )  # fmt: skip
+                fled=data[f"{side}_fled"] and data[f"{side}_bottled"],
+                relic_defiled=data[f"{side}_relic_defiled"],
+                victory_points=data[f"{side}_victory_points"],
+                taken_out=taken if results else None,
+                caches=caches,
+            )
 
         if self.battle.scenario == "the-trap":
             self._check_victory_points(data, facts("attacker"), facts("defender"))
             if self.errors:  # a refused count leaves the form's data
                 return
         proposal = proposed_result(
-            self.battle.scenario, facts("attacker"), facts("defender"), caskets_opened=data["caskets_opened"],
-            captives=len(self.captives), captives_freed=len(data["captives_freed"]) if self.captives else None,
-        )  # fmt: skip
+            self.battle.scenario,
+            facts("attacker"),
+            facts("defender"),
+            caskets_opened=data["caskets_opened"],
+            captives=len(self.captives),
+            captives_freed=len(data["captives_freed"]) if self.captives else None,
+        )
         chosen = None if data["result"] == "draw" else data["result"]
         if proposal is not None and proposal.winner != chosen:
             names = {"attacker": self.battle.attacker.name, "defender": self.battle.defender.name}
@@ -492,8 +539,11 @@ class ReportForm(CampaignGameForm):
             if typed is None or owed is None or owed[0] <= typed <= owed[1]:
                 continue
             given = str(owed[0]) if owed[0] == owed[1] else f"{owed[0]} to {owed[1]}"
-            self.add_error(f"{side}_victory_points", f"{names[side]}'s Victory Points: the record gives {given}, not "
-                           f"{typed} (The Trap: {TRAP_POINTS_RULE}).")  # fmt: skip
+            self.add_error(
+                f"{side}_victory_points",
+                f"{names[side]}'s Victory Points: the record gives {given}, not "
+                f"{typed} (The Trap: {TRAP_POINTS_RULE}).",
+            )
 
     def _check_deeds(self, data: dict, deeds: dict) -> None:
         """The scenario's facts follow from the fighters' deeds: a relic defiled by one named fighter of the
@@ -578,10 +628,18 @@ class HouseRulesForm(CampaignModelForm):
     class Meta:
         model = HouseRules
         fields = [
-            "starting_credits", "starting_reputation", "winner_credits", "loser_credits", "credits_per_out_of_action",
-            "income_variant", "income_amount", "rating_cap", "rating_gap", "banned_items",
+            "starting_credits",
+            "starting_reputation",
+            "winner_credits",
+            "loser_credits",
+            "credits_per_out_of_action",
+            "income_variant",
+            "income_amount",
+            "rating_cap",
+            "rating_gap",
+            "banned_items",
             "additions_before_first_battle",
-        ]  # fmt: skip
+        ]
         labels = {"additions_before_first_battle": "Hangers-on and Brutes may be hired before the first battle"}
 
     def __init__(self, *args, edition: str, **kwargs):

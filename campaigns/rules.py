@@ -138,8 +138,12 @@ def crew_size(crew: n18_scenarios.Crew, dice: DiceSource) -> tuple[int, int]:
 
 def snapshot(fighter: Fighter) -> FighterSnapshot:
     """A roster fighter as the rulebook sees it for crew selection (status and id are what matter)."""
-    return FighterSnapshot(characteristics=dict(fighter.base_stats), xp=fighter.experience,
-                           status=STATUS[fighter.status], id=str(fighter.pk))  # fmt: skip
+    return FighterSnapshot(
+        characteristics=dict(fighter.base_stats),
+        xp=fighter.experience,
+        status=STATUS[fighter.status],
+        id=str(fighter.pk),
+    )
 
 
 def available(fighters: Sequence[Fighter]) -> set[int]:

@@ -57,8 +57,12 @@ def with_rating(gangs: QuerySet[Gang]) -> QuerySet[Gang]:
 def gang_rating(gang: Gang) -> int:
     """The rating of a gang annotated by :func:`with_rating`: ``rulebook.gang_rules`` values each
     fighter linearly, so the gang's totals rate as one."""
-    totals = RatedFighter(cost=gang.rating_cost, equipment=gang.rating_equipment, experience=gang.rating_experience,
-                          advancements=gang.rating_advances)  # fmt: skip
+    totals = RatedFighter(
+        cost=gang.rating_cost,
+        equipment=gang.rating_equipment,
+        experience=gang.rating_experience,
+        advancements=gang.rating_advances,
+    )
     return rulebook_gang_rating(gang.edition, [totals])
 
 
@@ -293,8 +297,14 @@ def battle_detail(battle: Battle) -> Battle:
     roster = Fighter.objects.select_related("fighter_type").exclude(status=FighterStatus.DEAD)
     return (
         Battle.objects.select_related(
-            "campaign", "cycle", "attacker__owner", "defender__owner", "winner", "stakes__territory",
-            "reported_by", "confirmed_by",
+            "campaign",
+            "cycle",
+            "attacker__owner",
+            "defender__owner",
+            "winner",
+            "stakes__territory",
+            "reported_by",
+            "confirmed_by",
         )
         .prefetch_related(
             Prefetch("fighter_results", queryset=results),
@@ -302,7 +312,7 @@ def battle_detail(battle: Battle) -> Battle:
             Prefetch("defender__fighters", queryset=roster),
         )
         .get(pk=battle.pk)
-    )  # fmt: skip
+    )
 
 
 def confirmed_battles(gang: Gang) -> QuerySet[Battle]:
@@ -332,8 +342,9 @@ def territories_held(battle: Battle, gang: Gang) -> list[CampaignTerritory]:
 
 def holdings(battle: Battle) -> dict[str, list[int]]:
     """Each of the battle's gangs' campaign territories now, as ``Battle.held_at_confirmation`` records them."""
-    rows = CampaignTerritory.objects.filter(campaign=battle.campaign_id, holder__in=(battle.attacker_id,
-                                                                                     battle.defender_id))  # fmt: skip
+    rows = CampaignTerritory.objects.filter(
+        campaign=battle.campaign_id, holder__in=(battle.attacker_id, battle.defender_id)
+    )
     out: dict[str, list[int]] = {str(battle.attacker_id): [], str(battle.defender_id): []}
     for pk, holder in rows.order_by("pk").values_list("pk", "holder_id"):
         out[str(holder)].append(pk)
@@ -470,8 +481,11 @@ def report_initial(battle: Battle) -> dict:
     for pk in facts.get("captives_freed", []):
         initial[f"captive-{pk}-freed"] = True
     for n, casket in enumerate(facts.get("caskets") or [], 1):
-        initial |= {f"casket-{n}-fighter": int(casket["fighter"]) if casket.get("fighter") else None,
-                    f"casket-{n}-result": casket.get("result", ""), f"casket-{n}-credits": casket.get("credits")}  # fmt: skip
+        initial |= {
+            f"casket-{n}-fighter": int(casket["fighter"]) if casket.get("fighter") else None,
+            f"casket-{n}-result": casket.get("result", ""),
+            f"casket-{n}-credits": casket.get("credits"),
+        }
     return initial
 
 

@@ -30,8 +30,9 @@ def client_ip(request) -> str | None:
     behind proxies, the address the outermost of them saw (the right-most entries are the proxies' own)."""
     count, trusted = settings.PROXY_COUNT, settings.TRUSTED_PROXIES
     if count:
-        address, _ = get_client_ip(request, proxy_order="right-most", proxy_count=count,
-                                   request_header_order=["HTTP_X_FORWARDED_FOR"])  # fmt: skip
+        address, _ = get_client_ip(
+            request, proxy_order="right-most", proxy_count=count, request_header_order=["HTTP_X_FORWARDED_FOR"]
+        )
         if address:
             return address
     elif trusted:

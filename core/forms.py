@@ -14,8 +14,10 @@ class GameWords:
     changed = "the roster or the Stash"
 
     def full_clean(self):
-        stale = (f"That choice is not on offer now ({self.changed} changed since this page was drawn): "
-                 "choose again from the list.")  # fmt: skip
+        stale = (
+            f"That choice is not on offer now ({self.changed} changed since this page was drawn): "
+            "choose again from the list."
+        )
         for field in self.fields.values():
             if isinstance(field, forms.ChoiceField):
                 field.error_messages["invalid_choice"] = field.error_messages["invalid_pk_value"] = stale

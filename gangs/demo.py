@@ -19,34 +19,58 @@ RIVAL_USERNAME = "demo-rival"
 
 # (owner key, edition, house slug, gang name, [(category, name, wanted equipment slugs), ...])
 GANGS = [
-    ("demo", Edition.CLASSIC, "orlock", "The Rust Rats", [
-        ("leader", "Kal Varro", ["bolt-pistol", "chainsword", "mesh-armour"]),
-        ("heavy", "Big Tarn", ["heavy-stubber", "flak-armour"]),
-        ("ganger", "Vex", ["lasgun", "knife"]),
-        ("ganger", "Rusk", ["autogun", "frag-grenades"]),
-        ("ganger", "Mord", ["shotgun", "sword"]),
-        ("juve", "Little Pip", ["stub-gun", "club"]),
-    ]),
-    ("demo", Edition.N18, "escher", "Venom Sisters", [
-        ("leader", "Queen Lysandra", ["needle-pistol", "power-sword", "mesh-armour"]),
-        ("champion", "Matriarch Irae", ["plasma-pistol", "stiletto-knife"]),
-        ("ganger", "Sister Nyx", ["lasgun", "flak-armour"]),
-        ("ganger", "Sister Vale", ["autogun"]),
-        ("juve", "Little Kess", ["autopistol", "stiletto-knife"]),
-    ]),
-    ("rival", Edition.CLASSIC, "goliath", "Iron Skulls", [
-        ("leader", "Brakk", ["plasma-pistol", "massive-axe"]),
-        ("heavy", "Grunt", ["heavy-bolter"]),
-        ("ganger", "Skarn", ["shotgun", "chain"]),
-        ("ganger", "Thud", ["autogun"]),
-    ]),
-    ("rival", Edition.N18, "goliath", "Forge Hammers", [
-        ("leader", "Tyrant Vorg", ["combat-shotgun", "power-hammer"]),
-        ("champion", "Boss Krull", ["renderizer", "stub-cannon"]),
-        ("ganger", "Bruiser Dak", ["stub-gun", "fighting-knife"]),
-        ("ganger", "Bruiser Holt", ["stub-cannon"]),
-    ]),
-]  # fmt: skip
+    (
+        "demo",
+        Edition.CLASSIC,
+        "orlock",
+        "The Rust Rats",
+        [
+            ("leader", "Kal Varro", ["bolt-pistol", "chainsword", "mesh-armour"]),
+            ("heavy", "Big Tarn", ["heavy-stubber", "flak-armour"]),
+            ("ganger", "Vex", ["lasgun", "knife"]),
+            ("ganger", "Rusk", ["autogun", "frag-grenades"]),
+            ("ganger", "Mord", ["shotgun", "sword"]),
+            ("juve", "Little Pip", ["stub-gun", "club"]),
+        ],
+    ),
+    (
+        "demo",
+        Edition.N18,
+        "escher",
+        "Venom Sisters",
+        [
+            ("leader", "Queen Lysandra", ["needle-pistol", "power-sword", "mesh-armour"]),
+            ("champion", "Matriarch Irae", ["plasma-pistol", "stiletto-knife"]),
+            ("ganger", "Sister Nyx", ["lasgun", "flak-armour"]),
+            ("ganger", "Sister Vale", ["autogun"]),
+            ("juve", "Little Kess", ["autopistol", "stiletto-knife"]),
+        ],
+    ),
+    (
+        "rival",
+        Edition.CLASSIC,
+        "goliath",
+        "Iron Skulls",
+        [
+            ("leader", "Brakk", ["plasma-pistol", "massive-axe"]),
+            ("heavy", "Grunt", ["heavy-bolter"]),
+            ("ganger", "Skarn", ["shotgun", "chain"]),
+            ("ganger", "Thud", ["autogun"]),
+        ],
+    ),
+    (
+        "rival",
+        Edition.N18,
+        "goliath",
+        "Forge Hammers",
+        [
+            ("leader", "Tyrant Vorg", ["combat-shotgun", "power-hammer"]),
+            ("champion", "Boss Krull", ["renderizer", "stub-cannon"]),
+            ("ganger", "Bruiser Dak", ["stub-gun", "fighting-knife"]),
+            ("ganger", "Bruiser Holt", ["stub-cannon"]),
+        ],
+    ),
+]
 
 
 def _rival():
@@ -100,11 +124,15 @@ def _seasoned(gang: Gang, fighters: list, dice: SeededDice) -> None:
         if levels:
             services.fighter_advance_n18(fighter=second, actor=owner, random_table=next(iter(levels)), dice=dice)
     services.injury_record(
-        fighter=third, code="eye-injury" if gang.edition == Edition.N18 else "blinded-in-one-eye",
-        name="Eye Injury" if gang.edition == Edition.N18 else "Blinded in one eye", roll=44 if gang.edition == Edition.N18 else 26,
-        stat_deltas={"BS": 1 if gang.edition == Edition.N18 else -1}, actor=owner, reason="Demo: post-battle injury roll",
+        fighter=third,
+        code="eye-injury" if gang.edition == Edition.N18 else "blinded-in-one-eye",
+        name="Eye Injury" if gang.edition == Edition.N18 else "Blinded in one eye",
+        roll=44 if gang.edition == Edition.N18 else 26,
+        stat_deltas={"BS": 1 if gang.edition == Edition.N18 else -1},
+        actor=owner,
+        reason="Demo: post-battle injury roll",
         status=FighterStatus.RECOVERY if gang.edition == Edition.N18 else None,
-    )  # fmt: skip
+    )
     if len(fighters) > 4:
         services.fighter_status_set(
             fighter=fighters[-1], status=FighterStatus.DEAD, actor=owner, reason="Demo: Memorable Death"

@@ -473,7 +473,7 @@ def _fighter_rows(gang: Gang, data: dict, content: dict) -> list[Fighter]:
             kills=f["kills"],
             notes=f.get("notes", ""),
             order=order,
-        )  # fmt: skip
+        )
         for order, f in enumerate(data["fighters"], start=1)
     ]
 
@@ -500,19 +500,39 @@ def import_rows(
     for fighter, f in zip(fighters, data["fighters"], strict=True):
         held += [(fighter, item) for item in f.get("equipment", [])]
         rows.advancements += [
-            (Advancement(fighter=fighter, kind=a["kind"], description=a["description"], xp_cost=a["xp_cost"],
-                         value=a["value"], dice=a.get("dice", [])), a)
+            (
+                Advancement(
+                    fighter=fighter,
+                    kind=a["kind"],
+                    description=a["description"],
+                    xp_cost=a["xp_cost"],
+                    value=a["value"],
+                    dice=a.get("dice", []),
+                ),
+                a,
+            )
             for a in f.get("advancements", [])
-        ]  # fmt: skip
+        ]
         rows.injuries += [
-            (Injury(fighter=fighter, code=i["code"], name=i["name"], roll=i.get("roll"), effects=Injury.notes_only(i.get("effects"))), i)
+            (
+                Injury(
+                    fighter=fighter,
+                    code=i["code"],
+                    name=i["name"],
+                    roll=i.get("roll"),
+                    effects=Injury.notes_only(i.get("effects")),
+                ),
+                i,
+            )
             for i in f.get("injuries", [])
-        ]  # fmt: skip
+        ]
         rows.linked(fighter, f, content, StatChangeSource.OTHER)
     purchases = Purchase.objects.bulk_create(
-        [Purchase(gang=gang, fighter=fighter, equipment=content["equipment"][item["equipment"]], price=item["price"])
-         for fighter, item in held]
-    )  # fmt: skip
+        [
+            Purchase(gang=gang, fighter=fighter, equipment=content["equipment"][item["equipment"]], price=item["price"])
+            for fighter, item in held
+        ]
+    )
     Advancement.objects.bulk_create([a for a, _ in rows.advancements])
     Injury.objects.bulk_create([i for i, _ in rows.injuries])
     for advancement, part in rows.advancements:
@@ -525,32 +545,46 @@ def import_rows(
     entry = {"gang": gang, "actor": actor, "reason": reason}
     rows.entries.append(
         LedgerEntry(
-            kind=LedgerKind.CREDITS, credits=data["stash"], reputation=data["reputation"],
+            kind=LedgerKind.CREDITS,
+            credits=data["stash"],
+            reputation=data["reputation"],
             description=f"Imported with {data['stash']} credits in the Stash and {data['reputation']} Reputation",
-            data={"imported": source, "flags": gang_flags, **(entry_data or {})}, **entry,
+            data={"imported": source, "flags": gang_flags, **(entry_data or {})},
+            **entry,
         )
-    )  # fmt: skip
+    )
     for purchase, (fighter, item) in zip(purchases, held, strict=True):
         if item.get("override"):  # off the list or at another price: the ledger says so, and it is flagged
             rows.entries.append(
                 LedgerEntry(
-                    kind=LedgerKind.PURCHASE, fighter=fighter, gang=gang, actor=actor, reason=OVERRIDE_PRICE,
+                    kind=LedgerKind.PURCHASE,
+                    fighter=fighter,
+                    gang=gang,
+                    actor=actor,
+                    reason=OVERRIDE_PRICE,
                     description=f"Imported {purchase.equipment.name} for {fighter.name if fighter else 'the Stash'} "
                     f"({purchase.price} credits) by an arbitrator's override: {item['override'].strip()}",
-                    data={"purchase": purchase.pk, "equipment": purchase.equipment.slug, "price": purchase.price,
-                          "imported": True},
+                    data={
+                        "purchase": purchase.pk,
+                        "equipment": purchase.equipment.slug,
+                        "price": purchase.price,
+                        "imported": True,
+                    },
                 )
-            )  # fmt: skip
+            )
     for fighter, own_flags in zip(fighters, fighter_flags, strict=True):
         if fighter.experience or own_flags:
             rows.entries.append(
                 LedgerEntry(
-                    kind=LedgerKind.EXPERIENCE if fighter.experience else LedgerKind.OTHER, fighter=fighter,
-                    experience=fighter.experience, data={"imported": source, "flags": own_flags},
-                    description=f"{fighter.name} imported" + (f" with {fighter.experience} XP" if fighter.experience else ""),
+                    kind=LedgerKind.EXPERIENCE if fighter.experience else LedgerKind.OTHER,
+                    fighter=fighter,
+                    experience=fighter.experience,
+                    data={"imported": source, "flags": own_flags},
+                    description=f"{fighter.name} imported"
+                    + (f" with {fighter.experience} XP" if fighter.experience else ""),
                     **entry,
                 )
-            )  # fmt: skip
+            )
     LedgerEntry.objects.bulk_create(rows.entries)
 
 
@@ -566,8 +600,13 @@ def gang_import(*, owner, data, actor=None) -> Gang:
         raise ValidationError(errors)
     flags = import_rules.roster_flags(data, content, signed=signed(data))
     gang = Gang.objects.create(
-        owner=owner, edition=data["edition"], house=content["house"], name=data["name"].strip(),
-        notes=data.get("notes", ""), stash=data["stash"], reputation=data["reputation"],
-    )  # fmt: skip
+        owner=owner,
+        edition=data["edition"],
+        house=content["house"],
+        name=data["name"].strip(),
+        notes=data.get("notes", ""),
+        stash=data["stash"],
+        reputation=data["reputation"],
+    )
     import_rows(gang=gang, data=data, content=content, actor=actor or owner, flags=flags, source="a file")
     return gang

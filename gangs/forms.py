@@ -68,9 +68,11 @@ class HireForm(GameForm):
     fighter_type = forms.ChoiceField(label="Fighter type")
     name = forms.CharField(max_length=80)
     kit = forms.MultipleChoiceField(
-        required=False, widget=forms.CheckboxSelectMultiple, label="Kit from the list",
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label="Kit from the list",
         help_text="Bought for the new fighter in the same step, at its list's price: all of it, or no hire.",
-    )  # fmt: skip
+    )
 
     def __init__(self, *args, gang: Gang, additions=(), can_override: bool = False, kit_for: str = "", **kwargs):
         super().__init__(*args, **kwargs)
@@ -464,13 +466,17 @@ class YakTribeForm(GameForm):
 
     file = forms.FileField(required=False, label="YakTribe gang file", help_text="The gang's .json file from YakTribe.")
     text = forms.CharField(
-        required=False, widget=forms.Textarea(attrs={"rows": 4}), label="Or paste its text",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        label="Or paste its text",
         max_length=1024 * 1024,
-    )  # fmt: skip
+    )
     address = forms.CharField(
-        required=False, max_length=300, label="Or its address on YakTribe",
+        required=False,
+        max_length=300,
+        label="Or its address on YakTribe",
         help_text="The gang page's address (…/underhive/gang/name.12345/) or the gang's number.",
-    )  # fmt: skip
+    )
 
     def clean(self):
         given = [name for name in ("file", "text", "address") if self.cleaned_data.get(name)]

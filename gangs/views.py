@@ -104,9 +104,12 @@ def _hire_forms(gang, access, data=None, posted: str = "") -> dict:
             # The kit step: the same choices, unbound (nothing refused yet), with the chosen type's list to tick.
             initial = {"fighter_type": data.get("fighter_type", ""), "name": data.get("name", "")}
             return forms.HireForm(
-                initial=initial, gang=gang, additions=additions["roster"], can_override=access.is_arbitrator,
+                initial=initial,
+                gang=gang,
+                additions=additions["roster"],
+                can_override=access.is_arbitrator,
                 kit_for=initial["fighter_type"],
-            )  # fmt: skip
+            )
         return forms.HireForm(
             data if posted == "hire" else None,
             gang=gang,
@@ -308,8 +311,11 @@ RECORD_FORMS = {
     "experience": ("experience_form", lambda fighter, data=None: forms.ExperienceForm(data, prefix="xp")),
     "kills": ("kills_form", lambda fighter, data=None: forms.KillsForm(data, prefix="kills")),
     "status": ("status_form", lambda fighter, data=None: forms.StatusForm(data, fighter=fighter, prefix="status")),
-    "injury": ("injury_form", lambda fighter, data=None: forms.InjuryForm(data, edition=fighter.gang.edition, prefix="injury")),
-}  # fmt: skip
+    "injury": (
+        "injury_form",
+        lambda fighter, data=None: forms.InjuryForm(data, edition=fighter.gang.edition, prefix="injury"),
+    ),
+}
 
 
 def _record_forms(fighter) -> dict:
@@ -368,8 +374,15 @@ def _fighter_page(
         history = fighter_history(row.fighter)
         with_move_to(gang, [item.purchase for item in row.weapons + row.wargear])
     keeps_record, record_refusal = record_keeper(request.user, gang, access)
-    context = {"gang": gang, "row": row, "fighter": row.fighter, "advancements": advancements, "access": access,
-               "keeps_record": keeps_record, "record_refusal": record_refusal}  # fmt: skip
+    context = {
+        "gang": gang,
+        "row": row,
+        "fighter": row.fighter,
+        "advancements": advancements,
+        "access": access,
+        "keeps_record": keeps_record,
+        "record_refusal": record_refusal,
+    }
     context["history"] = _with_undo(hide_unseen_campaigns(history, request.user, gang), access, keeps_record)
     if access.can_edit:
         _with_move_choices([carried.purchase for carried in row.weapons + row.wargear])
@@ -471,9 +484,14 @@ def _record(fighter, what: str, data: dict, actor):
     if what == "status":
         return record.record_status(fighter=fighter, actor=actor, **data)
     return record.record_lasting_injury(
-        fighter=fighter, actor=actor, token=data["token"], mode=data["mode"], dice=data["dice"],
-        slug=data["result"], reason=data["reason"],
-    )  # fmt: skip
+        fighter=fighter,
+        actor=actor,
+        token=data["token"],
+        mode=data["mode"],
+        dice=data["dice"],
+        slug=data["result"],
+        reason=data["reason"],
+    )
 
 
 @login_required
@@ -768,8 +786,9 @@ def gang_import_yaktribe(request):
         token = yaktribe.import_token(raw, nonce)
         try:
             if yaktribe_background.in_background(raw):  # a large file: the worker imports it
-                queued = yaktribe_background.yaktribe_import_queue(owner=request.user, raw=raw, choices=choices,
-                                                                   token=token)  # fmt: skip
+                queued = yaktribe_background.yaktribe_import_queue(
+                    owner=request.user, raw=raw, choices=choices, token=token
+                )
                 return redirect("gangs:yaktribe-import-status", pk=queued.pk)
             gang = yaktribe.yaktribe_import(owner=request.user, raw=raw, choices=choices, token=token)
         except ValidationError as error:

@@ -639,14 +639,24 @@ def yaktribe_import(*, owner, raw: bytes, choices: dict[str, str], token: str) -
         "skills": {s.slug: s for s in view.content.skill_rows},
     }
     gang = Gang.objects.create(
-        owner=owner, edition=Edition.N18, house=house, name=data["name"], notes=data["notes"], stash=data["stash"],
+        owner=owner,
+        edition=Edition.N18,
+        house=house,
+        name=data["name"],
+        notes=data["notes"],
+        stash=data["stash"],
         reputation=data["reputation"],
-    )  # fmt: skip
+    )
     where = f"YakTribe gang {view.file.gang_id}" if view.file.gang_id else "a YakTribe file"
     exchange.import_rows(
-        gang=gang, data=data, content=content, actor=owner, flags=(flags[0], fighter_flags), source=where,
+        gang=gang,
+        data=data,
+        content=content,
+        actor=owner,
+        flags=(flags[0], fighter_flags),
+        source=where,
         entry_data={"yaktribe_token": token},
-    )  # fmt: skip
+    )
     return gang
 
 

@@ -57,8 +57,14 @@ def sequence_applied(sequence) -> list[Told]:
     """The sequence, and each fighter it left a captive of another gang."""
     battle = sequence.battle
     path = reverse("postbattle:sequence-detail", args=[battle.pk, sequence.gang_id])
-    told = [Told(EventKind.SEQUENCE_APPLIED, battle.campaign_id, f"{sequence.gang.name} applied its post-battle sequence after "
-                 f"{battle.scenario_name}, {battle}.", path)]  # fmt: skip
+    told = [
+        Told(
+            EventKind.SEQUENCE_APPLIED,
+            battle.campaign_id,
+            f"{sequence.gang.name} applied its post-battle sequence after {battle.scenario_name}, {battle}.",
+            path,
+        )
+    ]
     changed = [int(pk) for pk in (sequence.application.undo or {}).get("fighters", {})]
     if changed:
         captives = Fighter.objects.filter(pk__in=changed, status=FighterStatus.CAPTURED).select_related(

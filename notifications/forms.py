@@ -7,23 +7,29 @@ from core.forms import GameForm
 
 class WebhookForm(forms.Form):
     url = forms.CharField(
-        label="Discord webhook", max_length=500, required=False,
+        label="Discord webhook",
+        max_length=500,
+        required=False,
         help_text="From the channel's settings (Integrations, Webhooks). Leave empty to stop posting.",
         widget=forms.URLInput(attrs={"autocomplete": "off", "placeholder": "https://discord.com/api/webhooks/..."}),
-    )  # fmt: skip
+    )
 
 
 class MailChoiceForm(GameForm):
     changed = "your campaigns"  # a stale choice says what changed (core.forms.GameWords)
 
     campaign_events = forms.BooleanField(
-        label="Mail me my campaigns' events", required=False,
+        label="Mail me my campaigns' events",
+        required=False,
         help_text="Challenges, battle reports and confirmations, new cycles, post-battle sequences and captives, "
         "in every campaign you play or arbitrate, but those you tick below.",
-    )  # fmt: skip
+    )
     muted = forms.TypedMultipleChoiceField(
-        coerce=int, required=False, widget=forms.CheckboxSelectMultiple, label="No mail from these campaigns",
-    )  # fmt: skip
+        coerce=int,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label="No mail from these campaigns",
+    )
 
     def __init__(self, *args, campaigns, **kwargs):
         super().__init__(*args, **kwargs)

@@ -41,9 +41,14 @@ logger = logging.getLogger(__name__)
 
 # The waits after each failed send: eight attempts over about ten hours, then the arbitrators see it failed.
 BACKOFF = (
-    timedelta(seconds=30), timedelta(minutes=2), timedelta(minutes=10), timedelta(minutes=30),
-    timedelta(hours=1), timedelta(hours=3), timedelta(hours=6),
-)  # fmt: skip
+    timedelta(seconds=30),
+    timedelta(minutes=2),
+    timedelta(minutes=10),
+    timedelta(minutes=30),
+    timedelta(hours=1),
+    timedelta(hours=3),
+    timedelta(hours=6),
+)
 MAX_ATTEMPTS = len(BACKOFF) + 1
 # The most one task does before handing on to the next one (the worker's loop stays short and bounded).
 BATCH = 200
@@ -87,8 +92,10 @@ def _readers(campaign_ids: set[int]) -> dict[int, set[int]]:
     # A campaign a reader stopped mail from (MailMute): the others still mail them.
     muted = set(MailMute.objects.filter(campaign_id__in=campaign_ids).values_list("campaign_id", "user_id"))
     readers: dict[int, set[int]] = {}
-    for campaign_id, user_id in [*arbitrators.values_list("campaign_id", "user_id"),
-                                 *players.values_list("campaign_id", "gang__owner_id")]:  # fmt: skip
+    for campaign_id, user_id in [
+        *arbitrators.values_list("campaign_id", "user_id"),
+        *players.values_list("campaign_id", "gang__owner_id"),
+    ]:
         if (campaign_id, user_id) not in muted:
             readers.setdefault(campaign_id, set()).add(user_id)
     return readers
@@ -98,8 +105,11 @@ def _readers(campaign_ids: set[int]) -> dict[int, set[int]]:
 def events_expand(*, limit: int = BATCH) -> int:
     """Write the deliveries of up to ``limit`` new events: the webhook if the campaign has one, and a mail to
     each reader. Locked rows are skipped, so two workers never expand one event twice."""
-    events = list(Event.objects.select_for_update(skip_locked=True).filter(expanded_at__isnull=True)
-                  .order_by("created_at", "pk")[:limit])  # fmt: skip
+    events = list(
+        Event.objects.select_for_update(skip_locked=True)
+        .filter(expanded_at__isnull=True)
+        .order_by("created_at", "pk")[:limit]
+    )
     if not events:
         return 0
     campaign_ids = {event.campaign_id for event in events}
@@ -110,8 +120,10 @@ def events_expand(*, limit: int = BATCH) -> int:
     for event in events:
         if event.campaign_id in hooked:
             rows.append(Delivery(event=event, channel=Channel.WEBHOOK, next_attempt_at=now))
-        rows += [Delivery(event=event, channel=Channel.MAIL, user_id=user_id, next_attempt_at=now)
-                 for user_id in sorted(readers.get(event.campaign_id, ()))]  # fmt: skip
+        rows += [
+            Delivery(event=event, channel=Channel.MAIL, user_id=user_id, next_attempt_at=now)
+            for user_id in sorted(readers.get(event.campaign_id, ()))
+        ]
     Delivery.objects.bulk_create(rows)
     Event.objects.filter(pk__in=[event.pk for event in events]).update(expanded_at=now)
     return len(events)

@@ -52,11 +52,17 @@ def deliveries_retry(request, pk: int):
 def mail_choice(request):
     current = MailChoice.objects.filter(user=request.user).values_list("campaign_events", flat=True).first()
     initial = {"campaign_events": bool(current), "muted": selectors.muted_campaign_ids(request.user)}
-    form = MailChoiceForm(request.POST if request.method == "POST" else None, initial=initial,
-                          campaigns=selectors.mailing_campaigns(request.user))  # fmt: skip
+    form = MailChoiceForm(
+        request.POST if request.method == "POST" else None,
+        initial=initial,
+        campaigns=selectors.mailing_campaigns(request.user),
+    )
     if request.method == "POST" and form.is_valid():
-        services.mail_choice_set(user=request.user, campaign_events=form.cleaned_data["campaign_events"],
-                                 muted=form.cleaned_data.get("muted", []))  # fmt: skip
+        services.mail_choice_set(
+            user=request.user,
+            campaign_events=form.cleaned_data["campaign_events"],
+            muted=form.cleaned_data.get("muted", []),
+        )
         messages.success(request, "Saved.")
         return redirect("notifications:mail-choice")
     return render(request, "notifications/mail_choice.html", {"form": form, "has_email": bool(request.user.email)})

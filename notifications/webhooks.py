@@ -67,8 +67,12 @@ def post(url: str, text: str) -> None:
     except ValidationError as error:
         raise SendError(error.messages[0]) from None
     body = json.dumps({"content": text[:DISCORD_LIMIT], "allowed_mentions": {"parse": []}}).encode()
-    request = urllib.request.Request(url, data=body, method="POST", headers={
-        "Content-Type": "application/json", "User-Agent": "UnderhiveLedger (notifications)"})  # fmt: skip
+    request = urllib.request.Request(
+        url,
+        data=body,
+        method="POST",
+        headers={"Content-Type": "application/json", "User-Agent": "UnderhiveLedger (notifications)"},
+    )
     try:
         with _OPENER.open(request, timeout=TIMEOUT_SECONDS) as response:
             response.read(1024)

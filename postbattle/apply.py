@@ -45,8 +45,12 @@ class _Writer:
         self.actor = actor
         self.link = {"battle": sequence.battle, "data": {"post_battle": sequence.pk}}
         self.undo = {"fighters": {}, "injuries": [], "advancements": [], "kit": {}, "recruits": []}
-        ids = {int(e["fighter"]) for step in sequence.draft.get("steps", {}).values()
-               for e in step["effects"] if e.get("fighter")}  # fmt: skip
+        ids = {
+            int(e["fighter"])
+            for step in sequence.draft.get("steps", {}).values()
+            for e in step["effects"]
+            if e.get("fighter")
+        }
         self.fighters = Fighter.objects.select_related("gang").in_bulk(ids)
 
     def fighter(self, effect) -> Fighter:
@@ -60,25 +64,55 @@ class _Writer:
     # --- one method per effect ---------------------------------------------------------------
 
     def xp(self, effect: ExperienceAward) -> None:
-        experience_award(fighter=self.fighter(effect), amount=effect.amount, actor=self.actor,
-                         reason=effect.reason, dice=effect.dice, **self.link)  # fmt: skip
+        experience_award(
+            fighter=self.fighter(effect),
+            amount=effect.amount,
+            actor=self.actor,
+            reason=effect.reason,
+            dice=effect.dice,
+            **self.link,
+        )
 
     def credits(self, effect: CreditsChange) -> None:
-        ledger_record(gang=self.sequence.gang, kind=LedgerKind.CREDITS, credits=effect.amount, actor=self.actor,
-                      description=f"{effect.amount:+d} credits", reason=effect.reason, dice=effect.dice,
-                      **self.link)  # fmt: skip
+        ledger_record(
+            gang=self.sequence.gang,
+            kind=LedgerKind.CREDITS,
+            credits=effect.amount,
+            actor=self.actor,
+            description=f"{effect.amount:+d} credits",
+            reason=effect.reason,
+            dice=effect.dice,
+            **self.link,
+        )
 
     def reputation(self, effect: ReputationChange) -> None:
-        ledger_record(gang=self.sequence.gang, kind=LedgerKind.REPUTATION, reputation=effect.amount,
-                      actor=self.actor, description=f"{effect.amount:+d} Reputation", reason=effect.reason,
-                      dice=effect.dice, **self.link)  # fmt: skip
+        ledger_record(
+            gang=self.sequence.gang,
+            kind=LedgerKind.REPUTATION,
+            reputation=effect.amount,
+            actor=self.actor,
+            description=f"{effect.amount:+d} Reputation",
+            reason=effect.reason,
+            dice=effect.dice,
+            **self.link,
+        )
 
     def injury(self, effect: LastingInjury) -> None:
         fighter = self.fighter(effect)
         skills = [skill for name in effect.skills if (skill := self._skill(fighter, name))]
-        injury = injury_record(fighter=fighter, code=effect.code or slugify(effect.name), name=effect.name,
-                               roll=effect.roll, stat_deltas=effect.deltas, notes="; ".join(effect.notes), skills=skills,
-                               reason=effect.reason, dice=effect.dice, actor=self.actor, **self.link)  # fmt: skip
+        injury = injury_record(
+            fighter=fighter,
+            code=effect.code or slugify(effect.name),
+            name=effect.name,
+            roll=effect.roll,
+            stat_deltas=effect.deltas,
+            notes="; ".join(effect.notes),
+            skills=skills,
+            reason=effect.reason,
+            dice=effect.dice,
+            actor=self.actor,
+            **self.link,
+        )
         self.undo["injuries"].append(injury.pk)
 
     def status(self, effect: StatusChange) -> None:
@@ -95,8 +129,15 @@ class _Writer:
             # The kit leaves with the fighter (to the Stash, or lost: fighter_status_set's rule); a revert gives it back.
             for item in fighter.purchases.values("pk", "equipment_id", "price"):
                 self.undo["kit"][str(item.pop("pk"))] = {**item, "fighter": fighter.pk}
-        fighter_status_set(fighter=fighter, status=effect.status, captured_by_id=effect.captured_by,
-                           reason=effect.reason, dice=effect.dice, actor=self.actor, **self.link)  # fmt: skip
+        fighter_status_set(
+            fighter=fighter,
+            status=effect.status,
+            captured_by_id=effect.captured_by,
+            reason=effect.reason,
+            dice=effect.dice,
+            actor=self.actor,
+            **self.link,
+        )
 
     def _recruit_type(self, effect: RecruitOutcome) -> FighterType | None:
         """The house list's first fighter of the category, or the named fighter type the gang may recruit (a
@@ -115,22 +156,42 @@ class _Writer:
         fighter_type = self._recruit_type(effect)
         if fighter_type is None:
             missing = effect.fighter_type or effect.category
-            ledger_record(gang=gang, kind=LedgerKind.OTHER, description=f"No {missing} on the house list to recruit",
-                          reason=effect.reason, dice=effect.dice, actor=self.actor, **self.link)  # fmt: skip
+            ledger_record(
+                gang=gang,
+                kind=LedgerKind.OTHER,
+                description=f"No {missing} on the house list to recruit",
+                reason=effect.reason,
+                dice=effect.dice,
+                actor=self.actor,
+                **self.link,
+            )
             return
-        hired = fighter_hire(gang=gang, fighter_type=fighter_type, name=effect.name, actor=self.actor,
-                             free_reason=f"Free recruit: {effect.reason}",
-                             override_reason=f"Free recruit: {effect.reason}", granted_by_rule=True,
-                             **self.link)  # fmt: skip
+        hired = fighter_hire(
+            gang=gang,
+            fighter_type=fighter_type,
+            name=effect.name,
+            actor=self.actor,
+            free_reason=f"Free recruit: {effect.reason}",
+            override_reason=f"Free recruit: {effect.reason}",
+            granted_by_rule=True,
+            **self.link,
+        )
         self.undo["recruits"].append(hired.pk)
 
     def trade(self, effect: TradingPostLevel) -> None:
         """The Trade action's Availability Level, a ledger entry with its dice: what the gang's Trading Post offers
         until its next battle (``gangs.services.equipment.trading_post_level``); a revert reverses it."""
-        ledger_record(gang=self.sequence.gang, kind=LedgerKind.OTHER, reason=effect.reason, dice=effect.dice,
-                      description=f"Trading Post: Availability Level {effect.level} (Rare and Illegal items up to "
-                                  f"{effect.level} until the next battle)", actor=self.actor,
-                      battle=self.link["battle"], data={**self.link["data"], "trading_post": effect.level})  # fmt: skip
+        ledger_record(
+            gang=self.sequence.gang,
+            kind=LedgerKind.OTHER,
+            reason=effect.reason,
+            dice=effect.dice,
+            description=f"Trading Post: Availability Level {effect.level} (Rare and Illegal items up to "
+            f"{effect.level} until the next battle)",
+            actor=self.actor,
+            battle=self.link["battle"],
+            data={**self.link["data"], "trading_post": effect.level},
+        )
 
     def advance(self, effect: Advance) -> None:
         fighter = self.fighter(effect)
@@ -138,9 +199,18 @@ class _Writer:
         if skill is not None and fighter.skills.filter(skill=skill).exists():
             skill = None  # already known: the advance and its account stand without a second copy
         kind = Advancement.Kind.CHARACTERISTIC if effect.stat else Advancement.Kind.SKILL
-        advancement = advancement_record(fighter=fighter, kind=kind, description=effect.description,
-                                         stat=effect.stat or None, delta=1 if effect.stat else 0, skill=skill,
-                                         reason=effect.reason, dice=effect.dice, actor=self.actor, **self.link)  # fmt: skip
+        advancement = advancement_record(
+            fighter=fighter,
+            kind=kind,
+            description=effect.description,
+            stat=effect.stat or None,
+            delta=1 if effect.stat else 0,
+            skill=skill,
+            reason=effect.reason,
+            dice=effect.dice,
+            actor=self.actor,
+            **self.link,
+        )
         self.undo["advancements"].append(advancement.pk)
 
 
@@ -178,18 +248,29 @@ def effects_revert(sequence: Sequence, undo: dict, *, actor) -> int:
     ).select_related("gang", "fighter")
     count = 0
     for entry in entries.order_by("-created_at", "-pk"):
-        ledger_record(gang=entry.gang, fighter=entry.fighter, kind=entry.kind, credits=-entry.credits,
-                      experience=-entry.experience, reputation=-entry.reputation, actor=actor, reverses=entry,
-                      description=f"Reverted: {entry.description}", reason="Post-battle sequence reverted by an arbitrator",
-                      data=base, battle=sequence.battle)  # fmt: skip
+        ledger_record(
+            gang=entry.gang,
+            fighter=entry.fighter,
+            kind=entry.kind,
+            credits=-entry.credits,
+            experience=-entry.experience,
+            reputation=-entry.reputation,
+            actor=actor,
+            reverses=entry,
+            description=f"Reverted: {entry.description}",
+            reason="Post-battle sequence reverted by an arbitrator",
+            data=base,
+            battle=sequence.battle,
+        )
         count += 1
     Advancement.objects.filter(pk__in=undo.get("advancements", [])).delete()
     Injury.objects.filter(pk__in=undo.get("injuries", [])).delete()
     for pk, item in undo.get("kit", {}).items():
         # Kit sent to the Stash goes back to its fighter; kit lost with a classic death is bought back as it was.
         if not Purchase.objects.filter(pk=int(pk)).update(fighter_id=item["fighter"]):
-            Purchase.objects.create(gang=sequence.gang, fighter_id=item["fighter"], equipment_id=item["equipment_id"],
-                                    price=item["price"])  # fmt: skip
+            Purchase.objects.create(
+                gang=sequence.gang, fighter_id=item["fighter"], equipment_id=item["equipment_id"], price=item["price"]
+            )
     for pk, before in undo.get("fighters", {}).items():
         Fighter.objects.filter(pk=int(pk)).update(status=before["status"], captured_by_id=before["captured_by"])
     # A recruit the sequence hired leaves again; its entries were reversed above and stay in the history.

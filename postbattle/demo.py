@@ -34,10 +34,15 @@ def build_demo_post_battle(*, user, stdout) -> None:
     # run from the page, and Cycle 2 begins with the arbitrator's reason (a cycle waits for its sequences).
     campaign = battle.campaign
     cycle_one = Battle.objects.filter(campaign=campaign, cycle__number=1, status=BattleStatus.CONFIRMED)
-    sides = [(fought, side) for fought in cycle_one.select_related("attacker__owner", "defender__owner", "campaign")
-             .order_by("pk") for side in (fought.attacker, fought.defender)]  # fmt: skip
-    left = next((pair for pair in reversed(sides) if user.pk not in (pair[0].attacker.owner_id,
-                                                                     pair[0].defender.owner_id)), None)  # fmt: skip
+    sides = [
+        (fought, side)
+        for fought in cycle_one.select_related("attacker__owner", "defender__owner", "campaign").order_by("pk")
+        for side in (fought.attacker, fought.defender)
+    ]
+    left = next(
+        (pair for pair in reversed(sides) if user.pk not in (pair[0].attacker.owner_id, pair[0].defender.owner_id)),
+        None,
+    )
     for fought, side in sides:
         applied = Sequence.objects.filter(battle=fought, gang=side, state=SequenceState.APPLIED).exists()
         if not applied and (fought, side) != left:

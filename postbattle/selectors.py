@@ -40,10 +40,16 @@ def _gang_result(battle: Battle, side: str, gang: Gang) -> GangResult:
 def _awards(results: list[BattleFighterResult], gang: Gang) -> dict[str, dict[str, int]]:
     """Each of the gang's fighters' awards: what their own row recorded, except the standard experience,
     which only the enemies' rows decide (who took them Out of Action, who was killed)."""
-    awards = {str(r.fighter_id): {k: v for k, v in (r.awards or {}).items() if k not in RECORD_AWARDS}
-              for r in results if r.fighter.gang_id == gang.pk}  # fmt: skip
-    record = [TakenDown(r.outcome, str(r.caused_by_id), r.fighter.fighter_type.category, r.killed)
-              for r in results if r.fighter.gang_id != gang.pk and r.caused_by_id]  # fmt: skip
+    awards = {
+        str(r.fighter_id): {k: v for k, v in (r.awards or {}).items() if k not in RECORD_AWARDS}
+        for r in results
+        if r.fighter.gang_id == gang.pk
+    }
+    record = [
+        TakenDown(r.outcome, str(r.caused_by_id), r.fighter.fighter_type.category, r.killed)
+        for r in results
+        if r.fighter.gang_id != gang.pk and r.caused_by_id
+    ]
     for fid, counts in standard_awards(record).items():
         awards[fid] = {**awards.get(fid, {}), **counts}
     return awards

@@ -65,9 +65,13 @@ def sequence_start(*, battle: Battle, gang: Gang, actor) -> Sequence:
     try:
         with transaction.atomic():
             return Sequence.objects.create(
-                battle=battle, gang=gang, edition=battle.campaign.edition, run=run, started_by=actor,
+                battle=battle,
+                gang=gang,
+                edition=battle.campaign.edition,
+                run=run,
+                started_by=actor,
                 draft={"start": {fid: s.as_json() for fid, s in start.items()}, "steps": {}},
-            )  # fmt: skip
+            )
     except IntegrityError:
         # Another request started it at the same moment: use theirs.
         return live_sequence(battle, gang)
@@ -113,10 +117,18 @@ def sequence_step_submit(
         raise ValidationError(f"{dice.remaining} dice left over: this step needed {len(dice.rolls)} new dice{kept}.")
     for row in replay.fresh:
         row["entered"] = entered
-    inputs = {"dice": [r.value for r in replay.rolls], "entered": entered, "choices": choices,
-              "replayed": replay.replayed}  # fmt: skip
-    record = {"inputs": inputs, "lines": outcome.lines, "effects": outcome.effects,
-              "fighters": {fid: s.as_json() for fid, s in outcome.fighters.items()}}  # fmt: skip
+    inputs = {
+        "dice": [r.value for r in replay.rolls],
+        "entered": entered,
+        "choices": choices,
+        "replayed": replay.replayed,
+    }
+    record = {
+        "inputs": inputs,
+        "lines": outcome.lines,
+        "effects": outcome.effects,
+        "fighters": {fid: s.as_json() for fid, s in outcome.fighters.items()},
+    }
     kept = {**sequence.draft.get("kept", {}), current.slug: replay.kept()}
     sequence.draft = {**sequence.draft, "steps": {**sequence.draft["steps"], current.slug: record}, "kept": kept}
     sequence.step += 1
@@ -166,8 +178,15 @@ def sequence_dice_set_aside(*, sequence: Sequence, step: int, reason: str, actor
     if not 0 <= step < len(steps) or not kept_dice(sequence, steps[step].slug):
         raise ValidationError("No dice are recorded for that step.")
     slug = steps[step].slug
-    history = _history(sequence, actor, "set aside", step=slug, title=steps[step].title,
-                       dice=kept_dice(sequence, slug), reason=reason[:300])  # fmt: skip
+    history = _history(
+        sequence,
+        actor,
+        "set aside",
+        step=slug,
+        title=steps[step].title,
+        dice=kept_dice(sequence, slug),
+        reason=reason[:300],
+    )
     kept = {k: v for k, v in sequence.draft["kept"].items() if k != slug}
     done = {s.slug: sequence.draft["steps"][s.slug] for s in steps[: min(step, sequence.step)]}
     sequence.draft = {**sequence.draft, "steps": done, "kept": kept, "history": history}
@@ -195,8 +214,11 @@ def sequence_apply(*, sequence: Sequence, actor) -> Application:
     application.save(update_fields=["undo"])
     sequence.state = SequenceState.APPLIED
     sequence.save(update_fields=["state", "updated_at"])
-    standing_snapshot_take(campaign=sequence.battle.campaign, gang=sequence.gang,
-                           reason=f"After {sequence.battle.scenario_name}: {sequence.battle}")  # fmt: skip
+    standing_snapshot_take(
+        campaign=sequence.battle.campaign,
+        gang=sequence.gang,
+        reason=f"After {sequence.battle.scenario_name}: {sequence.battle}",
+    )
     notify(EventKind.SEQUENCE_APPLIED, sequence)
     return application
 
@@ -220,11 +242,20 @@ def sequence_revert(*, sequence: Sequence, actor, reason: str) -> Sequence:
     sequence.state = SequenceState.REVERTED
     sequence.draft = {**sequence.draft, "history": _history(sequence, actor, "reverted", reason=reason[:300])}
     sequence.save(update_fields=["state", "draft", "updated_at"])
-    campaign_log_record(gangs=(sequence.gang,), event="reverted", actor=actor, battle=sequence.battle,
-                        reason=reason[:300], description=f"Post-battle sequence reverted (run {sequence.run}): "
-                                                         f"{sequence.battle.scenario_name}, {sequence.battle}")  # fmt: skip
-    standing_snapshot_take(campaign=sequence.battle.campaign, gang=sequence.gang,
-                           reason=f"Post-battle sequence reverted: {sequence.battle}")  # fmt: skip
+    campaign_log_record(
+        gangs=(sequence.gang,),
+        event="reverted",
+        actor=actor,
+        battle=sequence.battle,
+        reason=reason[:300],
+        description=f"Post-battle sequence reverted (run {sequence.run}): "
+        f"{sequence.battle.scenario_name}, {sequence.battle}",
+    )
+    standing_snapshot_take(
+        campaign=sequence.battle.campaign,
+        gang=sequence.gang,
+        reason=f"Post-battle sequence reverted: {sequence.battle}",
+    )
     return sequence
 
 
@@ -245,6 +276,12 @@ def sequence_rerun(*, sequence: Sequence, actor, same_dice: bool = False) -> Seq
             inputs = sequence.draft["steps"][step.slug]["inputs"]
             # The kept dice answer every purpose again; a run from before dice were kept replays its faces.
             faces = [] if kept_dice(fresh, step.slug) else inputs["dice"]
-            fresh = sequence_step_submit(sequence=fresh, dice=ScriptedDice(faces), entered=inputs["entered"],
-                                         choices=inputs["choices"], actor=actor, step=index)  # fmt: skip
+            fresh = sequence_step_submit(
+                sequence=fresh,
+                dice=ScriptedDice(faces),
+                entered=inputs["entered"],
+                choices=inputs["choices"],
+                actor=actor,
+                step=index,
+            )
     return fresh

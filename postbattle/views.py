@@ -37,21 +37,37 @@ def _panel(request, access, battle, gang, form: StepForm | None = None):
         context, _ = selectors.battle_context(battle, gang)
         fighters = services.fighters_before(sequence, sequence.step)
         fields = step.fields(context, fighters)
-        current = {"index": sequence.step, "step": step, "dice": step.dice(context, fighters),
-                   "kept": services.kept_dice(sequence, step.slug),
-                   "form": form or StepForm(fields=fields, initial={"step": sequence.step})}  # fmt: skip
+        current = {
+            "index": sequence.step,
+            "step": step,
+            "dice": step.dice(context, fighters),
+            "kept": services.kept_dice(sequence, step.slug),
+            "form": form or StepForm(fields=fields, initial={"step": sequence.step}),
+        }
     done = [(i, s, sequence.draft["steps"][s.slug]) for i, s in enumerate(steps) if sequence and i < sequence.step]
     can_run = access.can_act_for(gang.pk)
     template = "postbattle/sequence.html#panel" if request.htmx else "postbattle/sequence.html"
-    return render(request, template, {
-        "battle": battle, "gang": gang, "sequence": sequence, "steps": steps, "done": done, "current": current,
-        "can_run": can_run, "is_arbitrator": access.is_arbitrator, "page_url": _page_url(battle, gang),
-        "can_apply": bool(can_run and sequence and sequence.is_draft and sequence.step >= len(steps)),
-        "previous": selectors.gang_sequences(gang).filter(battle=battle, state="reverted"),
-        "history": (sequence.draft.get("history", []) if sequence else []), "set_aside_form": SetAsideForm(),
-        "house_rules_due": house_rules_due(battle, gang) if sequence and sequence.is_draft and not current else [],
-        "revert_form": RevertForm(),
-    })  # fmt: skip
+    return render(
+        request,
+        template,
+        {
+            "battle": battle,
+            "gang": gang,
+            "sequence": sequence,
+            "steps": steps,
+            "done": done,
+            "current": current,
+            "can_run": can_run,
+            "is_arbitrator": access.is_arbitrator,
+            "page_url": _page_url(battle, gang),
+            "can_apply": bool(can_run and sequence and sequence.is_draft and sequence.step >= len(steps)),
+            "previous": selectors.gang_sequences(gang).filter(battle=battle, state="reverted"),
+            "history": (sequence.draft.get("history", []) if sequence else []),
+            "set_aside_form": SetAsideForm(),
+            "house_rules_due": house_rules_due(battle, gang) if sequence and sequence.is_draft and not current else [],
+            "revert_form": RevertForm(),
+        },
+    )
 
 
 def _after(request, access, battle, gang, message: str):
@@ -115,8 +131,14 @@ def sequence_step(request, battle_pk: int, gang_pk: int):
     form = StepForm(request.POST, fields=fields)
     if form.is_valid():
         try:
-            services.sequence_step_submit(sequence=sequence, dice=form.dice_source(), entered=form.entered,
-                                          choices=form.choices(), actor=request.user, step=form.cleaned_data["step"])  # fmt: skip
+            services.sequence_step_submit(
+                sequence=sequence,
+                dice=form.dice_source(),
+                entered=form.entered,
+                choices=form.choices(),
+                actor=request.user,
+                step=form.cleaned_data["step"],
+            )
             return _after(request, access, battle, gang, f"{steps[sequence.step].title}: done.")
         except ValidationError as error:
             form.add_error(None, error)
@@ -140,9 +162,13 @@ def _change(request, battle_pk: int, gang_pk: int, change, done: str, *, arbitra
 @login_required
 @require_POST
 def sequence_back(request, battle_pk: int, gang_pk: int, step: int):
-    return _change(request, battle_pk, gang_pk,
-                   lambda sequence: services.sequence_step_back(sequence=sequence, to=step, actor=request.user),
-                   "Back to an earlier step: choose again; the dice already rolled for it stay.")  # fmt: skip
+    return _change(
+        request,
+        battle_pk,
+        gang_pk,
+        lambda sequence: services.sequence_step_back(sequence=sequence, to=step, actor=request.user),
+        "Back to an earlier step: choose again; the dice already rolled for it stay.",
+    )
 
 
 @login_required
@@ -150,18 +176,28 @@ def sequence_back(request, battle_pk: int, gang_pk: int, step: int):
 def sequence_set_aside(request, battle_pk: int, gang_pk: int, step: int):
     form = SetAsideForm(request.POST)
     reason = form.cleaned_data["reason"] if form.is_valid() else ""
-    return _change(request, battle_pk, gang_pk,
-                   lambda sequence: services.sequence_dice_set_aside(sequence=sequence, step=step, reason=reason,
-                                                                     actor=request.user),
-                   "The step's dice are set aside (kept in the history): roll it anew.", arbitrator=True)  # fmt: skip
+    return _change(
+        request,
+        battle_pk,
+        gang_pk,
+        lambda sequence: services.sequence_dice_set_aside(
+            sequence=sequence, step=step, reason=reason, actor=request.user
+        ),
+        "The step's dice are set aside (kept in the history): roll it anew.",
+        arbitrator=True,
+    )
 
 
 @login_required
 @require_POST
 def sequence_apply(request, battle_pk: int, gang_pk: int):
-    return _change(request, battle_pk, gang_pk,
-                   lambda sequence: services.sequence_apply(sequence=sequence, actor=request.user),
-                   "Applied to the roster. Hire and buy as usual from the gang page.")  # fmt: skip
+    return _change(
+        request,
+        battle_pk,
+        gang_pk,
+        lambda sequence: services.sequence_apply(sequence=sequence, actor=request.user),
+        "Applied to the roster. Hire and buy as usual from the gang page.",
+    )
 
 
 @login_required
@@ -169,9 +205,14 @@ def sequence_apply(request, battle_pk: int, gang_pk: int):
 def sequence_revert(request, battle_pk: int, gang_pk: int):
     form = RevertForm(request.POST)
     reason = form.cleaned_data["reason"] if form.is_valid() else ""
-    return _change(request, battle_pk, gang_pk,
-                   lambda sequence: services.sequence_revert(sequence=sequence, actor=request.user, reason=reason),
-                   "Reverted: every entry reversed and the roster restored.", arbitrator=True)  # fmt: skip
+    return _change(
+        request,
+        battle_pk,
+        gang_pk,
+        lambda sequence: services.sequence_revert(sequence=sequence, actor=request.user, reason=reason),
+        "Reverted: every entry reversed and the roster restored.",
+        arbitrator=True,
+    )
 
 
 @login_required

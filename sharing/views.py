@@ -96,14 +96,25 @@ def _shared_gang(request, link: ShareLink):
     kind = "cards" if request.GET.get("cards") == "1" else "roster"
     size = request.GET.get("size", "a4")
     roster = lazy_roster(gang)
-    context = {"gang": gang, "roster": roster, "roster_key": fragment_key(gang, False), "kind": kind,
-               "fragment_seconds": FRAGMENT_SECONDS, "size": size if size in PRINT_SIZES else "a4",
-               "sizes": PRINT_SIZES, "shared": True, **printing.sheet_parts(gang, roster, kind, False)}  # fmt: skip
+    context = {
+        "gang": gang,
+        "roster": roster,
+        "roster_key": fragment_key(gang, False),
+        "kind": kind,
+        "fragment_seconds": FRAGMENT_SECONDS,
+        "size": size if size in PRINT_SIZES else "a4",
+        "sizes": PRINT_SIZES,
+        "shared": True,
+        **printing.sheet_parts(gang, roster, kind, False),
+    }
     return render(request, "gangs/gang_print.html", context)
 
 
 def _shared_campaign(request, link: ShareLink):
     campaign = link.campaign
-    context = {"campaign": campaign, "standings": campaign_selectors.standings(campaign),
-               "log": campaign_selectors.campaign_log(campaign, limit=50)}  # fmt: skip
+    context = {
+        "campaign": campaign,
+        "standings": campaign_selectors.standings(campaign),
+        "log": campaign_selectors.campaign_log(campaign, limit=50),
+    }
     return render(request, "sharing/campaign.html", context)

@@ -65,17 +65,21 @@ def _open_battles(campaign_ids: set[int]) -> list[Battle]:
         Battle.objects.filter(campaign_id__in=campaign_ids)
         .annotate(applied=Count("post_battle_sequences", filter=Q(post_battle_sequences__state=SequenceState.APPLIED)))
         .filter(Q(status__in=[BattleStatus.SCHEDULED, BattleStatus.REPORTED]) | Q(applied__lt=2))
-        .annotate(attacker_sequence=Subquery(live.filter(gang=OuterRef("attacker_id")).values("state")[:1]),
-                  defender_sequence=Subquery(live.filter(gang=OuterRef("defender_id")).values("state")[:1]))
+        .annotate(
+            attacker_sequence=Subquery(live.filter(gang=OuterRef("attacker_id")).values("state")[:1]),
+            defender_sequence=Subquery(live.filter(gang=OuterRef("defender_id")).values("state")[:1]),
+        )
         .select_related("attacker__owner", "defender__owner", "cycle")
         .order_by("created_at", "pk")
-    )  # fmt: skip
+    )
 
 
 def _whose_turn(campaigns: dict[int, Campaign], members: dict[int, list[Gang]]) -> dict[int, Gang]:
     """Each 2018+ campaign from Cycle 2: the gang whose turn it is to challenge (lowest rating first)."""
-    cycles = {c.campaign_id: c for c in Cycle.objects.filter(campaign_id__in=campaigns, number=F("campaign__cycle"),
-                                                             number__gte=2)}  # fmt: skip
+    cycles = {
+        c.campaign_id: c
+        for c in Cycle.objects.filter(campaign_id__in=campaigns, number=F("campaign__cycle"), number__gte=2)
+    }
     engaged: dict[int, set[str]] = {}
     for cycle_id, attacker, defender in Battle.objects.filter(cycle__in=cycles.values()).values_list(
         "cycle_id", "attacker_id", "defender_id"
@@ -102,9 +106,14 @@ def _gang_todos(user) -> dict[int, list[Todo]]:
     for gang in Gang.objects.filter(owner=user).annotate(held=Count("fighters", filter=capped)):
         must = gang_rules.hangers_on_excess(gang.reputation, gang.held)
         if must:
-            todos.setdefault(gang.pk, []).append(Todo(
-                f"{gang.name}: Reputation {gang.reputation} keeps {gang_rules.hangers_on_cap(gang.reputation)} "
-                f"Hangers-on and Brutes; let {must} go.", reverse("gangs:gang-detail", args=[gang.pk]), "Choose"))  # fmt: skip
+            todos.setdefault(gang.pk, []).append(
+                Todo(
+                    f"{gang.name}: Reputation {gang.reputation} keeps {gang_rules.hangers_on_cap(gang.reputation)} "
+                    f"Hangers-on and Brutes; let {must} go.",
+                    reverse("gangs:gang-detail", args=[gang.pk]),
+                    "Choose",
+                )
+            )
     fighters = (
         Fighter.objects.filter(gang__owner=user, gang__edition=Edition.CLASSIC, status__in=ON_ROSTER)
         .filter(experience__gt=F("starting_experience"))
@@ -122,10 +131,16 @@ def _gang_todos(user) -> dict[int, list[Todo]]:
 
 
 def home_todos(user) -> HomeTodos:
-    playing = dict(CampaignGang.objects.filter(gang__owner=user, removed_at__isnull=True)
-                   .exclude(campaign__status=CampaignStatus.FINISHED).values_list("gang_id", "campaign_id"))  # fmt: skip
-    arbitrated = set(CampaignArbitrator.objects.filter(user=user).exclude(campaign__status=CampaignStatus.FINISHED)
-                     .values_list("campaign_id", flat=True))  # fmt: skip
+    playing = dict(
+        CampaignGang.objects.filter(gang__owner=user, removed_at__isnull=True)
+        .exclude(campaign__status=CampaignStatus.FINISHED)
+        .values_list("gang_id", "campaign_id")
+    )
+    arbitrated = set(
+        CampaignArbitrator.objects.filter(user=user)
+        .exclude(campaign__status=CampaignStatus.FINISHED)
+        .values_list("campaign_id", flat=True)
+    )
     campaigns = {c.pk: c for c in Campaign.objects.filter(pk__in=arbitrated | set(playing.values()))}
     members: dict[int, list[Gang]] = {}
     in_campaigns = CampaignGang.objects.filter(campaign_id__in=campaigns, removed_at__isnull=True)
@@ -160,16 +175,25 @@ def home_todos(user) -> HomeTodos:
                 if gang.pk in mine:
                     row.mine.append(Todo(f"{verb} {gang.name}'s post-battle sequence after {battle}.", url, verb))
                 if row.is_arbitrator:
-                    row.waiting.append(Todo(f"{gang.name} ({gang.owner}) has not applied its post-battle sequence "
-                                            f"after {battle}.", url, "Sequence"))  # fmt: skip
+                    row.waiting.append(
+                        Todo(
+                            f"{gang.name} ({gang.owner}) has not applied its post-battle sequence after {battle}.",
+                            url,
+                            "Sequence",
+                        )
+                    )
     for campaign_id, gang in _whose_turn(campaigns, members).items():
         row, url = rows[campaign_id], reverse("campaigns:challenge-issue", args=[campaign_id])
         if gang.pk in mine:
             row.mine.append(Todo(f"{gang.name}: your turn to issue a challenge (or pass).", url, "Challenge"))
         if row.is_arbitrator:
             row.waiting.append(Todo(f"{gang.name} ({gang.owner}) is to challenge next.", url, "Challenges"))
-    failed = (Delivery.objects.filter(status=DeliveryStatus.FAILED, event__campaign_id__in=arbitrated & set(rows))
-              .values("event__campaign_id").annotate(n=Count("pk")).values_list("event__campaign_id", "n"))  # fmt: skip
+    failed = (
+        Delivery.objects.filter(status=DeliveryStatus.FAILED, event__campaign_id__in=arbitrated & set(rows))
+        .values("event__campaign_id")
+        .annotate(n=Count("pk"))
+        .values_list("event__campaign_id", "n")
+    )
     for campaign_id, count in failed:
         url = reverse("notifications:campaign-notifications", args=[campaign_id])
         sends = "notification" if count == 1 else "notifications"

@@ -111,15 +111,26 @@ def proposed_winner(battle: BattleSession, fighters: list[BattleFighter]) -> tup
     def side_facts(side: str) -> SideFacts:
         mine = [f for f in fighters if f.side == side]
         standing = sum(f.condition not in (Condition.OUT_OF_ACTION, Condition.SERIOUSLY_INJURED) for f in mine)
-        taken = tuple(f.profile.get("category", "ganger") for f in fighters
-                      if f.out_of_action and f.taken_out_by_id and by_pk.get(f.taken_out_by_id, f).side == side)  # fmt: skip
-        return SideFacts(standing=standing, fled=side in facts.get("fled", []),
-                         relic_defiled=side in facts.get("relics_defiled", {}), taken_out=taken,
-                         caches=caches[role[side]])  # fmt: skip
+        taken = tuple(
+            f.profile.get("category", "ganger")
+            for f in fighters
+            if f.out_of_action and f.taken_out_by_id and by_pk.get(f.taken_out_by_id, f).side == side
+        )
+        return SideFacts(
+            standing=standing,
+            fled=side in facts.get("fled", []),
+            relic_defiled=side in facts.get("relics_defiled", {}),
+            taken_out=taken,
+            caches=caches[role[side]],
+        )
 
     by_role = {role[side]: side_facts(side) for side in (Side.A, Side.B)}
-    found = proposed_result(battle.scenario, by_role.get("attacker", SideFacts()), by_role.get("defender", SideFacts()),
-                            caskets_opened=len(facts.get("caskets", [])))  # fmt: skip
+    found = proposed_result(
+        battle.scenario,
+        by_role.get("attacker", SideFacts()),
+        by_role.get("defender", SideFacts()),
+        caskets_opened=len(facts.get("caskets", [])),
+    )
     if found is None:
         return None, ""
     side = next((s for s in (Side.A, Side.B) if role[s] == found.winner), "")
@@ -147,8 +158,16 @@ def _wounding_hits(action: BattleAction) -> list[tuple[int, int]]:
 
 
 @transaction.atomic
-def battle_end(*, battle: BattleSession, actor, winner: str = "", notes: str = "", captured=(),
-               captives_freed=(), dice: DiceSource | None = None) -> BattleSession:  # fmt: skip
+def battle_end(
+    *,
+    battle: BattleSession,
+    actor,
+    winner: str = "",
+    notes: str = "",
+    captured=(),
+    captives_freed=(),
+    dice: DiceSource | None = None,
+) -> BattleSession:
     """End the battle: write the report (and hand it to the campaign's post-battle sequence, if any).
 
     ``captured``: the (gang) fighter ids taken captive by the other gang; ``captives_freed``: in a campaign's
@@ -198,10 +217,20 @@ def _caskets_left_to_the_attacker(battle: BattleSession, dice: DiceSource) -> li
     for _ in range(casket_rules(battle.scenario).count - len(caskets)):
         mark = len(dice.rolls)
         found = open_loot_casket(dice, smash_and_grab=True, ignore_booby_trap=True)
-        caskets.append({"side": attacker, "fighter": None, "result": found["result"], "credits": found["credits_gained"],
-                        "left_behind": True, "dice": [r.as_json() for r in dice.rolls[mark:]]})  # fmt: skip
-        words.append(f"A casket left behind, rolled for {battle.gang(attacker).name}: {found['result']}"
-                     + (f", {found['credits_gained']} credits" if found["credits_gained"] else ""))  # fmt: skip
+        caskets.append(
+            {
+                "side": attacker,
+                "fighter": None,
+                "result": found["result"],
+                "credits": found["credits_gained"],
+                "left_behind": True,
+                "dice": [r.as_json() for r in dice.rolls[mark:]],
+            }
+        )
+        words.append(
+            f"A casket left behind, rolled for {battle.gang(attacker).name}: {found['result']}"
+            + (f", {found['credits_gained']} credits" if found["credits_gained"] else "")
+        )
     battle.facts = {**battle.facts, "caskets": caskets}
     return words
 
@@ -228,8 +257,13 @@ def _relic_of_the_gang_that_fled(battle: BattleSession, fighters: list[BattleFig
 
 
 # The campaign's post-battle sequence reads "seriously_injured" as the classic fighter down at the end.
-CAMPAIGN_OUTCOMES = {"ok": "ok", "down": "seriously_injured", "seriously_injured": "seriously_injured",
-                     "out_of_action": "out_of_action", "fled": "fled"}  # fmt: skip
+CAMPAIGN_OUTCOMES = {
+    "ok": "ok",
+    "down": "seriously_injured",
+    "seriously_injured": "seriously_injured",
+    "out_of_action": "out_of_action",
+    "fled": "fled",
+}
 
 
 def campaign_facts(battle: BattleSession) -> dict:
@@ -237,8 +271,15 @@ def campaign_facts(battle: BattleSession) -> dict:
     role = {Side.A: battle.role_a or "attacker", Side.B: battle.role_b or "defender"}
     facts = battle.facts
     fighter_of = dict(battle.fighters.values_list("pk", "fighter_id"))
-    caskets = [{"side": role[c["side"]], "fighter": str(fighter_of[c["fighter"]]) if fighter_of.get(c["fighter"]) else None,
-                "result": c.get("result") or "", "credits": c.get("credits", 0)} for c in facts.get("caskets", [])]  # fmt: skip
+    caskets = [
+        {
+            "side": role[c["side"]],
+            "fighter": str(fighter_of[c["fighter"]]) if fighter_of.get(c["fighter"]) else None,
+            "result": c.get("result") or "",
+            "credits": c.get("credits", 0),
+        }
+        for c in facts.get("caskets", [])
+    ]
     out = {"caskets_opened": len(caskets), "caskets": caskets}
     for name in ("caches_destroyed", "caches_recovered"):
         if facts.get(name):

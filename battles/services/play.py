@@ -165,8 +165,9 @@ def action_next_die(*, battle: BattleSession, plan: Plan, dice: list) -> DiceNee
         used = len(dice) - source.remaining
         raise ValidationError(
             f"Only {used} of the {len(dice)} dice entered are needed: die {used + 1} is one too many.",
-            code="wrong_die", params={"index": used},
-        )  # fmt: skip
+            code="wrong_die",
+            params={"index": used},
+        )
     return None
 
 
@@ -182,8 +183,9 @@ def _dice_source(dice: list | DiceSource | None, battle: BattleSession, plan: Pl
 def _undone_dice(battle: BattleSession, plan: Plan) -> list[dict]:
     """The dice of the latest undone action like ``plan`` (same kind, rule, fighters and query) not taken again
     since: an undone Booby Trapped casket opened again is Booby Trapped again."""
-    same = battle.actions.filter(kind=plan.kind, rule=plan.rule, fighter=plan.fighter, target=plan.target,
-                                 query=plan.query)  # fmt: skip
+    same = battle.actions.filter(
+        kind=plan.kind, rule=plan.rule, fighter=plan.fighter, target=plan.target, query=plan.query
+    )
     standing = same.filter(undone=False).aggregate(n=Max("number"))["n"] or 0
     undone = same.filter(undone=True, number__gt=standing).order_by("-number").first()
     return list(undone.dice) if undone is not None else []

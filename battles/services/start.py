@@ -215,8 +215,9 @@ def battle_reinforce(
     names = ", ".join(f.name for f in arriving) or "nobody: no fighter left to send"
     words = f"Reinforcements for {battle.gang(side).name}: {names}"
     save_state(battle, fighters, before)
-    return log_action(battle, before, actor, kind="reinforce", side=side, summary=words, changes=[words],
-                      dice=dice.log())  # fmt: skip
+    return log_action(
+        battle, before, actor, kind="reinforce", side=side, summary=words, changes=[words], dice=dice.log()
+    )
 
 
 @transaction.atomic

@@ -44,11 +44,26 @@ def roll_data(battle, token: str) -> dict:
 
     shooter, target = battle.fighters.get(side="a"), battle.fighters.get(side="b")
     key = f"{shooter.profile['weapons'][0]['key']}:0"
-    params = {"fighter": shooter, "target": target, "weapon": key, "distance": 6, "cover": "none",
-              "modifiers": [], "modifier": 0, "in_combat_with": 0}  # fmt: skip
+    params = {
+        "fighter": shooter,
+        "target": target,
+        "weapon": key,
+        "distance": 6,
+        "cover": "none",
+        "modifiers": [],
+        "modifier": 0,
+        "in_combat_with": 0,
+    }
     seen = _seen(action_plan(battle=battle, kind="shoot", params=params))
-    return {"shooter": f"{shooter.pk}:{key}", "target": target.pk, "distance": 6, "cover": "none", "op": "roll",
-            "seen": seen, "once": token}  # fmt: skip
+    return {
+        "shooter": f"{shooter.pk}:{key}",
+        "target": target.pk,
+        "distance": 6,
+        "cover": "none",
+        "op": "roll",
+        "seen": seen,
+        "once": token,
+    }
 
 
 def taps(battle, posts: list[tuple[str, dict]], kind: str) -> dict:

@@ -19,8 +19,13 @@ def test_every_fighter_under_the_marker_is_resolved(make_battle, client):
     target, other = battle.fighters.get(side="b", order=1), battle.fighters.get(side="b", order=2)
     grenade = arm(shooter, "frag-grenade", "grenade", "4+")
     # hit 6, wound 1 (no wound), the grenade's Ammo test 6
-    action_resolve(battle=battle, kind="shoot", actor=battle.player_a, dice=[6, 1, 6],
-                   params={"fighter": shooter.pk, "target": target.pk, "weapon": grenade, "distance": 4})  # fmt: skip
+    action_resolve(
+        battle=battle,
+        kind="shoot",
+        actor=battle.player_a,
+        dice=[6, 1, 6],
+        params={"fighter": shooter.pk, "target": target.pk, "weapon": grenade, "distance": 4},
+    )
     prompts = [p for p in battle_prompts(battle) if p.params.get("also_under")]
     assert len(prompts) == 1 and "Blast marker" in prompts[0].text
     assert prompts[0].params == {"fighter": shooter.pk, "shooter": f"{shooter.pk}:{grenade}", "also_under": 1}
@@ -31,9 +36,13 @@ def test_every_fighter_under_the_marker_is_resolved(make_battle, client):
     assert "also hits" in page  # the odds of the fighter under the marker, no range asked
 
     # wound 6, save 1 (flak? none here), Injury dice 6: only those dice, no hit roll and no Ammo test
-    action = action_resolve(battle=battle, kind="shoot", actor=battle.player_a, dice=[6, 6],
-                            params={"fighter": shooter.pk, "target": other.pk, "weapon": grenade, "distance": 0,
-                                    "also_under": True})  # fmt: skip
+    action = action_resolve(
+        battle=battle,
+        kind="shoot",
+        actor=battle.player_a,
+        dice=[6, 6],
+        params={"fighter": shooter.pk, "target": other.pk, "weapon": grenade, "distance": 0, "also_under": True},
+    )
     assert [d["for"] for d in action.dice][0].startswith("wound roll")
     assert not any("Ammo" in d["for"] for d in action.dice)
     other.refresh_from_db()
@@ -48,8 +57,13 @@ def test_an_action_missing_a_choice_is_refused_in_words(make_battle):
     battle = make_battle("n18", fighters=3)
     shooter, target = battle.fighters.get(side="a", order=0), battle.fighters.get(side="b", order=1)
     grenade = arm(shooter, "frag-grenade", "grenade", "4+")
-    action_resolve(battle=battle, kind="shoot", actor=battle.player_a, dice=[6, 1, 6],
-                   params={"fighter": shooter.pk, "target": target.pk, "weapon": grenade, "distance": 4})  # fmt: skip
+    action_resolve(
+        battle=battle,
+        kind="shoot",
+        actor=battle.player_a,
+        dice=[6, 1, 6],
+        params={"fighter": shooter.pk, "target": target.pk, "weapon": grenade, "distance": 4},
+    )
     under = {"fighter": shooter.pk, "weapon": grenade, "distance": 0, "also_under": True}
     refused = {
         "who is hit": ("shoot", under),

@@ -91,19 +91,68 @@ def test_the_shoot_menu_offers_what_resolves_and_says_what_it_leaves_out(page, l
     shooter = battle.fighters.get(side="a", order=0)
     combi = {"name": "Cawdor charger/autogun", "ap": 0, "damage": 1}
     shooter.profile["weapons"] = [
-        {"key": "p9001", "name": "Scrap thrower", "slug": "scrap-thrower", "category": "special", "shoots": True,
-         "fights": False, "profiles": [{"name": "", "ammo": "5+", "query": {"weapon": {
-             "name": "Scrap thrower", "short_range": 6, "long_range": 12, "strength": 3, "ap": 0,
-             "damage": "-"}}}]},  # a printed "-" is no Damage (one not given reads as 1)
-        {"key": "p9002", "name": combi["name"], "slug": "cawdor-charger-autogun", "category": "basic", "shoots": True,
-         "fights": False, "profiles": [
-             {"name": "charger", "ammo": None, "query": {"weapon": {**combi, "long_range": "E", "strength": "S+1",
-                                                                    "traits": ["Lance", "Melee", "Unwieldy"]}}},
-             {"name": "reclaimed autogun", "ammo": "5+", "query": {"weapon": {
-                 **combi, "short_range": 8, "long_range": 24, "acc_short": 1, "strength": 3, "ammo": "5+",
-                 "traits": ["Rapid Fire (1)"]}}},
-         ]},
-    ]  # fmt: skip
+        {
+            "key": "p9001",
+            "name": "Scrap thrower",
+            "slug": "scrap-thrower",
+            "category": "special",
+            "shoots": True,
+            "fights": False,
+            "profiles": [
+                {
+                    "name": "",
+                    "ammo": "5+",
+                    "query": {
+                        "weapon": {
+                            "name": "Scrap thrower",
+                            "short_range": 6,
+                            "long_range": 12,
+                            "strength": 3,
+                            "ap": 0,
+                            "damage": "-",
+                        }
+                    },
+                }
+            ],
+        },  # a printed "-" is no Damage (one not given reads as 1)
+        {
+            "key": "p9002",
+            "name": combi["name"],
+            "slug": "cawdor-charger-autogun",
+            "category": "basic",
+            "shoots": True,
+            "fights": False,
+            "profiles": [
+                {
+                    "name": "charger",
+                    "ammo": None,
+                    "query": {
+                        "weapon": {
+                            **combi,
+                            "long_range": "E",
+                            "strength": "S+1",
+                            "traits": ["Lance", "Melee", "Unwieldy"],
+                        }
+                    },
+                },
+                {
+                    "name": "reclaimed autogun",
+                    "ammo": "5+",
+                    "query": {
+                        "weapon": {
+                            **combi,
+                            "short_range": 8,
+                            "long_range": 24,
+                            "acc_short": 1,
+                            "strength": 3,
+                            "ammo": "5+",
+                            "traits": ["Rapid Fire (1)"],
+                        }
+                    },
+                },
+            ],
+        },
+    ]
     shooter.save()
     log_in_browser(battle.player_a)
     page.goto(f"/battles/{battle.pk}/act/shoot/?fighter={shooter.pk}")

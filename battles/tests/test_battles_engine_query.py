@@ -74,8 +74,9 @@ def expected_armour(items: list, records: dict) -> tuple[set, set]:
 
 def in_battle(profile: dict, side: str) -> BattleFighter:
     edition_state = {"condition": Condition.ACTIVE} if "worn" in profile else {"condition": Condition.STANDING}
-    return BattleFighter(side=side, name=f"Fighter {side}", profile=profile,
-                         wounds_left=profile["stats"]["W"], **edition_state)  # fmt: skip
+    return BattleFighter(
+        side=side, name=f"Fighter {side}", profile=profile, wounds_left=profile["stats"]["W"], **edition_state
+    )
 
 
 def walk(edition, reverse: bool = False):
@@ -95,8 +96,21 @@ def walk(edition, reverse: bool = False):
 def test_n18_every_fighter_type_sends_its_armour_by_name_and_its_house_rules(loaded_content):
     records, combinations, walked = rule_records(), {}, 0
     shooter = in_battle(
-        {"stats": STATS["n18"], "weapons": [{"key": "gun", "name": "Frag grenade", "category": "grenade",
-         "profiles": [{"name": "", "query": {"weapon": "frag-grenade"}}]}], "worn": [], "save": None}, "a")  # fmt: skip
+        {
+            "stats": STATS["n18"],
+            "weapons": [
+                {
+                    "key": "gun",
+                    "name": "Frag grenade",
+                    "category": "grenade",
+                    "profiles": [{"name": "", "query": {"weapon": "frag-grenade"}}],
+                }
+            ],
+            "worn": [],
+            "save": None,
+        },
+        "a",
+    )
     for fighter_type, items, profile in walk("n18"):
         walked += 1
         sent, left = expected_armour(items, records)
@@ -192,8 +206,13 @@ def test_classic_plasma_pistol_and_massive_axe_fight_as_both(loaded_content):
     fighter_type = FighterType.objects.filter(edition="classic", house__slug="goliath", category="leader").first()
     listed = {r.equipment.slug: r.equipment for r in fighter_type.equipment_list.all()}
     items = [listed["plasma-pistol"], listed["massive-axe"]]  # bought in this order
-    profile = snapshot_of(edition="classic", fighter_type=fighter_type, stats=dict(STATS["classic"]),
-                          purchases=[SimpleNamespace(pk=n, equipment=i) for n, i in enumerate(items)], skills=[])  # fmt: skip
+    profile = snapshot_of(
+        edition="classic",
+        fighter_type=fighter_type,
+        stats=dict(STATS["classic"]),
+        purchases=[SimpleNamespace(pk=n, equipment=i) for n, i in enumerate(items)],
+        skills=[],
+    )
     names = [w["name"] for w in combatant(in_battle(profile, "a"))["weapons"]]
     assert sorted(names) == ["massive-axe", "plasma-pistol"]
 
@@ -206,8 +225,9 @@ def gang_of(house_slug: str, make_user, kit: list[str]):
     house = House.objects.get(edition="n18", slug=house_slug)
     gang = gang_create(owner=make_user(), house=house, name=f"{house.name} gang")
     leader = FighterType.objects.filter(house=house, category="leader").first()
-    fighter = fighter_hire(gang=gang, fighter_type=leader, name=f"{house.name} leader", actor=gang.owner,
-                           dice=SeededDice(3))  # fmt: skip
+    fighter = fighter_hire(
+        gang=gang, fighter_type=leader, name=f"{house.name} leader", actor=gang.owner, dice=SeededDice(3)
+    )
     for slug in kit:
         item = Equipment.objects.get(edition="n18", slug=slug)
         purchase_buy(gang=gang, equipment=item, fighter=fighter, actor=gang.owner, override_reason="test")
@@ -224,16 +244,21 @@ def test_an_escher_agility_test_and_flak_with_an_undersuit_in_a_battle(loaded_co
     enforcers = gang_of("palanite-enforcers", make_user, ["frag-grenade", "refractor-field"])
     battle = battle_start(gang_a=escher, gang_b=enforcers, started_by=escher.owner, dice=SeededDice(5))
     wyld, enforcer = battle.fighters.order_by("side")
-    agility = action_odds(battle=battle, plan=action_plan(battle=battle, kind="test",
-                                                          params={"test": "agility", "fighter": wyld.pk}))  # fmt: skip
+    agility = action_odds(
+        battle=battle, plan=action_plan(battle=battle, kind="test", params={"test": "agility", "fighter": wyld.pk})
+    )
     assert agility["p_pass_exact"] == "2/3"
-    other = action_odds(battle=battle, plan=action_plan(battle=battle, kind="test",
-                                                        params={"test": "agility", "fighter": enforcer.pk}))  # fmt: skip
+    other = action_odds(
+        battle=battle, plan=action_plan(battle=battle, kind="test", params={"test": "agility", "fighter": enforcer.pk})
+    )
     assert other["p_pass_exact"] == "1/2"
     assert {"flak-armour", "armoured-undersuit"} <= set(enforcer.profile["worn"])
     grenade = next(f"{w['key']}:0" for w in enforcer.profile["weapons"] if w["slug"] == "frag-grenade")
-    plan = action_plan(battle=battle, kind="shoot", params={"fighter": enforcer.pk, "target": enforcer.pk,
-                                                             "weapon": grenade, "distance": 3})  # fmt: skip
+    plan = action_plan(
+        battle=battle,
+        kind="shoot",
+        params={"fighter": enforcer.pk, "target": enforcer.pk, "weapon": grenade, "distance": 3},
+    )
     assert action_odds(battle=battle, plan=plan)["save"]["needed"] == 4
     client.force_login(escher.owner)
     page = client.get(f"/battles/{battle.pk}/").content.decode()
@@ -244,8 +269,22 @@ def test_an_escher_agility_test_and_flak_with_an_undersuit_in_a_battle(loaded_co
 def test_front_arc_armour_counts_when_the_action_says_so(loaded_content):
     """Heavy carapace's 3+ and a shield's bonus need the attack inside the front arc: the Shoot and Fight forms ask
     (a fight from the front by default), and the query carries it."""
-    shooter = in_battle({"stats": STATS["n18"], "weapons": [{"key": "gun", "name": "Laspistol", "category": "pistol",
-                         "profiles": [{"name": "", "query": {"weapon": "laspistol"}}]}], "worn": [], "save": None}, "a")  # fmt: skip
+    shooter = in_battle(
+        {
+            "stats": STATS["n18"],
+            "weapons": [
+                {
+                    "key": "gun",
+                    "name": "Laspistol",
+                    "category": "pistol",
+                    "profiles": [{"name": "", "query": {"weapon": "laspistol"}}],
+                }
+            ],
+            "worn": [],
+            "save": None,
+        },
+        "a",
+    )
     target = in_battle({"stats": STATS["n18"], "weapons": [], "worn": ["heavy-carapace-armour"], "save": 4}, "b")
     saves = []
     for front in (False, True):

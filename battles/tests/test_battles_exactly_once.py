@@ -94,8 +94,9 @@ def test_twenty_taps_at_once_make_one_action(make_battle, at_once):
     pistol = next(f"{w['key']}:0" for w in shooter.profile["weapons"] if w["category"] == "pistol")
     params = {"fighter": shooter.pk, "target": target.pk, "weapon": pistol, "distance": 6}
     token = new_token()
-    outcomes = at_once(20, partial(action_resolve, battle=battle, kind="shoot", params=params,
-                                   actor=battle.player_a, token=token))  # fmt: skip
+    outcomes = at_once(
+        20, partial(action_resolve, battle=battle, kind="shoot", params=params, actor=battle.player_a, token=token)
+    )
     assert outcomes == ["done"] * 20
     assert BattleAction.objects.filter(battle=battle, kind="shoot").count() == 1
 
@@ -107,9 +108,13 @@ def test_double_taps_on_sqlite_make_one_action_and_no_lock_errors(tmp_path):
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'taps.sqlite3'}", "DEBUG": "1"}
     env.pop("REDIS_TEST_URL", None)
     run = subprocess.run(
-        [sys.executable, "-m", "battles.tests.sqlite_taps"], cwd=ROOT, env=env, capture_output=True, text=True,
+        [sys.executable, "-m", "battles.tests.sqlite_taps"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
         timeout=600,
-    )  # fmt: skip
+    )
     assert run.returncode == 0, run.stderr[-3000:]
     answer = json.loads(run.stdout.strip().splitlines()[-1])
     assert answer == {"same_token": {"actions": 1, "errors": []}, "two_tokens": {"actions": 2, "errors": []}}

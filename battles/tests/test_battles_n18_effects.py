@@ -20,8 +20,15 @@ def resolve(battle, kind, dice=None, **params):
 
 def arm(fighter, slug: str, category: str, ammo: str | None) -> str:
     """Hand the fighter's snapshot one more weapon from the Trading Post; its choice for the forms."""
-    entry = {"key": slug, "name": slug.replace("-", " ").title(), "slug": slug, "category": category,
-             "shoots": True, "fights": False, "profiles": [{"name": "", "query": {"weapon": slug}, "ammo": ammo}]}  # fmt: skip
+    entry = {
+        "key": slug,
+        "name": slug.replace("-", " ").title(),
+        "slug": slug,
+        "category": category,
+        "shoots": True,
+        "fights": False,
+        "profiles": [{"name": "", "query": {"weapon": slug}, "ammo": ammo}],
+    }
     fighter.profile = {**fighter.profile, "weapons": [*fighter.profile["weapons"], entry]}
     fighter.save(update_fields=["profile"])
     return f"{slug}:0"
@@ -36,16 +43,20 @@ def test_rapid_fire_hits_each_land_and_leave_the_target_standing_at_zero_wounds(
     battle = make_battle("n18", fighters=2)
     (leader, _), (_, target) = sides(battle)
     # hit 4; Firepower dice 2 (two hits); each hit: wound 5, Injury dice 1 (Flesh Wound)
-    action = resolve(battle, "shoot", [4, 2, 5, 1, 5, 1], fighter=leader, target=target, weapon=pistol(leader),
-                     distance=3)  # fmt: skip
+    action = resolve(
+        battle, "shoot", [4, 2, 5, 1, 5, 1], fighter=leader, target=target, weapon=pistol(leader), distance=3
+    )
     target.refresh_from_db()
     assert action.result["hits"] == 2
     assert f"{target.name} takes 2 hits" in action.changes
     assert (target.wounds_left, target.flesh_wounds) == (0, 2)
     assert target.condition == Condition.PINNED and target.prone
     # the next query tells the rulebook the truth: no wounds left, on their feet
-    plan = action_plan(battle=battle, kind="shoot", params={"fighter": leader, "target": target,
-                                                             "weapon": pistol(leader), "distance": 3})  # fmt: skip
+    plan = action_plan(
+        battle=battle,
+        kind="shoot",
+        params={"fighter": leader, "target": target, "weapon": pistol(leader), "distance": 3},
+    )
     assert plan.query["target"]["W"] == 0 and plan.query["target"]["state"] == "prone"
 
 
@@ -96,16 +107,16 @@ def test_two_failed_ammo_tests_jam_a_rapid_fire_weapon_for_the_battle(make_battl
     (leader, _), (_, target) = sides(battle)
     stubber = arm(leader, "heavy-stubber", "heavy", "4+")
     # a miss (1), two Firepower dice with the Ammo symbol, both Ammo tests fail
-    action = resolve(battle, "shoot", [1, "1a", "1a", 1, 2], fighter=leader, target=target, weapon=stubber,
-                     distance=10)  # fmt: skip
+    action = resolve(battle, "shoot", [1, "1a", "1a", 1, 2], fighter=leader, target=target, weapon=stubber, distance=10)
     leader.refresh_from_db()
     assert action.result["jammed"] is True
     assert leader.failed_weapons == leader.jammed_weapons == ["heavy-stubber"]
     assert f"{leader.name}'s Heavy Stubber jams for the rest of the battle" in action.changes
     with pytest.raises(ValidationError, match="cannot be reloaded"):
         resolve(battle, "test", [6], test="reload", fighter=leader, weapon=stubber)
-    plan = action_plan(battle=battle, kind="shoot", params={"fighter": leader, "target": target,
-                                                             "weapon": stubber, "distance": 10})  # fmt: skip
+    plan = action_plan(
+        battle=battle, kind="shoot", params={"fighter": leader, "target": target, "weapon": stubber, "distance": 10}
+    )
     assert "The Heavy Stubber cannot be used again this battle" in plan.warnings
     client.force_login(battle.player_a)
     assert "Heavy Stubber (out for the battle)" in client.get(f"/battles/{battle.pk}/").content.decode()

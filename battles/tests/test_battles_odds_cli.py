@@ -42,8 +42,17 @@ def melee(fighter):
 
 SITUATIONS = {
     "classic": [
-        ("shoot", lambda a, b: {"fighter": a[0], "target": b[1], "weapon": pistol(a[0]), "distance": 12,
-                                "cover": "partial", "modifiers": ["small_target"]}),
+        (
+            "shoot",
+            lambda a, b: {
+                "fighter": a[0],
+                "target": b[1],
+                "weapon": pistol(a[0]),
+                "distance": 12,
+                "cover": "partial",
+                "modifiers": ["small_target"],
+            },
+        ),
         ("fight", lambda a, b: {"fighter": a[1], "target": b[0], "charging": True}),
         ("multi-fight", lambda a, b: {"fighter": a[0], "opponents": [b[0], b[1]]}),
         ("test", lambda a, b: {"test": "leadership", "fighter": a[1], "leader_near": True}),
@@ -52,8 +61,10 @@ SITUATIONS = {
         ("test", lambda a, b: {"test": "bottle", "side": "b"}),
     ],
     "n18": [
-        ("shoot", lambda a, b: {"fighter": a[0], "target": b[1], "weapon": pistol(a[0]), "distance": 8,
-                                "cover": "partial"}),
+        (
+            "shoot",
+            lambda a, b: {"fighter": a[0], "target": b[1], "weapon": pistol(a[0]), "distance": 8, "cover": "partial"},
+        ),
         ("fight", lambda a, b: {"fighter": a[1], "target": b[0], "weapon": melee(a[1])}),
         ("fight", lambda a, b: {"fighter": a[1], "target": b[0], "weapon": melee(a[1]), "reaction": True}),
         ("test", lambda a, b: {"test": "nerve", "fighter": a[1]}),
@@ -63,7 +74,7 @@ SITUATIONS = {
         ("scenario", lambda a, b: {"action": "loot-casket", "fighter": a[0]}),
         ("scenario", lambda a, b: {"action": "search-cache", "fighter": a[0]}),
     ],
-}  # fmt: skip
+}
 CASES = [(edition, kind, i) for edition, rows in SITUATIONS.items() for i, (kind, _) in enumerate(rows)]
 
 

@@ -24,9 +24,15 @@ def campaign_battle(make_battle):
         BattleSession.objects.filter(pk=friendly.pk).update(status=BattleStatus.ENDED)
         campaign = Campaign.objects.create(edition="n18", name="Record test", created_by=friendly.player_a)
         CampaignArbitrator.objects.create(campaign=campaign, user=friendly.player_a)
-        return Battle.objects.create(campaign=campaign, origin="arranged", attacker=friendly.gang_a,
-                                     defender=friendly.gang_b, scenario=scenario,
-                                     scenario_name=scenario.replace("-", " ").title(), **fields)  # fmt: skip
+        return Battle.objects.create(
+            campaign=campaign,
+            origin="arranged",
+            attacker=friendly.gang_a,
+            defender=friendly.gang_b,
+            scenario=scenario,
+            scenario_name=scenario.replace("-", " ").title(),
+            **fields,
+        )
 
     return make
 
@@ -86,8 +92,12 @@ def test_the_end_form_records_captures_and_a_rescue_frees_the_captive(campaign_b
     cb = campaign_battle()
     battle = battle_start_from_campaign(campaign_battle=cb, started_by=cb.attacker.owner, dice=SeededDice(4))
     (leader, *_), (_, target, _) = sides(battle)
-    params = {"fighter": leader, "target": target, "distance": 3,
-              "weapon": next(f"{w['key']}:0" for w in leader.profile["weapons"] if w["category"] == "pistol")}  # fmt: skip
+    params = {
+        "fighter": leader,
+        "target": target,
+        "distance": 3,
+        "weapon": next(f"{w['key']}:0" for w in leader.profile["weapons"] if w["category"] == "pistol"),
+    }
     action_resolve(battle=battle, kind="shoot", params=params, actor=battle.player_a, dice=[4, 1, 5, 6])
     battle_end(battle=battle, actor=battle.player_a, winner="a", captured=[target.fighter_id])
     cb.refresh_from_db()
@@ -97,8 +107,15 @@ def test_the_end_form_records_captures_and_a_rescue_frees_the_captive(campaign_b
     captive = target.fighter
     captive.status, captive.captured_by = FighterStatus.CAPTURED, cb.attacker
     captive.save()
-    rescue = Battle.objects.create(campaign=cb.campaign, origin="challenge", attacker=cb.defender, defender=cb.attacker,
-                                   scenario="rescue-mission", scenario_name="Rescue Mission", is_rescue=True)  # fmt: skip
+    rescue = Battle.objects.create(
+        campaign=cb.campaign,
+        origin="challenge",
+        attacker=cb.defender,
+        defender=cb.attacker,
+        scenario="rescue-mission",
+        scenario_name="Rescue Mission",
+        is_rescue=True,
+    )
     played = battle_start_from_campaign(campaign_battle=rescue, started_by=rescue.attacker.owner, dice=SeededDice(4))
     from battles.forms import BattleEndForm
 
@@ -117,8 +134,9 @@ def test_a_fighter_who_flees_is_recorded_as_fled(client, campaign_battle):
     _, (runner, *_) = sides(battle)
     battle.bottled_b = True
     battle.save(update_fields=["bottled_b"])
-    action_resolve(battle=battle, kind="test", params={"test": "flee", "fighter": runner}, actor=battle.player_b,
-                   dice=[1, 1])  # fmt: skip
+    action_resolve(
+        battle=battle, kind="test", params={"test": "flee", "fighter": runner}, actor=battle.player_b, dice=[1, 1]
+    )
     battle_end(battle=battle, actor=battle.player_a, winner="a")
     result = cb.fighter_results.get(fighter=runner.fighter)
     assert result.outcome == "fled" and result.caused_by_id is None
@@ -135,8 +153,9 @@ def test_a_booby_trapped_casket_hits_the_fighter_who_opened_it(campaign_battle):
     cb = campaign_battle("smash-and-grab")
     battle = battle_start_from_campaign(campaign_battle=cb, started_by=cb.attacker.owner, dice=SeededDice(4))
     (leader, *_), _ = sides(battle)
-    trapped = ReplayDice([{"die": "D6", "for": "Loot casket (Smash & Grab, opened by the attacker) table", "value": 1}],
-                         SeededDice(6))  # fmt: skip
+    trapped = ReplayDice(
+        [{"die": "D6", "for": "Loot casket (Smash & Grab, opened by the attacker) table", "value": 1}], SeededDice(6)
+    )
     action = casket(battle, leader, trapped)
     trap = action.result["trap"]
     assert action.result["slug"] == "booby-trapped" and trap["hits"] == 1 and trap["weapon"] == "Booby Trapped casket"

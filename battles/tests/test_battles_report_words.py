@@ -27,8 +27,17 @@ def test_report_rows_say_who_and_group_by_gang():
 
 
 def test_outcomes_in_the_order_the_game_reaches_them():
-    odds = {"outcome": {"flesh_wound": 0.1, "miss": 0.3, "no_wound": 0.2, "out_of_action": 0.1, "saved": 0.2,
-                        "seriously_injured": 0.05, "wound_lost": 0.05},
-            "outcome_exact": {"miss": "3/10"}}  # fmt: skip
+    odds = {
+        "outcome": {
+            "flesh_wound": 0.1,
+            "miss": 0.3,
+            "no_wound": 0.2,
+            "out_of_action": 0.1,
+            "saved": 0.2,
+            "seriously_injured": 0.05,
+            "wound_lost": 0.05,
+        },
+        "outcome_exact": {"miss": "3/10"},
+    }
     names = [name for name, _, _ in odds_rows(odds)["outcome"]]
     assert names == ["Miss", "No wound", "Saved", "Wound lost", "Flesh wound", "Seriously injured", "Out of action"]

@@ -80,8 +80,13 @@ def test_a_casualtys_friends_tests_share_one_line(client, make_battle):
     shooter, other = battle.fighters.get(side="a", order=0), battle.fighters.get(side="a", order=1)
     target = battle.fighters.get(side="b", order=1)  # a Ganger, 1 Wound
     # hit 6, wound 6, Injury dice 6: Out of Action
-    action_resolve(battle=battle, kind="shoot", actor=battle.player_a, dice=[6, 1, 6, 6],
-                   params={"fighter": shooter.pk, "target": target.pk, "weapon": pistol_of(shooter), "distance": 3})  # fmt: skip
+    action_resolve(
+        battle=battle,
+        kind="shoot",
+        actor=battle.player_a,
+        dice=[6, 1, 6, 6],
+        params={"fighter": shooter.pk, "target": target.pk, "weapon": pistol_of(shooter), "distance": 3},
+    )
     target.refresh_from_db()
     assert target.out_of_action
     client.force_login(battle.player_a)
@@ -90,9 +95,18 @@ def test_a_casualtys_friends_tests_share_one_line(client, make_battle):
     prompts = prompts[: prompts.index("</ul>")]
     assert prompts.count("<li>") == 1 and prompts.count("test=nerve") == 3
     # The game moves on (another shot, a miss): those tests are moot and the line goes.
-    action_resolve(battle=battle, kind="shoot", actor=battle.player_a, dice=[1, 1],
-                   params={"fighter": other.pk, "target": battle.fighters.get(side="b", order=2).pk,
-                           "weapon": pistol_of(other), "distance": 3})  # fmt: skip
+    action_resolve(
+        battle=battle,
+        kind="shoot",
+        actor=battle.player_a,
+        dice=[1, 1],
+        params={
+            "fighter": other.pk,
+            "target": battle.fighters.get(side="b", order=2).pk,
+            "weapon": pistol_of(other),
+            "distance": 3,
+        },
+    )
     page = client.get(reverse("battles:battle-detail", args=[battle.pk])).content.decode()
     assert "test=nerve" not in page
 

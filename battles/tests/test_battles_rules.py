@@ -234,8 +234,9 @@ def test_undoing_every_action_restores_the_start_whatever_was_rolled(make_battle
             if kind == "advance":
                 battle_advance(battle=battle, actor=battle.player_a, leave_untaken=True)
             elif kind == "adjust":
-                fighter_adjust(battle=battle, fighter=shooter, field="broken", value=not shooter.broken,
-                               actor=battle.player_a)  # fmt: skip
+                fighter_adjust(
+                    battle=battle, fighter=shooter, field="broken", value=not shooter.broken, actor=battle.player_a
+                )
             elif kind == "shoot":
                 pistol = next(f"{w['key']}:0" for w in shooter.profile["weapons"] if w["category"] == "pistol")
                 resolve(battle, "shoot", SeededDice(seed), fighter=shooter, target=target, weapon=pistol, distance=4)
@@ -257,8 +258,9 @@ def test_warnings_beside_the_odds_when_the_rules_say_no(make_battle):
     fighter_adjust(battle=battle, fighter=leader, field="condition", value=Condition.PINNED, actor=battle.player_a)
     fighter_adjust(battle=battle, fighter=target, field="hidden", value=True, actor=battle.player_a)
     pistol = next(f"{w['key']}:0" for w in leader.profile["weapons"] if w["category"] == "pistol")
-    plan = action_plan(battle=battle, kind="shoot", params={"fighter": leader, "target": target, "weapon": pistol,
-                                                             "distance": 6})  # fmt: skip
+    plan = action_plan(
+        battle=battle, kind="shoot", params={"fighter": leader, "target": target, "weapon": pistol, "distance": 6}
+    )
     assert any("pinned: he may not shoot" in w for w in plan.warnings)
     assert any("hidden" in w for w in plan.warnings)
 

@@ -43,8 +43,11 @@ def area_prompts(battle):
 
 def test_a_missed_blast_asks_the_table_for_the_scatter_dice_after_the_ammo_test(make_battle):
     battle, shooter, (target, _), grenade = setup(make_battle, "frag-grenade", "grenade", "4+")
-    plan = action_plan(battle=battle, kind="shoot", params={"fighter": shooter.pk, "target": target.pk,
-                                                             "weapon": grenade, "distance": 4})  # fmt: skip
+    plan = action_plan(
+        battle=battle,
+        kind="shoot",
+        params={"fighter": shooter.pk, "target": target.pk, "weapon": grenade, "distance": 4},
+    )
     assert plan.query["scatter"] is True
     needed = action_next_die(battle=battle, plan=plan, dice=[1, 6])  # a miss, then the grenade's Ammo test
     assert needed.die.name == "Scatter"
@@ -93,8 +96,14 @@ def test_the_server_rolls_the_scatter_once(make_battle):
 def test_rapid_fire_hits_split_to_a_fighter_within_3(make_battle):
     battle, shooter, (target, other, *_), autogun = setup(make_battle, "autogun", "basic", "4+", fighters=3)
     fighters = list(battle.fighters.all())
-    data = {"fighter": shooter.pk, "shooter": f"{shooter.pk}:{autogun}", "target": target.pk, "band": "short",
-            "cover": "none", "split_to": [other.pk]}  # fmt: skip
+    data = {
+        "fighter": shooter.pk,
+        "shooter": f"{shooter.pk}:{autogun}",
+        "target": target.pk,
+        "band": "short",
+        "cover": "none",
+        "split_to": [other.pk],
+    }
     form = ShootForm(data, battle=battle, fighters=fighters)
     assert form.is_valid(), form.errors
     assert form.params()["split_to"] == [next(f for f in fighters if f.pk == other.pk)]
@@ -109,8 +118,14 @@ def test_rapid_fire_hits_split_to_a_fighter_within_3(make_battle):
 
 def test_split_to_refuses_the_target_itself(make_battle):
     battle, shooter, (target, _), autogun = setup(make_battle, "autogun", "basic", "4+")
-    data = {"fighter": shooter.pk, "shooter": f"{shooter.pk}:{autogun}", "target": target.pk, "band": "short",
-            "cover": "none", "split_to": [target.pk]}  # fmt: skip
+    data = {
+        "fighter": shooter.pk,
+        "shooter": f"{shooter.pk}:{autogun}",
+        "target": target.pk,
+        "band": "short",
+        "cover": "none",
+        "split_to": [target.pk],
+    }
     form = ShootForm(data, battle=battle, fighters=list(battle.fighters.all()))
     assert not form.is_valid() and "split_to" in form.errors
 

@@ -49,8 +49,9 @@ def test_a_fighter_whose_opponent_went_out_of_action_is_no_longer_engaged(make_b
     (leader, _), (enemy, _) = sides(battle)
     set_state(battle, leader, engaged=True)
     set_state(battle, enemy, engaged=True, condition=Condition.SERIOUSLY_INJURED, prone=True)
-    action_resolve(battle=battle, kind="coup-de-grace", params={"fighter": leader.pk, "target": enemy.pk},
-                   actor=battle.player_a)  # fmt: skip
+    action_resolve(
+        battle=battle, kind="coup-de-grace", params={"fighter": leader.pk, "target": enemy.pk}, actor=battle.player_a
+    )
     reload(leader, enemy)
     assert enemy.out_of_action and not leader.engaged
     assert not leader.ready  # a Coup de Grace is acting
@@ -60,8 +61,11 @@ def test_classic_fight_winner_is_free_once_the_loser_is_out(make_battle):
     battle = make_battle("classic", fighters=2)
     (leader, _), (enemy, _) = sides(battle)
     plan = Plan("fight", "fight", {}, "", leader, enemy)
-    result = {"loser": "defender", "winner": "attacker",
-              "wounds": {"outcome": "out_of_action", "hits": [{"wounds_lost": 1}]}}  # fmt: skip
+    result = {
+        "loser": "defender",
+        "winner": "attacker",
+        "wounds": {"outcome": "out_of_action", "hits": [{"wounds_lost": 1}]},
+    }
     classic_effects.apply_fight(plan, result, battle)
     assert enemy.out_of_action and not leader.engaged
 
@@ -72,11 +76,16 @@ def test_classic_multiple_combat_applies_the_engines_out_of_action(make_battle):
     plan = Plan("multi-fight", "multi-fight", {}, "", lone, one, [one, two])
     result = {
         "bouts": [
-            {"opponent": 1, "loser": "defender", "winner": "attacker", "wounds": {"outcome": "down", "hits": [{"wounds_lost": 1}]}},
+            {
+                "opponent": 1,
+                "loser": "defender",
+                "winner": "attacker",
+                "wounds": {"outcome": "down", "hits": [{"wounds_lost": 1}]},
+            },
             {"opponent": 2, "loser": None},
         ],
         "fighter": "out_of_action",
-    }  # fmt: skip
+    }
     changes = classic_effects.apply_multi_fight(plan, result, battle)
     assert lone.condition == Condition.OUT_OF_ACTION and lone.taken_out_by == one
     assert "Out of Action" in " ".join(changes)
@@ -88,8 +97,13 @@ def test_classic_overwatch_ends_after_the_shot(make_battle):
     (leader, _), (enemy, _) = sides(battle)
     set_state(battle, leader, overwatch=True)
     pistol = next(f"{w['key']}:0" for w in leader.profile["weapons"] if w["category"] == "pistol")
-    action_resolve(battle=battle, kind="shoot", actor=battle.player_a, dice=[1],
-                   params={"fighter": leader.pk, "target": enemy.pk, "weapon": pistol, "distance": 6})  # fmt: skip
+    action_resolve(
+        battle=battle,
+        kind="shoot",
+        actor=battle.player_a,
+        dice=[1],
+        params={"fighter": leader.pk, "target": enemy.pk, "weapon": pistol, "distance": 6},
+    )
     reload(leader)
     assert not leader.overwatch
 
@@ -131,15 +145,23 @@ def test_classic_a_fighter_who_is_down_cannot_fight(make_battle):
         action_plan(battle=battle, kind="fight", params={"fighter": leader.pk, "target": enemy.pk})
 
 
-@pytest.mark.parametrize(("test", "params", "dice"), [
-    ("agility", {}, [5]),
-    ("fall", {"height": 2, "cause": "fall"}, []),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("test", "params", "dice"),
+    [
+        ("agility", {}, [5]),
+        ("fall", {"height": 2, "cause": "fall"}, []),
+    ],
+)
 def test_n18_falling_and_agility_are_acting(make_battle, test, params, dice):
     battle = make_battle("n18", fighters=2)
     (leader, _), _ = sides(battle)
-    action_resolve(battle=battle, kind="test", actor=battle.player_a, dice=dice or None,
-                   params={"test": test, "fighter": leader.pk, **params})  # fmt: skip
+    action_resolve(
+        battle=battle,
+        kind="test",
+        actor=battle.player_a,
+        dice=dice or None,
+        params={"test": test, "fighter": leader.pk, **params},
+    )
     reload(leader)
     assert not leader.ready
 
@@ -180,12 +202,15 @@ def test_a_fighter_is_in_one_open_battle_at_a_time(make_battle):
     assert battle_start(gang_a=battle.gang_a, gang_b=battle.gang_b, started_by=battle.player_a, dice=SeededDice(2))
 
 
-@pytest.mark.parametrize(("test", "extra", "dice", "broken"), [
-    ("terror", {"situation": "within_8"}, [6, 6], True),  # 12 > Ld: broken, runs for cover
-    ("stupidity", {}, [1, 1], False),
-    ("frenzy", {}, [1, 1], False),
-    ("hatred", {}, [1, 1], False),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("test", "extra", "dice", "broken"),
+    [
+        ("terror", {"situation": "within_8"}, [6, 6], True),  # 12 > Ld: broken, runs for cover
+        ("stupidity", {}, [1, 1], False),
+        ("frenzy", {}, [1, 1], False),
+        ("hatred", {}, [1, 1], False),
+    ],
+)
 def test_classic_psychology_tests_as_the_command_line_answers_them(make_battle, test, extra, dice, broken):
     from battles.services import action_odds
 

@@ -53,8 +53,9 @@ def test_a_bottled_gang_tests_cool_for_every_fighter_each_end_phase(make_battle)
     battle.save()
     flee = {p.params["fighter"] for p in battle_prompts(battle) if p.params.get("test") == "flee"}
     assert flee == {leader.pk, ganger.pk}
-    action_resolve(battle=battle, kind="test", params={"test": "flee", "fighter": ganger}, actor=battle.player_b,
-                   dice=[1, 1])  # fmt: skip
+    action_resolve(
+        battle=battle, kind="test", params={"test": "flee", "fighter": ganger}, actor=battle.player_b, dice=[1, 1]
+    )
     ganger.refresh_from_db()
     assert ganger.out_of_action  # a 2 fails any Cool test: the fighter flees
     flee = {p.params["fighter"] for p in battle_prompts(battle) if p.params.get("test") == "flee"}
@@ -86,8 +87,14 @@ def test_home_turf_in_the_trap_for_the_defender(make_battle):
 def test_a_charge_with_two_weapons_equals_the_command_line(make_battle):
     battle = make_battle("n18", fighters=2)
     (attacker, _), (target, _) = sides(battle)
-    params = {"fighter": attacker, "target": target, "weapon": weapon(attacker, "close_combat"),
-              "second_weapon": weapon(attacker, "pistol"), "charging": True, "reaction": True}  # fmt: skip
+    params = {
+        "fighter": attacker,
+        "target": target,
+        "weapon": weapon(attacker, "close_combat"),
+        "second_weapon": weapon(attacker, "pistol"),
+        "charging": True,
+        "reaction": True,
+    }
     plan = action_plan(battle=battle, kind="fight", params=params)
     shown = action_odds(battle=battle, plan=plan)
     assert shown == cli_odds("n18", "fight", plan.query)
@@ -103,8 +110,13 @@ def test_a_melee_hit_does_not_pin(make_battle):
     (_, attacker), (_, target) = sides(battle)
     knife = weapon(attacker, "close_combat")
     # hit 6, wound 1 (no wound): a hit that does nothing else leaves the target Standing and Active
-    action_resolve(battle=battle, kind="fight", params={"fighter": attacker, "target": target, "weapon": knife},
-                   actor=battle.player_a, dice=[6, 1])  # fmt: skip
+    action_resolve(
+        battle=battle,
+        kind="fight",
+        params={"fighter": attacker, "target": target, "weapon": knife},
+        actor=battle.player_a,
+        dice=[6, 1],
+    )
     target.refresh_from_db()
     assert target.condition == Condition.ACTIVE and not target.prone and target.engaged
 
@@ -154,8 +166,9 @@ def test_the_end_phase_lists_what_it_requires_and_says_when_it_is_done(make_batt
     page = client.get(f"/battles/{battle.pk}/").content.decode()
     assert "The End phase requires" in page and f"{enemy.name}: Cool test to stay" in page and "test=flee" in page
     assert "end-phase-done" not in page
-    action_resolve(battle=battle, kind="test", params={"test": "flee", "fighter": enemy}, actor=battle.player_b,
-                   dice=[6, 6])  # fmt: skip
+    action_resolve(
+        battle=battle, kind="test", params={"test": "flee", "fighter": enemy}, actor=battle.player_b, dice=[6, 6]
+    )
     page = client.get(f"/battles/{battle.pk}/").content.decode()
     assert "end-phase-done" in page and "test=flee" not in page
 
@@ -174,15 +187,21 @@ def test_blaze_catches_burns_and_goes_out(make_battle):
     battle = make_battle("n18", fighters=2)
     (shooter, _), (target, _) = sides(battle)
     flamer = arm(shooter, "hand-flamer", "pistol", None)
-    action_resolve(battle=battle, kind="shoot", actor=battle.player_a, dice=LowestFaces(),
-                   params={"fighter": shooter, "target": target, "weapon": flamer, "distance": 0})  # fmt: skip
+    action_resolve(
+        battle=battle,
+        kind="shoot",
+        actor=battle.player_a,
+        dice=LowestFaces(),
+        params={"fighter": shooter, "target": target, "weapon": flamer, "distance": 0},
+    )
     battle.refresh_from_db()
     catch = [p for p in battle_prompts(battle) if p.params.get("step") == "catch"]
     assert [p.params["fighter"] for p in catch] == [target.pk]
     plan = action_plan(battle=battle, kind="test", params={"test": "blaze", "step": "catch", "fighter": target})
     assert action_odds(battle=battle, plan=plan) == cli_odds("n18", "blaze", plan.query)
-    action_resolve(battle=battle, kind="test", params=catch[0].params | {"fighter": target}, actor=battle.player_b,
-                   dice=[4])  # fmt: skip
+    action_resolve(
+        battle=battle, kind="test", params=catch[0].params | {"fighter": target}, actor=battle.player_b, dice=[4]
+    )
     target.refresh_from_db()
     battle.refresh_from_db()
     assert target.ablaze and not [p for p in battle_prompts(battle) if p.params.get("step") == "catch"]
@@ -248,9 +267,14 @@ def test_charge_from_the_fighters_card(make_battle, client):
     knife = weapon(attacker, "close_combat")
     answer = client.post(
         f"/battles/{battle.pk}/act/fight/?fighter={attacker.pk}&charging=1",
-        {"fighter": attacker.pk, "attacker": f"{attacker.pk}:{knife}", "target": target.pk, "charging": "on",
-         "reaction": "on"},
-    )  # fmt: skip
+        {
+            "fighter": attacker.pk,
+            "attacker": f"{attacker.pk}:{knife}",
+            "target": target.pk,
+            "charging": "on",
+            "reaction": "on",
+        },
+    )
     assert answer.status_code == 200
     odds = answer.context["odds"]
     assert odds and "Opponent strikes back" in [row[0] for row in odds["chances"]]
@@ -272,15 +296,24 @@ def test_a_charge_from_a_distance_shows_how_often_it_reaches(make_battle, client
     distance = attacker.stats["M"] + 2  # needs a 2 or 3 on the D3
     answer = client.post(
         f"/battles/{battle.pk}/act/fight/?fighter={attacker.pk}&charging=1",
-        {"fighter": attacker.pk, "attacker": f"{attacker.pk}:{weapon(attacker, 'close_combat')}", "target": target.pk,
-         "charging": "on", "charge_distance": distance, "reaction": "on"},
-    )  # fmt: skip
+        {
+            "fighter": attacker.pk,
+            "attacker": f"{attacker.pk}:{weapon(attacker, 'close_combat')}",
+            "target": target.pk,
+            "charging": "on",
+            "charge_distance": distance,
+            "reaction": "on",
+        },
+    )
     assert answer.status_code == 200
     [(label, percent, exact)] = answer.context["charge_odds"]["chances"]
     cli = subprocess.run(
         [sys.executable, "-m", "rulebook", "odds", "n18", "charge"],
-        input=json.dumps({"M": attacker.stats["M"], "distance": distance}), capture_output=True, text=True, check=True,
-    )  # fmt: skip
+        input=json.dumps({"M": attacker.stats["M"], "distance": distance}),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert (label, exact) == ("The charge reaches", json.loads(cli.stdout)["p_reaches_exact"]) == (label, "2/3")
     assert "charge_distance" not in json.dumps(answer.context["plan"].query)
     assert "The charge reaches" in answer.content.decode()
@@ -289,9 +322,14 @@ def test_a_charge_from_a_distance_shows_how_often_it_reaches(make_battle, client
     type(attacker).objects.filter(pk=attacker.pk).update(profile=profile)
     refused = client.post(
         f"/battles/{battle.pk}/act/fight/?fighter={attacker.pk}&charging=1",
-        {"fighter": attacker.pk, "attacker": f"{attacker.pk}:{weapon(attacker, 'close_combat')}", "target": target.pk,
-         "charging": "on", "charge_distance": distance},
-    )  # fmt: skip
+        {
+            "fighter": attacker.pk,
+            "attacker": f"{attacker.pk}:{weapon(attacker, 'close_combat')}",
+            "target": target.pk,
+            "charging": "on",
+            "charge_distance": distance,
+        },
+    )
     assert refused.status_code == 200 and "The rulebook cannot answer this" in refused.content.decode()
 
 

@@ -127,8 +127,10 @@ def test_a_fight_in_four_taps_and_injury_dice_as_results(page, log_in_browser, m
     tap(page.locator(".die-face", has_text="6").first)
     page.get_by_test_id("next-die").filter(has_text="Injury").wait_for()
     assert page.locator(".die-face").all_inner_texts() == [
-        "Flesh Wound (1-2)", "Seriously Injured (3-5)", "Out of Action (6)"
-    ]  # fmt: skip
+        "Flesh Wound (1-2)",
+        "Seriously Injured (3-5)",
+        "Out of Action (6)",
+    ]
     tap(page.get_by_role("button", name="Out of Action (6)"))
     tap(page.get_by_test_id("apply-dice"))
     page.wait_for_url(f"**/battles/{battle.pk}/")

@@ -65,8 +65,9 @@ def resolves(battle, kind, params, fighters):
 def shoot_form(battle, fighters, shooter, target):
     """The Shoot form as a player completes it: the nearest range band the weapon has (none for a template)."""
     for band in ("short", "long"):
-        form = ShootForm({"shooter": shooter, "target": target.pk, "band": band, "cover": "none"},
-                         battle=battle, fighters=fighters)  # fmt: skip
+        form = ShootForm(
+            {"shooter": shooter, "target": target.pk, "band": band, "cover": "none"}, battle=battle, fighters=fighters
+        )
         if form.is_valid():
             return form
     raise AssertionError(f"{shooter}: {form.errors.as_text()}")
@@ -125,10 +126,15 @@ def test_n18_menus_offer_the_grav_gun_and_put_a_combi_weapons_melee_profile_in_t
     ]
 
 
-@pytest.mark.parametrize(("edition", "slug", "kind"), [
-    ("n18", "cawdor-charger-autogun", "shoot"), ("n18", "web-gauntlet", "fight"),
-    ("n18", "blast-pistol", "fight"), ("classic", "smoke-grenade", "shoot"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("edition", "slug", "kind"),
+    [
+        ("n18", "cawdor-charger-autogun", "shoot"),
+        ("n18", "web-gauntlet", "fight"),
+        ("n18", "blast-pistol", "fight"),
+        ("classic", "smoke-grenade", "shoot"),
+    ],
+)
 def test_a_profile_left_out_and_sent_anyway_is_refused_in_words(armed, edition, slug, kind):
     battle, shooter, target, entries = armed(edition)
     entry = next(e for e in entries if e["slug"] == slug)

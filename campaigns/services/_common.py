@@ -64,8 +64,16 @@ def campaign_log_record(
     entry of kind ``other`` on each gang it concerns, with ``data["campaign_log"]`` naming the event. Entries stay:
     nothing deletes a ledger entry, and a battle they link to is kept (cancelled, never deleted)."""
     for gang in gangs:
-        ledger_record(gang=gang, kind=LedgerKind.OTHER, description=description, reason=reason, actor=actor,
-                      battle=battle, dice=dice, data={"campaign_log": event})  # fmt: skip
+        ledger_record(
+            gang=gang,
+            kind=LedgerKind.OTHER,
+            description=description,
+            reason=reason,
+            actor=actor,
+            battle=battle,
+            dice=dice,
+            data={"campaign_log": event},
+        )
 
 
 def require_impartial_battle(battle, actor, what: str) -> None:
@@ -102,11 +110,26 @@ def _territory_move(held: CampaignTerritory, holder: Gang | None, actor, *, reas
     with it, the loser's taken back and the taker's added (each as its house earns it: an enhanced boon)."""
     name, data = held.territory.name, {"campaign": held.campaign_id, "territory": held.pk}
     if held.holder_id:
-        ledger_record(gang=held.holder, kind=LedgerKind.TERRITORY, description=f"Lost {name}", reason=reason,
-                      data=data, actor=actor, battle=battle,
-                      reputation=-_reputation_while_held(held, held.holder))  # fmt: skip
+        ledger_record(
+            gang=held.holder,
+            kind=LedgerKind.TERRITORY,
+            description=f"Lost {name}",
+            reason=reason,
+            data=data,
+            actor=actor,
+            battle=battle,
+            reputation=-_reputation_while_held(held, held.holder),
+        )
     if holder is not None:
-        ledger_record(gang=holder, kind=LedgerKind.TERRITORY, description=f"Took {name}", reason=reason,
-                      data=data, actor=actor, battle=battle, reputation=_reputation_while_held(held, holder))  # fmt: skip
+        ledger_record(
+            gang=holder,
+            kind=LedgerKind.TERRITORY,
+            description=f"Took {name}",
+            reason=reason,
+            data=data,
+            actor=actor,
+            battle=battle,
+            reputation=_reputation_while_held(held, holder),
+        )
     held.holder = holder
     held.save(update_fields=["holder", "changed_at"])

@@ -63,12 +63,19 @@ def battle_scenario_roll(
         if not reason:
             raise ValidationError("Give the reason to roll the scenario again: the dice set aside stay on the battle.")
         old = battle.scenario_roll
-        set_aside.append({
-            "scenario": battle.scenario_name or old.get("result", ""), "roll": old.get("roll"),
-            "dice": [*old.get("dice", [])], "crews": {side: crew.get("dice", []) + crew.get("size_dice", [])
-                                                     for side, crew in battle.crews.items()},
-            "reason": reason[:200], "by": getattr(actor, "username", ""), "at": timezone.now().isoformat(),
-        })  # fmt: skip
+        set_aside.append(
+            {
+                "scenario": battle.scenario_name or old.get("result", ""),
+                "roll": old.get("roll"),
+                "dice": [*old.get("dice", [])],
+                "crews": {
+                    side: crew.get("dice", []) + crew.get("size_dice", []) for side, crew in battle.crews.items()
+                },
+                "reason": reason[:200],
+                "by": getattr(actor, "username", ""),
+                "at": timezone.now().isoformat(),
+            }
+        )
     mark = len(dice.rolls)
     # The challenger attacks; any other battle rolls off (attacker first, so a tie-free roll is readable).
     roll_off = None if battle.origin == BattleOrigin.CHALLENGE else (battle.attacker.name, battle.defender.name)
@@ -90,10 +97,16 @@ def battle_scenario_roll(
     battle.save()
     if again:
         last = set_aside[-1]
-        campaign_log_record(gangs=(battle.attacker, battle.defender), event="scenario rolled again", battle=battle,
-                            actor=actor, dice=last["dice"], reason=last["reason"],
-                            description=f"Scenario rolled again: {last['scenario'] or 'the last roll'} set aside, "
-                                        f"now {battle.scenario_name}")  # fmt: skip
+        campaign_log_record(
+            gangs=(battle.attacker, battle.defender),
+            event="scenario rolled again",
+            battle=battle,
+            actor=actor,
+            dice=last["dice"],
+            reason=last["reason"],
+            description=f"Scenario rolled again: {last['scenario'] or 'the last roll'} set aside, "
+            f"now {battle.scenario_name}",
+        )
     return battle
 
 
@@ -166,8 +179,10 @@ def _crew_rule(battle: Battle, side: str, fighters: list[Fighter]):
     if side not in Side.values:
         raise ValidationError(f"Unknown side {side!r}.")
     if roles_pending(battle):
-        raise ValidationError(f"{battle.scenario_roll['roll_off']['winner_name']} won the roll-off: they choose to "
-                              "attack or defend before the crews are picked.")  # fmt: skip
+        raise ValidationError(
+            f"{battle.scenario_roll['roll_off']['winner_name']} won the roll-off: they choose to "
+            "attack or defend before the crews are picked."
+        )
     return rules.crew_rule(battle.campaign.edition, battle.scenario, side, len(rules.available(fighters)))
 
 
@@ -243,9 +258,18 @@ def _fighter_rows(battle: Battle, fighter_results: Iterable[dict]) -> list[Battl
         if caused_by is not None and caused_by.gang_id not in set(sides) - {fighter.gang_id}:
             raise ValidationError(f"{fighter.name} can only be taken down by an enemy fighter.")
         killed = bool(entry.get("killed"))
-        rows.append(BattleFighterResult(battle=battle, fighter=fighter, side=sides[fighter.gang_id], outcome=outcome,
-                                        caused_by=caused_by, captured=bool(entry.get("captured")), killed=killed,
-                                        awards=dict(entry.get("awards") or {})))  # fmt: skip
+        rows.append(
+            BattleFighterResult(
+                battle=battle,
+                fighter=fighter,
+                side=sides[fighter.gang_id],
+                outcome=outcome,
+                caused_by=caused_by,
+                captured=bool(entry.get("captured")),
+                killed=killed,
+                awards=dict(entry.get("awards") or {}),
+            )
+        )
     return rows
 
 
@@ -255,15 +279,31 @@ def battle_record_of(
     """The battle's one record (:mod:`rulebook.n18.campaign.record`) from its fighter rows and facts."""
     gangs = {Side.ATTACKER: battle.attacker_id, Side.DEFENDER: battle.defender_id}
     ends = tuple(
-        FighterEnd(str(r.fighter_id), r.fighter.name, r.side, r.outcome,
-                   str(r.caused_by_id) if r.caused_by_id else None, r.killed,
-                   gangs[other_role(r.side)] if r.captured else None,
-                   r.fighter.fighter_type.category, dict(r.awards or {}))
+        FighterEnd(
+            str(r.fighter_id),
+            r.fighter.name,
+            r.side,
+            r.outcome,
+            str(r.caused_by_id) if r.caused_by_id else None,
+            r.killed,
+            gangs[other_role(r.side)] if r.captured else None,
+            r.fighter.fighter_type.category,
+            dict(r.awards or {}),
+        )
         for r in rows
-    )  # fmt: skip
+    )
     caskets = tuple(Casket.from_json(c) for c in facts.get("caskets") or ())
-    return BattleRecord(battle.scenario, ends, caskets, facts.get("caskets_opened"), tuple(bottled), tuple(fled),
-                        winner, tuple(str(pk) for pk in facts.get("captives_freed", ())), gangs)  # fmt: skip
+    return BattleRecord(
+        battle.scenario,
+        ends,
+        caskets,
+        facts.get("caskets_opened"),
+        tuple(bottled),
+        tuple(fled),
+        winner,
+        tuple(str(pk) for pk in facts.get("captives_freed", ())),
+        gangs,
+    )
 
 
 def _checked_facts(battle: Battle, rows: list[BattleFighterResult], facts: dict, *, bottled, fled, winner) -> dict:
@@ -337,8 +377,9 @@ def battle_report_submit(
         facts["captives_freed"] = freed
     bottled = tuple(side for side, did in ((Side.ATTACKER, attacker_bottled), (Side.DEFENDER, defender_bottled)) if did)
     role = battle.side_of(winner) if winner is not None else None
-    facts = _checked_facts(battle, rows, facts, bottled=bottled, fled=tuple(side for side, did in fled.items() if did),
-                           winner=role)  # fmt: skip
+    facts = _checked_facts(
+        battle, rows, facts, bottled=bottled, fled=tuple(side for side, did in fled.items() if did), winner=role
+    )
     battle.winner, battle.is_draw = winner, is_draw
     battle.attacker_bottled, battle.defender_bottled = attacker_bottled, defender_bottled
     battle.attacker_fled, battle.defender_fled = attacker_fled, defender_fled
@@ -363,8 +404,11 @@ def battle_report_confirm(*, battle: Battle, actor, is_arbitrator: bool) -> Batt
         .get(pk=battle.pk)
     )
     if battle.status != BattleStatus.REPORTED:
-        raise ValidationError("There is no report waiting for confirmation." if battle.status == BattleStatus.SCHEDULED
-                              else "This report has been confirmed already.")  # fmt: skip
+        raise ValidationError(
+            "There is no report waiting for confirmation."
+            if battle.status == BattleStatus.SCHEDULED
+            else "This report has been confirmed already."
+        )
     # An arbitrator who plays one of the two gangs confirms only as that gang's player (separation of duties).
     is_arbitrator = is_arbitrator and actor.pk not in (battle.attacker.owner_id, battle.defender.owner_id)
     if not is_arbitrator and battle.reported_by_id == actor.pk:
@@ -400,5 +444,10 @@ def _rescue_resolve(battle: Battle, actor) -> None:
     freed = set(battle.scenario_facts.get("captives_freed") or [])
     captives = captives_of(battle.attacker, battle.defender).select_for_update()
     for captive in captives.filter(pk__in=freed):
-        fighter_status_set(fighter=captive, status=FighterStatus.ACTIVE, actor=actor, battle=battle,
-                           reason=f"Rescued from {battle.defender.name} ({battle.scenario_name})")  # fmt: skip
+        fighter_status_set(
+            fighter=captive,
+            status=FighterStatus.ACTIVE,
+            actor=actor,
+            battle=battle,
+            reason=f"Rescued from {battle.defender.name} ({battle.scenario_name})",
+        )

@@ -48,8 +48,9 @@ def campaign_create(
         created_by=user,
     )
     CampaignArbitrator.objects.create(campaign=campaign, user=user)
-    HouseRules.objects.create(campaign=campaign, in_force_from=campaign.created_at, changed_by=user,
-                              starting_credits=starting_credits)  # fmt: skip
+    HouseRules.objects.create(
+        campaign=campaign, in_force_from=campaign.created_at, changed_by=user, starting_credits=starting_credits
+    )
     return campaign
 
 
@@ -117,9 +118,15 @@ def _classic_territories(campaign: Campaign, gang: Gang, actor, dice: DiceSource
         if territory is None:
             continue  # the content library lacks it (load_content): nothing to hold
         held.append(CampaignTerritory.objects.create(campaign=campaign, territory=territory, holder=gang))
-        ledger_record(gang=gang, kind=LedgerKind.TERRITORY, description=f"Starting territory: {territory.name}",
-                      reason=rules.CLASSIC_TERRITORY_SOURCE, dice=rolled["dice"],
-                      data={"campaign": campaign.pk, "territory": held[-1].pk, "roll": rolled["roll"]}, actor=actor)  # fmt: skip
+        ledger_record(
+            gang=gang,
+            kind=LedgerKind.TERRITORY,
+            description=f"Starting territory: {territory.name}",
+            reason=rules.CLASSIC_TERRITORY_SOURCE,
+            dice=rolled["dice"],
+            data={"campaign": campaign.pk, "territory": held[-1].pk, "roll": rolled["roll"]},
+            actor=actor,
+        )
     return held
 
 
@@ -144,8 +151,9 @@ def join_check(campaign: Campaign, gang: Gang, user) -> None:
     if gang.owner_id != user.pk:
         raise ValidationError("You can enter only your own gang.")
     if gang.edition != campaign.edition:
-        raise ValidationError(f"{gang.name} is a {gang.get_edition_display()} gang; this campaign plays "
-                              f"{campaign.get_edition_display()}.")  # fmt: skip
+        raise ValidationError(
+            f"{gang.name} is a {gang.get_edition_display()} gang; this campaign plays {campaign.get_edition_display()}."
+        )
     if campaign.status == CampaignStatus.FINISHED:
         raise ValidationError("This campaign has finished.")
     if CampaignGang.objects.filter(campaign=campaign, gang=gang).exists():
@@ -183,9 +191,15 @@ def gang_remove(*, membership: CampaignGang, actor) -> CampaignGang:
     campaign, gang = membership.campaign, membership.gang
     for held in campaign.territories.filter(holder=gang).select_related("territory"):
         if held.is_home_settlement:
-            ledger_record(gang=gang, kind=LedgerKind.TERRITORY, reputation=-rules.HOME_SETTLEMENT_REPUTATION,
-                          description=f"Left {campaign.name}: Home Settlement given up",
-                          reason="Removed from the campaign", data={"campaign": campaign.pk}, actor=actor)  # fmt: skip
+            ledger_record(
+                gang=gang,
+                kind=LedgerKind.TERRITORY,
+                reputation=-rules.HOME_SETTLEMENT_REPUTATION,
+                description=f"Left {campaign.name}: Home Settlement given up",
+                reason="Removed from the campaign",
+                data={"campaign": campaign.pk},
+                actor=actor,
+            )
             held.delete()
         else:
             _territory_move(held, None, actor, reason="Removed from the campaign")
@@ -246,9 +260,15 @@ def cycle_advance(*, campaign: Campaign, from_cycle: int | None = None, reason: 
             "campaign log)."
         )
     for battle, gang in unapplied:
-        campaign_log_record(gangs=(gang,), event="cycle begun unapplied", actor=actor, battle=battle,
-                            reason=reason[:300], description=f"Cycle {campaign.cycle + 1} begun with {gang.name}'s "
-                            f"post-battle sequence after {battle.scenario_name} ({battle}) not applied")  # fmt: skip
+        campaign_log_record(
+            gangs=(gang,),
+            event="cycle begun unapplied",
+            actor=actor,
+            battle=battle,
+            reason=reason[:300],
+            description=f"Cycle {campaign.cycle + 1} begun with {gang.name}'s "
+            f"post-battle sequence after {battle.scenario_name} ({battle}) not applied",
+        )
     cycle = _open_cycle(campaign, campaign.cycle + 1)
     _snapshot_all(campaign, f"Cycle {cycle.number}")
     announce(EventKind.CYCLE_BEGUN, cycle)

@@ -33,9 +33,18 @@ from gangs.models import Gang, LedgerKind
 
 # The fields a change may set, in the order the settings form and the change log show them.
 RULE_FIELDS = (
-    "starting_credits", "starting_reputation", "winner_credits", "loser_credits", "credits_per_out_of_action",
-    "income_variant", "income_amount", "rating_cap", "rating_gap", "banned_items", "additions_before_first_battle",
-)  # fmt: skip
+    "starting_credits",
+    "starting_reputation",
+    "winner_credits",
+    "loser_credits",
+    "credits_per_out_of_action",
+    "income_variant",
+    "income_amount",
+    "rating_cap",
+    "rating_gap",
+    "banned_items",
+    "additions_before_first_battle",
+)
 ADDITIONS = (FighterCategory.HANGER_ON, FighterCategory.BRUTE)
 
 
@@ -120,10 +129,16 @@ def on_join(*, campaign: Campaign, gang: Gang, actor) -> None:
                 f"{campaign.name} starts gangs with {rules.starting_credits} credits, {-difference} fewer than "
                 f"{gang.house.name} gangs are founded with, and {gang.name} has spent them: it cannot join."
             )
-        ledger_record(gang=gang, kind=LedgerKind.CREDITS, credits=difference, actor=actor, reason=source,
-                      description=f"Starting credits in {campaign.name}: {rules.starting_credits} "
-                                  f"(founded with {gang.house.starting_credits})",
-                      data={"campaign": campaign.pk, "house_rule": "starting_credits"})  # fmt: skip
+        ledger_record(
+            gang=gang,
+            kind=LedgerKind.CREDITS,
+            credits=difference,
+            actor=actor,
+            reason=source,
+            description=f"Starting credits in {campaign.name}: {rules.starting_credits} "
+            f"(founded with {gang.house.starting_credits})",
+            data={"campaign": campaign.pk, "house_rule": "starting_credits"},
+        )
     if rules.starting_reputation and not _has_starting_reputation(campaign, gang):  # founded for it: has it
         _starting_reputation(campaign, gang, actor, rules, f"Starting Reputation in {campaign.name}")
 
@@ -131,20 +146,31 @@ def on_join(*, campaign: Campaign, gang: Gang, actor) -> None:
 def on_founding(*, campaign: Campaign, gang: Gang, actor) -> None:
     """A gang founded for the campaign starts with its starting Reputation (campaigns.services.gang_found_for):
     its founding hires follow it; joining later does not give it again."""
-    _starting_reputation(campaign, gang, actor, rules_in_force(campaign),
-                         f"Starting Reputation in {campaign.name} (founded for it)")  # fmt: skip
+    _starting_reputation(
+        campaign, gang, actor, rules_in_force(campaign), f"Starting Reputation in {campaign.name} (founded for it)"
+    )
 
 
 def _has_starting_reputation(campaign: Campaign, gang: Gang) -> bool:
-    return gang.ledger.filter(data__campaign=campaign.pk, data__house_rule="starting_reputation",
-                              reversed_by__isnull=True, reverses__isnull=True).exists()  # fmt: skip
+    return gang.ledger.filter(
+        data__campaign=campaign.pk,
+        data__house_rule="starting_reputation",
+        reversed_by__isnull=True,
+        reverses__isnull=True,
+    ).exists()
 
 
 def _starting_reputation(campaign: Campaign, gang: Gang, actor, rules: HouseRules, description: str) -> None:
     if rules.starting_reputation:
-        ledger_record(gang=gang, kind=LedgerKind.REPUTATION, reputation=rules.starting_reputation, actor=actor,
-                      reason=rule_source(rules), description=description,
-                      data={"campaign": campaign.pk, "house_rule": "starting_reputation"})  # fmt: skip
+        ledger_record(
+            gang=gang,
+            kind=LedgerKind.REPUTATION,
+            reputation=rules.starting_reputation,
+            actor=actor,
+            reason=rule_source(rules),
+            description=description,
+            data={"campaign": campaign.pk, "house_rule": "starting_reputation"},
+        )
 
 
 @dataclass(frozen=True)
@@ -169,15 +195,24 @@ def post_battle_payments(battle: Battle, gang: Gang, held_territories: int) -> l
         enemies = battle.fighter_results.exclude(fighter__gang=gang).filter(outcome=Outcome.OUT_OF_ACTION).count()
         if enemies:
             amount = enemies * rules.credits_per_out_of_action
-            out.append(Payment("credits_per_out_of_action", amount,
-                               f"{amount} credits: {enemies} enemies taken Out of Action × "
-                               f"{rules.credits_per_out_of_action}"))  # fmt: skip
+            out.append(
+                Payment(
+                    "credits_per_out_of_action",
+                    amount,
+                    f"{amount} credits: {enemies} enemies taken Out of Action × {rules.credits_per_out_of_action}",
+                )
+            )
     if rules.income_variant == IncomeVariant.FLAT and rules.income_amount:
         out.append(Payment("income_amount", rules.income_amount, f"{rules.income_amount} credits flat income"))
     elif rules.income_variant == IncomeVariant.PER_TERRITORY and rules.income_amount and held_territories:
         amount = rules.income_amount * held_territories
-        out.append(Payment("income_amount", amount, f"{amount} credits income: {held_territories} territories × "
-                                                    f"{rules.income_amount}"))  # fmt: skip
+        out.append(
+            Payment(
+                "income_amount",
+                amount,
+                f"{amount} credits income: {held_territories} territories × {rules.income_amount}",
+            )
+        )
     return out
 
 
@@ -206,9 +241,16 @@ def post_battle_credits(*, sequence, actor) -> int:
     rules = rules_in_force(battle.campaign, battle.confirmed_at)
     payments = house_rules_due(battle, gang)
     for payment in payments:
-        ledger_record(gang=gang, kind=LedgerKind.CREDITS, credits=payment.credits, actor=actor, battle=battle,
-                      description=f"House rule: {payment.description}", reason=rule_source(rules),
-                      data={"post_battle": sequence.pk, "house_rule": payment.rule})  # fmt: skip
+        ledger_record(
+            gang=gang,
+            kind=LedgerKind.CREDITS,
+            credits=payment.credits,
+            actor=actor,
+            battle=battle,
+            description=f"House rule: {payment.description}",
+            reason=rule_source(rules),
+            data={"post_battle": sequence.pk, "house_rule": payment.rule},
+        )
     return len(payments)
 
 
@@ -219,8 +261,9 @@ def challenge_refusal(campaign: Campaign, challenger_rating: int, target_rating:
     if rules.rating_cap is not None and max(challenger_rating, target_rating) > rules.rating_cap:
         return f"{source}: no challenge to or from a gang rated above {rules.rating_cap}."
     if rules.rating_gap is not None and abs(challenger_rating - target_rating) > rules.rating_gap:
-        return (f"{source}: the ratings ({challenger_rating} and {target_rating}) differ by more than "
-                f"{rules.rating_gap}.")  # fmt: skip
+        return (
+            f"{source}: the ratings ({challenger_rating} and {target_rating}) differ by more than {rules.rating_gap}."
+        )
     return ""
 
 
@@ -275,13 +318,25 @@ def describe(rules: HouseRules) -> list[tuple[str, str]]:
         ("Credits for the winner / the loser (each in a draw)", f"{rules.winner_credits} / {rules.loser_credits}"),
         ("Credits per enemy taken Out of Action", f"{rules.credits_per_out_of_action}"),
         ("Income", income),
-        ("Challenges", "; ".join(filter(None, [
-            f"no gang rated above {rules.rating_cap}" if rules.rating_cap is not None else "",
-            f"ratings at most {rules.rating_gap} apart" if rules.rating_gap is not None else "",
-        ])) or "as the rules say"),
+        (
+            "Challenges",
+            "; ".join(
+                filter(
+                    None,
+                    [
+                        f"no gang rated above {rules.rating_cap}" if rules.rating_cap is not None else "",
+                        f"ratings at most {rules.rating_gap} apart" if rules.rating_gap is not None else "",
+                    ],
+                )
+            )
+            or "as the rules say",
+        ),
         ("Banned from the Trading Post", ", ".join(rules.banned_items) or "nothing"),
-        ("Hangers-on and Brutes before the first battle", "allowed" if rules.additions_before_first_battle else "not allowed"),
-    ]  # fmt: skip
+        (
+            "Hangers-on and Brutes before the first battle",
+            "allowed" if rules.additions_before_first_battle else "not allowed",
+        ),
+    ]
 
 
 def settings_panel(campaign: Campaign, changes: list | None = None) -> dict:

@@ -217,19 +217,37 @@ def _cap_unvouched(
         if not reason:
             raise ValidationError("Keeping Reputation or experience its history does not vouch for needs the reason.")
         ledger_record(
-            gang=gang, kind=LedgerKind.OTHER, actor=actor, reason=reason, data=data,
+            gang=gang,
+            kind=LedgerKind.OTHER,
+            actor=actor,
+            reason=reason,
+            data=data,
             description=f"Joined {campaign.name} keeping {reputation} Reputation and "
-                        f"{sum(experience.values())} XP that its history does not vouch for",
-        )  # fmt: skip
+            f"{sum(experience.values())} XP that its history does not vouch for",
+        )
         return
     why = f"Not vouched for by its history (imported, overridden, self-recorded or unarbitrated), as {campaign.name}'s arbitrator accepted it"
     if reputation:
-        ledger_record(gang=gang, kind=LedgerKind.REPUTATION, reputation=-reputation, actor=actor, reason=why, data=data,
-                      description=f"Joined {campaign.name}: {reputation} Reputation taken off")  # fmt: skip
+        ledger_record(
+            gang=gang,
+            kind=LedgerKind.REPUTATION,
+            reputation=-reputation,
+            actor=actor,
+            reason=why,
+            data=data,
+            description=f"Joined {campaign.name}: {reputation} Reputation taken off",
+        )
     for fighter in gang.fighters.filter(pk__in=experience):
-        ledger_record(gang=gang, kind=LedgerKind.EXPERIENCE, fighter=fighter, experience=-experience[fighter.pk],
-                      actor=actor, reason=why, data=data,
-                      description=f"Joined {campaign.name}: {experience[fighter.pk]} XP taken off")  # fmt: skip
+        ledger_record(
+            gang=gang,
+            kind=LedgerKind.EXPERIENCE,
+            fighter=fighter,
+            experience=-experience[fighter.pk],
+            actor=actor,
+            reason=why,
+            data=data,
+            description=f"Joined {campaign.name}: {experience[fighter.pk]} XP taken off",
+        )
 
 
 @transaction.atomic
@@ -273,12 +291,16 @@ def join_accept(
     less = f" and without the {unvouched.credits} unarbitrated battles gave it" if unvouched.credits else ""
     if credits < gang.stash:
         ledger_record(
-            gang=gang, kind=LedgerKind.CREDITS, credits=credits - gang.stash, actor=actor,
+            gang=gang,
+            kind=LedgerKind.CREDITS,
+            credits=credits - gang.stash,
+            actor=actor,
             description=f"Joined {campaign.name} with {credits} credits in the Stash (held {gang.stash})",
-            reason=reason or f"At most the campaign's starting credits ({campaign.starting_credits}){less}, as its "
-                              "arbitrator accepted it",
+            reason=reason
+            or f"At most the campaign's starting credits ({campaign.starting_credits}){less}, as its "
+            "arbitrator accepted it",
             data={"campaign": campaign.pk, "join": join.pk},
-        )  # fmt: skip
+        )
     elif credits > allowed:
         above = (
             f"above its starting {campaign.starting_credits}"
@@ -286,10 +308,13 @@ def join_accept(
             else f"keeping some of the {unvouched.credits} unarbitrated battles gave it"
         )
         ledger_record(
-            gang=gang, kind=LedgerKind.OTHER, actor=actor,
+            gang=gang,
+            kind=LedgerKind.OTHER,
+            actor=actor,
             description=f"Joined {campaign.name} with {credits} credits, {above}",
-            reason=reason, data={"campaign": campaign.pk, "join": join.pk},
-        )  # fmt: skip
+            reason=reason,
+            data={"campaign": campaign.pk, "join": join.pk},
+        )
     _cap_unvouched(
         gang=gang, campaign=campaign, join=join, actor=actor, unvouched=unvouched, keep=keep_unvouched, reason=reason
     )

@@ -50,8 +50,11 @@ def cycle_pair(*, campaign: Campaign, dice: DiceSource, actor=None, reason: str 
     cycle = _current_cycle(campaign)
     if cycle.number != 1:
         raise ValidationError("Random pairing is for Cycle 1; from Cycle 2 gangs issue challenges.")
-    unplayed = list(cycle.battles.filter(origin=BattleOrigin.PAIRING, status=BattleStatus.SCHEDULED)
-                    .select_related("attacker", "defender"))  # fmt: skip
+    unplayed = list(
+        cycle.battles.filter(origin=BattleOrigin.PAIRING, status=BattleStatus.SCHEDULED).select_related(
+            "attacker", "defender"
+        )
+    )
     reason = (reason or "").strip()
     if unplayed and not reason:
         raise ValidationError(
@@ -59,10 +62,15 @@ def cycle_pair(*, campaign: Campaign, dice: DiceSource, actor=None, reason: str 
         )
     for battle in unplayed:
         for gang in (battle.attacker, battle.defender):
-            ledger_record(gang=gang, kind=LedgerKind.OTHER, actor=actor, reason=f"Set aside: {reason[:150]}",
-                          description=f"Cycle 1 pairing {battle.attacker.name} v {battle.defender.name} set aside",
-                          dice=cycle.pairing_dice, data={"pairing": "set aside", "cycle": cycle.number,
-                                                             "campaign": campaign.pk})  # fmt: skip
+            ledger_record(
+                gang=gang,
+                kind=LedgerKind.OTHER,
+                actor=actor,
+                reason=f"Set aside: {reason[:150]}",
+                description=f"Cycle 1 pairing {battle.attacker.name} v {battle.defender.name} set aside",
+                dice=cycle.pairing_dice,
+                data={"pairing": "set aside", "cycle": cycle.number, "campaign": campaign.pk},
+            )
         battle.delete()
     engaged = engaged_gang_ids(cycle) - set(cycle.passed.values_list("pk", flat=True))
     willing = active_memberships(campaign).filter(wants_to_play=True).exclude(gang_id__in=engaged)
@@ -73,22 +81,33 @@ def cycle_pair(*, campaign: Campaign, dice: DiceSource, actor=None, reason: str 
         raise _rules_error(err) from err
     named = [_named(row, gangs) for row in pairing.dice]
     for first, second in pairing.pairs:
-        Battle.objects.create(campaign=campaign, cycle=cycle, origin=BattleOrigin.PAIRING,
-                              attacker_id=int(first), defender_id=int(second))  # fmt: skip
+        Battle.objects.create(
+            campaign=campaign, cycle=cycle, origin=BattleOrigin.PAIRING, attacker_id=int(first), defender_id=int(second)
+        )
         used = [row for row in named if f"opponent of {gangs[first].name}," in row["for"]]
         how = f"{gangs[second].name} drawn as the opponent of {gangs[first].name}"
         for gang in (gangs[first], gangs[second]):
             # Not linked to the battle: a pairing not yet played can be set aside or cancelled.
-            ledger_record(gang=gang, kind=LedgerKind.OTHER, actor=actor, dice=used,
-                          description=f"Cycle 1 pairing: {gangs[first].name} v {gangs[second].name}",
-                          reason=f"{how} ({_dice_text(used)})" if used else f"{how} (the last two gangs: no die)",
-                          data={"pairing": "paired", "cycle": cycle.number, "campaign": campaign.pk})  # fmt: skip
+            ledger_record(
+                gang=gang,
+                kind=LedgerKind.OTHER,
+                actor=actor,
+                dice=used,
+                description=f"Cycle 1 pairing: {gangs[first].name} v {gangs[second].name}",
+                reason=f"{how} ({_dice_text(used)})" if used else f"{how} (the last two gangs: no die)",
+                data={"pairing": "paired", "cycle": cycle.number, "campaign": campaign.pk},
+            )
     if pairing.odd_one_out:
         used = [row for row in named if "the gang left out" in row["for"]]
-        ledger_record(gang=gangs[pairing.odd_one_out], kind=LedgerKind.OTHER, actor=actor, dice=used,
-                      description="Cycle 1 pairing: sits out (an odd number of gangs)",
-                      reason=f"Drawn to sit out ({_dice_text(used)})",
-                      data={"pairing": "odd one out", "campaign": campaign.pk})  # fmt: skip
+        ledger_record(
+            gang=gangs[pairing.odd_one_out],
+            kind=LedgerKind.OTHER,
+            actor=actor,
+            dice=used,
+            description="Cycle 1 pairing: sits out (an odd number of gangs)",
+            reason=f"Drawn to sit out ({_dice_text(used)})",
+            data={"pairing": "odd one out", "campaign": campaign.pk},
+        )
     cycle.pairing_dice = named
     cycle.odd_gang_out_id = int(pairing.odd_one_out) if pairing.odd_one_out else None
     cycle.save(update_fields=["pairing_dice", "odd_gang_out"])
@@ -133,8 +152,14 @@ def battle_arrange(
         raise ValidationError("One of these gangs already has a battle this cycle; cancel it first.")
     if stakes is not None:
         _check_stakes(campaign, stakes, defender)
-    return Battle.objects.create(campaign=campaign, cycle=cycle, origin=BattleOrigin.ARRANGED,
-                                 attacker=attacker, defender=defender, stakes=stakes)  # fmt: skip
+    return Battle.objects.create(
+        campaign=campaign,
+        cycle=cycle,
+        origin=BattleOrigin.ARRANGED,
+        attacker=attacker,
+        defender=defender,
+        stakes=stakes,
+    )
 
 
 @transaction.atomic
@@ -151,9 +176,14 @@ def battle_cancel(*, battle: Battle, actor=None, reason: str = "") -> Battle:
     hired_guns_leave(battle=battle, actor=actor, cancelled=True)  # paid back: the battle is not fought
     battle.status, battle.cancel_reason = BattleStatus.CANCELLED, reason[:300]
     battle.save(update_fields=["status", "cancel_reason"])
-    campaign_log_record(gangs=(battle.attacker, battle.defender), event="cancelled", battle=battle, actor=actor,
-                        description=f"Battle cancelled: {battle.attacker.name} v {battle.defender.name}",
-                        reason=battle.cancel_reason)  # fmt: skip
+    campaign_log_record(
+        gangs=(battle.attacker, battle.defender),
+        event="cancelled",
+        battle=battle,
+        actor=actor,
+        description=f"Battle cancelled: {battle.attacker.name} v {battle.defender.name}",
+        reason=battle.cancel_reason,
+    )
     return battle
 
 
@@ -204,8 +234,14 @@ def challenge_issue(
     ratings = {c.id: c.rating for c in rated}
     if refusal := house_rules.challenge_refusal(campaign, ratings[str(challenger.pk)], ratings[str(target.pk)]):
         raise ValidationError(refusal)
-    battle = Battle.objects.create(campaign=campaign, cycle=cycle, origin=BattleOrigin.CHALLENGE,
-                                   attacker=challenger, defender=target, stakes=stakes)  # fmt: skip
+    battle = Battle.objects.create(
+        campaign=campaign,
+        cycle=cycle,
+        origin=BattleOrigin.CHALLENGE,
+        attacker=challenger,
+        defender=target,
+        stakes=stakes,
+    )
     announce(EventKind.CHALLENGE_ISSUED, battle)
     _challenge_log(battle, cycle, stakes.territory.name, actor)
     return battle
@@ -224,9 +260,14 @@ def _require_applied(campaign: Campaign, challenger: Gang, target: Gang) -> None
 
 
 def _challenge_log(battle: Battle, cycle: Cycle, what: str, actor) -> None:
-    campaign_log_record(gangs=(battle.attacker, battle.defender), event="challenge", battle=battle, actor=actor,
-                        description=f"Cycle {cycle.number} challenge: {battle.attacker.name} challenges "
-                                    f"{battle.defender.name} for {what}")  # fmt: skip
+    campaign_log_record(
+        gangs=(battle.attacker, battle.defender),
+        event="challenge",
+        battle=battle,
+        actor=actor,
+        description=f"Cycle {cycle.number} challenge: {battle.attacker.name} challenges "
+        f"{battle.defender.name} for {what}",
+    )
 
 
 def _rescue_issue(campaign, cycle, rescuers: Gang, captors: Gang, stakes, *, origin: str) -> Battle:
@@ -237,12 +278,18 @@ def _rescue_issue(campaign, cycle, rescuers: Gang, captors: Gang, stakes, *, ori
         raise ValidationError("Challenge either for a territory or for a Rescue Mission.")
     if not captives_of(rescuers, captors).exists():
         raise ValidationError(f"{captors.name} holds none of {rescuers.name}'s fighters captive.")
-    waiting = Battle.objects.filter(campaign=campaign, is_rescue=True, attacker=rescuers, defender=captors,
-                                    status__in=(BattleStatus.SCHEDULED, BattleStatus.REPORTED))  # fmt: skip
+    waiting = Battle.objects.filter(
+        campaign=campaign,
+        is_rescue=True,
+        attacker=rescuers,
+        defender=captors,
+        status__in=(BattleStatus.SCHEDULED, BattleStatus.REPORTED),
+    )
     if waiting.exists():
         raise ValidationError(f"{rescuers.name} has a Rescue Mission against {captors.name} to play already.")
-    battle = Battle.objects.create(campaign=campaign, cycle=cycle, origin=origin, attacker=rescuers,
-                                   defender=captors, is_rescue=True)  # fmt: skip
+    battle = Battle.objects.create(
+        campaign=campaign, cycle=cycle, origin=origin, attacker=rescuers, defender=captors, is_rescue=True
+    )
     if origin == BattleOrigin.CHALLENGE:
         announce(EventKind.CHALLENGE_ISSUED, battle)
     return battle
@@ -257,6 +304,10 @@ def challenge_pass(*, campaign: Campaign, gang: Gang, actor=None) -> Cycle:
     if gang.pk in engaged_gang_ids(cycle):
         raise ValidationError(f"{gang.name} already has a battle this cycle or has passed.")
     cycle.passed.add(gang)
-    campaign_log_record(gangs=(gang,), event="pass", actor=actor,
-                        description=f"Cycle {cycle.number}: {gang.name} passes (issues no challenge)")  # fmt: skip
+    campaign_log_record(
+        gangs=(gang,),
+        event="pass",
+        actor=actor,
+        description=f"Cycle {cycle.number}: {gang.name} passes (issues no challenge)",
+    )
     return cycle

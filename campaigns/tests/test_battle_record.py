@@ -22,9 +22,16 @@ def world(two_player_campaign):
     campaign, gangs = two_player_campaign["campaign"], two_player_campaign["gangs"]
 
     def battle(scenario="the-trap", **fields):
-        return Battle.objects.create(campaign=campaign, cycle=campaign.cycles.first(), attacker=gangs["alice"],
-                                     defender=gangs["bob"], scenario=scenario, scenario_name=scenario.title(),
-                                     origin="arranged", **fields)  # fmt: skip
+        return Battle.objects.create(
+            campaign=campaign,
+            cycle=campaign.cycles.first(),
+            attacker=gangs["alice"],
+            defender=gangs["bob"],
+            scenario=scenario,
+            scenario_name=scenario.title(),
+            origin="arranged",
+            **fields,
+        )
 
     return {**two_player_campaign, "battle": battle}
 
@@ -107,11 +114,14 @@ def test_the_service_refuses_a_defender_casket_naming_the_fighter_and_the_rule(w
 
     with pytest.raises(ValidationError, match=f"{b_ganger.name} \\(casket 1\\): in Smash & Grab the defender cannot"):
         services.battle_report_submit(
-            battle=battle, actor=world["users"]["alice"], winner=battle.defender,
+            battle=battle,
+            actor=world["users"]["alice"],
+            winner=battle.defender,
             fighter_results=[{"fighter": b_ganger.pk, "outcome": "ok"}],
-            scenario_facts={"caskets": [{"side": "defender", "fighter": str(b_ganger.pk), "result": "jackpot",
-                                         "credits": 130}]},
-        )  # fmt: skip
+            scenario_facts={
+                "caskets": [{"side": "defender", "fighter": str(b_ganger.pk), "result": "jackpot", "credits": 130}]
+            },
+        )
 
 
 def test_a_capture_ticked_on_the_report_makes_a_captive_not_a_lasting_injury(client, world):
@@ -143,9 +153,11 @@ def test_a_fighter_who_fled_rolls_no_lasting_injury_and_credits_nobody(world):
     _, _, a_ganger, _ = roster(world["gangs"]["alice"])
     _, _, b_ganger, _ = roster(world["gangs"]["bob"])
     services.battle_report_submit(
-        battle=battle, actor=world["users"]["alice"], winner=battle.attacker,
+        battle=battle,
+        actor=world["users"]["alice"],
+        winner=battle.attacker,
         fighter_results=[{"fighter": a_ganger.pk, "outcome": "ok"}, {"fighter": b_ganger.pk, "outcome": "fled"}],
-    )  # fmt: skip
+    )
     battle = confirm(world, battle)
     injuries = run_step(battle, world["gangs"]["bob"], "lasting-injuries", [])
     assert injuries.effects == []
@@ -161,13 +173,20 @@ def test_the_captors_roster_lists_its_captives_and_the_owner_cannot_sell_a_capti
 
     alice, bob = world["gangs"]["alice"], world["gangs"]["bob"]
     captive = roster(bob)[2]
-    knife = purchase_buy(gang=bob, equipment=Equipment.objects.get(edition="n18", slug="fighting-knife"),
-                         fighter=captive, actor=bob.owner, override_reason="test")  # fmt: skip
+    knife = purchase_buy(
+        gang=bob,
+        equipment=Equipment.objects.get(edition="n18", slug="fighting-knife"),
+        fighter=captive,
+        actor=bob.owner,
+        override_reason="test",
+    )
     captive.status, captive.captured_by = FighterStatus.CAPTURED, alice
     captive.save()
-    for call in (lambda: purchase_sell(purchase=knife, actor=bob.owner),
-                 lambda: purchase_discard(purchase=knife, actor=bob.owner),
-                 lambda: purchase_move(purchase=knife, fighter=None, actor=bob.owner)):  # fmt: skip
+    for call in (
+        lambda: purchase_sell(purchase=knife, actor=bob.owner),
+        lambda: purchase_discard(purchase=knife, actor=bob.owner),
+        lambda: purchase_move(purchase=knife, fighter=None, actor=bob.owner),
+    ):
         with pytest.raises(ValidationError, match=f"{captive.name} is held captive by Alice's gang"):
             call()
     assert knife.__class__.objects.filter(pk=knife.pk, fighter=captive).exists()
@@ -209,8 +228,9 @@ def test_a_capture_recorded_by_hand_in_a_campaign_names_its_captor(world):
         record.record_status(
             fighter=fighter, status="captured", reason="Taken", actor=arbitrator, token=uuid.uuid4().hex
         )
-    record.record_status(fighter=fighter, status="captured", reason="Taken", actor=arbitrator, token=uuid.uuid4().hex,
-                         captor=alice)  # fmt: skip
+    record.record_status(
+        fighter=fighter, status="captured", reason="Taken", actor=arbitrator, token=uuid.uuid4().hex, captor=alice
+    )
     fighter.refresh_from_db()
     assert fighter.status == FighterStatus.CAPTURED and fighter.captured_by_id == alice.pk
 

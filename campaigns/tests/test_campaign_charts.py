@@ -6,8 +6,9 @@ from campaigns.charts import BOTTOM, HEIGHT, LEFT, RIGHT, TOP, WIDTH, standing_c
 
 
 def snap(gang_id, name, rating, reputation, reason="cycle"):
-    return SimpleNamespace(gang_id=gang_id, gang=SimpleNamespace(name=name), rating=rating, reputation=reputation,
-                           reason=reason)  # fmt: skip
+    return SimpleNamespace(
+        gang_id=gang_id, gang=SimpleNamespace(name=name), rating=rating, reputation=reputation, reason=reason
+    )
 
 
 def test_lines_span_the_plot_and_scale_from_zero():

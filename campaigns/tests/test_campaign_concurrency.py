@@ -68,8 +68,14 @@ def test_twenty_starts_of_a_campaign_battle_start_one_battle(make_campaign, make
     attacker, defender = [m.gang for m in campaign.memberships.select_related("gang").order_by("pk")]
     for gang in (attacker, defender):
         make_fighter(gang, "leader"), make_fighter(gang, "ganger")
-    battle = Battle.objects.create(campaign=campaign, origin="arranged", attacker=attacker, defender=defender,
-                                   scenario="the-trap", scenario_name="The Trap")  # fmt: skip
+    battle = Battle.objects.create(
+        campaign=campaign,
+        origin="arranged",
+        attacker=attacker,
+        defender=defender,
+        scenario="the-trap",
+        scenario_name="The Trap",
+    )
     outcomes = at_once(
         20,
         lambda b: battle_start_from_campaign(campaign_battle=b, started_by=attacker.owner),

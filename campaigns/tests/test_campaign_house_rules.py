@@ -35,8 +35,9 @@ def test_a_new_campaign_starts_with_its_rules_and_each_change_is_a_new_logged_ve
     campaign = services.campaign_create(user=arbitrator, edition="n18", name="Dust Falls", starting_credits=1200)
     first = rules_in_force(campaign)
     assert first.pk and first.starting_credits == 1200 and first.winner_credits == 0
-    second = house_rules_change(campaign=campaign, actor=arbitrator, note="Richer start", winner_credits=50,
-                                starting_credits=1500)  # fmt: skip
+    second = house_rules_change(
+        campaign=campaign, actor=arbitrator, note="Richer start", winner_credits=50, starting_credits=1500
+    )
     assert rules_in_force(campaign) == second
     assert rules_in_force(campaign, first.in_force_from) == first  # what held then still holds for then
     campaign.refresh_from_db()
@@ -71,8 +72,9 @@ def test_a_gang_that_spent_more_than_the_campaign_starts_with_cannot_join(make_u
     gang = make_gang(edition="n18")
     gang.stash = 0
     gang.save()
-    LedgerEntry.objects.create(gang=gang, kind=LedgerKind.CREDITS, credits=-gang.house.starting_credits,
-                               description="Spent it all")  # fmt: skip
+    LedgerEntry.objects.create(
+        gang=gang, kind=LedgerKind.CREDITS, credits=-gang.house.starting_credits, description="Spent it all"
+    )
     with pytest.raises(ValidationError, match="cannot join"):
         services.campaign_join(campaign=campaign, gang=gang, user=gang.owner)
     assert not campaign.memberships.exists()
@@ -84,9 +86,15 @@ def test_a_battle_pays_by_the_rules_in_force_when_it_was_confirmed_and_a_revert_
     battle = n18_battle(make_confirmed_battle)
     campaign, gang = battle.campaign, battle.attacker
     arbitrator = _arbitrator(campaign)
-    rules = house_rules_change(campaign=campaign, actor=arbitrator, winner_credits=40, loser_credits=15,
-                               credits_per_out_of_action=10, income_variant=IncomeVariant.PER_TERRITORY,
-                               income_amount=5)  # fmt: skip
+    rules = house_rules_change(
+        campaign=campaign,
+        actor=arbitrator,
+        winner_credits=40,
+        loser_credits=15,
+        credits_per_out_of_action=10,
+        income_variant=IncomeVariant.PER_TERRITORY,
+        income_amount=5,
+    )
     battle.confirmed_at = timezone.now()
     battle.save(update_fields=["confirmed_at"])
     # A change after the battle was confirmed does not reach back to it.
@@ -101,8 +109,10 @@ def test_a_battle_pays_by_the_rules_in_force_when_it_was_confirmed_and_a_revert_
     application = postbattle.sequence_apply(sequence=sequence, actor=gang.owner)
     paid = _rule_entries(gang)
     assert [(e.data["house_rule"], e.credits) for e in paid] == [
-        ("winner_credits", 40), ("credits_per_out_of_action", 10), ("income_amount", 5 * held),
-    ]  # fmt: skip
+        ("winner_credits", 40),
+        ("credits_per_out_of_action", 10),
+        ("income_amount", 5 * held),
+    ]
     assert paid[1].description == "House rule: 10 credits: 1 enemies taken Out of Action × 10"
     assert all(e.battle == battle and e.data["post_battle"] == sequence.pk for e in paid)
     assert paid[0].reason == f"House rule of {campaign.name} (since {rules.in_force_from:%Y-%m-%d %H:%M} UTC)"
@@ -150,16 +160,22 @@ def test_the_rules_income_stands_without_a_variant(make_confirmed_battle):
 def test_the_loser_and_a_flat_income_are_paid_too(make_confirmed_battle):
     battle = n18_battle(make_confirmed_battle)
     campaign, loser = battle.campaign, battle.defender
-    house_rules_change(campaign=campaign, actor=_arbitrator(campaign), loser_credits=15,
-                       income_variant=IncomeVariant.FLAT, income_amount=30)  # fmt: skip
+    house_rules_change(
+        campaign=campaign,
+        actor=_arbitrator(campaign),
+        loser_credits=15,
+        income_variant=IncomeVariant.FLAT,
+        income_amount=30,
+    )
     from campaigns.services.house_rules import post_battle_payments
 
     payments = post_battle_payments(battle, loser, held_territories=3)
     assert [(p.rule, p.credits) for p in payments] == [("loser_credits", 15), ("income_amount", 30)]
     battle.winner, battle.is_draw = None, True
     assert [(p.rule, p.description) for p in post_battle_payments(battle, battle.attacker, 0)][0] == (
-        "loser_credits", "15 credits for a draw",
-    )  # fmt: skip
+        "loser_credits",
+        "15 credits for a draw",
+    )
 
 
 def test_a_challenge_outside_the_rating_cap_or_gap_is_refused(make_campaign, make_fighter):
@@ -174,8 +190,9 @@ def test_a_challenge_outside_the_rating_cap_or_gap_is_refused(make_campaign, mak
     assert gap > 0
     house_rules_change(campaign=campaign, actor=_arbitrator(campaign), rating_gap=gap - 1)
     with pytest.raises(ValidationError, match=f"differ by more than {gap - 1}"):
-        services.challenge_issue(campaign=campaign, challenger=low, target=high, rescue=False,
-                                 stakes=_stakes(campaign, high))  # fmt: skip
+        services.challenge_issue(
+            campaign=campaign, challenger=low, target=high, rescue=False, stakes=_stakes(campaign, high)
+        )
     house_rules_change(campaign=campaign, actor=_arbitrator(campaign), rating_gap=None, rating_cap=rating_of(low))
     with pytest.raises(ValidationError, match=f"rated above {rating_of(low)}"):
         services.challenge_issue(campaign=campaign, challenger=low, target=high, stakes=_stakes(campaign, high))
@@ -234,15 +251,29 @@ def test_the_settings_section_and_form(client, make_campaign, make_user):
     client.force_login(_arbitrator(campaign))
     form = client.get(url)
     assert form.status_code == 200 and 'name="winner_credits"' in form.content.decode()
-    data = {"starting_credits": 1000, "starting_reputation": 0, "winner_credits": 30, "loser_credits": 10,
-            "credits_per_out_of_action": 5, "income_variant": "flat", "income_amount": 20, "rating_cap": "",
-            "rating_gap": 300, "banned_items": ["lasgun"], "additions_before_first_battle": "on",
-            "note": "Club rules 2027"}  # fmt: skip
+    data = {
+        "starting_credits": 1000,
+        "starting_reputation": 0,
+        "winner_credits": 30,
+        "loser_credits": 10,
+        "credits_per_out_of_action": 5,
+        "income_variant": "flat",
+        "income_amount": 20,
+        "rating_cap": "",
+        "rating_gap": 300,
+        "banned_items": ["lasgun"],
+        "additions_before_first_battle": "on",
+        "note": "Club rules 2027",
+    }
     response = client.post(url, data)
     assert response.status_code == 302 and response["Location"].endswith("#settings")
     rules = rules_in_force(campaign)
-    assert (rules.winner_credits, rules.rating_gap, rules.banned_items, rules.note) == (30, 300, ["lasgun"],
-                                                                                        "Club rules 2027")  # fmt: skip
+    assert (rules.winner_credits, rules.rating_gap, rules.banned_items, rules.note) == (
+        30,
+        300,
+        ["lasgun"],
+        "Club rules 2027",
+    )
     page = client.get(reverse("campaigns:campaign-detail", args=[campaign.pk])).content.decode()
     assert "30 / 10" in page and "Club rules 2027" in page and "winner credits: 0 → 30" in page
     # Bad values: the form again with the errors, nothing changed.
@@ -337,8 +368,10 @@ def test_a_campaigns_starting_reputation_does_not_follow_a_gang_it_refused_into_
     house = make_house_list("n18")
     player = make_user()
     client.force_login(player)
-    client.post(reverse("campaigns:campaign-join", args=[campaign.invite_token]),
-                {"found": "1", "name": "Rust Rats", "house": house.pk})  # fmt: skip
+    client.post(
+        reverse("campaigns:campaign-join", args=[campaign.invite_token]),
+        {"found": "1", "name": "Rust Rats", "house": house.pk},
+    )
     gang = Gang.objects.get(owner=player)
     services.join_refuse(join=campaign.join_requests.get(gang=gang), actor=generous)
     club_arbitrator = make_user()

@@ -14,8 +14,11 @@ pytestmark = pytest.mark.django_db
 
 
 def events(campaign, gang=None):
-    return [(e.data.get("campaign_log"), e.gang_id, e.reason) for e in selectors.campaign_log(campaign)
-            if e.data.get("campaign_log") and (gang is None or e.gang_id == gang.pk)]  # fmt: skip
+    return [
+        (e.data.get("campaign_log"), e.gang_id, e.reason)
+        for e in selectors.campaign_log(campaign)
+        if e.data.get("campaign_log") and (gang is None or e.gang_id == gang.pk)
+    ]
 
 
 @pytest.fixture
@@ -29,8 +32,9 @@ def cycle_two(make_campaign, make_territory):
 
 def test_a_challenge_and_a_pass_are_in_the_log(cycle_two):
     campaign, held, (first, second, third) = cycle_two
-    battle = services.challenge_issue(campaign=campaign, challenger=first, target=second, stakes=held,
-                                      actor=first.owner)  # fmt: skip
+    battle = services.challenge_issue(
+        campaign=campaign, challenger=first, target=second, stakes=held, actor=first.owner
+    )
     services.challenge_pass(campaign=campaign, gang=third, actor=third.owner)
     log = {
         (e.data["campaign_log"], e.gang_id): e for e in selectors.campaign_log(campaign) if e.data.get("campaign_log")
@@ -56,10 +60,14 @@ def test_a_cancellation_needs_a_reason_keeps_the_battle_and_frees_the_gangs(clie
     client.post(url, {"reason": "Their player moved away"})
     battle.refresh_from_db()
     assert battle.status == BattleStatus.CANCELLED and battle.cancel_reason == "Their player moved away"
-    assert sorted(events(campaign)) == sorted([
-        ("cancelled", first.pk, "Their player moved away"), ("cancelled", second.pk, "Their player moved away"),
-        ("challenge", first.pk, ""), ("challenge", second.pk, ""),
-    ])  # fmt: skip
+    assert sorted(events(campaign)) == sorted(
+        [
+            ("cancelled", first.pk, "Their player moved away"),
+            ("cancelled", second.pk, "Their player moved away"),
+            ("challenge", first.pk, ""),
+            ("challenge", second.pk, ""),
+        ]
+    )
     page = client.get(reverse("campaigns:battle-detail", args=[campaign.pk, battle.pk])).content.decode()
     assert "Cancelled: Their player moved away" in page
     # Both gangs may fight another battle this cycle: the first challenges again.
@@ -72,8 +80,9 @@ def test_rolling_the_scenario_again_is_in_the_log_with_the_dice_set_aside(make_c
     a, b = [m.gang for m in campaign.memberships.order_by("pk")]
     battle = services.battle_arrange(campaign=campaign, attacker=a, defender=b)
     battle = services.battle_scenario_roll(battle=battle, dice=ScriptedDice([1, 1, 5, 2]))
-    battle = services.battle_scenario_roll(battle=battle, dice=ScriptedDice([6, 6, 5, 2]), actor=campaign.created_by,
-                                           reason="the die fell off the table")  # fmt: skip
+    battle = services.battle_scenario_roll(
+        battle=battle, dice=ScriptedDice([6, 6, 5, 2]), actor=campaign.created_by, reason="the die fell off the table"
+    )
     entry = LedgerEntry.objects.get(gang=a, data__campaign_log="scenario rolled again")
     assert entry.reason == "the die fell off the table" and [d["value"] for d in entry.dice] == [1, 1, 5, 2]
     assert entry.battle_id == battle.pk and entry.description.endswith(f"now {battle.scenario_name}")
@@ -87,8 +96,9 @@ def test_a_revert_needs_a_reason_and_is_in_the_log(make_confirmed_battle):
     gang = battle.attacker
     sequence = postbattle.sequence_start(battle=battle, gang=gang, actor=gang.owner)
     for _ in range(6):
-        sequence = postbattle.sequence_step_submit(sequence=sequence, dice=ScriptedDice([3] * 12), actor=gang.owner,
-                                                   choices={"recruit": False})  # fmt: skip
+        sequence = postbattle.sequence_step_submit(
+            sequence=sequence, dice=ScriptedDice([3] * 12), actor=gang.owner, choices={"recruit": False}
+        )
     postbattle.sequence_apply(sequence=sequence, actor=gang.owner)
     arbitrator = battle.campaign.created_by
     with pytest.raises(ValidationError, match="Give the reason"):
@@ -107,8 +117,9 @@ def apply_sequence(battle, gang):
 
     sequence = postbattle.sequence_start(battle=battle, gang=gang, actor=gang.owner)
     for _ in range(6):
-        sequence = postbattle.sequence_step_submit(sequence=sequence, dice=ScriptedDice([3] * 12), actor=gang.owner,
-                                                   choices={"recruit": False})  # fmt: skip
+        sequence = postbattle.sequence_step_submit(
+            sequence=sequence, dice=ScriptedDice([3] * 12), actor=gang.owner, choices={"recruit": False}
+        )
     return postbattle.sequence_apply(sequence=sequence, actor=gang.owner)
 
 
@@ -134,8 +145,9 @@ def test_a_cycle_waits_for_unapplied_sequences_unless_the_arbitrator_says_why(cl
     client.post(advance, {"cycle": 1, "reason": "Bob's player is ill; he applies it next week"})
     campaign.refresh_from_db()
     assert campaign.cycle == 2
-    assert events(campaign) == [("cycle begun unapplied", battle.defender_id,
-                                 "Bob's player is ill; he applies it next week")]  # fmt: skip
+    assert events(campaign) == [
+        ("cycle begun unapplied", battle.defender_id, "Bob's player is ill; he applies it next week")
+    ]
 
 
 def test_every_sequence_applied_the_cycle_begins_without_a_word(confirmed_in_cycle_one):

@@ -227,8 +227,11 @@ def test_each_kind_of_viewer_gets_its_own_controls_and_a_working_token_after_a_c
     """The fragments with controls are cached per kind of viewer (campaigns.permissions.Access.viewer_key) with
     each request's CSRF token put in: after a change every viewer sees it, with only their own controls, and the
     token in a cached form is one the site accepts."""
-    viewers = {"arbitrator": league["arbitrator"], "alice": league["gangs"]["alice"].owner,
-               "bob": league["gangs"]["bob"].owner}  # fmt: skip
+    viewers = {
+        "arbitrator": league["arbitrator"],
+        "alice": league["gangs"]["alice"].owner,
+        "bob": league["gangs"]["bob"].owner,
+    }
     clients = {name: Client(enforce_csrf_checks=True) for name in viewers}
     for name, user in viewers.items():
         clients[name].force_login(user)

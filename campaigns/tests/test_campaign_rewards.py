@@ -27,8 +27,15 @@ def world(two_player_campaign):
 
     def battle(scenario="the-trap", **fields):
         fields = {"origin": "arranged", **fields}
-        return Battle.objects.create(campaign=campaign, cycle=campaign.cycles.first(), attacker=gangs["alice"],
-                                     defender=gangs["bob"], scenario=scenario, scenario_name=scenario.title(), **fields)  # fmt: skip
+        return Battle.objects.create(
+            campaign=campaign,
+            cycle=campaign.cycles.first(),
+            attacker=gangs["alice"],
+            defender=gangs["bob"],
+            scenario=scenario,
+            scenario_name=scenario.title(),
+            **fields,
+        )
 
     return {**two_player_campaign, "battle": battle}
 
@@ -118,11 +125,16 @@ def test_the_assistant_record_gives_the_same_experience(world):
     _, _, a_ganger, _ = roster(world["gangs"]["alice"])
     b_leader, _, _, _ = roster(world["gangs"]["bob"])
     results = [
-        {"fighter": a_ganger.pk, "outcome": "ok", "awards": {"out_of_action": 1, "leader_or_champion_out_of_action": 1}},
+        {
+            "fighter": a_ganger.pk,
+            "outcome": "ok",
+            "awards": {"out_of_action": 1, "leader_or_champion_out_of_action": 1},
+        },
         {"fighter": b_leader.pk, "outcome": "out_of_action", "caused_by": a_ganger.pk},
-    ]  # fmt: skip
-    services.battle_report_submit(battle=battle, actor=world["users"]["alice"], winner=battle.attacker,
-                                  fighter_results=results)  # fmt: skip
+    ]
+    services.battle_report_submit(
+        battle=battle, actor=world["users"]["alice"], winner=battle.attacker, fighter_results=results
+    )
     confirm(world, battle)
     outcome = rewards_step(battle, world["gangs"]["alice"], [3, 2, 1])
     assert sum(e["amount"] for e in outcome.effects if e["op"] == "xp" and e["fighter"] == str(a_ganger.pk)) == 2
@@ -183,8 +195,13 @@ def capture(world, fighter):
     from gangs.services import fighter_status_set
 
     captors = world["gangs"]["bob"]
-    return fighter_status_set(fighter=fighter, status=FighterStatus.CAPTURED, captured_by_id=captors.pk,
-                              actor=captors.owner, reason="Captured (test)")  # fmt: skip
+    return fighter_status_set(
+        fighter=fighter,
+        status=FighterStatus.CAPTURED,
+        captured_by_id=captors.pk,
+        actor=captors.owner,
+        reason="Captured (test)",
+    )
 
 
 def rescue(world):
@@ -234,8 +251,9 @@ def test_a_captive_rescued_after_a_disposal_was_rolled_cannot_be_disposed_of(cli
                 f"action_{b_leader.pk}": "Dispose of Captives",
                 f"target_{b_leader.pk}": f"captive:{a_champion.pk}",
             }
-        sequence = postbattle.sequence_step_submit(sequence=sequence, dice=SeededDice(2), choices=choices,
-                                                   actor=captors.owner)  # fmt: skip
+        sequence = postbattle.sequence_step_submit(
+            sequence=sequence, dice=SeededDice(2), choices=choices, actor=captors.owner
+        )
     battle = rescue(world)
     report(client, world, battle, {"result": "attacker", f"captive-{a_champion.pk}-freed": "on"} | row(a_ganger))
     confirm(world, battle)
@@ -278,12 +296,16 @@ def test_the_report_asks_only_the_facts_its_scenario_reads(client, world):
     ("scenario", "extra", "result", "message"),
     [
         ("smash-and-grab", {"caskets_opened": "2"}, "attacker", "Bob's gang wins (2 loot caskets opened (3 win))"),
-        ("the-trap", {"attacker_victory_points": "0", "defender_victory_points": "0"}, "attacker",
-         "the battle is a draw (Victory Points 0 to 0)"),
+        (
+            "the-trap",
+            {"attacker_victory_points": "0", "defender_victory_points": "0"},
+            "attacker",
+            "the battle is a draw (Victory Points 0 to 0)",
+        ),
         ("search-and-destroy", {"caches_recovered_by": "1"}, "attacker", "Bob's gang wins (loot points 0 to 2)"),
         ("border-dispute", {"bottled_and_fled": "defender"}, "draw", "Alice's gang wins (the defender fled"),
     ],
-)  # fmt: skip
+)
 def test_the_result_must_agree_with_the_scenario_facts(client, world, scenario, extra, result, message):
     battle = world["battle"](scenario)
     _, _, a_ganger, _ = roster(world["gangs"]["alice"])

@@ -29,8 +29,15 @@ def test_report_who_took_whom_out_then_the_sequence_awards_it_and_keeps_its_dice
 ):
     page.set_viewport_size({"width": width, "height": 900})
     alice, bob = world["gangs"]["alice"], world["gangs"]["bob"]
-    battle = Battle.objects.create(campaign=world["campaign"], cycle=world["campaign"].cycles.first(), origin="arranged",
-                                   attacker=alice, defender=bob, scenario="the-trap", scenario_name="The Trap")  # fmt: skip
+    battle = Battle.objects.create(
+        campaign=world["campaign"],
+        cycle=world["campaign"].cycles.first(),
+        origin="arranged",
+        attacker=alice,
+        defender=bob,
+        scenario="the-trap",
+        scenario_name="The Trap",
+    )
     a_ganger = alice.fighters.get(name__startswith="Alice ganger 2")
     b_gangers = list(bob.fighters.filter(name__contains="ganger").order_by("pk"))
     log_in_browser(world["users"]["alice"])
@@ -95,8 +102,14 @@ def test_a_rescue_mission_report_frees_the_captive(page, log_in_browser, world, 
     alice, bob = world["gangs"]["alice"], world["gangs"]["bob"]
     captive = alice.fighters.get(name__startswith="Alice champion")
     fighter_status_set(fighter=captive, status=FighterStatus.CAPTURED, captured_by_id=bob.pk, actor=bob.owner)
-    battle = Battle.objects.create(campaign=world["campaign"], cycle=world["campaign"].cycles.first(), origin="challenge",
-                                   attacker=alice, defender=bob, is_rescue=True)  # fmt: skip
+    battle = Battle.objects.create(
+        campaign=world["campaign"],
+        cycle=world["campaign"].cycles.first(),
+        origin="challenge",
+        attacker=alice,
+        defender=bob,
+        is_rescue=True,
+    )
     services.battle_scenario_roll(battle=battle, dice=ScriptedDice([]))
     log_in_browser(world["users"]["alice"])
     page.goto(reverse("campaigns:battle-report", args=[world["campaign"].pk, battle.pk]))

@@ -23,8 +23,13 @@ def _shot(page, name: str) -> None:
 
 def test_the_campaign_page_in_sections_on_a_phone_a_desktop_and_paper(page, log_in_browser, two_player_campaign):
     campaign, users, gangs = two_player_campaign["campaign"], two_player_campaign["users"], two_player_campaign["gangs"]
-    Battle.objects.create(campaign=campaign, origin=BattleOrigin.ARRANGED, attacker=gangs["alice"],
-                          defender=gangs["bob"], cycle=campaign.cycles.get(number=1))  # fmt: skip
+    Battle.objects.create(
+        campaign=campaign,
+        origin=BattleOrigin.ARRANGED,
+        attacker=gangs["alice"],
+        defender=gangs["bob"],
+        cycle=campaign.cycles.get(number=1),
+    )
     log_in_browser(users["arbitrator"])
     page.goto(f"/campaigns/{campaign.pk}/")
     assert page.evaluate("document.documentElement.scrollWidth") <= 412

@@ -249,9 +249,17 @@ def challenge(cycle_two):
 
 @pytest.mark.parametrize(
     ("dice", "slug"),
-    [([1, 1], "smash-and-grab"), ([2, 2], "smash-and-grab"), ([3, 2], "border-dispute"), ([4, 4], "border-dispute"),
-     ([4, 5], "the-trap"), ([5, 5], "the-trap"), ([5, 6], "search-and-destroy"), ([6, 6], "search-and-destroy")],
-)  # fmt: skip
+    [
+        ([1, 1], "smash-and-grab"),
+        ([2, 2], "smash-and-grab"),
+        ([3, 2], "border-dispute"),
+        ([4, 4], "border-dispute"),
+        ([4, 5], "the-trap"),
+        ([5, 5], "the-trap"),
+        ([5, 6], "search-and-destroy"),
+        ([6, 6], "search-and-destroy"),
+    ],
+)
 def test_scenario_roll_reads_the_2d6_table_with_11_12(challenge, dice, slug):
     battle = services.battle_scenario_roll(battle=challenge, dice=ScriptedDice(dice), entered=True)
     assert battle.scenario == slug

@@ -50,77 +50,129 @@ CHANGES = {
     "campaign-edit": (
         lambda w: url("campaign-edit", w),
         {"name": "Renamed", "description": "", "starting_credits": 1000, "house_rules": ""},
-        "arbitrator", None, lambda w: Campaign.objects.get(pk=w["campaign"].pk).name == "Renamed",
+        "arbitrator",
+        None,
+        lambda w: Campaign.objects.get(pk=w["campaign"].pk).name == "Renamed",
     ),
     "arbitrator-add": (
-        lambda w: url("arbitrator-add", w), {"username": "stranger"}, "arbitrator", None,
+        lambda w: url("arbitrator-add", w),
+        {"username": "stranger"},
+        "arbitrator",
+        None,
         lambda w: w["campaign"].arbitrators.filter(user__username="stranger").exists(),
     ),
     "cycle-advance": (
-        lambda w: url("cycle-advance", w), {"confirm": "on", "cycle": 1}, "arbitrator", None,
+        lambda w: url("cycle-advance", w),
+        {"confirm": "on", "cycle": 1},
+        "arbitrator",
+        None,
         lambda w: Campaign.objects.get(pk=w["campaign"].pk).cycle == 2,
     ),
     "campaign-finish": (
-        lambda w: url("campaign-finish", w), {}, "arbitrator", None,
+        lambda w: url("campaign-finish", w),
+        {},
+        "arbitrator",
+        None,
         lambda w: Campaign.objects.get(pk=w["campaign"].pk).status == CampaignStatus.FINISHED,
     ),
     "cycle-pair": (
-        lambda w: url("cycle-pair", w), {"dice": ""}, "arbitrator",
+        lambda w: url("cycle-pair", w),
+        {"dice": ""},
+        "arbitrator",
         lambda w: services.battle_cancel(battle=w["battle"], reason="Bob is away"),
         lambda w: w["campaign"].battles.exclude(status=BattleStatus.CANCELLED).count() == 1,
     ),
     "membership-remove": (
-        lambda w: url("membership-remove", w, w["gangs"]["carol"].pk), {}, "arbitrator", None,
+        lambda w: url("membership-remove", w, w["gangs"]["carol"].pk),
+        {},
+        "arbitrator",
+        None,
         lambda w: w["campaign"].memberships.get(gang=w["gangs"]["carol"]).removed_at is not None,
     ),
     "membership-wants-to-play": (
-        lambda w: url("membership-wants-to-play", w, w["gangs"]["alice"].pk), {}, "alice", None,
+        lambda w: url("membership-wants-to-play", w, w["gangs"]["alice"].pk),
+        {},
+        "alice",
+        None,
         lambda w: not w["campaign"].memberships.get(gang=w["gangs"]["alice"]).wants_to_play,
     ),
     "territory-add": (
-        lambda w: url("territory-add", w), lambda w: {"territory": w["held"].territory_id}, "arbitrator", None,
+        lambda w: url("territory-add", w),
+        lambda w: {"territory": w["held"].territory_id},
+        "arbitrator",
+        None,
         lambda w: w["campaign"].territories.filter(territory=w["held"].territory).count() == 2,
     ),
     "territory-assign": (
-        lambda w: url("territory-assign", w, w["held"].pk), lambda w: {"holder": w["gangs"]["carol"].pk},
-        "arbitrator", None, lambda w: w["campaign"].territories.get(pk=w["held"].pk).holder == w["gangs"]["carol"],
+        lambda w: url("territory-assign", w, w["held"].pk),
+        lambda w: {"holder": w["gangs"]["carol"].pk},
+        "arbitrator",
+        None,
+        lambda w: w["campaign"].territories.get(pk=w["held"].pk).holder == w["gangs"]["carol"],
     ),
     "battle-arrange": (
-        lambda w: url("battle-arrange", w), lambda w: {"attacker": w["gangs"]["carol"].pk,
-                                                       "defender": w["gangs"]["alice"].pk},
-        "arbitrator", lambda w: services.battle_cancel(battle=w["battle"], reason="Bob is away"),
+        lambda w: url("battle-arrange", w),
+        lambda w: {"attacker": w["gangs"]["carol"].pk, "defender": w["gangs"]["alice"].pk},
+        "arbitrator",
+        lambda w: services.battle_cancel(battle=w["battle"], reason="Bob is away"),
         lambda w: w["campaign"].battles.filter(attacker=w["gangs"]["carol"]).exists(),
     ),
     "battle-cancel": (
-        lambda w: url("battle-cancel", w, w["battle"].pk), {"reason": "Bob is away"}, "arbitrator", None,
+        lambda w: url("battle-cancel", w, w["battle"].pk),
+        {"reason": "Bob is away"},
+        "arbitrator",
+        None,
         lambda w: Battle.objects.get(pk=w["battle"].pk).status == BattleStatus.CANCELLED,
     ),
     "battle-scenario-roll": (
-        lambda w: url("battle-scenario-roll", w, w["battle"].pk), {"dice": "6 6 6 1", "reason": "misread"}, "alice",
+        lambda w: url("battle-scenario-roll", w, w["battle"].pk),
+        {"dice": "6 6 6 1", "reason": "misread"},
+        "alice",
         lambda w: Battle.objects.filter(pk=w["battle"].pk).update(scenario=""),
         lambda w: Battle.objects.get(pk=w["battle"].pk).scenario == "search-and-destroy",
     ),
     "battle-crew": (
         lambda w: url("battle-crew", w, w["battle"].pk, Side.ATTACKER),
-        lambda w: {"chosen": [w["gangs"]["alice"].fighters.first().pk], "dice": ""}, "alice", None,
+        lambda w: {"chosen": [w["gangs"]["alice"].fighters.first().pk], "dice": ""},
+        "alice",
+        None,
         lambda w: len(Battle.objects.get(pk=w["battle"].pk).crews.get(Side.ATTACKER, {}).get("fighters", [])) == 1,
     ),
     "battle-crew-size": (
-        lambda w: url("battle-crew-size", w, w["battle"].pk, Side.DEFENDER), {"dice": "4"}, "bob", None,
+        lambda w: url("battle-crew-size", w, w["battle"].pk, Side.DEFENDER),
+        {"dice": "4"},
+        "bob",
+        None,
         lambda w: Battle.objects.get(pk=w["battle"].pk).crews.get(Side.DEFENDER, {}).get("size") == [3, 4],
     ),
     "battle-report": (
-        lambda w: url("battle-report", w, w["battle"].pk), {"result": "attacker"}, "bob", None,
+        lambda w: url("battle-report", w, w["battle"].pk),
+        {"result": "attacker"},
+        "bob",
+        None,
         lambda w: Battle.objects.get(pk=w["battle"].pk).status == BattleStatus.REPORTED,
     ),
     "battle-confirm": (
-        lambda w: url("battle-confirm", w, w["battle"].pk), {}, "bob", reported,
+        lambda w: url("battle-confirm", w, w["battle"].pk),
+        {},
+        "bob",
+        reported,
         lambda w: Battle.objects.get(pk=w["battle"].pk).status == BattleStatus.CONFIRMED,
     ),
-}  # fmt: skip
-POST_ONLY = {"arbitrator-add", "cycle-advance", "campaign-finish", "cycle-pair", "membership-remove",
-             "membership-wants-to-play", "territory-add", "battle-cancel", "battle-scenario-roll",
-             "battle-crew-size", "battle-confirm"}  # fmt: skip
+}
+POST_ONLY = {
+    "arbitrator-add",
+    "cycle-advance",
+    "campaign-finish",
+    "cycle-pair",
+    "membership-remove",
+    "membership-wants-to-play",
+    "territory-add",
+    "battle-cancel",
+    "battle-scenario-roll",
+    "battle-crew-size",
+    "battle-confirm",
+}
 
 
 def as_user(client, user):
@@ -196,8 +248,9 @@ def test_a_rescue_mission_offers_no_scenario_roll(client, world):
     captive = world["gangs"]["alice"].fighters.first()
     captive.status, captive.captured_by = "captured", world["gangs"]["bob"]
     captive.save()
-    battle = services.battle_arrange(campaign=world["campaign"], attacker=world["gangs"]["alice"],
-                                     defender=world["gangs"]["bob"], rescue=True)  # fmt: skip
+    battle = services.battle_arrange(
+        campaign=world["campaign"], attacker=world["gangs"]["alice"], defender=world["gangs"]["bob"], rescue=True
+    )
     page = as_user(client, world["users"]["alice"]).get(url("battle-detail", world, battle.pk)).content.decode()
     assert "Dice rolled at the table" not in page and "Roll the scenario" not in page
     assert "Set the Rescue Mission" in page
@@ -241,11 +294,16 @@ def test_report_form_records_fighters_and_facts(client, world):
     battle = world["battle"]
     mine, theirs = world["gangs"]["alice"].fighters.first(), world["gangs"]["bob"].fighters.first()
     data = {
-        "result": "attacker", "defender_bottled": "on", "caskets_opened": "3",
-        f"fighter-{mine.pk}-took_part": "on", f"fighter-{mine.pk}-outcome": Outcome.OK,
-        f"fighter-{theirs.pk}-took_part": "on", f"fighter-{theirs.pk}-outcome": Outcome.OUT_OF_ACTION,
-        f"fighter-{theirs.pk}-caused_by": str(mine.pk), f"fighter-{theirs.pk}-captured": "on",
-    }  # fmt: skip
+        "result": "attacker",
+        "defender_bottled": "on",
+        "caskets_opened": "3",
+        f"fighter-{mine.pk}-took_part": "on",
+        f"fighter-{mine.pk}-outcome": Outcome.OK,
+        f"fighter-{theirs.pk}-took_part": "on",
+        f"fighter-{theirs.pk}-outcome": Outcome.OUT_OF_ACTION,
+        f"fighter-{theirs.pk}-caused_by": str(mine.pk),
+        f"fighter-{theirs.pk}-captured": "on",
+    }
     response = as_user(client, world["users"]["alice"]).post(url("battle-report", world, battle.pk), data)
     assert response.status_code == 302
     battle.refresh_from_db()
@@ -253,17 +311,21 @@ def test_report_form_records_fighters_and_facts(client, world):
     assert battle.scenario_facts == {"caskets_opened": 3}
     result = battle.fighter_results.get(fighter=theirs)
     assert (result.outcome, result.caused_by, result.captured, result.side) == (
-        Outcome.OUT_OF_ACTION, mine, True, Side.DEFENDER,
-    )  # fmt: skip
+        Outcome.OUT_OF_ACTION,
+        mine,
+        True,
+        Side.DEFENDER,
+    )
     page = client.get(url("battle-detail", world, battle.pk)).content.decode()
     assert "Loot caskets opened: 3" in page and "Out of Action" in page
 
 
 def test_an_invalid_report_stays_on_the_form(client, world):
     response = as_user(client, world["users"]["alice"]).post(
-        url("battle-report", world, world["battle"].pk), {"result": "draw", "attacker_fled": "on"},
+        url("battle-report", world, world["battle"].pk),
+        {"result": "draw", "attacker_fled": "on"},
         HTTP_HX_REQUEST="true",
-    )  # fmt: skip
+    )
     assert response.status_code == 200
     assert "A gang flees only after bottling out." in response.content.decode()
 
@@ -316,8 +378,17 @@ def test_create_a_campaign(client, make_user):
 
 def test_campaign_page_shows_the_standings_cycle_log_and_charts(client, world):
     page = as_user(client, world["users"]["carol"]).get(url("campaign-detail", world)).content.decode()
-    for text in ("Standings", "Alice&#x27;s gang", "Cycle 1", "Smash &amp; Grab", "Campaign log", "Home Settlement",
-                 "<svg", "Gang rating", "Reputation"):  # fmt: skip
+    for text in (
+        "Standings",
+        "Alice&#x27;s gang",
+        "Cycle 1",
+        "Smash &amp; Grab",
+        "Campaign log",
+        "Home Settlement",
+        "<svg",
+        "Gang rating",
+        "Reputation",
+    ):
         assert text in page
     assert "Invitation link" not in page  # arbitrator tools are for arbitrators
     assert as_user(client, world["users"]["stranger"]).get(url("campaign-detail", world)).status_code == 404
@@ -345,9 +416,11 @@ def test_campaign_log_names_a_fighter_once(client, world):
 def test_campaign_log_filters_by_gang_as_a_fragment(client, world):
     as_user(client, world["users"]["arbitrator"])
     response = client.get(
-        url("campaign-detail", world), {"gang": world["gangs"]["bob"].pk}, HTTP_HX_REQUEST="true",
+        url("campaign-detail", world),
+        {"gang": world["gangs"]["bob"].pk},
+        HTTP_HX_REQUEST="true",
         HTTP_HX_TARGET="campaign-log",
-    )  # fmt: skip
+    )
     page = response.content.decode()
     assert page.lstrip().startswith('<section id="campaign-log"')
     assert "Bob&#x27;s gang" in page and "Alice&#x27;s gang" not in page.split("</form>")[1]
@@ -683,8 +756,15 @@ def test_overrides_are_bounded_per_gang_and_per_campaign(world):
 
 
 def test_the_override_bounds_are_campaign_settings(client, world):
-    data = {"name": "Dust Falls", "description": "", "starting_credits": 1000, "house_rules": "",
-            "override_credits_per_gang": "50", "override_credits_per_campaign": "", "override_reputation_per_gang": "1"}  # fmt: skip
+    data = {
+        "name": "Dust Falls",
+        "description": "",
+        "starting_credits": 1000,
+        "house_rules": "",
+        "override_credits_per_gang": "50",
+        "override_credits_per_campaign": "",
+        "override_reputation_per_gang": "1",
+    }
     as_user(client, world["users"]["arbitrator"]).post(url("campaign-edit", world), data)
     campaign = Campaign.objects.get(pk=world["campaign"].pk)
     assert (campaign.override_credits_per_gang, campaign.override_credits_per_campaign) == (50, 1000)

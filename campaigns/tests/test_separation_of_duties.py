@@ -32,18 +32,23 @@ def played(two_player_campaign, make_user):
 def _report(battle, actor):
     mine, enemy = battle.attacker.fighters.first(), battle.defender.fighters.first()
     return services.battle_report_submit(
-        battle=battle, actor=actor, winner=battle.attacker,
-        fighter_results=[{"fighter": enemy.pk, "outcome": Outcome.OUT_OF_ACTION, "caused_by": mine.pk},
-                         {"fighter": mine.pk, "outcome": Outcome.OUT_OF_ACTION, "caused_by": enemy.pk}],
-    )  # fmt: skip
+        battle=battle,
+        actor=actor,
+        winner=battle.attacker,
+        fighter_results=[
+            {"fighter": enemy.pk, "outcome": Outcome.OUT_OF_ACTION, "caused_by": mine.pk},
+            {"fighter": mine.pk, "outcome": Outcome.OUT_OF_ACTION, "caused_by": enemy.pk},
+        ],
+    )
 
 
 def test_a_playing_arbitrator_cannot_roll_his_own_scenario_again_another_can(played):
     battle, users = played["battle"], played["users"]
     with pytest.raises(ValidationError, match="you play Alice's gang in this battle"):
         services.battle_scenario_roll(battle=battle, dice=ScriptedDice([6, 6]), actor=users["alice"], reason="bad")
-    battle = services.battle_scenario_roll(battle=battle, dice=ScriptedDice([6, 6, 1, 2]), actor=users["arbitrator"],
-                                           reason="the table rolled 6 6")  # fmt: skip
+    battle = services.battle_scenario_roll(
+        battle=battle, dice=ScriptedDice([6, 6, 1, 2]), actor=users["arbitrator"], reason="the table rolled 6 6"
+    )
     assert battle.scenario_roll["roll"] == 12 and battle.scenario_roll["set_aside"][0]["by"] == "arbitrator"
 
 
@@ -84,8 +89,9 @@ def test_the_battle_page_treats_a_playing_arbitrator_as_a_player(client, played)
 def test_a_playing_arbitrator_cannot_cancel_his_own_battle(client, played):
     battle, users = played["battle"], played["users"]
     client.force_login(users["alice"])
-    response = client.post(reverse("campaigns:battle-cancel", args=[battle.campaign_id, battle.pk]),
-                           {"reason": "I would rather not"})  # fmt: skip
+    response = client.post(
+        reverse("campaigns:battle-cancel", args=[battle.campaign_id, battle.pk]), {"reason": "I would rather not"}
+    )
     assert response.status_code == 403
     with pytest.raises(ValidationError, match="another arbitrator decides"):
         services.battle_cancel(battle=battle, actor=users["alice"], reason="I would rather not")
@@ -94,8 +100,9 @@ def test_a_playing_arbitrator_cannot_cancel_his_own_battle(client, played):
 @pytest.fixture
 def confirmed(played):
     battle, users = played["battle"], played["users"]
-    battle = services.battle_report_confirm(battle=_report(battle, users["bob"]), actor=users["arbitrator"],
-                                            is_arbitrator=True)  # fmt: skip
+    battle = services.battle_report_confirm(
+        battle=_report(battle, users["bob"]), actor=users["arbitrator"], is_arbitrator=True
+    )
     return {**played, "battle": battle}
 
 
@@ -105,8 +112,9 @@ def test_a_playing_arbitrator_cannot_set_aside_post_battle_dice_of_his_battle(cl
     gang = battle.gang_of(side)
     sequence = postbattle.sequence_start(battle=battle, gang=gang, actor=gang.owner)
     sequence = postbattle.sequence_step_submit(sequence=sequence, dice=ScriptedDice([]), entered=True, actor=gang.owner)
-    sequence = postbattle.sequence_step_submit(sequence=sequence, dice=ScriptedDice([4, 4]), entered=True,
-                                               actor=gang.owner)  # fmt: skip
+    sequence = postbattle.sequence_step_submit(
+        sequence=sequence, dice=ScriptedDice([4, 4]), entered=True, actor=gang.owner
+    )
     with pytest.raises(ValidationError, match="you play Alice's gang"):
         postbattle.sequence_dice_set_aside(sequence=sequence, step=1, reason="misread", actor=users["alice"])
     client.force_login(users["alice"])
@@ -123,8 +131,9 @@ def test_a_playing_arbitrator_cannot_revert_a_sequence_of_his_battle(confirmed):
     gang = battle.attacker
     sequence = postbattle.sequence_start(battle=battle, gang=gang, actor=gang.owner)
     for _ in range(6):
-        sequence = postbattle.sequence_step_submit(sequence=sequence, dice=ScriptedDice([3] * 12), actor=gang.owner,
-                                                   choices={"recruit": False})  # fmt: skip
+        sequence = postbattle.sequence_step_submit(
+            sequence=sequence, dice=ScriptedDice([3] * 12), actor=gang.owner, choices={"recruit": False}
+        )
     postbattle.sequence_apply(sequence=sequence, actor=gang.owner)
     with pytest.raises(ValidationError, match="you play Alice's gang"):
         postbattle.sequence_revert(sequence=sequence, actor=users["alice"], reason="bad luck")
@@ -138,9 +147,10 @@ def test_no_override_for_ones_own_gang_another_arbitrator_may(played):
     refused = [
         lambda actor: gang_services.gang_override(gang=alice_gang, actor=actor, reason="why not", credits=500),
         lambda actor: gang_services.gang_override(gang=alice_gang, actor=actor, reason="why not", reputation=5),
-        lambda actor: record.record_experience(fighter=ganger, amount=10, reason="why not", actor=actor,
-                                               token=f"t-{actor.pk}"),
-    ]  # fmt: skip
+        lambda actor: record.record_experience(
+            fighter=ganger, amount=10, reason="why not", actor=actor, token=f"t-{actor.pk}"
+        ),
+    ]
     stash = alice_gang.stash
     for change in refused:
         with pytest.raises(ValidationError, match="your own gang"):
@@ -158,10 +168,12 @@ def test_a_hire_over_the_limits_is_no_override_for_ones_own_gang(played):
     users, gang = played["users"], played["gangs"]["alice"]
     leader = gang.fighters.get(name__contains="leader").fighter_type  # a second Leader breaks the house list
     with pytest.raises(ValidationError, match="your own gang"):
-        gang_services.fighter_hire(gang=gang, fighter_type=leader, name="Second", actor=users["alice"],
-                                   override_reason="why not")  # fmt: skip
-    gang_services.fighter_hire(gang=gang, fighter_type=leader, name="Second", actor=users["arbitrator"],
-                               override_reason="the club allows it")  # fmt: skip
+        gang_services.fighter_hire(
+            gang=gang, fighter_type=leader, name="Second", actor=users["alice"], override_reason="why not"
+        )
+    gang_services.fighter_hire(
+        gang=gang, fighter_type=leader, name="Second", actor=users["arbitrator"], override_reason="the club allows it"
+    )
 
 
 def test_no_territory_handed_to_ones_own_gang(played, make_territory):

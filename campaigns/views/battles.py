@@ -40,17 +40,27 @@ def battle_detail(request, pk: int, battle_id: int):
     battle = selectors.battle_detail(battle)
     can_act = access.is_arbitrator or bool({battle.attacker_id, battle.defender_id} & access.gang_ids)
     context = {
-        "campaign": access.campaign, "battle": battle, "can_act": can_act, "is_arbitrator": access.is_arbitrator,
+        "campaign": access.campaign,
+        "battle": battle,
+        "can_act": can_act,
+        "is_arbitrator": access.is_arbitrator,
         # A Rescue Mission's scenario is fixed (never rolled): it is set once, with no dice, and never rolled again.
-        "scenario_fixed": battle.is_rescue, "can_roll_scenario": not battle.scenario or (access.is_arbitrator and not battle.is_rescue),
+        "scenario_fixed": battle.is_rescue,
+        "can_roll_scenario": not battle.scenario or (access.is_arbitrator and not battle.is_rescue),
         "can_confirm": can_act and (access.is_arbitrator or battle.reported_by_id != request.user.pk),
         "post_battle_gangs": [g for g in (battle.attacker, battle.defender) if access.can_act_for(g.pk)],
-        "crew_sides": _crew_sides(access, battle), "dice_form": ScenarioRollForm(), "cancel_form": CancelForm(), "facts": selectors.facts_display(battle),
-        "roles_pending": services.roles_pending(battle), "roles_form": RolesForm(),
-        "can_choose_roles": services.roles_pending(battle) and access.can_act_for(battle.scenario_roll["roll_off"]["winner"]),
-        "choice_form": ScenarioChoiceForm(choices=classic_choices(), gangs=Gang.objects.filter(
-            pk__in=[battle.attacker_id, battle.defender_id])),
-    }  # fmt: skip
+        "crew_sides": _crew_sides(access, battle),
+        "dice_form": ScenarioRollForm(),
+        "cancel_form": CancelForm(),
+        "facts": selectors.facts_display(battle),
+        "roles_pending": services.roles_pending(battle),
+        "roles_form": RolesForm(),
+        "can_choose_roles": services.roles_pending(battle)
+        and access.can_act_for(battle.scenario_roll["roll_off"]["winner"]),
+        "choice_form": ScenarioChoiceForm(
+            choices=classic_choices(), gangs=Gang.objects.filter(pk__in=[battle.attacker_id, battle.defender_id])
+        ),
+    }
     return render(request, "campaigns/battle_detail.html", context)
 
 
@@ -74,9 +84,17 @@ def _crew_sides(access, battle) -> list[dict]:
             and str(f.pk) not in picked
             and f.status == "active"
         ]
-        sides.append({"side": side, "gang": battle.gang_of(side), "crew": crew, "hired_guns": hired,
-                      "names": [names.get(i, "?") for i in picked] or reported, "from_report": bool(reported),
-                      "can_pick": access.can_act_for(battle.gang_of(side).pk)})  # fmt: skip
+        sides.append(
+            {
+                "side": side,
+                "gang": battle.gang_of(side),
+                "crew": crew,
+                "hired_guns": hired,
+                "names": [names.get(i, "?") for i in picked] or reported,
+                "from_report": bool(reported),
+                "can_pick": access.can_act_for(battle.gang_of(side).pk),
+            }
+        )
     return sides
 
 
@@ -87,8 +105,9 @@ def battle_cancel(request, pk: int, battle_id: int):
     access.require_arbitrator()
     form = CancelForm(request.POST)
     try:
-        services.battle_cancel(battle=battle, actor=request.user,
-                               reason=form.cleaned_data["reason"] if form.is_valid() else "")  # fmt: skip
+        services.battle_cancel(
+            battle=battle, actor=request.user, reason=form.cleaned_data["reason"] if form.is_valid() else ""
+        )
     except ValidationError as err:
         return refused(request, err, _battle_url(battle))
     messages.success(request, f"The battle {battle} is cancelled.")
@@ -101,17 +120,23 @@ def battle_scenario_roll(request, pk: int, battle_id: int):
     access, battle = battle_access(request.user, pk, battle_id)
     battle_player_or_arbitrator(access, battle)
     if battle.has_scenario and not access.is_arbitrator:
-        return refused(request, ValidationError("The scenario has been rolled; an arbitrator may roll again."),
-                        _battle_url(battle))  # fmt: skip
+        return refused(
+            request, ValidationError("The scenario has been rolled; an arbitrator may roll again."), _battle_url(battle)
+        )
     form = ScenarioRollForm(request.POST)
     if not form.is_valid():
-        return refused(request, ValidationError([e for errors in form.errors.values() for e in errors]),
-                        _battle_url(battle))  # fmt: skip
+        return refused(
+            request, ValidationError([e for errors in form.errors.values() for e in errors]), _battle_url(battle)
+        )
     dice, entered = _dice(form)
-    return _run(request, _battle_url(battle),
-                lambda: services.battle_scenario_roll(battle=battle, dice=dice, entered=entered, actor=request.user,
-                                                      reason=form.cleaned_data["reason"]),
-                "The scenario is rolled.")  # fmt: skip
+    return _run(
+        request,
+        _battle_url(battle),
+        lambda: services.battle_scenario_roll(
+            battle=battle, dice=dice, entered=entered, actor=request.user, reason=form.cleaned_data["reason"]
+        ),
+        "The scenario is rolled.",
+    )
 
 
 @login_required
@@ -126,10 +151,14 @@ def battle_roles_choose(request, pk: int, battle_id: int):
     if not form.is_valid():
         return refused(request, ValidationError("Choose to attack or to defend."), _battle_url(battle))
     chooser = battle.attacker if winner == battle.attacker_id else battle.defender
-    return _run(request, _battle_url(battle),
-                lambda: services.battle_roles_choose(battle=battle, chooser=chooser,
-                                                     attack=form.cleaned_data["role"] == "attack"),
-                "Attacker and defender chosen.")  # fmt: skip
+    return _run(
+        request,
+        _battle_url(battle),
+        lambda: services.battle_roles_choose(
+            battle=battle, chooser=chooser, attack=form.cleaned_data["role"] == "attack"
+        ),
+        "Attacker and defender chosen.",
+    )
 
 
 @login_required
@@ -137,13 +166,20 @@ def battle_roles_choose(request, pk: int, battle_id: int):
 def battle_scenario_choose(request, pk: int, battle_id: int):
     access, battle = battle_access(request.user, pk, battle_id)
     battle_player_or_arbitrator(access, battle)
-    form = ScenarioChoiceForm(request.POST, choices=classic_choices(),
-                              gangs=Gang.objects.filter(pk__in=[battle.attacker_id, battle.defender_id]))  # fmt: skip
+    form = ScenarioChoiceForm(
+        request.POST,
+        choices=classic_choices(),
+        gangs=Gang.objects.filter(pk__in=[battle.attacker_id, battle.defender_id]),
+    )
     if not form.is_valid():
         return refused(request, ValidationError("Pick a scenario and the gang that chose it."), _battle_url(battle))
     access.require_gang(form.cleaned_data["chooser"].pk)  # a player chooses for their own gang
-    return _run(request, _battle_url(battle),
-                lambda: services.battle_scenario_choose(battle=battle, **form.cleaned_data), "Scenario chosen.")  # fmt: skip
+    return _run(
+        request,
+        _battle_url(battle),
+        lambda: services.battle_scenario_choose(battle=battle, **form.cleaned_data),
+        "Scenario chosen.",
+    )
 
 
 def _side(access, battle, side: str):
@@ -163,8 +199,9 @@ def battle_crew_size(request, pk: int, battle_id: int, side: str):
         return refused(request, ValidationError(form.errors["dice"]), _battle_url(battle))
     dice, _ = _dice(form)
     url = reverse("campaigns:battle-crew", args=[pk, battle_id, side])
-    return _run(request, url, lambda: services.battle_crew_size_roll(battle=battle, side=side, dice=dice),
-                "Crew size rolled.")  # fmt: skip
+    return _run(
+        request, url, lambda: services.battle_crew_size_roll(battle=battle, side=side, dice=dice), "Crew size rolled."
+    )
 
 
 @login_required
@@ -182,9 +219,15 @@ def battle_crew(request, pk: int, battle_id: int, side: str):
             form.add_error(None, err)
         else:
             return moved(request, _battle_url(battle))
-    context = {"campaign": access.campaign, "battle": battle, "side": side, "gang": battle.gang_of(side),
-               "form": form, "hired_guns": services.hired_guns_of(battle, battle.gang_of(side)),
-               **selectors.crew_page(battle, side, fighters)}  # fmt: skip
+    context = {
+        "campaign": access.campaign,
+        "battle": battle,
+        "side": side,
+        "gang": battle.gang_of(side),
+        "form": form,
+        "hired_guns": services.hired_guns_of(battle, battle.gang_of(side)),
+        **selectors.crew_page(battle, side, fighters),
+    }
     return render(request, "campaigns/battle_crew.html", context)
 
 
@@ -194,9 +237,14 @@ def battle_report(request, pk: int, battle_id: int):
     access, battle = battle_access(request.user, pk, battle_id)
     battle_player_or_arbitrator(access, battle)
     battle = selectors.battle_detail(battle)
-    form = ReportForm(request.POST or None, battle=battle, attacker_fighters=battle.attacker.fighters.all(),
-                      defender_fighters=battle.defender.fighters.all(), captives=selectors.rescue_captives(battle),
-                      initial=selectors.report_initial(battle))  # fmt: skip
+    form = ReportForm(
+        request.POST or None,
+        battle=battle,
+        attacker_fighters=battle.attacker.fighters.all(),
+        defender_fighters=battle.defender.fighters.all(),
+        captives=selectors.rescue_captives(battle),
+        initial=selectors.report_initial(battle),
+    )
     if request.method == "POST" and form.is_valid():
         try:
             services.battle_report_submit(battle=battle, actor=request.user, **form.report())
@@ -215,7 +263,9 @@ def battle_report(request, pk: int, battle_id: int):
 def battle_confirm(request, pk: int, battle_id: int):
     access, battle = battle_access(request.user, pk, battle_id)
     battle_player_or_arbitrator(access, battle)
-    return _run(request, _battle_url(battle),
-                lambda: services.battle_report_confirm(battle=battle, actor=request.user,
-                                                       is_arbitrator=access.is_arbitrator),
-                "Report confirmed: the post-battle sequence can begin.")  # fmt: skip
+    return _run(
+        request,
+        _battle_url(battle),
+        lambda: services.battle_report_confirm(battle=battle, actor=request.user, is_arbitrator=access.is_arbitrator),
+        "Report confirmed: the post-battle sequence can begin.",
+    )

@@ -92,16 +92,25 @@ def campaign_detail(request, pk: int):
     if request.htmx and request.htmx.target == "campaign-log":
         return render(request, "campaigns/campaign_detail.html#log", shared)
     # The forms are drawn only into fragments with controls (cached per kind of viewer): made only when one is.
-    context = {**shared, "page": page, "cycle": page["cycle"], "arbitrators": page["arbitrators"], "access": access,
-               "is_arbitrator": access.is_arbitrator, "viewer_key": access.viewer_key,
-               "invite_url": request.build_absolute_uri(reverse("campaigns:campaign-join", args=[campaign.invite_token])),
-               "my_gang_ids": access.gang_ids, "pairing_form": SimpleLazyObject(PairingForm),
-               "cycle_form": SimpleLazyObject(lambda: CycleAdvanceForm(campaign=campaign, unreported=page["unreported"],
-                                                                       unapplied=len(page["unapplied"]))),
-               "arbitrator_form": SimpleLazyObject(ArbitratorForm),
-               "territory_form": SimpleLazyObject(lambda: TerritoryAddForm(edition=campaign.edition)),
-               "join_requests": services.waiting_joins(campaign) if access.is_arbitrator else [],
-               **house_rules.settings_panel(campaign, page["house_rules_history"])}  # fmt: skip
+    context = {
+        **shared,
+        "page": page,
+        "cycle": page["cycle"],
+        "arbitrators": page["arbitrators"],
+        "access": access,
+        "is_arbitrator": access.is_arbitrator,
+        "viewer_key": access.viewer_key,
+        "invite_url": request.build_absolute_uri(reverse("campaigns:campaign-join", args=[campaign.invite_token])),
+        "my_gang_ids": access.gang_ids,
+        "pairing_form": SimpleLazyObject(PairingForm),
+        "cycle_form": SimpleLazyObject(
+            lambda: CycleAdvanceForm(campaign=campaign, unreported=page["unreported"], unapplied=len(page["unapplied"]))
+        ),
+        "arbitrator_form": SimpleLazyObject(ArbitratorForm),
+        "territory_form": SimpleLazyObject(lambda: TerritoryAddForm(edition=campaign.edition)),
+        "join_requests": services.waiting_joins(campaign) if access.is_arbitrator else [],
+        **house_rules.settings_panel(campaign, page["house_rules_history"]),
+    }
     return render(request, "campaigns/campaign_detail.html", context)
 
 
@@ -127,15 +136,20 @@ def arbitrator_add(request, pk: int):
     if not form.is_valid():
         return refused(request, ValidationError(form.errors["username"]), url)
     user = form.cleaned_data["username"]
-    return _run(request, url, lambda: services.arbitrator_add(campaign=access.campaign, user=user),
-                f"{user} is now an arbitrator.")  # fmt: skip
+    return _run(
+        request,
+        url,
+        lambda: services.arbitrator_add(campaign=access.campaign, user=user),
+        f"{user} is now an arbitrator.",
+    )
 
 
 @login_required
 @require_POST
 def invite_renew(request, pk: int):
-    return _arbitrator_move(request, pk, lambda c: services.invite_renew(campaign=c),
-                            "A new invitation link: the old one no longer works.")  # fmt: skip
+    return _arbitrator_move(
+        request, pk, lambda c: services.invite_renew(campaign=c), "A new invitation link: the old one no longer works."
+    )
 
 
 @login_required
@@ -145,8 +159,12 @@ def arbitrator_remove(request, pk: int, user_id: int):
     access.require_arbitrator()
     held = get_object_or_404(access.campaign.arbitrators.select_related("user"), user_id=user_id)
     url = reverse("campaigns:campaign-detail", args=[pk])
-    return _run(request, url, lambda: services.arbitrator_remove(campaign=access.campaign, user=held.user),
-                f"{held.user} is no longer an arbitrator.")  # fmt: skip
+    return _run(
+        request,
+        url,
+        lambda: services.arbitrator_remove(campaign=access.campaign, user=held.user),
+        f"{held.user} is no longer an arbitrator.",
+    )
 
 
 @login_required
@@ -178,8 +196,13 @@ def campaign_join(request, token: str):
                 request, f"{gang.name} asks to join {campaign.name}: it joins when an arbitrator accepts it."
             )
             return moved(request, gang.get_absolute_url())
-    context = {"campaign": campaign, "form": form, "has_gangs": gangs.exists(), "found_form": found_form,
-               "starting_reputation": house_rules.rules_in_force(campaign).starting_reputation}  # fmt: skip
+    context = {
+        "campaign": campaign,
+        "form": form,
+        "has_gangs": gangs.exists(),
+        "found_form": found_form,
+        "starting_reputation": house_rules.rules_in_force(campaign).starting_reputation,
+    }
     return render(request, "campaigns/campaign_join.html", context)
 
 
@@ -212,8 +235,12 @@ def join_decide(request, pk: int, join_id: int, decision: str):
 
 
 def _membership(access, gang_id: int) -> CampaignGang:
-    return get_object_or_404(CampaignGang.objects.select_related("gang", "campaign"), campaign=access.campaign,
-                             gang_id=gang_id, removed_at__isnull=True)  # fmt: skip
+    return get_object_or_404(
+        CampaignGang.objects.select_related("gang", "campaign"),
+        campaign=access.campaign,
+        gang_id=gang_id,
+        removed_at__isnull=True,
+    )
 
 
 @login_required
@@ -222,9 +249,12 @@ def membership_remove(request, pk: int, gang_id: int):
     access = campaign_access(request.user, pk)
     access.require_arbitrator()
     membership = _membership(access, gang_id)
-    return _run(request, reverse("campaigns:campaign-detail", args=[pk]),
-                lambda: services.gang_remove(membership=membership, actor=request.user),
-                f"{membership.gang.name} has left the campaign.")  # fmt: skip
+    return _run(
+        request,
+        reverse("campaigns:campaign-detail", args=[pk]),
+        lambda: services.gang_remove(membership=membership, actor=request.user),
+        f"{membership.gang.name} has left the campaign.",
+    )
 
 
 @login_required
@@ -251,13 +281,19 @@ def cycle_advance(request, pk: int):
     access = campaign_access(request.user, pk)
     access.require_arbitrator()
     campaign = access.campaign
-    form = CycleAdvanceForm(request.POST, campaign=campaign, unreported=selectors.unreported_in_cycle(campaign),
-                            unapplied=1)  # the service decides whether the reason is needed  # fmt: skip
+    form = CycleAdvanceForm(
+        request.POST, campaign=campaign, unreported=selectors.unreported_in_cycle(campaign), unapplied=1
+    )  # the service decides whether the reason is needed
     url = reverse("campaigns:campaign-detail", args=[pk])
     if not form.is_valid():
         return refused(request, ValidationError([e for errors in form.errors.values() for e in errors]), url)
-    begin = partial(services.cycle_advance, campaign=campaign, from_cycle=form.cleaned_data["cycle"],
-                    reason=form.cleaned_data["reason"], actor=request.user)  # fmt: skip
+    begin = partial(
+        services.cycle_advance,
+        campaign=campaign,
+        from_cycle=form.cleaned_data["cycle"],
+        reason=form.cleaned_data["reason"],
+        actor=request.user,
+    )
     return _run(request, url, begin, "A new cycle has begun.")
 
 
@@ -277,8 +313,12 @@ def territory_add(request, pk: int):
     if not form.is_valid():
         return refused(request, ValidationError("Pick a territory from the list."), url)
     territory = form.cleaned_data["territory"]
-    return _run(request, url, lambda: services.territory_add(campaign=access.campaign, territory=territory),
-                f"{territory.name} joins the campaign's territories.")  # fmt: skip
+    return _run(
+        request,
+        url,
+        lambda: services.territory_add(campaign=access.campaign, territory=territory),
+        f"{territory.name} joins the campaign's territories.",
+    )
 
 
 @login_required
@@ -286,10 +326,12 @@ def territory_add(request, pk: int):
 def territory_assign(request, pk: int, territory_id: int):
     access = campaign_access(request.user, pk)
     access.require_arbitrator()
-    held = get_object_or_404(access.campaign.territories.select_related("territory", "holder", "campaign"),
-                             pk=territory_id)  # fmt: skip
-    form = TerritoryAssignForm(request.POST or None, gangs=campaign_gangs(access.campaign),
-                               initial={"holder": held.holder_id})  # fmt: skip
+    held = get_object_or_404(
+        access.campaign.territories.select_related("territory", "holder", "campaign"), pk=territory_id
+    )
+    form = TerritoryAssignForm(
+        request.POST or None, gangs=campaign_gangs(access.campaign), initial={"holder": held.holder_id}
+    )
     if request.method == "POST" and form.is_valid():
         try:
             services.territory_assign(held=held, actor=request.user, **form.cleaned_data)

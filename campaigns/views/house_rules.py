@@ -30,8 +30,9 @@ def house_rules_edit(request, pk: int):
     if request.method == "POST" and form.is_valid():
         values = {name: form.cleaned_data[name] for name in house_rules.RULE_FIELDS}
         try:
-            house_rules.house_rules_change(campaign=campaign, actor=request.user, note=form.cleaned_data["note"],
-                                           **values)  # fmt: skip
+            house_rules.house_rules_change(
+                campaign=campaign, actor=request.user, note=form.cleaned_data["note"], **values
+            )
         except ValidationError as error:
             form.add_error(None, error)
         else:

@@ -37,9 +37,14 @@ def cycle_pair(request, pk: int):
     if not form.is_valid():
         return refused(request, ValidationError([e for errors in form.errors.values() for e in errors]), url)
     dice, _ = _dice(form)
-    return _run(request, url, lambda: services.cycle_pair(campaign=access.campaign, dice=dice, actor=request.user,
-                                                          reason=form.cleaned_data["reason"]),
-                "Cycle 1 is paired. The dice and how they paired the gangs are in the campaign log.")  # fmt: skip
+    return _run(
+        request,
+        url,
+        lambda: services.cycle_pair(
+            campaign=access.campaign, dice=dice, actor=request.user, reason=form.cleaned_data["reason"]
+        ),
+        "Cycle 1 is paired. The dice and how they paired the gangs are in the campaign log.",
+    )
 
 
 @login_required
@@ -48,8 +53,11 @@ def battle_arrange(request, pk: int):
     access = campaign_access(request.user, pk)
     access.require_arbitrator()
     campaign = access.campaign
-    form = PairForm(request.POST or None, gangs=campaign_gangs(campaign),
-                    territories=campaign.territories.filter(is_home_settlement=False).select_related("territory"))  # fmt: skip
+    form = PairForm(
+        request.POST or None,
+        gangs=campaign_gangs(campaign),
+        territories=campaign.territories.filter(is_home_settlement=False).select_related("territory"),
+    )
     if request.method == "POST" and form.is_valid():
         try:
             services.battle_arrange(campaign=campaign, **form.cleaned_data)
@@ -70,8 +78,13 @@ def challenge_issue(request, pk: int):
     next_gang = queue[0].gang if queue and access.can_act_for(queue[0].gang.pk) else None
     # A player is offered only his own gangs as the challenger; the arbitrator challenges for any.
     challengers = gangs if access.is_arbitrator else gangs.filter(pk__in=access.gang_ids)
-    form = ChallengeForm(request.POST or None, challengers=challengers, gangs=gangs, initial={"challenger": next_gang},
-                         territories=campaign.territories.filter(is_home_settlement=False).select_related("territory"))  # fmt: skip
+    form = ChallengeForm(
+        request.POST or None,
+        challengers=challengers,
+        gangs=gangs,
+        initial={"challenger": next_gang},
+        territories=campaign.territories.filter(is_home_settlement=False).select_related("territory"),
+    )
     if request.method == "POST" and form.is_valid():
         access.require_gang(form.cleaned_data["challenger"].pk)  # players challenge for their own gangs
         try:
@@ -94,6 +107,9 @@ def challenge_pass(request, pk: int):
         raise Http404
     gang = form.cleaned_data["gang"]
     access.require_gang(gang.pk)
-    return _run(request, reverse("campaigns:campaign-detail", args=[pk]),
-                lambda: services.challenge_pass(campaign=access.campaign, gang=gang, actor=request.user),
-                f"{gang.name} issues no challenge this cycle.")  # fmt: skip
+    return _run(
+        request,
+        reverse("campaigns:campaign-detail", args=[pk]),
+        lambda: services.challenge_pass(campaign=access.campaign, gang=gang, actor=request.user),
+        f"{gang.name} issues no challenge this cycle.",
+    )

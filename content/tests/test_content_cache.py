@@ -16,8 +16,9 @@ def test_a_reload_that_changes_a_profile_shows_on_the_cached_roster_and_sheet(
     load_content(data_dir=write_data(small_data))
     owner = make_user()
     gang = services.gang_create(owner=owner, house=House.objects.get(edition="classic", slug="escher"), name="Dust")
-    leader = services.fighter_hire(gang=gang, fighter_type=gang.house.fighter_types.get(category="leader"),
-                                   name="Vey", actor=owner)  # fmt: skip
+    leader = services.fighter_hire(
+        gang=gang, fighter_type=gang.house.fighter_types.get(category="leader"), name="Vey", actor=owner
+    )
     services.purchase_buy(gang=gang, equipment=Equipment.objects.get(slug="laspistol"), fighter=leader, actor=owner)
     client.force_login(owner)
     pages = [reverse("gangs:gang-detail", args=[gang.pk]), reverse("gangs:gang-print", args=[gang.pk])]

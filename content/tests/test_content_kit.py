@@ -57,8 +57,10 @@ def test_brutes_are_hired_holding_their_built_in_weapons(loaded_content, fighter
 @pytest.mark.parametrize(
     ("house", "grenades"),
     [
-        ("palanite-enforcers", {"choke-gas-grenade", "frag-grenade", "photon-flash-grenade", "smoke-grenade",
-                                "stun-grenade"}),
+        (
+            "palanite-enforcers",
+            {"choke-gas-grenade", "frag-grenade", "photon-flash-grenade", "smoke-grenade", "stun-grenade"},
+        ),
         ("genestealer-cult", {"blasting-charge", "demo-charge", "frag-grenade", "incendiary-charge"}),
         ("helot-chaos-cult", {"blasting-charge", "demo-charge", "frag-grenade", "incendiary-charge", "krak-grenade"}),
         ("corpse-grinder-cult", {"frag-grenade", "incendiary-charge", "krak-grenade", "smoke-grenade"}),
@@ -66,7 +68,7 @@ def test_brutes_are_hired_holding_their_built_in_weapons(loaded_content, fighter
         ("underhive-outcasts", {"blasting-charge", "frag-grenade", "krak-grenade", "smoke-grenade"}),
         ("ironhead-squat-prospectors", {"blasting-charge", "frag-grenade", "krak-grenade", "smoke-grenade"}),
     ],
-)  # fmt: skip
+)
 def test_every_gang_list_has_its_grenades(loaded_content, house, grenades):
     found = set(
         FighterTypeEquipment.objects.filter(fighter_type__house__slug=house, equipment__category="grenade").values_list(

@@ -14,16 +14,43 @@ def _weapon(data):
 
 
 HOSTILE = [
-    (lambda d: _weapon(d).update(cost=2**31), "armoury.json: weapons[0].cost: 2147483648 is beyond the database's integer range"),
-    (lambda d: _weapon(d)["profiles"][0].update(hit_long=-(2**40)), "armoury.json: weapons[0].profiles[0].hit_long: -1099511627776 is beyond"),
-    (lambda d: _weapon(d).update(name="Las\x00pistol"), "armoury.json: weapons[0].name: must not contain a NUL character"),
-    (lambda d: d["classic/skills.json"]["skill_tables"][0]["skills"][0].update(name="Do\x00dge"), "skills.json: skill_tables[0].skills[0].name: must not contain a NUL"),
-    (lambda d: _weapon(d)["profiles"][0].update(traits=["Knock\x00back"]), "armoury.json: weapons[0].profiles[0].traits: must not contain a NUL"),
-    (lambda d: _weapon(d)["profiles"][0].update(strength={"value": 3}), "armoury.json: weapons[0].profiles[0].strength: has the wrong type (dict)"),
-    (lambda d: _weapon(d)["profiles"][0].update(damage=[1]), "armoury.json: weapons[0].profiles[0].damage: has the wrong type (list)"),
-    (lambda d: _weapon(d)["profiles"][0].update(ammo_roll=True), "armoury.json: weapons[0].profiles[0].ammo_roll: has the wrong type (bool)"),
-    (lambda d: _weapon(d)["profiles"][0].update(short_range={"in": 8}), "armoury.json: weapons[0].profiles[0].short_range: has the wrong type (dict)"),
-]  # fmt: skip
+    (
+        lambda d: _weapon(d).update(cost=2**31),
+        "armoury.json: weapons[0].cost: 2147483648 is beyond the database's integer range",
+    ),
+    (
+        lambda d: _weapon(d)["profiles"][0].update(hit_long=-(2**40)),
+        "armoury.json: weapons[0].profiles[0].hit_long: -1099511627776 is beyond",
+    ),
+    (
+        lambda d: _weapon(d).update(name="Las\x00pistol"),
+        "armoury.json: weapons[0].name: must not contain a NUL character",
+    ),
+    (
+        lambda d: d["classic/skills.json"]["skill_tables"][0]["skills"][0].update(name="Do\x00dge"),
+        "skills.json: skill_tables[0].skills[0].name: must not contain a NUL",
+    ),
+    (
+        lambda d: _weapon(d)["profiles"][0].update(traits=["Knock\x00back"]),
+        "armoury.json: weapons[0].profiles[0].traits: must not contain a NUL",
+    ),
+    (
+        lambda d: _weapon(d)["profiles"][0].update(strength={"value": 3}),
+        "armoury.json: weapons[0].profiles[0].strength: has the wrong type (dict)",
+    ),
+    (
+        lambda d: _weapon(d)["profiles"][0].update(damage=[1]),
+        "armoury.json: weapons[0].profiles[0].damage: has the wrong type (list)",
+    ),
+    (
+        lambda d: _weapon(d)["profiles"][0].update(ammo_roll=True),
+        "armoury.json: weapons[0].profiles[0].ammo_roll: has the wrong type (bool)",
+    ),
+    (
+        lambda d: _weapon(d)["profiles"][0].update(short_range={"in": 8}),
+        "armoury.json: weapons[0].profiles[0].short_range: has the wrong type (dict)",
+    ),
+]
 
 
 @pytest.mark.parametrize(("spoil", "message"), HOSTILE)

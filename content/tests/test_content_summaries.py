@@ -170,26 +170,73 @@ CLASSIC_PROFILE = {"hit_short": None, "hit_long": None, "strength": "", "damage"
     "edition, category, profile, cells",
     [
         # 2018+: a melee weapon shows E under long range; missing values and zero modifiers are "-".
-        ("n18", "close_combat", {"range_code": "E", "strength": "S+1", "ap": -2, "damage": "1"},
-         (DASH, "E", DASH, DASH, "S+1", "-2", "1", DASH)),
+        (
+            "n18",
+            "close_combat",
+            {"range_code": "E", "strength": "S+1", "ap": -2, "damage": "1"},
+            (DASH, "E", DASH, DASH, "S+1", "-2", "1", DASH),
+        ),
         # Versatile: E under short, its reach under long.
-        ("n18", "close_combat", {"range_code": "E", "long_range": 3, "strength": "S", "damage": "1"},
-         ("E", '3"', DASH, DASH, "S", DASH, "1", DASH)),
-        ("n18", "grenade", {"range_code": "Sx3", "strength": "3", "damage": "1", "ammo": "4+"},
-         (DASH, "Sx3", DASH, DASH, "3", DASH, "1", "4+")),
+        (
+            "n18",
+            "close_combat",
+            {"range_code": "E", "long_range": 3, "strength": "S", "damage": "1"},
+            ("E", '3"', DASH, DASH, "S", DASH, "1", DASH),
+        ),
+        (
+            "n18",
+            "grenade",
+            {"range_code": "Sx3", "strength": "3", "damage": "1", "ammo": "4+"},
+            (DASH, "Sx3", DASH, DASH, "3", DASH, "1", "4+"),
+        ),
         ("n18", "basic", {"range_code": "Sx2/Sx4", "strength": "3"}, ("Sx2", "Sx4", DASH, DASH, "3", DASH, DASH, DASH)),
-        ("n18", "special", {"range_code": "T", "strength": "4", "ap": 0, "damage": "1", "ammo": "5+"},
-         (DASH, "T", DASH, DASH, "4", DASH, "1", "5+")),
-        ("n18", "basic", {"short_range": 18, "long_range": 24, "acc_short": 1, "strength": "3", "damage": "1", "ammo": "2+"},
-         ('18"', '24"', "+1", DASH, "3", DASH, "1", "2+")),
-        ("classic", "hand_to_hand", {"strength": "user+1", "damage": "1"}, (DASH, "E", DASH, DASH, "user+1", "1", DASH, DASH)),
-        ("classic", "special", {"template": "flamer", "strength": "4", "damage": "1", "save_mod": -2, "ammo": "4+"},
-         (DASH, "T", DASH, DASH, "4", "1", "-2", "4+")),
-        ("classic", "grenade", {"template": "blast", "strength": "3", "damage": "1"}, (DASH, "Thr", DASH, DASH, "3", "1", DASH, DASH)),
-        ("classic", "basic", {"short_range": 12, "long_range": 24, "hit_short": 1, "hit_long": 0, "strength": "3", "damage": "1", "save_mod": -1, "ammo": "2+"},
-         ("0-12", "12-24", "+1", DASH, "3", "1", "-1", "2+")),
+        (
+            "n18",
+            "special",
+            {"range_code": "T", "strength": "4", "ap": 0, "damage": "1", "ammo": "5+"},
+            (DASH, "T", DASH, DASH, "4", DASH, "1", "5+"),
+        ),
+        (
+            "n18",
+            "basic",
+            {"short_range": 18, "long_range": 24, "acc_short": 1, "strength": "3", "damage": "1", "ammo": "2+"},
+            ('18"', '24"', "+1", DASH, "3", DASH, "1", "2+"),
+        ),
+        (
+            "classic",
+            "hand_to_hand",
+            {"strength": "user+1", "damage": "1"},
+            (DASH, "E", DASH, DASH, "user+1", "1", DASH, DASH),
+        ),
+        (
+            "classic",
+            "special",
+            {"template": "flamer", "strength": "4", "damage": "1", "save_mod": -2, "ammo": "4+"},
+            (DASH, "T", DASH, DASH, "4", "1", "-2", "4+"),
+        ),
+        (
+            "classic",
+            "grenade",
+            {"template": "blast", "strength": "3", "damage": "1"},
+            (DASH, "Thr", DASH, DASH, "3", "1", DASH, DASH),
+        ),
+        (
+            "classic",
+            "basic",
+            {
+                "short_range": 12,
+                "long_range": 24,
+                "hit_short": 1,
+                "hit_long": 0,
+                "strength": "3",
+                "damage": "1",
+                "save_mod": -1,
+                "ammo": "2+",
+            },
+            ("0-12", "12-24", "+1", DASH, "3", "1", "-1", "2+"),
+        ),
     ],
-)  # fmt: skip
+)
 def test_profiles_follow_the_printed_convention(edition, category, profile, cells):
     base = N18_PROFILE if edition == "n18" else CLASSIC_PROFILE
     printed = printed_weapon(weapon(edition, category, base | profile), Glossary())
@@ -204,9 +251,11 @@ def test_classic_special_rules_go_with_the_profile_each_once():
         ]
     )
     stubber = weapon(
-        "classic", "heavy", CLASSIC_PROFILE | {"short_range": 20, "long_range": 40, "sustained_fire": 2},
+        "classic",
+        "heavy",
+        CLASSIC_PROFILE | {"short_range": 20, "long_range": 40, "sustained_fire": 2},
         rules=["Sustained fire 2 dice", "Move or fire"],
-    )  # fmt: skip
+    )
     printed = printed_weapon(stubber, glossary)
     assert [(t.name, t.summary) for t in printed.rules] == [
         ("Sustained fire 2 dice", "More."),
@@ -222,10 +271,12 @@ def test_classic_special_rules_go_with_the_profile_each_once():
 
 def test_rules_every_profile_shares_are_printed_once_beside_the_name():
     plasma = weapon(
-        "n18", "pistol",
+        "n18",
+        "pistol",
         N18_PROFILE | {"name": "low", "short_range": 6, "long_range": 12, "traits": ["Pistol", "Scarce"]},
-        N18_PROFILE | {"name": "maximal", "short_range": 6, "long_range": 12, "traits": ["Pistol", "Scarce", "Unstable"]},
-    )  # fmt: skip
+        N18_PROFILE
+        | {"name": "maximal", "short_range": 6, "long_range": 12, "traits": ["Pistol", "Scarce", "Unstable"]},
+    )
     printed = printed_weapon(plasma, Glossary())
     assert [t.name for t in printed.rules] == ["Pistol", "Scarce"]
     assert [[t.name for t in p.rules] for p in printed.profiles] == [[], ["Unstable"]]

@@ -187,8 +187,12 @@ def test_rotating_a_claimed_address_does_not_escape_the_lockout(client, make_use
     real one."""
     make_user("jak")
     for n in range(settings.AXES_FAILURE_LIMIT):
-        client.post(reverse("login"), {"username": f"nobody{n}", "password": "wrong"},
-                    REMOTE_ADDR="10.2.2.2", HTTP_X_FORWARDED_FOR=f"10.8.8.{n}")  # fmt: skip
+        client.post(
+            reverse("login"),
+            {"username": f"nobody{n}", "password": "wrong"},
+            REMOTE_ADDR="10.2.2.2",
+            HTTP_X_FORWARDED_FOR=f"10.8.8.{n}",
+        )
     response = client.post(reverse("login"), {"username": "jak", "password": PASSWORD}, REMOTE_ADDR="10.2.2.2")
     assert response.status_code == 429
 

@@ -33,9 +33,19 @@ def test_the_demo_pages_raise_no_csp_violation(page, log_in_browser, demo):
     page.on("pageerror", lambda e: violations.append(str(e)))
     log_in_browser(demo)
     gang = Gang.objects.filter(owner=demo).first()
-    urls = ["/", "/content/", "/gangs/", gang.get_absolute_url(), f"/gangs/{gang.pk}/print/?cards=1",
-            f"/gangs/{gang.pk}/print/?size=letter", "/campaigns/", f"/campaigns/{Campaign.objects.first().pk}/",
-            "/battles/", f"/battles/{BattleSession.objects.first().pk}/", "/post-battle/"]  # fmt: skip
+    urls = [
+        "/",
+        "/content/",
+        "/gangs/",
+        gang.get_absolute_url(),
+        f"/gangs/{gang.pk}/print/?cards=1",
+        f"/gangs/{gang.pk}/print/?size=letter",
+        "/campaigns/",
+        f"/campaigns/{Campaign.objects.first().pk}/",
+        "/battles/",
+        f"/battles/{BattleSession.objects.first().pk}/",
+        "/post-battle/",
+    ]
     for url in urls:
         page.goto(url)
         page.wait_for_load_state("load")

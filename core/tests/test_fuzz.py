@@ -43,11 +43,41 @@ PER_ROUTE_PAGES = 8
 
 # Values that have caused, or would cause, server errors in naive code.
 NASTY = [
-    "²", "①", "٣", "-1", "0", "-0", "+1", "1.5", "1e9", "NaN", "inf",
-    "2147483648", "9223372036854775808", "-9223372036854775809", "9" * 40,
-    "\x00", "4\x003", "a\x00", "🙂", "Ω≈ç√", "ⅷ", "<script>alert(1)</script>", "' OR 1=1 --",
-    "", " ", "null", "[]", "{}", "x" * 5000, "1:2:3", "::", "1:", ":1", "abc:def:ghi",
-]  # fmt: skip
+    "²",
+    "①",
+    "٣",
+    "-1",
+    "0",
+    "-0",
+    "+1",
+    "1.5",
+    "1e9",
+    "NaN",
+    "inf",
+    "2147483648",
+    "9223372036854775808",
+    "-9223372036854775809",
+    "9" * 40,
+    "\x00",
+    "4\x003",
+    "a\x00",
+    "🙂",
+    "Ω≈ç√",
+    "ⅷ",
+    "<script>alert(1)</script>",
+    "' OR 1=1 --",
+    "",
+    " ",
+    "null",
+    "[]",
+    "{}",
+    "x" * 5000,
+    "1:2:3",
+    "::",
+    "1:",
+    ":1",
+    "abc:def:ghi",
+]
 PATH_SEGMENTS = ["0", "9223372036854775808", "9" * 30, "%00", "a%00b", "%C2%B2", "%E2%91%A0", "x" * 300]
 # Each of these goes into every field of one form per route, the other fields kept plausible.
 # Past 4,300 digits ``int()`` refuses a string (issue 26 #8): numbers are bounded where they are parsed.
@@ -269,9 +299,11 @@ def seed_urls() -> list[str]:
     # and fighter types) before it reaches them.
     urls += [gang.get_absolute_url() for gang in Gang.objects.filter(owner=user).order_by("pk")]
     for campaign in Campaign.objects.all():
-        urls += [reverse("campaigns:campaign-join", args=[campaign.invite_token]),
-                 reverse("campaigns:campaign-start", args=[campaign.pk]),
-                 reverse("campaigns:cycle-pair", args=[campaign.pk])]  # fmt: skip
+        urls += [
+            reverse("campaigns:campaign-join", args=[campaign.invite_token]),
+            reverse("campaigns:campaign-start", args=[campaign.pk]),
+            reverse("campaigns:cycle-pair", args=[campaign.pk]),
+        ]
         urls += [
             reverse("campaigns:membership-wants-to-play", args=[campaign.pk, m.gang_id])
             for m in campaign.memberships.all()

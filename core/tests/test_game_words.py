@@ -41,13 +41,20 @@ def _gang(name):
 
 
 BATTLE = SimpleNamespace(
-    edition="n18", gang=lambda side: _gang(f"Gang {side}"), gang_a=_gang("Gang A"), gang_b=_gang("Gang B"),
-    campaign_battle_id=None, facts={},
-)  # fmt: skip
+    edition="n18",
+    gang=lambda side: _gang(f"Gang {side}"),
+    gang_a=_gang("Gang A"),
+    gang_b=_gang("Gang B"),
+    campaign_battle_id=None,
+    facts={},
+)
 REPORTED = SimpleNamespace(
-    attacker=_gang("Attackers"), defender=_gang("Defenders"), campaign=SimpleNamespace(edition="n18"),
-    scenario="", scenario_facts={},
-)  # fmt: skip
+    attacker=_gang("Attackers"),
+    defender=_gang("Defenders"),
+    campaign=SimpleNamespace(edition="n18"),
+    scenario="",
+    scenario_facts={},
+)
 NO_GANGS = {"gangs": Gang.objects.none()}
 AT_TABLE = {"battle": BATTLE, "fighters": []}
 # Each form with a choice to make, with what its page hands it (no choice on offer: every one posted is stale).
@@ -57,8 +64,10 @@ CASES = {
     "FoundForForm": (campaign_forms.FoundForForm, {"edition": "n18"}),
     "RolesForm": (campaign_forms.RolesForm, {}),
     "PairForm": (campaign_forms.PairForm, {**NO_GANGS, "territories": CampaignTerritory.objects.none()}),
-    "ChallengeForm": (campaign_forms.ChallengeForm, {**NO_GANGS, "challengers": Gang.objects.none(),
-                                                      "territories": CampaignTerritory.objects.none()}),
+    "ChallengeForm": (
+        campaign_forms.ChallengeForm,
+        {**NO_GANGS, "challengers": Gang.objects.none(), "territories": CampaignTerritory.objects.none()},
+    ),
     "GangChoiceForm": (campaign_forms.GangChoiceForm, NO_GANGS),
     "TerritoryAddForm": (campaign_forms.TerritoryAddForm, {"edition": "n18"}),
     "TerritoryAssignForm": (campaign_forms.TerritoryAssignForm, NO_GANGS),
@@ -76,11 +85,12 @@ CASES = {
     "ScenarioForm": (battle_forms.ScenarioForm, {**AT_TABLE, "action": "ammo-cache"}),
     "ReinforceForm": (battle_forms.ReinforceForm, {"battle": BATTLE}),
     "BattleEndForm": (battle_forms.BattleEndForm, {"battle": BATTLE}),
-    "GroupForm": (battle_forms.GroupForm, {"leader": SimpleNamespace(pk=1, name="Krag", side="a",
-                                                                     profile={"group_activation": 2}),
-                                           "fighters": []}),
+    "GroupForm": (
+        battle_forms.GroupForm,
+        {"leader": SimpleNamespace(pk=1, name="Krag", side="a", profile={"group_activation": 2}), "fighters": []},
+    ),
     "StepForm": (postbattle_forms.StepForm, {"fields": [Field("who", "Who", "select", (("1", "Rex"),))]}),
-}  # fmt: skip
+}
 
 
 @pytest.mark.django_db

@@ -141,8 +141,14 @@ def test_reputation_and_experience_not_vouched_for_are_taken_off_unless_kept_wit
     gang = make_gang(owner=owner, edition="n18")
     krag = make_fighter(gang, "leader", name="Krag")
     record.record_experience(fighter=krag, amount=30, reason="Won at home", actor=owner, token="t1")
-    ledger_record(gang=gang, kind=LedgerKind.OVERRIDE, reputation=50, actor=owner, reason="my own campaign",
-                  description="Reputation set by hand")  # fmt: skip
+    ledger_record(
+        gang=gang,
+        kind=LedgerKind.OVERRIDE,
+        reputation=50,
+        actor=owner,
+        reason="my own campaign",
+        description="Reputation set by hand",
+    )
     assert "50 Reputation and 30 XP" in {f.code: f.text for f in join_flags(gang, campaign)}["unvouched"]
     join = join_request(campaign=campaign, gang=gang, user=owner)
     if keep:
@@ -204,12 +210,31 @@ def _fight(campaign, attacker, defender, *, confirmer, gains: dict):
     services.battle_report_confirm(battle=battle, actor=confirmer, is_arbitrator=False)
     for gang in (attacker, defender):
         fighter = gang.fighters.order_by("pk").first()
-        ledger_record(gang=gang, kind=LedgerKind.CREDITS, credits=gains["credits"], battle=battle,
-                      description="Income", data={"post_battle": 0})  # fmt: skip
-        ledger_record(gang=gang, kind=LedgerKind.REPUTATION, reputation=gains["reputation"], battle=battle,
-                      description="Reputation", data={"post_battle": 0})  # fmt: skip
-        ledger_record(gang=gang, kind=LedgerKind.EXPERIENCE, fighter=fighter, experience=gains["experience"],
-                      battle=battle, description="Out of Action caused", data={"post_battle": 0})  # fmt: skip
+        ledger_record(
+            gang=gang,
+            kind=LedgerKind.CREDITS,
+            credits=gains["credits"],
+            battle=battle,
+            description="Income",
+            data={"post_battle": 0},
+        )
+        ledger_record(
+            gang=gang,
+            kind=LedgerKind.REPUTATION,
+            reputation=gains["reputation"],
+            battle=battle,
+            description="Reputation",
+            data={"post_battle": 0},
+        )
+        ledger_record(
+            gang=gang,
+            kind=LedgerKind.EXPERIENCE,
+            fighter=fighter,
+            experience=gains["experience"],
+            battle=battle,
+            description="Out of Action caused",
+            data={"post_battle": 0},
+        )
     return battle
 
 
@@ -298,8 +323,13 @@ def test_a_battle_an_impartial_arbitrator_oversaw_is_vouched_for_one_added_later
     from campaigns.services import arbitrator_add, join_flags
 
     campaign, users, gangs = (two_player_campaign[k] for k in ("campaign", "users", "gangs"))
-    _fight(campaign, gangs["alice"], gangs["bob"], confirmer=users["alice"],
-           gains={"credits": 10, "reputation": 1, "experience": 2})  # fmt: skip
+    _fight(
+        campaign,
+        gangs["alice"],
+        gangs["bob"],
+        confirmer=users["alice"],
+        gains={"credits": 10, "reputation": 1, "experience": 2},
+    )
     club = make_campaign(edition="n18")
     assert not {"unarbitrated", "unvouched"} & {flag.code for flag in join_flags(gangs["alice"], club)}
     alone = make_campaign(edition="n18", arbitrator=users["alice"])
@@ -309,8 +339,13 @@ def test_a_battle_an_impartial_arbitrator_oversaw_is_vouched_for_one_added_later
         gang_remove(membership=gang.memberships.get(campaign=campaign), actor=users["arbitrator"])
         campaign_join(campaign=alone, gang=gang, user=gang.owner)
     alone = campaign_start(campaign=alone)
-    _fight(alone, gangs["alice"], gangs["bob"], confirmer=users["alice"],
-           gains={"credits": 10, "reputation": 1, "experience": 2})  # fmt: skip
+    _fight(
+        alone,
+        gangs["alice"],
+        gangs["bob"],
+        confirmer=users["alice"],
+        gains={"credits": 10, "reputation": 1, "experience": 2},
+    )
     arbitrator_add(campaign=alone, user=users["arbitrator"])
     assert "1 battle confirmed" in {flag.code: flag.text for flag in join_flags(gangs["alice"], club)}["unarbitrated"]
 

@@ -88,18 +88,34 @@ def test_no_template_carries_inline_script_or_style():
         ({}, {"EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend"}),
         (
             {"EMAIL_URL": "submission://ledger%40example.org:p%40ss@mail.example.org"},
-            {"EMAIL_HOST": "mail.example.org", "EMAIL_PORT": 587, "EMAIL_USE_TLS": True, "EMAIL_USE_SSL": False,
-             "EMAIL_HOST_USER": "ledger@example.org", "EMAIL_HOST_PASSWORD": "p@ss"},
+            {
+                "EMAIL_HOST": "mail.example.org",
+                "EMAIL_PORT": 587,
+                "EMAIL_USE_TLS": True,
+                "EMAIL_USE_SSL": False,
+                "EMAIL_HOST_USER": "ledger@example.org",
+                "EMAIL_HOST_PASSWORD": "p@ss",
+            },
         ),
         ({"EMAIL_URL": "smtps://u:p@mail.example.org"}, {"EMAIL_PORT": 465, "EMAIL_USE_SSL": True}),
         ({"EMAIL_URL": "smtp://mail.example.org:2525?tls=1"}, {"EMAIL_PORT": 2525, "EMAIL_USE_TLS": True}),
         (
-            {"EMAIL_HOST": "mail.example.org", "EMAIL_PORT": "587", "EMAIL_USE_TLS": "1", "DEFAULT_FROM_EMAIL": "a@b.c"},
-            {"EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend", "EMAIL_PORT": 587, "EMAIL_USE_TLS": True,
-             "DEFAULT_FROM_EMAIL": "a@b.c", "SERVER_EMAIL": "a@b.c"},
+            {
+                "EMAIL_HOST": "mail.example.org",
+                "EMAIL_PORT": "587",
+                "EMAIL_USE_TLS": "1",
+                "DEFAULT_FROM_EMAIL": "a@b.c",
+            },
+            {
+                "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+                "EMAIL_PORT": 587,
+                "EMAIL_USE_TLS": True,
+                "DEFAULT_FROM_EMAIL": "a@b.c",
+                "SERVER_EMAIL": "a@b.c",
+            },
         ),
     ],
-)  # fmt: skip
+)
 def test_email_settings_from_the_environment(environ, expected):
     settings = email(environ)
     assert {key: settings[key] for key in expected} == expected
@@ -116,6 +132,8 @@ def test_development_prints_the_reset_link_on_the_console():
     result = subprocess.run(
         [sys.executable, "-c", code],
         env={"PATH": "/usr/bin:/bin", "DJANGO_SETTINGS_MODULE": "necromunda_site.settings", "DEBUG": "1"},
-        capture_output=True, text=True, cwd=ROOT,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert result.stdout.strip() == "django.core.mail.backends.console.EmailBackend"

@@ -27,13 +27,23 @@ def world(make_user, make_battle, make_gang):
     for seat, gang in enumerate((session.gang_a, session.gang_b, third)):
         campaign_join(campaign=campaign, gang=gang, user=gang.owner, dice=SeededDice(seat))
     battle = Battle.objects.create(
-        campaign=campaign, origin="arranged", attacker=session.gang_a, defender=session.gang_b,
-        scenario="gang-fight", scenario_name="Gang Fight", status=BattleStatus.SCHEDULED,
-    )  # fmt: skip
+        campaign=campaign,
+        origin="arranged",
+        attacker=session.gang_a,
+        defender=session.gang_b,
+        scenario="gang-fight",
+        scenario_name="Gang Fight",
+        status=BattleStatus.SCHEDULED,
+    )
     session.campaign_battle = battle
     session.save(update_fields=["campaign_battle"])
-    users = {"stranger": make_user("stranger"), "member": third.owner, "arbitrator": arbitrator,
-             "player": session.player_a, "anonymous": None}  # fmt: skip
+    users = {
+        "stranger": make_user("stranger"),
+        "member": third.owner,
+        "arbitrator": arbitrator,
+        "player": session.player_a,
+        "anonymous": None,
+    }
     return {"campaign": campaign, "battle": battle, "session": session, "gang": session.gang_a, "users": users}
 
 
@@ -96,8 +106,12 @@ def test_post_battle_sequence_follows_the_campaign(client, world, role):
 def test_a_member_gangs_page_names_its_campaign_only_to_those_who_see_it(client, make_campaign, make_user, role):
     campaign = make_campaign(edition="n18", gangs=2, name="Secret Sump War")
     gang, other = [m.gang for m in campaign.memberships.order_by("pk")]
-    viewer = {"stranger": make_user(), "member": other.owner, "arbitrator": campaign.arbitrators.first().user,
-              "owner": gang.owner}[role]  # fmt: skip
+    viewer = {
+        "stranger": make_user(),
+        "member": other.owner,
+        "arbitrator": campaign.arbitrators.first().user,
+        "owner": gang.owner,
+    }[role]
     client.force_login(viewer)
     response = client.get(reverse("gangs:gang-detail", args=[gang.pk]))
     assert response.status_code == 200  # the roster itself is open to anyone logged in
@@ -153,8 +167,12 @@ def test_a_member_gangs_history_tells_its_campaign_only_to_those_who_see_it(
     gang, other = [m.gang for m in campaign.memberships.order_by("pk")]
     cycle_pair(campaign=campaign, dice=SeededDice(1), actor=campaign.arbitrators.first().user)
     fighter = make_fighter(gang, "leader", name="Krag")
-    viewer = {"stranger": make_user(), "member": other.owner, "arbitrator": campaign.arbitrators.first().user,
-              "owner": gang.owner}[role]  # fmt: skip
+    viewer = {
+        "stranger": make_user(),
+        "member": other.owner,
+        "arbitrator": campaign.arbitrators.first().user,
+        "owner": gang.owner,
+    }[role]
     client.force_login(viewer)
     sees = role != "stranger"
     history = client.get(reverse("gangs:gang-history", args=[gang.pk])).content.decode()

@@ -73,9 +73,21 @@ def classic_advances_due(fighter: Fighter, taken: int) -> int:
 
 @transaction.atomic
 def advancement_record(
-    *, fighter: Fighter, kind: str, description: str, actor, reason: str, xp: int = 0, value: int = 0, dice=(),
-    stat: str | None = None, delta: int = 0, skill: Skill | None = None, battle=None, data: dict | None = None,
-) -> Advancement:  # fmt: skip
+    *,
+    fighter: Fighter,
+    kind: str,
+    description: str,
+    actor,
+    reason: str,
+    xp: int = 0,
+    value: int = 0,
+    dice=(),
+    stat: str | None = None,
+    delta: int = 0,
+    skill: Skill | None = None,
+    battle=None,
+    data: dict | None = None,
+) -> Advancement:
     """Write an advance the rules decided: the row, its characteristic change or skill, the XP spent."""
     advancement = Advancement.objects.create(
         fighter=fighter, kind=kind, description=description, xp_cost=xp, value=value, dice=list(dice)
@@ -169,13 +181,24 @@ def fighter_advance_classic(
     if answer["kind"] == "characteristic":
         stat = answer["change"]["what"]
         return advancement_record(
-            fighter=fighter, kind=Advancement.Kind.CHARACTERISTIC, description=f"+1 {stat}", actor=actor, reason=reason,
-            dice=rolls_since(dice, mark), stat=stat, delta=1,
-        )  # fmt: skip
+            fighter=fighter,
+            kind=Advancement.Kind.CHARACTERISTIC,
+            description=f"+1 {stat}",
+            actor=actor,
+            reason=reason,
+            dice=rolls_since(dice, mark),
+            stat=stat,
+            delta=1,
+        )
     return advancement_record(
-        fighter=fighter, kind=Advancement.Kind.SKILL, description=f"{picked['skill']} ({table})", actor=actor,
-        reason=reason, dice=rolls_since(dice, mark), skill=_skill(Edition.CLASSIC, table, picked["skill"]),
-    )  # fmt: skip
+        fighter=fighter,
+        kind=Advancement.Kind.SKILL,
+        description=f"{picked['skill']} ({table})",
+        actor=actor,
+        reason=reason,
+        dice=rolls_since(dice, mark),
+        skill=_skill(Edition.CLASSIC, table, picked["skill"]),
+    )
 
 
 def _afford(fighter: Fighter, cost: gang_rules.AdvanceCost, what: str) -> None:
@@ -274,20 +297,32 @@ def _n18_ganger(fighter: Fighter, actor, dice: DiceSource, prefer, random_table:
             skill = gang_rules.n18_random_skill(table, every[table], _known_skills(fighter), dice)
     except RulesInputError as error:
         raise refuse(error) from None
-    reason = f"Gangers' Advancement {answer['roll']}" + (" (no open characteristic: counts as 12)"
-             if answer["counted_as_12"] else "") + f": {answer['result']} ({ganger_rules.SOURCE})"  # fmt: skip
+    reason = (
+        f"Gangers' Advancement {answer['roll']}"
+        + (" (no open characteristic: counts as 12)" if answer["counted_as_12"] else "")
+        + f": {answer['result']} ({ganger_rules.SOURCE})"
+    )
     common = {"fighter": fighter, "actor": actor, "reason": reason, "xp": answer["xp"], "value": answer["value"]}
     if answer["kind"] == "characteristic":
         stat = answer["characteristic"]
-        return advancement_record(kind=Advancement.Kind.CHARACTERISTIC, description=f"+1 {stat}", stat=stat,
-                                  delta=gang_rules.n18_improved(stat, 0), dice=rolls_since(dice, mark), **common)  # fmt: skip
+        return advancement_record(
+            kind=Advancement.Kind.CHARACTERISTIC,
+            description=f"+1 {stat}",
+            stat=stat,
+            delta=gang_rules.n18_improved(stat, 0),
+            dice=rolls_since(dice, mark),
+            **common,
+        )
     before = fighter.fighter_type.name
     fighter.fighter_type = specialist
     fighter.save(update_fields=["fighter_type"])
     return advancement_record(
-        kind=Advancement.Kind.SKILL, description=f"{before} becomes a {specialist.name}: {skill} ({table})",
-        skill=_skill(Edition.N18, table, skill), dice=rolls_since(dice, mark), **common,
-    )  # fmt: skip
+        kind=Advancement.Kind.SKILL,
+        description=f"{before} becomes a {specialist.name}: {skill} ({table})",
+        skill=_skill(Edition.N18, table, skill),
+        dice=rolls_since(dice, mark),
+        **common,
+    )
 
 
 @transaction.atomic

@@ -76,8 +76,9 @@ def trading_post_level(gang: Gang) -> int | None:
     confirmed; None when there is none (2018+ only)."""
     if gang.edition != Edition.N18 or getattr(gang, "in_campaign_now", None) is False:
         return None  # a Trade action is a campaign's post-battle step (a page that knows says so: no query)
-    rolled = LedgerEntry.objects.filter(gang=gang, data__has_key="trading_post", battle__isnull=False,
-                                        reverses__isnull=True, reversed_by__isnull=True)  # fmt: skip
+    rolled = LedgerEntry.objects.filter(
+        gang=gang, data__has_key="trading_post", battle__isnull=False, reverses__isnull=True, reversed_by__isnull=True
+    )
     latest = rolled.select_related("battle").order_by("-created_at", "-pk").first()
     if latest is None:
         return None
@@ -275,9 +276,10 @@ def _bionic_fit(fighter: Fighter | None, equipment: Equipment, choice: str | Non
             f"A {equipment.name} is fitted to a fighter with the injury it repairs, not kept in the Stash."
         )
     injuries = [
-        i for i in fighter.injuries.filter(code=item.injury).prefetch_related("stat_changes")
+        i
+        for i in fighter.injuries.filter(code=item.injury).prefetch_related("stat_changes")
         if not any(c.source == StatChangeSource.BIONIC for c in i.stat_changes.all())
-    ]  # fmt: skip
+    ]
     if not injuries:
         raise ValidationError(f"{fighter.name} has no unrepaired Lasting Injury that a {equipment.name} repairs.")
     injury: Injury = injuries[0]
@@ -352,8 +354,10 @@ def refuse_captive_kit(purchase: Purchase, what: str) -> None:
     fighter = purchase.fighter
     if fighter is not None and fighter.status == FighterStatus.CAPTURED:
         held = f" by {fighter.captured_by.name}" if fighter.captured_by_id else ""
-        raise ValidationError(f"{fighter.name} is held captive{held}: their {purchase.equipment.name} cannot be {what} "
-                              "until they are freed.")  # fmt: skip
+        raise ValidationError(
+            f"{fighter.name} is held captive{held}: their {purchase.equipment.name} cannot be {what} "
+            "until they are freed."
+        )
 
 
 @transaction.atomic
@@ -409,10 +413,14 @@ def move_targets(gang: Gang, purchases: list[Purchase]) -> dict[int, list[Fighte
     rows = (
         Fighter.objects.filter(gang=gang, status__in=ON_ROSTER)
         .select_related("fighter_type")
-        .annotate(listed=FilteredRelation("fighter_type__equipment_list", condition=Q(
-            fighter_type__equipment_list__equipment__in=items)), listed_item=F("listed__equipment_id"))
+        .annotate(
+            listed=FilteredRelation(
+                "fighter_type__equipment_list", condition=Q(fighter_type__equipment_list__equipment__in=items)
+            ),
+            listed_item=F("listed__equipment_id"),
+        )
         .order_by("order", "pk")
-    )  # fmt: skip
+    )
     fighters: dict[int, Fighter] = {}
     listed: set[tuple[int, int]] = set()
     for row in rows:
@@ -432,10 +440,13 @@ def move_targets(gang: Gang, purchases: list[Purchase]) -> dict[int, list[Fighte
         usable = item.edition == gang.edition and item.is_active
         open_market = usable and trading_post_allows(gang.edition, item)
         targets[purchase.pk] = [
-            f for f in fighters.values()
-            if f.pk != purchase.fighter_id and usable and (open_market or (f.pk, item.pk) in listed)
+            f
+            for f in fighters.values()
+            if f.pk != purchase.fighter_id
+            and usable
+            and (open_market or (f.pk, item.pk) in listed)
             and (not item.fits or set(item.fits) & armed.get(f.pk, set()))
-        ]  # fmt: skip
+        ]
     return targets
 
 

@@ -151,8 +151,9 @@ def fighter_hire(
     )
     if breaches:
         what = f"hired {fighter.name} despite: {'; '.join(breaches)}"
-        override_record(gang=gang, actor=actor, what=what, reason=override_reason, fighter=fighter,
-                        by_rule=granted_by_rule)  # fmt: skip
+        override_record(
+            gang=gang, actor=actor, what=what, reason=override_reason, fighter=fighter, by_rule=granted_by_rule
+        )
     included = _included_kit(gang, fighter, fighter_type)
     paid = 0 if free_reason else price
     if free_reason:
@@ -258,11 +259,16 @@ def fighter_remove(*, fighter: Fighter, actor) -> Fighter:
     kit = [p.equipment.name for p in fighter.purchases.select_related("equipment")]
     fighter.purchases.all().delete()
     ledger_record(
-        gang=fighter.gang, fighter=fighter, kind=Kind.CREDITS, credits=refund, actor=actor,
+        gang=fighter.gang,
+        fighter=fighter,
+        kind=Kind.CREDITS,
+        credits=refund,
+        actor=actor,
         description=f"Removed {fighter.name} before the gang's first battle: {refund} credits back"
         + (f" (with {', '.join(kit)})" if kit else ""),
-        reason="Founding: a hire taken back before the first battle is refunded", data={"removed": True},
-    )  # fmt: skip
+        reason="Founding: a hire taken back before the first battle is refunded",
+        data={"removed": True},
+    )
     return fighter_status_set(
         fighter=fighter, status=FighterStatus.REMOVED, actor=actor, reason="Taken back at founding"
     )
@@ -282,9 +288,16 @@ def hired_guns_leave(*, battle, actor, cancelled: bool = False) -> list[Fighter]
         paid = fighter.cost + sum(fighter.purchases.values_list("price", flat=True))
         fighter.purchases.all().delete()
         if cancelled:
-            ledger_record(gang=fighter.gang, fighter=fighter, kind=Kind.CREDITS, credits=paid, actor=actor,
-                          description=f"{fighter.name}'s fee and kit returned: {battle} was cancelled",
-                          reason="Hired Gun hired for a battle that was not fought", data={"hired_gun_refund": paid})  # fmt: skip
+            ledger_record(
+                gang=fighter.gang,
+                fighter=fighter,
+                kind=Kind.CREDITS,
+                credits=paid,
+                actor=actor,
+                description=f"{fighter.name}'s fee and kit returned: {battle} was cancelled",
+                reason="Hired Gun hired for a battle that was not fought",
+                data={"hired_gun_refund": paid},
+            )
         fighter_status_set(
             fighter=fighter,
             status=FighterStatus.RETIRED,
@@ -486,9 +499,10 @@ def injury_record(
     )
     known = set(fighter.skills.values_list("skill_id", flat=True))
     FighterSkill.objects.bulk_create(
-        FighterSkill(fighter=fighter, skill=skill, injury=injury) for skill in {s.pk: s for s in skills}.values()
+        FighterSkill(fighter=fighter, skill=skill, injury=injury)
+        for skill in {s.pk: s for s in skills}.values()
         if skill.pk not in known
-    )  # fmt: skip
+    )
     ledger_record(
         gang=fighter.gang,
         fighter=fighter,

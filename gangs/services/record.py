@@ -98,8 +98,15 @@ def record_experience(*, fighter: Fighter, amount: int, reason: str, actor, toke
         raise ValidationError("Record experience gained as 1 or more; undo an entry to take experience away.")
     if not reason.strip():
         raise ValidationError("Say why the experience was gained (the battle, the rule).")
-    return _entry(fighter, token, kind=Kind.EXPERIENCE, experience=amount, actor=actor, reason=reason.strip(),
-                  description=f"{fighter.name} +{amount} XP")  # fmt: skip
+    return _entry(
+        fighter,
+        token,
+        kind=Kind.EXPERIENCE,
+        experience=amount,
+        actor=actor,
+        reason=reason.strip(),
+        description=f"{fighter.name} +{amount} XP",
+    )
 
 
 @transaction.atomic
@@ -110,8 +117,15 @@ def record_kills(*, fighter: Fighter, count: int, reason: str, actor, token: str
     if count < 1:
         raise ValidationError("Record 1 or more kills; undo an entry to take kills away.")
     Fighter.objects.filter(pk=fighter.pk).update(kills=fighter.kills + count)
-    return _entry(fighter, token, kind=Kind.OTHER, actor=actor, reason=reason.strip(), data={"kills": count},
-                  description=f"{fighter.name}: {count} kill{'s' if count != 1 else ''} ({fighter.kills + count} in all)")  # fmt: skip
+    return _entry(
+        fighter,
+        token,
+        kind=Kind.OTHER,
+        actor=actor,
+        reason=reason.strip(),
+        data={"kills": count},
+        description=f"{fighter.name}: {count} kill{'s' if count != 1 else ''} ({fighter.kills + count} in all)",
+    )
 
 
 @transaction.atomic
@@ -126,8 +140,14 @@ def record_notes(*, fighter: Fighter, notes: str, actor, token: str = "") -> Led
     token = token or uuid.uuid4().hex  # the notes form needs none: saving the same text twice changes nothing
     before = fighter.notes
     Fighter.objects.filter(pk=fighter.pk).update(notes=notes)
-    return _entry(fighter, token, kind=Kind.OTHER, actor=actor, data={"notes": notes, "notes_before": before},
-                  description=f"{fighter.name}: notes changed")  # fmt: skip
+    return _entry(
+        fighter,
+        token,
+        kind=Kind.OTHER,
+        actor=actor,
+        data={"notes": notes, "notes_before": before},
+        description=f"{fighter.name}: notes changed",
+    )
 
 
 # --- status ----------------------------------------------------------------------------------------
@@ -160,11 +180,18 @@ def record_status(*, fighter: Fighter, status: str, reason: str, actor, token: s
     return _status(fighter, status, reason.strip(), actor, token, captor=captor)
 
 
-def _status(fighter: Fighter, status: str, reason: str, actor, token: str, link: dict | None = None,
-            captor=None) -> LedgerEntry:  # fmt: skip
+def _status(
+    fighter: Fighter, status: str, reason: str, actor, token: str, link: dict | None = None, captor=None
+) -> LedgerEntry:
     before = {**(link or {}), "status_before": fighter.status, "captured_by_before": fighter.captured_by_id}
-    fighter_status_set(fighter=fighter, status=status, reason=reason, actor=actor, data={**before, "record": token},
-                       captured_by_id=captor.pk if captor is not None and status == FighterStatus.CAPTURED else None)  # fmt: skip
+    fighter_status_set(
+        fighter=fighter,
+        status=status,
+        reason=reason,
+        actor=actor,
+        data={**before, "record": token},
+        captured_by_id=captor.pk if captor is not None and status == FighterStatus.CAPTURED else None,
+    )
     return LedgerEntry.objects.filter(fighter=fighter, kind=Kind.STATUS).latest("pk")
 
 
@@ -255,8 +282,11 @@ def record_lasting_injury(
             outcome = InjuryOutcome(critical.fighter, outcome.changes + critical.changes, outcome.results)
     except RulesInputError as error:
         raise refuse(error) from None
-    how = {InjuryMode.ROLL: "rolled by the server", InjuryMode.ENTERED: "dice rolled at the table",
-           InjuryMode.CHOSEN: f"chosen from the table: {reason.strip()}"}[mode]  # fmt: skip
+    how = {
+        InjuryMode.ROLL: "rolled by the server",
+        InjuryMode.ENTERED: "dice rolled at the table",
+        InjuryMode.CHOSEN: f"chosen from the table: {reason.strip()}",
+    }[mode]
     rolled = rolls_since(source, 0)
     link = {**extra, "mode": mode, "rolled_dice": rolled}
     return InjuryRecorded(_write_injury(fighter, outcome, rules, how, actor, token, rolled, link), outcome)

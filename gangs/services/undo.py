@@ -80,10 +80,18 @@ def _reverse(gang: Gang, entry: LedgerEntry, actor, why: str, *, keeps_dice: boo
         restored = _restore_item(gang, entry, fighter)
         extra = {"restored_purchase": restored.pk, "sale_dice": entry.dice if entry.kind == Kind.SALE else []}
     return ledger_record(
-        gang=gang, fighter=fighter, kind=entry.kind, credits=-entry.credits, experience=-entry.experience,
-        reputation=-entry.reputation, description=f"Undone: {entry.description}", reason=why, actor=actor,
-        reverses=entry, data=extra,
-    )  # fmt: skip
+        gang=gang,
+        fighter=fighter,
+        kind=entry.kind,
+        credits=-entry.credits,
+        experience=-entry.experience,
+        reputation=-entry.reputation,
+        description=f"Undone: {entry.description}",
+        reason=why,
+        actor=actor,
+        reverses=entry,
+        data=extra,
+    )
 
 
 def _kit_returns(gang: Gang, fighter: Fighter, items: list[dict], *, lost: bool) -> None:

@@ -21,12 +21,26 @@ def _grow(fighter, size):
     skills = list(Skill.objects.filter(edition="n18").order_by("pk"))
     for n in range(size):
         services.purchase_buy(gang=fighter.gang, equipment=knife, fighter=fighter, actor=fighter.gang.owner)
-        advancement_record(fighter=fighter, kind="characteristic", description=f"+1 Cool ({n})", actor=None,
-                           reason="Test", stat="Cl", delta=1)  # fmt: skip
-        advancement_record(fighter=fighter, kind="skill", description=skills[n].name, actor=None, reason="Test",
-                           skill=skills[n])  # fmt: skip
-        services.injury_record(fighter=fighter, code=f"scar-{n}", name=f"Scar {n}", stat_deltas={"Ld": -1},
-                               actor=fighter.gang.owner, reason="Test")  # fmt: skip
+        advancement_record(
+            fighter=fighter,
+            kind="characteristic",
+            description=f"+1 Cool ({n})",
+            actor=None,
+            reason="Test",
+            stat="Cl",
+            delta=1,
+        )
+        advancement_record(
+            fighter=fighter, kind="skill", description=skills[n].name, actor=None, reason="Test", skill=skills[n]
+        )
+        services.injury_record(
+            fighter=fighter,
+            code=f"scar-{n}",
+            name=f"Scar {n}",
+            stat_deltas={"Ld": -1},
+            actor=fighter.gang.owner,
+            reason="Test",
+        )
 
 
 def _queries(client, fighter) -> int:
@@ -40,8 +54,9 @@ def _queries(client, fighter) -> int:
 
 @pytest.mark.parametrize("kind", ["leader", "ganger", "juve"])
 @pytest.mark.parametrize("viewer", ["owner", "other"])
-def test_fighter_page_is_flat_in_items_advancements_and_injuries(client, make_user, make_gang, make_fighter, kind,
-                                                                 viewer):  # fmt: skip
+def test_fighter_page_is_flat_in_items_advancements_and_injuries(
+    client, make_user, make_gang, make_fighter, kind, viewer
+):
     counts = []
     for size in (1, 6):  # from 1: with no item the weapon profiles are not read at all
         gang = make_gang(edition="n18", extra_credits=5000)

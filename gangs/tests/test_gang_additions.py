@@ -60,8 +60,13 @@ def test_hangers_on_do_not_count_toward_the_house_lists_rules(make_gang, make_fi
 @pytest.mark.django_db
 def test_an_arbitrator_may_pass_the_cap_with_a_reason(make_gang, additions):
     gang = make_gang(edition="n18")
-    fighter = fighter_hire(gang=gang, fighter_type=additions["dome-runner"], name="Runner", actor=gang.owner,
-                           override_reason="Club starts gangs at Reputation 1")  # fmt: skip
+    fighter = fighter_hire(
+        gang=gang,
+        fighter_type=additions["dome-runner"],
+        name="Runner",
+        actor=gang.owner,
+        override_reason="Club starts gangs at Reputation 1",
+    )
     entry = gang.ledger.get(kind=LedgerKind.OVERRIDE)
     assert "Reputation 0 allows 0" in entry.description and entry.fighter == fighter
 
@@ -120,8 +125,14 @@ def scheduled(make_campaign):
     def make():
         campaign = make_campaign(edition="n18", gangs=2, started=True)
         attacker, defender = [m.gang for m in campaign.memberships.select_related("gang").order_by("pk")]
-        return Battle.objects.create(campaign=campaign, origin=BattleOrigin.ARRANGED, attacker=attacker,
-                                     defender=defender, scenario="the-trap", scenario_name="The Trap")  # fmt: skip
+        return Battle.objects.create(
+            campaign=campaign,
+            origin=BattleOrigin.ARRANGED,
+            attacker=attacker,
+            defender=defender,
+            scenario="the-trap",
+            scenario_name="The Trap",
+        )
 
     return make
 
@@ -132,8 +143,7 @@ def test_a_hired_gun_is_paid_from_the_stash_for_one_battle_and_counts_while_hire
     gang = battle.attacker
     make_fighter(gang, "leader")
     before = _roster(gang).rating
-    scum = fighter_hire(gang=gang, fighter_type=additions["hive-scum"], name="Scum", actor=gang.owner,
-                        hired_for=battle)  # fmt: skip
+    scum = fighter_hire(gang=gang, fighter_type=additions["hive-scum"], name="Scum", actor=gang.owner, hired_for=battle)
     gang.refresh_from_db()
     hire = gang.ledger.get(kind=LedgerKind.HIRE, fighter=scum)
     assert hire.credits == -30 and hire.data["hired_for"] == battle.pk and str(battle) in hire.description
@@ -151,8 +161,7 @@ def test_hired_guns_need_a_coming_battle_and_keep_their_limit_per_battle(schedul
         fighter_hire(gang=gang, fighter_type=additions["bounty-hunter"], name="Kal", actor=gang.owner)
     fighter_hire(gang=gang, fighter_type=additions["bounty-hunter"], name="Kal", actor=gang.owner, hired_for=battle)
     with pytest.raises(ValidationError, match="at most one Bounty Hunter for one battle"):
-        fighter_hire(gang=gang, fighter_type=additions["bounty-hunter"], name="Yol", actor=gang.owner,
-                     hired_for=battle)  # fmt: skip
+        fighter_hire(gang=gang, fighter_type=additions["bounty-hunter"], name="Yol", actor=gang.owner, hired_for=battle)
     other = scheduled()
     with pytest.raises(ValidationError, match="coming battle the gang fights"):
         fighter_hire(gang=gang, fighter_type=additions["hive-scum"], name="X", actor=gang.owner, hired_for=other)
@@ -176,8 +185,7 @@ def test_hired_guns_join_the_crew_and_leave_when_the_report_is_confirmed(schedul
     _reputation(gang, 1)
     doc = fighter_hire(gang=gang, fighter_type=additions["rogue-doc"], name="Doc", actor=gang.owner)
     rating = _roster(gang).rating
-    scum = fighter_hire(gang=gang, fighter_type=additions["hive-scum"], name="Scum", actor=gang.owner,
-                        hired_for=battle)  # fmt: skip
+    scum = fighter_hire(gang=gang, fighter_type=additions["hive-scum"], name="Scum", actor=gang.owner, hired_for=battle)
     assert _roster(gang).rating == rating + 30
     candidates = crew_candidates(gang)
     assert scum not in candidates and doc not in candidates  # a Rogue Doc stays at the hideout
@@ -186,8 +194,9 @@ def test_hired_guns_join_the_crew_and_leave_when_the_report_is_confirmed(schedul
     assert str(scum.pk) in battle.crews["attacker"]["fighters"] and battle.crews["attacker"]["hired_guns"] == [
         str(scum.pk)
     ]
-    battle_report_submit(battle=battle, actor=gang.owner, winner=gang,
-                         fighter_results=[{"fighter": scum.pk, "outcome": "out_of_action"}])  # fmt: skip
+    battle_report_submit(
+        battle=battle, actor=gang.owner, winner=gang, fighter_results=[{"fighter": scum.pk, "outcome": "out_of_action"}]
+    )
     battle_report_confirm(battle=battle, actor=battle.defender.owner, is_arbitrator=False)
     scum.refresh_from_db()
     assert scum.status == FighterStatus.RETIRED
@@ -207,8 +216,9 @@ def test_the_gang_page_hires_a_hanger_on_and_shows_the_notice_with_let_go(client
     client.force_login(gang.owner)
     page = client.get(gang.get_absolute_url())
     assert b"Hangers-on and Brutes" in page.content and b"Rogue Doc (Hanger-on, 50 credits)" in page.content
-    response = client.post(reverse("gangs:fighter-hire", args=[gang.pk]),
-                           {"fighter_type": additions["rogue-doc"].pk, "name": "Sawbones"})  # fmt: skip
+    response = client.post(
+        reverse("gangs:fighter-hire", args=[gang.pk]), {"fighter_type": additions["rogue-doc"].pk, "name": "Sawbones"}
+    )
     assert response.status_code == 302
     doc = gang.fighters.get(name="Sawbones")
     gang_override(gang=gang, actor=gang.owner, reason="Humiliated", reputation=-1)
@@ -235,8 +245,10 @@ def test_the_gang_page_hires_a_hired_gun_for_a_coming_battle(client, scheduled, 
     client.force_login(gang.owner)
     page = client.get(gang.get_absolute_url())
     assert b"Hire a Hired Gun for a battle" in page.content
-    response = client.post(reverse("gangs:hired-gun-hire", args=[gang.pk]),
-                           {"fighter_type": additions["hive-scum"].pk, "battle": battle.pk, "name": "Scum"})  # fmt: skip
+    response = client.post(
+        reverse("gangs:hired-gun-hire", args=[gang.pk]),
+        {"fighter_type": additions["hive-scum"].pk, "battle": battle.pk, "name": "Scum"},
+    )
     assert response.status_code == 302
     assert gang.fighters.get(name="Scum").hired_for == battle
     page = client.get(gang.get_absolute_url())
@@ -280,8 +292,7 @@ def test_the_battle_assistant_brings_the_hired_gun_in_and_leaves_the_rogue_doc_h
     gang = battle.attacker
     _reputation(gang, 1)
     doc = fighter_hire(gang=gang, fighter_type=additions["rogue-doc"], name="Doc", actor=gang.owner)
-    scum = fighter_hire(gang=gang, fighter_type=additions["hive-scum"], name="Scum", actor=gang.owner,
-                        hired_for=battle)  # fmt: skip
+    scum = fighter_hire(gang=gang, fighter_type=additions["hive-scum"], name="Scum", actor=gang.owner, hired_for=battle)
     session = battle_start_from_campaign(campaign_battle=battle, started_by=gang.owner)
     in_play = set(session.fighters.filter(side="a").values_list("fighter_id", flat=True))
     assert scum.pk in in_play and doc.pk not in in_play
@@ -293,8 +304,7 @@ def test_the_battle_and_crew_pages_name_the_hired_gun(client, scheduled, make_fi
     battle = scheduled()
     gang = battle.attacker
     make_fighter(gang, "leader")
-    fighter_hire(gang=gang, fighter_type=additions["hive-scum"], name="Scummy Pete", actor=gang.owner,
-                 hired_for=battle)  # fmt: skip
+    fighter_hire(gang=gang, fighter_type=additions["hive-scum"], name="Scummy Pete", actor=gang.owner, hired_for=battle)
     client.force_login(gang.owner)
     detail = client.get(reverse("campaigns:battle-detail", args=[battle.campaign_id, battle.pk])).content.decode()
     assert "Hired Guns joining the crew: Scummy Pete" in detail
@@ -308,8 +318,7 @@ def test_print_lists_the_hanger_on_on_the_roster_and_the_hired_gun_on_a_card(cli
     gang = battle.attacker
     _reputation(gang, 1)
     fighter_hire(gang=gang, fighter_type=additions["rogue-doc"], name="Doc Holly", actor=gang.owner)
-    fighter_hire(gang=gang, fighter_type=additions["hive-scum"], name="Scummy Pete", actor=gang.owner,
-                 hired_for=battle)  # fmt: skip
+    fighter_hire(gang=gang, fighter_type=additions["hive-scum"], name="Scummy Pete", actor=gang.owner, hired_for=battle)
     client.force_login(gang.owner)
     url = reverse("gangs:gang-print", args=[gang.pk])
     roster = client.get(url).content.decode()
@@ -324,8 +333,7 @@ def test_a_cancelled_battle_sends_its_hired_guns_away_with_their_fee_back(schedu
 
     battle = scheduled()
     gang = battle.attacker
-    scum = fighter_hire(gang=gang, fighter_type=additions["hive-scum"], name="Scum", actor=gang.owner,
-                        hired_for=battle)  # fmt: skip
+    scum = fighter_hire(gang=gang, fighter_type=additions["hive-scum"], name="Scum", actor=gang.owner, hired_for=battle)
     battle_cancel(battle=battle, actor=battle.campaign.created_by, reason="the gangs could not meet")
     scum.refresh_from_db()
     gang.refresh_from_db()

@@ -14,8 +14,9 @@ from gangs import services
 def test_kills_and_the_classic_free_knife_on_every_card(client, make_gang, make_fighter):
     gang = make_gang()
     leader, ganger = make_fighter(gang, "leader", name="Krag"), make_fighter(gang, "ganger", name="Mira")
-    services.purchase_buy(gang=gang, equipment=Equipment.objects.get(edition="classic", slug="knife"),
-                          fighter=ganger, actor=gang.owner)  # fmt: skip
+    services.purchase_buy(
+        gang=gang, equipment=Equipment.objects.get(edition="classic", slug="knife"), fighter=ganger, actor=gang.owner
+    )
     leader.kills = 3
     leader.save()
     client.force_login(gang.owner)

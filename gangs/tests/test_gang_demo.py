@@ -22,8 +22,11 @@ def test_demo_gangs_cover_both_editions_and_are_idempotent(make_user):
 
     gangs = Gang.objects.all()
     assert {(g.owner.username, g.edition) for g in gangs} == {
-        ("demo", "classic"), ("demo", "n18"), ("demo-rival", "classic"), ("demo-rival", "n18"),
-    }  # fmt: skip
+        ("demo", "classic"),
+        ("demo", "n18"),
+        ("demo-rival", "classic"),
+        ("demo-rival", "n18"),
+    }
     for gang in gangs:
         assert gang.fighters.count() >= 4, gang
         assert gang.purchases.exists(), gang

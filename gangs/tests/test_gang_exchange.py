@@ -38,9 +38,15 @@ def full_gang(make_gang, make_fighter):
         fighter=ganger, actor=gang.owner, dice=ScriptedDice([2, 1, 4]), skill_table="Combat"
     )
     services.injury_record(
-        fighter=leader, code="leg-wound", name="Leg Wound", roll=23, stat_deltas={"M": -1}, actor=gang.owner,
-        reason="Serious Injury", status=FighterStatus.RECOVERY,
-    )  # fmt: skip
+        fighter=leader,
+        code="leg-wound",
+        name="Leg Wound",
+        roll=23,
+        stat_deltas={"M": -1},
+        actor=gang.owner,
+        reason="Serious Injury",
+        status=FighterStatus.RECOVERY,
+    )
     services.gang_override(gang=gang, actor=gang.owner, reason="Won a scenario", reputation=3)
     services.fighter_retire(fighter=juve, actor=gang.owner)
     leader.notes = "Hates Goliaths"
@@ -86,33 +92,87 @@ BAD_FILES = [
     (lambda d: d.update(stash=-5), "stash: must be 0 or more"),
     (lambda d: d.update(stash=10**30), "stash: must be at most 1,000,000"),
     (lambda d: d.update(name=""), "name: must not be empty"),
-    (lambda d: d["fighters"][1].update(type="ogryn"), "{f1}: type: 'ogryn' is not a fighter type of the Orlock house list"),
-    (lambda d: d["fighters"][0]["equipment"].append({"equipment": "lascannon", "price": 400}), "{f0}: equipment[1].equipment: unknown equipment 'lascannon'"),
-    (lambda d: d["fighters"][0]["base_stats"].update(WS="four"), "{f0}: base_stats.WS: must be a whole number from 0 to 20"),
+    (
+        lambda d: d["fighters"][1].update(type="ogryn"),
+        "{f1}: type: 'ogryn' is not a fighter type of the Orlock house list",
+    ),
+    (
+        lambda d: d["fighters"][0]["equipment"].append({"equipment": "lascannon", "price": 400}),
+        "{f0}: equipment[1].equipment: unknown equipment 'lascannon'",
+    ),
+    (
+        lambda d: d["fighters"][0]["base_stats"].update(WS="four"),
+        "{f0}: base_stats.WS: must be a whole number from 0 to 20",
+    ),
     (lambda d: d["fighters"][2].update(status="sulking"), "{f2}: status: must be one of"),
     (lambda d: d["fighters"][1].update(experience=True), "{f1}: experience: must be a whole number"),
-    (lambda d: d["fighters"][1]["advancements"][0]["stat_changes"][0].update(delta=0), "{f1}: advancements[0].stat_changes[0].delta: must not be 0"),
-    (lambda d: d["fighters"][1]["advancements"][1].update(skills=["flying"]), "{f1}: advancements[1].skills[0]: unknown skill 'flying'"),
-    (lambda d: d["fighters"][1]["advancements"][0].update(dice=[[[1]]]), "{f1}: advancements[0].dice[0]: must be an object"),
-    (lambda d: d["fighters"][0]["injuries"][0].update(effects={"M": [1, 2]}), "{f0}: injuries[0].effects: must be an object"),
+    (
+        lambda d: d["fighters"][1]["advancements"][0]["stat_changes"][0].update(delta=0),
+        "{f1}: advancements[0].stat_changes[0].delta: must not be 0",
+    ),
+    (
+        lambda d: d["fighters"][1]["advancements"][1].update(skills=["flying"]),
+        "{f1}: advancements[1].skills[0]: unknown skill 'flying'",
+    ),
+    (
+        lambda d: d["fighters"][1]["advancements"][0].update(dice=[[[1]]]),
+        "{f1}: advancements[0].dice[0]: must be an object",
+    ),
+    (
+        lambda d: d["fighters"][0]["injuries"][0].update(effects={"M": [1, 2]}),
+        "{f0}: injuries[0].effects: must be an object",
+    ),
     (lambda d: d["fighters"].append("not a fighter"), "fighters[3]: must be an object"),
     (lambda d: d.pop("fighters"), "fighters: is missing"),
     (lambda d: d.update(name="Iron\x00Rats"), "This is not a gang export: a text holds a NUL character"),
     (lambda d: d.update(stash=1.5), "This is not a gang export: 1.5: numbers in a gang export are whole numbers"),
-    (lambda d: d.update(notes=[[[[[[[[[[["deep"]]]]]]]]]]]), "This is not a gang export: values are nested more than 10 deep"),
+    (
+        lambda d: d.update(notes=[[[[[[[[[[["deep"]]]]]]]]]]]),
+        "This is not a gang export: values are nested more than 10 deep",
+    ),
     # The rules: a gang that could not have been built here.
-    (lambda d: d["fighters"][1]["base_stats"].update(BS=1), "{f1}: BS 2 does not follow from Ganger's 3 and the recorded advancements and injuries"),
-    (lambda d: d["fighters"][1]["advancements"][0]["stat_changes"][0].update(delta=3), "{f1}: the advancement '+1 BS' changes BS by +3; an advancement makes a characteristic one step better (+1)"),
-    (lambda d: d["fighters"][1].update(stat_changes=[{"stat": "S", "delta": 2}]), "{f1}: S +2 comes from neither an advancement nor an injury"),
-    (lambda d: d["fighters"][0]["injuries"][0]["stat_changes"][0].update(delta=-3), "{f0}: Leg Wound gives M -1 to the stat line by the Serious Injuries table, not M -3"),
-    (lambda d: d["fighters"][0]["injuries"][0].update(code="lost-a-leg"), "{f0}: Leg Wound ('lost-a-leg') is not a result of the Serious Injuries table"),
-    (lambda d: d["fighters"][0]["injuries"][0].update(skills=[d["fighters"][1]["advancements"][1]["skills"][0]]), "{f0}: Leg Wound does not give Feint by the Serious Injuries table"),
+    (
+        lambda d: d["fighters"][1]["base_stats"].update(BS=1),
+        "{f1}: BS 2 does not follow from Ganger's 3 and the recorded advancements and injuries",
+    ),
+    (
+        lambda d: d["fighters"][1]["advancements"][0]["stat_changes"][0].update(delta=3),
+        "{f1}: the advancement '+1 BS' changes BS by +3; an advancement makes a characteristic one step better (+1)",
+    ),
+    (
+        lambda d: d["fighters"][1].update(stat_changes=[{"stat": "S", "delta": 2}]),
+        "{f1}: S +2 comes from neither an advancement nor an injury",
+    ),
+    (
+        lambda d: d["fighters"][0]["injuries"][0]["stat_changes"][0].update(delta=-3),
+        "{f0}: Leg Wound gives M -1 to the stat line by the Serious Injuries table, not M -3",
+    ),
+    (
+        lambda d: d["fighters"][0]["injuries"][0].update(code="lost-a-leg"),
+        "{f0}: Leg Wound ('lost-a-leg') is not a result of the Serious Injuries table",
+    ),
+    (
+        lambda d: d["fighters"][0]["injuries"][0].update(skills=[d["fighters"][1]["advancements"][1]["skills"][0]]),
+        "{f0}: Leg Wound does not give Feint by the Serious Injuries table",
+    ),
     (lambda d: d["fighters"][1].update(cost=5), "{f1}: hired for 5 credits, but a Ganger costs 50"),
-    (lambda d: d["fighters"][1]["equipment"][0].update(price=1), "{f1}: Lasgun costs 25 credits from the Ganger's list, not 1"),
-    (lambda d: d["fighters"][2]["equipment"].append({"equipment": "lasgun", "price": 25}), "{f2}: Lasgun is not on the Juve's list and the Trading Post does not sell it"),
-    (lambda d: d["stash_items"].append({"equipment": "mesh-armour", "price": 25}), "The Stash: Mesh armour is on no Orlock list and the Trading Post does not sell it"),
-    (lambda d: d["fighters"].append(dict(d["fighters"][0], name="Second Leader")), "Orlock: at most one Leader per gang (the gang would have 2)"),
-]  # fmt: skip
+    (
+        lambda d: d["fighters"][1]["equipment"][0].update(price=1),
+        "{f1}: Lasgun costs 25 credits from the Ganger's list, not 1",
+    ),
+    (
+        lambda d: d["fighters"][2]["equipment"].append({"equipment": "lasgun", "price": 25}),
+        "{f2}: Lasgun is not on the Juve's list and the Trading Post does not sell it",
+    ),
+    (
+        lambda d: d["stash_items"].append({"equipment": "mesh-armour", "price": 25}),
+        "The Stash: Mesh armour is on no Orlock list and the Trading Post does not sell it",
+    ),
+    (
+        lambda d: d["fighters"].append(dict(d["fighters"][0], name="Second Leader")),
+        "Orlock: at most one Leader per gang (the gang would have 2)",
+    ),
+]
 
 
 @pytest.mark.django_db

@@ -30,8 +30,9 @@ def test_a_hire_taken_back_before_the_first_battle_is_refunded_with_its_kit(clie
     owner = make_user()
     gang = found(owner, "goliath")
     bruiser = hire(gang, "bruiser", "Grug")
-    services.purchase_buy(gang=gang, equipment=Equipment.objects.get(edition="n18", slug="fighting-knife"),
-                          fighter=bruiser, actor=owner)  # fmt: skip
+    services.purchase_buy(
+        gang=gang, equipment=Equipment.objects.get(edition="n18", slug="fighting-knife"), fighter=bruiser, actor=owner
+    )
     gang.refresh_from_db()
     assert gang.stash < 1000
     assert services.removal_refund(bruiser) == 1000 - gang.stash

@@ -48,30 +48,68 @@ def test_an_untouched_export_imports_signed_and_flags_only_what_battles_brought(
 
 
 FORGERIES = [
-    ("free characteristic", lambda d: d["fighters"][1]["advancements"][0].update(xp_cost=0, value=0),
-     "Vex: the advancement '+1 WS' costs 6 XP and is worth 20 credits by the Advancements table, not 0 XP and 0"),
-    ("value set to 0", lambda d: d["fighters"][1]["advancements"][1].update(value=0),
-     "Vex: the advancement '"),
-    ("a skill never bought", lambda d: d["fighters"][1]["skills"].append(
-        d["fighters"][1]["advancements"][1]["skills"][0].replace("-1", "-2")),
-     "Vex: Crushing Blow comes from neither an advancement nor an injury"),
-    ("a skill from a table without access", lambda d: d["fighters"][1]["advancements"][1].update(
-        skills=["leadership-0"], description="Commanding Presence (Leadership)"),
-     "Vex: the advancement 'Commanding Presence (Leadership)': a Forge Boss has no access to the Leadership skills"),
-    ("nine +1 A", lambda d: d["fighters"][1].update(advancements=[
-        {"kind": "characteristic", "description": "+1 A", "xp_cost": 12 + 2 * n, "value": 45, "dice": [],
-         "stat_changes": [{"stat": "A", "delta": 1}], "skills": []} for n in range(9)],
-        base_stats=d["fighters"][1]["base_stats"]),
-     "Vex: A raised 9 times by advancements; the rules allow at most 1 above the fighter's profile"),
-    ("a Ganger buying a skill", lambda d: d["fighters"][2]["advancements"].append(
-        {"kind": "skill", "description": "Bull Charge (Brawn)", "xp_cost": 9, "value": 20, "dice": [],
-         "stat_changes": [], "skills": ["brawn-2"]}),
-     "Mira: the advancement 'Bull Charge (Brawn)': a Ganger gains a skill only when promoted"),
+    (
+        "free characteristic",
+        lambda d: d["fighters"][1]["advancements"][0].update(xp_cost=0, value=0),
+        "Vex: the advancement '+1 WS' costs 6 XP and is worth 20 credits by the Advancements table, not 0 XP and 0",
+    ),
+    ("value set to 0", lambda d: d["fighters"][1]["advancements"][1].update(value=0), "Vex: the advancement '"),
+    (
+        "a skill never bought",
+        lambda d: d["fighters"][1]["skills"].append(
+            d["fighters"][1]["advancements"][1]["skills"][0].replace("-1", "-2")
+        ),
+        "Vex: Crushing Blow comes from neither an advancement nor an injury",
+    ),
+    (
+        "a skill from a table without access",
+        lambda d: d["fighters"][1]["advancements"][1].update(
+            skills=["leadership-0"], description="Commanding Presence (Leadership)"
+        ),
+        "Vex: the advancement 'Commanding Presence (Leadership)': a Forge Boss has no access to the Leadership skills",
+    ),
+    (
+        "nine +1 A",
+        lambda d: d["fighters"][1].update(
+            advancements=[
+                {
+                    "kind": "characteristic",
+                    "description": "+1 A",
+                    "xp_cost": 12 + 2 * n,
+                    "value": 45,
+                    "dice": [],
+                    "stat_changes": [{"stat": "A", "delta": 1}],
+                    "skills": [],
+                }
+                for n in range(9)
+            ],
+            base_stats=d["fighters"][1]["base_stats"],
+        ),
+        "Vex: A raised 9 times by advancements; the rules allow at most 1 above the fighter's profile",
+    ),
+    (
+        "a Ganger buying a skill",
+        lambda d: d["fighters"][2]["advancements"].append(
+            {
+                "kind": "skill",
+                "description": "Bull Charge (Brawn)",
+                "xp_cost": 9,
+                "value": 20,
+                "dice": [],
+                "stat_changes": [],
+                "skills": ["brawn-2"],
+            }
+        ),
+        "Mira: the advancement 'Bull Charge (Brawn)': a Ganger gains a skill only when promoted",
+    ),
     ("Reputation below 0", lambda d: d.update(reputation=-1_000_000), "reputation: must be 0 or more"),
     ("a Stash of a million", lambda d: d.update(stash=1_000_000), "stash: 1,000,000 is more than any gang here holds"),
-    ("experience of a million", lambda d: d["fighters"][0].update(experience=1_000_000),
-     "Krag: experience: 1,000,000 is more than any gang here holds"),
-]  # fmt: skip
+    (
+        "experience of a million",
+        lambda d: d["fighters"][0].update(experience=1_000_000),
+        "Krag: experience: 1,000,000 is more than any gang here holds",
+    ),
+]
 
 
 @pytest.mark.django_db

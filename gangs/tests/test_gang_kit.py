@@ -15,9 +15,16 @@ pytestmark = pytest.mark.django_db
 
 def item(slug: str, name: str, category: str, cost: int = 45, rarity: str = "R13") -> Equipment:
     return Equipment.objects.create(
-        edition="n18", slug=slug, name=name, kind=EquipmentKind.WARGEAR, category=category, cost=cost,
-        rarity=rarity, sources=["V2"], is_official=True,
-    )  # fmt: skip
+        edition="n18",
+        slug=slug,
+        name=name,
+        kind=EquipmentKind.WARGEAR,
+        category=category,
+        cost=cost,
+        rarity=rarity,
+        sources=["V2"],
+        is_official=True,
+    )
 
 
 @pytest.fixture
@@ -27,13 +34,20 @@ def ganger(make_gang, make_fighter):
 
 
 def injure(fighter, code: str, name: str, **deltas):
-    return injury_record(fighter=fighter, code=code, name=name, actor=fighter.gang.owner, reason="test",
-                         stat_deltas=deltas)  # fmt: skip
+    return injury_record(
+        fighter=fighter, code=code, name=name, actor=fighter.gang.owner, reason="test", stat_deltas=deltas
+    )
 
 
 def buy(fighter, equipment, **options):
-    return purchase_buy(gang=fighter.gang, equipment=equipment, actor=fighter.gang.owner, fighter=fighter,
-                        override_reason="Trade roll made", **options)  # fmt: skip
+    return purchase_buy(
+        gang=fighter.gang,
+        equipment=equipment,
+        actor=fighter.gang.owner,
+        fighter=fighter,
+        override_reason="Trade roll made",
+        **options,
+    )
 
 
 def test_a_bionic_eye_gives_back_the_ballistic_skill_an_eye_injury_took(ganger):
@@ -64,8 +78,11 @@ def test_a_bionic_needs_an_unrepaired_injury_it_fits(ganger):
 def test_a_mundane_lobo_chip_restores_the_characteristic_chosen_and_an_improved_one_both(ganger, make_fighter):
     base = current_stats(ganger)
     injure(ganger, "humiliated", "Humiliated", Ld=1, Cl=1)
-    buy(ganger, item("lobo-chip-mundane", "Lobo chip (mundane)", EquipmentCategory.BIONIC, 20, "R11"),
-        bionic_choice="Cl")  # fmt: skip
+    buy(
+        ganger,
+        item("lobo-chip-mundane", "Lobo chip (mundane)", EquipmentCategory.BIONIC, 20, "R11"),
+        bionic_choice="Cl",
+    )
     assert (current_stats(ganger)["Ld"], current_stats(ganger)["Cl"]) == (base["Ld"] + 1, base["Cl"])
     other = make_fighter(ganger.gang, "ganger")
     injure(other, "humiliated", "Humiliated", Ld=1, Cl=1)

@@ -49,9 +49,13 @@ def new_gang(house_slug, make_user, credits=0):
 def hire(gang, local_slug, **options):
     fighter_type = FighterType.objects.get(slug=f"{gang.house.slug}-{local_slug}")
     return fighter_hire(
-        gang=gang, fighter_type=fighter_type, name=f"{local_slug} {gang.fighters.count()}", actor=gang.owner,
-        dice=SeededDice(3), **options,
-    )  # fmt: skip
+        gang=gang,
+        fighter_type=fighter_type,
+        name=f"{local_slug} {gang.fighters.count()}",
+        actor=gang.owner,
+        dice=SeededDice(3),
+        **options,
+    )
 
 
 def test_every_fighter_type_can_be_hired_into_a_new_gang(loaded_content, make_user):

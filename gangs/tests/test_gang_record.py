@@ -44,8 +44,9 @@ def n18_gang(make_gang, make_fighter):
 @pytest.mark.django_db
 def test_experience_is_an_entry_with_why_and_undo_reverses_it(n18_gang):
     gang, krag = n18_gang
-    entry = record.record_experience(fighter=krag, amount=3, reason="Won a skirmish at home", actor=gang.owner,
-                                     token=token())  # fmt: skip
+    entry = record.record_experience(
+        fighter=krag, amount=3, reason="Won a skirmish at home", actor=gang.owner, token=token()
+    )
     krag.refresh_from_db()
     assert krag.experience == 3 and entry.reason == "Won a skirmish at home" and entry.actor == gang.owner
     [reversal] = undo.entry_undo(entry=entry, actor=gang.owner)
@@ -124,8 +125,9 @@ def test_death_sends_the_kit_to_the_stash_and_undo_brings_it_back(n18_gang):
     gang, krag = n18_gang
     knife = Equipment.objects.get(edition="n18", slug="fighting-knife")
     services.purchase_buy(gang=gang, equipment=knife, fighter=krag, actor=gang.owner)
-    entry = record.record_status(fighter=krag, status="dead", reason="Fell from a gantry", actor=gang.owner,
-                                 token=token())  # fmt: skip
+    entry = record.record_status(
+        fighter=krag, status="dead", reason="Fell from a gantry", actor=gang.owner, token=token()
+    )
     assert Purchase.objects.get(gang=gang).fighter is None
     with pytest.raises(ValidationError, match="undo the entry"):
         record.record_status(fighter=krag, status="active", reason="x", actor=gang.owner, token=token())
@@ -183,10 +185,17 @@ def test_an_entered_eye_injury_worsens_bs_by_the_rulebook_and_undo_restores_it(n
 def test_a_chosen_result_needs_a_reason_and_further_dice_are_the_servers(n18_gang):
     gang, krag = n18_gang
     with pytest.raises(ValidationError, match="needs a reason"):
-        record.record_lasting_injury(fighter=krag, mode="chosen", slug="lesson-learned", actor=gang.owner,
-                                     token=token())  # fmt: skip
-    done = record.record_lasting_injury(fighter=krag, mode="chosen", slug="lesson-learned", reason="Agreed at the table",
-                                        actor=gang.owner, token=token())  # fmt: skip
+        record.record_lasting_injury(
+            fighter=krag, mode="chosen", slug="lesson-learned", actor=gang.owner, token=token()
+        )
+    done = record.record_lasting_injury(
+        fighter=krag,
+        mode="chosen",
+        slug="lesson-learned",
+        reason="Agreed at the table",
+        actor=gang.owner,
+        token=token(),
+    )
     krag.refresh_from_db()
     xp = next(e for e in done.entries if e.kind == "experience")
     assert 1 <= xp.experience <= 3 and krag.experience == xp.experience and xp.dice[0]["die"] == "D3"

@@ -379,9 +379,15 @@ def every_kind_of_change(gang, make_fighter):
         services.fighter_advance_n18(fighter=leader, actor=owner, characteristic="Wil")
     yield "advance"
     services.injury_record(
-        fighter=ganger, code="eye-injury", name="Eye Injury", roll=44, stat_deltas={"BS": -1}, actor=owner,
-        reason="Lasting Injury", status=FighterStatus.RECOVERY,
-    )  # fmt: skip
+        fighter=ganger,
+        code="eye-injury",
+        name="Eye Injury",
+        roll=44,
+        stat_deltas={"BS": -1},
+        actor=owner,
+        reason="Lasting Injury",
+        status=FighterStatus.RECOVERY,
+    )
     yield "injury"
     services.gang_override(gang=gang, actor=owner, reason="Arbitrator fix", credits=15, reputation=2)
     yield "override"
@@ -409,8 +415,15 @@ def test_a_free_recruit_costs_nothing_and_says_why(make_gang, make_confirmed_bat
     battle = make_confirmed_battle()
     juve_type = gang.house.fighter_types.get(category="juve")
     stash = gang.stash
-    kid = services.fighter_hire(gang=gang, fighter_type=juve_type, name="Kid", actor=gang.owner,
-                                free_reason="Home Settlement recruit roll 12", battle=battle, data={"post_battle": 7})  # fmt: skip
+    kid = services.fighter_hire(
+        gang=gang,
+        fighter_type=juve_type,
+        name="Kid",
+        actor=gang.owner,
+        free_reason="Home Settlement recruit roll 12",
+        battle=battle,
+        data={"post_battle": 7},
+    )
     gang.refresh_from_db()
     assert gang.stash == stash
     hire = kid.ledger.get(kind=LedgerKind.HIRE)
@@ -421,17 +434,28 @@ def test_a_free_recruit_costs_nothing_and_says_why(make_gang, make_confirmed_bat
 
 
 @pytest.mark.django_db
-def test_an_injury_writes_its_changes_skills_and_notes_once_with_its_battle(make_gang, make_fighter,
-                                                                          make_confirmed_battle):  # fmt: skip
+def test_an_injury_writes_its_changes_skills_and_notes_once_with_its_battle(
+    make_gang, make_fighter, make_confirmed_battle
+):
     gang = make_gang(edition="n18")
     ganger = make_fighter(gang, "ganger")
     battle = make_confirmed_battle()
     skill = Skill.objects.filter(edition="n18").first()
     injury = services.injury_record(
-        fighter=ganger, code="head-injury", name="Head Injury", roll=42, stat_deltas={"Int": -1, "Wil": -1, "BS": 0},
-        notes="Own words", skills=[skill, skill], reason="Lasting Injury", actor=gang.owner, dice=[{"die": "D66"}],
-        status=FighterStatus.RECOVERY, battle=battle, data={"post_battle": 3},
-    )  # fmt: skip
+        fighter=ganger,
+        code="head-injury",
+        name="Head Injury",
+        roll=42,
+        stat_deltas={"Int": -1, "Wil": -1, "BS": 0},
+        notes="Own words",
+        skills=[skill, skill],
+        reason="Lasting Injury",
+        actor=gang.owner,
+        dice=[{"die": "D66"}],
+        status=FighterStatus.RECOVERY,
+        battle=battle,
+        data={"post_battle": 3},
+    )
     # The characteristic changes are stored once, as StatChange rows: not in the injury's effects nor its entry.
     assert injury.effects == {"notes": "Own words"}
     assert sorted(injury.stat_changes.values_list("stat", "delta")) == [("Int", -1), ("Wil", -1)]
@@ -439,8 +463,9 @@ def test_an_injury_writes_its_changes_skills_and_notes_once_with_its_battle(make
     assert list(ganger.skills.values_list("skill", "injury")) == [(skill.pk, injury.pk)]
     entries = ganger.ledger.filter(kind__in=[LedgerKind.INJURY, LedgerKind.STATUS]).order_by("pk")
     assert [(e.kind, e.battle, e.data["post_battle"]) for e in entries] == [
-        (LedgerKind.INJURY, battle, 3), (LedgerKind.STATUS, battle, 3)
-    ]  # fmt: skip
+        (LedgerKind.INJURY, battle, 3),
+        (LedgerKind.STATUS, battle, 3),
+    ]
     ganger.refresh_from_db()
     assert ganger.status == FighterStatus.RECOVERY
 
@@ -449,13 +474,19 @@ def test_an_injury_writes_its_changes_skills_and_notes_once_with_its_battle(make
 def test_a_captured_fighter_names_the_gang_holding_them(make_gang, make_fighter):
     gang, captors = make_gang(edition="n18"), make_gang(edition="n18")
     ganger = make_fighter(gang, "ganger")
-    services.fighter_status_set(fighter=ganger, status=FighterStatus.CAPTURED, captured_by_id=captors.pk,
-                                actor=gang.owner, reason="Captured (55)")  # fmt: skip
+    services.fighter_status_set(
+        fighter=ganger,
+        status=FighterStatus.CAPTURED,
+        captured_by_id=captors.pk,
+        actor=gang.owner,
+        reason="Captured (55)",
+    )
     ganger.refresh_from_db()
     assert ganger.captured_by == captors
     assert gang.ledger.get(kind=LedgerKind.STATUS).data["captured_by"] == captors.pk
-    services.fighter_status_set(fighter=ganger, status=FighterStatus.ACTIVE, captured_by_id=captors.pk,
-                                actor=gang.owner, reason="Rescued")  # fmt: skip
+    services.fighter_status_set(
+        fighter=ganger, status=FighterStatus.ACTIVE, captured_by_id=captors.pk, actor=gang.owner, reason="Rescued"
+    )
     ganger.refresh_from_db()
     assert ganger.captured_by is None
 

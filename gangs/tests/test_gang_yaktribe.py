@@ -119,19 +119,47 @@ def _gang_file(**changes) -> dict:
 
 HOSTILE = [
     ("too large", b'{"gang": {"gang_notes": "' + b"x" * (1024 * 1024) + b'"}}', ["larger than 1 MiB"]),
-    ("too deep", json.dumps({"gang": _gang_file()["gang"] | {"stash": [[[[[[[["x"]]]]]]]]}}).encode(), ["nested more than 7 deep"]),
+    (
+        "too deep",
+        json.dumps({"gang": _gang_file()["gang"] | {"stash": [[[[[[[["x"]]]]]]]]}}).encode(),
+        ["nested more than 7 deep"],
+    ),
     ("a NUL", json.dumps(_gang_file(gang_name="Four\x00fold")).encode(), ["a text holds a NUL character"]),
     ("a fraction", json.dumps(_gang_file(credits=1.5)).encode(), ["1.5 is not a whole number"]),
     ("not JSON", b"<html>YakTribe</html>", ["not JSON"]),
     ("no gang", b'{"gangs": []}', ['the key "gang"']),
-    ("wrong types everywhere", json.dumps(_gang_file(
-        gangers=[{"name": "A", "type": "Cult Adept", "ws": "three", "xp": "lots", "status": "Zombie",
-                  "equipment": "Autogun", "skills": [7]}, "B"], credits=-5, reputation="x")).encode(),
-     ["credits: -5 is not a whole number of 0 or more", "reputation: 'x' is not a whole number",
-      "A: ws: 'three' is not a characteristic", "A: xp: 'lots' is not a whole number",
-      "A: status 'Zombie' is not one this site reads", "A: equipment: must be a list",
-      "A: skills[0]: must be a name", "gangers[1]: must be an object"]),
-]  # fmt: skip
+    (
+        "wrong types everywhere",
+        json.dumps(
+            _gang_file(
+                gangers=[
+                    {
+                        "name": "A",
+                        "type": "Cult Adept",
+                        "ws": "three",
+                        "xp": "lots",
+                        "status": "Zombie",
+                        "equipment": "Autogun",
+                        "skills": [7],
+                    },
+                    "B",
+                ],
+                credits=-5,
+                reputation="x",
+            )
+        ).encode(),
+        [
+            "credits: -5 is not a whole number of 0 or more",
+            "reputation: 'x' is not a whole number",
+            "A: ws: 'three' is not a characteristic",
+            "A: xp: 'lots' is not a whole number",
+            "A: status 'Zombie' is not one this site reads",
+            "A: equipment: must be a list",
+            "A: skills[0]: must be a name",
+            "gangers[1]: must be an object",
+        ],
+    ),
+]
 
 
 @pytest.mark.parametrize(("what", "raw", "messages"), HOSTILE, ids=[h[0] for h in HOSTILE])
@@ -247,7 +275,7 @@ def _run_worker():
     from django.core.management import call_command
 
     with mock.patch("django_tasks_db.management.commands.db_worker.close_old_connections"):
-        call_command("worker", "--batch", "--no-reload", "--no-startup-delay", "--interval", "0", verbosity=0)  # fmt: skip
+        call_command("worker", "--batch", "--no-reload", "--no-startup-delay", "--interval", "0", verbosity=0)
 
 
 def test_a_large_file_is_imported_by_the_worker_and_nothing_is_lost(
@@ -310,6 +338,7 @@ def test_a_hostile_file_is_refused_before_it_is_queued(loaded_content, make_user
     from gangs.models import YakTribeImport
 
     with pytest.raises(ValidationError):
-        yaktribe_background.yaktribe_import_queue(owner=make_user(), raw=b'{"gang": [[[[[[[[1]]]]]]]]}', choices={},
-                                                  token="h" * 64)  # fmt: skip
+        yaktribe_background.yaktribe_import_queue(
+            owner=make_user(), raw=b'{"gang": [[[[[[[[1]]]]]]]]}', choices={}, token="h" * 64
+        )
     assert not YakTribeImport.objects.exists()

@@ -11,8 +11,15 @@ from gangs.views import HISTORY_PAGE_SIZE
 
 # A page number and whether the page shown is the last (oldest) one: past the end gives the last page; not a
 # number (or one too long to be a page number) or below 1 gives the first.
-BAD_PAGES = [("x", False), ("0", False), ("-3", False), ("999999999999999999999", True), ("1.5", False),
-             ("²", False), ("9" * 500, False)]  # fmt: skip
+BAD_PAGES = [
+    ("x", False),
+    ("0", False),
+    ("-3", False),
+    ("999999999999999999999", True),
+    ("1.5", False),
+    ("²", False),
+    ("9" * 500, False),
+]
 
 
 def _grow(gang, count: int) -> None:

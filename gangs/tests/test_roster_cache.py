@@ -25,10 +25,15 @@ def gang(make_gang, make_fighter):
     gang = make_gang(edition="n18", name="Cinder Saints", extra_credits=500)
     leader = make_fighter(gang, "leader", name="Mother Ash")
     ganger = make_fighter(gang, "ganger", name="Brother Coal")
-    services.purchase_buy(gang=gang, equipment=Equipment.objects.get(edition="n18", slug="autopistol"),
-                          fighter=leader, actor=gang.owner)  # fmt: skip
-    services.purchase_buy(gang=gang, equipment=Equipment.objects.get(edition="n18", slug="fighting-knife"),
-                          fighter=ganger, actor=gang.owner)  # fmt: skip
+    services.purchase_buy(
+        gang=gang, equipment=Equipment.objects.get(edition="n18", slug="autopistol"), fighter=leader, actor=gang.owner
+    )
+    services.purchase_buy(
+        gang=gang,
+        equipment=Equipment.objects.get(edition="n18", slug="fighting-knife"),
+        fighter=ganger,
+        actor=gang.owner,
+    )
     return gang
 
 
@@ -51,34 +56,88 @@ def _join_campaign(gang):
 # (ledger kind, the change, what the next render of the gang page must say: text, "!" and a pattern it must not
 # match, or a function of the gang before the change giving the text)
 CHANGES = [
-    (LedgerKind.CREDITS, lambda g: ledger_record(gang=g, kind=LedgerKind.CREDITS, credits=123,
-                                                 description="Income"), lambda g: f"{g.stash + 123} credits"),
-    (LedgerKind.HIRE, lambda g: services.fighter_hire(gang=g, fighter_type=g.house.fighter_types.get(category="juve"),
-                                                      name="Little Soot", actor=g.owner), "Little Soot"),
-    (LedgerKind.PURCHASE, lambda g: services.purchase_buy(gang=g, equipment=Equipment.objects.get(slug="lasgun"),
-                                                          fighter=_fighter(g, "Brother Coal"), actor=g.owner),
-     "Lasgun"),
-    (LedgerKind.SALE, lambda g: services.purchase_sell(purchase=Purchase.objects.get(gang=g, equipment__slug="autopistol"),
-                                                       actor=g.owner, dice=ScriptedDice([1])), "!Autopistol"),
+    (
+        LedgerKind.CREDITS,
+        lambda g: ledger_record(gang=g, kind=LedgerKind.CREDITS, credits=123, description="Income"),
+        lambda g: f"{g.stash + 123} credits",
+    ),
+    (
+        LedgerKind.HIRE,
+        lambda g: services.fighter_hire(
+            gang=g, fighter_type=g.house.fighter_types.get(category="juve"), name="Little Soot", actor=g.owner
+        ),
+        "Little Soot",
+    ),
+    (
+        LedgerKind.PURCHASE,
+        lambda g: services.purchase_buy(
+            gang=g, equipment=Equipment.objects.get(slug="lasgun"), fighter=_fighter(g, "Brother Coal"), actor=g.owner
+        ),
+        "Lasgun",
+    ),
+    (
+        LedgerKind.SALE,
+        lambda g: services.purchase_sell(
+            purchase=Purchase.objects.get(gang=g, equipment__slug="autopistol"), actor=g.owner, dice=ScriptedDice([1])
+        ),
+        "!Autopistol",
+    ),
     (LedgerKind.EQUIPMENT, _move_knife, "!Brother Coal.*Fighting knife"),
-    (LedgerKind.EXPERIENCE, lambda g: services.experience_award(fighter=_fighter(g, "Brother Coal"), amount=7,
-                                                                actor=g.owner, reason="Test"), "7 XP"),
-    (LedgerKind.ADVANCEMENT, lambda g: services.advancement_record(
-        fighter=_fighter(g, "Mother Ash"), kind="skill", description="Iron Jaw", actor=g.owner, reason="Test",
-        skill=Skill.objects.get(edition="n18", name="Iron Jaw")), "Iron Jaw"),
-    (LedgerKind.REPUTATION, lambda g: ledger_record(gang=g, kind=LedgerKind.REPUTATION, reputation=4,
-                                                    description="Won"), "Reputation 4"),
-    (LedgerKind.STATUS, lambda g: services.fighter_status_set(fighter=_fighter(g, "Brother Coal"), status="recovery",
-                                                              actor=g.owner, reason="Test"), "In Recovery"),
-    (LedgerKind.INJURY, lambda g: services.injury_record(fighter=_fighter(g, "Brother Coal"), code="eye",
-                                                         name="Eye Injury", stat_deltas={"BS": -1}, actor=g.owner,
-                                                         reason="Test"), "Eye Injury"),
+    (
+        LedgerKind.EXPERIENCE,
+        lambda g: services.experience_award(
+            fighter=_fighter(g, "Brother Coal"), amount=7, actor=g.owner, reason="Test"
+        ),
+        "7 XP",
+    ),
+    (
+        LedgerKind.ADVANCEMENT,
+        lambda g: services.advancement_record(
+            fighter=_fighter(g, "Mother Ash"),
+            kind="skill",
+            description="Iron Jaw",
+            actor=g.owner,
+            reason="Test",
+            skill=Skill.objects.get(edition="n18", name="Iron Jaw"),
+        ),
+        "Iron Jaw",
+    ),
+    (
+        LedgerKind.REPUTATION,
+        lambda g: ledger_record(gang=g, kind=LedgerKind.REPUTATION, reputation=4, description="Won"),
+        "Reputation 4",
+    ),
+    (
+        LedgerKind.STATUS,
+        lambda g: services.fighter_status_set(
+            fighter=_fighter(g, "Brother Coal"), status="recovery", actor=g.owner, reason="Test"
+        ),
+        "In Recovery",
+    ),
+    (
+        LedgerKind.INJURY,
+        lambda g: services.injury_record(
+            fighter=_fighter(g, "Brother Coal"),
+            code="eye",
+            name="Eye Injury",
+            stat_deltas={"BS": -1},
+            actor=g.owner,
+            reason="Test",
+        ),
+        "Eye Injury",
+    ),
     (LedgerKind.TERRITORY, _join_campaign, "Home Settlement"),
-    (LedgerKind.OVERRIDE, lambda g: services.gang_override(gang=g, actor=g.owner, reason="Fix", credits=-100),
-     lambda g: f"{g.stash - 100} credits"),
-    (LedgerKind.OTHER, lambda g: services.fighter_rename(fighter=_fighter(g, "Brother Coal"), name="Brother Ember",
-                                                         actor=g.owner), "Brother Ember"),
-]  # fmt: skip
+    (
+        LedgerKind.OVERRIDE,
+        lambda g: services.gang_override(gang=g, actor=g.owner, reason="Fix", credits=-100),
+        lambda g: f"{g.stash - 100} credits",
+    ),
+    (
+        LedgerKind.OTHER,
+        lambda g: services.fighter_rename(fighter=_fighter(g, "Brother Coal"), name="Brother Ember", actor=g.owner),
+        "Brother Ember",
+    ),
+]
 
 
 def test_every_ledger_kind_is_tried():

@@ -32,7 +32,7 @@ def run_worker():
     switched off, as Django's test cases do for requests: the test's one connection holds the test's
     transaction."""
     with mock.patch("django_tasks_db.management.commands.db_worker.close_old_connections"):
-        call_command("worker", "--batch", "--no-reload", "--no-startup-delay", "--interval", "0", verbosity=0)  # fmt: skip
+        call_command("worker", "--batch", "--no-reload", "--no-startup-delay", "--interval", "0", verbosity=0)
 
 
 @pytest.fixture
@@ -86,8 +86,13 @@ def test_every_event_of_a_challenge_battle_and_its_sequence(make_campaign, make_
     battle = campaigns.challenge_issue(campaign=campaign, challenger=low, target=high, stakes=stake)
     battle = campaigns.battle_scenario_roll(battle=battle, dice=ScriptedDice([1, 1]))
     enemy, mine = high.fighters.first(), low.fighters.first()
-    battle = campaigns.battle_report_submit(battle=battle, actor=low.owner, winner=low, defender_bottled=True,
-        fighter_results=[{"fighter": enemy.pk, "outcome": Outcome.OUT_OF_ACTION, "caused_by": mine.pk}])  # fmt: skip
+    battle = campaigns.battle_report_submit(
+        battle=battle,
+        actor=low.owner,
+        winner=low,
+        defender_bottled=True,
+        fighter_results=[{"fighter": enemy.pk, "outcome": Outcome.OUT_OF_ACTION, "caused_by": mine.pk}],
+    )
     campaigns.battle_report_confirm(battle=battle, actor=high.owner, is_arbitrator=False)
     texts = list(Event.objects.values_list("kind", "text"))
     name = f"{low.name} v {high.name}"
@@ -95,19 +100,26 @@ def test_every_event_of_a_challenge_battle_and_its_sequence(make_campaign, make_
         (EventKind.CYCLE_BEGUN, "Cycle 2 has begun."),
         (EventKind.CHALLENGE_ISSUED, f"{low.name} challenges {high.name} for Slag Furnace."),
         (EventKind.BATTLE_REPORTED, f"Smash & Grab, {name}: reported ({low.name} won), waiting for confirmation."),
-        (EventKind.BATTLE_CONFIRMED, f"Smash & Grab, {name}: confirmed, {low.name} won. Post-battle sequences can be run."),
-    ]  # fmt: skip
+        (
+            EventKind.BATTLE_CONFIRMED,
+            f"Smash & Grab, {name}: confirmed, {low.name} won. Post-battle sequences can be run.",
+        ),
+    ]
 
 
 def test_a_sequence_applied_and_the_captive_it_took(make_confirmed_battle):
     oaa = "out_of_action"
-    battle = make_confirmed_battle(edition="classic", winner="defender",
-        results=[("attacker", 0, oaa, None, {}), ("attacker", 1, oaa, None, {}), ("attacker", 2, "ok", None, {})])  # fmt: skip
+    battle = make_confirmed_battle(
+        edition="classic",
+        winner="defender",
+        results=[("attacker", 0, oaa, None, {}), ("attacker", 1, oaa, None, {}), ("attacker", 2, "ok", None, {})],
+    )
     gang = battle.attacker
     sequence = postbattle.sequence_start(battle=battle, gang=gang, actor=None)
     for dice in ([1, 1, 6, 1], [4, 5], [], [], []):  # ganger0 Dead, ganger1 Captured (see the postbattle tests)
-        sequence = postbattle.sequence_step_submit(sequence=sequence, dice=ScriptedDice(dice), entered=True,
-                                                   choices={}, actor=gang.owner)  # fmt: skip
+        sequence = postbattle.sequence_step_submit(
+            sequence=sequence, dice=ScriptedDice(dice), entered=True, choices={}, actor=gang.owner
+        )
     postbattle.sequence_apply(sequence=sequence, actor=gang.owner)
     captive = gang.fighters.order_by("pk")[1]
     assert list(Event.objects.values_list("kind", "text")) == [
@@ -123,7 +135,11 @@ def test_a_failed_send_is_retried_with_backoff_then_shown_to_the_arbitrator(club
     before = timezone.now()
     assert services.deliveries_send() == 2  # the webhook failed, the mail went
     hook = Delivery.objects.get(channel=Channel.WEBHOOK)
-    assert (hook.status, hook.attempts, hook.last_error) == (DeliveryStatus.PENDING, 1, "The webhook answered 500 Internal Server Error")  # fmt: skip
+    assert (hook.status, hook.attempts, hook.last_error) == (
+        DeliveryStatus.PENDING,
+        1,
+        "The webhook answered 500 Internal Server Error",
+    )
     assert before + timedelta(seconds=29) < hook.next_attempt_at < timezone.now() + timedelta(seconds=31)
     assert services.deliveries_send() == 0  # not due yet
     client.force_login(club["users"]["arbitrator"])
@@ -132,7 +148,9 @@ def test_a_failed_send_is_retried_with_backoff_then_shown_to_the_arbitrator(club
     Delivery.objects.filter(pk=hook.pk).update(next_attempt_at=timezone.now())
     assert services.deliveries_send() == 1
     hook.refresh_from_db()
-    assert hook.status == DeliveryStatus.DELIVERED and receiver.texts[0].endswith(f"begun.\nhttps://ledger.example/campaigns/{club['campaign'].pk}/")  # fmt: skip
+    assert hook.status == DeliveryStatus.DELIVERED and receiver.texts[0].endswith(
+        f"begun.\nhttps://ledger.example/campaigns/{club['campaign'].pk}/"
+    )
 
 
 def test_after_the_last_attempt_it_fails_and_the_arbitrator_can_send_it_again(club, receiver, client):
@@ -260,8 +278,10 @@ def test_a_webhook_removed_before_the_send_fails_it_at_once(club, receiver):
     services.deliveries_send()
     hook = Delivery.objects.get(channel=Channel.WEBHOOK)
     assert (hook.status, hook.attempts, hook.last_error) == (
-        DeliveryStatus.FAILED, 1, "The campaign has no webhook any more."
-    )  # fmt: skip
+        DeliveryStatus.FAILED,
+        1,
+        "The campaign has no webhook any more.",
+    )
     assert receiver.texts == []
 
 

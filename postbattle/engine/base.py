@@ -196,10 +196,20 @@ def _attacker_xp(ctx: Context, out: StepOutcome, fighter_id: str, change: Change
     result = ctx.results.get(fighter_id)
     if result is None or result.caused_by is None:
         return
-    out.effect("xp", fighter=result.caused_by, gang=result.caused_by_gang, amount=change.after,
-               reason=f"{rule}: {change.why}", dice=[])  # fmt: skip
-    out.line(rule, f"{result.caused_by_name} ({ctx.opponent_name}) gains {change.after} XP: {change.why}", (),
-             ctx.name(fighter_id))  # fmt: skip
+    out.effect(
+        "xp",
+        fighter=result.caused_by,
+        gang=result.caused_by_gang,
+        amount=change.after,
+        reason=f"{rule}: {change.why}",
+        dice=[],
+    )
+    out.line(
+        rule,
+        f"{result.caused_by_name} ({ctx.opponent_name}) gains {change.after} XP: {change.why}",
+        (),
+        ctx.name(fighter_id),
+    )
 
 
 def recruit_name(ctx: Context, out: StepOutcome, typed: str | None, recruit: str) -> str:
@@ -236,6 +246,10 @@ def roster_step(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) -
 
 def snapshot_from_json(data: dict) -> FighterSnapshot:
     return FighterSnapshot(
-        characteristics=data["characteristics"], skills=tuple(data["skills"]), injuries=tuple(data["injuries"]),
-        xp=data["xp"], status=data["status"], id=data.get("id"),
-    )  # fmt: skip
+        characteristics=data["characteristics"],
+        skills=tuple(data["skills"]),
+        injuries=tuple(data["injuries"]),
+        xp=data["xp"],
+        status=data["status"],
+        id=data.get("id"),
+    )

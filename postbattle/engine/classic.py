@@ -55,10 +55,16 @@ def _classic_experience(ctx: Context, fighters: dict, dice: DiceSource, choices:
         if snap is None or snap.status == DEAD:
             continue
         earned = classic_xp.battle_experience(
-            survived=True, dice=dice, scenario=scenario, wounding_hits=int(result.awards.get("wounding_hits", 0)),
-            objectives=int(result.awards.get("objectives", 0)), is_leader=fid == ctx.leader, won=ctx.result.won,
-            attacker=ctx.result.side == "attacker", underdog_by=ctx.underdog_by,
-        )  # fmt: skip
+            survived=True,
+            dice=dice,
+            scenario=scenario,
+            wounding_hits=int(result.awards.get("wounding_hits", 0)),
+            objectives=int(result.awards.get("objectives", 0)),
+            is_leader=fid == ctx.leader,
+            won=ctx.result.won,
+            attacker=ctx.result.side == "attacker",
+            underdog_by=ctx.underdog_by,
+        )
         lines = "; ".join(f"{line['for']} {line['xp']:+d}" for line in earned["lines"])
         out.line("Experience", f"{lines} = {earned['total']} XP", earned["dice"], ctx.name(fid))
         out.effect("xp", fighter=fid, amount=earned["total"], reason=f"Experience: {lines}", dice=earned["dice"])
@@ -82,8 +88,15 @@ def _classic_advance_fields(ctx: Context, fighters: dict) -> list[Field]:
     every = tuple((t, t) for t in classic_xp.SKILL_TABLES)
     for fid, n in advances_due(ctx, fighters):
         tables = tuple((t, t) for t in ctx.fighters[fid].skill_tables) or every
-        out.append(Field(f"table_{fid}_{n}", f"{ctx.name(fid)}, advance {n}: skill table if a skill comes up",
-                         "select", every, initial=tables[0][0]))  # fmt: skip
+        out.append(
+            Field(
+                f"table_{fid}_{n}",
+                f"{ctx.name(fid)}, advance {n}: skill table if a skill comes up",
+                "select",
+                every,
+                initial=tables[0][0],
+            )
+        )
     return out
 
 
@@ -107,9 +120,16 @@ def _classic_advances(ctx: Context, fighters: dict, dice: DiceSource, choices: d
         stat = answer.get("change", {}).get("what")
         what = f"+1 {stat}" if stat else f"{skill} ({table})"
         out.line("Advance roll", f"{answer['roll']}: {answer['result']} → {what}", since(dice, mark), ctx.name(fid))
-        out.effect("advance", fighter=fid, description=what, stat=stat, skill=skill, table=table,
-                   reason=f"Advance roll {answer['roll']}: {answer['result']} ({classic_xp.ADVANCE.source})",
-                   dice=since(dice, mark))  # fmt: skip
+        out.effect(
+            "advance",
+            fighter=fid,
+            description=what,
+            stat=stat,
+            skill=skill,
+            table=table,
+            reason=f"Advance roll {answer['roll']}: {answer['result']} ({classic_xp.ADVANCE.source})",
+            dice=since(dice, mark),
+        )
         out.fighters[fid] = snap
     if not out.lines:
         out.line("Advance roll", "No fighter crossed an advance threshold.")
@@ -121,15 +141,24 @@ def _classic_income(ctx: Context, fighters: dict, dice: DiceSource, choices: dic
     total into the profit kept. Our reading: a fighter still down at the end recuperates, like one out
     of action, whatever their D6."""
     out = StepOutcome(fighters=dict(fighters))
-    workers = [fid for fid in ctx.fighters if fid in fighters and fighters[fid].status not in (DEAD, CAPTURED)
-               and ctx.results.get(fid, ResultInfo("ok")).outcome not in (OUT_OF_ACTION, SERIOUSLY_INJURED)]  # fmt: skip
+    workers = [
+        fid
+        for fid in ctx.fighters
+        if fid in fighters
+        and fighters[fid].status not in (DEAD, CAPTURED)
+        and ctx.results.get(fid, ResultInfo("ok")).outcome not in (OUT_OF_ACTION, SERIOUSLY_INJURED)
+    ]
     worked_by = list(zip(ctx.territories, workers[:MAX_TERRITORIES_WORKED], strict=False))
     income, rolled = 0, []
     for territory, worker in worked_by:
         worked = work_territory(territory.slug, dice)
         effect = f"; {worked['effect']}" if worked["effect"] else ""
-        out.line(f"Working {territory.name}", f"{worked['income'] or 'no income'} = {worked['credits']} credits{effect}",
-                 worked["dice"], ctx.name(worker))  # fmt: skip
+        out.line(
+            f"Working {territory.name}",
+            f"{worked['income'] or 'no income'} = {worked['credits']} credits{effect}",
+            worked["dice"],
+            ctx.name(worker),
+        )
         income, rolled = income + worked["credits"], rolled + worked["dice"]
     for territory in ctx.territories[len(worked_by) :]:
         out.line(f"Working {territory.name}", "nobody left to work it")
@@ -145,25 +174,49 @@ def _classic_income(ctx: Context, fighters: dict, dice: DiceSource, choices: dic
 
 CLASSIC_SOURCE = "rulebook.classic.campaign (S3 classic rulebook pp84-92 as scanned, Hivemind.NET, fan references)"
 CLASSIC_STEPS = (
-    Step("serious-injuries", "Serious Injuries",
-         "A fighter still down at the end rolls a D6 (4-6: out of action). Each fighter out of action rolls on the "
-         "Serious Injuries chart (D66); Multiple Injuries rolls D6 more times, re-rolling Dead and Full Recovery.",
-         SERIOUS_INJURY_RULES.table.source,
-         lambda ctx, f: "D6 for each fighter down at the end; D66 (tens then units) for each out of action.",
-         _classic_injuries),
-    Step("experience", "Experience",
-         "Each surviving fighter earns D6 experience, plus the bonuses: wounding hits, the winning Leader, "
-         "objectives, the underdog.", classic_xp.FAN_SITE,
-         lambda ctx, f: "D6 for each surviving fighter.", _classic_experience),
-    Step("advances", "Advance rolls",
-         "A fighter who crosses an experience threshold rolls 2D6 on the Advance table (then a D6, or a skill roll "
-         "on the table chosen).", classic_xp.ADVANCE.source,
-         lambda ctx, f: "2D6 and a D6 for each advance.", _classic_advances, _classic_advance_fields),
-    Step("income", "Territory income",
-         "Each fighter who did not go out of action works one territory (ten at most); the Income chart turns the "
-         "total and the number of models into the profit the gang keeps.",
-         "rulebook.classic.campaign.territories and .income (S3 pp92-93)",
-         lambda ctx, f: "The dice of each territory worked.", _classic_income),
-    Step("roster", "Update roster", "Dead fighters leave the roster and stay in the history; then the gang hires and "
-         "buys as usual.", CLASSIC_SOURCE, lambda ctx, f: "No dice.", roster_step),
-)  # fmt: skip
+    Step(
+        "serious-injuries",
+        "Serious Injuries",
+        "A fighter still down at the end rolls a D6 (4-6: out of action). Each fighter out of action rolls on the "
+        "Serious Injuries chart (D66); Multiple Injuries rolls D6 more times, re-rolling Dead and Full Recovery.",
+        SERIOUS_INJURY_RULES.table.source,
+        lambda ctx, f: "D6 for each fighter down at the end; D66 (tens then units) for each out of action.",
+        _classic_injuries,
+    ),
+    Step(
+        "experience",
+        "Experience",
+        "Each surviving fighter earns D6 experience, plus the bonuses: wounding hits, the winning Leader, "
+        "objectives, the underdog.",
+        classic_xp.FAN_SITE,
+        lambda ctx, f: "D6 for each surviving fighter.",
+        _classic_experience,
+    ),
+    Step(
+        "advances",
+        "Advance rolls",
+        "A fighter who crosses an experience threshold rolls 2D6 on the Advance table (then a D6, or a skill roll "
+        "on the table chosen).",
+        classic_xp.ADVANCE.source,
+        lambda ctx, f: "2D6 and a D6 for each advance.",
+        _classic_advances,
+        _classic_advance_fields,
+    ),
+    Step(
+        "income",
+        "Territory income",
+        "Each fighter who did not go out of action works one territory (ten at most); the Income chart turns the "
+        "total and the number of models into the profit the gang keeps.",
+        "rulebook.classic.campaign.territories and .income (S3 pp92-93)",
+        lambda ctx, f: "The dice of each territory worked.",
+        _classic_income,
+    ),
+    Step(
+        "roster",
+        "Update roster",
+        "Dead fighters leave the roster and stay in the history; then the gang hires and buys as usual.",
+        CLASSIC_SOURCE,
+        lambda ctx, f: "No dice.",
+        roster_step,
+    ),
+)

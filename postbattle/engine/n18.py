@@ -103,22 +103,44 @@ def _n18_lasting_injuries(ctx: Context, fighters: dict, dice: DiceSource, choice
         if ctx.results[fid].captured:
             # The report says they were taken captive: that is their Lasting Injury's result already (Captured),
             # so no other is rolled; the captor is the opposing gang (rulebook.n18.campaign.record).
-            out.line("Lasting Injury", f"captured during the battle: held by {ctx.opponent_name} (no Lasting Injury "
-                     "roll)", (), ctx.name(fid))  # fmt: skip
-            out.effect("status", fighter=fid, status=CAPTURED, captured_by=ctx.opponent_id,
-                       reason="Captured during the battle (battle report)", dice=[])  # fmt: skip
+            out.line(
+                "Lasting Injury",
+                f"captured during the battle: held by {ctx.opponent_name} (no Lasting Injury roll)",
+                (),
+                ctx.name(fid),
+            )
+            out.effect(
+                "status",
+                fighter=fid,
+                status=CAPTURED,
+                captured_by=ctx.opponent_id,
+                reason="Captured during the battle (battle report)",
+                dice=[],
+            )
             out.fighters[fid] = replace(out.fighters[fid], status=CAPTURED)
             continue
         if ctx.results[fid].killed:
             # Killed during the battle: dead already, with no Lasting Injury to roll.
             out.line("Lasting Injury", "killed during the battle: dead (no Lasting Injury roll)", (), ctx.name(fid))
-            out.effect("status", fighter=fid, status=DEAD, captured_by=None,
-                       reason="Killed during the battle (battle report)", dice=[])  # fmt: skip
+            out.effect(
+                "status",
+                fighter=fid,
+                status=DEAD,
+                captured_by=None,
+                reason="Killed during the battle (battle report)",
+                dice=[],
+            )
             out.fighters[fid] = replace(out.fighters[fid], status=DEAD)
             continue
         attack = by_attack(ctx, fid)
-        injure(ctx, out, out.fighters, fid, "Lasting Injury",
-               lambda f, attack=attack: LASTING_INJURY_RULES.roll(f, dice, caused_by_attack_action=attack))  # fmt: skip
+        injure(
+            ctx,
+            out,
+            out.fighters,
+            fid,
+            "Lasting Injury",
+            lambda f, attack=attack: LASTING_INJURY_RULES.roll(f, dice, caused_by_attack_action=attack),
+        )
     if not out.lines:
         out.line("Lasting Injury", "No fighter went Out of Action.")
     return out
@@ -141,8 +163,9 @@ def _n18_rewards(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) 
         if not rolled["total"]:
             continue
         if due.reward.kind == "experience":
-            out.effect("xp", fighter=due.fighter, amount=rolled["total"], reason=f"{text} ({due.source})",
-                       dice=rolled["dice"])  # fmt: skip
+            out.effect(
+                "xp", fighter=due.fighter, amount=rolled["total"], reason=f"{text} ({due.source})", dice=rolled["dice"]
+            )
             snap = out.fighters.get(due.fighter)
             if snap is not None:
                 out.fighters[due.fighter] = replace(snap, xp=snap.xp + rolled["total"])
@@ -156,8 +179,9 @@ def _n18_rewards(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) 
             text = f"A loot casket {casket_words(casket, ctx.scenario)}"
         out.line("Loot caskets", text, (), ctx.name(casket.fighter) if casket.fighter else "")
         if casket.credits:
-            out.effect("credits", amount=casket.credits, reason=f"Loot casket: {casket_words(casket, ctx.scenario)}",
-                       dice=[])  # fmt: skip
+            out.effect(
+                "credits", amount=casket.credits, reason=f"Loot casket: {casket_words(casket, ctx.scenario)}", dice=[]
+            )
     if not out.lines:
         out.line(f"{ctx.scenario_name} rewards", "Nothing is owed to this gang.")
     return out
@@ -170,22 +194,35 @@ def _n18_income(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) -
         if territory.is_home_settlement:
             home = roll_home_settlement(dice, recruit=bool(choices.get("recruit")))
             credits = home["income"]
-            out.line("Home Settlement", f"income {HOME_SETTLEMENT['income']} = {credits} credits; +1 Reputation "
-                     "while held (counted since the gang joined the campaign)", since(dice, mark)[:1])  # fmt: skip
+            out.line(
+                "Home Settlement",
+                f"income {HOME_SETTLEMENT['income']} = {credits} credits; +1 Reputation "
+                "while held (counted since the gang joined the campaign)",
+                since(dice, mark)[:1],
+            )
             if home["recruit"]:
                 recruit = home["recruit"]
-                out.line("Home Settlement: Recruit", f"two D6 rolled {recruit['roll'] // 10} and {recruit['roll'] % 10}: {recruit['result']}",
-                         since(dice, mark)[1:])  # fmt: skip
+                out.line(
+                    "Home Settlement: Recruit",
+                    f"two D6 rolled {recruit['roll'] // 10} and {recruit['roll'] % 10}: {recruit['result']}",
+                    since(dice, mark)[1:],
+                )
                 if recruit["recruit"]:
                     name = recruit_name(ctx, out, choices.get("recruit_name"), recruit["recruit"])
-                    out.effect("recruit", category=recruit["recruit"].lower(), name=name,
-                               reason=f"Home Settlement recruit ({recruit['roll']})", dice=since(dice, mark)[1:])  # fmt: skip
+                    out.effect(
+                        "recruit",
+                        category=recruit["recruit"].lower(),
+                        name=name,
+                        reason=f"Home Settlement recruit ({recruit['roll']})",
+                        dice=since(dice, mark)[1:],
+                    )
         else:
             collect_territory(ctx, out, territory, dice, choices)
             continue
         if credits:
-            out.effect("credits", amount=credits, reason=f"Collect Income: {territory.name}",
-                       dice=since(dice, mark)[:1])  # fmt: skip
+            out.effect(
+                "credits", amount=credits, reason=f"Collect Income: {territory.name}", dice=since(dice, mark)[:1]
+            )
     if not ctx.territories:
         out.line("Collect Income", "The gang holds no territory.")
     return house_income(ctx, out)
@@ -240,7 +277,7 @@ def _n18_action_fields(ctx: Context, fighters: dict) -> list[Field]:
                 "select",
                 tuple(targets),
                 f"patient:{patients[n]}" if escort else "",
-            ),  # fmt: skip
+            ),
             Field(
                 f"seek_{fid}",
                 f"{name}: if trading, seek Rare and Illegal items (2D6 for the Availability Level)",
@@ -257,9 +294,14 @@ def _trade(out: StepOutcome, dice: DiceSource, name: str, rule: str, nth: int, k
     mark = len(dice.rolls)
     rolled = trade_roll(dice, who=f"trader {nth}", kit=kit)
     furs = " + 1 (Exotic Furs)" if rolled["exotic_furs"] else ""
-    out.line(rule, f"{name} visits the Trading Post: Availability Level {rolled['roll'][0]} + {rolled['roll'][1]}{furs} = "
-             f"{rolled['level']}; until its next battle the gang may buy Rare and Illegal items up to "
-             f"{rolled['level']}", since(dice, mark), name)  # fmt: skip
+    out.line(
+        rule,
+        f"{name} visits the Trading Post: Availability Level {rolled['roll'][0]} + {rolled['roll'][1]}{furs} = "
+        f"{rolled['level']}; until its next battle the gang may buy Rare and Illegal items up to "
+        f"{rolled['level']}",
+        since(dice, mark),
+        name,
+    )
     out.effect("trade", level=rolled["level"], reason=f"{rule}: {name} ({rolled['source']})", dice=since(dice, mark))
 
 
@@ -282,8 +324,9 @@ def _n18_actions(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) 
             # re-uses the die already rolled (every die final), the account line says who it was for.
             face = dice.d6("Medical Escort")
             row = MEDICAL_ESCORT.lookup(face)
-            out.line(rule, f"{name} escorts {ctx.name(target)} to the Doc: {face} {row['result']}", since(dice, mark),
-                     name)  # fmt: skip
+            out.line(
+                rule, f"{name} escorts {ctx.name(target)} to the Doc: {face} {row['result']}", since(dice, mark), name
+            )
             treated_by_doc = apply_medical_escort(out.fighters[target], face, dice)
             # The rulebook lists the Doc's settling of the Critical Injury first; the account tells it last.
             changes = (*treated_by_doc.changes[1:], treated_by_doc.changes[0])
@@ -295,7 +338,15 @@ def _n18_actions(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) 
             disposed.add(target)
             captive = ctx.captives[target]
             out.line(rule, f"{name}: {effect['effect']} — {captive.name}", (), name)
-            out.effect("status", fighter=target, status=DEAD, captured_by=None, captive=True, reason=f"{rule} ({battle_rewards.ACTION_SOURCE})", dice=[])  # fmt: skip
+            out.effect(
+                "status",
+                fighter=target,
+                status=DEAD,
+                captured_by=None,
+                captive=True,
+                reason=f"{rule} ({battle_rewards.ACTION_SOURCE})",
+                dice=[],
+            )
             price = battle_rewards.captive_price(action, captive.value)
             if price:
                 share = "half of" if action == "Sell to Guilders" else "the bounty: all of"
@@ -337,36 +388,64 @@ def _n18_roster(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) -
 
 
 N18_STEPS = (
-    Step("injury-tests", "Prone & Seriously Injured",
-         "A fighter who ended the battle Prone and Seriously Injured tests: on a 3+ they survive; on 1-2 they roll on "
-         "the Lasting Injury table. Then each fighter with an Old Battle Wound who took part rolls a D6: on a 1 they "
-         "go into Convalescence. A fighter who took a chem with an after-battle side effect is named with what to roll.",
-         POST_BATTLE_INJURY.source,
-         lambda ctx, f: _count_dice(ctx, SERIOUSLY_INJURED, "D6 (then D66 and any further dice on a 1-2)")
-         + _old_wound_dice(ctx, f),
-         _n18_injury_tests),
-    Step("lasting-injuries", "Lasting Injuries",
-         "Each fighter taken Out of Action rolls on the Lasting Injury table (D66: tens die, then units die); every "
-         "result is applied to the roster. Multiple Injuries rolls D3 more times, re-rolling Captured, Multiple "
-         "Injuries, Memorable Death, Critical Injury and Out Cold.", LASTING_INJURY_RULES.table.source,
-         lambda ctx, f: _count_dice(ctx, OUT_OF_ACTION, "D66 (tens then units) and any further dice"),
-         _n18_lasting_injuries),
-    Step("rewards", "Scenario rewards and experience",
-         "The scenario's credits, experience and Reputation, each with its dice, and the standard experience: +1 for "
-         "each enemy the fighter took Out of Action, +1 more for a Leader or Champion, +1 for a kill, +1 for a Rally.",
-         battle_rewards.STANDARD_AWARDS_SOURCE,
-         lambda ctx, f: "The dice each reward names (D3, D6x10 ...), in the order listed.", _n18_rewards),
-    Step("income", "Collect Income and Home Settlement",
-         "Each Territory's income; the Home Settlement gives D6x10 credits and +1 Reputation while held, and two D6 "
-         "for a free recruit: a 6 on either die a Juve, a 6 on both a Ganger.", HOME_SETTLEMENT["sources"][0],
-         lambda ctx, f: "The dice of each territory's income, then two D6 for the recruit.", _n18_income,
-         _n18_income_fields),
-    Step("actions", "Post-battle actions",
-         "Each fighter with Gang Hierarchy who is not in Recovery or Captured takes one action. A Critical Injury "
-         "not taken to the Doc by a Medical Escort dies.", battle_rewards.ACTION_SOURCE,
-         _n18_action_dice, _n18_actions,
-         _n18_action_fields),
-    Step("roster", "Update roster", "Fighters who missed this battle in Recovery or Convalescence come back; dead "
-         "fighters leave the active roster and stay in the history; then the gang hires and buys as usual.",
-         f"{GUIDE}, Update Roster; seed note 5", lambda ctx, f: "No dice.", _n18_roster),
-)  # fmt: skip
+    Step(
+        "injury-tests",
+        "Prone & Seriously Injured",
+        "A fighter who ended the battle Prone and Seriously Injured tests: on a 3+ they survive; on 1-2 they roll on "
+        "the Lasting Injury table. Then each fighter with an Old Battle Wound who took part rolls a D6: on a 1 they "
+        "go into Convalescence. A fighter who took a chem with an after-battle side effect is named with what to roll.",
+        POST_BATTLE_INJURY.source,
+        lambda ctx, f: (
+            _count_dice(ctx, SERIOUSLY_INJURED, "D6 (then D66 and any further dice on a 1-2)") + _old_wound_dice(ctx, f)
+        ),
+        _n18_injury_tests,
+    ),
+    Step(
+        "lasting-injuries",
+        "Lasting Injuries",
+        "Each fighter taken Out of Action rolls on the Lasting Injury table (D66: tens die, then units die); every "
+        "result is applied to the roster. Multiple Injuries rolls D3 more times, re-rolling Captured, Multiple "
+        "Injuries, Memorable Death, Critical Injury and Out Cold.",
+        LASTING_INJURY_RULES.table.source,
+        lambda ctx, f: _count_dice(ctx, OUT_OF_ACTION, "D66 (tens then units) and any further dice"),
+        _n18_lasting_injuries,
+    ),
+    Step(
+        "rewards",
+        "Scenario rewards and experience",
+        "The scenario's credits, experience and Reputation, each with its dice, and the standard experience: +1 for "
+        "each enemy the fighter took Out of Action, +1 more for a Leader or Champion, +1 for a kill, +1 for a Rally.",
+        battle_rewards.STANDARD_AWARDS_SOURCE,
+        lambda ctx, f: "The dice each reward names (D3, D6x10 ...), in the order listed.",
+        _n18_rewards,
+    ),
+    Step(
+        "income",
+        "Collect Income and Home Settlement",
+        "Each Territory's income; the Home Settlement gives D6x10 credits and +1 Reputation while held, and two D6 "
+        "for a free recruit: a 6 on either die a Juve, a 6 on both a Ganger.",
+        HOME_SETTLEMENT["sources"][0],
+        lambda ctx, f: "The dice of each territory's income, then two D6 for the recruit.",
+        _n18_income,
+        _n18_income_fields,
+    ),
+    Step(
+        "actions",
+        "Post-battle actions",
+        "Each fighter with Gang Hierarchy who is not in Recovery or Captured takes one action. A Critical Injury "
+        "not taken to the Doc by a Medical Escort dies.",
+        battle_rewards.ACTION_SOURCE,
+        _n18_action_dice,
+        _n18_actions,
+        _n18_action_fields,
+    ),
+    Step(
+        "roster",
+        "Update roster",
+        "Fighters who missed this battle in Recovery or Convalescence come back; dead "
+        "fighters leave the active roster and stay in the history; then the gang hires and buys as usual.",
+        f"{GUIDE}, Update Roster; seed note 5",
+        lambda ctx, f: "No dice.",
+        _n18_roster,
+    ),
+)

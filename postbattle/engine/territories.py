@@ -27,8 +27,11 @@ def _strikable(fighters: dict) -> list[str]:
 
 def _deleted(ctx: Context, fighters: dict) -> int:
     """Fighters deleted from a roster after this battle, as far as this gang's sequence can know (Corpse Farm)."""
-    own_dead = sum(1 for fid, snap in fighters.items()
-                   if snap.status == DEAD and not (fid in ctx.results and ctx.results[fid].killed))  # fmt: skip
+    own_dead = sum(
+        1
+        for fid, snap in fighters.items()
+        if snap.status == DEAD and not (fid in ctx.results and ctx.results[fid].killed)
+    )
     return ctx.killed_in_battle + own_dead
 
 
@@ -52,10 +55,16 @@ def collect_territory(
     strikable = _strikable(out.fighters)
     count = choices.get(f"dice_{territory.slug}")
     collected = rules.collect(
-        found, dice, outlaw=ctx.outlaw, fighters=len(strikable), dome_runners=ctx.dome_runners,
-        dice_count=int(count) if str(count or "").isdigit() else None, deleted=_deleted(ctx, out.fighters),
-        captives=len(ctx.captives), suit=str(choices.get(f"suit_{territory.slug}") or ""),
-    )  # fmt: skip
+        found,
+        dice,
+        outlaw=ctx.outlaw,
+        fighters=len(strikable),
+        dome_runners=ctx.dome_runners,
+        dice_count=int(count) if str(count or "").isdigit() else None,
+        deleted=_deleted(ctx, out.fighters),
+        captives=len(ctx.captives),
+        suit=str(choices.get(f"suit_{territory.slug}") or ""),
+    )
     enhanced = f" ({ctx.house}: enhanced boon)" if found.enhanced else ""
     out.line(rule + enhanced, collected.text if found.has_income else "no income", since(dice, mark))
     if collected.credits:
@@ -63,8 +72,14 @@ def collect_territory(
     if collected.struck is not None:
         fid = strikable[collected.struck]
         if collected.consequence == "lasting-injury":
-            injure(ctx, out, out.fighters, fid, f"{territory.name}: Lasting Injury",
-                   lambda f: LASTING_INJURY_RULES.roll(f, dice))  # fmt: skip
+            injure(
+                ctx,
+                out,
+                out.fighters,
+                fid,
+                f"{territory.name}: Lasting Injury",
+                lambda f: LASTING_INJURY_RULES.roll(f, dice),
+            )
         elif out.fighters[fid].status != DEAD:
             why = f"{territory.name}: a waste-lurker; misses the next battle (in Recovery)"
             out.line(rule, why, (), ctx.name(fid))
@@ -78,12 +93,20 @@ def collect_territory(
     if found.recruit_roll and choices.get(f"recruit_{territory.slug}"):
         mark = len(dice.rolls)
         recruit = HOME_SETTLEMENT_RECRUIT.roll(dice)
-        out.line(f"{territory.name}: Recruit", f"two D6 rolled {recruit['roll'] // 10} and {recruit['roll'] % 10}: "
-                 f"{recruit['result']}", since(dice, mark))  # fmt: skip
+        out.line(
+            f"{territory.name}: Recruit",
+            f"two D6 rolled {recruit['roll'] // 10} and {recruit['roll'] % 10}: {recruit['result']}",
+            since(dice, mark),
+        )
         if recruit["recruit"]:
             name = recruit_name(ctx, out, choices.get(f"recruit_name_{territory.slug}"), recruit["recruit"])
-            out.effect("recruit", category=recruit["recruit"].lower(), name=name,
-                       reason=f"{territory.name} recruit ({recruit['roll']})", dice=since(dice, mark))  # fmt: skip
+            out.effect(
+                "recruit",
+                category=recruit["recruit"].lower(),
+                name=name,
+                reason=f"{territory.name} recruit ({recruit['roll']})",
+                dice=since(dice, mark),
+            )
 
 
 def _may_recruit(ctx: Context, hanger_on: str) -> bool:
@@ -102,19 +125,39 @@ def territory_fields(ctx: Context) -> list[Field]:
         if found.choose_dice and not (found.collects == "outlaw" and not ctx.outlaw):
             low, high = found.choose_dice
             options = tuple((str(n), f"{n}D6x{found.times}") for n in range(low, high + 1))
-            fields.append(Field(f"dice_{territory.slug}", f"{territory.name}: dice to roll", "select", options,
-                                initial=str(low)))  # fmt: skip
+            fields.append(
+                Field(f"dice_{territory.slug}", f"{territory.name}: dice to roll", "select", options, initial=str(low))
+            )
         if found.card_draw:
             options = tuple((suit, suit) for suit in rules.SUITS)
-            fields.append(Field(f"suit_{territory.slug}", f"{territory.name}: the suit you choose", "select", options,
-                                initial=rules.SUITS[0]))  # fmt: skip
+            fields.append(
+                Field(
+                    f"suit_{territory.slug}",
+                    f"{territory.name}: the suit you choose",
+                    "select",
+                    options,
+                    initial=rules.SUITS[0],
+                )
+            )
         hanger_on = found.law_abiding_recruit if found.collects == "outlaw" and not ctx.outlaw else ""
         if hanger_on and _may_recruit(ctx, hanger_on):
             label = f"Recruit a {hanger_on} for free ({territory.name}: a Law-abiding gang's boon)"
             fields.append(Field(f"hanger_on_{territory.slug}", label, "checkbox", initial=True))
         if found.recruit_roll:
-            fields.append(Field(f"recruit_{territory.slug}", f"Roll two D6 for a free recruit ({territory.name})",
-                                "checkbox", initial=True))  # fmt: skip
-            fields.append(Field(f"recruit_name_{territory.slug}", f"Name for a recruit from {territory.name}, if one "
-                                "comes", "text", initial=""))  # fmt: skip
+            fields.append(
+                Field(
+                    f"recruit_{territory.slug}",
+                    f"Roll two D6 for a free recruit ({territory.name})",
+                    "checkbox",
+                    initial=True,
+                )
+            )
+            fields.append(
+                Field(
+                    f"recruit_name_{territory.slug}",
+                    f"Name for a recruit from {territory.name}, if one comes",
+                    "text",
+                    initial="",
+                )
+            )
     return fields

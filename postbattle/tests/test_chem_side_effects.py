@@ -16,8 +16,16 @@ pytestmark = pytest.mark.django_db
 
 
 def chem(slug: str, name: str) -> Equipment:
-    return Equipment.objects.create(edition="n18", slug=slug, name=name, kind=EquipmentKind.WARGEAR,
-                                    category=EquipmentCategory.CHEM, cost=30, rarity="Common", is_official=True)  # fmt: skip
+    return Equipment.objects.create(
+        edition="n18",
+        slug=slug,
+        name=name,
+        kind=EquipmentKind.WARGEAR,
+        category=EquipmentCategory.CHEM,
+        cost=30,
+        rarity="Common",
+        is_official=True,
+    )
 
 
 @pytest.fixture

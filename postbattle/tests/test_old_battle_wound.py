@@ -42,8 +42,9 @@ def test_a_wounded_fighter_who_fought_rolls_and_a_one_puts_him_in_convalescence(
         [1],
     )
     for _ in range(5):
-        sequence = services.sequence_step_submit(sequence=sequence, dice=ScriptedDice([3] * 8),
-                                                 choices={"recruit": False}, actor=sequence.gang.owner)  # fmt: skip
+        sequence = services.sequence_step_submit(
+            sequence=sequence, dice=ScriptedDice([3] * 8), choices={"recruit": False}, actor=sequence.gang.owner
+        )
     services.sequence_apply(sequence=sequence, actor=sequence.gang.owner)
     fought.refresh_from_db()
     home.refresh_from_db()

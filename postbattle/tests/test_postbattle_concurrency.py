@@ -24,7 +24,7 @@ def test_twenty_concurrent_submissions_apply_the_sequence_once(make_confirmed_ba
             ("attacker", 0, "out_of_action", 2, {}),
             ("attacker", 2, "ok", None, {}),
             ("defender", 0, "out_of_action", 2, {}),
-        ],  # fmt: skip
+        ],
     )
     gang = battle.attacker
     leader, champion = list(gang.fighters.order_by("pk"))[2:]
@@ -32,8 +32,9 @@ def test_twenty_concurrent_submissions_apply_the_sequence_once(make_confirmed_ba
     choices = {f"action_{leader.pk}": "Trade", f"action_{champion.pk}": "Trade"}
     steps = [([], {}), ([4, 4], {}), ([3, 2, 1], {}), ([5], {"recruit": False}), ([], choices), ([], {})]
     for dice, picked in steps:
-        sequence = services.sequence_step_submit(sequence=sequence, dice=ScriptedDice(dice), entered=True,
-                                                 choices=picked, actor=gang.owner)  # fmt: skip
+        sequence = services.sequence_step_submit(
+            sequence=sequence, dice=ScriptedDice(dice), entered=True, choices=picked, actor=gang.owner
+        )
     stash, xp = gang.stash, leader.experience
     assert (
         at_once(20, partial(services.sequence_apply, sequence=sequence, actor=gang.owner))

@@ -24,8 +24,9 @@ def start(battle):
 
 
 def submit(sequence, dice, entered=False, choices=None):
-    return services.sequence_step_submit(sequence=sequence, dice=dice, entered=entered, choices=choices or {},
-                                         actor=sequence.gang.owner)  # fmt: skip
+    return services.sequence_step_submit(
+        sequence=sequence, dice=dice, entered=entered, choices=choices or {}, actor=sequence.gang.owner
+    )
 
 
 def lasting(sequence):
@@ -66,8 +67,11 @@ def test_a_different_choice_cannot_draw_a_new_die_for_the_same_purpose(make_conf
     sequence = submit(start(battle), ScriptedDice([]), entered=True)
     sequence = submit(sequence, ScriptedDice([6, 1, 6, 1]), entered=True)
     sequence = submit(submit(sequence, SeededDice(1)), SeededDice(1), choices={"recruit": False})
-    escort = {f"action_{leader.pk}": "Medical Escort", f"target_{leader.pk}": f"patient:{ganger0.pk}",
-              f"action_{champion.pk}": "Trade"}  # fmt: skip
+    escort = {
+        f"action_{leader.pk}": "Medical Escort",
+        f"target_{leader.pk}": f"patient:{ganger0.pk}",
+        f"action_{champion.pk}": "Trade",
+    }
     # Escort 3 (Stabilised: Lasting Injury 44, Eye Injury); ganger1, untreated, dies (no dice).
     sequence = submit(sequence, ScriptedDice([3, 4, 4]), entered=True, choices=escort)
     dice = [d["value"] for d in services.kept_dice(sequence, "actions")]

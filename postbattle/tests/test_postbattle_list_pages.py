@@ -18,11 +18,17 @@ def _grow(battle, count: int) -> None:
     """``count`` more confirmed battles between the same gangs, confirmed an hour apart: "Raid 0" the oldest."""
     now = timezone.now()
     Battle.objects.bulk_create(
-        Battle(campaign=battle.campaign, origin=battle.origin, attacker=battle.attacker, defender=battle.defender,
-               scenario_name=f"Raid {n} of the test", status="confirmed",
-               confirmed_at=now - timedelta(hours=count - n))
+        Battle(
+            campaign=battle.campaign,
+            origin=battle.origin,
+            attacker=battle.attacker,
+            defender=battle.defender,
+            scenario_name=f"Raid {n} of the test",
+            status="confirmed",
+            confirmed_at=now - timedelta(hours=count - n),
+        )
         for n in range(count)
-    )  # fmt: skip
+    )
 
 
 @pytest.mark.parametrize("viewer", ["player", "arbitrator"])

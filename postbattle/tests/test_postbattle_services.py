@@ -55,10 +55,16 @@ def n18_full_run(battle):
         ([6, 1], {}),  # ganger0 Lasting Injury 61 Critical Injury
         ([3, 2, 1], {}),  # The Trap: D6x10 credits, Leader D3 XP, D3 Reputation; +1 XP standard
         ([5, 6, 2], {"recruit": True, "recruit_name": "Kid"}),  # Home Settlement 50 credits, recruit 62: a Juve
-        ([3, 3, 1], {f"action_{leader.pk}": "Medical Escort", f"target_{leader.pk}": f"patient:{ganger0.pk}",
-                     f"action_{champion.pk}": "Trade"}),  # Stabilised, then 31 Convalescence → Recovery
+        (
+            [3, 3, 1],
+            {
+                f"action_{leader.pk}": "Medical Escort",
+                f"target_{leader.pk}": f"patient:{ganger0.pk}",
+                f"action_{champion.pk}": "Trade",
+            },
+        ),  # Stabilised, then 31 Convalescence → Recovery
         ([], {}),
-    )  # fmt: skip
+    )
 
 
 def test_n18_sequence_every_step_then_apply(make_confirmed_battle):
@@ -156,9 +162,10 @@ def test_revert_restores_the_roster_and_a_rerun_with_the_same_dice_gives_the_sam
 
 def test_memorable_death_gives_the_attacker_experience_and_captured_goes_to_the_opponent(make_confirmed_battle):
     battle = make_confirmed_battle(
-        edition="n18", winner="defender",
+        edition="n18",
+        winner="defender",
         results=[("attacker", 0, OOA, 2, {}), ("attacker", 1, OOA, 3, {})],
-    )  # fmt: skip
+    )
     gang, enemy = battle.attacker, battle.defender
     ganger0, ganger1, _, _ = fighters(gang)
     killer = fighters(enemy)[2]
@@ -191,8 +198,13 @@ def test_an_untreated_critical_injury_dies_and_its_kit_goes_to_the_stash(make_co
     battle = make_confirmed_battle(edition="n18", results=[("attacker", 0, OOA, None, {})])
     gang = battle.attacker
     ganger0, _, leader, champion = fighters(gang)
-    knife = purchase_buy(gang=gang, equipment=Equipment.objects.get(edition="n18", slug="fighting-knife"),
-                         fighter=ganger0, actor=gang.owner, override_reason="test")  # fmt: skip
+    knife = purchase_buy(
+        gang=gang,
+        equipment=Equipment.objects.get(edition="n18", slug="fighting-knife"),
+        fighter=ganger0,
+        actor=gang.owner,
+        override_reason="test",
+    )
     sequence = services.sequence_start(battle=battle, gang=gang, actor=gang.owner)
     choices = {f"action_{leader.pk}": "Trade", f"action_{champion.pk}": "Trade"}
     run(sequence, ([], {}), ([6, 2], {}), ([1, 1, 1], {}), ([1], {"recruit": False}), ([], choices), ([], {}))
@@ -215,9 +227,13 @@ def test_sell_a_captive_to_the_guilders(make_confirmed_battle):
     leader, champion = fighters(gang)[2:]
     stash = gang.stash
     sequence = services.sequence_start(battle=battle, gang=gang, actor=gang.owner)
-    choices = {f"action_{leader.pk}": "Sell to Guilders", f"target_{leader.pk}": f"captive:{captive.pk}",
-               f"action_{champion.pk}": "Claim Bounties", f"target_{champion.pk}": f"captive:{bountied.pk}",
-               f"credits_{champion.pk}": "250"}  # fmt: skip
+    choices = {
+        f"action_{leader.pk}": "Sell to Guilders",
+        f"target_{leader.pk}": f"captive:{captive.pk}",
+        f"action_{champion.pk}": "Claim Bounties",
+        f"target_{champion.pk}": f"captive:{bountied.pk}",
+        f"credits_{champion.pk}": "250",
+    }
     run(sequence, ([], {}), ([], {}), ([1, 1, 1], {}), ([1], {"recruit": False}), ([], choices), ([], {}))
     services.sequence_apply(sequence=sequence, actor=gang.owner)
     gang.refresh_from_db(), captive.refresh_from_db(), bountied.refresh_from_db()
@@ -231,8 +247,7 @@ def test_claim_bounties_needs_a_captive(make_confirmed_battle):
     leader, champion = fighters(gang)[2:]
     sequence = services.sequence_start(battle=battle, gang=gang, actor=gang.owner)
     run(sequence, ([], {}), ([], {}), ([1, 1, 1], {}), ([1], {"recruit": False}))
-    choices = {f"action_{leader.pk}": "Claim Bounties", f"credits_{leader.pk}": "250",
-               f"action_{champion.pk}": "Trade"}  # fmt: skip
+    choices = {f"action_{leader.pk}": "Claim Bounties", f"credits_{leader.pk}": "250", f"action_{champion.pk}": "Trade"}
     with pytest.raises(ValidationError, match="choose a captive the gang holds") as refused:
         run(sequence, ([], choices))
     # Walked in issue 21: the message said "target_14: Butcher 1: ...", the form field's name shown to the player.
@@ -278,10 +293,15 @@ def test_classic_sequence_injuries_experience_advances_income(make_confirmed_bat
     from campaigns.services import territory_add, territory_assign
 
     battle = make_confirmed_battle(
-        edition="classic", winner="attacker",
-        results=[("attacker", 0, OOA, None, {}), ("attacker", 1, SI, None, {}),
-                 ("attacker", 2, "ok", None, {"wounding_hits": 3}), ("attacker", 3, "ok", None, {})],
-    )  # fmt: skip
+        edition="classic",
+        winner="attacker",
+        results=[
+            ("attacker", 0, OOA, None, {}),
+            ("attacker", 1, SI, None, {}),
+            ("attacker", 2, "ok", None, {"wounding_hits": 3}),
+            ("attacker", 3, "ok", None, {}),
+        ],
+    )
     gang = battle.attacker
     ganger0, ganger1, leader, ganger3 = fighters(gang)
     held = territory_add(campaign=battle.campaign, territory=make_territory("classic", "Old Ruins", income="10"))
@@ -313,9 +333,10 @@ def test_classic_sequence_injuries_experience_advances_income(make_confirmed_bat
 
 def test_classic_captured_and_dead_fighters_and_no_experience_for_the_dead(make_confirmed_battle):
     battle = make_confirmed_battle(
-        edition="classic", winner="defender",
+        edition="classic",
+        winner="defender",
         results=[("attacker", 0, OOA, None, {}), ("attacker", 1, OOA, None, {}), ("attacker", 2, "ok", None, {})],
-    )  # fmt: skip
+    )
     gang, enemy = battle.attacker, battle.defender
     ganger0, ganger1, leader, ganger3 = fighters(gang)
     knife = Equipment.objects.get(edition="classic", slug="knife")

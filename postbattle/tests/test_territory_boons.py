@@ -37,8 +37,13 @@ def up_to_income(battle, gang=None):
 
 
 def income(sequence, dice, **choices):
-    sequence = services.sequence_step_submit(sequence=sequence, dice=ScriptedDice(dice), entered=True,
-                                             choices={"recruit": False, **choices}, actor=sequence.gang.owner)  # fmt: skip
+    sequence = services.sequence_step_submit(
+        sequence=sequence,
+        dice=ScriptedDice(dice),
+        entered=True,
+        choices={"recruit": False, **choices},
+        actor=sequence.gang.owner,
+    )
     return sequence, sequence.draft["steps"]["income"]
 
 
@@ -48,8 +53,11 @@ def lines(record, name):
 
 def credits_for(record, name=None):
     """The credits the step pays: for the territory ``name``, or all of them."""
-    return sum(e["amount"] for e in record["effects"]
-               if e["op"] == "credits" and (name is None or e["reason"] == f"Collect Income: {name}"))  # fmt: skip
+    return sum(
+        e["amount"]
+        for e in record["effects"]
+        if e["op"] == "credits" and (name is None or e["reason"] == f"Collect Income: {name}")
+    )
 
 
 def make_outlaw(gang):
@@ -78,8 +86,9 @@ def test_a_settlement_gives_reputation_while_held_and_its_recruit_roll(battle, m
     held = hand_over(battle, make_territory, "Settlement")
     gang.refresh_from_db()
     assert gang.reputation == before + 1 == ledger_totals(gang)["reputation"]
-    sequence, record = income(up_to_income(battle), [2, 3, 6, 6], recruit_settlement=True,
-                              recruit_name_settlement="Gorm")  # fmt: skip
+    sequence, record = income(
+        up_to_income(battle), [2, 3, 6, 6], recruit_settlement=True, recruit_name_settlement="Gorm"
+    )
     assert credits_for(record, "Settlement") == 30
     assert lines(record, "Settlement: Recruit") == ["two D6 rolled 6 and 6: Free Ganger"]
     [recruit] = [e for e in record["effects"] if e["op"] == "recruit"]

@@ -18,8 +18,15 @@ def battle(make_confirmed_battle):
 
 
 def item(slug, rarity, cost):
-    return Equipment.objects.create(edition="n18", slug=slug, name=slug.replace("-", " ").capitalize(), kind="weapon",
-                                    category="special", cost=cost, rarity=rarity)  # fmt: skip
+    return Equipment.objects.create(
+        edition="n18",
+        slug=slug,
+        name=slug.replace("-", " ").capitalize(),
+        kind="weapon",
+        category="special",
+        cost=cost,
+        rarity=rarity,
+    )
 
 
 def trade(battle, dice):
@@ -28,16 +35,18 @@ def trade(battle, dice):
     _, _, leader, champion = gang.fighters.order_by("pk")
     sequence = services.sequence_start(battle=battle, gang=gang, actor=gang.owner)
     for _ in range(4):
-        sequence = services.sequence_step_submit(sequence=sequence, dice=ScriptedDice([3] * 8), actor=gang.owner,
-                                                 choices={"recruit": False})  # fmt: skip
+        sequence = services.sequence_step_submit(
+            sequence=sequence, dice=ScriptedDice([3] * 8), actor=gang.owner, choices={"recruit": False}
+        )
     choices = {
         f"action_{leader.pk}": "Trade",
         f"action_{champion.pk}": "Trade",
         f"seek_{leader.pk}": True,
         f"seek_{champion.pk}": True,
     }
-    sequence = services.sequence_step_submit(sequence=sequence, dice=ScriptedDice(dice), entered=True,
-                                             choices=choices, actor=gang.owner)  # fmt: skip
+    sequence = services.sequence_step_submit(
+        sequence=sequence, dice=ScriptedDice(dice), entered=True, choices=choices, actor=gang.owner
+    )
     return sequence
 
 
@@ -46,10 +55,16 @@ def test_a_trade_without_seeking_rare_items_rolls_nothing(battle):
     _, _, leader, champion = gang.fighters.order_by("pk")
     sequence = services.sequence_start(battle=battle, gang=gang, actor=gang.owner)
     for _ in range(4):
-        sequence = services.sequence_step_submit(sequence=sequence, dice=ScriptedDice([3] * 8), actor=gang.owner,
-                                                 choices={"recruit": False})  # fmt: skip
-    sequence = services.sequence_step_submit(sequence=sequence, dice=ScriptedDice([]), entered=True, actor=gang.owner,
-                                             choices={f"action_{leader.pk}": "Trade"})  # fmt: skip
+        sequence = services.sequence_step_submit(
+            sequence=sequence, dice=ScriptedDice([3] * 8), actor=gang.owner, choices={"recruit": False}
+        )
+    sequence = services.sequence_step_submit(
+        sequence=sequence,
+        dice=ScriptedDice([]),
+        entered=True,
+        actor=gang.owner,
+        choices={f"action_{leader.pk}": "Trade"},
+    )
     assert not [e for e in sequence.draft["steps"]["actions"]["effects"] if e["op"] == "trade"]
     # The account says what happened: no Availability Level was rolled, so it names no 2D6.
     (line,) = [ln for ln in sequence.draft["steps"]["actions"]["lines"] if ln["fighter"] == leader.name]
@@ -94,8 +109,9 @@ def test_going_back_cannot_roll_the_trade_again_and_a_revert_closes_the_trading_
     _, _, leader, champion = gang.fighters.order_by("pk")
     # Now only the Champion seeks: he is the first trader and gets the first trader's dice, not new ones.
     swapped = {f"action_{leader.pk}": "Trade", f"action_{champion.pk}": "Trade", f"seek_{champion.pk}": True}
-    sequence = services.sequence_step_submit(sequence=sequence, dice=ScriptedDice([]), entered=True, choices=swapped,
-                                             actor=gang.owner)  # fmt: skip
+    sequence = services.sequence_step_submit(
+        sequence=sequence, dice=ScriptedDice([]), entered=True, choices=swapped, actor=gang.owner
+    )
     assert [e["level"] for e in sequence.draft["steps"]["actions"]["effects"] if e["op"] == "trade"] == [2]
     sequence = services.sequence_step_submit(sequence=sequence, dice=ScriptedDice([]), entered=True, actor=gang.owner)
     services.sequence_apply(sequence=sequence, actor=gang.owner)

@@ -131,8 +131,14 @@ def _fall_why(height: int, edge: str | None) -> list[str]:
 def _land_roll(height: int, target: Target, dice: DiceSource, who: str) -> dict:
     # The fighter beneath takes the faller's hit; the 12" rule is the faller's alone.
     if who == "faller" and height > CERTAIN_OUT_ABOVE:
-        return {"outcome": OUT_OF_ACTION, "wounds_lost": target.wounds_left, "new_flesh_wounds": 0,
-                "injury_rolls": [], "steps": [], "why": f'more than {CERTAIN_OUT_ABOVE}": no dice'}  # fmt: skip
+        return {
+            "outcome": OUT_OF_ACTION,
+            "wounds_lost": target.wounds_left,
+            "new_flesh_wounds": 0,
+            "injury_rolls": [],
+            "steps": [],
+            "why": f'more than {CERTAIN_OUT_ABOVE}": no dice',
+        }
     result = resolution.hit_roll(fall_hit(height), target, dice, who=who).as_json()
     result["pinned"] = not target.down and result["outcome"] not in (DOWN, OUT_OF_ACTION)
     return result

@@ -183,8 +183,13 @@ class Defence:
             self.save = target_number(fighter, "save", 2, 6)
         state = fighter.raw("state", "standing")
         # A Prone fighter has no facing: nothing that works from the front arc helps them.
-        self.situation = Situation(area=area, melee=melee, reaction=reaction,
-                                   front=front and state in ("standing", "engaged"), engaged=state == "engaged")  # fmt: skip
+        self.situation = Situation(
+            area=area,
+            melee=melee,
+            reaction=reaction,
+            front=front and state in ("standing", "engaged"),
+            engaged=state == "engaged",
+        )
 
     def against(self, ap: int = 0) -> tuple[int | None, int]:
         if self.items is None:

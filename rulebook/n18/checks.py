@@ -101,8 +101,9 @@ def bottle_die(home_turf: bool) -> Dist:
     return D6.distribution()
 
 
-def bottle(seriously_injured: int, out_of_action: int, starting_crew: int, modifier: int = 0,
-           home_turf: bool = False) -> Fraction:  # fmt: skip
+def bottle(
+    seriously_injured: int, out_of_action: int, starting_crew: int, modifier: int = 0, home_turf: bool = False
+) -> Fraction:
     """Chance the gang bottles out: the die + SI + OOA (+ modifier) above the starting crew."""
     return probability(
         bottle_die(home_turf), lambda face: face + seriously_injured + out_of_action + modifier > starting_crew
@@ -203,8 +204,12 @@ def roll(query: Query, dice: DiceSource) -> dict:
         if assisted:
             results.append(roll_injury_die(dice, "Recovery test: assisting friend's extra Injury dice"))
         kept = min(results, key=RECOVERY_PREFERENCE.get)
-        return {"kind": kind, "injury_dice": results, "kept": kept,
-                "outcome": recovery_result(kept, toughness, flesh, assisted)}  # fmt: skip
+        return {
+            "kind": kind,
+            "injury_dice": results,
+            "kept": kept,
+            "outcome": recovery_result(kept, toughness, flesh, assisted),
+        }
     ammo, modifier = _ammo(query)
     face = dice.d6(f"Ammo test (needs {ammo}+)")
     return {"kind": kind, "score": face, "passed": face + modifier >= ammo}

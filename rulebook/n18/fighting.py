@@ -87,8 +87,15 @@ class Side:
     takes only one Attack dice, and the rest go to a Melee weapon or, with none, are unarmed attacks.
     """
 
-    def __init__(self, fighter: Query, weapon_query: Query, profile_field: str, second_field: str,
-                 second_profile_field: str, charging: bool | None = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        fighter: Query,
+        weapon_query: Query,
+        profile_field: str,
+        second_field: str,
+        second_profile_field: str,
+        charging: bool | None = None,
+    ) -> None:
         self.skill = target_number(fighter, "WS")
         self.natural_sixes = False  # Blind: each Attack dice hits only on a natural 6
         self.attacks = fighter.int("A", 1, 10)
@@ -137,8 +144,9 @@ class Side:
             knockback_blocked=knockback_blocked if "Knockback" in traits else None,
         )
 
-    def attacks_for(self, modifier: int, save: Defence, knockback_blocked: int | None,
-                    unarmed: bool = False) -> tuple[tuple[Attack, int, bool], ...]:  # fmt: skip
+    def attacks_for(
+        self, modifier: int, save: Defence, knockback_blocked: int | None, unarmed: bool = False
+    ) -> tuple[tuple[Attack, int, bool], ...]:
         """(attack, Attack dice, Disarm) for each weapon used; disarmed, only unarmed attacks on the
         characteristic's dice (no second-weapon dice)."""
         if unarmed:
@@ -296,8 +304,11 @@ class Fight:
         self.target, _ = read_fighter(target_q)
         blocked = target_q.int("S", 1, 10) if target_q.bool("knockback_blocked") else None
         self.attacks = self.attacker.attacks_for(read_modifiers(query), Defence(target_q, melee=True), blocked)
-        self.defender = Side(target_q, target_q, "weapon_profile", "second_weapon", "second_weapon_profile",
-                             charging=False) if query.bool("reaction") else None  # fmt: skip
+        self.defender = (
+            Side(target_q, target_q, "weapon_profile", "second_weapon", "second_weapon_profile", charging=False)
+            if query.bool("reaction")
+            else None
+        )
         # Attacked from beyond base contact, the target strikes back only with a Versatile weapon that reaches.
         self.out_of_reach = self.defender and self.distance and out_of_reach(self.defender, self.distance, None)
         if self.out_of_reach:
@@ -414,9 +425,12 @@ def reaction_odds(fight: Fight, found: Dist) -> dict:
         return map_dist(side_results(attacks, fight.reaction_parries, before), lambda r: r[2])
 
     states = mix(
-        [(1 - p_armed - p_unarmed, certain(before)), (p_armed, back(fight.reaction)),
-         (p_unarmed, back(fight.reaction_unarmed))]
-    )  # fmt: skip
+        [
+            (1 - p_armed - p_unarmed, certain(before)),
+            (p_armed, back(fight.reaction)),
+            (p_unarmed, back(fight.reaction_unarmed)),
+        ]
+    )
     first = fight.reaction[0][0]
     return {
         "weapon": fight.defender.profile["weapon"],
@@ -448,8 +462,11 @@ def roll_side(attacks: tuple, parries: tuple, fighter: Fighter, dice: DiceSource
             face = dice.d6(f"{who} Attack dice {len(steps) + 1} (hits on {need}+, a 1 always misses)")
             steps.append({"attack": len(steps) + 1, "weapon": g + 1, "face": face, "result": MISS, "injury_dice": 0})
             rolled.append((len(steps) - 1, g))
-    landed = {n: steps[n]["face"] for n, g in rolled
-              if hit_face_result(steps[n]["face"], attacks[g][0].skill, attacks[g][0].hit_modifier)}  # fmt: skip
+    landed = {
+        n: steps[n]["face"]
+        for n, g in rolled
+        if hit_face_result(steps[n]["face"], attacks[g][0].skill, attacks[g][0].hit_modifier)
+    }
     weapon_of = dict(rolled)
     fresh = set(landed)
     for power in parries:
@@ -493,9 +510,15 @@ def roll(query: Query, dice: DiceSource) -> dict:
         if reacts(after):
             attacks = fight.reaction_unarmed if six else fight.reaction
             back = roll_side(attacks, fight.reaction_parries, fight.attacker_fighter, dice, "target")
-            answer["reaction"].update({
-                "attack_dice": [s["face"] for s in back[2]], "attacks": back[2], "hits": back[0],
-                "outcome": "unharmed" if back[3] == fight.attacker_fighter else classify(fight.attacker_fighter, back[3]),
-                "attacker_after": fighter_json(back[3]),
-            })  # fmt: skip
+            answer["reaction"].update(
+                {
+                    "attack_dice": [s["face"] for s in back[2]],
+                    "attacks": back[2],
+                    "hits": back[0],
+                    "outcome": "unharmed"
+                    if back[3] == fight.attacker_fighter
+                    else classify(fight.attacker_fighter, back[3]),
+                    "attacker_after": fighter_json(back[3]),
+                }
+            )
     return answer

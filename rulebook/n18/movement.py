@@ -252,9 +252,11 @@ def fall_odds(query: Query) -> dict:
         outcome = mix([(p_test, certain("stays_put")), (1 - p_test, band_outcome(band, fighter, save))])
     elif cause == "jump_down":
         outcome = mix(
-            [(p_test, band_outcome(band_after_landing(band, True), fighter, save)),
-             (1 - p_test, band_outcome(band, fighter, save))]
-        )  # fmt: skip
+            [
+                (p_test, band_outcome(band_after_landing(band, True), fighter, save)),
+                (1 - p_test, band_outcome(band, fighter, save)),
+            ]
+        )
     else:
         outcome = band_outcome(band, fighter, save)
     answer = {

@@ -101,10 +101,33 @@ from rulebook.output import dist, prob
 from rulebook.query import Query
 
 MODELLED = frozenset(
-    {"Power", "Rending", "Shock", "Melta", "Template", "Blast", "Rapid Fire", "Scattershot", "Knockback",
-     "Unstable", "Scarce", "Limited", "Plentiful", "Gas", "Toxin", "Grenade", "Pulverise",
-     "Pistol", "Sidearm", "Melee", "Flash", "Web", "Smoke", "Graviton Pulse"}
-)  # fmt: skip
+    {
+        "Power",
+        "Rending",
+        "Shock",
+        "Melta",
+        "Template",
+        "Blast",
+        "Rapid Fire",
+        "Scattershot",
+        "Knockback",
+        "Unstable",
+        "Scarce",
+        "Limited",
+        "Plentiful",
+        "Gas",
+        "Toxin",
+        "Grenade",
+        "Pulverise",
+        "Pistol",
+        "Sidearm",
+        "Melee",
+        "Flash",
+        "Web",
+        "Smoke",
+        "Graviton Pulse",
+    }
+)
 OUTCOMES = ("miss", "no_wound", "saved", "wound_lost", "flesh_wound", "seriously_injured", "out_of_action")
 UNSTABLE_OVERLOAD = 3  # a D6 of 3 or less overloads an Unstable weapon
 SMOKE_RADIUS = '2.5"'  # the smoke cloud's reach from the centre of its marker
@@ -274,8 +297,12 @@ def area_odds(shot: Shot, p_hit: Fraction) -> dict | None:
     """What a Blast marker or Flame template does beyond the target; ``p_hit``: the hit roll's chance (the marker
     stays where it was aimed)."""
     if shot.template:
-        return {"kind": "template", **prob("p_on_target", Fraction(1)), "extra_targets": shot.extra_targets,
-                **dist("extra_targets_hit", {shot.extra_targets: Fraction(1)})}  # fmt: skip
+        return {
+            "kind": "template",
+            **prob("p_on_target", Fraction(1)),
+            "extra_targets": shot.extra_targets,
+            **dist("extra_targets_hit", {shot.extra_targets: Fraction(1)}),
+        }
     if "Blast" not in shot.traits:
         return None
     size = next(t.split("(")[1].rstrip(")") for t in shot.profile["traits"] if t.startswith("Blast"))

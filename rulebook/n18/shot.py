@@ -69,8 +69,11 @@ class Shot:
         # roll, and no Firepower dice or Ammo test of its own (they were rolled with the attack).
         self.also_under = query.bool("also_under")
         if self.also_under and not (self.under_marker or "Template" in traits):
-            raise RulesInputError("also_under", "only a fighter under a Blast marker (target.under_marker) or a "
-                                  "Flame template is hit by the same attack")  # fmt: skip
+            raise RulesInputError(
+                "also_under",
+                "only a fighter under a Blast marker (target.under_marker) or a "
+                "Flame template is hit by the same attack",
+            )
         if self.extra_targets and not traits & {"Blast", "Template"}:
             raise RulesInputError("extra_targets", "only a Blast marker or a Flame template hits other fighters")
         # Roll the Scatter dice (and the D6s) here when the Blast marker misses.

@@ -8,8 +8,9 @@ from rulebook.n18.campaign.record import BattleRecord, Casket, FighterEnd, caske
 
 
 def test_the_defender_cannot_open_a_smash_and_grab_casket():
-    record = BattleRecord("smash-and-grab", (FighterEnd("7", "Venom Queen", "defender"),),
-                          (Casket("defender", "jackpot", 130, "7"),))  # fmt: skip
+    record = BattleRecord(
+        "smash-and-grab", (FighterEnd("7", "Venom Queen", "defender"),), (Casket("defender", "jackpot", 130, "7"),)
+    )
     with pytest.raises(RulesInputError, match=r"Venom Queen \(casket 1\): in Smash & Grab the defender cannot open"):
         check_record(record)
 
@@ -52,9 +53,14 @@ def test_a_capture_is_of_a_fighter_out_of_action_by_the_opposing_gang():
 
 
 def test_the_record_has_a_stable_json_form():
-    record = BattleRecord("smash-and-grab", (FighterEnd("1", "Ripper", "attacker", "out_of_action", by="2"),),
-                          (Casket("attacker", "jackpot", 130, "1"),), bottled=("defender",), winner="attacker",
-                          gangs={"attacker": 1, "defender": 2})  # fmt: skip
+    record = BattleRecord(
+        "smash-and-grab",
+        (FighterEnd("1", "Ripper", "attacker", "out_of_action", by="2"),),
+        (Casket("attacker", "jackpot", 130, "1"),),
+        bottled=("defender",),
+        winner="attacker",
+        gangs={"attacker": 1, "defender": 2},
+    )
     data = record.as_json()
     assert data["caskets"] == [{"side": "attacker", "fighter": "1", "result": "jackpot", "credits": 130}]
     assert data["fighters"][0]["outcome"] == "out_of_action" and record.opened() == record.opened("attacker") == 1

@@ -19,9 +19,18 @@ from rulebook.roster import FighterSnapshot
 
 def test_each_outcome_reads_back_from_its_json():
     injury = LastingInjury("12", "head-wound", "Head Wound", 41, {"Ld": -1}, [], [], "Lasting Injury: 41", [])
-    assert injury.as_json() == {"op": "injury", "fighter": "12", "code": "head-wound", "name": "Head Wound",
-                                "roll": 41, "deltas": {"Ld": -1}, "skills": [], "notes": [],
-                                "reason": "Lasting Injury: 41", "dice": []}  # fmt: skip
+    assert injury.as_json() == {
+        "op": "injury",
+        "fighter": "12",
+        "code": "head-wound",
+        "name": "Head Wound",
+        "roll": 41,
+        "deltas": {"Ld": -1},
+        "skills": [],
+        "notes": [],
+        "reason": "Lasting Injury: 41",
+        "dice": [],
+    }
     assert outcome_from_json(injury.as_json()) == injury
     capture = outcome("status", fighter="7", status="captured", captured_by=3, reason="Captured", dice=[])
     assert isinstance(capture, StatusChange) and capture.captured_by == 3 and not capture.captive

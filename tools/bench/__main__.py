@@ -170,8 +170,20 @@ def _pages_and_load(env: dict) -> None:
         # Issue 21's runs: the battle that never ended, and a larger campaign of each policy (reconciled).
         _manage(env, "simulate_campaign", "--edition", "n18", "--gangs", "5", "--cycles", "3", "--seed", "90210")
         for policy in ("assistant", "hand"):
-            _manage(env, "simulate_campaign", "--edition", "n18", "--gangs", "16", "--cycles", "5", "--seed", "5",
-                    "--policy", policy)  # fmt: skip
+            _manage(
+                env,
+                "simulate_campaign",
+                "--edition",
+                "n18",
+                "--gangs",
+                "16",
+                "--cycles",
+                "5",
+                "--seed",
+                "5",
+                "--policy",
+                policy,
+            )
 
 
 def _wait_for(port: int) -> None:

@@ -56,8 +56,11 @@ class _Receiver:
 
 
 def _worker(python: str, cwd, env: dict) -> subprocess.Popen:
-    return subprocess.Popen([python, "manage.py", "worker", "--no-reload", "--no-startup-delay", "--interval", "0.05",
-                             "--verbosity", "0"], cwd=cwd, env=env)  # fmt: skip
+    return subprocess.Popen(
+        [python, "manage.py", "worker", "--no-reload", "--no-startup-delay", "--interval", "0.05", "--verbosity", "0"],
+        cwd=cwd,
+        env=env,
+    )
 
 
 def _wait(receiver: _Receiver, count: int, deadline: float) -> bool:
@@ -73,11 +76,20 @@ def notifications_bench(python: str, cwd, env: dict) -> None:
     receiver = _Receiver()
     worker = None
     try:
-        queued = subprocess.run([python, "manage.py", "bench_notifications", "--queue", str(EVENTS), "--webhook",
-                                 receiver.url], cwd=cwd, env=env, check=True, capture_output=True, text=True)  # fmt: skip
+        queued = subprocess.run(
+            [python, "manage.py", "bench_notifications", "--queue", str(EVENTS), "--webhook", receiver.url],
+            cwd=cwd,
+            env=env,
+            check=True,
+            capture_output=True,
+            text=True,
+        )
         queue_seconds = json.loads(queued.stdout)["seconds"]
-        print(f"\nNotifications: {EVENTS} events queued in {queue_seconds:.1f} s ({EVENTS / queue_seconds:.0f} a "
-              f"second, each in its own transaction, waking the worker through the Tasks API)", flush=True)  # fmt: skip
+        print(
+            f"\nNotifications: {EVENTS} events queued in {queue_seconds:.1f} s ({EVENTS / queue_seconds:.0f} a "
+            f"second, each in its own transaction, waking the worker through the Tasks API)",
+            flush=True,
+        )
         deadline = time.monotonic() + BOUND_SECONDS
         started = time.perf_counter()
         worker = _worker(python, cwd, env)
@@ -94,17 +106,29 @@ def notifications_bench(python: str, cwd, env: dict) -> None:
         worker.send_signal(signal.SIGTERM)
         worker.wait(timeout=30)
         worker = None
-        status = subprocess.run([python, "manage.py", "bench_notifications", "--status"], cwd=cwd, env=env,
-                                check=True, capture_output=True, text=True)  # fmt: skip
+        status = subprocess.run(
+            [python, "manage.py", "bench_notifications", "--status"],
+            cwd=cwd,
+            env=env,
+            check=True,
+            capture_output=True,
+            text=True,
+        )
         counts = json.loads(status.stdout)
         seconds = first_run + second_run
         twice = sum(n - 1 for n in receiver.seen.values() if n > 1)
         lost = EVENTS - receiver.distinct()
-        print(f"  delivered {receiver.distinct()} to a local webhook in {seconds:.1f} s of worker time "
-              f"({receiver.distinct() / seconds:.0f} events a second, one worker), killed (SIGKILL) after {at_kill} "
-              f"and started again", flush=True)  # fmt: skip
-        print(f"  lost: {lost}{'' if done else f' (gave up waiting after {BOUND_SECONDS} s)'}; sent twice: {twice}; "
-              f"outbox after: {counts['deliveries']}, {counts['unexpanded']} events not yet expanded", flush=True)  # fmt: skip
+        print(
+            f"  delivered {receiver.distinct()} to a local webhook in {seconds:.1f} s of worker time "
+            f"({receiver.distinct() / seconds:.0f} events a second, one worker), killed (SIGKILL) after {at_kill} "
+            f"and started again",
+            flush=True,
+        )
+        print(
+            f"  lost: {lost}{'' if done else f' (gave up waiting after {BOUND_SECONDS} s)'}; sent twice: {twice}; "
+            f"outbox after: {counts['deliveries']}, {counts['unexpanded']} events not yet expanded",
+            flush=True,
+        )
     finally:
         if worker is not None:
             worker.kill()
@@ -116,9 +140,15 @@ if __name__ == "__main__":
     from tools.bench.__main__ import BASE_DIR, PYTHON, bench_database
 
     with bench_database("underhive_bench_notifications") as bench_env:
-        subprocess.run([PYTHON, "manage.py", "migrate", "--noinput"], cwd=BASE_DIR, env=bench_env, check=True,
-                       stdout=subprocess.DEVNULL)  # fmt: skip
-        subprocess.run([PYTHON, "manage.py", "load_content"], cwd=BASE_DIR, env=bench_env, check=True,
-                       stdout=subprocess.DEVNULL)  # fmt: skip
+        subprocess.run(
+            [PYTHON, "manage.py", "migrate", "--noinput"],
+            cwd=BASE_DIR,
+            env=bench_env,
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+        subprocess.run(
+            [PYTHON, "manage.py", "load_content"], cwd=BASE_DIR, env=bench_env, check=True, stdout=subprocess.DEVNULL
+        )
         notifications_bench(PYTHON, BASE_DIR, bench_env)
     os._exit(0)

@@ -18,20 +18,42 @@ _TWELVE_DICE_TWO_SWORDS = {"WS": 5, "A": 10, "I": 5, "weapons": ["sword", "sword
 _TWELVE_DICE_HATRED = {"WS": 5, "A": 10, "I": 4, "weapons": ["sword", "chain"], "hatred": True, "extra_dice": 1}
 
 WORST = [
-    ("classic fight: 12 dice, two swords against a sword and hatred", "classic", "fight",
-     {"attacker": _TWELVE_DICE_TWO_SWORDS, "defender": _TWELVE_DICE_HATRED}),
-    ("classic fight: 12 dice a side, hatred both ways", "classic", "fight",
-     {"attacker": {"WS": 5, "A": 10, "I": 5, "hatred": True, "extra_dice": 2},
-      "defender": {"WS": 5, "A": 10, "I": 5, "hatred": True, "extra_dice": 2}}),
+    (
+        "classic fight: 12 dice, two swords against a sword and hatred",
+        "classic",
+        "fight",
+        {"attacker": _TWELVE_DICE_TWO_SWORDS, "defender": _TWELVE_DICE_HATRED},
+    ),
+    (
+        "classic fight: 12 dice a side, hatred both ways",
+        "classic",
+        "fight",
+        {
+            "attacker": {"WS": 5, "A": 10, "I": 5, "hatred": True, "extra_dice": 2},
+            "defender": {"WS": 5, "A": 10, "I": 5, "hatred": True, "extra_dice": 2},
+        },
+    ),
     # Each later opponent adds a die and each bout is scored once per WS the lone fighter's flesh wounds can leave
     # him (issue 26: 3.5 s before, 0.4 s now); past battles.services.play.ODDS_STEPS a page leaves the odds out.
-    ("classic multi-fight: 2 opponents of 10 dice with hatred against two swords", "classic", "multi-fight",
-     {"fighter": _TWELVE_DICE_TWO_SWORDS,
-      "opponents": [{"WS": 5, "A": 10, "I": 4, "hatred": True} for _ in range(2)]}),
-    ("classic multi-fight: 3 opponents of 4 dice against a sword", "classic", "multi-fight",
-     {"fighter": {"WS": 4, "A": 2, "I": 4, "weapons": ["sword", "knife"]},
-      "opponents": [{"WS": 3, "A": 4, "I": 3} for _ in range(3)]}),
-]  # fmt: skip
+    (
+        "classic multi-fight: 2 opponents of 10 dice with hatred against two swords",
+        "classic",
+        "multi-fight",
+        {
+            "fighter": _TWELVE_DICE_TWO_SWORDS,
+            "opponents": [{"WS": 5, "A": 10, "I": 4, "hatred": True} for _ in range(2)],
+        },
+    ),
+    (
+        "classic multi-fight: 3 opponents of 4 dice against a sword",
+        "classic",
+        "multi-fight",
+        {
+            "fighter": {"WS": 4, "A": 2, "I": 4, "weapons": ["sword", "knife"]},
+            "opponents": [{"WS": 3, "A": 4, "I": 3} for _ in range(3)],
+        },
+    ),
+]
 
 
 def _clear() -> None:

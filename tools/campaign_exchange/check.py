@@ -135,8 +135,12 @@ def _declare_all(check: _Check, data: dict) -> None:
             check.declare(ids.PURCHASE, row, where)
         for where, row in check.items(gang, "ledger", gi, required=True, most=MAX_LEDGER):
             check.declare("ledger", row, where)
-    for key, kind, most in (("cycles", ids.CYCLE, 500), ("territories", ids.TERRITORY, 1000),
-                            ("battles", ids.BATTLE, MAX_BATTLES), ("sequences", ids.SEQUENCE, MAX_BATTLES * 4)):  # fmt: skip
+    for key, kind, most in (
+        ("cycles", ids.CYCLE, 500),
+        ("territories", ids.TERRITORY, 1000),
+        ("battles", ids.BATTLE, MAX_BATTLES),
+        ("sequences", ids.SEQUENCE, MAX_BATTLES * 4),
+    ):
         for where, row in check.items(data, key, "", required=True, most=most):
             check.declare(kind, row, where)
     check.declared[ids.CAMPAIGN] = {1}
@@ -163,8 +167,10 @@ def _check_fighter(check: _Check, f: dict, path: str, content: dict, codes: tupl
     for key in ("cost", "experience", "starting_experience", "kills", "order"):
         check.count(f, key, path)
     stats = check.kind(f, "base_stats", dict, path)
-    if stats is not None and (set(stats) != set(codes) or any(
-        isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 20 for v in stats.values())):  # fmt: skip
+    if stats is not None and (
+        set(stats) != set(codes)
+        or any(isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 20 for v in stats.values())
+    ):
         check.fail(f"{path}base_stats", f"must give exactly {', '.join(codes)}, each a whole number from 0 to 20")
     check.choice(f, "status", path, FighterStatus.values)
     check.ref(f, "captured_by", path, ids.GANG)
@@ -256,12 +262,15 @@ def _check_gang(check: _Check, g: dict, path: str, content: dict, codes: tuple) 
             f"{path}stash", f"{name}: {stash} credits in the Stash, but the ledger adds up to {totals['credits']}"
         )
     if reputation is not None and reputation != totals["reputation"]:
-        check.fail(f"{path}reputation",
-                   f"{name}: {reputation} Reputation, but the ledger adds up to {totals['reputation']}")  # fmt: skip
+        check.fail(
+            f"{path}reputation", f"{name}: {reputation} Reputation, but the ledger adds up to {totals['reputation']}"
+        )
     for number, f in fighters.items():
         if isinstance(f.get("experience"), int) and f["experience"] != totals[("xp", number)]:
-            check.fail(f"{path}fighters", f"{f.get('name')}: {f['experience']} XP, but the ledger adds up to "
-                                          f"{totals[('xp', number)]}")  # fmt: skip
+            check.fail(
+                f"{path}fighters",
+                f"{f.get('name')}: {f['experience']} XP, but the ledger adds up to {totals[('xp', number)]}",
+            )
 
 
 def _check_battle(check: _Check, b: dict, path: str, content: dict) -> None:
@@ -276,8 +285,15 @@ def _check_battle(check: _Check, b: dict, path: str, content: dict) -> None:
     check.ref(b, "winner", path, ids.GANG)
     if b.get("winner") is not None and b.get("winner") not in (b.get("attacker"), b.get("defender")):
         check.fail(f"{path}winner", "must be the attacker or the defender")
-    for key in ("has_roles", "is_rescue", "is_draw", "attacker_bottled", "defender_bottled", "attacker_fled",
-                "defender_fled"):  # fmt: skip
+    for key in (
+        "has_roles",
+        "is_rescue",
+        "is_draw",
+        "attacker_bottled",
+        "defender_bottled",
+        "attacker_fled",
+        "defender_fled",
+    ):
         check.flag(b, key, path)
     if b.get("is_draw") is True and b.get("winner") is not None:
         check.fail(f"{path}winner", "a draw has no winner")
@@ -352,8 +368,13 @@ def _check_house_rules(check: _Check, data: dict, content: dict) -> None:
         last = at or last
         check.username(r, "changed_by", where)
         check.text(r, "note", where, max_length=10_000)
-        for key in ("starting_credits", "winner_credits", "loser_credits", "credits_per_out_of_action",
-                    "income_amount"):  # fmt: skip
+        for key in (
+            "starting_credits",
+            "winner_credits",
+            "loser_credits",
+            "credits_per_out_of_action",
+            "income_amount",
+        ):
             check.count(r, key, where)
         check.count(r, "starting_reputation", where, low=None)
         for key in ("rating_cap", "rating_gap"):

@@ -88,14 +88,25 @@ class _Campaign:
         )
         self.refs = Refs()
         for kind, rows in (
-            (ids.GANG, self.gangs), (ids.FIGHTER, self.fighters), (ids.ADVANCEMENT, self.advancements),
-            (ids.INJURY, self.injuries), (ids.PURCHASE, self.purchases), (ids.CYCLE, self.cycles),
-            (ids.TERRITORY, self.territories), (ids.BATTLE, self.battles), (ids.SEQUENCE, self.sequences),
-            ("ledger", self.ledger), (ids.CAMPAIGN, [campaign]),
-        ):  # fmt: skip
+            (ids.GANG, self.gangs),
+            (ids.FIGHTER, self.fighters),
+            (ids.ADVANCEMENT, self.advancements),
+            (ids.INJURY, self.injuries),
+            (ids.PURCHASE, self.purchases),
+            (ids.CYCLE, self.cycles),
+            (ids.TERRITORY, self.territories),
+            (ids.BATTLE, self.battles),
+            (ids.SEQUENCE, self.sequences),
+            ("ledger", self.ledger),
+            (ids.CAMPAIGN, [campaign]),
+        ):
             self.refs.number(kind, rows)
-        kit = {int(item["equipment_id"]) for s in self.sequences if hasattr(s, "application")
-               for item in s.application.undo.get("kit", {}).values()}  # fmt: skip
+        kit = {
+            int(item["equipment_id"])
+            for s in self.sequences
+            if hasattr(s, "application")
+            for item in s.application.undo.get("kit", {}).values()
+        }
         self.refs.equipment = dict(Equipment.objects.filter(pk__in=kit).values_list("pk", "slug"))
 
     def data(self, value, rules: ids.Rules):
@@ -120,26 +131,49 @@ def _fighter(c: _Campaign, f: Fighter) -> dict:
         "order": f.order,
         "created_at": when(f.created_at),
         "advancements": [
-            {"id": ref(ids.ADVANCEMENT, a.pk), "kind": a.kind, "description": a.description, "xp_cost": a.xp_cost,
-             "value": a.value, "dice": a.dice, "created_at": when(a.created_at)}
-            for a in c.advancements if a.fighter_id == f.pk
+            {
+                "id": ref(ids.ADVANCEMENT, a.pk),
+                "kind": a.kind,
+                "description": a.description,
+                "xp_cost": a.xp_cost,
+                "value": a.value,
+                "dice": a.dice,
+                "created_at": when(a.created_at),
+            }
+            for a in c.advancements
+            if a.fighter_id == f.pk
         ],
         "injuries": [
-            {"id": ref(ids.INJURY, i.pk), "code": i.code, "name": i.name, "roll": i.roll, "effects": i.effects,
-             "created_at": when(i.created_at)}
-            for i in c.injuries if i.fighter_id == f.pk
+            {
+                "id": ref(ids.INJURY, i.pk),
+                "code": i.code,
+                "name": i.name,
+                "roll": i.roll,
+                "effects": i.effects,
+                "created_at": when(i.created_at),
+            }
+            for i in c.injuries
+            if i.fighter_id == f.pk
         ],
         "stat_changes": [
-            {"stat": s.stat, "delta": s.delta, "source": s.source, "advancement": ref(ids.ADVANCEMENT, s.advancement_id),
-             "injury": ref(ids.INJURY, s.injury_id)}
+            {
+                "stat": s.stat,
+                "delta": s.delta,
+                "source": s.source,
+                "advancement": ref(ids.ADVANCEMENT, s.advancement_id),
+                "injury": ref(ids.INJURY, s.injury_id),
+            }
             for s in f.stat_changes.all()
         ],
         "skills": [
-            {"skill": s.skill.slug, "advancement": ref(ids.ADVANCEMENT, s.advancement_id),
-             "injury": ref(ids.INJURY, s.injury_id)}
+            {
+                "skill": s.skill.slug,
+                "advancement": ref(ids.ADVANCEMENT, s.advancement_id),
+                "injury": ref(ids.INJURY, s.injury_id),
+            }
             for s in f.skills.all()
         ],
-    }  # fmt: skip
+    }
 
 
 def _entry(c: _Campaign, e: LedgerEntry) -> dict:
@@ -189,7 +223,7 @@ def _gang(c: _Campaign, gang: Gang) -> dict:
             }
             for p in c.purchases
             if p.gang_id == gang.pk
-        ],  # fmt: skip
+        ],
         "ledger": [_entry(c, e) for e in c.ledger if e.gang_id == gang.pk],
     }
 
@@ -235,7 +269,7 @@ def battle_export(battle: Battle, ref: Refs) -> dict:
                 "awards": r.awards,
             }
             for r in sorted(battle.fighter_results.all(), key=lambda r: r.pk)
-        ],  # fmt: skip
+        ],
     }
 
 
@@ -312,7 +346,7 @@ def campaign_export(campaign: Campaign) -> dict:
                 **{name: getattr(r, name) for name in RULE_FIELDS},
             }
             for r in campaign.house_rule_versions.select_related("changed_by").order_by("in_force_from", "pk")
-        ],  # fmt: skip
+        ],
         "gangs": [_gang(c, g) for g in c.gangs],
         "cycles": [_cycle(c, cycle) for cycle in c.cycles],
         "territories": [_territory(c, t) for t in c.territories],
@@ -327,12 +361,23 @@ def campaign_export(campaign: Campaign) -> dict:
                 "taken_at": when(s.taken_at),
             }
             for s in snapshots
-        ],  # fmt: skip
+        ],
     }
 
 
-STANDINGS_COLUMNS = ("place", "gang", "house", "player", "rating", "reputation", "played", "wins", "draws",
-                     "losses", "territories")  # fmt: skip
+STANDINGS_COLUMNS = (
+    "place",
+    "gang",
+    "house",
+    "player",
+    "rating",
+    "reputation",
+    "played",
+    "wins",
+    "draws",
+    "losses",
+    "territories",
+)
 
 
 def standings_csv(campaign: Campaign) -> str:
@@ -341,11 +386,21 @@ def standings_csv(campaign: Campaign) -> str:
     writer = csv.writer(out)
     writer.writerow(STANDINGS_COLUMNS)
     for place, row in enumerate(standings(campaign), start=1):
-        writer.writerow([
-            place, _cell(row.gang.name), row.gang.house.name, _cell(row.gang.owner.username), row.rating,
-            row.reputation, row.played, row.wins, row.draws, row.losses,
-            _cell("; ".join(t.territory.name for t in row.territories)),
-        ])  # fmt: skip
+        writer.writerow(
+            [
+                place,
+                _cell(row.gang.name),
+                row.gang.house.name,
+                _cell(row.gang.owner.username),
+                row.rating,
+                row.reputation,
+                row.played,
+                row.wins,
+                row.draws,
+                row.losses,
+                _cell("; ".join(t.territory.name for t in row.territories)),
+            ]
+        )
     return out.getvalue()
 
 

@@ -19,9 +19,18 @@ from dataclasses import dataclass, field
 
 # kind of row -> the rows' id maps of :class:`tools.campaign_exchange.export.Refs` and its import twin
 FIGHTER, GANG, PURCHASE, ADVANCEMENT, INJURY, SEQUENCE, CAMPAIGN, TERRITORY, BATTLE, CYCLE, EQUIPMENT = (
-    "fighter", "gang", "purchase", "advancement", "injury", "sequence", "campaign", "territory", "battle", "cycle",
+    "fighter",
+    "gang",
+    "purchase",
+    "advancement",
+    "injury",
+    "sequence",
+    "campaign",
+    "territory",
+    "battle",
+    "cycle",
     "equipment",
-)  # fmt: skip
+)
 
 
 @dataclass(frozen=True)

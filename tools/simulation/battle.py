@@ -65,8 +65,9 @@ class Player:
         keys = {}
         fighter_ids = self.battle.fighters.values_list("fighter_id", flat=True)
         for purchase in Purchase.objects.filter(fighter_id__in=fighter_ids).prefetch_related("equipment__profiles"):
-            keys[f"p{purchase.pk}"] = [(i, p.long_range) for i, p in enumerate(purchase.equipment.profiles.all())
-                                       if p.long_range]  # fmt: skip
+            keys[f"p{purchase.pk}"] = [
+                (i, p.long_range) for i, p in enumerate(purchase.equipment.profiles.all()) if p.long_range
+            ]
         return keys
 
     # --- reading the battle -----------------------------------------------------------------------------
@@ -122,8 +123,12 @@ class Player:
                 # the machine's players place their fighters apart, so nobody else is.
                 continue
             if prompt.kind == "reinforce":
-                self._try(prompt.text, lambda p=prompt: battle_reinforce(battle=self.battle, side=p.params["side"],
-                                                                           actor=self.actor, dice=self.new_dice()))  # fmt: skip
+                self._try(
+                    prompt.text,
+                    lambda p=prompt: battle_reinforce(
+                        battle=self.battle, side=p.params["side"], actor=self.actor, dice=self.new_dice()
+                    ),
+                )
             else:
                 self.act(prompt.kind, dict(prompt.params))
         raise RuntimeError(f"the rules kept raising prompts in the {self.battle.get_phase_display()} phase")
@@ -140,8 +145,13 @@ class Player:
         targets = [e for e in enemies if not e.engaged] if self.edition == "classic" else enemies
         if shots and targets and not fighter.engaged:
             key, index, reach = self.rng.choice(shots)
-            params = {"fighter": fighter.pk, "target": self.rng.choice(targets).pk, "weapon": f"{key}:{index}",
-                      "distance": self.rng.randint(1, reach), "cover": self.rng.choice(["none", "partial"])}  # fmt: skip
+            params = {
+                "fighter": fighter.pk,
+                "target": self.rng.choice(targets).pk,
+                "weapon": f"{key}:{index}",
+                "distance": self.rng.randint(1, reach),
+                "cover": self.rng.choice(["none", "partial"]),
+            }
             return self.act("shoot", params)
         target = self.rng.choice(enemies)
         self.charge(fighter, target)
@@ -242,8 +252,11 @@ class Player:
         it) with a range in inches, of weapons not failed."""
         reaches = {(key, index): reach for key, profiles in self.ranges.items() for index, reach in profiles}
         usable = edition_rules(self.edition).offered(fighter, "shoots").usable
-        return [(entry["key"], index, reaches[entry["key"], index]) for entry, index in usable
-                if entry["key"] not in fighter.failed_weapons and (entry["key"], index) in reaches]  # fmt: skip
+        return [
+            (entry["key"], index, reaches[entry["key"], index])
+            for entry, index in usable
+            if entry["key"] not in fighter.failed_weapons and (entry["key"], index) in reaches
+        ]
 
     def _can_shoot(self, fighter) -> bool:
         return bool(self._shots(fighter))
@@ -266,9 +279,11 @@ class Player:
             else:
                 self.classic_turn()
         fighters = self.refresh()
-        lost = {side: self.battle.bottled(side) or not any(f.condition in CAN_ACT[self.edition]
-                                                           for f in fighters if f.side == side)
-                for side in Side.values}  # fmt: skip
+        lost = {
+            side: self.battle.bottled(side)
+            or not any(f.condition in CAN_ACT[self.edition] for f in fighters if f.side == side)
+            for side in Side.values
+        }
         winner = next((side for side in Side.values if lost[other_side(side)] and not lost[side]), "")
         proposed, _ = proposed_winner(self.battle, fighters)
         winner = proposed if proposed is not None else winner

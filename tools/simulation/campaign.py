@@ -62,17 +62,20 @@ class SimulationResult:
 
     def summary(self) -> str:
         policy = "" if self.policy == "mixed" else f" policy={self.policy}"
-        return (f"simulate_campaign {self.edition} gangs={self.gangs} cycles={self.cycles} seed={self.seed}{policy}: "
-                f"{self.battles} battles ({self.hand_reported} reported by hand), {self.actions} actions, "
-                f"{self.fighters_lost} fighters lost, {self.captures} captures, {self.rescues} rescues in "
-                f"{self.rescue_missions} Rescue Missions, {self.caskets} caskets, {self.bounties} bounties, "
-                f"{self.reverts} reverts and re-runs, {self.credits} credits in the Stashes, "
-                f"{self.per_battle:.2f} s per battle; invariants intact")  # fmt: skip
+        return (
+            f"simulate_campaign {self.edition} gangs={self.gangs} cycles={self.cycles} seed={self.seed}{policy}: "
+            f"{self.battles} battles ({self.hand_reported} reported by hand), {self.actions} actions, "
+            f"{self.fighters_lost} fighters lost, {self.captures} captures, {self.rescues} rescues in "
+            f"{self.rescue_missions} Rescue Missions, {self.caskets} caskets, {self.bounties} bounties, "
+            f"{self.reverts} reverts and re-runs, {self.credits} credits in the Stashes, "
+            f"{self.per_battle:.2f} s per battle; invariants intact"
+        )
 
 
 class Simulation:
-    def __init__(self, *, edition: str, gangs: int, cycles: int, seed: int, long_names: bool, out,
-                 policy: str = "mixed"):  # fmt: skip
+    def __init__(
+        self, *, edition: str, gangs: int, cycles: int, seed: int, long_names: bool, out, policy: str = "mixed"
+    ):
         self.edition, self.cycles, self.long_names, self.out = edition, cycles, long_names, out
         self.rng = random.Random(seed)
         self.policy = policy
@@ -95,13 +98,20 @@ class Simulation:
             raise InvariantBroken("content", "set-up", f"no {self.edition} house list with a Leader: run load_content")
         arbitrator = player(f"{self.tag}-arbitrator")
         name = f"Simulated campaign {self.tag}"
-        campaign = campaign_services.campaign_create(user=arbitrator, edition=self.edition,
-                                                     name=long_name(name, 100) if self.long_names else name)  # fmt: skip
+        campaign = campaign_services.campaign_create(
+            user=arbitrator, edition=self.edition, name=long_name(name, 100) if self.long_names else name
+        )
         for seat in range(self.gang_count):
             owner = player(f"{self.tag}-player{seat + 1}")
             gang_name = f"Gang {seat + 1} of {self.tag}"
-            gang = found_gang(owner=owner, edition=self.edition, rng=self.rng, seed=self.rng.randrange(1 << 20),
-                              name=long_name(gang_name) if self.long_names else gang_name, long_names=self.long_names)  # fmt: skip
+            gang = found_gang(
+                owner=owner,
+                edition=self.edition,
+                rng=self.rng,
+                seed=self.rng.randrange(1 << 20),
+                name=long_name(gang_name) if self.long_names else gang_name,
+                long_names=self.long_names,
+            )
             campaign_services.campaign_join(campaign=campaign, gang=gang, user=owner, dice=self.dice())
         pool = Territory.objects.active().filter(edition=self.edition, is_home_settlement=False).order_by("slug")
         for territory in list(pool)[: self.gang_count]:
@@ -122,11 +132,13 @@ class Simulation:
                 if captors.pk == rescuers.pk or not captives_of(rescuers, captors).exists():
                     continue
                 if self.rng.random() < 0.5:
-                    campaign_services.challenge_issue(campaign=campaign, challenger=rescuers, target=captors,
-                                                      rescue=True)  # fmt: skip
+                    campaign_services.challenge_issue(
+                        campaign=campaign, challenger=rescuers, target=captors, rescue=True
+                    )
                 else:
-                    campaign_services.battle_arrange(campaign=campaign, attacker=rescuers, defender=captors,
-                                                     rescue=True)  # fmt: skip
+                    campaign_services.battle_arrange(
+                        campaign=campaign, attacker=rescuers, defender=captors, rescue=True
+                    )
                 self.result.rescue_missions += 1
 
     def challenges(self, campaign: Campaign) -> None:
@@ -145,12 +157,17 @@ class Simulation:
             challenger = Gang.objects.get(pk=int(turn.id))
             free = [r.gang for r in rows if r.gang.pk not in engaged and r.gang.pk != challenger.pk]
             try:
-                options = [(g, t) for g in free for t in campaign.territories.filter(is_home_settlement=False)
-                           if t.holder_id in (None, g.pk)]  # fmt: skip
+                options = [
+                    (g, t)
+                    for g in free
+                    for t in campaign.territories.filter(is_home_settlement=False)
+                    if t.holder_id in (None, g.pk)
+                ]
                 if options:
                     target, stakes = self.rng.choice(options)
-                    campaign_services.challenge_issue(campaign=campaign, challenger=challenger, target=target,
-                                                      stakes=stakes)  # fmt: skip
+                    campaign_services.challenge_issue(
+                        campaign=campaign, challenger=challenger, target=target, stakes=stakes
+                    )
                     continue
             except ValidationError as refusal:
                 self.result.refusals.append(f"challenge by {challenger.name}: {' '.join(refusal.messages)}")
@@ -190,10 +207,12 @@ class Simulation:
             self.result.hand_reported += 1
             how = "reported by hand"
         else:
-            session = battle_start_from_campaign(campaign_battle=battle, started_by=battle.attacker.owner,
-                                                 dice=self.dice())  # fmt: skip
-            again = battle_start_from_campaign(campaign_battle=battle, started_by=battle.defender.owner,
-                                               dice=self.dice())  # fmt: skip
+            session = battle_start_from_campaign(
+                campaign_battle=battle, started_by=battle.attacker.owner, dice=self.dice()
+            )
+            again = battle_start_from_campaign(
+                campaign_battle=battle, started_by=battle.defender.owner, dice=self.dice()
+            )
             check("started once", step, "" if again.pk == session.pk else "a second start made a second battle")
             check("fielded", step, invariants.fielded(session))
             game = Player(session, self.rng, self.dice, battle.attacker.owner)
@@ -280,8 +299,9 @@ class Simulation:
         self.result.fighters_lost += entries.filter(data__status=FighterStatus.DEAD).count()
         self.result.captures += entries.filter(data__status=FighterStatus.CAPTURED).count()
         self.result.caskets += len(battle.scenario_facts.get("caskets") or ())
-        self.result.bounties += LedgerEntry.objects.filter(battle=battle, reason__startswith="Post-battle action: Claim "
-                                                           "Bounties", reverses__isnull=True).count()  # fmt: skip
+        self.result.bounties += LedgerEntry.objects.filter(
+            battle=battle, reason__startswith="Post-battle action: Claim Bounties", reverses__isnull=True
+        ).count()
         if battle.is_rescue:
             still = set(captives_of(battle.attacker, battle.defender).values_list("pk", flat=True))
             freed = Fighter.objects.filter(pk__in=held_before - still).exclude(status=FighterStatus.DEAD)
@@ -338,8 +358,10 @@ def hand_report(battle: Battle, rng: random.Random, dice) -> None:
     from rulebook.n18.campaign.record import other as other_role
 
     n18 = battle.campaign.edition == Edition.N18
-    sides = {role: [f for f in crew_candidates(gang) if f.status == FighterStatus.ACTIVE][:6]
-             for role, gang in (("attacker", battle.attacker), ("defender", battle.defender))}  # fmt: skip
+    sides = {
+        role: [f for f in crew_candidates(gang) if f.status == FighterStatus.ACTIVE][:6]
+        for role, gang in (("attacker", battle.attacker), ("defender", battle.defender))
+    }
     bottled = {role: rng.random() < 0.3 for role in sides}
     fled = {role: n18 and bottled[role] and rng.random() < 0.3 for role in sides}
     if all(fled.values()):
@@ -356,8 +378,16 @@ def hand_report(battle: Battle, rng: random.Random, dice) -> None:
             killed = n18 and outcome == "out_of_action" and rng.random() < 0.1
             captured = outcome == "out_of_action" and not killed and rng.random() < 0.15
             awards = {"rallies": 1} if n18 and rng.random() < 0.2 else {}
-            results.append({"fighter": fighter.pk, "outcome": outcome, "caused_by": by, "killed": killed,
-                            "captured": captured, "awards": awards})  # fmt: skip
+            results.append(
+                {
+                    "fighter": fighter.pk,
+                    "outcome": outcome,
+                    "caused_by": by,
+                    "killed": killed,
+                    "captured": captured,
+                    "awards": awards,
+                }
+            )
     facts = {}
     if n18:
         rules = casket_rules(battle.scenario)
@@ -366,8 +396,9 @@ def hand_report(battle: Battle, rng: random.Random, dice) -> None:
         for _ in range(rng.randint(0, rules.count) if openers else 0):
             role, fighter = rng.choice(openers)
             found = open_loot_casket(dice(), smash_and_grab=rules.table != "loot-casket")
-            caskets.append({"side": role, "fighter": str(fighter.pk), "result": found["slug"],
-                            "credits": found["credits_gained"]})  # fmt: skip
+            caskets.append(
+                {"side": role, "fighter": str(fighter.pk), "result": found["slug"], "credits": found["credits_gained"]}
+            )
         if rules.left_to and fled[other_role(rules.left_to)] and not fled[rules.left_to]:
             # Smash & Grab: the caskets still unopened when the defender fled are rolled for the attacker.
             for _ in range(rules.count - len(caskets)):
@@ -382,10 +413,20 @@ def hand_report(battle: Battle, rng: random.Random, dice) -> None:
     freed = []
     if battle.is_rescue and winner is not None and winner.pk == battle.attacker_id:
         freed = list(captives_of(battle.attacker, battle.defender).values_list("pk", flat=True))
-    battle_report_submit(battle=battle, actor=battle.attacker.owner, winner=winner, is_draw=winner is None,
-                         attacker_bottled=bottled["attacker"], defender_bottled=bottled["defender"],
-                         attacker_fled=fled["attacker"], defender_fled=fled["defender"], fighter_results=results,
-                         scenario_facts=facts, captives_freed=freed, notes="Reported by hand")  # fmt: skip
+    battle_report_submit(
+        battle=battle,
+        actor=battle.attacker.owner,
+        winner=winner,
+        is_draw=winner is None,
+        attacker_bottled=bottled["attacker"],
+        defender_bottled=bottled["defender"],
+        attacker_fled=fled["attacker"],
+        defender_fled=fled["defender"],
+        fighter_results=results,
+        scenario_facts=facts,
+        captives_freed=freed,
+        notes="Reported by hand",
+    )
 
 
 def simulate(
@@ -398,5 +439,6 @@ def simulate(
         raise ValueError("a campaign needs at least two gangs")
     if policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r}")
-    return Simulation(edition=edition, gangs=gangs, cycles=cycles, seed=seed, long_names=long_names, out=out,
-                      policy=policy).run()  # fmt: skip
+    return Simulation(
+        edition=edition, gangs=gangs, cycles=cycles, seed=seed, long_names=long_names, out=out, policy=policy
+    ).run()

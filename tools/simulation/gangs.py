@@ -73,8 +73,13 @@ def found_gang(*, owner, edition: str, name: str, rng: random.Random, seed: int,
         fighter_name = f"{fighter_type.name} {count + 1}"
         fighter_name = long_name(fighter_name) if long_names else fighter_name
         try:
-            fighter = fighter_hire(gang=gang, fighter_type=fighter_type, name=fighter_name, actor=owner,
-                                   dice=SeededDice(seed * 100 + attempt))  # fmt: skip
+            fighter = fighter_hire(
+                gang=gang,
+                fighter_type=fighter_type,
+                name=fighter_name,
+                actor=owner,
+                dice=SeededDice(seed * 100 + attempt),
+            )
         except ValidationError:
             continue  # a composition limit: another type
         count += 1

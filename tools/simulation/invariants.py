@@ -53,8 +53,10 @@ def ledger(campaign: Campaign) -> str:
     for gang in campaign_gangs(campaign):
         totals = ledger_totals(gang)
         if (gang.stash, gang.reputation) != (totals["stash"], totals["reputation"]):
-            return (f"{gang.name}: Stash {gang.stash}, Reputation {gang.reputation}; the ledger says "
-                    f"{totals['stash']} and {totals['reputation']}")  # fmt: skip
+            return (
+                f"{gang.name}: Stash {gang.stash}, Reputation {gang.reputation}; the ledger says "
+                f"{totals['stash']} and {totals['reputation']}"
+            )
         for fighter in gang.fighters.all():
             if fighter.experience != totals["experience"].get(fighter.pk, 0):
                 return f"{fighter.name} has {fighter.experience} XP; the ledger says {totals['experience'].get(fighter.pk, 0)}"
@@ -80,8 +82,10 @@ def applied_once(campaign: Campaign, *, complete: bool, written: dict[int, int])
     ):
         now = sequence_entries(sequence.pk)
         if sequence.pk in written and now != written[sequence.pk]:
-            return (f"{sequence.gang.name}'s sequence after {sequence.battle} wrote {written[sequence.pk]} entries "
-                    f"when applied and has {now} now")  # fmt: skip
+            return (
+                f"{sequence.gang.name}'s sequence after {sequence.battle} wrote {written[sequence.pk]} entries "
+                f"when applied and has {now} now"
+            )
     if complete:
         for battle in campaign.battles.filter(status=BattleStatus.CONFIRMED).select_related("attacker", "defender"):
             for gang in (battle.attacker, battle.defender):
@@ -143,8 +147,10 @@ def experience_owed(battle: Battle) -> str:
             got = _xp_for(battle, fighter_id)
             if got < xp:
                 name = Fighter.objects.get(pk=fighter_id).name
-                return (f"{name} took enemies Out of Action in {battle} (owed at least {xp} XP by the standard "
-                        f"rewards) and earned {got}")  # fmt: skip
+                return (
+                    f"{name} took enemies Out of Action in {battle} (owed at least {xp} XP by the standard "
+                    f"rewards) and earned {got}"
+                )
         return ""
     for result in results:
         fighter = result.fighter
@@ -153,8 +159,10 @@ def experience_owed(battle: Battle) -> str:
         owed = 1 + WOUNDING_HIT_XP * int(result.awards.get("wounding_hits", 0))  # D6 for surviving: 1 at least
         got = _xp_for(battle, fighter.pk)
         if got < owed:
-            return (f"{fighter.name} fought in {battle} and survived with {result.awards.get('wounding_hits', 0)} "
-                    f"wounding hits (owed at least {owed} XP) and earned {got}")  # fmt: skip
+            return (
+                f"{fighter.name} fought in {battle} and survived with {result.awards.get('wounding_hits', 0)} "
+                f"wounding hits (owed at least {owed} XP) and earned {got}"
+            )
     return ""
 
 
@@ -171,10 +179,17 @@ def battle_totals(battle: Battle, gang: Gang) -> tuple[int, int, int]:
     return own["c"] or 0, own["r"] or 0, xp
 
 
-STANDARD_PER = ("(enemy taken Out of Action)", "(enemy Leader or Champion taken Out of Action)",
-                "(enemy killed during the battle)", "(successful Rally)")  # fmt: skip
-DEED_AWARDS = {"fighter who defiled an enemy relic": "relic_defiled",
-               "fighter who destroyed a cache": "caches_destroyed", "fighter who recovered a cache": "caches_recovered"}  # fmt: skip
+STANDARD_PER = (
+    "(enemy taken Out of Action)",
+    "(enemy Leader or Champion taken Out of Action)",
+    "(enemy killed during the battle)",
+    "(successful Rally)",
+)
+DEED_AWARDS = {
+    "fighter who defiled an enemy relic": "relic_defiled",
+    "fighter who destroyed a cache": "caches_destroyed",
+    "fighter who recovered a cache": "caches_recovered",
+}
 
 
 def _owed_times(reward, role: str, won: bool, draw: bool, bottled: bool, relic: dict, facts: dict) -> int:
@@ -183,18 +198,29 @@ def _owed_times(reward, role: str, won: bool, draw: bool, bottled: bool, relic: 
     other = "defender" if role == "attacker" else "attacker"
     mine, theirs = bool(relic.get(role)), bool(relic.get(other))
     owed = {
-        "attacker": role == "attacker", "defender": role == "defender", "victorious gang": won,
-        "losing gang": not won and not draw, "each gang that bottled out": bottled,
-        "gang whose relic was defiled": mine and not theirs, "gang whose relic was not defiled": theirs and not mine,
-        "each gang": {None: True, "its relic was not defiled": not mine, "its relic was defiled": mine,
-                      "the battle is a draw": draw}.get(reward.condition, False),
-    }[reward.recipient]  # fmt: skip
+        "attacker": role == "attacker",
+        "defender": role == "defender",
+        "victorious gang": won,
+        "losing gang": not won and not draw,
+        "each gang that bottled out": bottled,
+        "gang whose relic was defiled": mine and not theirs,
+        "gang whose relic was not defiled": theirs and not mine,
+        "each gang": {
+            None: True,
+            "its relic was not defiled": not mine,
+            "its relic was defiled": mine,
+            "the battle is a draw": draw,
+        }.get(reward.condition, False),
+    }[reward.recipient]
     if not owed:
         return 0
     opened = max(int(facts.get("caskets_opened") or 0), len(facts.get("caskets") or ()))
-    times = {None: 1, "loot casket not opened": max(0, 5 - opened),
-             "cache destroyed": int(facts.get("caches_destroyed") or 0),
-             "cache recovered": int(facts.get("caches_recovered") or 0)}[reward.per]  # fmt: skip
+    times = {
+        None: 1,
+        "loot casket not opened": max(0, 5 - opened),
+        "cache destroyed": int(facts.get("caches_destroyed") or 0),
+        "cache recovered": int(facts.get("caches_recovered") or 0),
+    }[reward.per]
     return min(times, amount_dice(reward.cap) // max(1, amount_dice(reward.amount))) if reward.cap else times
 
 
@@ -241,8 +267,11 @@ def reconciled(battle: Battle) -> str:
             prefix = f"{reward.kind} for {reward.recipient}{cond}: {reward.amount}"
             found = [e for e in entries if e.reason.startswith(prefix)]
             if reward.recipient in DEED_AWARDS or reward.recipient == "victorious gang's Leader":
-                counts = {r.fighter_id: int((r.awards or {}).get(DEED_AWARDS.get(reward.recipient, ""), 0))
-                          for r in results if r.fighter.gang_id == gang.pk}  # fmt: skip
+                counts = {
+                    r.fighter_id: int((r.awards or {}).get(DEED_AWARDS.get(reward.recipient, ""), 0))
+                    for r in results
+                    if r.fighter.gang_id == gang.pk
+                }
                 times = sum(counts.values()) if reward.recipient in DEED_AWARDS else int(won)
             else:
                 times = _owed_times(reward, role, won, draw, bottled, relic, facts)
@@ -259,8 +288,11 @@ def reconciled(battle: Battle) -> str:
 
 
 def check_all(campaign: Campaign, step: str, *, written: dict[int, int], complete: bool = False) -> None:
-    for name, problem in (("ledger", ledger(campaign)), ("applied once", applied_once(campaign, complete=complete, written=written)),
-                          ("captives", captives(campaign))):  # fmt: skip
+    for name, problem in (
+        ("ledger", ledger(campaign)),
+        ("applied once", applied_once(campaign, complete=complete, written=written)),
+        ("captives", captives(campaign)),
+    ):
         if problem:
             raise InvariantBroken(name, step, problem)
 

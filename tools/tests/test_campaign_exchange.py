@@ -91,7 +91,7 @@ def _ledgers(campaign) -> dict:
                     e.actor_id is not None,
                 )
                 for e in entries.select_related("fighter")
-            ],  # fmt: skip
+            ],
         }
     return out
 
@@ -130,8 +130,9 @@ def test_a_campaign_exported_and_imported_on_an_empty_site_reads_the_same(
     upload = SimpleUploadedFile("campaign.json", exported, content_type="application/json")
     response = client.post(reverse("campaign_exchange:campaign-import"), {"file": upload})
     imported = Campaign.objects.get()
-    assert response.status_code == 302 and response["Location"] == reverse("campaigns:campaign-detail",
-                                                                           args=[imported.pk])  # fmt: skip
+    assert response.status_code == 302 and response["Location"] == reverse(
+        "campaigns:campaign-detail", args=[imported.pk]
+    )
     assert "you are its arbitrator" in client.get(response["Location"]).content.decode()  # (the message, read)
 
     assert _ledgers(imported) == ledgers
@@ -282,10 +283,17 @@ def test_a_file_breaking_a_rule_of_the_database_is_refused_and_leaves_nothing(se
     # Two entries reversing the same one: the checks allow it, the database does not (one reversal an entry).
     first = gang["ledger"][0]
     gang["ledger"] += [
-        {**first, "id": 10_000 + n, "credits": 0, "experience": 0, "reputation": 0, "fighter": None,
-         "reverses": first["id"]}
+        {
+            **first,
+            "id": 10_000 + n,
+            "credits": 0,
+            "experience": 0,
+            "reputation": 0,
+            "fighter": None,
+            "reverses": first["id"],
+        }
         for n in range(2)
-    ]  # fmt: skip
+    ]
     count = Campaign.objects.count()
     problems = _problems(data)
     assert problems == ["The file breaks a rule of this site's records: IntegrityError."]
@@ -332,8 +340,19 @@ def test_who_may_export_and_import(seasons, loaded_content, client, make_user):
 def test_the_standings_csv_is_the_standings_table(seasons, loaded_content):
     campaign = Campaign.objects.get(pk=seasons["n18"])
     rows = list(csv.reader(io.StringIO(standings_csv(campaign))))
-    assert rows[0] == ["place", "gang", "house", "player", "rating", "reputation", "played", "wins", "draws",
-                       "losses", "territories"]  # fmt: skip
+    assert rows[0] == [
+        "place",
+        "gang",
+        "house",
+        "player",
+        "rating",
+        "reputation",
+        "played",
+        "wins",
+        "draws",
+        "losses",
+        "territories",
+    ]
     gangs = Gang.objects.filter(memberships__campaign=campaign)
     assert sorted(r[1] for r in rows[1:]) == sorted(g.name for g in gangs)
     assert sum(int(r[6]) for r in rows[1:]) == 2 * campaign.battles.filter(status="confirmed").count()
@@ -360,8 +379,14 @@ def test_the_house_rules_and_their_changes_leave_and_come_back(seasons, loaded_c
 
     campaign = Campaign.objects.get(pk=seasons["n18"])
     arbitrator = _arbitrator(campaign)
-    house_rules_change(campaign=campaign, actor=arbitrator, note="Club season", winner_credits=30,
-                       banned_items=["lasgun"], rating_gap=250)  # fmt: skip
+    house_rules_change(
+        campaign=campaign,
+        actor=arbitrator,
+        note="Club season",
+        winner_credits=30,
+        banned_items=["lasgun"],
+        rating_gap=250,
+    )
     data = campaign_export(campaign)
     assert [r["winner_credits"] for r in data["house_rules"]][-1] == 30
     imported = campaign_import(user=arbitrator, data=data)
@@ -372,8 +397,9 @@ def test_the_house_rules_and_their_changes_leave_and_come_back(seasons, loaded_c
     data["house_rules"][-1]["income_variant"] = "generous"
     data["house_rules"][-1]["banned_items"] = ["a-tank"]
     problems = _problems(data)
-    assert any(p.startswith(f"house_rules[{len(data['house_rules']) - 1}].income_variant: must be one of")
-               for p in problems)  # fmt: skip
+    assert any(
+        p.startswith(f"house_rules[{len(data['house_rules']) - 1}].income_variant: must be one of") for p in problems
+    )
     assert any("unknown equipment 'a-tank'" in p for p in problems)
 
 
@@ -389,10 +415,19 @@ def test_an_import_costs_the_same_queries_however_long_its_ledgers(seasons, load
     first = max(e["id"] for g in longer["gangs"] for e in g["ledger"]) + 1
     template = {k: v for k, v in longer["gangs"][0]["ledger"][0].items() if k not in ("fighter", "reverses")}
     longer["gangs"][0]["ledger"] += [
-        {**template, "id": first + n, "kind": "other", "credits": 0, "experience": 0, "reputation": 0, "data": {},
-         "dice": [], "description": f"A note {n}"}
+        {
+            **template,
+            "id": first + n,
+            "kind": "other",
+            "credits": 0,
+            "experience": 0,
+            "reputation": 0,
+            "data": {},
+            "dice": [],
+            "description": f"A note {n}",
+        }
         for n in range(600)
-    ]  # fmt: skip
+    ]
     counted = []
     for version in (data, longer):
         with CaptureQueriesContext(connection) as queries:

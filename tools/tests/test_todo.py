@@ -24,8 +24,13 @@ def texts(rows):
 
 
 def arranged(campaign, attacker, defender):
-    return Battle.objects.create(campaign=campaign, origin=BattleOrigin.ARRANGED, attacker=attacker, defender=defender,
-                                 cycle=campaign.cycles.get(number=campaign.cycle))  # fmt: skip
+    return Battle.objects.create(
+        campaign=campaign,
+        origin=BattleOrigin.ARRANGED,
+        attacker=attacker,
+        defender=defender,
+        cycle=campaign.cycles.get(number=campaign.cycle),
+    )
 
 
 def test_a_battle_from_play_to_sequence_on_both_players_and_the_arbitrators_lists(two_player_campaign, client):
@@ -37,14 +42,21 @@ def test_a_battle_from_play_to_sequence_on_both_players_and_the_arbitrators_list
     arbitrator = home_todos(users["arbitrator"]).campaigns[0]
     assert (arbitrator.mine, texts(arbitrator.waiting)) == ([], [f"{name}: not reported yet."])
     battle = campaigns.battle_scenario_roll(battle=battle, dice=ScriptedDice([4, 5, 6, 1]))
-    campaigns.battle_report_submit(battle=battle, actor=users["alice"], winner=alice, defender_bottled=True,
-                                   fighter_results=[{"fighter": bob.fighters.first().pk, "outcome": Outcome.OK}])  # fmt: skip
+    campaigns.battle_report_submit(
+        battle=battle,
+        actor=users["alice"],
+        winner=alice,
+        defender_bottled=True,
+        fighter_results=[{"fighter": bob.fighters.first().pk, "outcome": Outcome.OK}],
+    )
     assert home_todos(users["alice"]).campaigns[0].mine == []  # she reported: bob confirms
     assert texts(home_todos(users["bob"]).campaigns[0].mine) == [f"Confirm the report of {name}."]
     battle = campaigns.battle_report_confirm(battle=battle, actor=users["bob"], is_arbitrator=False)
     assert texts(home_todos(users["bob"]).campaigns[0].mine) == [f"Run {bob.name}'s post-battle sequence after {name}."]
     postbattle.sequence_start(battle=battle, gang=bob, actor=users["bob"])
-    assert texts(home_todos(users["bob"]).campaigns[0].mine) == [f"Finish {bob.name}'s post-battle sequence after {name}."]  # fmt: skip
+    assert texts(home_todos(users["bob"]).campaigns[0].mine) == [
+        f"Finish {bob.name}'s post-battle sequence after {name}."
+    ]
     assert texts(home_todos(users["arbitrator"]).campaigns[0].waiting) == [
         f"{alice.name} (alice) has not applied its post-battle sequence after {name}.",
         f"{bob.name} (bob) has not applied its post-battle sequence after {name}.",
@@ -61,10 +73,14 @@ def test_whose_turn_it_is_to_challenge(make_campaign, make_fighter):
     make_fighter(high, "leader")
     assert texts(home_todos(low.owner).campaigns[0].mine) == [f"{low.name}: your turn to issue a challenge (or pass)."]
     assert home_todos(high.owner).campaigns[0].mine == []
-    assert texts(home_todos(campaign.created_by).campaigns[0].waiting) == [f"{low.name} ({low.owner}) is to challenge next."]  # fmt: skip
+    assert texts(home_todos(campaign.created_by).campaigns[0].waiting) == [
+        f"{low.name} ({low.owner}) is to challenge next."
+    ]
     campaigns.challenge_pass(campaign=campaign, gang=low)
     assert home_todos(low.owner).campaigns[0].mine == []
-    assert texts(home_todos(high.owner).campaigns[0].mine) == [f"{high.name}: your turn to issue a challenge (or pass)."]  # fmt: skip
+    assert texts(home_todos(high.owner).campaigns[0].mine) == [
+        f"{high.name}: your turn to issue a challenge (or pass)."
+    ]
 
 
 def test_advance_rolls_due_and_hangers_on_to_let_go(make_gang, make_fighter):

@@ -26,9 +26,14 @@ def prompts(battle, fighters: list, last_casualties: list, taken: set) -> list[P
             if f.condition == Condition.PINNED and f.pk in pinned_at_start and ("escape_pinning", f.pk) not in taken:
                 # Only a fighter pinned when his turn began may try, and only with a friend within 2".
                 out.append(
-                    Prompt(f"{f.name}: escape pinning", "test", {"test": "escape_pinning", "fighter": f.pk},
-                           'if a friend is within 2"', conditional=True)
-                )  # fmt: skip
+                    Prompt(
+                        f"{f.name}: escape pinning",
+                        "test",
+                        {"test": "escape_pinning", "fighter": f.pk},
+                        'if a friend is within 2"',
+                        conditional=True,
+                    )
+                )
     if battle.phase == Phase.RECOVERY:
         for f in mine:
             if f.condition == Condition.DOWN and ("recovery", f.pk) not in taken:
@@ -62,8 +67,11 @@ def _new_turn(battle, fighters: list) -> list[str]:
     """The other player's turn. A fighter pinned when his own turn began misses it and stands up at its end
     (Pinned Fighters); those pinned now, as the new turn begins, are the ones who may try to escape pinning."""
     ending = battle.turn_side
-    recovered = [f for f in fighters if f.side == ending and f.condition == Condition.PINNED
-                 and f.pk in battle.facts.get(PINNED_AT_START, [])]  # fmt: skip
+    recovered = [
+        f
+        for f in fighters
+        if f.side == ending and f.condition == Condition.PINNED and f.pk in battle.facts.get(PINNED_AT_START, [])
+    ]
     for f in recovered:
         f.condition = Condition.STANDING
     battle.turn_side = other_side(battle.turn_side)

@@ -49,8 +49,11 @@ SHOOT_MODIFIERS = {
     "large_target": "Large target",
 }
 FEAR_SITUATIONS = {"charged_by": "Charged by a fearsome foe", "wants_to_charge": "Wants to charge a fearsome foe"}
-FALL_EDGES = {"": "Falls (no test)", "pinned_or_down": 'Pinned or down within 1" of an edge',
-              "lost_combat": 'Lost a fight within 1" of an edge'}  # fmt: skip
+FALL_EDGES = {
+    "": "Falls (no test)",
+    "pinned_or_down": 'Pinned or down within 1" of an edge',
+    "lost_combat": 'Lost a fight within 1" of an edge',
+}
 BASIC_CATEGORIES = ("basic", "special", "heavy")
 ADVANCED_TESTS = ("terror", "stupidity", "frenzy", "hatred")
 

@@ -67,8 +67,13 @@ __all__ = [
 ]
 
 PLANS = {"shoot": shoot_plan, "fight": fight_plan, "coup-de-grace": coup_de_grace_plan}
-APPLY = {"shoot": apply_shoot, "fight": apply_fight, "coup-de-grace": apply_coup_de_grace, "test": apply_test,
-         "scenario": apply_scenario}  # fmt: skip
+APPLY = {
+    "shoot": apply_shoot,
+    "fight": apply_fight,
+    "coup-de-grace": apply_coup_de_grace,
+    "test": apply_test,
+    "scenario": apply_scenario,
+}
 
 
 def plan(kind: str, params: dict, fighters: list, battle) -> Plan:

@@ -153,8 +153,10 @@ def _blaze(plan: Plan, result: dict, battle) -> list[str]:
     fighter is activated (a Pinned fighter stands up; one who moved may drop Prone and Pinned again)."""
     fighter = plan.fighter
     if result["step"] == "catch":
-        battle.facts = {**battle.facts, BLAZE_TO_ROLL: [pk for pk in battle.facts.get(BLAZE_TO_ROLL, [])
-                                                        if pk != fighter.pk]}  # fmt: skip
+        battle.facts = {
+            **battle.facts,
+            BLAZE_TO_ROLL: [pk for pk in battle.facts.get(BLAZE_TO_ROLL, []) if pk != fighter.pk],
+        }
         fighter.ablaze = bool(result["catches_fire"])
         return [f"{fighter.name} {'catches fire' if fighter.ablaze else 'does not catch fire'}"]
     changes = harm(fighter, result["target_after"], by=None)

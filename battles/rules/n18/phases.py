@@ -44,7 +44,7 @@ def _blaze(battle, fighters: list, taken: set) -> list[Prompt]:
             f"{by_pk[pk].name}: does the fire catch? (Blaze, 4+)",
             "test",
             {"test": "blaze", "step": "catch", "fighter": pk},
-        )  # fmt: skip
+        )
         for pk in battle.facts.get(BLAZE_TO_ROLL, [])
         if pk in by_pk and not by_pk[pk].out_of_action
     ]
@@ -55,7 +55,7 @@ def _blaze(battle, fighters: list, taken: set) -> list[Prompt]:
                 "test",
                 {"test": "blaze", "fighter": f.pk},
                 "when activated: a Strength 3, AP -1, Damage 1 hit first",
-            )  # fmt: skip
+            )
             for f in fighters
             if f.ablaze and f.ready and not f.out_of_action and ("blaze_activation", f.pk) not in taken
         ]
@@ -73,7 +73,7 @@ def _flee_tests(battle, fighters: list, taken: set) -> list[Prompt]:
             {"test": "flee", "fighter": f.pk},
             f"{battle.gang(f.side).name} has bottled out",
             conditional=True,
-        )  # fmt: skip
+        )
         for f in fighters
         if battle.bottled(f.side) and not f.out_of_action and ("flee", f.pk) not in taken
     ]

@@ -166,11 +166,14 @@ def area_prompt(action, by_pk: dict) -> Prompt | None:
     if scatter.get("lands") == "dud" or "Smoke" in weapon_traits(query):
         return None
     choice = next(
-        (f"{entry['key']}:{index}" for entry in shooter.profile.get("weapons", [])
-         for index, profile in enumerate(entry["profiles"])
-         if all(query.get(name) == value for name, value in profile["query"].items())),
+        (
+            f"{entry['key']}:{index}"
+            for entry in shooter.profile.get("weapons", [])
+            for index, profile in enumerate(entry["profiles"])
+            if all(query.get(name) == value for name, value in profile["query"].items())
+        ),
         None,
-    )  # fmt: skip
+    )
     if choice is None:
         return None
     what = f"the {area_word(query)}"
@@ -226,11 +229,16 @@ def _unwieldy(query: dict) -> bool:
 def fight_plan(params: dict, fighters: list, battle) -> Plan:
     attacker, target = params["fighter"], params["target"]
     query = {
-        "attacker": {"WS": attacker.stats["WS"], "A": attacker.stats.get("A", 1), "S": attacker.stats["S"],
-                     "charging": bool(params.get("charging")), **fight_skills(attacker)},
+        "attacker": {
+            "WS": attacker.stats["WS"],
+            "A": attacker.stats.get("A", 1),
+            "S": attacker.stats["S"],
+            "charging": bool(params.get("charging")),
+            **fight_skills(attacker),
+        },
         "target": {**target_query(target, bool(params.get("front_arc"))), **_close_combat_weapons(target)},
         "modifiers": [params["modifier"]] if params.get("modifier") else [],
-    }  # fmt: skip
+    }
     if params.get("charging") and target.condition == Condition.PINNED:
         # A Prone and Pinned fighter who is charged stands up, Engaged (Fighter Actions: Charge).
         query["target"]["state"] = "engaged"
@@ -329,16 +337,22 @@ def test_plan(params: dict, fighters: list, battle) -> Plan:
         rule, step = "blaze", params.get("step") or "activation"
         query = {"step": step}
         if step == "activation":
-            query.update(target=target_query(fighter), friends_within_1=params.get("friends_within_1") or 0,
-                         goes_prone=bool(params.get("goes_prone")))  # fmt: skip
+            query.update(
+                target=target_query(fighter),
+                friends_within_1=params.get("friends_within_1") or 0,
+                goes_prone=bool(params.get("goes_prone")),
+            )
     elif test == "agility":
         rule, query = "agility", {"modifier": params.get("modifier") or 0}
         if "escher" in fighter.profile.get("house_rules", []):
             query["escher"] = True
     elif test == "fall":
         rule = "fall"
-        query = {"height": params.get("height") or 1, "cause": params.get("cause") or "fall",
-                 "target": target_query(fighter)}  # fmt: skip
+        query = {
+            "height": params.get("height") or 1,
+            "cause": params.get("cause") or "fall",
+            "target": target_query(fighter),
+        }
     return Plan("test", rule, query, f"{fighter.name}: {TESTS[test]}", fighter, side=fighter.side, params=params)
 
 

@@ -60,8 +60,12 @@ def scenario_plan(params: dict, fighters: list, battle) -> Plan:
         return Plan("scenario", SEARCH_RULE, {}, summary, fighter, side=fighter.side, params=params, warnings=warnings)
     if action == "destroy-cache":
         # A Double action in base contact: an Intelligence test, +1 for each friend within 2".
-        query = {"kind": "characteristic", "characteristic": "Int", "value": fighter.stats["Int"],
-                 "modifier": params.get("friends_near") or 0}  # fmt: skip
+        query = {
+            "kind": "characteristic",
+            "characteristic": "Int",
+            "value": fighter.stats["Int"],
+            "modifier": params.get("friends_near") or 0,
+        }
         return Plan("scenario", "test", query, summary, fighter, side=fighter.side, params=params)
     if action == "loot-casket":
         _casket_allowed(battle, fighter)
@@ -95,8 +99,12 @@ def apply_scenario(plan: Plan, result: dict, battle) -> list[str]:
     action, fighter = plan.params["action"], plan.fighter
     facts = dict(battle.facts)
     if action == "loot-casket":
-        record = {"side": fighter.side, "fighter": fighter.pk, "result": result.get("result"),
-                  "credits": result.get("credits_gained", 0)}  # fmt: skip
+        record = {
+            "side": fighter.side,
+            "fighter": fighter.pk,
+            "result": result.get("result"),
+            "credits": result.get("credits_gained", 0),
+        }
         facts["caskets"] = [*facts.get("caskets", []), record]
         words = [f"{fighter.name} opens a loot casket: {result.get('result')}"]
         if result.get("trap"):
@@ -127,8 +135,11 @@ def apply_scenario(plan: Plan, result: dict, battle) -> list[str]:
 
 
 CACHE_FACTS = {"search-cache": "caches_found", "destroy-cache": "caches_destroyed", "recover-cache": "caches_recovered"}
-CACHE_WORDS = {"search-cache": "finds a weapon cache", "destroy-cache": "destroys a weapon cache",
-               "recover-cache": "carries a weapon cache off the battlefield"}  # fmt: skip
+CACHE_WORDS = {
+    "search-cache": "finds a weapon cache",
+    "destroy-cache": "destroys a weapon cache",
+    "recover-cache": "carries a weapon cache off the battlefield",
+}
 
 
 def _cache(facts: dict, action: str, fighter, result: dict) -> list[str]:

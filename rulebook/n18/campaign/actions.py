@@ -166,8 +166,9 @@ def _loot_casket_roll(q: Query, dice: DiceSource) -> dict:
     opener = q.raw("opener", None)
     if opener is not None and not isinstance(opener, dict):
         raise RulesInputError(q.field("opener"), "must be an object: the opening fighter as a shot's target")
-    return open_loot_casket(dice, smash_and_grab=q.bool("smash_and_grab"),
-                            ignore_booby_trap=q.bool("ignore_booby_trap"), opener=opener)  # fmt: skip
+    return open_loot_casket(
+        dice, smash_and_grab=q.bool("smash_and_grab"), ignore_booby_trap=q.bool("ignore_booby_trap"), opener=opener
+    )
 
 
 def _ammo_cache_odds(q: Query) -> dict:
@@ -215,6 +216,6 @@ ACTIONS = (
         "Search & Destroy: a searching fighter finds the weapon cache (D6 5+)",
         _cache_search_odds,
         _cache_search_roll,
-    ),  # fmt: skip
+    ),
     Action("home-turf-bottle", "the Bottle check die with Home Turf (lower of 2D6)", _home_turf_odds, _home_turf_roll),
 )

@@ -134,11 +134,17 @@ def booby_trap_hit(opener: dict, dice: DiceSource) -> dict:
     hit = LOOT_CASKET_SMASH_AND_GRAB.rows[0].details["hit"]
     query = {
         "shooter": {"BS": 6, "S": hit["strength"]},  # never read: a fighter under the marker is hit outright
-        "weapon": {"name": "Booby Trapped casket", "long_range": 1, "strength": hit["strength"], "ap": hit["ap"],
-                   "damage": hit["damage"], "traits": [hit["template"]]},
+        "weapon": {
+            "name": "Booby Trapped casket",
+            "long_range": 1,
+            "strength": hit["strength"],
+            "ap": hit["ap"],
+            "damage": hit["damage"],
+            "traits": [hit["template"]],
+        },
         "target": {**opener, "under_marker": True},
         "distance": 0,
-    }  # fmt: skip
+    }
     return shooting.roll(Query(query), dice)
 
 

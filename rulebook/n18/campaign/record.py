@@ -51,15 +51,31 @@ class FighterEnd:
     awards: Mapping[str, int] = field(default_factory=dict)
 
     def as_json(self) -> dict:
-        return {"fighter": self.fighter, "name": self.name, "side": self.side, "outcome": self.outcome,
-                "by": self.by, "killed": self.killed, "captured_by": self.captured_by, "category": self.category,
-                "awards": dict(self.awards)}  # fmt: skip
+        return {
+            "fighter": self.fighter,
+            "name": self.name,
+            "side": self.side,
+            "outcome": self.outcome,
+            "by": self.by,
+            "killed": self.killed,
+            "captured_by": self.captured_by,
+            "category": self.category,
+            "awards": dict(self.awards),
+        }
 
     @classmethod
     def from_json(cls, data: dict) -> FighterEnd:
-        return cls(str(data["fighter"]), data.get("name", ""), data["side"], data.get("outcome", OK),
-                   str(data["by"]) if data.get("by") else None, bool(data.get("killed")), data.get("captured_by"),
-                   data.get("category", "ganger"), dict(data.get("awards") or {}))  # fmt: skip
+        return cls(
+            str(data["fighter"]),
+            data.get("name", ""),
+            data["side"],
+            data.get("outcome", OK),
+            str(data["by"]) if data.get("by") else None,
+            bool(data.get("killed")),
+            data.get("captured_by"),
+            data.get("category", "ganger"),
+            dict(data.get("awards") or {}),
+        )
 
 
 @dataclass(frozen=True)
@@ -114,17 +130,31 @@ class BattleRecord:
         return next((f for f in self.fighters if f.fighter == fighter_id), None)
 
     def as_json(self) -> dict:
-        return {"scenario": self.scenario, "fighters": [f.as_json() for f in self.fighters],
-                "caskets": [c.as_json() for c in self.caskets], "caskets_opened": self.caskets_opened,
-                "bottled": list(self.bottled), "fled": list(self.fled), "winner": self.winner,
-                "captives_freed": list(self.captives_freed), "gangs": dict(self.gangs)}  # fmt: skip
+        return {
+            "scenario": self.scenario,
+            "fighters": [f.as_json() for f in self.fighters],
+            "caskets": [c.as_json() for c in self.caskets],
+            "caskets_opened": self.caskets_opened,
+            "bottled": list(self.bottled),
+            "fled": list(self.fled),
+            "winner": self.winner,
+            "captives_freed": list(self.captives_freed),
+            "gangs": dict(self.gangs),
+        }
 
     @classmethod
     def from_json(cls, data: dict) -> BattleRecord:
-        return cls(data["scenario"], tuple(FighterEnd.from_json(f) for f in data.get("fighters", ())),
-                   tuple(Casket.from_json(c) for c in data.get("caskets", ())), data.get("caskets_opened"),
-                   tuple(data.get("bottled", ())), tuple(data.get("fled", ())), data.get("winner"),
-                   tuple(str(c) for c in data.get("captives_freed", ())), dict(data.get("gangs") or {}))  # fmt: skip
+        return cls(
+            data["scenario"],
+            tuple(FighterEnd.from_json(f) for f in data.get("fighters", ())),
+            tuple(Casket.from_json(c) for c in data.get("caskets", ())),
+            data.get("caskets_opened"),
+            tuple(data.get("bottled", ())),
+            tuple(data.get("fled", ())),
+            data.get("winner"),
+            tuple(str(c) for c in data.get("captives_freed", ())),
+            dict(data.get("gangs") or {}),
+        )
 
 
 def casket_rules(scenario: str) -> Caskets:
@@ -140,8 +170,13 @@ def casket_contents(table_name: str, result: str) -> dict:
         if result in (row.details["slug"], row.result):
             credits = row.details.get("credits")
             values = sorted(amount_distribution(credits)) if credits else [0]
-            return {"slug": row.details["slug"], "name": row.result, "credits": credits, "low": values[0],
-                    "high": values[-1]}  # fmt: skip
+            return {
+                "slug": row.details["slug"],
+                "name": row.result,
+                "credits": credits,
+                "low": values[0],
+                "high": values[-1],
+            }
     names = ", ".join(row.result for row in table.rows)
     raise RulesInputError("caskets.result", f"{result!r} is not on the {table.title} table ({names})")
 
@@ -244,8 +279,17 @@ def check_record(record: BattleRecord) -> BattleRecord:
             raise RulesInputError("caskets.fighter", f"casket {index}: opened by a fighter who did not take part")
         contents = check_casket(record.scenario, casket, index, opener, record.fled)
         caskets.append(Casket(casket.side, contents["slug"], casket.credits, casket.fighter, casket.left_behind))
-    return BattleRecord(record.scenario, record.fighters, tuple(caskets), record.caskets_opened, record.bottled,
-                        record.fled, record.winner, record.captives_freed, record.gangs)  # fmt: skip
+    return BattleRecord(
+        record.scenario,
+        record.fighters,
+        tuple(caskets),
+        record.caskets_opened,
+        record.bottled,
+        record.fled,
+        record.winner,
+        record.captives_freed,
+        record.gangs,
+    )
 
 
 def casket_words(casket: Casket, scenario: str) -> str:

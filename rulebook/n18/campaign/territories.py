@@ -103,8 +103,9 @@ def boon(slug: str, *, house: str = "", held: Iterable[str] = ()) -> Boon | None
             values["income"] = with_other["income"]
     if "choose_dice" in values:
         values["choose_dice"] = tuple(values["choose_dice"])
-    return Boon(slug=slug, name=record["name"], enhanced=is_enhanced, sources=tuple(record.get("sources", ())),
-                **values)  # fmt: skip
+    return Boon(
+        slug=slug, name=record["name"], enhanced=is_enhanced, sources=tuple(record.get("sources", ())), **values
+    )
 
 
 def reputation_while_held(slug: str, house: str) -> int:
@@ -124,8 +125,13 @@ class Collected:
     law_abiding_recruit: str = ""
 
     def as_json(self) -> dict:
-        return {"credits": self.credits, "text": self.text, "struck": self.struck, "consequence": self.consequence,
-                "law_abiding_recruit": self.law_abiding_recruit}  # fmt: skip
+        return {
+            "credits": self.credits,
+            "text": self.text,
+            "struck": self.struck,
+            "consequence": self.consequence,
+            "law_abiding_recruit": self.law_abiding_recruit,
+        }
 
 
 def _is_double(values: list[int]) -> bool:
@@ -149,8 +155,12 @@ def collect(
     name = found.name
     if found.collects == "outlaw" and not outlaw:
         recruit = found.law_abiding_recruit
-        return Collected(0, f"no income: only an Outlaw gang collects it; a Law-abiding gang may recruit a Hanger-on "
-                            f"for free instead ({recruit})", law_abiding_recruit=recruit)  # fmt: skip
+        return Collected(
+            0,
+            f"no income: only an Outlaw gang collects it; a Law-abiding gang may recruit a Hanger-on "
+            f"for free instead ({recruit})",
+            law_abiding_recruit=recruit,
+        )
     if found.choose_dice:
         low, high = found.choose_dice
         count = dice_count if dice_count is not None else low
@@ -161,8 +171,10 @@ def collect(
     if found.card_draw:
         return _card(found, dice, suit)
     if found.per_fighter_deleted:
-        total = sum(roll_amount(found.per_fighter_deleted, dice, f"{name} income, fighter {i + 1} deleted")
-                    for i in range(deleted))  # fmt: skip
+        total = sum(
+            roll_amount(found.per_fighter_deleted, dice, f"{name} income, fighter {i + 1} deleted")
+            for i in range(deleted)
+        )
         return Collected(total, f"{found.per_fighter_deleted} for each of {deleted} fighters deleted = {total} credits")
     if not found.income:
         return Collected(0, "no income")
@@ -174,8 +186,9 @@ def collect(
     total = roll_amount(found.income, dice, f"{name} income")
     text = f"income {found.income} = {total} credits"
     if found.per_captive and captives:
-        extra = sum(roll_amount(found.per_captive, dice, f"{name}: captive {i + 1} working the mine")
-                    for i in range(captives))  # fmt: skip
+        extra = sum(
+            roll_amount(found.per_captive, dice, f"{name}: captive {i + 1} working the mine") for i in range(captives)
+        )
         total += extra
         text += f"; {captives} captives work the mine: {found.per_captive} each = {extra} more, {total} credits"
     if found.double:
@@ -189,10 +202,18 @@ def _double(found: Boon, dice: DiceSource, values: list[int], total: int, fighte
         return Collected(total, text)
     struck = pick_index(fighters, dice, f"{found.name}: the fighter the double strikes") if fighters else None
     if found.double == "lasting-injury":
-        return Collected(0, f"{text}, but a double: no income, and a random fighter rolls on the Lasting Injury table",
-                         struck, "lasting-injury")  # fmt: skip
-    return Collected(total, f"{text}; a double: a random fighter meets a waste-lurker and misses the next battle",
-                     struck, "miss-next-battle")  # fmt: skip
+        return Collected(
+            0,
+            f"{text}, but a double: no income, and a random fighter rolls on the Lasting Injury table",
+            struck,
+            "lasting-injury",
+        )
+    return Collected(
+        total,
+        f"{text}; a double: a random fighter meets a waste-lurker and misses the next battle",
+        struck,
+        "miss-next-battle",
+    )
 
 
 def _card(found: Boon, dice: DiceSource, suit: str) -> Collected:
@@ -201,8 +222,11 @@ def _card(found: Boon, dice: DiceSource, suit: str) -> Collected:
     deck = [(value, s) for s in SUITS for value in CARD_VALUES] + [(0, "Joker"), (0, "Joker")]
     value, drawn = deck[pick_index(len(deck), dice, f"{found.name}: the card drawn")]
     if drawn == "Joker":
-        return Collected(0, "a Joker: the gang pays all its income of this post-battle sequence to a random gang of "
-                            "the campaign, as the arbitrator decides")  # fmt: skip
+        return Collected(
+            0,
+            "a Joker: the gang pays all its income of this post-battle sequence to a random gang of "
+            "the campaign, as the arbitrator decides",
+        )
     same_colour = (drawn in RED) == (suit in RED)
     per = 10 if drawn == suit else 5 if same_colour else 0
     return Collected(value * per, f"drew the {value} of {drawn} (chose {suit}): {value} x{per} = {value * per} credits")

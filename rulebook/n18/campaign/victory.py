@@ -92,8 +92,11 @@ def proposed_result(
     source = f"{GUIDE}, {SCENARIOS[scenario].name if scenario in SCENARIOS else scenario}: Victory"
     if attacker.fled != defender.fled:
         winner = "defender" if attacker.fled else "attacker"
-        return Proposal(winner, f"the {'attacker' if attacker.fled else 'defender'} fled the battlefield",
-                        f"{GUIDE}: Fleeing the Battlefield")  # fmt: skip
+        return Proposal(
+            winner,
+            f"the {'attacker' if attacker.fled else 'defender'} fled the battlefield",
+            f"{GUIDE}: Fleeing the Battlefield",
+        )
     if scenario == "smash-and-grab" and caskets_opened is not None:
         won = caskets_opened >= 3
         return Proposal("attacker" if won else "defender", f"{caskets_opened} loot caskets opened (3 win)", source)

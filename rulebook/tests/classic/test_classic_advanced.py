@@ -164,8 +164,14 @@ def test_higher_falls_hurt_more(height, toughness):
 
 def test_a_fall_of_more_than_twelve_inches_takes_every_wound():
     # A W2 fighter falling 13": out of action without dice; the roll says what he lost, as any landing does.
-    answer = ok("roll", "classic", "test", "--seed", "1",
-                stdin=json.dumps({"kind": "fall", "height": 13, "T": 3, "wounds_left": 2}))  # fmt: skip
+    answer = ok(
+        "roll",
+        "classic",
+        "test",
+        "--seed",
+        "1",
+        stdin=json.dumps({"kind": "fall", "height": 13, "T": 3, "wounds_left": 2}),
+    )
     assert answer["landing"]["outcome"] == "out_of_action" and answer["landing"]["wounds_lost"] == 2
     assert answer["dice"] == []
 

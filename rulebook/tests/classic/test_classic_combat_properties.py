@@ -108,11 +108,18 @@ def test_hits_are_the_joint_chance_of_winning_by_that_many():
 def test_cli_fight_contract_example():
     query = {
         "attacker": {
-            "WS": 3, "A": 1, "I": 3, "S": 3, "weapons": ["sword"], "charging": True,
-            "higher_up": False, "encumbered": False, "obstacle": False,
+            "WS": 3,
+            "A": 1,
+            "I": 3,
+            "S": 3,
+            "weapons": ["sword"],
+            "charging": True,
+            "higher_up": False,
+            "encumbered": False,
+            "obstacle": False,
         },
         "defender": {"WS": 2, "A": 1, "I": 2, "S": 3, "weapons": ["knife"]},
-    }  # fmt: skip
+    }
     done = run("odds", "classic", "fight", stdin=json.dumps(query))
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout)

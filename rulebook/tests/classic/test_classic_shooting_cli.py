@@ -129,8 +129,12 @@ def test_a_fighter_already_down_rolls_injury_again_and_is_not_pinned():
 
 
 def test_a_down_fighter_has_no_wounds_left_to_give():
-    query = {"shooter": {"BS": 3}, "weapon": "laspistol", "target": {"T": 3, "down": True, "wounds_left": 1},
-             "distance": 6}  # fmt: skip
+    query = {
+        "shooter": {"BS": 3},
+        "weapon": "laspistol",
+        "target": {"T": 3, "down": True, "wounds_left": 1},
+        "distance": 6,
+    }
     assert refused("odds", "classic", "shoot", stdin=json.dumps(query)).startswith("target.wounds_left:")
 
 

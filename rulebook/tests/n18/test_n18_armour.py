@@ -100,8 +100,12 @@ def test_falling_and_blaze_read_armour_too():
 
 def test_a_fighter_also_under_the_marker_is_hit_with_no_ammo_test_of_its_own():
     """``also_under``: one more fighter under the Blast marker (or Flame template) of an attack already resolved."""
-    query = {**SHOT, "weapon": "frag grenade", "target": {"T": 3, "W": 1, "armour": "flak", "under_marker": True},
-             "also_under": True}  # fmt: skip
+    query = {
+        **SHOT,
+        "weapon": "frag grenade",
+        "target": {"T": 3, "W": 1, "armour": "flak", "under_marker": True},
+        "also_under": True,
+    }
     answer = odds("shoot", query)
     assert (answer["p_hit_exact"], answer["p_ammo_check_exact"], answer["save"]["needed"]) == ("1", "0", 5)
     flamer = odds("shoot", {**SHOT, "weapon": "flamer", "target": {"T": 3, "W": 1}, "also_under": True})

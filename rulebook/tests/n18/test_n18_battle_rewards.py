@@ -28,33 +28,62 @@ def owed(scenario, gang, awards=None, leader="L"):
 @pytest.mark.parametrize(
     ("scenario", "gang", "expected"),
     [
-        ("the-trap", GangResult("attacker", won=True), [
-            ("credits", "victorious gang", "D6x10", 1, None),
-            ("experience", "victorious gang's Leader", "D3", 1, "L"),
-            ("reputation", "victorious gang", "D3", 1, None)]),
-        ("the-trap", GangResult("defender", bottled=True), [
-            ("credits", "losing gang", "D3x10", 1, None),
-            ("reputation", "each gang that bottled out", "-1", 1, None)]),
+        (
+            "the-trap",
+            GangResult("attacker", won=True),
+            [
+                ("credits", "victorious gang", "D6x10", 1, None),
+                ("experience", "victorious gang's Leader", "D3", 1, "L"),
+                ("reputation", "victorious gang", "D3", 1, None),
+            ],
+        ),
+        (
+            "the-trap",
+            GangResult("defender", bottled=True),
+            [("credits", "losing gang", "D3x10", 1, None), ("reputation", "each gang that bottled out", "-1", 1, None)],
+        ),
         ("the-trap", GangResult("defender", draw=True), [("credits", "each gang", "D6x10", 1, None)]),
-        ("smash-and-grab", GangResult("defender", won=True, caskets_opened=2), [
-            ("credits", "defender", "D6x10", 3, None),
-            ("experience", "victorious gang's Leader", "D3", 1, "L"),
-            ("reputation", "victorious gang", "D3", 1, None)]),
-        ("smash-and-grab", GangResult("attacker", won=True, caskets_opened=5), [
-            ("experience", "victorious gang's Leader", "D3", 1, "L"),
-            ("reputation", "victorious gang", "D3", 1, None)]),
-        ("border-dispute", GangResult("attacker", draw=True, own_relic_defiled=True), [
-            ("credits", "each gang", "D3x10", 1, None),
-            ("reputation", "gang whose relic was defiled", "-D3", 1, None)]),
-        ("border-dispute", GangResult("defender", won=True, enemy_relic_defiled=True), [
-            ("credits", "each gang", "D6x10", 1, None),
-            ("experience", "victorious gang's Leader", "D3", 1, "L"),
-            ("reputation", "gang whose relic was not defiled", "D3", 1, None)]),
-        ("search-and-destroy", GangResult("attacker", won=True, caches_destroyed=2), [
-            ("credits", "attacker", "D6x10", 2, None),
-            ("reputation", "victorious gang", "D3", 1, None)]),
+        (
+            "smash-and-grab",
+            GangResult("defender", won=True, caskets_opened=2),
+            [
+                ("credits", "defender", "D6x10", 3, None),
+                ("experience", "victorious gang's Leader", "D3", 1, "L"),
+                ("reputation", "victorious gang", "D3", 1, None),
+            ],
+        ),
+        (
+            "smash-and-grab",
+            GangResult("attacker", won=True, caskets_opened=5),
+            [
+                ("experience", "victorious gang's Leader", "D3", 1, "L"),
+                ("reputation", "victorious gang", "D3", 1, None),
+            ],
+        ),
+        (
+            "border-dispute",
+            GangResult("attacker", draw=True, own_relic_defiled=True),
+            [
+                ("credits", "each gang", "D3x10", 1, None),
+                ("reputation", "gang whose relic was defiled", "-D3", 1, None),
+            ],
+        ),
+        (
+            "border-dispute",
+            GangResult("defender", won=True, enemy_relic_defiled=True),
+            [
+                ("credits", "each gang", "D6x10", 1, None),
+                ("experience", "victorious gang's Leader", "D3", 1, "L"),
+                ("reputation", "gang whose relic was not defiled", "D3", 1, None),
+            ],
+        ),
+        (
+            "search-and-destroy",
+            GangResult("attacker", won=True, caches_destroyed=2),
+            [("credits", "attacker", "D6x10", 2, None), ("reputation", "victorious gang", "D3", 1, None)],
+        ),
     ],
-)  # fmt: skip
+)
 def test_gang_rewards(scenario, gang, expected):
     assert owed(scenario, gang) == sorted(expected)
 
@@ -118,13 +147,15 @@ def test_rescue_mission_owes_only_the_standard_experience():
         # A Leader, and a Champion killed: +1 more for each of them, +1 for the kill.
         (
             [TakenDown("out_of_action", "a", "leader"), TakenDown("out_of_action", "b", "champion", killed=True)],
-            {"a": {"out_of_action": 1, "leader_or_champion_out_of_action": 1},
-             "b": {"out_of_action": 1, "leader_or_champion_out_of_action": 1, "kills": 1}},
+            {
+                "a": {"out_of_action": 1, "leader_or_champion_out_of_action": 1},
+                "b": {"out_of_action": 1, "leader_or_champion_out_of_action": 1, "kills": 1},
+            },
         ),
         # Seriously Injured, fine, or taken down by nobody named: nothing.
         ([TakenDown("seriously_injured", "a", "leader"), TakenDown("ok", "a"), TakenDown("out_of_action", None)], {}),
     ],
-)  # fmt: skip
+)
 def test_standard_awards_count_each_enemy_taken_out_of_action(record, expected):
     assert standard_awards(record) == expected
 

@@ -36,16 +36,24 @@ def test_a_sidearm_takes_one_attack_dice_and_the_rest_are_unarmed():
 
 def test_a_sidearm_passes_its_spare_dice_to_the_melee_weapon():
     # A2, charging, two weapons: 4 Attack dice, split 2/2, but the pistol takes only one.
-    query = {"attacker": {"WS": 3, "A": 2, "S": 3, "charging": True}, "weapon": "laspistol",
-             "second_weapon": "sword", "target": {"T": 3}}  # fmt: skip
+    query = {
+        "attacker": {"WS": 3, "A": 2, "S": 3, "charging": True},
+        "weapon": "laspistol",
+        "second_weapon": "sword",
+        "target": {"T": 3},
+    }
     assert split(odds("fight", query)) == [("Laspistol", 1), ("Sword", 3)]
 
 
 def test_two_weapons_roll_their_own_dice():
     # WS4+ A1 with a chainsword (+1 Accuracy: 3+) and a stub gun (Sidearm: its Accuracy does not count, 4+):
     # 2 Attack dice, one each. No hit 1/3*1/2; one 2/3*1/2 + 1/3*1/2; two 2/3*1/2.
-    query = {"attacker": {"WS": 4, "A": 1, "S": 3}, "weapon": "chainsword", "second_weapon": "stub gun",
-             "target": {"T": 3}}  # fmt: skip
+    query = {
+        "attacker": {"WS": 4, "A": 1, "S": 3},
+        "weapon": "chainsword",
+        "second_weapon": "stub gun",
+        "target": {"T": 3},
+    }
     answer = odds("fight", query)
     assert split(answer) == [("Chainsword", 1), ("Stub gun", 1)]
     assert [w["to_hit"]["needed"] for w in answer["weapons"]] == [3, 4]
@@ -65,20 +73,31 @@ def test_two_parry_weapons_re_roll_two_hits():
 
 def test_only_the_power_weapon_of_two_parries_a_power_attack():
     # A power sword against a sword and a power sword: one parry, as with the power sword alone.
-    query = {"attacker": {"WS": 3, "A": 2, "S": 3}, "weapon": "power sword",
-             "target": {"T": 3, "weapon": "sword", "second_weapon": "power sword"}}  # fmt: skip
+    query = {
+        "attacker": {"WS": 3, "A": 2, "S": 3},
+        "weapon": "power sword",
+        "target": {"T": 3, "weapon": "sword", "second_weapon": "power sword"},
+    }
     assert exact(odds("fight", query), "hits") == {"0": F(7, 27), "1": F(12, 27), "2": F(8, 27)}
 
 
 def test_an_unwieldy_weapon_is_used_alone():
-    query = {"attacker": {"WS": 3, "A": 2, "S": 3}, "weapon": "two-handed axe", "second_weapon": "sword",
-             "target": {"T": 3}}  # fmt: skip
+    query = {
+        "attacker": {"WS": 3, "A": 2, "S": 3},
+        "weapon": "two-handed axe",
+        "second_weapon": "sword",
+        "target": {"T": 3},
+    }
     assert refused("odds", "n18", "fight", stdin=json.dumps(query)).startswith("second_weapon:")
 
 
 def test_a_rolled_fight_with_two_weapons_rolls_each_weapon_in_turn():
-    query = {"attacker": {"WS": 3, "A": 1, "S": 3}, "weapon": "sword", "second_weapon": "laspistol",
-             "target": {"T": 3, "W": 2}}  # fmt: skip
+    query = {
+        "attacker": {"WS": 3, "A": 1, "S": 3},
+        "weapon": "sword",
+        "second_weapon": "laspistol",
+        "target": {"T": 3, "W": 2},
+    }
     # sword die 4 (hit), pistol die 1 (miss); the sword's hit: wound 4, Damage 1 of 2 Wounds.
     rolled = fighting.roll(Query(query), ScriptedDice([4, 1, 4]))
     assert [(a["weapon"], a["face"], a["result"]) for a in rolled["attacks"]] == [(1, 4, "unsaved"), (2, 1, "miss")]
@@ -104,8 +123,13 @@ def test_blaze_burn_and_putting_the_fire_out():
     # S3 AP-1 D1 against T3 W1 with a 5+ save (6+ after AP): unsaved 1/2 * 5/6 = 5/12, then the Injury dice.
     # Put out with one friend within 1": 5+ standing (1/3), 3+ once Seriously Injured (+2; 2/3).
     answer = odds("blaze", {"target": {"T": 3, "W": 1, "save": 5}, "friends_within_1": 1})
-    assert exact(answer, "outcome") == {"unharmed": F(7, 12), "wound_lost": 0, "flesh_wound": F(5, 36),
-                                        "seriously_injured": F(5, 24), "out_of_action": F(5, 72)}  # fmt: skip
+    assert exact(answer, "outcome") == {
+        "unharmed": F(7, 12),
+        "wound_lost": 0,
+        "flesh_wound": F(5, 36),
+        "seriously_injured": F(5, 24),
+        "out_of_action": F(5, 72),
+    }
     assert exact(answer, "p_flames_out") == (F(7, 12) + F(5, 36)) * F(1, 3) + F(5, 24) * F(2, 3)
     assert exact(answer, "p_flames_out") + exact(answer, "p_still_ablaze") + F(5, 72) == 1
 
@@ -155,11 +179,14 @@ def test_a_bottled_gangs_fighter_tests_cool_to_stay():
     [
         ("fight", {"attacker": {"WS": 3, "A": 1, "S": 3}, "target": {"T": 3}, "modifers": [1]}, "modifers"),
         ("fight", {"attacker": {"WS": 3, "A": 1, "S": 3, "chargin": True}, "target": {"T": 3}}, "attacker.chargin"),
-        ("shoot", {"shooter": {"BS": 3}, "weapon": "lasgun", "target": {"T": 3, "sav": 5}, "distance": 8},
-         "target.sav"),
+        (
+            "shoot",
+            {"shooter": {"BS": 3}, "weapon": "lasgun", "target": {"T": 3, "sav": 5}, "distance": 8},
+            "target.sav",
+        ),
         ("test", {"kind": "recovery", "T": 3, "asisted": True}, "asisted"),
     ],
-)  # fmt: skip
+)
 def test_unknown_fields_are_refused_by_name(action, query, field):
     assert refused("odds", "n18", action, stdin=json.dumps(query)).startswith(f"{field}:")
     assert refused("roll", "n18", action, "--seed", "1", stdin=json.dumps(query)).startswith(f"{field}:")

@@ -21,8 +21,14 @@ def exact(answer: dict, name: str):
 
 
 def rapid_fire(x: int, ammo: str = "4+", **extra) -> dict:
-    weapon = {"short_range": 8, "long_range": 24, "strength": 3, "damage": 1, "ammo": ammo,
-              "traits": [f"Rapid Fire ({x})"]}  # fmt: skip
+    weapon = {
+        "short_range": 8,
+        "long_range": 24,
+        "strength": 3,
+        "damage": 1,
+        "ammo": ammo,
+        "traits": [f"Rapid Fire ({x})"],
+    }
     return {"shooter": {"BS": 4}, "weapon": weapon, "target": {"T": 3, "W": 1}, "distance": 10, **extra}
 
 
@@ -52,8 +58,13 @@ def test_a_firepower_dice_cannot_show_other_faces(face):
 def test_rapid_fire_two_dice_hits_by_hand():
     answer = shooting.odds(Query(rapid_fire(2)))
     assert exact(answer, "hits") == {
-        "0": F(1, 2), "2": F(1, 8), "3": F(1, 6), "4": F(5, 36), "5": F(1, 18), "6": F(1, 72)
-    }  # fmt: skip
+        "0": F(1, 2),
+        "2": F(1, 8),
+        "3": F(1, 6),
+        "4": F(5, 36),
+        "5": F(1, 18),
+        "6": F(1, 72),
+    }
     assert answer["firepower"] == {"dice": 2, "rapid_fire": 2}
 
 
@@ -100,8 +111,13 @@ def test_rolled_rapid_fire_takes_hit_firepower_and_ammo_dice_first():
 
 
 def test_unstable_overloads_on_an_ammo_symbol_and_one_to_three():
-    query = {"shooter": {"BS": 3}, "weapon": "plasma gun", "profile": "maximal power", "target": {"T": 3},
-             "distance": 10}  # fmt: skip
+    query = {
+        "shooter": {"BS": 3},
+        "weapon": "plasma gun",
+        "profile": "maximal power",
+        "target": {"T": 3},
+        "distance": 10,
+    }
     assert exact(shooting.odds(Query(query)), "p_overload_out_of_action") == F(1, 6) * F(1, 2)
     assert shooting.odds(Query(query))["after_out_of_ammo"] == "cannot be reloaded this battle"  # Scarce
 
@@ -135,9 +151,14 @@ def test_gas_ignores_the_save_and_toughness_decides_an_injury_roll():
     query = {"shooter": {"BS": 4, "S": 3}, "weapon": "choke gas grenade", "target": {"T": 3, "save": 4}, "distance": 6}
     answer = shooting.odds(Query(query))
     assert exact(answer, "outcome") == {
-        "miss": F(1, 2), "no_wound": F(1, 6), "saved": 0, "wound_lost": 0, "flesh_wound": F(1, 9),
-        "seriously_injured": F(1, 6), "out_of_action": F(1, 18)
-    }  # fmt: skip
+        "miss": F(1, 2),
+        "no_wound": F(1, 6),
+        "saved": 0,
+        "wound_lost": 0,
+        "flesh_wound": F(1, 9),
+        "seriously_injured": F(1, 6),
+        "out_of_action": F(1, 18),
+    }
     rolled = shooting.roll(Query(query), ScriptedDice([4, 3, 6, 2]))  # hit, Gas 3, Injury 6, grenade Ammo 2
     assert rolled["outcome"] == "out_of_action" and rolled["pins"] is False and rolled["ammo_test"] == "out_of_ammo"
 
@@ -185,9 +206,14 @@ def test_blast_hit_roll_other_fighters_and_flak():
 
 @pytest.mark.parametrize(
     ("target", "needed"),
-    [({"armour": "flak", "cover_from_marker": "partial"}, 4), ({"cover_from_marker": "full"}, 5),
-     ({"cover_from_marker": "partial"}, 6), ({"armour": "mesh armour"}, 5), ({"save": 6}, 6)],
-)  # fmt: skip
+    [
+        ({"armour": "flak", "cover_from_marker": "partial"}, 4),
+        ({"cover_from_marker": "full"}, 5),
+        ({"cover_from_marker": "partial"}, 6),
+        ({"armour": "mesh armour"}, 5),
+        ({"save": 6}, 6),
+    ],
+)
 def test_cover_from_the_blast_marker_improves_the_save(target, needed):
     answer = shooting.odds(Query({**FRAG, "target": {"T": 3, "under_marker": True, **target}}))
     assert answer["save"]["needed"] == needed
@@ -195,8 +221,14 @@ def test_cover_from_the_blast_marker_improves_the_save(target, needed):
 
 
 def test_a_flame_template_hits_everyone_under_it_and_cover_helps_the_save():
-    query = {"shooter": {"BS": 4}, "weapon": "flamer", "distance": 4, "cover": "partial", "extra_targets": 3,
-             "target": {"T": 3, "armour": "flak"}}  # fmt: skip
+    query = {
+        "shooter": {"BS": 4},
+        "weapon": "flamer",
+        "distance": 4,
+        "cover": "partial",
+        "extra_targets": 3,
+        "target": {"T": 3, "armour": "flak"},
+    }
     answer = shooting.odds(Query(query))
     assert answer["save"]["needed"] == 5  # flak 5+ against a template, AP -1, partial cover +1
     assert exact(answer["area"], "extra_targets_hit") == {"3": 1}
@@ -228,34 +260,50 @@ def test_power_weapons_are_parried_only_by_power_weapons(defender, hits):
 def test_reaction_attacks_by_hand():
     # WS3+ unarmed S3 against T3 W1: down (Seriously Injured or Out of Action) = 2/3 * 1/2 * 2/3 = 2/9.
     # The target, still Standing 7/9 of the time, strikes back WS4+ S3 against the attacker's T3 W1.
-    query = {"attacker": {"WS": 3, "A": 1, "S": 3, "T": 3, "W": 1}, "reaction": True,
-             "target": {"T": 3, "W": 1, "WS": 4, "A": 1, "S": 3}}  # fmt: skip
+    query = {
+        "attacker": {"WS": 3, "A": 1, "S": 3, "T": 3, "W": 1},
+        "reaction": True,
+        "target": {"T": 3, "W": 1, "WS": 4, "A": 1, "S": 3},
+    }
     reaction = fighting.odds(Query(query))["reaction"]
     assert exact(reaction, "p_reacts") == F(7, 9)
     assert exact(reaction, "attacker_outcome") == {
-        "unharmed": 1 - F(7, 36), "wound_lost": 0, "flesh_wound": F(7, 108), "seriously_injured": F(7, 72),
-        "out_of_action": F(7, 216)
-    }  # fmt: skip
+        "unharmed": 1 - F(7, 36),
+        "wound_lost": 0,
+        "flesh_wound": F(7, 108),
+        "seriously_injured": F(7, 72),
+        "out_of_action": F(7, 216),
+    }
 
 
 def test_a_blind_target_strikes_back_hitting_only_on_natural_sixes():
     # As above, but the target is Blind (Flash): its Reaction attack hits on a 6 alone, its +2 to hit ignored, so
     # each outcome of the attacker is a third of the sighted target's (1/6 against 1/2).
-    query = {"attacker": {"WS": 3, "A": 1, "S": 3, "T": 3, "W": 1}, "reaction": True,
-             "target": {"T": 3, "W": 1, "WS": 4, "A": 1, "S": 3, "modifiers": [2], "blind": True}}  # fmt: skip
+    query = {
+        "attacker": {"WS": 3, "A": 1, "S": 3, "T": 3, "W": 1},
+        "reaction": True,
+        "target": {"T": 3, "W": 1, "WS": 4, "A": 1, "S": 3, "modifiers": [2], "blind": True},
+    }
     reaction = fighting.odds(Query(query))["reaction"]
     assert exact(reaction, "attacker_outcome") == {
-        "unharmed": 1 - F(7, 108), "wound_lost": 0, "flesh_wound": F(7, 324), "seriously_injured": F(7, 216),
-        "out_of_action": F(7, 648)
-    }  # fmt: skip
+        "unharmed": 1 - F(7, 108),
+        "wound_lost": 0,
+        "flesh_wound": F(7, 324),
+        "seriously_injured": F(7, 216),
+        "out_of_action": F(7, 648),
+    }
     # Rolled: the attacker misses (2); the Blind target's 5 misses where WS 4+ would hit.
     answer = fighting.roll(Query(query), ScriptedDice([2, 5]))
     assert answer["reaction"]["made"] and answer["reaction"]["outcome"] == "unharmed"
 
 
 def test_disarm_leaves_only_unarmed_reactions():
-    query = {"attacker": {"WS": 3, "A": 1, "S": 3, "T": 3}, "weapon": "axe", "reaction": True,
-             "target": {"T": 3, "W": 2, "WS": 4, "A": 1, "S": 3, "weapon": "power axe"}}  # fmt: skip
+    query = {
+        "attacker": {"WS": 3, "A": 1, "S": 3, "T": 3},
+        "weapon": "axe",
+        "reaction": True,
+        "target": {"T": 3, "W": 2, "WS": 4, "A": 1, "S": 3, "weapon": "power axe"},
+    }
     reaction = fighting.odds(Query(query))["reaction"]
     # A natural 6 always hits; with 2 Wounds a single Damage 1 hit cannot take the target down.
     assert exact(reaction, "p_disarmed") == F(1, 6)
@@ -272,8 +320,11 @@ def test_charging_adds_an_attack_dice():
 
 
 def test_a_rolled_fight_with_a_parry_and_a_reaction():
-    query = {"attacker": {"WS": 3, "A": 2, "S": 3, "T": 3, "W": 1}, "reaction": True,
-             "target": {"T": 3, "W": 2, "WS": 4, "A": 1, "S": 3, "weapon": "sword"}}  # fmt: skip
+    query = {
+        "attacker": {"WS": 3, "A": 2, "S": 3, "T": 3, "W": 1},
+        "reaction": True,
+        "target": {"T": 3, "W": 2, "WS": 4, "A": 1, "S": 3, "weapon": "sword"},
+    }
     # Attack dice 5 and 4; the sword parries the 5, re-rolled 1 (miss); the 4 wounds on 4 and loses a Wound;
     # the target, still Standing, reacts: Attack dice 6, wound 1.
     dice = ScriptedDice([5, 4, 1, 4, 6, 1])
@@ -286,24 +337,45 @@ def test_a_rolled_fight_with_a_parry_and_a_reaction():
 # --- properties ------------------------------------------------------------------------------------------
 
 traits = st.sampled_from(
-    [[], ["Rapid Fire (1)"], ["Rapid Fire (2)"], ["Scattershot"], ["Blast (3\")"], ["Power", "Rapid Fire (1)"],
-     ["Knockback"], ["Unstable"]]
-)  # fmt: skip
+    [
+        [],
+        ["Rapid Fire (1)"],
+        ["Rapid Fire (2)"],
+        ["Scattershot"],
+        ['Blast (3")'],
+        ["Power", "Rapid Fire (1)"],
+        ["Knockback"],
+        ["Unstable"],
+    ]
+)
 profiles = st.fixed_dictionaries(
-    {"short_range": st.just(8), "long_range": st.just(24), "acc_short": st.integers(-1, 2),
-     "strength": st.integers(1, 8), "ap": st.integers(-2, 0), "damage": st.sampled_from([1, 2, "D3"]),
-     "ammo": st.sampled_from(["2+", "4+", "6+"]), "traits": traits}
-)  # fmt: skip
+    {
+        "short_range": st.just(8),
+        "long_range": st.just(24),
+        "acc_short": st.integers(-1, 2),
+        "strength": st.integers(1, 8),
+        "ap": st.integers(-2, 0),
+        "damage": st.sampled_from([1, 2, "D3"]),
+        "ammo": st.sampled_from(["2+", "4+", "6+"]),
+        "traits": traits,
+    }
+)
 targets = st.fixed_dictionaries(
-    {"T": st.integers(2, 5), "W": st.integers(1, 2), "S": st.integers(2, 5), "knockback_blocked": st.booleans(),
-     "armour": st.sampled_from(["flak", "mesh armour", "light carapace armour"])}
-)  # fmt: skip
+    {
+        "T": st.integers(2, 5),
+        "W": st.integers(1, 2),
+        "S": st.integers(2, 5),
+        "knockback_blocked": st.booleans(),
+        "armour": st.sampled_from(["flak", "mesh armour", "light carapace armour"]),
+    }
+)
 
 
 def shot(profile, target, bs=4):
     blocked = target["knockback_blocked"] and "Knockback" in profile["traits"]
-    return Query({"shooter": {"BS": bs}, "weapon": profile, "target": {**target, "knockback_blocked": blocked},
-                  "distance": 6})  # fmt: skip
+    return Query(
+        {"shooter": {"BS": bs}, "weapon": profile, "target": {**target, "knockback_blocked": blocked}, "distance": 6}
+    )
 
 
 @settings(max_examples=40, deadline=None)
@@ -329,9 +401,15 @@ def test_more_firepower_dice_never_spare_the_target(profile, target):
 
 
 fighters = st.fixed_dictionaries(
-    {"WS": st.integers(2, 5), "A": st.integers(1, 3), "S": st.integers(2, 5), "T": st.integers(2, 4),
-     "W": st.integers(1, 2), "weapon": st.sampled_from(["sword", "power sword", "axe", "chainsword", "power hammer"])}
-)  # fmt: skip
+    {
+        "WS": st.integers(2, 5),
+        "A": st.integers(1, 3),
+        "S": st.integers(2, 5),
+        "T": st.integers(2, 4),
+        "W": st.integers(1, 2),
+        "weapon": st.sampled_from(["sword", "power sword", "axe", "chainsword", "power hammer"]),
+    }
+)
 
 
 @settings(max_examples=30, deadline=None)
@@ -352,23 +430,36 @@ def test_fights_with_reactions_sum_to_one_and_rolls_are_possible(attacker, defen
 
 @pytest.mark.parametrize(
     ("action", "query", "field"),
-    [("shoot", rapid_fire(2, firepower_dice=3), "firepower_dice"),
-     ("shoot", {**rapid_fire(1), "weapon": "lasgun", "firepower_dice": 2}, "firepower_dice"),
-     ("shoot", rapid_fire(9), "weapon.traits"),
-     ("shoot", {**FRAG, "target": {"T": 3, "armour": "flak", "save": 5}}, "target.armour"),
-     ("shoot", {**FRAG, "target": {"T": 3, "armour": "tin foil"}}, "target.armour"),
-     ("shoot", {**FRAG, "weapon": "lasgun", "target": {"T": 3, "under_marker": True}}, "target.under_marker"),
-     ("shoot", {**FRAG, "weapon": "lasgun", "target": {"T": 3}, "extra_targets": 2}, "extra_targets"),
-     ("shoot", {**FRAG, "target": {"T": 3, "cover_from_marker": "lots"}}, "target.cover_from_marker"),
-     ("shoot", {**FRAG, "weapon": "lasgun", "target": {"T": 3, "knockback_blocked": True}}, "target.knockback_blocked"),
-     ("shoot", {**FRAG, "weapon": "shotgun", "profile": "solid slug", "target": {"T": 3, "knockback_blocked": True}},
-      "target.S"),
-     ("shoot", {**rapid_fire(1), "weapon": {"short_range": "E", "long_range": 24, "strength": 3}}, "weapon.short_range"),
-     ("shoot", {**rapid_fire(1), "weapon": {"short_range": 8, "strength": 3}}, "weapon.long_range"),
-     ("fight", {**PARRY, "reaction": True}, "target.WS"),
-     ("fight", {**PARRY, "target": {"T": 3, "weapon": "lasgun"}}, "target.weapon"),
-     ("fight", {**PARRY, "attacker": {"WS": 3, "A": 1, "S": 3, "charging": "yes"}}, "attacker.charging")],
-)  # fmt: skip
+    [
+        ("shoot", rapid_fire(2, firepower_dice=3), "firepower_dice"),
+        ("shoot", {**rapid_fire(1), "weapon": "lasgun", "firepower_dice": 2}, "firepower_dice"),
+        ("shoot", rapid_fire(9), "weapon.traits"),
+        ("shoot", {**FRAG, "target": {"T": 3, "armour": "flak", "save": 5}}, "target.armour"),
+        ("shoot", {**FRAG, "target": {"T": 3, "armour": "tin foil"}}, "target.armour"),
+        ("shoot", {**FRAG, "weapon": "lasgun", "target": {"T": 3, "under_marker": True}}, "target.under_marker"),
+        ("shoot", {**FRAG, "weapon": "lasgun", "target": {"T": 3}, "extra_targets": 2}, "extra_targets"),
+        ("shoot", {**FRAG, "target": {"T": 3, "cover_from_marker": "lots"}}, "target.cover_from_marker"),
+        (
+            "shoot",
+            {**FRAG, "weapon": "lasgun", "target": {"T": 3, "knockback_blocked": True}},
+            "target.knockback_blocked",
+        ),
+        (
+            "shoot",
+            {**FRAG, "weapon": "shotgun", "profile": "solid slug", "target": {"T": 3, "knockback_blocked": True}},
+            "target.S",
+        ),
+        (
+            "shoot",
+            {**rapid_fire(1), "weapon": {"short_range": "E", "long_range": 24, "strength": 3}},
+            "weapon.short_range",
+        ),
+        ("shoot", {**rapid_fire(1), "weapon": {"short_range": 8, "strength": 3}}, "weapon.long_range"),
+        ("fight", {**PARRY, "reaction": True}, "target.WS"),
+        ("fight", {**PARRY, "target": {"T": 3, "weapon": "lasgun"}}, "target.weapon"),
+        ("fight", {**PARRY, "attacker": {"WS": 3, "A": 1, "S": 3, "charging": "yes"}}, "attacker.charging"),
+    ],
+)
 def test_cli_refuses_bad_input_naming_the_field(action, query, field):
     assert refused("odds", "n18", action, stdin=json.dumps(query)).startswith(field)
 

@@ -30,8 +30,11 @@ def test_every_roll_of_the_table(dice, kind, characteristic, value):
     scripted = ScriptedDice(list(dice))
     answer = roll_ganger_advance(scripted)
     assert (answer["roll"], answer["kind"], answer["characteristic"], answer["value"]) == (
-        sum(dice), kind, characteristic, value
-    )  # fmt: skip
+        sum(dice),
+        kind,
+        characteristic,
+        value,
+    )
     assert answer["xp"] == GANGER_XP == 6 and scripted.remaining == 0 and not answer["counted_as_12"]
 
 

@@ -22,8 +22,16 @@ def odds(action: str, query: dict) -> dict:
 
 
 def test_a_whip_attacks_from_three_inches_and_the_knife_cannot_strike_back():
-    answer = odds("fight", {"attacker": {"WS": 3, "A": 1, "S": 3, "T": 3, "W": 1}, "weapon": "whip",
-                            "distance": 3, "target": TARGET, "reaction": True})  # fmt: skip
+    answer = odds(
+        "fight",
+        {
+            "attacker": {"WS": 3, "A": 1, "S": 3, "T": 3, "W": 1},
+            "weapon": "whip",
+            "distance": 3,
+            "target": TARGET,
+            "reaction": True,
+        },
+    )
     assert answer["reach"]["distance"] == 3
     assert "Fighting knife reaches 0" in answer["reach"]["no_reaction"]
     assert "reaction" not in answer
@@ -32,22 +40,37 @@ def test_a_whip_attacks_from_three_inches_and_the_knife_cannot_strike_back():
 
 
 def test_in_base_contact_the_target_strikes_back_as_before():
-    answer = odds("fight", {"attacker": {"WS": 3, "A": 1, "S": 3, "T": 3, "W": 1}, "weapon": "whip",
-                            "target": TARGET, "reaction": True})  # fmt: skip
+    answer = odds(
+        "fight",
+        {"attacker": {"WS": 3, "A": 1, "S": 3, "T": 3, "W": 1}, "weapon": "whip", "target": TARGET, "reaction": True},
+    )
     assert "reaction" in answer and "reach" not in answer
 
 
 def test_a_weapon_that_does_not_reach_is_refused_naming_the_distance():
-    error = refused("odds", "n18", "fight", stdin=json.dumps(
-        {"attacker": {"WS": 3, "A": 1, "S": 3}, "weapon": "shock stave", "distance": 3, "target": {"T": 3, "W": 1}}
-    ))  # fmt: skip
+    error = refused(
+        "odds",
+        "n18",
+        "fight",
+        stdin=json.dumps(
+            {"attacker": {"WS": 3, "A": 1, "S": 3}, "weapon": "shock stave", "distance": 3, "target": {"T": 3, "W": 1}}
+        ),
+    )
     assert error.startswith("distance: ") and 'Shock stave reaches 2"' in error
 
 
 def test_two_versatile_fighters_fight_at_reach_both_ways():
     target = TARGET | {"weapon": "whip"}
-    answer = odds("fight", {"attacker": {"WS": 3, "A": 1, "S": 3, "T": 3, "W": 1}, "weapon": "las cutter",
-                            "distance": 2, "target": target, "reaction": True})  # fmt: skip
+    answer = odds(
+        "fight",
+        {
+            "attacker": {"WS": 3, "A": 1, "S": 3, "T": 3, "W": 1},
+            "weapon": "las cutter",
+            "distance": 2,
+            "target": target,
+            "reaction": True,
+        },
+    )
     assert "reaction" in answer and "no_reaction" not in answer["reach"]
 
 
@@ -58,17 +81,27 @@ def test_a_charge_need_only_come_within_the_weapons_reach(reach, p):
 
 
 def test_a_spelled_out_versatile_profile_keeps_its_reach():
-    spelled = {"name": "Chain lance", "short_range": "E", "long_range": 2, "strength": "S+2", "ap": -2,
-               "damage": 2, "traits": ["Lance", "Unwieldy", "Versatile"]}  # fmt: skip
+    spelled = {
+        "name": "Chain lance",
+        "short_range": "E",
+        "long_range": 2,
+        "strength": "S+2",
+        "ap": -2,
+        "damage": 2,
+        "traits": ["Lance", "Unwieldy", "Versatile"],
+    }
     profile = trading_post.read_profile(Query({"weapon": spelled}))
     assert trading_post.reach(profile) == 2 and fighting.is_close_combat(profile)
 
 
 def test_a_reach_without_the_versatile_trait_is_refused():
     spelled = {"name": "Odd", "short_range": "E", "long_range": 2, "strength": 3, "damage": 1, "traits": ["Melee"]}
-    error = refused("odds", "n18", "fight", stdin=json.dumps(
-        {"attacker": {"WS": 3, "A": 1, "S": 3}, "weapon": spelled, "target": {"T": 3, "W": 1}}
-    ))  # fmt: skip
+    error = refused(
+        "odds",
+        "n18",
+        "fight",
+        stdin=json.dumps({"attacker": {"WS": 3, "A": 1, "S": 3}, "weapon": spelled, "target": {"T": 3, "W": 1}}),
+    )
     assert error.startswith("weapon.short_range: ")
 
 
@@ -85,8 +118,15 @@ def test_the_mauls_ap_plus_one_helps_the_save():
 def test_pistols_carry_the_2023_sidearm_trait_and_the_old_name_still_means_it():
     (autopistol,) = trading_post.weapon("autopistol")["profiles"]
     assert "Sidearm" in autopistol["traits"] and "Pistol" not in autopistol["traits"]
-    old = {"name": "Old export's pistol", "short_range": 4, "long_range": 12, "strength": 3, "damage": 1,
-           "ammo": "4+", "traits": ["Pistol"]}  # fmt: skip
+    old = {
+        "name": "Old export's pistol",
+        "short_range": 4,
+        "long_range": 12,
+        "strength": 3,
+        "damage": 1,
+        "ammo": "4+",
+        "traits": ["Pistol"],
+    }
     assert fighting.is_sidearm(trading_post.read_profile(Query({"weapon": old})))
 
 

@@ -114,10 +114,16 @@ def test_roll_off_rerolls_ties(dice, winner, rolled):
 
 
 contenders = st.lists(
-    st.builds(Contender, id=st.uuids().map(str), rating=st.integers(0, 3000), reputation=st.integers(0, 20),
-              name=st.text(max_size=5)),
-    max_size=32, unique_by=lambda c: c.id,
-)  # fmt: skip
+    st.builds(
+        Contender,
+        id=st.uuids().map(str),
+        rating=st.integers(0, 3000),
+        reputation=st.integers(0, 20),
+        name=st.text(max_size=5),
+    ),
+    max_size=32,
+    unique_by=lambda c: c.id,
+)
 
 
 @given(contenders, st.data())

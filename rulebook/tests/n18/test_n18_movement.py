@@ -24,9 +24,15 @@ def exact(answer: dict, name: str):
 
 @pytest.mark.parametrize(
     ("query", "p"),
-    [({}, F(1, 2)), ({"escher": True}, F(2, 3)), ({"modifier": 5}, F(5, 6)), ({"modifier": -5}, F(1, 6)),
-     ({"escher": True, "railings": True}, F(5, 6)), ({"modifier": -1}, F(1, 3))],
-)  # fmt: skip
+    [
+        ({}, F(1, 2)),
+        ({"escher": True}, F(2, 3)),
+        ({"modifier": 5}, F(5, 6)),
+        ({"modifier": -5}, F(1, 6)),
+        ({"escher": True, "railings": True}, F(5, 6)),
+        ({"modifier": -1}, F(1, 3)),
+    ],
+)
 def test_agility_test_four_plus_natural_one_fails_natural_six_passes(query, p):
     answer = movement.agility_odds(Query(query))
     assert answer["target"] == 4
@@ -52,18 +58,20 @@ def test_agility_chance_never_falls_as_modifiers_rise(modifier):
 
 @pytest.mark.parametrize(
     ("segment", "cost", "test"),
-    [({"kind": "open", "distance": 3}, 3, None),
-     ({"kind": "difficult", "distance": 1.5}, 3, None),
-     ({"kind": "dangerous", "distance": 1}, 2, "dangerous"),
-     ({"kind": "obstacle", "height": 1.5}, 1.5, None),
-     ({"kind": "door"}, 2, None),
-     ({"kind": "climb", "height": 2}, 4, None),
-     ({"kind": "ladder", "height": 2}, 2, None),
-     ({"kind": "step", "height": 0.5}, 0, None),
-     ({"kind": "gap", "width": 2}, 2, None),
-     ({"kind": "gap", "width": 2.5}, 2.5, "Agility"),
-     ({"kind": "jump_down", "height": 3}, 3, None)],
-)  # fmt: skip
+    [
+        ({"kind": "open", "distance": 3}, 3, None),
+        ({"kind": "difficult", "distance": 1.5}, 3, None),
+        ({"kind": "dangerous", "distance": 1}, 2, "dangerous"),
+        ({"kind": "obstacle", "height": 1.5}, 1.5, None),
+        ({"kind": "door"}, 2, None),
+        ({"kind": "climb", "height": 2}, 4, None),
+        ({"kind": "ladder", "height": 2}, 2, None),
+        ({"kind": "step", "height": 0.5}, 0, None),
+        ({"kind": "gap", "width": 2}, 2, None),
+        ({"kind": "gap", "width": 2.5}, 2.5, "Agility"),
+        ({"kind": "jump_down", "height": 3}, 3, None),
+    ],
+)
 def test_each_movement_cost_rule(segment, cost, test):
     answer = movement.move_cost_odds(Query({"path": [segment]}))
     assert answer["cost"] == cost
@@ -105,18 +113,37 @@ def test_movement_cost_adds_up(parts):
 
 @pytest.mark.parametrize(
     ("height", "band"),
-    [(0.5, 0), (2, 0), (2.1, 1), (3, 1), (5, 1), (5.5, 2), (6, 2), (7, 2), (7.5, 3), (8, 3), (9, 3), (9.2, 4),
-     (10, 4), (40, 4)],
-)  # fmt: skip
+    [
+        (0.5, 0),
+        (2, 0),
+        (2.1, 1),
+        (3, 1),
+        (5, 1),
+        (5.5, 2),
+        (6, 2),
+        (7, 2),
+        (7.5, 3),
+        (8, 3),
+        (9, 3),
+        (9.2, 4),
+        (10, 4),
+        (40, 4),
+    ],
+)
 def test_falling_table_bands_round_the_distance_up(height, band):
     assert fall_band(F(str(height))) == band
 
 
 @pytest.mark.parametrize(
     ("band", "hit"),
-    [(0, None), (1, {"strength": 3, "ap": 0, "damage": 1}), (2, {"strength": 5, "ap": -1, "damage": 1}),
-     (3, {"strength": 7, "ap": -2, "damage": 2}), (4, {"strength": 9, "ap": -3, "damage": 3})],
-)  # fmt: skip
+    [
+        (0, None),
+        (1, {"strength": 3, "ap": 0, "damage": 1}),
+        (2, {"strength": 5, "ap": -1, "damage": 1}),
+        (3, {"strength": 7, "ap": -2, "damage": 2}),
+        (4, {"strength": 9, "ap": -3, "damage": 3}),
+    ],
+)
 def test_falling_table_rows(band, hit):
     assert FALL_BANDS[band]["hit"] == hit
 
@@ -126,12 +153,21 @@ def test_falling_table_rows(band, hit):
 # Seriously Injured counting as a Flesh Wound and a third Flesh Wound taking a T3 fighter Out of Action.
 @pytest.mark.parametrize(
     ("height", "outcome"),
-    [(4, {"pinned": F(1, 2), "flesh_wound": F(1, 6), "seriously_injured": F(1, 4), "out_of_action": F(1, 12)}),
-     (7, {"pinned": F(1, 3), "flesh_wound": F(2, 9), "seriously_injured": F(1, 3), "out_of_action": F(1, 9)}),
-     (9, {"pinned": F(1, 6), "out_of_action": F(5, 6) * F(11, 36), "seriously_injured": F(5, 6) * F(7, 12),
-          "flesh_wound": F(5, 6) * F(1, 9)}),
-     (11, {"pinned": F(1, 6), "out_of_action": F(5, 6) * F(11, 24), "seriously_injured": F(5, 6) * F(13, 24)})],
-)  # fmt: skip
+    [
+        (4, {"pinned": F(1, 2), "flesh_wound": F(1, 6), "seriously_injured": F(1, 4), "out_of_action": F(1, 12)}),
+        (7, {"pinned": F(1, 3), "flesh_wound": F(2, 9), "seriously_injured": F(1, 3), "out_of_action": F(1, 9)}),
+        (
+            9,
+            {
+                "pinned": F(1, 6),
+                "out_of_action": F(5, 6) * F(11, 36),
+                "seriously_injured": F(5, 6) * F(7, 12),
+                "flesh_wound": F(5, 6) * F(1, 9),
+            },
+        ),
+        (11, {"pinned": F(1, 6), "out_of_action": F(5, 6) * F(11, 24), "seriously_injured": F(5, 6) * F(13, 24)}),
+    ],
+)
 def test_each_falling_row_by_hand(height, outcome):
     answer = movement.fall_odds(Query({"height": height, "target": {"T": 3, "W": 1}}))
     assert exact(answer, "outcome") == outcome
@@ -184,16 +220,18 @@ def test_falls_sum_to_one_and_rolls_are_possible(height, cause, seed):
 
 @pytest.mark.parametrize(
     ("action", "query", "field"),
-    [("move-cost", {"path": [{"kind": "obstacle", "height": 3}]}, "path[0].height"),
-     ("move-cost", {"path": [{"kind": "step", "height": 1}]}, "path[0].height"),
-     ("move-cost", {"path": [{"kind": "gap", "width": -1}]}, "path[0].width"),
-     ("move-cost", {"path": [{"kind": "teleport"}]}, "path[0].kind"),
-     ("move-cost", {"path": []}, "path"),
-     ("agility", {"escher": "yes"}, "escher"),
-     ("fall", {"height": 4, "railings": True}, "railings"),
-     ("fall", {"height": -2}, "height"),
-     ("fall", {"height": 4, "cause": "pushed"}, "cause")],
-)  # fmt: skip
+    [
+        ("move-cost", {"path": [{"kind": "obstacle", "height": 3}]}, "path[0].height"),
+        ("move-cost", {"path": [{"kind": "step", "height": 1}]}, "path[0].height"),
+        ("move-cost", {"path": [{"kind": "gap", "width": -1}]}, "path[0].width"),
+        ("move-cost", {"path": [{"kind": "teleport"}]}, "path[0].kind"),
+        ("move-cost", {"path": []}, "path"),
+        ("agility", {"escher": "yes"}, "escher"),
+        ("fall", {"height": 4, "railings": True}, "railings"),
+        ("fall", {"height": -2}, "height"),
+        ("fall", {"height": 4, "cause": "pushed"}, "cause"),
+    ],
+)
 def test_cli_refuses_bad_movement_input(action, query, field):
     assert refused("odds", "n18", action, stdin=json.dumps(query)).startswith(field)
 

@@ -34,9 +34,15 @@ def exact(answer: dict, name: str):
 
 @pytest.mark.parametrize(
     ("roll", "result"),
-    [(1, "Flesh Wound"), (2, "Flesh Wound"), (3, "Seriously Injured"), (4, "Seriously Injured"),
-     (5, "Seriously Injured"), (6, "Out of Action")],
-)  # fmt: skip
+    [
+        (1, "Flesh Wound"),
+        (2, "Flesh Wound"),
+        (3, "Seriously Injured"),
+        (4, "Seriously Injured"),
+        (5, "Seriously Injured"),
+        (6, "Out of Action"),
+    ],
+)
 def test_injury_dice_rows(roll, result):
     assert INJURY_DICE.lookup(roll)["result"] == result
     assert ok("table", "n18", "injury-dice", str(roll))["result"] == result
@@ -99,9 +105,15 @@ def test_wound_table(strength, toughness, needed):
 
 @pytest.mark.parametrize(
     ("save", "ap", "needed", "p"),
-    [(5, 0, 5, F(1, 3)), (5, -1, 6, F(1, 6)), (5, -2, None, 0), (None, 0, None, 0), (2, 0, 2, F(5, 6)),
-     (4, -3, None, 0)],
-)  # fmt: skip
+    [
+        (5, 0, 5, F(1, 3)),
+        (5, -1, 6, F(1, 6)),
+        (5, -2, None, 0),
+        (None, 0, None, 0),
+        (2, 0, 2, F(5, 6)),
+        (4, -3, None, 0),
+    ],
+)
 def test_saves_after_ap_with_natural_one_failing(save, ap, needed, p):
     assert save_target(save, ap) == needed
     assert p_save(save, ap) == p
@@ -109,10 +121,14 @@ def test_saves_after_ap_with_natural_one_failing(save, ap, needed, p):
 
 @pytest.mark.parametrize(
     ("skill", "modifier", "need", "p_hit"),
-    [(4, 0, {"needed": 4, "then": None}, F(1, 2)), (3, 3, {"needed": 2, "then": None}, F(5, 6)),
-     (5, -3, {"needed": 6, "then": 5}, F(1, 18)), (6, -1, {"needed": 6, "then": 6}, F(1, 36)),
-     (4, 1, {"needed": 3, "then": None}, F(2, 3))],
-)  # fmt: skip
+    [
+        (4, 0, {"needed": 4, "then": None}, F(1, 2)),
+        (3, 3, {"needed": 2, "then": None}, F(5, 6)),
+        (5, -3, {"needed": 6, "then": 5}, F(1, 18)),
+        (6, -1, {"needed": 6, "then": 6}, F(1, 36)),
+        (4, 1, {"needed": 3, "then": None}, F(2, 3)),
+    ],
+)
 def test_hit_rolls_a_one_always_misses_and_the_improbable_shot(skill, modifier, need, p_hit):
     assert {k: hit_needed(skill, modifier)[k] for k in need} == need
     assert 1 - hit_faces(skill, modifier).get(MISS, 0) == p_hit
@@ -120,8 +136,13 @@ def test_hit_rolls_a_one_always_misses_and_the_improbable_shot(skill, modifier, 
 
 # --- shoot -----------------------------------------------------------------------------------
 
-LASGUN = {"shooter": {"BS": 4}, "weapon": "lasgun", "target": {"T": 3, "W": 1, "save": 5}, "distance": 12,
-          "cover": "partial"}  # fmt: skip
+LASGUN = {
+    "shooter": {"BS": 4},
+    "weapon": "lasgun",
+    "target": {"T": 3, "W": 1, "save": 5},
+    "distance": 12,
+    "cover": "partial",
+}
 
 
 def test_shoot_lasgun_by_hand():
@@ -143,8 +164,13 @@ def test_a_fighter_standing_at_zero_wounds_goes_straight_to_injury_dice():
     # hit 4, wound 4, save 1 fails, Injury dice 2: a second Flesh Wound, still standing at 0
     rolled = shooting.roll(Query(query), ScriptedDice([4, 4, 1, 2, 3]))
     assert rolled["injury_dice"] == 1 and rolled["outcome"] == "flesh_wound"
-    assert rolled["target_after"] == {"wounds": 0, "flesh_wounds": 2, "toughness": 1, "seriously_injured": False,
-                                      "out_of_action": False}  # fmt: skip
+    assert rolled["target_after"] == {
+        "wounds": 0,
+        "flesh_wounds": 2,
+        "toughness": 1,
+        "seriously_injured": False,
+        "out_of_action": False,
+    }
 
 
 def test_shoot_out_of_range_misses():
@@ -198,10 +224,15 @@ def test_fight_power_weapon_by_hand():
 
 @pytest.mark.parametrize(
     ("query", "p"),
-    [({"characteristic": "WS", "value": 4}, F(1, 2)), ({"characteristic": "I", "value": "4+", "modifier": 1}, F(2, 3)),
-     ({"characteristic": "Ld", "value": 7}, F(7, 12)), ({"characteristic": "Cl", "value": 8, "modifier": -1}, F(5, 18)),
-     ({"characteristic": "S", "value": 3}, F(1, 2)), ({"characteristic": "T", "value": 4, "modifier": -1}, F(1, 2))],
-)  # fmt: skip
+    [
+        ({"characteristic": "WS", "value": 4}, F(1, 2)),
+        ({"characteristic": "I", "value": "4+", "modifier": 1}, F(2, 3)),
+        ({"characteristic": "Ld", "value": 7}, F(7, 12)),
+        ({"characteristic": "Cl", "value": 8, "modifier": -1}, F(5, 18)),
+        ({"characteristic": "S", "value": 3}, F(1, 2)),
+        ({"characteristic": "T", "value": 4, "modifier": -1}, F(1, 2)),
+    ],
+)
 def test_characteristic_tests(query, p):
     assert exact(checks.odds(Query({"kind": "characteristic", **query})), "p_pass") == p
 
@@ -221,12 +252,16 @@ def test_nerve_and_rally_are_cool_tests():
 
 @pytest.mark.parametrize(
     ("query", "outcome"),
-    [({"T": 3}, {"out_of_action": F(1, 6), "stays_down": F(1, 2), "recovers": F(1, 3)}),
-     ({"T": 2, "flesh_wounds": 1}, {"out_of_action": 1}),
-     ({"T": 3, "assisted": True}, {"out_of_action": F(1, 36), "stays_down": F(5, 12), "recovers": F(5, 9)}),
-     ({"T": 2, "flesh_wounds": 1, "assisted": True},
-      {"out_of_action": F(1, 36), "stays_down": F(5, 12), "recovers": F(5, 9)})],
-)  # fmt: skip
+    [
+        ({"T": 3}, {"out_of_action": F(1, 6), "stays_down": F(1, 2), "recovers": F(1, 3)}),
+        ({"T": 2, "flesh_wounds": 1}, {"out_of_action": 1}),
+        ({"T": 3, "assisted": True}, {"out_of_action": F(1, 36), "stays_down": F(5, 12), "recovers": F(5, 9)}),
+        (
+            {"T": 2, "flesh_wounds": 1, "assisted": True},
+            {"out_of_action": F(1, 36), "stays_down": F(5, 12), "recovers": F(5, 9)},
+        ),
+    ],
+)
 def test_recovery_test_with_and_without_an_assisting_friend(query, outcome):
     assert exact(checks.odds(Query({"kind": "recovery", **query})), "outcome") == outcome
 
@@ -238,15 +273,26 @@ def test_ammo_test():
 # --- properties ------------------------------------------------------------------------------
 
 profiles = st.fixed_dictionaries(
-    {"short_range": st.just(8), "long_range": st.just(24), "acc_short": st.integers(-1, 2),
-     "acc_long": st.integers(-1, 1), "strength": st.integers(1, 10), "ap": st.integers(-3, 0),
-     "damage": st.sampled_from([1, 2, 3, "D3"]), "ammo": st.sampled_from([None, "2+", "4+", "6+"]),
-     "traits": st.sampled_from([[], ["Power"], ["Rending"], ["Shock"]])}
-)  # fmt: skip
+    {
+        "short_range": st.just(8),
+        "long_range": st.just(24),
+        "acc_short": st.integers(-1, 2),
+        "acc_long": st.integers(-1, 1),
+        "strength": st.integers(1, 10),
+        "ap": st.integers(-3, 0),
+        "damage": st.sampled_from([1, 2, 3, "D3"]),
+        "ammo": st.sampled_from([None, "2+", "4+", "6+"]),
+        "traits": st.sampled_from([[], ["Power"], ["Rending"], ["Shock"]]),
+    }
+)
 targets = st.fixed_dictionaries(
-    {"T": st.integers(1, 6), "W": st.integers(1, 3), "save": st.sampled_from([None, 3, 4, 5, 6]),
-     "state": st.sampled_from(["standing", "engaged", "prone"])}
-)  # fmt: skip
+    {
+        "T": st.integers(1, 6),
+        "W": st.integers(1, 3),
+        "save": st.sampled_from([None, 3, 4, 5, 6]),
+        "state": st.sampled_from(["standing", "engaged", "prone"]),
+    }
+)
 
 
 def shoot_query(bs, profile, target, distance=10, cover="none"):
@@ -317,19 +363,21 @@ def test_benchmarks_run():
 
 @pytest.mark.parametrize(
     ("action", "query", "field"),
-    [("shoot", {**LASGUN, "shooter": {"BS": 7}}, "shooter.BS"),
-     ("shoot", {**LASGUN, "weapon": "bolt thrower"}, "weapon"),
-     ("shoot", {**LASGUN, "weapon": "plasma gun"}, "profile"),
-     ("shoot", {**LASGUN, "weapon": "sword"}, "weapon"),
-     ("shoot", {**LASGUN, "cover": "heavy"}, "cover"),
-     ("shoot", {**LASGUN, "target": {"T": 3, "W": -1}}, "target.W"),
-     ("shoot", {**LASGUN, "modifiers": ["lots"]}, "modifiers[0]"),
-     ("fight", {"attacker": {"WS": 3, "A": 0, "S": 3}, "target": {"T": 3}}, "attacker.A"),
-     ("fight", {"attacker": {"WS": 3, "A": 1, "S": 3}, "weapon": "lasgun", "target": {"T": 3}}, "weapon"),
-     ("test", {"kind": "luck"}, "kind"),
-     ("test", {"kind": "bottle", "seriously_injured": 4, "out_of_action": 3, "starting_crew": 6}, "out_of_action"),
-     ("test", {"kind": "characteristic", "characteristic": "Ld", "value": 13}, "value")],
-)  # fmt: skip
+    [
+        ("shoot", {**LASGUN, "shooter": {"BS": 7}}, "shooter.BS"),
+        ("shoot", {**LASGUN, "weapon": "bolt thrower"}, "weapon"),
+        ("shoot", {**LASGUN, "weapon": "plasma gun"}, "profile"),
+        ("shoot", {**LASGUN, "weapon": "sword"}, "weapon"),
+        ("shoot", {**LASGUN, "cover": "heavy"}, "cover"),
+        ("shoot", {**LASGUN, "target": {"T": 3, "W": -1}}, "target.W"),
+        ("shoot", {**LASGUN, "modifiers": ["lots"]}, "modifiers[0]"),
+        ("fight", {"attacker": {"WS": 3, "A": 0, "S": 3}, "target": {"T": 3}}, "attacker.A"),
+        ("fight", {"attacker": {"WS": 3, "A": 1, "S": 3}, "weapon": "lasgun", "target": {"T": 3}}, "weapon"),
+        ("test", {"kind": "luck"}, "kind"),
+        ("test", {"kind": "bottle", "seriously_injured": 4, "out_of_action": 3, "starting_crew": 6}, "out_of_action"),
+        ("test", {"kind": "characteristic", "characteristic": "Ld", "value": 13}, "value"),
+    ],
+)
 def test_cli_refuses_bad_input_naming_the_field(action, query, field):
     assert refused("odds", "n18", action, stdin=json.dumps(query)).startswith(field)
 

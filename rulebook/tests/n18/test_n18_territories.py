@@ -8,13 +8,33 @@ from rulebook.errors import RulesInputError
 from rulebook.n18.campaign import territories as t
 
 DOMINION = {
-    "settlement", "old-ruins", "rogue-doc-shop", "promethium-cache", "wastes", "workshop", "sludge-sea",
-    "collapsed-dome", "refuse-drift-cawdor", "corpse-farm-cawdor", "bone-shrine-cawdor", "drinking-hole-delaque",
-    "gambling-den-delaque", "needle-ways-delaque", "synth-still-escher", "stinger-mould-sprawl-escher",
-    "narco-den-escher", "slag-furnace-goliath", "fighting-pit-goliath", "smelting-works-goliath",
-    "mine-workings-orlock", "tunnels-orlock", "toll-crossing-orlock", "generatorium-van-saar",
-    "archaeotech-device-van-saar", "tech-bazaar-van-saar",
-}  # fmt: skip
+    "settlement",
+    "old-ruins",
+    "rogue-doc-shop",
+    "promethium-cache",
+    "wastes",
+    "workshop",
+    "sludge-sea",
+    "collapsed-dome",
+    "refuse-drift-cawdor",
+    "corpse-farm-cawdor",
+    "bone-shrine-cawdor",
+    "drinking-hole-delaque",
+    "gambling-den-delaque",
+    "needle-ways-delaque",
+    "synth-still-escher",
+    "stinger-mould-sprawl-escher",
+    "narco-den-escher",
+    "slag-furnace-goliath",
+    "fighting-pit-goliath",
+    "smelting-works-goliath",
+    "mine-workings-orlock",
+    "tunnels-orlock",
+    "toll-crossing-orlock",
+    "generatorium-van-saar",
+    "archaeotech-device-van-saar",
+    "tech-bazaar-van-saar",
+}
 
 
 def test_every_dominion_territory_is_content_with_a_boon_and_a_source():
@@ -28,11 +48,19 @@ def test_every_dominion_territory_is_content_with_a_boon_and_a_source():
         assert bool(record["income"]) == found.has_income or slug in ("gambling-den-delaque", "corpse-farm-cawdor")
 
 
-@pytest.mark.parametrize(("slug", "outlaw", "dice", "credits"), [
-    ("workshop", False, [], 0), ("workshop", True, [4], 40), ("rogue-doc-shop", False, [], 0),
-    ("rogue-doc-shop", True, [2], 20), ("settlement", False, [5], 50), ("toll-crossing-orlock", False, [3], 15),
-    ("old-ruins", False, [3], 30), ("sludge-sea", False, [], 0),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("slug", "outlaw", "dice", "credits"),
+    [
+        ("workshop", False, [], 0),
+        ("workshop", True, [4], 40),
+        ("rogue-doc-shop", False, [], 0),
+        ("rogue-doc-shop", True, [2], 20),
+        ("settlement", False, [5], 50),
+        ("toll-crossing-orlock", False, [3], 15),
+        ("old-ruins", False, [3], 30),
+        ("sludge-sea", False, [], 0),
+    ],
+)
 def test_income_and_who_collects_it(slug, outlaw, dice, credits):
     source = ScriptedDice(dice)
     assert t.collect(t.boon(slug), source, outlaw=outlaw).credits == credits

@@ -7,12 +7,37 @@ from rulebook.n18 import shooting, shot, trading_post
 from rulebook.query import Query
 
 COMMON_LIST = [
-    "autopistol", "laspistol", "stub-gun", "bolt-pistol", "plasma-pistol", "hand-flamer", "autogun", "lasgun",
-    "shotgun", "boltgun", "combat-shotgun", "flamer", "grenade-launcher", "meltagun", "plasma-gun",
-    "heavy-stubber", "heavy-bolter", "lascannon", "missile-launcher", "autocannon", "fighting-knife", "axe",
-    "chainsword", "sword", "power-sword", "frag-grenade", "krak-grenade", "smoke-grenade", "photon-flash-grenade",
+    "autopistol",
+    "laspistol",
+    "stub-gun",
+    "bolt-pistol",
+    "plasma-pistol",
+    "hand-flamer",
+    "autogun",
+    "lasgun",
+    "shotgun",
+    "boltgun",
+    "combat-shotgun",
+    "flamer",
+    "grenade-launcher",
+    "meltagun",
+    "plasma-gun",
+    "heavy-stubber",
+    "heavy-bolter",
+    "lascannon",
+    "missile-launcher",
+    "autocannon",
+    "fighting-knife",
+    "axe",
+    "chainsword",
+    "sword",
+    "power-sword",
+    "frag-grenade",
+    "krak-grenade",
+    "smoke-grenade",
+    "photon-flash-grenade",
     "blasting-charge",
-]  # fmt: skip
+]
 CATEGORIES = {"pistol", "basic", "special", "heavy", "close_combat", "grenade", "ammo"}  # ammo: special ammunition
 
 
@@ -33,8 +58,18 @@ def test_weapon_profiles_follow_the_agreed_format():
     for item in trading_post.data()["weapons"]:
         assert item["category"] in CATEGORIES
         for profile in item["profiles"]:
-            assert set(profile) == {"name", "short_range", "long_range", "acc_short", "acc_long", "strength", "ap",
-                                    "damage", "ammo", "traits"}  # fmt: skip
+            assert set(profile) == {
+                "name",
+                "short_range",
+                "long_range",
+                "acc_short",
+                "acc_long",
+                "strength",
+                "ap",
+                "damage",
+                "ammo",
+                "traits",
+            }
             # AP helps the attacker, except the 2023 maul's +1 (V1)
             assert profile["ap"] <= 0 or (item["slug"], profile["ap"]) == ("maul", 1)
             assert profile["ammo"] is None or profile["ammo"] in {"2+", "3+", "4+", "5+", "6+"}
@@ -143,6 +178,10 @@ def test_versatile_close_combat_weapons_reach_and_stay_out_of_the_shooting_rules
 
 @pytest.mark.parametrize(("distance", "band"), [(6, "short"), (7, "long"), (12, "long"), (13, "out_of_range")])
 def test_throwing_knives_reach_twice_and_four_times_the_throwers_strength(distance, band):
-    query = {"shooter": {"BS": 3, "S": 3}, "weapon": "throwing knives", "target": {"T": 3, "W": 1},
-             "distance": distance}  # fmt: skip
+    query = {
+        "shooter": {"BS": 3, "S": 3},
+        "weapon": "throwing knives",
+        "target": {"T": 3, "W": 1},
+        "distance": distance,
+    }
     assert shooting.odds(Query(query))["range"] == {"band": band, "short_range": 6, "long_range": 12}

@@ -19,17 +19,46 @@ def winner(scenario, attacker, defender, **facts):
         ("smash-and-grab", SideFacts(), SideFacts(), {"caskets_opened": 2}, D),
         ("smash-and-grab", SideFacts(), SideFacts(), {}, "undecided"),
         ("smash-and-grab", SideFacts(fled=True), SideFacts(), {"caskets_opened": 5}, D),  # fleeing loses
-        ("border-dispute", SideFacts(standing=2, relic_defiled=False), SideFacts(standing=1, relic_defiled=True), {}, A),
-        ("border-dispute", SideFacts(standing=2, relic_defiled=False), SideFacts(standing=1, relic_defiled=False), {}, None),
-        ("border-dispute", SideFacts(standing=0, relic_defiled=False), SideFacts(standing=1, relic_defiled=False), {}, D),
+        (
+            "border-dispute",
+            SideFacts(standing=2, relic_defiled=False),
+            SideFacts(standing=1, relic_defiled=True),
+            {},
+            A,
+        ),
+        (
+            "border-dispute",
+            SideFacts(standing=2, relic_defiled=False),
+            SideFacts(standing=1, relic_defiled=False),
+            {},
+            None,
+        ),
+        (
+            "border-dispute",
+            SideFacts(standing=0, relic_defiled=False),
+            SideFacts(standing=1, relic_defiled=False),
+            {},
+            D,
+        ),
         ("border-dispute", SideFacts(standing=None, relic_defiled=False), SideFacts(standing=1), {}, "undecided"),
         ("the-trap", SideFacts(victory_points=4), SideFacts(victory_points=4), {}, None),
         ("the-trap", SideFacts(taken_out=("leader",)), SideFacts(taken_out=("ganger", "ganger")), {}, A),
         # 1 v 2 points, the attacker left alone on the battlefield: a D3 bonus of 1 draws, 2 or 3 wins.
-        ("the-trap", SideFacts(standing=1, taken_out=("ganger",)), SideFacts(standing=0, taken_out=("champion",)), {},
-         "undecided"),
+        (
+            "the-trap",
+            SideFacts(standing=1, taken_out=("ganger",)),
+            SideFacts(standing=0, taken_out=("champion",)),
+            {},
+            "undecided",
+        ),
         # 2 v 1, the attacker left: any bonus wins.
-        ("the-trap", SideFacts(standing=1, taken_out=("champion",)), SideFacts(standing=0, taken_out=("ganger",)), {}, A),
+        (
+            "the-trap",
+            SideFacts(standing=1, taken_out=("champion",)),
+            SideFacts(standing=0, taken_out=("ganger",)),
+            {},
+            A,
+        ),
         ("search-and-destroy", SideFacts(caches=2), SideFacts(caches=1), {}, None),  # 2 points each
         ("search-and-destroy", SideFacts(caches=3), SideFacts(caches=1), {}, A),
         ("search-and-destroy", SideFacts(caches=0), SideFacts(caches=1), {}, D),
@@ -38,7 +67,7 @@ def winner(scenario, attacker, defender, **facts):
         ("rescue-mission", SideFacts(), SideFacts(), {"captives": 2, "captives_freed": 0}, D),
         ("rescue-mission", SideFacts(), SideFacts(fled=True), {"captives": 1, "captives_freed": 0}, A),
     ],
-)  # fmt: skip
+)
 def test_proposed_result(scenario, attacker, defender, facts, expected):
     assert winner(scenario, attacker, defender, **facts) == expected
 

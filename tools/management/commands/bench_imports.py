@@ -75,20 +75,56 @@ class Command(BaseCommand):
         gangers = []
         for n in range(FIGHTERS):
             kind = types[n % len(types)]
-            stats = {key: getattr(kind, field) or 0 for key, field in zip(
-                yaktribe.STAT_KEYS, ("movement", "weapon_skill", "ballistic_skill", "strength", "toughness", "wounds",
-                                     "initiative", "attacks", "leadership", "cool", "willpower", "intelligence"),
-                strict=True)}  # fmt: skip
+            stats = {
+                key: getattr(kind, field) or 0
+                for key, field in zip(
+                    yaktribe.STAT_KEYS,
+                    (
+                        "movement",
+                        "weapon_skill",
+                        "ballistic_skill",
+                        "strength",
+                        "toughness",
+                        "wounds",
+                        "initiative",
+                        "attacks",
+                        "leadership",
+                        "cool",
+                        "willpower",
+                        "intelligence",
+                    ),
+                    strict=True,
+                )
+            }
             items = lists.get(kind.pk, [])[:5]
             gangers.append(
-                {"ganger_id": str(n), "name": f"Cultist {n}", "type": kind.name, **stats, "cost": "100",
-                 "xp": str(n % 12), "kills": "1", "advance_count": "1",
-                 "equipment": [{"name": name.upper() if n % 2 else name, "qty": "1"} for name in items],
-                 "skills": skills[n % 38:n % 38 + 2], "injuries": ["Eye Injury"] if n % 3 == 0 else [],
-                 "status": "Dead" if n % 10 == 9 else "Alive", "notes": "", "image": None}
-            )  # fmt: skip
-        gang = {"gang_id": "1", "gang_name": "Bench Cult", "gang_type": "Genestealer Cult", "credits": "100",
-                "reputation": "5", "stash": [], "gang_notes": "", "gangers": gangers}  # fmt: skip
+                {
+                    "ganger_id": str(n),
+                    "name": f"Cultist {n}",
+                    "type": kind.name,
+                    **stats,
+                    "cost": "100",
+                    "xp": str(n % 12),
+                    "kills": "1",
+                    "advance_count": "1",
+                    "equipment": [{"name": name.upper() if n % 2 else name, "qty": "1"} for name in items],
+                    "skills": skills[n % 38 : n % 38 + 2],
+                    "injuries": ["Eye Injury"] if n % 3 == 0 else [],
+                    "status": "Dead" if n % 10 == 9 else "Alive",
+                    "notes": "",
+                    "image": None,
+                }
+            )
+        gang = {
+            "gang_id": "1",
+            "gang_name": "Bench Cult",
+            "gang_type": "Genestealer Cult",
+            "credits": "100",
+            "reputation": "5",
+            "stash": [],
+            "gang_notes": "",
+            "gangers": gangers,
+        }
         return json.dumps({"gang": gang}).encode()
 
     def _own_file(self, user, raw: bytes) -> dict:

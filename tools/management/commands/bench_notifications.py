@@ -34,8 +34,15 @@ class Command(BaseCommand):
     def handle(self, *args, queue: int, webhook: str, status: bool, **options):
         if status:
             states = dict(Delivery.objects.values_list("status").annotate(n=Count("pk")).values_list("status", "n"))
-            self.stdout.write(json.dumps({"events": Event.objects.count(), "deliveries": states,
-                                          "unexpanded": Event.objects.filter(expanded_at__isnull=True).count()}))  # fmt: skip
+            self.stdout.write(
+                json.dumps(
+                    {
+                        "events": Event.objects.count(),
+                        "deliveries": states,
+                        "unexpanded": Event.objects.filter(expanded_at__isnull=True).count(),
+                    }
+                )
+            )
             return
         user = get_user_model().objects.create_user("bench-arbitrator", password="bench-only-password")
         campaign = campaign_create(user=user, edition=Edition.N18, name="Notification bench")

@@ -55,8 +55,13 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--handoff", help="Write the load test's roster URL and session here (JSON).")
         parser.add_argument("--runs", type=int, default=RUNS)
-        parser.add_argument("--only", nargs="+", choices=PAGES, default=PAGES,
-                            help="Measure only these pages (a change to one page measured before and after).")  # fmt: skip
+        parser.add_argument(
+            "--only",
+            nargs="+",
+            choices=PAGES,
+            default=PAGES,
+            help="Measure only these pages (a change to one page measured before and after).",
+        )
 
     def handle(self, *args, handoff=None, runs=RUNS, only=PAGES, **options):
         self.runs = runs
@@ -73,8 +78,16 @@ class Command(BaseCommand):
         if handoff and rosters:
             gang = rosters[10]
             with open(handoff, "w") as out:
-                json.dump({"roster": reverse("gangs:gang-detail", args=[gang.pk]), "session": self._session(),
-                           "fighters": 10, "requests": 1000, "concurrency": 8}, out)  # fmt: skip
+                json.dump(
+                    {
+                        "roster": reverse("gangs:gang-detail", args=[gang.pk]),
+                        "session": self._session(),
+                        "fighters": 10,
+                        "requests": 1000,
+                        "concurrency": 8,
+                    },
+                    out,
+                )
 
     # --- measuring ----------------------------------------------------------------------------------
 
@@ -136,19 +149,39 @@ class Command(BaseCommand):
         types = list(house.fighter_types.filter(is_active=True).exclude(category="specialist").order_by("order"))
         for n in range(fighters):
             fighter_type = types[0] if n == 0 else types[1 + n % (len(types) - 1)]
-            fighter = services.fighter_hire(gang=gang, fighter_type=fighter_type, name=f"Fighter {n + 1}", actor=owner,
-                                            dice=SeededDice(n), override_reason="Bench")  # fmt: skip
+            fighter = services.fighter_hire(
+                gang=gang,
+                fighter_type=fighter_type,
+                name=f"Fighter {n + 1}",
+                actor=owner,
+                dice=SeededDice(n),
+                override_reason="Bench",
+            )
             offers = services.buyable_equipment(gang, fighter)
             weapons = [o for o in offers if o[0].kind == "weapon"][:2]
             wargear = [o for o in offers if o[0].kind != "weapon"][:1]
             for item, _, _ in weapons + wargear:
                 services.purchase_buy(gang=gang, equipment=item, fighter=fighter, actor=owner, override_reason="Bench")
             if n % 3 == 0:
-                services.injury_record(fighter=fighter, code="bench-scar", name="Old Wound", stat_deltas={"T": -1},
-                                       actor=owner, reason="Bench")  # fmt: skip
+                services.injury_record(
+                    fighter=fighter,
+                    code="bench-scar",
+                    name="Old Wound",
+                    stat_deltas={"T": -1},
+                    actor=owner,
+                    reason="Bench",
+                )
             if n % 4 == 0:
-                advancement_record(fighter=fighter, kind="characteristic", description="+1 Cool", actor=owner,
-                                   reason="Bench", stat="Cl", delta=1, value=10)  # fmt: skip
+                advancement_record(
+                    fighter=fighter,
+                    kind="characteristic",
+                    description="+1 Cool",
+                    actor=owner,
+                    reason="Bench",
+                    stat="Cl",
+                    delta=1,
+                    value=10,
+                )
         return gang
 
     def _rosters(self) -> dict:
@@ -220,13 +253,19 @@ class Command(BaseCommand):
         watcher = get_user_model().objects.create_user("bench-watcher")
         for side in BATTLE_SIDES:
             a, b = self._gang(side), self._gang(side)
-            battle = battle_start(gang_a=a, gang_b=b, started_by=self.user,
-                                  chosen_a=list(a.fighters.values_list("pk", flat=True)),
-                                  chosen_b=list(b.fighters.values_list("pk", flat=True)), dice=SeededDice(side))  # fmt: skip
+            battle = battle_start(
+                gang_a=a,
+                gang_b=b,
+                started_by=self.user,
+                chosen_a=list(a.fighters.values_list("pk", flat=True)),
+                chosen_b=list(b.fighters.values_list("pk", flat=True)),
+                dice=SeededDice(side),
+            )
             fighters = list(battle.fighters.all())
             for n in range(40):
-                fighter_adjust(battle=battle, fighter=fighters[n % len(fighters)], field="prone", value=n % 2 == 0,
-                               actor=self.user)  # fmt: skip
+                fighter_adjust(
+                    battle=battle, fighter=fighters[n % len(fighters)], field="prone", value=n % 2 == 0, actor=self.user
+                )
             url = reverse("battles:battle-detail", args=[battle.pk])
             self.measure(f"battle, {side} a side, 40 actions", url, with_floor=True)
             self.client.force_login(watcher)

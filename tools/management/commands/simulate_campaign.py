@@ -33,9 +33,11 @@ class Command(BaseCommand):
             "--long-names", action="store_true", help="gangs, fighters and campaign with the longest names allowed"
         )
         parser.add_argument(
-            "--policy", choices=POLICIES, default="mixed",
+            "--policy",
+            choices=POLICIES,
+            default="mixed",
             help="battles played in the battle assistant, reported by hand, or either at random (default)",
-        )  # fmt: skip
+        )
         parser.add_argument(
             "--keep", action="store_true", help="keep what the simulation created (default: roll it back)"
         )
@@ -50,9 +52,14 @@ class Command(BaseCommand):
         try:
             with transaction.atomic():
                 result = simulate(
-                    edition=edition, gangs=gangs, cycles=cycles, seed=seed, long_names=long_names, out=out,
+                    edition=edition,
+                    gangs=gangs,
+                    cycles=cycles,
+                    seed=seed,
+                    long_names=long_names,
+                    out=out,
                     policy=policy,
-                )  # fmt: skip
+                )
                 if not keep:
                     raise _RollBack
         except _RollBack:
