@@ -266,14 +266,14 @@ FACT_FIELDS = {
     "victory_points": {"attacker_victory_points": None, "defender_victory_points": None},
 }
 AWARD_PARTS = ("rallies", *(award for award, _, _ in DEEDS))
-ROW_PARTS = ("took_part", "outcome", "caused_by", "captured", "killed", *AWARD_PARTS)
+ROW_PARTS = ("took_part", "outcome", "caused_by", "captured", "killed", "webbed", *AWARD_PARTS)
 
 
 class ReportForm(CampaignGameForm):
     """The battle report: result and flags, the scenario's facts, and one row per fighter.
 
     Fighter rows are fields named ``fighter-<pk>-took_part``, ``-outcome``, ``-caused_by`` (who took them
-    down: the standard experience is awarded from it), ``-captured`` and, in a 2018+ campaign, ``-killed``,
+    down: the standard experience is awarded from it), ``-captured`` and, in a 2018+ campaign, ``-killed``, ``-webbed``,
     ``-rallies`` and the scenario's own deeds (``-relic_defiled``, ``-caches_destroyed``,
     ``-caches_recovered``) whose rewards go to the fighter who did them. Built from the two rosters so the
     form also works without JavaScript.
@@ -425,6 +425,7 @@ class ReportForm(CampaignGameForm):
         }
         if self.is_n18:
             fields["killed"] = forms.BooleanField(required=False, label="Killed during the battle")
+            fields["webbed"] = forms.BooleanField(required=False, label="Webbed when taken Out of Action")
             fields["rallies"] = forms.IntegerField(required=False, min_value=0, max_value=20, label="Rallies")
             for award, label, wanted in DEEDS:
                 if self.battle.scenario == wanted[0] and side in wanted[1]:
@@ -449,7 +450,7 @@ class ReportForm(CampaignGameForm):
             row = {part: data.get(f"{OUTCOME_PREFIX}-{fighter.pk}-{part}") for part in ROW_PARTS}
             awards = {award: int(row[award] or 0) for award in AWARD_PARTS if row[award]}
             if not row["took_part"]:
-                if awards or row["killed"]:
+                if awards or row["killed"] or row["webbed"]:
                     self.add_error(None, f"{fighter.name} did not take part, so did nothing in the battle.")
                 continue
             if fighter.status not in AVAILABLE_FOR_BATTLE and fighter.pk not in reported:
@@ -462,6 +463,10 @@ class ReportForm(CampaignGameForm):
             outcome = row["outcome"] or Outcome.OK
             if row["killed"] and outcome != Outcome.OUT_OF_ACTION:
                 self.add_error(None, f"{fighter.name}: a fighter killed during the battle is Out of Action.")
+            if row["webbed"] and (outcome != Outcome.OUT_OF_ACTION or row["killed"]):
+                self.add_error(
+                    None, f"{fighter.name}: only a fighter taken Out of Action (and not killed) can be Webbed then."
+                )
             for award in deeds:
                 deeds[award][side] += awards.get(award, 0)
             results.append(
@@ -471,6 +476,7 @@ class ReportForm(CampaignGameForm):
                     "caused_by": row["caused_by"],
                     "captured": bool(row["captured"]),
                     "killed": bool(row["killed"]),
+                    "webbed": bool(row["webbed"]),
                     "awards": awards,
                 }
             )

@@ -368,6 +368,9 @@ class BattleFighterResult(models.Model):
     )
     captured = models.BooleanField(default=False, help_text="Taken captive by the opposing gang.")
     killed = models.BooleanField(default=False, help_text="Killed during the battle (Out of Action, and dead).")
+    webbed = models.BooleanField(
+        default=False, help_text="2018+: Webbed when taken Out of Action (a Webbed D6, not a Lasting Injury)."
+    )
     awards = models.JSONField(default=dict, blank=True)
 
     class Meta:

@@ -476,6 +476,7 @@ def report_initial(battle: Battle) -> dict:
                 initial[f"{prefix}-caused_by"] = result.caused_by_id
                 initial[f"{prefix}-captured"] = result.captured
                 initial[f"{prefix}-killed"] = result.killed
+                initial[f"{prefix}-webbed"] = result.webbed
                 for award, count in (result.awards or {}).items():
                     initial[f"{prefix}-{award}"] = count
     for pk in facts.get("captives_freed", []):

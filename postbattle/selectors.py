@@ -124,6 +124,7 @@ def battle_context(battle: Battle, gang: Gang) -> tuple[Context, dict[str, Fight
                 r.captured,
                 dict(r.awards or {}),
                 r.killed,
+                r.webbed,
             )
             for r in results
         },

@@ -7,7 +7,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from battles.models import BattleAction, BattleFighter, BattleSession, BattleStatus, Condition, Side
-from battles.rules.n18.effects import WEBBED
+from battles.rules.n18.effects import WEBBED, WEBBED_OUT_OF_ACTION
 from battles.services.state import battle_state, locked, log_action
 from rulebook.dice import DiceSource, RandomDice
 
@@ -54,6 +54,7 @@ def battle_report(battle: BattleSession, fighters: list[BattleFighter], actions:
     # Webbed at the end of the battle: they do not succumb to the sedative and recover by themselves (2023 core
     # rulebook, Conditions: Webbed), so no injury test after the battle although treated as Seriously Injured.
     webbed = set(battle.facts.get(WEBBED, []))
+    succumbed = set(battle.facts.get(WEBBED_OUT_OF_ACTION, []))
 
     def outcome(f: BattleFighter) -> str:
         if f.pk in fled:
@@ -73,6 +74,8 @@ def battle_report(battle: BattleSession, fighters: list[BattleFighter], actions:
             "by_name": by.name if by else "",
             "flesh_wounds": f.flesh_wounds,
             "awards": awards[f.pk],
+            # Out of Action to the web's sedative: the post-battle sequence rolls the Webbed D6, no Lasting Injury.
+            "webbed": f.pk in succumbed and outcome(f) == "out_of_action",
         }
 
     return {
@@ -301,6 +304,7 @@ def _campaign_report_submit(battle: BattleSession, report: dict, actor) -> None:
             "outcome": CAMPAIGN_OUTCOMES[f["outcome"]],
             "caused_by": f["by"] if f["outcome"] not in ("ok", "fled") else None,
             "captured": f.get("captured", False),
+            "webbed": f.get("webbed", False),
             "awards": f["awards"],
         }
         for f in report["fighters"]

@@ -203,6 +203,19 @@ def test_a_fighter_still_webbed_at_the_end_recovers_with_no_injury_test(make_bat
     assert (outcomes[target.fighter_id], outcomes[other.fighter_id]) == ("ok", "seriously_injured")
 
 
+def test_a_fighter_who_succumbs_to_the_web_is_recorded_webbed_when_taken_out_of_action(make_battle):
+    battle, shooter, (target, other), web = setup(make_battle, "web-gun", "special", "5+")
+    shoot(battle, shooter, target, web, [6, 1], distance=0)  # Webbed
+    recover = {"test": "recovery", "fighter": target.pk, "assisted": False}
+    action_resolve(battle=battle, kind="test", actor=battle.player_b, dice=[6], params=recover)  # Out of Action
+    other.condition = Condition.OUT_OF_ACTION  # Out of Action by other means: a Lasting Injury as usual
+    other.save(update_fields=["condition"])
+    battle_end(battle=battle, actor=battle.player_a, winner="a")
+    rows = {f["fighter"]: f for f in BattleSession.objects.get(pk=battle.pk).report["fighters"]}
+    assert (rows[target.fighter_id]["outcome"], rows[target.fighter_id]["webbed"]) == ("out_of_action", True)
+    assert (rows[other.fighter_id]["outcome"], rows[other.fighter_id]["webbed"]) == ("out_of_action", False)
+
+
 def test_smoke_hits_nobody_and_graviton_pulse_harms_with_no_save(make_battle):
     battle, shooter, (target, _), smoke = setup(make_battle, "smoke-grenade", "grenade", "4+")
     action = shoot(battle, shooter, target, smoke, [6, 6])

@@ -257,7 +257,9 @@ def _fighter_rows(battle: Battle, fighter_results: Iterable[dict]) -> list[Battl
         caused_by = fighters.get(entry["caused_by"]) if entry.get("caused_by") else None
         if caused_by is not None and caused_by.gang_id not in set(sides) - {fighter.gang_id}:
             raise ValidationError(f"{fighter.name} can only be taken down by an enemy fighter.")
-        killed = bool(entry.get("killed"))
+        killed, webbed = bool(entry.get("killed")), bool(entry.get("webbed"))
+        if webbed and battle.campaign.edition != "n18":
+            raise ValidationError(f"{fighter.name}: the Webbed condition is a 2018+ rule.")
         rows.append(
             BattleFighterResult(
                 battle=battle,
@@ -267,6 +269,7 @@ def _fighter_rows(battle: Battle, fighter_results: Iterable[dict]) -> list[Battl
                 caused_by=caused_by,
                 captured=bool(entry.get("captured")),
                 killed=killed,
+                webbed=webbed,
                 awards=dict(entry.get("awards") or {}),
             )
         )
@@ -289,6 +292,7 @@ def battle_record_of(
             gangs[other_role(r.side)] if r.captured else None,
             r.fighter.fighter_type.category,
             dict(r.awards or {}),
+            r.webbed,
         )
         for r in rows
     )
@@ -340,7 +344,7 @@ def battle_report_submit(
 
     ``fighter_results``: one dict per fighter who took part, ``{"fighter": <pk>, "outcome": "ok" |
     "seriously_injured" | "out_of_action", "caused_by": <enemy fighter pk> or None, "captured": bool,
-    "killed": bool, "awards": {...}}`` (see :class:`campaigns.models.BattleFighterResult`).
+    "killed": bool, "webbed": bool, "awards": {...}}`` (see :class:`campaigns.models.BattleFighterResult`).
     ``scenario_facts`` is the scenario's own facts (see :class:`campaigns.models.Battle`). In a Rescue
     Mission, ``captives_freed`` are the rescuers' captives freed (and taken flight); the rest stay captive. The battle assistant calls this
     when a battle ends; either player may call it from the report form.

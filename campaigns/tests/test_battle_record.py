@@ -12,7 +12,7 @@ from campaigns.models import Battle, Outcome
 from gangs.models import FighterStatus
 from postbattle import engine
 from postbattle.selectors import battle_context
-from rulebook.dice import ScriptedDice
+from rulebook.dice import ScriptedDice, SeededDice
 
 pytestmark = pytest.mark.django_db
 
@@ -357,3 +357,58 @@ def test_a_rerun_after_a_revert_reads_the_roster_as_it_stood_at_confirmation(cli
     again = postbattle.sequence_rerun(sequence=sequence, actor=arbitrator, same_dice=True)
     assert again.draft["start"] == sequence.draft["start"]
     assert {slug: step["effects"] for slug, step in again.draft["steps"].items()} == effects
+
+
+@pytest.mark.parametrize(("face", "captive"), [(4, False), (5, True)])
+def test_a_fighter_webbed_when_taken_out_of_action_rolls_the_webbed_d6_not_a_lasting_injury(
+    client, world, face, captive
+):
+    from campaigns.selectors import roster_facts
+    from postbattle import services as postbattle
+
+    alice, bob = world["gangs"]["alice"], world["gangs"]["bob"]
+    battle = world["battle"]()
+    _, _, a_ganger, _ = roster(alice)
+    _, _, b_ganger, _ = roster(bob)
+    data = {"result": "attacker"} | row(a_ganger) | row(b_ganger, Outcome.OUT_OF_ACTION, a_ganger, webbed="on")
+    assert report(client, world, battle, data).status_code == 302
+    battle = confirm(world, battle)
+    assert battle.fighter_results.get(fighter=b_ganger).webbed
+    injuries = run_step(battle, bob, "lasting-injuries", [face])  # one D6, no D66
+    assert [line["text"] for line in injuries.lines] == [
+        f"Webbed when taken Out of Action: D6 {face}, "
+        + ("Captured: held by Alice's gang" if captive else "Out Cold (no lasting harm)")
+    ]
+    assert [(e["status"], e["captured_by"]) for e in injuries.effects] == ([("captured", alice.pk)] if captive else [])
+    sequence = postbattle.sequence_start(battle=battle, gang=bob, actor=bob.owner)
+    sequence = postbattle.sequence_step_submit(
+        sequence=sequence, dice=ScriptedDice([]), entered=True, choices={}, actor=bob.owner
+    )
+    sequence = postbattle.sequence_step_submit(
+        sequence=sequence, dice=ScriptedDice([face]), entered=True, choices={}, actor=bob.owner
+    )
+    for _ in engine.steps_for("n18")[2:]:
+        sequence = postbattle.sequence_step_submit(sequence=sequence, dice=SeededDice(3), actor=bob.owner)
+    postbattle.sequence_apply(sequence=sequence, actor=bob.owner)
+    b_ganger.refresh_from_db()
+    assert (b_ganger.status == FighterStatus.CAPTURED) is captive
+    assert [c["name"] for c in roster_facts(alice)["captives"]] == ([b_ganger.name] if captive else [])
+
+
+def test_webbed_is_refused_for_a_fighter_not_out_of_action(client, world):
+    from django.core.exceptions import ValidationError
+
+    battle = world["battle"]()
+    _, _, a_ganger, _ = roster(world["gangs"]["alice"])
+    _, _, b_ganger, _ = roster(world["gangs"]["bob"])
+    data = {"result": "attacker"} | row(a_ganger) | row(b_ganger, Outcome.SERIOUSLY_INJURED, a_ganger, webbed="on")
+    response = report(client, world, battle, data)
+    assert response.status_code == 200 and "can be Webbed then" in unescape(response.content.decode())
+    with pytest.raises(ValidationError, match=f"{b_ganger.name}: only a fighter taken Out of Action"):
+        services.battle_report_submit(
+            battle=battle,
+            actor=world["users"]["alice"],
+            winner=battle.attacker,
+            fighter_results=[{"fighter": b_ganger.pk, "outcome": "seriously_injured", "webbed": True}],
+        )
+    assert battle.fighter_results.count() == 0

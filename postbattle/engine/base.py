@@ -50,6 +50,7 @@ class ResultInfo:
     captured: bool = False
     awards: Mapping[str, int] = field(default_factory=dict)
     killed: bool = False
+    webbed: bool = False  # 2018+: Webbed when taken Out of Action (the Webbed D6 replaces the Lasting Injury)
 
 
 @dataclass(frozen=True)

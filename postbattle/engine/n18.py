@@ -36,6 +36,8 @@ from rulebook.n18.campaign.lasting_injury import (
     DEAD,
     LASTING_INJURY_RULES,
     RECOVERY,
+    WEBBED_SOURCE,
+    roll_webbed,
 )
 from rulebook.n18.campaign.post_battle import (
     GUIDE,
@@ -103,21 +105,8 @@ def _n18_lasting_injuries(ctx: Context, fighters: dict, dice: DiceSource, choice
         if ctx.results[fid].captured:
             # The report says they were taken captive: that is their Lasting Injury's result already (Captured),
             # so no other is rolled; the captor is the opposing gang (rulebook.n18.campaign.record).
-            out.line(
-                "Lasting Injury",
-                f"captured during the battle: held by {ctx.opponent_name} (no Lasting Injury roll)",
-                (),
-                ctx.name(fid),
-            )
-            out.effect(
-                "status",
-                fighter=fid,
-                status=CAPTURED,
-                captured_by=ctx.opponent_id,
-                reason="Captured during the battle (battle report)",
-                dice=[],
-            )
-            out.fighters[fid] = replace(out.fighters[fid], status=CAPTURED)
+            text = f"captured during the battle: held by {ctx.opponent_name} (no Lasting Injury roll)"
+            _captive(ctx, out, fid, text, "Captured during the battle (battle report)", [])
             continue
         if ctx.results[fid].killed:
             # Killed during the battle: dead already, with no Lasting Injury to roll.
@@ -132,6 +121,9 @@ def _n18_lasting_injuries(ctx: Context, fighters: dict, dice: DiceSource, choice
             )
             out.fighters[fid] = replace(out.fighters[fid], status=DEAD)
             continue
+        if ctx.results[fid].webbed:
+            _webbed(ctx, out, fid, dice)
+            continue
         attack = by_attack(ctx, fid)
         injure(
             ctx,
@@ -144,6 +136,26 @@ def _n18_lasting_injuries(ctx: Context, fighters: dict, dice: DiceSource, choice
     if not out.lines:
         out.line("Lasting Injury", "No fighter went Out of Action.")
     return out
+
+
+def _captive(ctx: Context, out: StepOutcome, fid: str, text: str, reason: str, dice: list[dict]) -> None:
+    """The fighter becomes a captive of the opposing gang (a capture the report records, or the Webbed D6's)."""
+    out.line("Lasting Injury", text, dice, ctx.name(fid))
+    out.effect("status", fighter=fid, status=CAPTURED, captured_by=ctx.opponent_id, reason=reason, dice=dice)
+    out.fighters[fid] = replace(out.fighters[fid], status=CAPTURED)
+
+
+def _webbed(ctx: Context, out: StepOutcome, fid: str, dice: DiceSource) -> None:
+    """Out of Action to the web's sedative: the Webbed D6 instead of a Lasting Injury (``roll_webbed``)."""
+    mark = len(dice.rolls)
+    webbed = roll_webbed(dice)
+    rolled = since(dice, mark)
+    if webbed.result == CAPTURED:
+        text = f"Webbed when taken Out of Action: D6 {webbed.roll}, Captured: held by {ctx.opponent_name}"
+        _captive(ctx, out, fid, text, f"Webbed D6 {webbed.roll}: Captured ({WEBBED_SOURCE})", rolled)
+    else:
+        text = f"Webbed when taken Out of Action: D6 {webbed.roll}, Out Cold (no lasting harm)"
+        out.line("Lasting Injury", text, rolled, ctx.name(fid))
 
 
 def _reward_text(reward: Reward, rolled: dict) -> str:
@@ -368,6 +380,11 @@ def _count_dice(ctx: Context, outcome: str, text: str) -> str:
     return f"{text} for each of {count} fighter(s)" if count else "No dice."
 
 
+def _webbed_dice(ctx: Context) -> str:
+    count = sum(1 for fid in taken_down(ctx, OUT_OF_ACTION) if ctx.results[fid].webbed)
+    return f" Of them, {count} Webbed when taken Out of Action roll(s) one D6 instead." if count else ""
+
+
 def _old_wound_dice(ctx: Context, fighters: dict) -> str:
     count = sum(1 for fid in ctx.results if fid in fighters and fighters[fid].has_injury("old-battle-wound"))
     return f" Then a D6 for each of {count} fighter(s) with an Old Battle Wound." if count else ""
@@ -405,9 +422,12 @@ N18_STEPS = (
         "Lasting Injuries",
         "Each fighter taken Out of Action rolls on the Lasting Injury table (D66: tens die, then units die); every "
         "result is applied to the roster. Multiple Injuries rolls D3 more times, re-rolling Captured, Multiple "
-        "Injuries, Memorable Death, Critical Injury and Out Cold.",
+        "Injuries, Memorable Death, Critical Injury and Out Cold. A fighter Webbed when taken Out of Action rolls "
+        "a D6 instead: 1-4 Out Cold, 5-6 Captured by the opposing gang.",
         LASTING_INJURY_RULES.table.source,
-        lambda ctx, f: _count_dice(ctx, OUT_OF_ACTION, "D66 (tens then units) and any further dice"),
+        lambda ctx, f: (
+            _count_dice(ctx, OUT_OF_ACTION, "D66 (tens then units) and any further dice") + _webbed_dice(ctx)
+        ),
         _n18_lasting_injuries,
     ),
     Step(

@@ -65,3 +65,28 @@ def test_the_record_has_a_stable_json_form():
     assert data["caskets"] == [{"side": "attacker", "fighter": "1", "result": "jackpot", "credits": 130}]
     assert data["fighters"][0]["outcome"] == "out_of_action" and record.opened() == record.opened("attacker") == 1
     assert BattleRecord.from_json(data) == record
+
+
+def test_webbed_is_for_a_fighter_out_of_action_and_not_killed_and_kept_in_the_json_form():
+    for end in (
+        FighterEnd("2", "Slag", "defender", "seriously_injured", webbed=True),
+        FighterEnd("2", "Slag", "defender", "out_of_action", killed=True, webbed=True),
+    ):
+        with pytest.raises(RulesInputError, match="Slag: only a fighter taken Out of Action .* Webbed D6"):
+            check_record(BattleRecord("the-trap", (end,)))
+    record = check_record(
+        BattleRecord("the-trap", (FighterEnd("2", "Slag", "defender", "out_of_action", webbed=True),))
+    )
+    assert record.as_json()["fighters"][0]["webbed"] is True
+    assert BattleRecord.from_json(record.as_json()) == record
+
+
+@pytest.mark.parametrize(("face", "result"), [(1, "out-cold"), (4, "out-cold"), (5, "captured"), (6, "captured")])
+def test_the_webbed_d6_is_out_cold_on_1_to_4_and_captured_on_5_or_6(face, result):
+    from rulebook.dice import ScriptedDice
+    from rulebook.n18.campaign.lasting_injury import roll_webbed
+
+    dice = ScriptedDice([face])
+    webbed = roll_webbed(dice)
+    assert (webbed.roll, webbed.result) == (face, result)
+    assert [(r.die, r.value) for r in dice.rolls] == [("D6", face)]  # one die, recorded

@@ -94,6 +94,9 @@ SCATTER_WORDS = {
 BLIND_NEXT_ROUND = "blind_next_round"  # battle fact: fighters Blinded while not Ready, who gain no Ready next round
 BLIND = "blind"  # battle fact: fighters Blind until next activated, whose Reaction attacks hit only on natural 6s
 WEBBED = "webbed"  # battle fact: fighters Webbed (treated as Seriously Injured until a Recovery frees them)
+# battle fact: fighters who succumbed to the web (Out of Action on a Recovery while Webbed): the record says so, and
+# after the battle they roll the Webbed D6 instead of a Lasting Injury
+WEBBED_OUT_OF_ACTION = "webbed_out_of_action"
 
 
 def _scatter_words(scatter: dict | None) -> list[str]:
@@ -287,6 +290,8 @@ def _webbed_recovery(battle, fighter, outcome: str, assisted: bool) -> list[str]
     battle.facts = {**battle.facts, WEBBED: [pk for pk in battle.facts.get(WEBBED, []) if pk != fighter.pk]}
     if outcome == "out_of_action":
         fighter.condition, fighter.ready = Condition.OUT_OF_ACTION, False
+        taken = battle.facts.get(WEBBED_OUT_OF_ACTION, [])
+        battle.facts = {**battle.facts, WEBBED_OUT_OF_ACTION: [*taken, fighter.pk]}
         return [
             f"{fighter.name} succumbs to the web: Out of Action (after the battle a D6: 1-4 Out Cold, 5-6 "
             "Captured, no Lasting Injury roll)"

@@ -17,6 +17,8 @@ characteristic step follows the 2018+ convention, so a worse BS is a higher targ
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from rulebook.roster import (
     ACTIVE,
     FighterSnapshot,
@@ -223,3 +225,22 @@ def roll_lasting_injury(
 ) -> InjuryOutcome:
     """Roll the Lasting Injury table for ``fighter`` (re-rolling ``reroll`` slugs) and apply the result."""
     return LASTING_INJURY_RULES.roll(fighter, dice, reroll=reroll, caused_by_attack_action=caused_by_attack_action)
+
+
+WEBBED_SOURCE = "2023 Core Rulebook, Conditions: Webbed (necrovox, 4-general-principles/10-conditions.md)"
+OUT_COLD = "out-cold"
+
+
+@dataclass(frozen=True)
+class WebbedResult:
+    """What became of a fighter who succumbed to the web: the D6 and its Lasting Injury row (Out Cold or Captured)."""
+
+    roll: int
+    result: str  # OUT_COLD or CAPTURED
+
+
+def roll_webbed(dice) -> WebbedResult:
+    """A fighter taken Out of Action by the web's sedative (a Recovery test failed while Webbed) rolls no Lasting
+    Injury: a D6, on 1-4 the Out Cold result (no lasting harm), on 5-6 the Captured result (WEBBED_SOURCE)."""
+    roll = dice.d6("Webbed when taken Out of Action: 1-4 Out Cold, 5-6 Captured")
+    return WebbedResult(roll, CAPTURED if roll >= 5 else OUT_COLD)

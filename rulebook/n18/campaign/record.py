@@ -12,7 +12,8 @@ strings.
 Sources: the club campaign guide "Playing Necromunda Games in Cycle 1 & 2" (Battlefield Setup, Opening Loot
 Caskets, Smash & Grab); fleeing the battlefield as the 2023 Core Rulebook gives it (necrovox, The Post-Battle
 Sequence: a fighter who fled is not Out of Action, so no Lasting Injury and nobody's experience); a capture
-has its captor, the opposing gang of a two-gang battle.
+has its captor, the opposing gang of a two-gang battle; a fighter Webbed when taken Out of Action rolls the
+Webbed D6 after the battle instead of a Lasting Injury (2023 Core Rulebook, Conditions: Webbed).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from dataclasses import dataclass, field
 
 from rulebook.errors import RulesInputError
 from rulebook.n18.campaign.battlefield import LOOT_CASKET, LOOT_CASKET_SMASH_AND_GRAB
+from rulebook.n18.campaign.lasting_injury import WEBBED_SOURCE
 from rulebook.n18.campaign.scenarios import SCENARIOS, Caskets
 from rulebook.roster import amount_distribution
 
@@ -49,6 +51,7 @@ class FighterEnd:
     captured_by: int | None = None  # the captor gang's id
     category: str = "ganger"
     awards: Mapping[str, int] = field(default_factory=dict)
+    webbed: bool = False  # Out of Action by the web's sedative: a Webbed D6 replaces the Lasting Injury
 
     def as_json(self) -> dict:
         return {
@@ -61,6 +64,7 @@ class FighterEnd:
             "captured_by": self.captured_by,
             "category": self.category,
             "awards": dict(self.awards),
+            "webbed": self.webbed,
         }
 
     @classmethod
@@ -75,6 +79,7 @@ class FighterEnd:
             data.get("captured_by"),
             data.get("category", "ganger"),
             dict(data.get("awards") or {}),
+            bool(data.get("webbed")),
         )
 
 
@@ -197,6 +202,12 @@ def _check_fighter(end: FighterEnd, friends: Mapping[str, FighterEnd]) -> None:
         raise RulesInputError("fighters.captured", f"{name}: only a fighter taken Out of Action can be captured")
     if end.captured_by is not None and end.killed:
         raise RulesInputError("fighters.captured", f"{name} was killed during the battle, so cannot be a captive")
+    if end.webbed and (end.outcome != OUT_OF_ACTION or end.killed):
+        raise RulesInputError(
+            "fighters.webbed",
+            f"{name}: only a fighter taken Out of Action (and not killed) while Webbed rolls the Webbed D6 "
+            f"({WEBBED_SOURCE})",
+        )
 
 
 def check_casket(
