@@ -128,6 +128,23 @@ def test_the_end_form_records_captures_and_a_rescue_frees_the_captive(campaign_b
     assert captive.status == FighterStatus.ACTIVE and captive.captured_by_id is None
 
 
+def test_a_fighter_who_succumbed_to_the_web_is_recorded_webbed_in_the_campaign_battle(campaign_battle):
+    from battles.models import Condition
+    from battles.rules.n18.effects import WEBBED_OUT_OF_ACTION
+
+    cb = campaign_battle()
+    battle = battle_start_from_campaign(campaign_battle=cb, started_by=cb.attacker.owner, dice=SeededDice(4))
+    _, (webbed, other, _) = sides(battle)
+    for fighter in (webbed, other):
+        fighter.condition = Condition.OUT_OF_ACTION
+        fighter.save(update_fields=["condition"])
+    battle.facts = {**battle.facts, WEBBED_OUT_OF_ACTION: [webbed.pk]}  # as a Recovery failed while Webbed leaves it
+    battle.save(update_fields=["facts"])
+    battle_end(battle=battle, actor=battle.player_a, winner="a")
+    assert cb.fighter_results.get(fighter=webbed.fighter).webbed
+    assert not cb.fighter_results.get(fighter=other.fighter).webbed
+
+
 def test_a_fighter_who_flees_is_recorded_as_fled(client, campaign_battle):
     cb = campaign_battle()
     battle = battle_start_from_campaign(campaign_battle=cb, started_by=cb.attacker.owner, dice=SeededDice(4))
