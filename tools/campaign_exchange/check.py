@@ -318,6 +318,8 @@ def _check_battle(check: _Check, b: dict, path: str, content: dict) -> None:
         check.ref(r, "caused_by", where, ids.FIGHTER)
         check.flag(r, "captured", where)
         check.flag(r, "killed", where)
+        if "webbed" in r:
+            check.flag(r, "webbed", where)
         check.kind(r, "awards", dict, where)
     for fighter, times in fighters.items():
         if times > 1:

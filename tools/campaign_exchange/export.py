@@ -266,6 +266,7 @@ def battle_export(battle: Battle, ref: Refs) -> dict:
                 "caused_by": ref(ids.FIGHTER, r.caused_by_id),
                 "captured": r.captured,
                 "killed": r.killed,
+                "webbed": r.webbed,
                 "awards": r.awards,
             }
             for r in sorted(battle.fighter_results.all(), key=lambda r: r.pk)

@@ -395,6 +395,7 @@ class _Restore:
                     caused_by_id=self.maps.pk(ids.FIGHTER, r.get("caused_by")),
                     captured=r["captured"],
                     killed=r["killed"],
+                    webbed=r.get("webbed", False),  # files written before the field read as not Webbed
                     awards=r["awards"],
                 )
                 for b in rows
