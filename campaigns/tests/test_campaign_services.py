@@ -434,6 +434,20 @@ def classic_battle(make_campaign, make_fighter):
     return services.battle_arrange(campaign=campaign, attacker=weaker, defender=stronger)
 
 
+def test_webbed_is_a_2018_rule_refused_in_a_classic_report(classic_battle, make_fighter):
+    weaker = classic_battle.attacker
+    ganger = make_fighter(weaker, "ganger")
+    battle = services.battle_scenario_roll(battle=classic_battle, dice=ScriptedDice([2, 3]))
+    with pytest.raises(ValidationError, match=f"{ganger.name}: the Webbed condition is a 2018\\+ rule"):
+        services.battle_report_submit(
+            battle=battle,
+            actor=weaker.owner,
+            winner=weaker,
+            fighter_results=[{"fighter": ganger.pk, "outcome": "out_of_action", "webbed": True}],
+        )
+    assert not battle.fighter_results.exists()
+
+
 def test_classic_gang_fight_straight_from_the_table(classic_battle):
     battle = services.battle_scenario_roll(battle=classic_battle, dice=ScriptedDice([2, 3]))
     assert (battle.scenario, battle.scenario_name, battle.has_roles) == ("gang-fight", "Gang Fight", False)
