@@ -281,7 +281,7 @@ class Command(BaseCommand):
         self.stdout.write(f"Gang history (10 fighters, {HISTORY_ENTRIES} more ledger entries):")
         gang = self._gang(10)
         for n in range(HISTORY_ENTRIES):
-            ledger_record(gang=gang, kind=LedgerKind.CREDITS, credits=1, description=f"Bench entry {n}")
+            ledger_record(gang=gang, kind=LedgerKind.OTHER, description=f"Bench note {n}")
         url = reverse("gangs:gang-history", args=[gang.pk])
         self.measure("history, first page", url, with_floor=True)
         self.measure("history, page 10", f"{url}?page=10", with_floor=True)
