@@ -538,6 +538,26 @@ def hide_unseen_campaigns(entries: list[LedgerEntry], user, gang: Gang) -> list[
     return entries
 
 
+def history_visibility(user, gang: Gang) -> tuple:
+    """What :func:`hide_unseen_campaigns` decides for ``user`` on any page of ``gang``'s history, as a key for
+    the page's cached fragment: ``("owner",)`` for the gang's owner, else the campaigns its ledger names that
+    ``user`` may see. The campaigns the ledger names are kept per version of the gang (a new entry moves it);
+    which of them the viewer sees is asked on every view (one query, only when the ledger names any), since
+    joining or leaving a campaign moves no version of this gang."""
+    if gang.owner_id == user.pk:
+        return ("owner",)
+    key = f"history-campaigns:{_facts_key(gang)}"
+    named = cache.get(key)
+    if named is None:
+        entries = gang.ledger.order_by()  # no ordering column in the DISTINCT
+        named = set(entries.filter(data__has_key="campaign").values_list("data__campaign", flat=True).distinct())
+        battles = set(entries.exclude(battle=None).values_list("battle_id", flat=True).distinct())
+        named |= set(campaign_facts().battle_campaigns(battles).values()) if battles else set()
+        named = frozenset(named - {None})
+        cache.set(key, named, FRAGMENT_SECONDS)
+    return ("sees", *sorted(campaign_facts().visible_campaign_ids(user, named))) if named else ("sees",)
+
+
 def gang_history(gang: Gang):
     """The ledger, newest first, with who did it and for which fighter: a queryset, for the history page to
     read one page of (:func:`core.pagination.page_of`)."""

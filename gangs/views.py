@@ -49,6 +49,7 @@ from gangs.selectors import (
     gang_territories,
     gangs_owned_by,
     hide_unseen_campaigns,
+    history_visibility,
     lazy_roster,
     let_go_notice,
     roster_gang,
@@ -176,10 +177,22 @@ def gang_history_view(request, pk: int):
     gang = gang_for_view(request.user, pk, viewer_gangs(request.user))
     access = gang_access(request.user, gang)
     keeps_record = record_keeper(request.user, gang, access)[0] if access.can_edit else False
-    page = page_of(gang_history(gang), request, HISTORY_PAGE_SIZE)
-    entries = _with_undo(hide_unseen_campaigns(list(page), request.user, gang), access, keeps_record)
+    key = fragment_key(gang)
+    page = page_of(gang_history(gang), request, HISTORY_PAGE_SIZE, cached_as="gang-history:" + ":".join(map(str, key)))
+    # The rows are drawn once per version, page, viewer's visibility and undo rights ({% tokencache %}); they are
+    # read, hidden and marked only when the fragment is drawn.
+    entries = SimpleLazyObject(
+        lambda: _with_undo(hide_unseen_campaigns(list(page), request.user, gang), access, keeps_record)
+    )
+    context = {
+        "gang": gang,
+        "entries": entries,
+        "page": page,
+        "fragment_seconds": FRAGMENT_SECONDS,
+        "history_key": [*key, page.number, *history_visibility(request.user, gang), access.can_edit, keeps_record],
+    }
     template = "gangs/gang_history.html#history" if request.htmx else "gangs/gang_history.html"
-    return render(request, template, {"gang": gang, "entries": entries, "page": page})
+    return render(request, template, context)
 
 
 @login_required

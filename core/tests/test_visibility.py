@@ -183,6 +183,30 @@ def test_a_member_gangs_history_tells_its_campaign_only_to_those_who_see_it(
     assert page.status_code == 200
 
 
+@pytest.mark.django_db
+def test_the_cached_history_never_tells_a_campaign_to_a_viewer_who_does_not_see_it(
+    client, make_campaign, make_user, make_gang
+):
+    """Issue 28: the history's rows are cached per version and per what the viewer sees, so a stranger reading
+    after the arbitrator gets the hidden words, and once a gang of theirs joins the campaign (which moves no
+    version of this gang) the names."""
+    from campaigns.services import cycle_pair
+    from rulebook.dice import SeededDice
+
+    campaign = make_campaign(edition="n18", gangs=2, started=True, name="Secret Sump War")
+    gang = campaign.memberships.order_by("pk").first().gang
+    arbitrator = campaign.arbitrators.first().user
+    cycle_pair(campaign=campaign, dice=SeededDice(1), actor=arbitrator)
+    url = reverse("gangs:gang-history", args=[gang.pk])
+    stranger = make_user()
+    for viewer, sees in ((arbitrator, True), (stranger, False), (gang.owner, True), (stranger, False)):
+        client.force_login(viewer)
+        assert ("Secret Sump War" in client.get(url).content.decode()) is sees, viewer
+    campaign.memberships.create(gang=make_gang(owner=stranger, edition="n18"))  # moves the joining gang only
+    client.force_login(stranger)
+    assert "Secret Sump War" in client.get(url).content.decode()
+
+
 # The campaign export holds every gang's ledger: its arbitrators only (a player may see the campaign, not take it).
 EXPORT = {"stranger": 404, "member": 403, "arbitrator": 200, "player": 403}
 

@@ -6,6 +6,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from gangs import services
+from gangs.cache import bump_gang
 from gangs.models import LedgerEntry, LedgerKind
 from gangs.views import HISTORY_PAGE_SIZE
 
@@ -28,6 +29,7 @@ def _grow(gang, count: int) -> None:
         LedgerEntry(gang=gang, kind=LedgerKind.OTHER, description=f"Entry {n} of the test", actor=gang.owner)
         for n in range(count)
     )
+    bump_gang(gang.pk)  # as every saved entry does (gangs.cache); bulk_create sends no signal
 
 
 @pytest.mark.django_db
@@ -92,3 +94,32 @@ def test_an_undo_on_an_older_page_comes_back_to_that_page(client, make_gang, mak
     response = client.post(reverse("gangs:entry-undo", args=[gang.pk, entry.pk]), {"page": "2"})
     assert response.status_code == 302 and response.url == f"{url}?page=2"
     assert LedgerEntry.objects.filter(reverses=entry).exists()
+
+
+@pytest.mark.django_db
+def test_a_warm_history_page_reads_no_more_queries_however_long_the_ledger(client, make_gang):
+    """Issue 28: a page read again is drawn from the cache, its queries flat in the ledger's length."""
+    gang = make_gang()
+    client.force_login(gang.owner)
+    url = reverse("gangs:gang-history", args=[gang.pk])
+    warm = []
+    for count in (3, HISTORY_PAGE_SIZE * 5):
+        _grow(gang, count)
+        client.get(url)
+        with CaptureQueriesContext(connection) as queries:
+            body = client.get(url).content.decode()
+        assert f"Entry {count - 1} of the test" in body
+        warm.append(len(queries))
+    assert warm[0] == warm[1] <= 3, warm  # the session, its user, the gang
+
+
+@pytest.mark.django_db
+def test_a_new_entry_shows_on_the_next_view_of_a_cached_page(client, make_gang):
+    from gangs.ledger import ledger_record
+
+    gang = make_gang()
+    client.force_login(gang.owner)
+    url = reverse("gangs:gang-history", args=[gang.pk])
+    assert "Found a cache of scrap" not in client.get(url).content.decode()
+    ledger_record(gang=gang, kind=LedgerKind.CREDITS, credits=7, description="Found a cache of scrap")
+    assert "Found a cache of scrap" in client.get(url).content.decode()

@@ -37,7 +37,8 @@ ROSTER_SIZES = (3, 10, 30, 100)
 CAMPAIGN_SIZES = (4, 16, 32)
 BATTLE_SIDES = (2, 10, 22)
 RUNS = 15
-PAGES = ("rosters", "campaigns", "battles")
+PAGES = ("rosters", "campaigns", "battles", "history", "postbattle")
+HISTORY_ENTRIES = 1000  # a gang some years old; its history page reads one page of them
 FLOOR_HTML: dict[str, bytes] = {}
 
 
@@ -75,6 +76,10 @@ class Command(BaseCommand):
                 self._campaigns()
             if "battles" in only:
                 self._battles()
+            if "history" in only:
+                self._history()
+            if "postbattle" in only:
+                self._postbattle()
         if handoff and rosters:
             gang = rosters[10]
             with open(handoff, "w") as out:
@@ -271,3 +276,26 @@ class Command(BaseCommand):
             self.client.force_login(watcher)
             self.measure("  the same, for a watcher", url, with_floor=True)
             self.client.force_login(self.user)
+
+    def _history(self) -> None:
+        self.stdout.write(f"Gang history (10 fighters, {HISTORY_ENTRIES} more ledger entries):")
+        gang = self._gang(10)
+        for n in range(HISTORY_ENTRIES):
+            ledger_record(gang=gang, kind=LedgerKind.OTHER, description=f"Bench note {n}")
+        url = reverse("gangs:gang-history", args=[gang.pk])
+        self.measure("history, first page", url, with_floor=True)
+        self.measure("history, page 10", f"{url}?page=10", with_floor=True)
+
+    def _postbattle(self) -> None:
+        from campaigns import services as campaigns
+
+        self.stdout.write("Post-battle list (an arbitrator's 8-gang campaign after 4 cycles):")
+        campaign = campaigns.campaign_create(user=self.user, edition=Edition.N18, name="Bench post-battle")
+        for seat in range(8):
+            player = get_user_model().objects.create_user(f"bench-postbattle-{seat}")
+            gang = self._gang(3, owner=player)
+            campaigns.campaign_join(campaign=campaign, gang=gang, user=player, dice=SeededDice(seat))
+        campaign = campaigns.campaign_start(campaign=campaign)
+        campaigns.cycle_pair(campaign=campaign, dice=SeededDice(8))
+        self._play_cycles(campaign, cycles=4)
+        self.measure("post-battle list, arbitrator", reverse("postbattle:battle-list"), with_floor=True)
