@@ -6,7 +6,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.core.validators import MaxValueValidator, MinValueValidator
 
-from campaigns.models import Campaign, CampaignTerritory, HouseRules, Outcome
+from campaigns.models import RULE_FIELDS, Campaign, CampaignTerritory, HouseRules, Outcome
 from content.models import Equipment, House, HouseKind, Territory
 from core.forms import EnteredDiceField, GameForm, GameModelForm
 from gangs.models import AVAILABLE_FOR_BATTLE, Gang, LedgerKind
@@ -633,19 +633,7 @@ class HouseRulesForm(CampaignModelForm):
 
     class Meta:
         model = HouseRules
-        fields = [
-            "starting_credits",
-            "starting_reputation",
-            "winner_credits",
-            "loser_credits",
-            "credits_per_out_of_action",
-            "income_variant",
-            "income_amount",
-            "rating_cap",
-            "rating_gap",
-            "banned_items",
-            "additions_before_first_battle",
-        ]
+        fields = list(RULE_FIELDS)
         labels = {"additions_before_first_battle": "Hangers-on and Brutes may be hired before the first battle"}
 
     def __init__(self, *args, edition: str, **kwargs):

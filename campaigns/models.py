@@ -461,3 +461,19 @@ class HouseRules(models.Model):
 
     def __str__(self) -> str:
         return f"House rules of {self.campaign} from {self.in_force_from:%Y-%m-%d %H:%M}"
+
+
+# The fields a change may set, in the order the settings form and the change log show them.
+RULE_FIELDS = (
+    "starting_credits",
+    "starting_reputation",
+    "winner_credits",
+    "loser_credits",
+    "credits_per_out_of_action",
+    "income_variant",
+    "income_amount",
+    "rating_cap",
+    "rating_gap",
+    "banned_items",
+    "additions_before_first_battle",
+)

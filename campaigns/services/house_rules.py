@@ -25,26 +25,21 @@ from django.db import transaction
 from django.db.models import JSONField, Subquery
 from django.utils import timezone
 
-from campaigns.models import Battle, BattleStatus, Campaign, CampaignGang, HouseRules, IncomeVariant, Outcome
+from campaigns.models import (
+    RULE_FIELDS,
+    Battle,
+    BattleStatus,
+    Campaign,
+    CampaignGang,
+    HouseRules,
+    IncomeVariant,
+    Outcome,
+)
 from campaigns.services._common import _lock
 from content.models import FighterCategory
 from gangs.ledger import ledger_record
 from gangs.models import Gang, LedgerKind
 
-# The fields a change may set, in the order the settings form and the change log show them.
-RULE_FIELDS = (
-    "starting_credits",
-    "starting_reputation",
-    "winner_credits",
-    "loser_credits",
-    "credits_per_out_of_action",
-    "income_variant",
-    "income_amount",
-    "rating_cap",
-    "rating_gap",
-    "banned_items",
-    "additions_before_first_battle",
-)
 ADDITIONS = (FighterCategory.HANGER_ON, FighterCategory.BRUTE)
 
 

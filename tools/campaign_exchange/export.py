@@ -12,9 +12,8 @@ import csv
 import io
 from datetime import datetime
 
-from campaigns.models import Battle, Campaign, CampaignTerritory, Cycle
+from campaigns.models import RULE_FIELDS, Battle, Campaign, CampaignTerritory, Cycle
 from campaigns.selectors import standings
-from campaigns.services.house_rules import RULE_FIELDS
 from content.models import Equipment
 from gangs.models import Advancement, Fighter, Gang, Injury, LedgerEntry, Purchase
 from postbattle.models import Sequence

@@ -16,6 +16,7 @@ from django.db import DatabaseError, IntegrityError, transaction
 from django.utils.dateparse import parse_datetime
 
 from campaigns.models import (
+    RULE_FIELDS,
     Battle,
     BattleFighterResult,
     Campaign,
@@ -26,7 +27,6 @@ from campaigns.models import (
     HouseRules,
     StandingSnapshot,
 )
-from campaigns.services.house_rules import RULE_FIELDS
 from gangs.models import (
     Advancement,
     Fighter,
