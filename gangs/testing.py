@@ -10,6 +10,7 @@ from __future__ import annotations
 from content.models import (
     Edition,
     Equipment,
+    EquipmentCategory,
     EquipmentKind,
     FighterType,
     FighterTypeEquipment,
@@ -429,3 +430,17 @@ def build_gang_additions(edition: str = Edition.N18) -> dict[str, FighterType]:
     FighterTypeEquipment.objects.create(fighter_type=made["rogue-doc"], equipment=items["autopistol"], cost=0)
     FighterTypeEquipment.objects.create(fighter_type=made["hive-scum"], equipment=items["autopistol"], cost=10)
     return made
+
+
+def make_chem(slug: str, name: str) -> Equipment:
+    """A 2018+ chem in the Trading Post, 30 credits, Common: a dose a fighter carries into a battle."""
+    return Equipment.objects.create(
+        edition="n18",
+        slug=slug,
+        name=name,
+        kind=EquipmentKind.WARGEAR,
+        category=EquipmentCategory.CHEM,
+        cost=30,
+        rarity="Common",
+        is_official=True,
+    )

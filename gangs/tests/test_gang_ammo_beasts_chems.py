@@ -12,6 +12,7 @@ from gangs.models import LedgerKind, Purchase
 from gangs.selectors import gang_queryset, lazy_roster
 from gangs.services import purchase_buy
 from gangs.services.equipment import buyable_equipment, move_targets, purchase_move
+from gangs.testing import make_chem
 from rulebook.dice import SeededDice
 
 pytestmark = pytest.mark.django_db
@@ -130,24 +131,11 @@ def test_an_exotic_beast_shows_its_own_card_under_its_owner(gang, make_fighter, 
     assert 'Grapplehawk</strong> <span class="muted">(exotic beast)</span>' in page and "Talons: E, S 3" in page
 
 
-def chem(slug: str, name: str) -> Equipment:
-    return Equipment.objects.create(
-        edition="n18",
-        slug=slug,
-        name=name,
-        kind=EquipmentKind.WARGEAR,
-        category=EquipmentCategory.CHEM,
-        cost=30,
-        rarity="Common",
-        is_official=True,
-    )
-
-
 def test_a_chem_taken_into_a_battle_is_a_dose_used_up(make_gang, make_fighter):
     gang, rival = make_gang(edition="n18", extra_credits=500), make_gang(edition="n18")
     ganger = make_fighter(gang, "ganger")
     make_fighter(rival, "ganger")
-    slaught = chem("slaught", "'Slaught")
+    slaught = make_chem("slaught", "'Slaught")
     buy(ganger, slaught)
     buy(ganger, slaught)  # two doses: one a battle
     battle = battle_start(gang_a=gang, gang_b=rival, started_by=gang.owner, chosen_a=[ganger.pk], dice=SeededDice(2))

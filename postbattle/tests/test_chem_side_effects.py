@@ -5,27 +5,14 @@ from types import SimpleNamespace
 
 import pytest
 
-from content.models import Equipment, EquipmentCategory, EquipmentKind
 from gangs.models import Purchase
 from gangs.services.equipment import take_chem_doses
+from gangs.testing import make_chem
 from postbattle import services
 from rulebook.dice import ScriptedDice
 from rulebook.n18 import kit
 
 pytestmark = pytest.mark.django_db
-
-
-def chem(slug: str, name: str) -> Equipment:
-    return Equipment.objects.create(
-        edition="n18",
-        slug=slug,
-        name=name,
-        kind=EquipmentKind.WARGEAR,
-        category=EquipmentCategory.CHEM,
-        cost=30,
-        rarity="Common",
-        is_official=True,
-    )
 
 
 @pytest.fixture
@@ -45,7 +32,7 @@ def test_only_the_chems_settled_after_the_battle_are_named():
 def test_a_fighter_who_took_a_chem_is_named_with_what_to_roll(battle):
     gang = battle.attacker
     fought, other = gang.fighters.order_by("pk")[:2]
-    for fighter, item in ((fought, chem("slaught", "'Slaught")), (other, chem("kalma", "Kalma"))):
+    for fighter, item in ((fought, make_chem("slaught", "'Slaught")), (other, make_chem("kalma", "Kalma"))):
         Purchase.objects.create(gang=gang, fighter=fighter, equipment=item, price=30)
     # The battle's start took the doses (the assistant's session names its campaign battle).
     take_chem_doses(fighters=[fought, other], battle=SimpleNamespace(pk=1, campaign_battle=battle), actor=gang.owner)
