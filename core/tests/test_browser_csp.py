@@ -65,7 +65,8 @@ def test_a_locked_account_says_so_and_a_reset_link_lets_the_player_back_in(page,
         page.fill("input[name=username]", "jak")
         page.fill("input[name=password]", "wrong")
         page.get_by_role("button", name="Log in").click()
-    assert page.get_by_role("heading", name="Too many failed logins").is_visible()
+    # The last submit may still be loading: wait for its answer rather than read the page now.
+    page.get_by_role("heading", name="Too many failed logins").wait_for()
 
     page.get_by_role("link", name="reset your password").click()
     page.fill("input[name=email]", "jak@example.com")

@@ -58,6 +58,8 @@ def test_build_equip_advance_and_print_a_gang(page, log_in_browser, make_user, m
 
     for _, name in hires:
         page.get_by_role("link", name=name, exact=True).click()
+        # Counting options before the fighter page has loaded counts the gang page's (none): wait for it.
+        page.wait_for_selector("select[name=equipment] option", state="attached")
         if name == "Vex":  # the filter box narrows the grouped list (static/js/filter-select.js)
             everything = page.locator("select[name=equipment] option").count()
             page.fill("input.select-filter", "las gun")
