@@ -65,11 +65,6 @@ from rulebook.numbers import is_whole_number
 PRINT_SIZES = {"a4": "A4", "letter": "Letter"}
 
 
-def _done(request, message: str, url: str):
-    messages.success(request, message)
-    return redirect(url)
-
-
 # --- gangs -------------------------------------------------------------------------------------
 
 
@@ -88,7 +83,7 @@ def gang_create(request):
         except ValidationError as error:
             add_refusal(form, error)
         else:
-            return _done(request, f"{gang.name} founded with {gang.stash} credits.", gang.get_absolute_url())
+            return moved(request, gang.get_absolute_url(), f"{gang.name} founded with {gang.stash} credits.")
     return render(request, "gangs/gang_create.html", {"form": form})
 
 
@@ -202,7 +197,7 @@ def gang_rename(request, pk: int):
     form = forms.RenameForm(request.POST)
     if form.is_valid():
         services.gang_rename(gang=gang, name=form.cleaned_data["name"], actor=request.user)
-        return _done(request, f"Renamed {gang.name}.", gang.get_absolute_url())
+        return moved(request, gang.get_absolute_url(), f"Renamed {gang.name}.")
     messages.error(request, "A gang needs a name of at most 80 characters.")
     return redirect(gang)
 
@@ -225,7 +220,7 @@ def gang_override(request, pk: int):
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
         return redirect(gang)
-    return _done(request, "Override recorded.", gang.get_absolute_url())
+    return moved(request, gang.get_absolute_url(), "Override recorded.")
 
 
 @login_required
@@ -621,10 +616,10 @@ def stash_buy(request, pk: int):
         except ValidationError as error:
             add_refusal(form, error)
         else:
-            return _done(
+            return moved(
                 request,
-                f"Bought {purchase.equipment.name} for {purchase.price} credits, into the Stash.",
                 gang.get_absolute_url(),
+                f"Bought {purchase.equipment.name} for {purchase.price} credits, into the Stash.",
             )
     return render(request, "gangs/stash_buy.html", {"gang": gang, "form": form})
 
@@ -755,7 +750,7 @@ def gang_import(request):
         except ValidationError as error:
             problems = error.messages
         else:
-            return _done(request, f"Imported {gang.name}.", gang.get_absolute_url())
+            return moved(request, gang.get_absolute_url(), f"Imported {gang.name}.")
     if getattr(request, "upload_refused", ""):  # core.uploads stopped reading the file: say why, not "required"
         form.errors["file"] = form.error_class([request.upload_refused])
     return render(request, "gangs/gang_import.html", {"form": form, "problems": problems})
@@ -768,7 +763,7 @@ def yaktribe_import_status(request, pk: int):
     gang, or why it was refused."""
     job = get_object_or_404(YakTribeImport.objects.only("state", "gang", "problems"), pk=pk, owner=request.user)
     if job.state == ImportState.DONE and job.gang_id:
-        return _done(request, "Imported from YakTribe.", reverse("gangs:gang-detail", args=[job.gang_id]))
+        return moved(request, reverse("gangs:gang-detail", args=[job.gang_id]), "Imported from YakTribe.")
     context = {"job": job, "waiting": job.state == ImportState.WAITING, "problems": job.problems}
     return render(request, "gangs/yaktribe_import_status.html", context)
 
@@ -807,7 +802,7 @@ def gang_import_yaktribe(request):
         except ValidationError as error:
             form = forms.YakTribeForm()
             return render(request, "gangs/gang_import_yaktribe.html", {"form": form, "problems": error.messages})
-        return _done(request, f"Imported {gang.name} from YakTribe.", gang.get_absolute_url())
+        return moved(request, gang.get_absolute_url(), f"Imported {gang.name} from YakTribe.")
     form = forms.YakTribeForm(request.POST or None, request.FILES or None)
     context = {"form": form, "problems": []}
     if getattr(request, "upload_refused", ""):  # core.uploads stopped reading the file: say why, not "required"
