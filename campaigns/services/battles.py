@@ -172,7 +172,9 @@ def crew_candidates(gang: Gang) -> list[Fighter]:
 
 def hired_guns_of(battle: Battle, gang: Gang) -> list[Fighter]:
     """The Hired Guns ``gang`` hired for ``battle``: they join its crew whatever the selection method."""
-    return list(gang.fighters.filter(hired_for=battle, status__in=AVAILABLE_FOR_BATTLE).order_by("order", "pk"))
+    return list(
+        gang.fighters.filter(battle_hire__battle=battle, status__in=AVAILABLE_FOR_BATTLE).order_by("order", "pk")
+    )
 
 
 def _crew_rule(battle: Battle, side: str, fighters: list[Fighter]):

@@ -92,8 +92,8 @@ def _hired_gun_battle(gang: Gang, fighter_type: FighterType, hired_for):
         return
     if hired_for is None:
         raise ValidationError(f"{fighter_type.name} is a Hired Gun: hire them for one of the gang's coming battles.")
-    if gang.pk not in (hired_for.attacker_id, hired_for.defender_id) or not campaign_facts().is_coming(hired_for):
-        raise ValidationError("Hired Guns are hired for a coming battle the gang fights (before its report).")
+    if refusal := campaign_facts().hire_refusal(gang, hired_for):
+        raise ValidationError(refusal)
 
 
 @transaction.atomic
@@ -147,8 +147,9 @@ def fighter_hire(
         cost=price,
         base_stats=_base_stats(fighter_type),
         order=order,
-        hired_for=hired_for,
     )
+    if hired_for is not None:
+        campaign_facts().hire_for(fighter, hired_for)
     if breaches:
         what = f"hired {fighter.name} despite: {'; '.join(breaches)}"
         override_record(
@@ -282,7 +283,7 @@ def hired_guns_leave(*, battle, actor, cancelled: bool = False) -> list[Fighter]
     ``cancelled``: the battle is called off before it is fought, so the gang gets back what it paid
     for them and their kit (our ruling; the rules do not say), and the entries name no battle."""
     leaving = list(
-        Fighter.objects.select_related("fighter_type", "gang").filter(hired_for=battle, status__in=ON_ROSTER)
+        campaign_facts().hired_for(battle).select_related("fighter_type", "gang").filter(status__in=ON_ROSTER)
     )
     for fighter in leaving:
         paid = fighter.cost + sum(fighter.purchases.values_list("price", flat=True))
