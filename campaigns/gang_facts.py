@@ -69,11 +69,11 @@ def hire_refusal(gang, battle: Battle) -> str:
     return ""
 
 
-def hire_for(fighter, battle: Battle) -> None:
+def hire_for_battle(fighter, battle: Battle) -> None:
     BattleHire.objects.create(fighter=fighter, battle=battle)
 
 
-def hired_for(battle: Battle):
+def hired_guns(battle: Battle):
     return Fighter.objects.filter(battle_hire__battle=battle)
 
 
@@ -102,8 +102,8 @@ FACTS = CampaignFacts(
     battle_campaigns=battle_campaigns,
     fought_since=fought_since,
     hire_refusal=hire_refusal,
-    hire_for=hire_for,
-    hired_for=hired_for,
+    hire_for_battle=hire_for_battle,
+    hired_guns=hired_guns,
     link_entry=link_entry,
     battle_entry_ids=battle_entry_ids,
     entry_battle=entry_battle,

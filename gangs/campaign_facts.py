@@ -46,9 +46,9 @@ class CampaignFacts:
     # (gang, battle) -> why a Hired Gun cannot be hired for that battle, or "".
     hire_refusal: Callable
     # (fighter, battle) -> records that the Hired Gun was hired for the battle.
-    hire_for: Callable
-    # battle -> the fighters hired for it (a queryset of gangs.Fighter).
-    hired_for: Callable
+    hire_for_battle: Callable
+    # battle -> the Hired Guns hired for it (a queryset of gangs.Fighter).
+    hired_guns: Callable
     # (entry, battle) -> records that the ledger entry came from the battle.
     link_entry: Callable
     # () -> the ids of the ledger entries that came from a battle (a queryset, for ``pk__in``).

@@ -149,7 +149,7 @@ def fighter_hire(
         order=order,
     )
     if hired_for is not None:
-        campaign_facts().hire_for(fighter, hired_for)
+        campaign_facts().hire_for_battle(fighter, hired_for)
     if breaches:
         what = f"hired {fighter.name} despite: {'; '.join(breaches)}"
         override_record(
@@ -283,7 +283,7 @@ def hired_guns_leave(*, battle, actor, cancelled: bool = False) -> list[Fighter]
     ``cancelled``: the battle is called off before it is fought, so the gang gets back what it paid
     for them and their kit (our ruling; the rules do not say), and the entries name no battle."""
     leaving = list(
-        campaign_facts().hired_for(battle).select_related("fighter_type", "gang").filter(status__in=ON_ROSTER)
+        campaign_facts().hired_guns(battle).select_related("fighter_type", "gang").filter(status__in=ON_ROSTER)
     )
     for fighter in leaving:
         paid = fighter.cost + sum(fighter.purchases.values_list("price", flat=True))

@@ -145,7 +145,7 @@ def held_additions(gang: Gang, *, battle=None, fighters=None) -> list[gang_rules
     ``fighters`` defaults to ``gang.fighters.all()`` (prefetched by the gang page); a service that has
     locked the gang passes a fresh read."""
     held = []
-    hired = set(campaign_facts().hired_for(battle).values_list("pk", flat=True)) if battle is not None else set()
+    hired = set(campaign_facts().hired_guns(battle).values_list("pk", flat=True)) if battle is not None else set()
     for fighter in gang.fighters.all() if fighters is None else fighters:
         t = fighter.fighter_type
         if fighter.status not in ON_ROSTER or not t.is_addition:
