@@ -347,7 +347,7 @@ class Battle(models.Model):
 
 class BattleHire(models.Model):
     """A Hired Gun hired for one campaign battle: it joins that battle's crew and leaves when its report is
-    confirmed (gangs.services.fighters.hired_guns_leave). Gone with the battle or the fighter."""
+    confirmed (campaigns.services.hired_guns). Gone with the battle or the fighter."""
 
     fighter = models.OneToOneField(
         "gangs.Fighter", primary_key=True, on_delete=models.CASCADE, related_name="battle_hire"

@@ -28,8 +28,9 @@ from campaigns.services._common import (
     require_impartial_battle,
     standing_snapshot_take,
 )
+from campaigns.services.hired_guns import hired_guns_leave
 from gangs.models import AVAILABLE_FOR_BATTLE, GONE, Fighter, FighterStatus, Gang
-from gangs.services import fighter_status_set, hired_guns_leave
+from gangs.services import fighter_status_set
 from rulebook import gang_rules
 from rulebook.dice import DiceSource
 from rulebook.errors import RulesInputError

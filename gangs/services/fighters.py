@@ -275,42 +275,6 @@ def fighter_remove(*, fighter: Fighter, actor) -> Fighter:
     )
 
 
-@transaction.atomic
-def hired_guns_leave(*, battle, actor, cancelled: bool = False) -> list[Fighter]:
-    """After a battle's report is confirmed its Hired Guns leave, their kit with them: they were hired
-    for that one battle, gain no Experience and suffer no Lasting Injuries (2023 Core, Hired Guns).
-
-    ``cancelled``: the battle is called off before it is fought, so the gang gets back what it paid
-    for them and their kit (our ruling; the rules do not say), and the entries name no battle."""
-    leaving = list(
-        campaign_facts().hired_guns(battle).select_related("fighter_type", "gang").filter(status__in=ON_ROSTER)
-    )
-    for fighter in leaving:
-        paid = fighter.cost + sum(fighter.purchases.values_list("price", flat=True))
-        fighter.purchases.all().delete()
-        if cancelled:
-            ledger_record(
-                gang=fighter.gang,
-                fighter=fighter,
-                kind=Kind.CREDITS,
-                credits=paid,
-                actor=actor,
-                description=f"{fighter.name}'s fee and kit returned: {battle} was cancelled",
-                reason="Hired Gun hired for a battle that was not fought",
-                data={"hired_gun_refund": paid},
-            )
-        fighter_status_set(
-            fighter=fighter,
-            status=FighterStatus.RETIRED,
-            actor=actor,
-            reason=f"Hired Gun: {'the battle was cancelled' if cancelled else f'the contract for {battle} is over'} "
-            f"({gang_rules.GANG_ADDITIONS_SOURCE})",
-            battle=None if cancelled else battle,
-            data={"hired_gun_left": True},
-        )
-    return leaving
-
-
 def rule_recruit_refusal(fighter_type: FighterType) -> str:
     """Why a fighter who joins by a rule (a Palanite Rookie) cannot be hired while the rule does not allow one."""
     return (
