@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
-from django.db.models import Q
+from django.db.models import Q, Subquery
 
-from campaigns.models import Battle, BattleStatus, Campaign, CampaignArbitrator, CampaignGang
+from campaigns.models import (
+    Battle,
+    BattleEntry,
+    BattleHire,
+    BattleStatus,
+    Campaign,
+    CampaignArbitrator,
+    CampaignGang,
+)
 from campaigns.permissions import can_see_campaign, visible_campaigns
 from campaigns.selectors import gang_territories
 from gangs.campaign_facts import CampaignFacts
+from gangs.models import Fighter
 
 
 def memberships(gang):
@@ -48,6 +57,38 @@ def battle_campaigns(battle_ids) -> dict[int, int]:
     return dict(Battle.objects.filter(pk__in=battle_ids).values_list("pk", "campaign_id"))
 
 
+def fought_since(gang, battle_id: int) -> bool:
+    since = Battle.objects.filter(pk=battle_id).values("confirmed_at")
+    confirmed = Battle.objects.filter(Q(attacker=gang) | Q(defender=gang), status=BattleStatus.CONFIRMED)
+    return confirmed.filter(confirmed_at__gt=Subquery(since)).exists()
+
+
+def hire_refusal(gang, battle: Battle) -> str:
+    if gang.pk not in (battle.attacker_id, battle.defender_id) or not is_coming(battle):
+        return "Hired Guns are hired for a coming battle the gang fights (before its report)."
+    return ""
+
+
+def hire_for_battle(fighter, battle: Battle) -> None:
+    BattleHire.objects.create(fighter=fighter, battle=battle)
+
+
+def hired_guns(battle: Battle):
+    return Fighter.objects.filter(battle_hire__battle=battle)
+
+
+def link_entry(entry, battle: Battle) -> None:
+    BattleEntry.objects.create(entry=entry, battle=battle)
+
+
+def battle_entry_ids():
+    return BattleEntry.objects.values("entry_id")
+
+
+def entry_battle(entry):
+    return Subquery(BattleEntry.objects.filter(entry=entry).values("battle_id")[:1])
+
+
 FACTS = CampaignFacts(
     memberships=memberships,
     arbitrations=arbitrations,
@@ -59,4 +100,11 @@ FACTS = CampaignFacts(
     can_see_campaign=can_see_campaign,
     visible_campaign_ids=visible_campaign_ids,
     battle_campaigns=battle_campaigns,
+    fought_since=fought_since,
+    hire_refusal=hire_refusal,
+    hire_for_battle=hire_for_battle,
+    hired_guns=hired_guns,
+    link_entry=link_entry,
+    battle_entry_ids=battle_entry_ids,
+    entry_battle=entry_battle,
 )

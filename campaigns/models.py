@@ -341,6 +341,41 @@ class Battle(models.Model):
         return self.status == BattleStatus.CANCELLED
 
 
+# The two links from gang rows to the battle they belong to live here, on the floor above gangs, so gangs' models
+# and migrations know nothing of campaigns (the floors hold for foreign keys as for imports; issue 27).
+
+
+class BattleHire(models.Model):
+    """A Hired Gun hired for one campaign battle: it joins that battle's crew and leaves when its report is
+    confirmed (campaigns.services.hired_guns). Gone with the battle or the fighter."""
+
+    fighter = models.OneToOneField(
+        "gangs.Fighter", primary_key=True, on_delete=models.CASCADE, related_name="battle_hire"
+    )
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="hires")
+
+    def __str__(self) -> str:
+        return f"{self.fighter_id} hired for {self.battle_id}"
+
+
+class BattleEntry(models.Model):
+    """The campaign battle a ledger entry came from (post-battle results, a territory taken), for the logs,
+    histories and the revert of a post-battle sequence. PROTECT: the ledger is append-only history, so a battle
+    with entries cannot disappear from under them; a battle is only ever cancelled before its report, when nothing
+    points to it yet."""
+
+    entry = models.OneToOneField(
+        "gangs.LedgerEntry", primary_key=True, on_delete=models.CASCADE, related_name="battle_link"
+    )
+    battle = models.ForeignKey(Battle, on_delete=models.PROTECT, related_name="entry_links")
+
+    class Meta:
+        verbose_name_plural = "battle entries"
+
+    def __str__(self) -> str:
+        return f"{self.entry_id} from {self.battle_id}"
+
+
 class Outcome(models.TextChoices):
     OK = "ok", "Fine"
     SERIOUSLY_INJURED = "seriously_injured", "Seriously Injured at the end"

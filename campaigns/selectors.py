@@ -205,6 +205,7 @@ def campaign_log_entries(campaign: Campaign, *, gang_id: int | None = None, kind
     entries = LedgerEntry.objects.filter(
         while_member, gang__memberships__campaign=campaign, gang__memberships__joined_at__lte=F("created_at")
     ).select_related("gang", "fighter", "actor")
+    entries = entries.annotate(battle_id=F("battle_link__battle_id"))  # the battle it came from (BattleEntry)
     if gang_id:
         entries = entries.filter(gang_id=gang_id)
     if kind in LedgerKind.values:
@@ -294,7 +295,12 @@ def battle_detail(battle: Battle) -> Battle:
     """A battle with its fighters' results and both rosters, for the battle page and the post-battle
     sequence: ``battle.fighter_results.all()`` (fighter, caused_by) and ``gang.fighters.all()``."""
     results = BattleFighterResult.objects.select_related("fighter", "caused_by")
-    roster = Fighter.objects.select_related("fighter_type").exclude(status=FighterStatus.DEAD)
+    # ``hired_for_id``: the battle a Hired Gun is hired for (campaigns.models.BattleHire), in the same query.
+    roster = (
+        Fighter.objects.select_related("fighter_type")
+        .exclude(status=FighterStatus.DEAD)
+        .annotate(hired_for_id=F("battle_hire__battle_id"))
+    )
     return (
         Battle.objects.select_related(
             "campaign",

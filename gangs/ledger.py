@@ -4,7 +4,8 @@ Every service that changes credits, experience or Reputation calls :func:`ledger
 writes the entry and moves the stored total by the same amount in the same transaction, with an
 ``F()`` update so concurrent requests cannot lose each other's changes. A refusal (the Stash
 would go below zero) raises ``ValidationError`` and writes nothing. ``battle`` links an entry to the
-campaign battle it came from (post-battle results, a territory taken), for the logs and histories.
+campaign battle it came from (post-battle results, a territory taken), for the logs and histories: the link is a
+campaigns row (campaigns.models.BattleEntry), written and read through gangs.campaign_facts.
 
 An entry about a campaign says which: its ``battle``'s campaign, or its id as ``data["campaign"]``; the gang's
 history shows that entry's words only to those who may see the campaign (gangs.selectors.hide_unseen_campaigns).
@@ -14,8 +15,9 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import F, Sum
+from django.db.models import F, OuterRef, Q, Sum
 
+from gangs.campaign_facts import campaign_facts
 from gangs.models import Fighter, Gang, LedgerEntry, LedgerKind
 
 # The Stash is an integer column (PostgreSQL integer: at most 2,147,483,647); refuse long before it overflows.
@@ -56,7 +58,7 @@ def ledger_record(
             raise ValidationError(f"{fighter.name} has {locked.experience} experience; this needs {-experience}.")
         Fighter.objects.filter(pk=fighter.pk).update(experience=F("experience") + experience)
         fighter.refresh_from_db(fields=["experience"])
-    return LedgerEntry.objects.create(
+    entry = LedgerEntry.objects.create(
         gang=gang,
         fighter=fighter,
         kind=kind,
@@ -69,8 +71,28 @@ def ledger_record(
         data=data or {},
         actor=actor,
         reverses=reverses,
-        battle=battle,
     )
+    if battle is not None:
+        campaign_facts().link_entry(entry, battle)
+    return entry
+
+
+def from_battle() -> Q:
+    """The entries that came from a campaign battle (in the same query: a subquery of the links)."""
+    return Q(pk__in=campaign_facts().battle_entry_ids())
+
+
+def came_from_battle(entry: LedgerEntry) -> bool:
+    """Whether ``entry`` came from a campaign battle: read from :func:`with_battle`'s ``battle_id`` when the entry
+    was loaded with it (the history pages), else asked (one query)."""
+    if hasattr(entry, "battle_id"):
+        return entry.battle_id is not None
+    return LedgerEntry.objects.filter(from_battle(), pk=entry.pk).exists()
+
+
+def with_battle(entries):
+    """``entries`` with ``battle_id``, the campaign battle each came from (or None), in the same query."""
+    return entries.annotate(battle_id=campaign_facts().entry_battle(OuterRef("pk")))
 
 
 def ledger_totals(gang: Gang) -> dict:

@@ -99,11 +99,7 @@ class Fighter(models.Model):
         Gang, null=True, blank=True, on_delete=models.SET_NULL, related_name="captives", help_text="While Captured."
     )
     notes = models.TextField(blank=True)
-    # A Hired Gun is hired for one campaign battle and leaves when its report is confirmed (2023 Core
-    # Rulebook, Hired Guns). SET_NULL: a battle is only deleted when cancelled before its report.
-    hired_for = models.ForeignKey(
-        "campaigns.Battle", null=True, blank=True, on_delete=models.SET_NULL, related_name="hired_guns"
-    )
+    # A Hired Gun's battle is campaigns.models.BattleHire: the link lives on the floor above.
     order = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -277,12 +273,7 @@ class LedgerEntry(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     reverses = models.OneToOneField("self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by")
-    # The battle the entry came from (post-battle results, territory taken). PROTECT: the ledger is
-    # append-only history, so a battle with entries cannot disappear from under them; a battle is only
-    # ever cancelled before its report, when nothing points to it yet.
-    battle = models.ForeignKey(
-        "campaigns.Battle", null=True, blank=True, on_delete=models.PROTECT, related_name="ledger_entries"
-    )
+    # The battle an entry came from is campaigns.models.BattleEntry: the link lives on the floor above.
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -21,6 +21,7 @@ from content.printed import Glossary, PrintedProfile, Term, equipment_rules, glo
 from content.versioning import content_version_subquery
 from gangs.cache import FRAGMENT_SECONDS, fragment_key
 from gangs.campaign_facts import campaign_facts
+from gangs.ledger import from_battle, with_battle
 from gangs.models import (
     ON_ROSTER,
     STATS_BY_EDITION,
@@ -70,8 +71,8 @@ def gang_queryset():
         # Whether it has fought (or was imported), fought here, and carries import flags: in the same query, so the
         # founding rules (gangs.services.gang_founding, composition_problems) and the flags (import_flags) cost a
         # page no query of their own.
-        fought=Exists(entries.filter(Q(battle__isnull=False) | Q(data__has_key="imported"))),
-        battled=Exists(entries.filter(battle__isnull=False)),  # the founding rules' breaches an import brought
+        fought=Exists(entries.filter(from_battle() | Q(data__has_key="imported"))),
+        battled=Exists(entries.filter(from_battle())),  # the founding rules' breaches an import brought
         flagged=Exists(entries.filter(data__has_key="flags")),
     )
 
@@ -507,7 +508,7 @@ def _captives(gang: Gang) -> list[Fighter]:
 def _entries(queryset):
     """Entries newest first, with who did it, for which fighter, and ``undone`` (a reversing entry exists)."""
     reversed_by = LedgerEntry.objects.filter(reverses=OuterRef("pk"))
-    return (
+    return with_battle(
         queryset.select_related("actor", "fighter").annotate(undone=Exists(reversed_by)).order_by("-created_at", "-pk")
     )
 
@@ -551,7 +552,7 @@ def history_visibility(user, gang: Gang) -> tuple:
     if named is None:
         entries = gang.ledger.order_by()  # no ordering column in the DISTINCT
         named = set(entries.filter(data__has_key="campaign").values_list("data__campaign", flat=True).distinct())
-        battles = set(entries.exclude(battle=None).values_list("battle_id", flat=True).distinct())
+        battles = set(with_battle(entries.filter(from_battle())).values_list("battle_id", flat=True).distinct())
         named |= set(campaign_facts().battle_campaigns(battles).values()) if battles else set()
         named = frozenset(named - {None})
         cache.set(key, named, FRAGMENT_SECONDS)

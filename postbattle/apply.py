@@ -3,7 +3,7 @@
 :func:`effects_apply` turns the draft's effects (see :mod:`postbattle.engine`) into rows through the
 gangs app's services (experience, injuries, statuses, advances, the free recruit) and
 :func:`gangs.ledger.ledger_record` for credits and Reputation: every entry is linked to its battle
-(``LedgerEntry.battle``), carries ``data={"post_battle": <sequence id>, ...}`` and the dice that decided
+(``campaigns.models.BattleEntry``), carries ``data={"post_battle": <sequence id>, ...}`` and the dice that decided
 it. It returns the undo record a revert needs. Both run inside the services' one transaction.
 """
 
@@ -240,7 +240,7 @@ def effects_revert(sequence: Sequence, undo: dict, *, actor) -> int:
     base = {"post_battle": sequence.pk, "revert": True}
     # The battle's key first: it is indexed, so the JSON key is read on that battle's entries only.
     entries = LedgerEntry.objects.filter(
-        battle=sequence.battle_id, data__post_battle=sequence.pk, reverses__isnull=True
+        battle_link__battle=sequence.battle_id, data__post_battle=sequence.pk, reverses__isnull=True
     ).select_related("gang", "fighter")
     count = 0
     for entry in entries.order_by("-created_at", "-pk"):

@@ -69,7 +69,7 @@ def chems_taken(battle: Battle, gang: Gang) -> dict[str, dict[str, str]]:
     slug = KeyTextTransform("equipment", "data")
     name = Equipment.objects.filter(edition=battle.campaign.edition, slug=OuterRef("slug")).values("name")[:1]
     doses = (
-        LedgerEntry.objects.filter(gang=gang, battle=battle, fighter__isnull=False, data__chem_taken=True)
+        LedgerEntry.objects.filter(gang=gang, battle_link__battle=battle, fighter__isnull=False, data__chem_taken=True)
         .annotate(slug=slug, name=Subquery(name))
         .order_by("pk")
     )

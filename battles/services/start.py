@@ -33,7 +33,7 @@ def _hired_guns(gang: Gang, campaign_battle) -> list[Fighter]:
     if campaign_battle is None:
         return []
     return list(
-        gang.fighters.filter(hired_for=campaign_battle, status__in=AVAILABLE_FOR_BATTLE)
+        gang.fighters.filter(battle_hire__battle=campaign_battle, status__in=AVAILABLE_FOR_BATTLE)
         .select_related("fighter_type__house", "gang")
         .prefetch_related(*fighter_prefetch())
     )

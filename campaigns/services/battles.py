@@ -28,8 +28,9 @@ from campaigns.services._common import (
     require_impartial_battle,
     standing_snapshot_take,
 )
+from campaigns.services.hired_guns import hired_guns_leave
 from gangs.models import AVAILABLE_FOR_BATTLE, GONE, Fighter, FighterStatus, Gang
-from gangs.services import fighter_status_set, hired_guns_leave
+from gangs.services import fighter_status_set
 from rulebook import gang_rules
 from rulebook.dice import DiceSource
 from rulebook.errors import RulesInputError
@@ -172,7 +173,9 @@ def crew_candidates(gang: Gang) -> list[Fighter]:
 
 def hired_guns_of(battle: Battle, gang: Gang) -> list[Fighter]:
     """The Hired Guns ``gang`` hired for ``battle``: they join its crew whatever the selection method."""
-    return list(gang.fighters.filter(hired_for=battle, status__in=AVAILABLE_FOR_BATTLE).order_by("order", "pk"))
+    return list(
+        gang.fighters.filter(battle_hire__battle=battle, status__in=AVAILABLE_FOR_BATTLE).order_by("order", "pk")
+    )
 
 
 def _crew_rule(battle: Battle, side: str, fighters: list[Fighter]):

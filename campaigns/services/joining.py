@@ -113,7 +113,7 @@ def join_flags(gang: Gang, campaign: Campaign, unvouched: Unvouched | None = Non
         )
     battles = unvouched.battles
     if battles:
-        gave = ledger.filter(battle__in=battles).aggregate(
+        gave = ledger.filter(battle_link__battle__in=battles).aggregate(
             credits=Sum("credits"), reputation=Sum("reputation"), experience=Sum("experience")
         )
         net = ", ".join(f"{gave[k] or 0:+d} {k}" for k in ("credits", "reputation", "experience"))
@@ -169,7 +169,9 @@ def _unvouched(gang: Gang, battles: list[int], joining: Campaign) -> Q:
     what the gang still has from it is unvouched."""
     own_campaigns = list(Campaign.objects.filter(arbitrators__user=gang.owner_id).values_list("pk", flat=True))
     played_in = [*gang.memberships.values_list("campaign_id", flat=True), joining.pk]
-    taken = gang.ledger.filter(battle__in=battles, kind=LedgerKind.TERRITORY).values_list("data__territory", flat=True)
+    taken = gang.ledger.filter(battle_link__battle__in=battles, kind=LedgerKind.TERRITORY).values_list(
+        "data__territory", flat=True
+    )
     return (
         Q(reason__startswith=IMPORTED)
         | Q(reason__startswith=CAMPAIGN_IMPORTED)
@@ -177,7 +179,7 @@ def _unvouched(gang: Gang, battles: list[int], joining: Campaign) -> Q:
         | Q(data__has_key="record")
         | Q(data__has_key="house_rule", data__campaign__in=own_campaigns)
         | (Q(data__has_key="house_rule") & ~Q(data__campaign__in=played_in))
-        | (Q(battle__in=battles) & ~Q(kind=LedgerKind.TERRITORY))
+        | (Q(battle_link__battle__in=battles) & ~Q(kind=LedgerKind.TERRITORY))
         | Q(kind=LedgerKind.TERRITORY, data__territory__in=[t for t in taken if t is not None])
     )
 
@@ -190,7 +192,7 @@ def unvouched_gains(gang: Gang, joining: Campaign) -> Unvouched:
     battles = unarbitrated_battles(gang)
     entries = gang.ledger.filter(_unvouched(gang, battles, joining))
     reputation = entries.aggregate(total=Sum("reputation"))["total"] or 0
-    credits = entries.filter(battle__in=battles).aggregate(total=Sum("credits"))["total"] or 0
+    credits = entries.filter(battle_link__battle__in=battles).aggregate(total=Sum("credits"))["total"] or 0
     by_fighter = dict(entries.filter(fighter__isnull=False).values_list("fighter").annotate(total=Sum("experience")))
     experience = {}
     for fighter_id, held in gang.fighters.filter(pk__in=by_fighter).values_list("pk", "experience"):

@@ -33,9 +33,9 @@ from campaigns.services._common import (
     campaign_log_record,
     require_impartial_battle,
 )
+from campaigns.services.hired_guns import hired_guns_leave
 from gangs.ledger import ledger_record
 from gangs.models import Gang, LedgerKind
-from gangs.services import hired_guns_leave
 from rulebook.dice import DiceSource
 from rulebook.errors import RulesInputError
 from rulebook.n18.matchmaking import next_challenger, pair_at_random

@@ -114,7 +114,7 @@ def test_a_battle_pays_by_the_rules_in_force_when_it_was_confirmed_and_a_revert_
         ("income_amount", 5 * held),
     ]
     assert paid[1].description == "House rule: 10 credits: 1 enemies taken Out of Action × 10"
-    assert all(e.battle == battle and e.data["post_battle"] == sequence.pk for e in paid)
+    assert all(e.battle_link.battle == battle and e.data["post_battle"] == sequence.pk for e in paid)
     assert paid[0].reason == f"House rule of {campaign.name} (since {rules.in_force_from:%Y-%m-%d %H:%M} UTC)"
     gang.refresh_from_db()
     assert gang.stash > stash + 40

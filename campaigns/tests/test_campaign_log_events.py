@@ -85,7 +85,7 @@ def test_rolling_the_scenario_again_is_in_the_log_with_the_dice_set_aside(make_c
     )
     entry = LedgerEntry.objects.get(gang=a, data__campaign_log="scenario rolled again")
     assert entry.reason == "the die fell off the table" and [d["value"] for d in entry.dice] == [1, 1, 5, 2]
-    assert entry.battle_id == battle.pk and entry.description.endswith(f"now {battle.scenario_name}")
+    assert entry.battle_link.battle_id == battle.pk and entry.description.endswith(f"now {battle.scenario_name}")
     assert LedgerEntry.objects.filter(gang=b, data__campaign_log="scenario rolled again").count() == 1
 
 

@@ -113,7 +113,7 @@ def test_the_whole_sequence_awards_and_the_ledger_says_why(client, world):
     postbattle.sequence_apply(sequence=sequence, actor=gang.owner)
     a_ganger.refresh_from_db()
     assert a_ganger.experience == a_ganger.starting_experience + 2
-    entry = LedgerEntry.objects.get(fighter=a_ganger, battle=battle, experience=2)
+    entry = LedgerEntry.objects.get(fighter=a_ganger, battle_link__battle=battle, experience=2)
     assert "enemy taken Out of Action" in entry.reason
     assert ledger_totals(gang)["stash"] == gang.__class__.objects.get(pk=gang.pk).stash
 
@@ -225,7 +225,9 @@ def test_a_rescue_mission_resolves_the_captive_both_ways(client, world, freed):
     a_champion.refresh_from_db()
     if freed:
         assert (a_champion.status, a_champion.captured_by_id) == (FighterStatus.ACTIVE, None)
-        assert LedgerEntry.objects.filter(fighter=a_champion, battle=battle, reason__startswith="Rescued").exists()
+        assert LedgerEntry.objects.filter(
+            fighter=a_champion, battle_link__battle=battle, reason__startswith="Rescued"
+        ).exists()
     else:
         assert (a_champion.status, a_champion.captured_by) == (FighterStatus.CAPTURED, world["gangs"]["bob"])
     # The captors can dispose of a captive they still hold, never of one rescued.

@@ -367,7 +367,9 @@ def test_report_then_confirm_moves_the_stakes(challenge):
     assert battle.status == BattleStatus.CONFIRMED and battle.confirmed_by == battle.defender.owner
     challenge.stakes.refresh_from_db()
     assert challenge.stakes.holder == battle.attacker
-    took = battle.ledger_entries.get(gang=battle.attacker, kind=LedgerKind.TERRITORY)  # linked to its battle
+    took = LedgerEntry.objects.get(
+        battle_link__battle=battle, gang=battle.attacker, kind=LedgerKind.TERRITORY
+    )  # linked
     assert took.description.startswith("Took ")
     with pytest.raises(ValidationError, match="confirmed"):
         services.battle_report_confirm(battle=battle, actor=battle.defender.owner, is_arbitrator=True)

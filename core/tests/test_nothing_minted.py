@@ -59,7 +59,7 @@ OWED = {
     "gangs.services.fighters.experience_award": ("rule", "the post-battle sequence's and the demo's awards"),
     "gangs.services.fighters.fighter_remove": ("rule", "a hire taken back before the first battle: what was paid"),
     "gangs.services.fighters.fighter_hire": ("rule", "the house list's price: spends"),
-    "gangs.services.fighters.hired_guns_leave": ("rule", "a cancelled battle's Hired Gun fee back"),
+    "campaigns.services.hired_guns.hired_guns_leave": ("rule", "a cancelled battle's Hired Gun fee back"),
     "gangs.services.gangs.gang_create": ("rule", "the house's starting credits"),
     "gangs.services.gangs.gang_override": ("arbitrator", "bounded per gang and per campaign (house rules)"),
     "gangs.services.record._write_injury": ("rule", "an injury's effect on experience"),

@@ -14,7 +14,8 @@ from content.models import (
     FighterTypeEquipment,
 )
 from gangs import campaign_checks
-from gangs.ledger import ledger_record
+from gangs.campaign_facts import campaign_facts
+from gangs.ledger import from_battle, ledger_record, with_battle
 from gangs.models import (
     ON_ROSTER,
     Fighter,
@@ -76,17 +77,17 @@ def trading_post_level(gang: Gang) -> int | None:
     confirmed; None when there is none (2018+ only)."""
     if gang.edition != Edition.N18 or getattr(gang, "in_campaign_now", None) is False:
         return None  # a Trade action is a campaign's post-battle step (a page that knows says so: no query)
-    rolled = LedgerEntry.objects.filter(
-        gang=gang, data__has_key="trading_post", battle__isnull=False, reverses__isnull=True, reversed_by__isnull=True
+    rolled = with_battle(
+        LedgerEntry.objects.filter(
+            from_battle(), gang=gang, data__has_key="trading_post", reverses__isnull=True, reversed_by__isnull=True
+        )
     )
-    latest = rolled.select_related("battle").order_by("-created_at", "-pk").first()
+    latest = rolled.order_by("-created_at", "-pk").first()
     if latest is None:
         return None
-    battles = type(latest.battle).objects.filter(Q(attacker=gang) | Q(defender=gang), status="confirmed")
-    since = latest.battle.confirmed_at
-    if since is not None and battles.filter(confirmed_at__gt=since).exists():
+    if campaign_facts().fought_since(gang, latest.battle_id):
         return None  # a battle fought since: that visit to the Trading Post is over
-    return max(entry.data["trading_post"] for entry in rolled.filter(battle=latest.battle_id))
+    return max(entry.data["trading_post"] for entry in rolled.filter(battle_id=latest.battle_id))
 
 
 def _trading_post_where(equipment: Equipment, level: int | None) -> str:

@@ -92,8 +92,8 @@ def _hired_gun_battle(gang: Gang, fighter_type: FighterType, hired_for):
         return
     if hired_for is None:
         raise ValidationError(f"{fighter_type.name} is a Hired Gun: hire them for one of the gang's coming battles.")
-    if gang.pk not in (hired_for.attacker_id, hired_for.defender_id) or not campaign_facts().is_coming(hired_for):
-        raise ValidationError("Hired Guns are hired for a coming battle the gang fights (before its report).")
+    if refusal := campaign_facts().hire_refusal(gang, hired_for):
+        raise ValidationError(refusal)
 
 
 @transaction.atomic
@@ -147,8 +147,9 @@ def fighter_hire(
         cost=price,
         base_stats=_base_stats(fighter_type),
         order=order,
-        hired_for=hired_for,
     )
+    if hired_for is not None:
+        campaign_facts().hire_for_battle(fighter, hired_for)
     if breaches:
         what = f"hired {fighter.name} despite: {'; '.join(breaches)}"
         override_record(
@@ -272,42 +273,6 @@ def fighter_remove(*, fighter: Fighter, actor) -> Fighter:
     return fighter_status_set(
         fighter=fighter, status=FighterStatus.REMOVED, actor=actor, reason="Taken back at founding"
     )
-
-
-@transaction.atomic
-def hired_guns_leave(*, battle, actor, cancelled: bool = False) -> list[Fighter]:
-    """After a battle's report is confirmed its Hired Guns leave, their kit with them: they were hired
-    for that one battle, gain no Experience and suffer no Lasting Injuries (2023 Core, Hired Guns).
-
-    ``cancelled``: the battle is called off before it is fought, so the gang gets back what it paid
-    for them and their kit (our ruling; the rules do not say), and the entries name no battle."""
-    leaving = list(
-        Fighter.objects.select_related("fighter_type", "gang").filter(hired_for=battle, status__in=ON_ROSTER)
-    )
-    for fighter in leaving:
-        paid = fighter.cost + sum(fighter.purchases.values_list("price", flat=True))
-        fighter.purchases.all().delete()
-        if cancelled:
-            ledger_record(
-                gang=fighter.gang,
-                fighter=fighter,
-                kind=Kind.CREDITS,
-                credits=paid,
-                actor=actor,
-                description=f"{fighter.name}'s fee and kit returned: {battle} was cancelled",
-                reason="Hired Gun hired for a battle that was not fought",
-                data={"hired_gun_refund": paid},
-            )
-        fighter_status_set(
-            fighter=fighter,
-            status=FighterStatus.RETIRED,
-            actor=actor,
-            reason=f"Hired Gun: {'the battle was cancelled' if cancelled else f'the contract for {battle} is over'} "
-            f"({gang_rules.GANG_ADDITIONS_SOURCE})",
-            battle=None if cancelled else battle,
-            data={"hired_gun_left": True},
-        )
-    return leaving
 
 
 def rule_recruit_refusal(fighter_type: FighterType) -> str:

@@ -11,7 +11,7 @@ from content.models import (
     HouseKind,
 )
 from gangs.campaign_facts import campaign_facts
-from gangs.ledger import ledger_record
+from gangs.ledger import from_battle, ledger_record
 from gangs.models import (
     ON_ROSTER,
     Gang,
@@ -145,13 +145,14 @@ def held_additions(gang: Gang, *, battle=None, fighters=None) -> list[gang_rules
     ``fighters`` defaults to ``gang.fighters.all()`` (prefetched by the gang page); a service that has
     locked the gang passes a fresh read."""
     held = []
+    hired = set(campaign_facts().hired_guns(battle).values_list("pk", flat=True)) if battle is not None else set()
     for fighter in gang.fighters.all() if fighters is None else fighters:
         t = fighter.fighter_type
         if fighter.status not in ON_ROSTER or not t.is_addition:
             continue
         if (t.category == gang_rules.HIRED_GUN) != (battle is not None):
             continue
-        if battle is not None and fighter.hired_for_id != battle.pk:
+        if battle is not None and fighter.pk not in hired:
             continue
         held.append(gang_rules.TypeLimit(t.slug, t.name, t.category, t.min_per_gang, t.max_per_gang))
     return held
@@ -168,7 +169,7 @@ def gang_founding(gang: Gang) -> bool:
     from gangs.selectors.gang_queryset carries the answer (``fought``); a locked one is asked afresh."""
     if getattr(gang, "fought", None) is not None:
         return not gang.fought
-    return not gang.ledger.filter(Q(battle__isnull=False) | Q(data__has_key="imported")).exists()
+    return not gang.ledger.filter(from_battle() | Q(data__has_key="imported")).exists()
 
 
 def composition_problems(gang: Gang) -> list[str]:
@@ -177,7 +178,7 @@ def composition_problems(gang: Gang) -> list[str]:
     imported with no battle recorded here may bring one: it is listed with the rule, and says it came so."""
     battled = getattr(gang, "battled", None)  # from gangs.selectors.gang_queryset; a gang from elsewhere asks
     if battled is None:
-        battled = gang.ledger.filter(battle__isnull=False).exists()
+        battled = gang.ledger.filter(from_battle()).exists()
     try:
         rules, roster = house_rules(gang.house), roster_types(gang)
         breaches = gang_rules.composition_breaches(rules, roster, founding=not battled)

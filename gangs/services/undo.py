@@ -13,15 +13,16 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from content.models import Edition, Equipment
-from gangs.ledger import ledger_record
+from gangs.ledger import came_from_battle, ledger_record, with_battle
 from gangs.models import ON_ROSTER, Fighter, FighterStatus, Gang, Injury, LedgerEntry, Purchase
 from gangs.models import LedgerKind as Kind
 
 
 def undoable(entry: LedgerEntry) -> bool:
-    """An entry a reversing entry can undo: one of the owner's record, a sale or a discard, not yet undone."""
+    """An entry a reversing entry can undo: one of the owner's record, a sale or a discard, not yet undone.
+    A post-battle or other battle's entry (gangs.ledger.came_from_battle) never is."""
     data = entry.data or {}
-    if entry.reverses_id or entry.battle_id or data.get("post_battle"):
+    if entry.reverses_id or data.get("post_battle") or came_from_battle(entry):
         return False
     return bool(data.get("record")) or (entry.kind == Kind.SALE and "equipment" in data) or data.get("discarded")
 
@@ -36,7 +37,7 @@ def is_record_entry(entry: LedgerEntry) -> bool:
 def entry_undo(*, entry: LedgerEntry, actor, reason: str = "") -> list[LedgerEntry]:
     """Reverse ``entry`` and every entry written with it (newest first), restoring what they changed."""
     gang = Gang.objects.select_for_update().get(pk=entry.gang_id)
-    entry = LedgerEntry.objects.select_for_update().get(pk=entry.pk)
+    entry = with_battle(LedgerEntry.objects.select_for_update()).get(pk=entry.pk)
     if not undoable(entry):
         raise ValidationError("This entry cannot be undone here.")
     token = entry.data.get("record")

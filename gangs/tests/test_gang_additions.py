@@ -201,7 +201,7 @@ def test_hired_guns_join_the_crew_and_leave_when_the_report_is_confirmed(schedul
     scum.refresh_from_db()
     assert scum.status == FighterStatus.RETIRED
     entry = gang.ledger.get(kind=LedgerKind.STATUS, fighter=scum)
-    assert entry.battle == battle and "contract" in entry.reason
+    assert entry.battle_link.battle == battle and "contract" in entry.reason
     after = _roster(gang)
     assert after.hired_guns == [] and after.rating == rating  # gone, and out of the rating
 
@@ -250,7 +250,7 @@ def test_the_gang_page_hires_a_hired_gun_for_a_coming_battle(client, scheduled, 
         {"fighter_type": additions["hive-scum"].pk, "battle": battle.pk, "name": "Scum"},
     )
     assert response.status_code == 302
-    assert gang.fighters.get(name="Scum").hired_for == battle
+    assert gang.fighters.get(name="Scum").battle_hire.battle == battle
     page = client.get(gang.get_absolute_url())
     assert b"Hired Guns" in page.content and b"Scum" in page.content
 

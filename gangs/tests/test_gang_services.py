@@ -427,7 +427,7 @@ def test_a_free_recruit_costs_nothing_and_says_why(make_gang, make_confirmed_bat
     gang.refresh_from_db()
     assert gang.stash == stash
     hire = kid.ledger.get(kind=LedgerKind.HIRE)
-    assert (hire.credits, hire.reason, hire.battle) == (0, "Home Settlement recruit roll 12", battle)
+    assert (hire.credits, hire.reason, hire.battle_link.battle) == (0, "Home Settlement recruit roll 12", battle)
     assert hire.data == {"post_battle": 7, "fighter_type": juve_type.slug, "price": 0, "free": True}
     assert "free recruit" in hire.description and str(juve_type.cost) in hire.description
     assert_ledger_matches(gang)
@@ -462,7 +462,7 @@ def test_an_injury_writes_its_changes_skills_and_notes_once_with_its_battle(
     assert "stat_deltas" not in ganger.ledger.get(kind=LedgerKind.INJURY).data
     assert list(ganger.skills.values_list("skill", "injury")) == [(skill.pk, injury.pk)]
     entries = ganger.ledger.filter(kind__in=[LedgerKind.INJURY, LedgerKind.STATUS]).order_by("pk")
-    assert [(e.kind, e.battle, e.data["post_battle"]) for e in entries] == [
+    assert [(e.kind, e.battle_link.battle, e.data["post_battle"]) for e in entries] == [
         (LedgerKind.INJURY, battle, 3),
         (LedgerKind.STATUS, battle, 3),
     ]

@@ -88,7 +88,7 @@ def test_n18_sequence_every_step_then_apply(make_confirmed_battle):
     assert ledger_totals(gang)["stash"] == gang.stash
     assert battle.campaign.snapshots.filter(gang=gang, reason__startswith="After").count() == 1
     entries = LedgerEntry.objects.filter(data__post_battle=sequence.pk)
-    assert entries.exists() and all(e.battle_id == battle.pk for e in entries)
+    assert entries.exists() and all(e.battle_link.battle_id == battle.pk for e in entries)
     kid_hire = entries.get(kind=LedgerKind.HIRE, fighter__name="Kid")  # the Home Settlement's recruit costs nothing
     assert kid_hire.credits == 0 and kid_hire.data["free"] and kid_hire.reason.startswith("Free recruit")
     with pytest.raises(ValidationError):

@@ -12,6 +12,8 @@ import csv
 import io
 from datetime import datetime
 
+from django.db.models import F
+
 from campaigns.models import RULE_FIELDS, Battle, Campaign, CampaignTerritory, Cycle
 from campaigns.selectors import standings
 from content.models import Equipment
@@ -66,13 +68,19 @@ class _Campaign:
         self.fighters = list(
             Fighter.objects.filter(gang__in=gang_ids)
             .select_related("fighter_type")
+            .annotate(hired_for_id=F("battle_hire__battle_id"))  # campaigns.models.BattleHire
             .prefetch_related("stat_changes", "skills__skill")
             .order_by("pk")
         )
         self.advancements = list(Advancement.objects.filter(fighter__gang__in=gang_ids).order_by("pk"))
         self.injuries = list(Injury.objects.filter(fighter__gang__in=gang_ids).order_by("pk"))
         self.purchases = list(Purchase.objects.filter(gang__in=gang_ids).select_related("equipment").order_by("pk"))
-        self.ledger = list(LedgerEntry.objects.filter(gang__in=gang_ids).select_related("actor").order_by("pk"))
+        self.ledger = list(
+            LedgerEntry.objects.filter(gang__in=gang_ids)
+            .select_related("actor")
+            .annotate(battle_id=F("battle_link__battle_id"))  # campaigns.models.BattleEntry
+            .order_by("pk")
+        )
         self.cycles = list(campaign.cycles.prefetch_related("passed").order_by("pk"))
         self.territories = list(campaign.territories.select_related("territory").order_by("pk"))
         self.battles = list(

@@ -18,7 +18,9 @@ from django.utils.dateparse import parse_datetime
 from campaigns.models import (
     RULE_FIELDS,
     Battle,
+    BattleEntry,
     BattleFighterResult,
+    BattleHire,
     Campaign,
     CampaignArbitrator,
     CampaignGang,
@@ -405,15 +407,17 @@ class _Restore:
 
     def fighter_links(self) -> None:
         """Captors and the battle a Hired Gun was hired for: rows made after the fighters."""
-        fighters = []
+        captives, hires = [], []
         for g in self.data["gangs"]:
             for f in g["fighters"]:
-                if f.get("captured_by") is not None or f.get("hired_for") is not None:
-                    fighter = self.maps.rows[ids.FIGHTER][f["id"]]
-                    fighter.captured_by_id = self.maps.pk(ids.GANG, f.get("captured_by"))
-                    fighter.hired_for_id = self.maps.pk(ids.BATTLE, f.get("hired_for"))
-                    fighters.append(fighter)
-        Fighter.objects.bulk_update(fighters, ["captured_by", "hired_for"])
+                fighter = self.maps.rows[ids.FIGHTER][f["id"]]
+                if f.get("captured_by") is not None:
+                    fighter.captured_by_id = self.maps.pk(ids.GANG, f["captured_by"])
+                    captives.append(fighter)
+                if f.get("hired_for") is not None:
+                    hires.append(BattleHire(fighter=fighter, battle_id=self.maps.pk(ids.BATTLE, f["hired_for"])))
+        Fighter.objects.bulk_update(captives, ["captured_by"])
+        BattleHire.objects.bulk_create(hires)
 
     def ledger(self) -> None:
         """The entries as they were; the totals were set from the file, which the check found equal to them."""
@@ -432,13 +436,20 @@ class _Restore:
                     reason=e.get("reason", ""),
                     dice=e["dice"],
                     actor=self.person(e.get("actor")),
-                    battle_id=self.maps.pk(ids.BATTLE, e.get("battle")),
                 )
                 for g, e in entries
             ],
             {"created_at": [_at(e["created_at"]) for _, e in entries]},
             "ledger",
             [e["id"] for _, e in entries],
+        )
+        BattleEntry.objects.bulk_create(
+            [
+                BattleEntry(entry=obj, battle_id=self.maps.pk(ids.BATTLE, e["battle"]))
+                for obj, (_, e) in zip(made, entries, strict=True)
+                if e.get("battle") is not None
+            ],
+            batch_size=500,
         )
         reversing = [(obj, e) for obj, (_, e) in zip(made, entries, strict=True) if e.get("reverses") is not None]
         for obj, e in reversing:

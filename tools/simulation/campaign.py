@@ -294,13 +294,13 @@ class Simulation:
         return out
 
     def _tally(self, battle: Battle, held_before: set) -> None:
-        entries = LedgerEntry.objects.filter(battle=battle, kind=LedgerKind.STATUS, reverses__isnull=True)
+        entries = LedgerEntry.objects.filter(battle_link__battle=battle, kind=LedgerKind.STATUS, reverses__isnull=True)
         self.result.battles += 1
         self.result.fighters_lost += entries.filter(data__status=FighterStatus.DEAD).count()
         self.result.captures += entries.filter(data__status=FighterStatus.CAPTURED).count()
         self.result.caskets += len(battle.scenario_facts.get("caskets") or ())
         self.result.bounties += LedgerEntry.objects.filter(
-            battle=battle, reason__startswith="Post-battle action: Claim Bounties", reverses__isnull=True
+            battle_link__battle=battle, reason__startswith="Post-battle action: Claim Bounties", reverses__isnull=True
         ).count()
         if battle.is_rescue:
             still = set(captives_of(battle.attacker, battle.defender).values_list("pk", flat=True))

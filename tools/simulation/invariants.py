@@ -129,7 +129,9 @@ def rescued(battle: Battle, held_before: set[int]) -> str:
 
 
 def _xp_for(battle: Battle, fighter_id: int) -> int:
-    entries = LedgerEntry.objects.filter(battle=battle, fighter_id=fighter_id, experience__gt=0, reverses__isnull=True)
+    entries = LedgerEntry.objects.filter(
+        battle_link__battle=battle, fighter_id=fighter_id, experience__gt=0, reverses__isnull=True
+    )
     return entries.exclude(reversed_by__isnull=False).aggregate(xp=Sum("experience"))["xp"] or 0
 
 
@@ -168,7 +170,7 @@ def experience_owed(battle: Battle) -> str:
 
 def _live(battle: Battle):
     """The battle's ledger entries still standing (neither a reversal nor reversed)."""
-    return LedgerEntry.objects.filter(battle=battle, reverses__isnull=True, reversed_by__isnull=True)
+    return LedgerEntry.objects.filter(battle_link__battle=battle, reverses__isnull=True, reversed_by__isnull=True)
 
 
 def battle_totals(battle: Battle, gang: Gang) -> tuple[int, int, int]:
