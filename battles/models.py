@@ -82,7 +82,8 @@ STATE_FIELDS = {
         "seriously_injured_by_id",
     ),
 }
-SIDE_STATE = ("round", "phase", "turn_side", "bottled_a", "bottled_b", "facts", "status")
+# The session's own state (beside its fighters'), which each action records and undo restores.
+SESSION_STATE = ("round", "phase", "turn_side", "bottled_a", "bottled_b", "facts", "status")
 
 
 class BattleSession(models.Model):

@@ -102,8 +102,8 @@ def battle_report(battle: BattleSession, fighters: list[BattleFighter], actions:
 
 
 def proposed_winner(battle: BattleSession, fighters: list[BattleFighter]) -> tuple[str, str]:
-    """The winner the scenario's facts decide (``rulebook.n18.campaign.victory``), as a side ("attacker", "defender" or ""
-    for a draw) and why; ``(None, "")`` when the facts leave it to the players."""
+    """The winner the scenario's facts decide (``rulebook.n18.campaign.victory``), as a side ("attacker",
+    "defender" or "" for a draw) and why; ``(None, "")`` when the facts leave it to the players."""
     from rulebook.n18.campaign.victory import SideFacts, proposed_result
 
     if battle.edition != "n18" or not battle.scenario:
@@ -312,7 +312,7 @@ def _campaign_report_submit(battle: BattleSession, report: dict, actor) -> None:
         for f in report["fighters"]
         if f["fighter"] is not None
     ]
-    # The session's sides are the campaign battle's (its attacker plays first): the same codes, no mapping.
+    # The session's sides are the campaign battle's (its attacker is the first gang): the same codes, no mapping.
     bottled = {side: report["sides"][side]["bottled_out"] for side in Side.values}
     fled = {side: report["sides"][side]["fled"] for side in Side.values}
     battle_report_submit(

@@ -16,7 +16,7 @@ from django.db.models import Max
 
 from battles.models import (
     CONDITIONS,
-    SIDE_STATE,
+    SESSION_STATE,
     BattleAction,
     BattleFighter,
     BattleSession,
@@ -418,7 +418,7 @@ def action_undo(*, battle: BattleSession, actor) -> BattleAction:
             setattr(f, name, value)
     write_changed(battle, fighters, now)
     battle.version += 1
-    battle.save(update_fields=[*SIDE_STATE, "version", "updated_at"])
+    battle.save(update_fields=[*SESSION_STATE, "version", "updated_at"])
     last.undone = True
     last.save(update_fields=["undone"])
     return last

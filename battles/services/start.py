@@ -130,7 +130,7 @@ def battle_start(
             raise ValidationError(f"{gang.name} has no fighter available for battle.")
         joining = [f.pk for f in hired[side] if f.pk not in crews[side]["fighters"]]
         crews[side] = {**crews[side], "fighters": [*crews[side]["fighters"], *joining]}
-    _refuse_fighters_in_open_battles(gang_a, gang_b, crews)
+    _refuse_fighters_in_open_sessions(gang_a, gang_b, crews)
     battle = BattleSession.objects.create(
         edition=gang_a.edition,
         campaign_battle=campaign_battle,
@@ -169,8 +169,8 @@ def _in_play(battle: BattleSession, side: str, fighter: Fighter, order: int) -> 
     )
 
 
-def _refuse_fighters_in_open_battles(gang_a: Gang, gang_b: Gang, crews: dict) -> None:
-    """A fighter is in one battle at a time: refuse a crew holding a fighter still in play in a battle not yet
+def _refuse_fighters_in_open_sessions(gang_a: Gang, gang_b: Gang, crews: dict) -> None:
+    """A fighter is in one battle at a time: refuse a crew holding a fighter still in play in a session not yet
     ended. The two gangs' rows are locked first (in a fixed order), so two starts at once cannot both pass."""
     list(Gang.objects.select_for_update(of=("self",)).filter(pk__in=[gang_a.pk, gang_b.pk]).order_by("pk"))
     wanted = [pk for side in (Side.ATTACKER, Side.DEFENDER) for pk in crews[side]["fighters"]]
