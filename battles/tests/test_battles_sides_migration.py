@@ -1,6 +1,6 @@
-"""The migration that gave the battle assistant the campaign's side codes (battles 0008): a battle recorded with
-the old ``a``/``b`` reads the same with ``attacker``/``defender``, in its columns and in its recorded JSON, and
-migrating back gives the old codes again."""
+"""The migrations that gave the battle assistant the campaign's side codes (battles 0008 to 0010): a battle
+recorded with the old ``a``/``b`` reads the same with ``attacker``/``defender``, in its columns and in its recorded
+JSON, and migrating back gives the old codes again (on PostgreSQL too: no table altered after its rows were)."""
 
 import pytest
 from django.db import connection
@@ -11,7 +11,7 @@ from battles.models import BattleAction, BattleFighter, BattleSession
 pytestmark = pytest.mark.django_db(transaction=True)
 
 BEFORE = ("battles", "0007_merge_0006_action_token_0006_battle_session_in_play")
-AFTER = ("battles", "0008_sides_are_attacker_and_defender")
+AFTER = ("battles", "0010_fighter_side_checked_as_attacker_or_defender")
 
 
 def _migrate(target) -> None:

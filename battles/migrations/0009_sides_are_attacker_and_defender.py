@@ -3,10 +3,10 @@
 names a side: the crews, the scenario facts, the report, and each action's state before it (what undo puts back).
 
 The session's first gang is the attacker side whatever scenario role a friendly's players gave it (``role_a`` is
-left as it is). Backwards maps the codes back before the columns are narrowed to one character again.
+left as it is). Backwards maps the codes back, before 0008 narrows the columns to one character again.
 """
 
-from django.db import migrations, models
+from django.db import migrations
 
 FORWARD = {"a": "attacker", "b": "defender"}
 BACKWARD = {code: old for old, code in FORWARD.items()}
@@ -98,51 +98,9 @@ def backward(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("battles", "0007_merge_0006_action_token_0006_battle_session_in_play"),
+        ("battles", "0008_sides_widened_for_attacker_and_defender"),
     ]
 
     operations = [
-        migrations.RemoveConstraint(
-            model_name="battlefighter",
-            name="battle_fighter_side_valid",
-        ),
-        migrations.AlterField(
-            model_name="battleaction",
-            name="side",
-            field=models.CharField(
-                blank=True,
-                choices=[("attacker", "Attacker"), ("defender", "Defender")],
-                help_text="The gang a test was for.",
-                max_length=8,
-            ),
-        ),
-        migrations.AlterField(
-            model_name="battleaction",
-            name="turn_side",
-            field=models.CharField(
-                choices=[("attacker", "Attacker"), ("defender", "Defender")], default="attacker", max_length=8
-            ),
-        ),
-        migrations.AlterField(
-            model_name="battlefighter",
-            name="side",
-            field=models.CharField(choices=[("attacker", "Attacker"), ("defender", "Defender")], max_length=8),
-        ),
-        migrations.AlterField(
-            model_name="battlesession",
-            name="turn_side",
-            field=models.CharField(
-                choices=[("attacker", "Attacker"), ("defender", "Defender")],
-                default="attacker",
-                help_text="Classic: whose turn. 2018+: who has Priority.",
-                max_length=8,
-            ),
-        ),
         migrations.RunPython(forward, backward),
-        migrations.AddConstraint(
-            model_name="battlefighter",
-            constraint=models.CheckConstraint(
-                condition=models.Q(("side__in", ["attacker", "defender"])), name="battle_fighter_side_valid"
-            ),
-        ),
     ]
