@@ -381,7 +381,7 @@ def make_confirmed_battle(make_campaign, make_fighter):
     """``make_confirmed_battle(edition="n18", scenario="the-trap", winner="attacker", results=[...])`` → a confirmed
     battle between two new gangs of a started campaign. Each gang has two Gangers, a Leader and (2018+) a Champion,
     indexed 0-3 in that order; ``results`` rows are ``(side, index, outcome, caused_by index or None, awards)``."""
-    from campaigns.models import Battle, BattleFighterResult, BattleOrigin, BattleStatus, Side
+    from campaigns.models import Battle, BattleFighterResult, BattleOrigin, BattleStatus, Side, other_side
     from rulebook.n18.campaign.scenarios import SCENARIOS
 
     def make(edition="n18", scenario=None, winner="attacker", results=(), facts=None, campaign=None, **fields):
@@ -408,7 +408,7 @@ def make_confirmed_battle(make_campaign, make_fighter):
             **fields,
         )
         for side, index, outcome, caused_by, awards in results:
-            enemy = Side.DEFENDER if side == Side.ATTACKER else Side.ATTACKER
+            enemy = other_side(side)
             BattleFighterResult.objects.create(
                 battle=battle,
                 fighter=roster[side][index],

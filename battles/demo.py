@@ -14,6 +14,7 @@ from django.db.models import Q
 from battles.models import BattleSession
 from battles.rules import edition_rules
 from battles.services import action_resolve, battle_advance, battle_start
+from campaigns.models import Side
 from content.models import Edition
 from gangs.models import Gang
 from rulebook.dice import SeededDice
@@ -53,8 +54,8 @@ def build_demo_battle(*, user, stdout) -> None:
     if battle.edition == Edition.CLASSIC:
         battle_advance(battle=battle, actor=user)  # classic: on to the shooting phase
     fighters = list(battle.fighters.all())
-    ours = [f for f in fighters if f.side == "a"]
-    theirs = [f for f in fighters if f.side == "b"]
+    ours = [f for f in fighters if f.side == Side.ATTACKER]
+    theirs = [f for f in fighters if f.side == Side.DEFENDER]
     shooter = next((f for f in ours if _weapon(f, "shoots", battle.edition)), None)
     planned = []
     if shooter:

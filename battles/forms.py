@@ -12,8 +12,9 @@ import re
 from django import forms
 from django.core.exceptions import ValidationError
 
-from battles.models import BattleFighter, Condition, Role, Side, other_side
+from battles.models import BattleFighter, Condition, Role
 from battles.rules import classic, n18, profile_label
+from campaigns.models import Side, other_side
 from core.forms import EnteredDiceField, GameForm
 from core.fragments import one_time_token
 from gangs.models import AVAILABLE_FOR_BATTLE, Gang
@@ -63,10 +64,10 @@ class BattleStartForm(BattleGameForm):
         self.fields["scenario"].choices = choices
         self.crew_fields = {}
         gangs = self._gangs()
-        for side, gang in gangs.items():
+        for suffix, gang in gangs.items():
             if gang is None:
                 continue
-            name = f"crew_{side}"
+            name = f"crew_{suffix}"
             fighters = gang.fighters.filter(status__in=AVAILABLE_FOR_BATTLE).select_related("fighter_type")
             self.fields[name] = forms.ModelMultipleChoiceField(
                 queryset=fighters,
@@ -76,15 +77,16 @@ class BattleStartForm(BattleGameForm):
                 help_text="With a scenario crew rule the dice decide how many you may choose (in this order) "
                 "and pick the rest at random; leave empty for the whole gang in a friendly game.",
             )
-            self.crew_fields[side] = self[name]
+            self.crew_fields[suffix] = self[name]
 
     def _gangs(self) -> dict:
+        # Keyed by the fields' suffix (gang_a, crew_a: the first gang), as the page posts them, not by Side.
         out = {}
-        for side in ("a", "b"):
-            value = self.data.get(f"gang_{side}") if self.is_bound else None
-            queryset = self.fields[f"gang_{side}"].queryset
+        for suffix in ("a", "b"):
+            value = self.data.get(f"gang_{suffix}") if self.is_bound else None
+            queryset = self.fields[f"gang_{suffix}"].queryset
             pk = whole_number(value)
-            out[side] = queryset.filter(pk=pk).first() if pk is not None and 0 < pk < 2**63 else None
+            out[suffix] = queryset.filter(pk=pk).first() if pk is not None and 0 < pk < 2**63 else None
         return out
 
     @property
@@ -601,7 +603,7 @@ class TestForm(ActionForm):
                 self.fields[name] = copy.deepcopy(OPTION_FIELDS[name])
         if test == "bottle":
             del self.fields["fighter"]
-            names = {s: self.battle.gang(s).name for s in (Side.A, Side.B)}
+            names = {s: self.battle.gang(s).name for s in (Side.ATTACKER, Side.DEFENDER)}
             self.fields["side"] = forms.ChoiceField(choices=list(names.items()), label="Gang")
         elif test == "reload":
             del self.fields["fighter"]
@@ -687,7 +689,7 @@ class ReinforceForm(BattleGameForm):
 
     def __init__(self, *args, battle, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["side"].choices = [(s, battle.gang(s).name) for s in (Side.A, Side.B)]
+        self.fields["side"].choices = [(s, battle.gang(s).name) for s in (Side.ATTACKER, Side.DEFENDER)]
 
 
 class GroupForm(BattleGameForm):
@@ -730,8 +732,8 @@ class BattleEndForm(BattleGameForm):
     def __init__(self, *args, battle, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["winner"].choices = [
-            (Side.A, battle.gang_a.name),
-            (Side.B, battle.gang_b.name),
+            (Side.ATTACKER, battle.gang_a.name),
+            (Side.DEFENDER, battle.gang_b.name),
             ("", "A draw"),
         ]
         self.out_of_action, self.captives = [], []

@@ -17,16 +17,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from campaigns.models import Side
 from content.models import Edition
-
-
-class Side(models.TextChoices):
-    A = "a", "First gang"
-    B = "b", "Second gang"
-
-
-def other_side(side: str) -> str:
-    return Side.B if side == Side.A else Side.A
 
 
 class Role(models.TextChoices):
@@ -90,7 +82,8 @@ STATE_FIELDS = {
         "seriously_injured_by_id",
     ),
 }
-SIDE_STATE = ("round", "phase", "turn_side", "bottled_a", "bottled_b", "facts", "status")
+# The session's own state (beside its fighters'), which each action records and undo restores.
+SESSION_STATE = ("round", "phase", "turn_side", "bottled_a", "bottled_b", "facts", "status")
 
 
 class BattleSession(models.Model):
@@ -116,7 +109,10 @@ class BattleSession(models.Model):
     crews = models.JSONField(default=dict, blank=True, help_text="How each crew was picked, with every die.")
     round = models.PositiveSmallIntegerField(default=1)
     turn_side = models.CharField(
-        max_length=1, choices=Side.choices, default=Side.A, help_text="Classic: whose turn. 2018+: who has Priority."
+        max_length=8,
+        choices=Side.choices,
+        default=Side.ATTACKER,
+        help_text="Classic: whose turn. 2018+: who has Priority.",
     )
     phase = models.CharField(max_length=16, choices=Phase.choices)
     bottled_a = models.BooleanField(default=False)
@@ -156,26 +152,32 @@ class BattleSession(models.Model):
         return self.status == BattleStatus.ENDED
 
     def gang(self, side: str):
-        return self.gang_a if side == Side.A else self.gang_b
+        return self.gang_a if side == Side.ATTACKER else self.gang_b
 
     def player(self, side: str):
-        return self.player_a if side == Side.A else self.player_b
+        return self.player_a if side == Side.ATTACKER else self.player_b
 
     def bottled(self, side: str) -> bool:
-        return self.bottled_a if side == Side.A else self.bottled_b
+        return self.bottled_a if side == Side.ATTACKER else self.bottled_b
+
+    def bottle_out(self, side: str) -> None:
+        if side == Side.ATTACKER:
+            self.bottled_a = True
+        else:
+            self.bottled_b = True
 
     def starting_crew(self, side: str) -> int:
-        return self.starting_crew_a if side == Side.A else self.starting_crew_b
+        return self.starting_crew_a if side == Side.ATTACKER else self.starting_crew_b
 
     def role(self, side: str) -> str:
-        return self.role_a if side == Side.A else self.role_b
+        return self.role_a if side == Side.ATTACKER else self.role_b
 
 
 class BattleFighter(models.Model):
     """A fighter in play: a snapshot of the roster entry and its state, by the battle's edition."""
 
     battle = models.ForeignKey(BattleSession, on_delete=models.CASCADE, related_name="fighters")
-    side = models.CharField(max_length=1, choices=Side.choices)
+    side = models.CharField(max_length=8, choices=Side.choices)
     fighter = models.ForeignKey("gangs.Fighter", null=True, on_delete=models.SET_NULL, related_name="battle_states")
     name = models.CharField(max_length=80)
     order = models.PositiveSmallIntegerField(default=0)
@@ -249,12 +251,12 @@ class BattleAction(models.Model):
     dice_entered = models.BooleanField(default=False, help_text="Dice rolled at the table and entered.")
     result = models.JSONField(default=dict, blank=True)
     changes = models.JSONField(default=list, blank=True, help_text="What changed, in words.")
-    side = models.CharField(max_length=1, choices=Side.choices, blank=True, help_text="The gang a test was for.")
+    side = models.CharField(max_length=8, choices=Side.choices, blank=True, help_text="The gang a test was for.")
     casualties = models.JSONField(
         default=list, blank=True, help_text="Fighters this action put down, Seriously Injured or out (ids)."
     )
     round = models.PositiveSmallIntegerField(default=1)
-    turn_side = models.CharField(max_length=1, choices=Side.choices, default=Side.A)
+    turn_side = models.CharField(max_length=8, choices=Side.choices, default=Side.ATTACKER)
     phase = models.CharField(max_length=16, choices=Phase.choices, blank=True)
     state_before = models.JSONField(default=dict, blank=True, help_text="The whole battle before, for undo.")
     undone = models.BooleanField(default=False)

@@ -27,6 +27,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from battles import display, forms, selectors, services
 from battles.models import BattleFighter, BattleSession, Condition
 from battles.rules import edition_rules
+from campaigns.models import Side
 from core.pagination import page_of
 from core.responses import add_refusal, moved
 from gangs.cache import FRAGMENT_SECONDS
@@ -183,7 +184,7 @@ def _drawn(battle, *, can_act: bool, follow: bool) -> dict:
                 group_leaders=leaders,
             ),
         }
-        for side in ("a", "b")
+        for side in Side.values
     ]
     # The next fighter who may act comes first on the page, above both gangs (the players' page only).
     next_row = None
@@ -549,7 +550,7 @@ def battle_end(request, pk: int):
         else:
             url = reverse("battles:battle-report", args=[battle.pk])
             return moved(request, url, "The battle is over: its report is written.")
-    names = {"a": battle.gang_a.name, "b": battle.gang_b.name, "": "nobody: a draw"}
+    names = {Side.ATTACKER: battle.gang_a.name, Side.DEFENDER: battle.gang_b.name, "": "nobody: a draw"}
     proposal = f"By the scenario's facts the winner is {names[proposed]}: {why}." if proposed is not None else ""
     return render(request, "battles/battle_end.html", {"battle": battle, "form": form, "proposal": proposal})
 
@@ -562,7 +563,7 @@ def battle_report(request, pk: int):
         "battle": battle,
         "report": battle.report,
         "rows": display.report_rows(battle.report),
-        "facts": display.fact_lines(battle.facts, {"a": battle.gang_a.name, "b": battle.gang_b.name}),
+        "facts": display.fact_lines(battle.facts, {side: battle.gang(side).name for side in Side.values}),
         "log": selectors.battle_log(battle, limit=None),
         "can_act": selectors.can_act(request.user, battle),
     }

@@ -220,8 +220,24 @@ class BattleStatus(models.TextChoices):
 
 
 class Side(models.TextChoices):
+    """One of the two gangs of a battle: the campaign's battle (:class:`Battle`, its ``attacker`` and ``defender``)
+    and the battle assistant's session of it (``battles.BattleSession``, its ``gang_a`` and ``gang_b``) name them
+    with these two codes, and so does the post-battle sequence.
+
+    The codes name the gang's place. A campaign battle's attacker is its challenger (or roll-off winner), the
+    session's first gang, and the scenario's Attacker when the scenario has roles; when it names no attacker or
+    defender (Border Dispute, ``Battle.has_roles`` false) the two are simply its two sides. A friendly battle
+    (a session without a campaign battle) has no challenger: its first gang, the one named first when it was
+    started, is the ``attacker`` side and its opponent the ``defender`` side, whatever scenario role its players
+    gave them (``BattleSession.role_a``/``role_b``, ``battles.models.Role``, which is what the rules read).
+    """
+
     ATTACKER = "attacker", "Attacker"
     DEFENDER = "defender", "Defender"
+
+
+def other_side(side: str) -> str:
+    return Side.DEFENDER if side == Side.ATTACKER else Side.ATTACKER
 
 
 class Battle(models.Model):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.db.models import OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.db.models.fields.json import KeyTextTransform
 
-from campaigns.models import Battle, BattleFighterResult, CampaignArbitrator, Side
+from campaigns.models import Battle, BattleFighterResult, CampaignArbitrator, Side, other_side
 from campaigns.permissions import visible_campaigns
 from campaigns.selectors import roster_facts, territories_held
 from campaigns.services.house_rules import income_rule
@@ -23,7 +23,7 @@ from rulebook.roster import FighterSnapshot
 def _gang_result(battle: Battle, side: str, gang: Gang) -> GangResult:
     facts = battle.scenario_facts or {}
     relic = facts.get("relic_defiled") or {}
-    other = Side.DEFENDER if side == Side.ATTACKER else Side.ATTACKER
+    other = other_side(side)
     return GangResult(
         side=side,
         won=battle.winner_id == gang.pk,

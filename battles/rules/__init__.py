@@ -92,7 +92,7 @@ def bottle_outcome(battle, side: str, bottled: bool, holds: str) -> list[str]:
     """A Bottle test's answer: a gang that bottles out is marked on the battle; ``holds`` words the other case."""
     name = battle.gang(side).name
     if bottled:
-        setattr(battle, f"bottled_{side}", True)
+        battle.bottle_out(side)
         return [f"{name} bottles out"]
     return [f"{name} {holds}"]
 

@@ -6,9 +6,11 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from battles.models import BattleAction, BattleFighter, BattleSession, BattleStatus, Condition, Side
+from battles.models import BattleAction, BattleFighter, BattleSession, BattleStatus, Condition
 from battles.rules.n18.effects import WEBBED, WEBBED_OUT_OF_ACTION
+from battles.rules.n18.scenarios import role_of
 from battles.services.state import battle_state, locked, log_action
+from campaigns.models import Side
 from rulebook.dice import DiceSource, RandomDice
 
 END_OUTCOMES = {
@@ -91,7 +93,7 @@ def battle_report(battle: BattleSession, fighters: list[BattleFighter], actions:
                 "fled": side in battle.facts.get("fled", []),
                 "starting_crew": battle.starting_crew(side),
             }
-            for side in (Side.A, Side.B)
+            for side in (Side.ATTACKER, Side.DEFENDER)
         },
         "fighters": [end(f) for f in fighters],
         "facts": battle.facts,
@@ -100,13 +102,13 @@ def battle_report(battle: BattleSession, fighters: list[BattleFighter], actions:
 
 
 def proposed_winner(battle: BattleSession, fighters: list[BattleFighter]) -> tuple[str, str]:
-    """The winner the scenario's facts decide (``rulebook.n18.campaign.victory``), as a side ("a", "b" or ""
-    for a draw) and why; ``(None, "")`` when the facts leave it to the players."""
+    """The winner the scenario's facts decide (``rulebook.n18.campaign.victory``), as a side ("attacker",
+    "defender" or "" for a draw) and why; ``(None, "")`` when the facts leave it to the players."""
     from rulebook.n18.campaign.victory import SideFacts, proposed_result
 
     if battle.edition != "n18" or not battle.scenario:
         return None, ""
-    role = {Side.A: battle.role_a or "attacker", Side.B: battle.role_b or "defender"}
+    role = {side: role_of(battle, side) for side in Side.values}
     facts = battle.facts
     by_pk = {f.pk: f for f in fighters}
     caches = {"attacker": len(facts.get("caches_destroyed", [])), "defender": len(facts.get("caches_recovered", []))}
@@ -127,7 +129,7 @@ def proposed_winner(battle: BattleSession, fighters: list[BattleFighter]) -> tup
             caches=caches[role[side]],
         )
 
-    by_role = {role[side]: side_facts(side) for side in (Side.A, Side.B)}
+    by_role = {role[side]: side_facts(side) for side in (Side.ATTACKER, Side.DEFENDER)}
     found = proposed_result(
         battle.scenario,
         by_role.get("attacker", SideFacts()),
@@ -136,7 +138,7 @@ def proposed_winner(battle: BattleSession, fighters: list[BattleFighter]) -> tup
     )
     if found is None:
         return None, ""
-    side = next((s for s in (Side.A, Side.B) if role[s] == found.winner), "")
+    side = next((s for s in (Side.ATTACKER, Side.DEFENDER) if role[s] == found.winner), "")
     return side, f"{found.why} ({found.source})"
 
 
@@ -176,7 +178,7 @@ def battle_end(
     ``captured``: the (gang) fighter ids taken captive by the other gang; ``captives_freed``: in a campaign's
     Rescue Mission, the captives freed. The campaign checks both as part of the battle's record."""
     battle, fighters = locked(battle)
-    if winner not in ("", Side.A, Side.B):
+    if winner not in ("", Side.ATTACKER, Side.DEFENDER):
         raise ValidationError("The winner is one of the two gangs, or nobody (a draw).")
     dice = dice or RandomDice()
     left_to_attacker = _caskets_left_to_the_attacker(battle, dice) + _relic_of_the_gang_that_fled(
@@ -210,9 +212,9 @@ def _caskets_left_to_the_attacker(battle: BattleSession, dice: DiceSource) -> li
 
     if battle.edition != "n18" or battle.scenario != "smash-and-grab":
         return []
-    role = {side: battle.role(side) or ("attacker" if side == Side.A else "defender") for side in (Side.A, Side.B)}
+    role = {side: role_of(battle, side) for side in Side.values}
     fled = [side for side in battle.facts.get("fled", []) if role[side] == "defender"]
-    attacker = next(side for side in (Side.A, Side.B) if role[side] == "attacker")
+    attacker = next(side for side in (Side.ATTACKER, Side.DEFENDER) if role[side] == "attacker")
     caskets = list(battle.facts.get("caskets", []))
     if not fled or attacker in battle.facts.get("fled", []):
         return []
@@ -271,7 +273,7 @@ CAMPAIGN_OUTCOMES = {
 
 def campaign_facts(battle: BattleSession) -> dict:
     """The scenario facts in the campaign's words (roles rather than sides)."""
-    role = {Side.A: battle.role_a or "attacker", Side.B: battle.role_b or "defender"}
+    role = {side: role_of(battle, side) for side in Side.values}
     facts = battle.facts
     fighter_of = dict(battle.fighters.values_list("pk", "fighter_id"))
     caskets = [
@@ -289,7 +291,7 @@ def campaign_facts(battle: BattleSession) -> dict:
             out[name] = len(facts[name])
     if battle.scenario == "border-dispute" or facts.get("relics_defiled"):
         defiled = facts.get("relics_defiled", {})
-        out["relic_defiled"] = {role[side]: side in defiled for side in (Side.A, Side.B)}
+        out["relic_defiled"] = {role[side]: side in defiled for side in (Side.ATTACKER, Side.DEFENDER)}
     return out
 
 
@@ -297,7 +299,7 @@ def _campaign_report_submit(battle: BattleSession, report: dict, actor) -> None:
     from campaigns.services import battle_report_submit
 
     campaign_battle = battle.campaign_battle
-    winner = {Side.A: battle.gang_a, Side.B: battle.gang_b}.get(report["winner"] or "")
+    winner = {Side.ATTACKER: battle.gang_a, Side.DEFENDER: battle.gang_b}.get(report["winner"] or "")
     results = [
         {
             "fighter": f["fighter"],
@@ -310,19 +312,18 @@ def _campaign_report_submit(battle: BattleSession, report: dict, actor) -> None:
         for f in report["fighters"]
         if f["fighter"] is not None
     ]
-    # Side a is the campaign battle's attacker (or its first gang when the scenario has no roles).
-    roles = {Side.A: "attacker", Side.B: "defender"}
-    bottled = {roles[side]: report["sides"][side]["bottled_out"] for side in roles}
-    fled = {roles[side]: report["sides"][side]["fled"] for side in roles}
+    # The session's sides are the campaign battle's (its attacker is the first gang): the same codes, no mapping.
+    bottled = {side: report["sides"][side]["bottled_out"] for side in Side.values}
+    fled = {side: report["sides"][side]["fled"] for side in Side.values}
     battle_report_submit(
         battle=campaign_battle,
         actor=actor,
         winner=winner,
         is_draw=winner is None,
-        attacker_bottled=bottled.get("attacker", False),
-        defender_bottled=bottled.get("defender", False),
-        attacker_fled=fled.get("attacker", False),
-        defender_fled=fled.get("defender", False),
+        attacker_bottled=bottled[Side.ATTACKER],
+        defender_bottled=bottled[Side.DEFENDER],
+        attacker_fled=fled[Side.ATTACKER],
+        defender_fled=fled[Side.DEFENDER],
         fighter_results=results,
         scenario_facts=campaign_facts(battle),
         captives_freed=report.get("captives_freed", ()),

@@ -16,16 +16,16 @@ from django.db.models import Max
 
 from battles.models import (
     CONDITIONS,
-    SIDE_STATE,
+    SESSION_STATE,
     BattleAction,
     BattleFighter,
     BattleSession,
     Condition,
-    Side,
 )
 from battles.rules import Plan, edition_rules
 from battles.rules.n18 import effects as n18_effects
 from battles.services.state import battle_state, locked, log_action, repeated, save_state, write_changed
+from campaigns.models import Side
 from content.models import Edition
 from rulebook import budget, editions
 from rulebook.dice import DiceNeeded, DiceSource, RandomDice, ReplayDice, ScriptedDice, WrongFace
@@ -391,7 +391,7 @@ def gang_flee(*, battle: BattleSession, side: str, actor) -> BattleAction:
     if side in battle.facts.get("fled", []):
         raise ValidationError(f"{battle.gang(side).name} has fled already.")
     before = battle_state(battle, fighters)
-    setattr(battle, f"bottled_{side}", True)
+    battle.bottle_out(side)
     battle.facts = {**battle.facts, "fled": [*battle.facts.get("fled", []), side]}
     words = f"{battle.gang(side).name} bottles out and flees the battlefield"
     save_state(battle, fighters, before)
@@ -418,7 +418,7 @@ def action_undo(*, battle: BattleSession, actor) -> BattleAction:
             setattr(f, name, value)
     write_changed(battle, fighters, now)
     battle.version += 1
-    battle.save(update_fields=[*SIDE_STATE, "version", "updated_at"])
+    battle.save(update_fields=[*SESSION_STATE, "version", "updated_at"])
     last.undone = True
     last.save(update_fields=["undone"])
     return last

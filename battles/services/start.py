@@ -6,11 +6,12 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from battles.models import PHASES, BattleAction, BattleFighter, BattleSession, Role, Side
+from battles.models import PHASES, BattleAction, BattleFighter, BattleSession, Role
 from battles.models import BattleStatus as SessionStatus
 from battles.roster import fighter_prefetch, snapshot
 from battles.rules import edition_rules
 from battles.services.state import battle_state, locked, log_action, save_state
+from campaigns.models import Side
 from gangs.models import AVAILABLE_FOR_BATTLE, Fighter, Gang
 from gangs.services.equipment import take_chem_doses
 from rulebook import gang_rules
@@ -104,7 +105,7 @@ def battle_start(
 ) -> BattleSession:
     """Start a battle between two saved gangs of one edition, with each side's crew.
 
-    ``crews`` (``{"a": {"fighters": [ids], ...}, "b": ...}``) are crews picked already, by a campaign
+    ``crews`` (``{"attacker": {"fighters": [ids], ...}, "defender": ...}``) are crews picked already, by a campaign
     battle; otherwise each side's crew is picked here (:func:`crew_pick`).
     """
     if gang_a.pk == gang_b.pk:
@@ -118,16 +119,18 @@ def battle_start(
         scenario_name = SCENARIOS[scenario].name if scenario in SCENARIOS else scenario
     role_b = {Role.ATTACKER: Role.DEFENDER, Role.DEFENDER: Role.ATTACKER}.get(role_a, "")
     crews = crews or {
-        Side.A: crew_pick(gang=gang_a, chosen=chosen_a or [], scenario=scenario, role=role_a, dice=dice),
-        Side.B: crew_pick(gang=gang_b, chosen=chosen_b or [], scenario=scenario, role=role_b, dice=dice),
+        Side.ATTACKER: crew_pick(gang=gang_a, chosen=chosen_a or [], scenario=scenario, role=role_a, dice=dice),
+        Side.DEFENDER: crew_pick(gang=gang_b, chosen=chosen_b or [], scenario=scenario, role=role_b, dice=dice),
     }
-    hired = {side: _hired_guns(gang, campaign_battle) for side, gang in ((Side.A, gang_a), (Side.B, gang_b))}
-    for side, gang in ((Side.A, gang_a), (Side.B, gang_b)):
+    hired = {
+        side: _hired_guns(gang, campaign_battle) for side, gang in ((Side.ATTACKER, gang_a), (Side.DEFENDER, gang_b))
+    }
+    for side, gang in ((Side.ATTACKER, gang_a), (Side.DEFENDER, gang_b)):
         if not crews[side]["fighters"]:
             raise ValidationError(f"{gang.name} has no fighter available for battle.")
         joining = [f.pk for f in hired[side] if f.pk not in crews[side]["fighters"]]
         crews[side] = {**crews[side], "fighters": [*crews[side]["fighters"], *joining]}
-    _refuse_fighters_in_open_battles(gang_a, gang_b, crews)
+    _refuse_fighters_in_open_sessions(gang_a, gang_b, crews)
     battle = BattleSession.objects.create(
         edition=gang_a.edition,
         campaign_battle=campaign_battle,
@@ -139,14 +142,14 @@ def battle_start(
         player_b=gang_b.owner,
         role_a=role_a,
         role_b=role_b,
-        starting_crew_a=len(crews[Side.A]["fighters"]),
-        starting_crew_b=len(crews[Side.B]["fighters"]),
+        starting_crew_a=len(crews[Side.ATTACKER]["fighters"]),
+        starting_crew_b=len(crews[Side.DEFENDER]["fighters"]),
         crews=crews,
         phase=PHASES[gang_a.edition][0],
         created_by=started_by,
     )
     rows = []
-    for side, gang in ((Side.A, gang_a), (Side.B, gang_b)):
+    for side, gang in ((Side.ATTACKER, gang_a), (Side.DEFENDER, gang_b)):
         by_id = {f.pk: f for f in [*_available(gang), *hired[side]]}
         missing = [pk for pk in crews[side]["fighters"] if pk not in by_id]
         if missing:
@@ -166,11 +169,11 @@ def _in_play(battle: BattleSession, side: str, fighter: Fighter, order: int) -> 
     )
 
 
-def _refuse_fighters_in_open_battles(gang_a: Gang, gang_b: Gang, crews: dict) -> None:
-    """A fighter is in one battle at a time: refuse a crew holding a fighter still in play in a battle not yet
+def _refuse_fighters_in_open_sessions(gang_a: Gang, gang_b: Gang, crews: dict) -> None:
+    """A fighter is in one battle at a time: refuse a crew holding a fighter still in play in a session not yet
     ended. The two gangs' rows are locked first (in a fixed order), so two starts at once cannot both pass."""
     list(Gang.objects.select_for_update(of=("self",)).filter(pk__in=[gang_a.pk, gang_b.pk]).order_by("pk"))
-    wanted = [pk for side in (Side.A, Side.B) for pk in crews[side]["fighters"]]
+    wanted = [pk for side in (Side.ATTACKER, Side.DEFENDER) for pk in crews[side]["fighters"]]
     busy = (
         BattleFighter.objects.filter(fighter_id__in=wanted, battle__status=SessionStatus.IN_PROGRESS)
         .select_related("battle__gang_a", "battle__gang_b")
@@ -246,7 +249,7 @@ def battle_start_from_campaign(*, campaign_battle, started_by, dice: DiceSource 
     if all(picked.get(role, {}).get("fighters") for role in roles):
         crews = {
             side: {**picked[role], "fighters": [int(pk) for pk in picked[role]["fighters"]]}
-            for side, role in zip((Side.A, Side.B), roles, strict=True)
+            for side, role in zip((Side.ATTACKER, Side.DEFENDER), roles, strict=True)
         }
     session = battle_start(
         gang_a=campaign_battle.attacker,
@@ -263,7 +266,7 @@ def battle_start_from_campaign(*, campaign_battle, started_by, dice: DiceSource 
     # report and the campaign export read them there.
     missing = {
         role: session.crews[side]
-        for side, role in zip((Side.A, Side.B), roles, strict=True)
+        for side, role in zip((Side.ATTACKER, Side.DEFENDER), roles, strict=True)
         if not picked.get(role, {}).get("fighters") and (session.crews or {}).get(side)
     }
     if missing:

@@ -7,14 +7,14 @@ import copy
 from django.core.exceptions import ValidationError
 from django.db.models import Max
 
-from battles.models import SIDE_STATE, STATE_FIELDS, BattleAction, BattleFighter, BattleSession
+from battles.models import SESSION_STATE, STATE_FIELDS, BattleAction, BattleFighter, BattleSession
 
 
 def battle_state(battle: BattleSession, fighters: list[BattleFighter]) -> dict:
     """The whole battle's state as JSON: what undo puts back."""
     fields = STATE_FIELDS[battle.edition]
     return {
-        "battle": {name: copy.deepcopy(getattr(battle, name)) for name in SIDE_STATE},
+        "battle": {name: copy.deepcopy(getattr(battle, name)) for name in SESSION_STATE},
         "fighters": {str(f.pk): {name: copy.deepcopy(getattr(f, name)) for name in fields} for f in fighters},
     }
 
@@ -22,7 +22,7 @@ def battle_state(battle: BattleSession, fighters: list[BattleFighter]) -> dict:
 def save_state(battle: BattleSession, fighters: list[BattleFighter], before: dict) -> None:
     write_changed(battle, fighters, before["fighters"])
     battle.version += 1
-    battle.save(update_fields=[*SIDE_STATE, "version", "updated_at"])
+    battle.save(update_fields=[*SESSION_STATE, "version", "updated_at"])
 
 
 def write_changed(battle: BattleSession, fighters: list[BattleFighter], was: dict) -> None:

@@ -42,7 +42,7 @@ def roll_data(battle, token: str) -> dict:
     from battles.services import action_plan
     from battles.views import _seen
 
-    shooter, target = battle.fighters.get(side="a"), battle.fighters.get(side="b")
+    shooter, target = battle.fighters.get(side="attacker"), battle.fighters.get(side="defender")
     key = f"{shooter.profile['weapons'][0]['key']}:0"
     params = {
         "fighter": shooter,

@@ -15,8 +15,8 @@ pytestmark = pytest.mark.django_db
 
 def test_every_fighter_under_the_marker_is_resolved(make_battle, client):
     battle = make_battle("n18", fighters=3)
-    shooter = battle.fighters.get(side="a", order=0)
-    target, other = battle.fighters.get(side="b", order=1), battle.fighters.get(side="b", order=2)
+    shooter = battle.fighters.get(side="attacker", order=0)
+    target, other = battle.fighters.get(side="defender", order=1), battle.fighters.get(side="defender", order=2)
     grenade = arm(shooter, "frag-grenade", "grenade", "4+")
     # hit 6, wound 1 (no wound), the grenade's Ammo test 6
     action_resolve(
@@ -55,7 +55,7 @@ def test_an_action_missing_a_choice_is_refused_in_words(make_battle):
     """The Blast prompt resolved without naming anyone was a KeyError (a server error); so was any action whose
     choices lacked one its plan reads. Each is refused plainly and nothing is logged."""
     battle = make_battle("n18", fighters=3)
-    shooter, target = battle.fighters.get(side="a", order=0), battle.fighters.get(side="b", order=1)
+    shooter, target = battle.fighters.get(side="attacker", order=0), battle.fighters.get(side="defender", order=1)
     grenade = arm(shooter, "frag-grenade", "grenade", "4+")
     action_resolve(
         battle=battle,

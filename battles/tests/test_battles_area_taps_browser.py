@@ -29,8 +29,8 @@ def settled(page) -> None:
 
 def test_split_scatter_and_reload_in_counted_taps(page, log_in_browser, make_battle, tmp_path):
     battle = make_battle("n18", fighters=3)
-    shooter, bomber = battle.fighters.get(side="a", order=0), battle.fighters.get(side="a", order=1)
-    target, other = battle.fighters.get(side="b", order=1), battle.fighters.get(side="b", order=2)
+    shooter, bomber = battle.fighters.get(side="attacker", order=0), battle.fighters.get(side="attacker", order=1)
+    target, other = battle.fighters.get(side="defender", order=1), battle.fighters.get(side="defender", order=2)
     arm(bomber, "frag-grenade", "grenade", "4+")
     log_in_browser(battle.player_a)
     page.goto(f"/battles/{battle.pk}/")

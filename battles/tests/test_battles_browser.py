@@ -12,8 +12,8 @@ def no_horizontal_scroll(page) -> bool:
 
 def test_shoot_shows_the_odds_then_rolls_the_entered_dice(page, log_in_browser, make_battle, tmp_path):
     battle = make_battle("classic", fighters=2)
-    shooter = battle.fighters.get(side="a", order=0)
-    target = battle.fighters.get(side="b", order=0)
+    shooter = battle.fighters.get(side="attacker", order=0)
+    target = battle.fighters.get(side="defender", order=0)
     log_in_browser(battle.player_a)
     page.goto(f"/battles/{battle.pk}/")
     assert no_horizontal_scroll(page)
@@ -39,8 +39,8 @@ def test_shoot_shows_the_odds_then_rolls_the_entered_dice(page, log_in_browser, 
 
 def test_a_fight_rolled_on_the_server(page, log_in_browser, make_battle, tmp_path):
     battle = make_battle("n18", fighters=2)
-    attacker = battle.fighters.get(side="a", order=1)
-    defender = battle.fighters.get(side="b", order=1)
+    attacker = battle.fighters.get(side="attacker", order=1)
+    defender = battle.fighters.get(side="defender", order=1)
     log_in_browser(battle.player_b)
     page.goto(f"/battles/{battle.pk}/act/fight/")
     page.select_option("select[name=attacker]", label=f"{attacker.name}: Fighting knife")
@@ -88,7 +88,7 @@ def test_the_follow_view_refreshes_itself(page, log_in_browser, make_battle, mak
 
 def test_the_shoot_menu_offers_what_resolves_and_says_what_it_leaves_out(page, log_in_browser, make_battle, tmp_path):
     battle = make_battle("n18", fighters=2)
-    shooter = battle.fighters.get(side="a", order=0)
+    shooter = battle.fighters.get(side="attacker", order=0)
     combi = {"name": "Cawdor charger/autogun", "ap": 0, "damage": 1}
     shooter.profile["weapons"] = [
         {

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 
 def fighters(battle):
-    return battle.fighters.get(side="a", order=0), battle.fighters.get(side="b", order=0)
+    return battle.fighters.get(side="attacker", order=0), battle.fighters.get(side="defender", order=0)
 
 
 def pistol(fighter) -> str:

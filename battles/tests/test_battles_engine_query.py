@@ -109,12 +109,12 @@ def test_n18_every_fighter_type_sends_its_armour_by_name_and_its_house_rules(loa
             "worn": [],
             "save": None,
         },
-        "a",
+        "attacker",
     )
     for fighter_type, items, profile in walk("n18"):
         walked += 1
         sent, left = expected_armour(items, records)
-        target = in_battle(profile, "b")
+        target = in_battle(profile, "defender")
         query = n18.plan(
             "shoot", {"fighter": shooter, "target": target, "weapon": "gun:0", "distance": 4}, [], None
         ).query
@@ -182,7 +182,7 @@ def held_weapons(edition, fighter) -> list:
 def test_a_fighter_fights_with_two_different_weapons_close_combat_first(loaded_content, edition, reverse):
     rules = {"classic": classic, "n18": n18}[edition]
     for fighter_type, _, profile in walk(edition, reverse):
-        fighter = in_battle(profile, "a")
+        fighter = in_battle(profile, "attacker")
         offered = rules.offered(fighter, "fights").usable
         weapons = list({entry["key"]: entry for entry, _ in offered}.values())
         held = held_weapons(edition, fighter)
@@ -213,7 +213,7 @@ def test_classic_plasma_pistol_and_massive_axe_fight_as_both(loaded_content):
         purchases=[SimpleNamespace(pk=n, equipment=i) for n, i in enumerate(items)],
         skills=[],
     )
-    names = [w["name"] for w in combatant(in_battle(profile, "a"))["weapons"]]
+    names = [w["name"] for w in combatant(in_battle(profile, "attacker"))["weapons"]]
     assert sorted(names) == ["massive-axe", "plasma-pistol"]
 
 
@@ -283,9 +283,9 @@ def test_front_arc_armour_counts_when_the_action_says_so(loaded_content):
             "worn": [],
             "save": None,
         },
-        "a",
+        "attacker",
     )
-    target = in_battle({"stats": STATS["n18"], "weapons": [], "worn": ["heavy-carapace-armour"], "save": 4}, "b")
+    target = in_battle({"stats": STATS["n18"], "weapons": [], "worn": ["heavy-carapace-armour"], "save": 4}, "defender")
     saves = []
     for front in (False, True):
         params = {"fighter": shooter, "target": target, "weapon": "gun:0", "distance": 4, "front_arc": front}
@@ -315,10 +315,10 @@ def test_every_skill_of_the_content_is_sent_or_listed_with_its_reason(loaded_con
             edition=edition, fighter_type=fighter_type, stats=dict(STATS[edition]), purchases=[], skills=[name]
         )
         listed = [n for n in profile["not_applied"] if n["name"] == name]
-        fighter, enemy = in_battle(profile, "a"), in_battle(profile, "b")
+        fighter, enemy = in_battle(profile, "attacker"), in_battle(profile, "defender")
         fight = n18.plan("fight", {"fighter": fighter, "target": enemy, "charging": True}, [], None).query
         bottle = SimpleNamespace(starting_crew=lambda side: 5, scenario="", gang=lambda side: SimpleNamespace(name="G"))
-        test = n18.plan("test", {"test": "bottle", "side": "a"}, [fighter], bottle).query
+        test = n18.plan("test", {"test": "bottle", "side": "attacker"}, [fighter], bottle).query
         carried = {"fight": name in fight["attacker"].get("skills", []), "bottle": test.get("iron_will", False)}
         if edition == "n18" and name in MODELLED_SKILLS:
             assert carried[MODELLED_SKILLS[name]] and not listed, name
@@ -343,14 +343,17 @@ def test_a_berserker_charges_with_one_more_attack_dice_and_iron_will_steadies_th
 
     def dice(skills):
         query = n18.plan(
-            "fight", {"fighter": fighter(skills, "a"), "target": fighter([], "b"), "charging": True}, [], None
+            "fight",
+            {"fighter": fighter(skills, "attacker"), "target": fighter([], "defender"), "charging": True},
+            [],
+            None,
         ).query
         answer = editions.action("n18", "fight").odds(Query(query))
         return answer["attack_dice"]
 
     assert dice(["Berserker"]) == dice([]) + 1 == 3  # A1, +1 charging, +1 Berserker
     battle = SimpleNamespace(starting_crew=lambda side: 4, scenario="", gang=lambda side: SimpleNamespace(name="G"))
-    query = n18.plan("test", {"test": "bottle", "side": "a"}, [fighter(["Iron Will"], "a")], battle).query
+    query = n18.plan("test", {"test": "bottle", "side": "attacker"}, [fighter(["Iron Will"], "attacker")], battle).query
     steady = editions.action("n18", "test").odds(Query(dict(query)))["p_bottled"]
     plain = editions.action("n18", "test").odds(Query({**query, "iron_will": False}))["p_bottled"]
     assert steady < plain

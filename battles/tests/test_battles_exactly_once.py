@@ -73,7 +73,7 @@ def test_the_forms_on_the_page_carry_a_token_each(client, make_battle):
 @pytest.mark.django_db
 def test_leaving_the_end_phase_untaken_logs_the_reason(make_battle):
     battle = make_battle("n18", fighters=2)
-    battle.fighters.filter(side="a", order=0).update(condition="seriously_injured", prone=True)
+    battle.fighters.filter(side="attacker", order=0).update(condition="seriously_injured", prone=True)
     for _ in range(2):  # Priority, Action: to the End phase, where the Recovery test is required
         battle_advance(battle=battle, actor=battle.player_a)
     action = battle_advance(battle=battle, actor=battle.player_a, leave_untaken=True, reason="rolled at the table")
@@ -90,7 +90,7 @@ def race(test):
 @race
 def test_twenty_taps_at_once_make_one_action(make_battle, at_once):
     battle = make_battle("classic", fighters=2)
-    shooter, target = battle.fighters.order_by("side", "order")[:1].get(), battle.fighters.get(side="b", order=0)
+    shooter, target = battle.fighters.order_by("side", "order")[:1].get(), battle.fighters.get(side="defender", order=0)
     pistol = next(f"{w['key']}:0" for w in shooter.profile["weapons"] if w["category"] == "pistol")
     params = {"fighter": shooter.pk, "target": target.pk, "weapon": pistol, "distance": 6}
     token = new_token()

@@ -11,7 +11,7 @@ from battles.services import action_plan, action_resolve, action_undo, fighter_a
 
 def sides(battle):
     rows = list(battle.fighters.all())
-    return [f for f in rows if f.side == "a"], [f for f in rows if f.side == "b"]
+    return [f for f in rows if f.side == "attacker"], [f for f in rows if f.side == "defender"]
 
 
 def resolve(battle, kind, dice=None, **params):

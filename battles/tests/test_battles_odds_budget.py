@@ -10,8 +10,8 @@ from rulebook.classic.combat_score import Combatant, HandWeapon, score_counts, s
 
 
 def multi_fight(battle):
-    lone = battle.fighters.get(side="a", order=0)
-    opponents = list(battle.fighters.filter(side="b").order_by("order"))
+    lone = battle.fighters.get(side="attacker", order=0)
+    opponents = list(battle.fighters.filter(side="defender").order_by("order"))
     return lone, opponents
 
 

@@ -29,7 +29,7 @@ def cli_odds(edition: str, rule: str, query: dict) -> dict:
 
 def fighters(battle):
     rows = list(battle.fighters.all())
-    return [f for f in rows if f.side == "a"], [f for f in rows if f.side == "b"]
+    return [f for f in rows if f.side == "attacker"], [f for f in rows if f.side == "defender"]
 
 
 def pistol(fighter):
@@ -58,7 +58,7 @@ SITUATIONS = {
         ("test", lambda a, b: {"test": "leadership", "fighter": a[1], "leader_near": True}),
         ("test", lambda a, b: {"test": "escape_pinning", "fighter": a[1], "friend_within_2": True}),
         ("test", lambda a, b: {"test": "fall", "fighter": b[1], "height": 4, "edge": "pinned_or_down"}),
-        ("test", lambda a, b: {"test": "bottle", "side": "b"}),
+        ("test", lambda a, b: {"test": "bottle", "side": "defender"}),
     ],
     "n18": [
         (
@@ -70,7 +70,7 @@ SITUATIONS = {
         ("test", lambda a, b: {"test": "nerve", "fighter": a[1]}),
         ("test", lambda a, b: {"test": "agility", "fighter": a[1], "modifier": 1}),
         ("test", lambda a, b: {"test": "fall", "fighter": a[1], "height": 4, "cause": "jump_down"}),
-        ("test", lambda a, b: {"test": "bottle", "side": "a"}),
+        ("test", lambda a, b: {"test": "bottle", "side": "attacker"}),
         ("scenario", lambda a, b: {"action": "loot-casket", "fighter": a[0]}),
         ("scenario", lambda a, b: {"action": "search-cache", "fighter": a[0]}),
     ],

@@ -39,7 +39,7 @@ def campaign_battle(make_battle):
 
 def sides(battle):
     fighters = list(battle.fighters.all())
-    return [f for f in fighters if f.side == "a"], [f for f in fighters if f.side == "b"]
+    return [f for f in fighters if f.side == "attacker"], [f for f in fighters if f.side == "defender"]
 
 
 def casket(battle, fighter, dice=None):
@@ -66,7 +66,7 @@ def test_a_casket_opened_in_the_assistant_pays_the_openers_gang(campaign_battle)
     casket(battle, leader, [6, 6, 6, 1])  # Jackpot: 3D6x10 = 130
     battle.refresh_from_db()
     assert battle.facts["caskets"][0]["credits"] == 130
-    battle_end(battle=battle, actor=battle.player_a, winner="b")
+    battle_end(battle=battle, actor=battle.player_a, winner="defender")
     confirmed = battle_report_confirm(battle=cb, actor=cb.defender.owner, is_arbitrator=True)
     assert confirmed.scenario_facts["caskets"] == [
         {"side": "attacker", "fighter": str(leader.fighter_id), "result": "jackpot", "credits": 130}
@@ -99,7 +99,7 @@ def test_the_end_form_records_captures_and_a_rescue_frees_the_captive(campaign_b
         "weapon": next(f"{w['key']}:0" for w in leader.profile["weapons"] if w["category"] == "pistol"),
     }
     action_resolve(battle=battle, kind="shoot", params=params, actor=battle.player_a, dice=[4, 1, 5, 6])
-    battle_end(battle=battle, actor=battle.player_a, winner="a", captured=[target.fighter_id])
+    battle_end(battle=battle, actor=battle.player_a, winner="attacker", captured=[target.fighter_id])
     cb.refresh_from_db()
     assert cb.fighter_results.get(fighter=target.fighter).captured
     battle_report_confirm(battle=cb, actor=cb.defender.owner, is_arbitrator=True)
@@ -119,7 +119,7 @@ def test_the_end_form_records_captures_and_a_rescue_frees_the_captive(campaign_b
     played = battle_start_from_campaign(campaign_battle=rescue, started_by=rescue.attacker.owner, dice=SeededDice(4))
     from battles.forms import BattleEndForm
 
-    form = BattleEndForm({"winner": "a", f"freed-{captive.pk}": "on"}, battle=played)
+    form = BattleEndForm({"winner": "attacker", f"freed-{captive.pk}": "on"}, battle=played)
     assert form.is_valid(), form.errors
     assert form.cleaned_data["captives_freed"] == [captive.pk]
     battle_end(battle=played, actor=played.player_a, **form.cleaned_data)
@@ -140,7 +140,7 @@ def test_a_fighter_who_succumbed_to_the_web_is_recorded_webbed_in_the_campaign_b
         fighter.save(update_fields=["condition"])
     battle.facts = {**battle.facts, WEBBED_OUT_OF_ACTION: [webbed.pk]}  # as a Recovery failed while Webbed leaves it
     battle.save(update_fields=["facts"])
-    battle_end(battle=battle, actor=battle.player_a, winner="a")
+    battle_end(battle=battle, actor=battle.player_a, winner="attacker")
     assert cb.fighter_results.get(fighter=webbed.fighter).webbed
     assert not cb.fighter_results.get(fighter=other.fighter).webbed
 
@@ -154,7 +154,7 @@ def test_a_fighter_who_flees_is_recorded_as_fled(client, campaign_battle):
     action_resolve(
         battle=battle, kind="test", params={"test": "flee", "fighter": runner}, actor=battle.player_b, dice=[1, 1]
     )
-    battle_end(battle=battle, actor=battle.player_a, winner="a")
+    battle_end(battle=battle, actor=battle.player_a, winner="attacker")
     result = cb.fighter_results.get(fighter=runner.fighter)
     assert result.outcome == "fled" and result.caused_by_id is None
     from django.urls import reverse
@@ -204,8 +204,8 @@ def test_smash_and_grab_the_caskets_left_when_the_defender_flees_go_to_the_attac
     battle = battle_start_from_campaign(campaign_battle=cb, started_by=cb.attacker.owner, dice=SeededDice(4))
     (leader, *_), _ = sides(battle)
     casket(battle, leader, [3, 2])  # Valuable Goods, 20 credits
-    gang_flee(battle=battle, side="b", actor=battle.player_b)
-    battle_end(battle=battle, actor=battle.player_a, winner="a", dice=ScriptedDice([1, 6, 6, 6, 6, 2, 2, 2, 2]))
+    gang_flee(battle=battle, side="defender", actor=battle.player_b)
+    battle_end(battle=battle, actor=battle.player_a, winner="attacker", dice=ScriptedDice([1, 6, 6, 6, 6, 2, 2, 2, 2]))
     cb.refresh_from_db()
     caskets = cb.scenario_facts["caskets"]
     assert len(caskets) == 5 and all(c["side"] == "attacker" for c in caskets)
@@ -225,11 +225,13 @@ def test_border_dispute_the_relic_of_the_gang_that_fled_counts_as_defiled(campai
 
     cb = campaign_battle("border-dispute")
     battle = battle_start_from_campaign(campaign_battle=cb, started_by=cb.attacker.owner, dice=SeededDice(4))
-    gang_flee(battle=battle, side="b", actor=battle.player_b)
-    battle_end(battle=battle, actor=battle.player_a, winner="a", dice=ScriptedDice([6]))  # the third of three
+    gang_flee(battle=battle, side="defender", actor=battle.player_b)
+    battle_end(battle=battle, actor=battle.player_a, winner="attacker", dice=ScriptedDice([6]))  # the third of three
     cb.refresh_from_db(), battle.refresh_from_db()
     assert cb.scenario_facts["relic_defiled"] == {"attacker": False, "defender": True}
     defiler = next(
-        f for f in battle.fighters.all() if f.side == "a" and f.pk == battle.facts["relics_defiled"]["b"]["fighter"]
+        f
+        for f in battle.fighters.all()
+        if f.side == "attacker" and f.pk == battle.facts["relics_defiled"]["defender"]["fighter"]
     )
     assert cb.fighter_results.get(fighter=defiler.fighter).awards.get("relic_defiled") == 1

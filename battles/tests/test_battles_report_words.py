@@ -14,10 +14,10 @@ def test_awards_are_plain_words():
 
 def test_report_rows_say_who_and_group_by_gang():
     report = {
-        "sides": {"a": {"name": "Red"}, "b": {"name": "Blue"}},
+        "sides": {"attacker": {"name": "Red"}, "defender": {"name": "Blue"}},
         "fighters": [
-            {"name": "Vex", "side": "b", "outcome": "ok", "by_name": "", "awards": {"wounding_hits": 3}},
-            {"name": "Kal", "side": "a", "outcome": "out_of_action", "by_name": "Vex", "awards": {}},
+            {"name": "Vex", "side": "defender", "outcome": "ok", "by_name": "", "awards": {"wounding_hits": 3}},
+            {"name": "Kal", "side": "attacker", "outcome": "out_of_action", "by_name": "Vex", "awards": {}},
         ],
     }
     rows = report_rows(report)

@@ -162,7 +162,7 @@ def test_an_n18_round_and_a_classic_turn_in_counted_taps(page, log_in_browser, m
         if leave.count() and BattleSession.objects.get(pk=classic.pk).phase == "recovery":
             break
     classic.refresh_from_db()
-    assert classic.turn_side == "b" or classic.phase == "recovery"
+    assert classic.turn_side == "defender" or classic.phase == "recovery"
     assert no_horizontal_scroll(page)
     (tmp_path / "taps.txt").write_text("\n".join(f"{k}: {v}" for k, v in taps.items()))
     print("TAPS", taps)

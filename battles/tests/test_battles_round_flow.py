@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 def in_action_phase(make_battle, fighters=2):
     battle = make_battle("n18", fighters=fighters)
-    battle_priority_set(battle=battle, side="b", actor=battle.player_a)
+    battle_priority_set(battle=battle, side="defender", actor=battle.player_a)
     battle_advance(battle=battle, actor=battle.player_a)
     battle.refresh_from_db()
     assert battle.phase == Phase.ACTION
@@ -24,29 +24,29 @@ def in_action_phase(make_battle, fighters=2):
 
 def test_the_gangs_alternate_from_the_one_with_priority(make_battle):
     battle = in_action_phase(make_battle)
-    a1, a2 = battle.fighters.filter(side="a").order_by("order")
-    b1, b2 = battle.fighters.filter(side="b").order_by("order")
+    a1, a2 = battle.fighters.filter(side="attacker").order_by("order")
+    b1, b2 = battle.fighters.filter(side="defender").order_by("order")
 
     def side():
         battle.refresh_from_db()
         return activation_side(battle, list(battle.fighters.all()))
 
-    assert side() == "b"  # Priority
+    assert side() == "defender"  # Priority
     fighter_move(battle=battle, fighter=b1, actor=battle.player_b)
-    assert side() == "b"  # his activation has begun: still his gang's
+    assert side() == "defender"  # his activation has begun: still his gang's
     fighter_adjust(battle=battle, fighter=b1, field="ready", value=False, actor=battle.player_b)
-    assert side() == "a"
+    assert side() == "attacker"
     fighter_adjust(battle=battle, fighter=a1, field="ready", value=False, actor=battle.player_a)
-    assert side() == "b"
+    assert side() == "defender"
     fighter_adjust(battle=battle, fighter=b2, field="ready", value=False, actor=battle.player_b)
-    assert side() == "a"  # the second gang has no Ready fighter left: the first activates the rest
+    assert side() == "attacker"  # the second gang has no Ready fighter left: the first activates the rest
     fighter_adjust(battle=battle, fighter=a2, field="ready", value=False, actor=battle.player_a)
     assert side() is None
 
 
 def test_the_page_says_whose_activation_and_shows_the_next_fighter_first(client, make_battle):
     battle = in_action_phase(make_battle)
-    b1 = battle.fighters.get(side="b", order=0)
+    b1 = battle.fighters.get(side="defender", order=0)
     client.force_login(battle.player_a)
     page = client.get(reverse("battles:battle-detail", args=[battle.pk])).content.decode()
     assert f"Next activation: <strong>{battle.gang_b.name}</strong>" in page
@@ -57,7 +57,7 @@ def test_the_page_says_whose_activation_and_shows_the_next_fighter_first(client,
 
 def test_a_button_on_the_page_is_answered_in_place(client, make_battle):
     battle = in_action_phase(make_battle)
-    b1, b2 = battle.fighters.filter(side="b").order_by("order")
+    b1, b2 = battle.fighters.filter(side="defender").order_by("order")
     client.force_login(battle.player_b)
     url = reverse("battles:fighter-set", args=[battle.pk, b1.pk])
     headers = {"HX-Request": "true", "HX-Target": "battle-state"}
@@ -65,7 +65,7 @@ def test_a_button_on_the_page_is_answered_in_place(client, make_battle):
     body = response.content.decode().strip()
     assert response.status_code == 200 and body.startswith('<div id="battle-state"')
     assert "<html" not in body and 'hx-swap-oob="true"' in body  # the state part and the message, no page
-    a1 = battle.fighters.get(side="a", order=0)
+    a1 = battle.fighters.get(side="attacker", order=0)
     assert f'data-testid="fighter-{a1.pk}" id="next"' in body  # the other gang's turn to activate
 
 
@@ -77,8 +77,8 @@ def test_a_casualtys_friends_tests_share_one_line(client, make_battle):
     from battles.services import action_resolve
 
     battle = in_action_phase(make_battle, fighters=4)
-    shooter, other = battle.fighters.get(side="a", order=0), battle.fighters.get(side="a", order=1)
-    target = battle.fighters.get(side="b", order=1)  # a Ganger, 1 Wound
+    shooter, other = battle.fighters.get(side="attacker", order=0), battle.fighters.get(side="attacker", order=1)
+    target = battle.fighters.get(side="defender", order=1)  # a Ganger, 1 Wound
     # hit 6, wound 6, Injury dice 6: Out of Action
     action_resolve(
         battle=battle,
@@ -102,7 +102,7 @@ def test_a_casualtys_friends_tests_share_one_line(client, make_battle):
         dice=[1, 1],
         params={
             "fighter": other.pk,
-            "target": battle.fighters.get(side="b", order=2).pk,
+            "target": battle.fighters.get(side="defender", order=2).pk,
             "weapon": pistol_of(other),
             "distance": 3,
         },
@@ -124,8 +124,8 @@ def test_a_group_activation_is_one_activation_of_its_gang(make_battle, make_hous
     from battles.services import group_activate
 
     battle = grouped_battle(make_battle, make_house_list)
-    b_leader, b2, b3 = battle.fighters.filter(side="b").order_by("order")
-    a1 = battle.fighters.get(side="a", order=0)
+    b_leader, b2, b3 = battle.fighters.filter(side="defender").order_by("order")
+    a1 = battle.fighters.get(side="attacker", order=0)
     assert b_leader.profile["group_activation"] == 2 and a1.profile["group_activation"] == 2
     assert b2.profile["group_activation"] == 0
 
@@ -135,11 +135,11 @@ def test_a_group_activation_is_one_activation_of_its_gang(make_battle, make_hous
 
     group_activate(battle=battle, leader=b_leader, members=[b2.pk, b3.pk], actor=battle.player_b)
     for fighter in (b2, b_leader, b3):  # in any order the player likes, the group goes on until each has acted
-        assert side() == "b"
+        assert side() == "defender"
         fighter_adjust(battle=battle, fighter=fighter, field="ready", value=False, actor=battle.player_b)
-    assert side() == "a"  # the group was one activation: the alternation passes after it
+    assert side() == "attacker"  # the group was one activation: the alternation passes after it
     fighter_adjust(battle=battle, fighter=a1, field="ready", value=False, actor=battle.player_a)
-    assert side() == "a"  # gang b has nobody Ready: gang a activates the rest
+    assert side() == "attacker"  # gang b has nobody Ready: gang a activates the rest
     battle_advance(battle=battle, actor=battle.player_a, leave_untaken=True)
     battle_advance(battle=battle, actor=battle.player_a, leave_untaken=True)
     battle.refresh_from_db()
@@ -149,10 +149,10 @@ def test_a_group_activation_is_one_activation_of_its_gang(make_battle, make_hous
 @pytest.mark.parametrize(
     "who, members, refusal",
     [
-        ("ganger", ["b1"], "has no Group Activation"),
+        ("ganger", ["defender1"], "has no Group Activation"),
         ("leader", [], "Choose the friends"),
-        ("leader", ["a0"], "cannot join"),
-        ("leader", ["b1", "b2", "b3"], "at most 2"),
+        ("leader", ["attacker0"], "cannot join"),
+        ("leader", ["defender1", "defender2", "defender3"], "at most 2"),
     ],
 )
 def test_a_group_activation_follows_the_rule(make_battle, make_house_list, who, members, refusal):
@@ -162,14 +162,14 @@ def test_a_group_activation_follows_the_rule(make_battle, make_house_list, who, 
 
     battle = grouped_battle(make_battle, make_house_list, fighters=4)
     rows = {f"{f.side}{f.order}": f for f in battle.fighters.all()}
-    leader = rows["b0"] if who == "leader" else rows["b1"]
+    leader = rows["defender0"] if who == "leader" else rows["defender1"]
     with pytest.raises(ValidationError, match=refusal):
         group_activate(battle=battle, leader=leader, members=[rows[m].pk for m in members], actor=battle.player_b)
 
 
 def test_the_group_button_chooses_the_group_from_the_card(client, make_battle, make_house_list):
     battle = grouped_battle(make_battle, make_house_list)
-    b_leader, b2, b3 = battle.fighters.filter(side="b").order_by("order")
+    b_leader, b2, b3 = battle.fighters.filter(side="defender").order_by("order")
     client.force_login(battle.player_b)
     page = client.get(reverse("battles:battle-detail", args=[battle.pk])).content.decode()
     url = reverse("battles:fighter-group", args=[battle.pk, b_leader.pk])
@@ -190,7 +190,7 @@ def test_the_group_button_chooses_the_group_from_the_card(client, make_battle, m
 
 def test_who_may_open_the_group_activation(client, make_user, make_battle, make_house_list):
     battle = grouped_battle(make_battle, make_house_list, fighters=2)
-    leader, friend = battle.fighters.filter(side="b").order_by("order")
+    leader, friend = battle.fighters.filter(side="defender").order_by("order")
     url = reverse("battles:fighter-group", args=[battle.pk, leader.pk])
     data = {"members": [friend.pk], "once": new_token()}
     assert "/accounts/login/" in client.post(url, data)["Location"]
@@ -202,7 +202,7 @@ def test_who_may_open_the_group_activation(client, make_user, make_battle, make_
     assert page.status_code == 200 and friend.name in page.content.decode()
     classic = make_battle("classic", fighters=2)
     client.force_login(classic.player_a)
-    classic_leader = classic.fighters.get(side="a", order=0)
+    classic_leader = classic.fighters.get(side="attacker", order=0)
     assert client.get(reverse("battles:fighter-group", args=[classic.pk, classic_leader.pk])).status_code == 404
     battle.refresh_from_db()
     assert "groups" not in battle.facts
@@ -216,8 +216,8 @@ def test_a_new_round_begins_with_the_gang_that_has_priority_whoever_moved_last(m
         fighter_adjust(battle=battle, fighter=fighter, field="ready", value=False, actor=battle.player_a)
     battle_advance(battle=battle, actor=battle.player_a, leave_untaken=True)  # the End phase
     battle_advance(battle=battle, actor=battle.player_a, leave_untaken=True)  # round 2: the Priority phase
-    battle_priority_set(battle=battle, side="a", actor=battle.player_a)
+    battle_priority_set(battle=battle, side="attacker", actor=battle.player_a)
     battle_advance(battle=battle, actor=battle.player_a)
     battle.refresh_from_db()
     assert battle.round == 2 and battle.phase == Phase.ACTION
-    assert activation_side(battle, list(battle.fighters.all())) == "a"  # not the side of last round's Move
+    assert activation_side(battle, list(battle.fighters.all())) == "attacker"  # not the side of last round's Move

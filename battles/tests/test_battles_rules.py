@@ -20,7 +20,7 @@ from battles.services import (
 
 def sides(battle):
     rows = list(battle.fighters.all())
-    return [f for f in rows if f.side == "a"], [f for f in rows if f.side == "b"]
+    return [f for f in rows if f.side == "attacker"], [f for f in rows if f.side == "defender"]
 
 
 def resolve(battle, kind, dice=None, **params):
@@ -106,7 +106,7 @@ def test_search_and_destroy_caches_become_facts_and_awards(make_battle):
     action = resolve(battle, "scenario", [6, 6], action="destroy-cache", fighter=leader, friends_near=1)
     assert action.query == {"kind": "characteristic", "characteristic": "Int", "value": 7, "modifier": 1}
     resolve(battle, "scenario", None, action="recover-cache", fighter=bruiser)
-    battle = battle_end(battle=battle, actor=battle.player_a, winner="a")
+    battle = battle_end(battle=battle, actor=battle.player_a, winner="attacker")
     assert len(battle.facts["caches_destroyed"]) == len(battle.facts["caches_recovered"]) == 1
     awards = {f["name"]: f["awards"] for f in battle.report["fighters"]}
     assert awards[leader.name] == {"caches_destroyed": 1} and awards[bruiser.name] == {"caches_recovered": 1}
@@ -134,12 +134,12 @@ def test_relic_bonus_on_nerve_until_defiled(make_battle):
 @pytest.mark.django_db
 def test_priority_is_set_and_undone(make_battle):
     battle = make_battle("n18", fighters=2)
-    battle_priority_set(battle=battle, side="b", actor=battle.player_b)
+    battle_priority_set(battle=battle, side="defender", actor=battle.player_b)
     battle.refresh_from_db()
-    assert battle.turn_side == "b"
+    assert battle.turn_side == "defender"
     action_undo(battle=battle, actor=battle.player_b)
     battle.refresh_from_db()
-    assert battle.turn_side == "a"
+    assert battle.turn_side == "attacker"
 
 
 @pytest.mark.django_db
@@ -181,12 +181,12 @@ def test_border_dispute_reinforcements_in_the_end_phase(make_battle, make_fighte
     battle.refresh_from_db()
     assert battle.phase == Phase.END
     prompts = [p for p in battle_prompts(battle) if p.kind == "reinforce"]
-    assert [p.params["side"] for p in prompts] == ["a", "b"]
+    assert [p.params["side"] for p in prompts] == ["attacker", "defender"]
     # D3 rolled 2 (a D3 face), then picks among 3 (D6 3: the second) and among 2 (D6 5: the second)
-    action = battle_reinforce(battle=battle, side="a", actor=battle.player_a, dice=ScriptedDice([2, 3, 5]))
-    arrived = list(battle.fighters.filter(side="a", fighter__in=waiting).values_list("name", flat=True))
+    action = battle_reinforce(battle=battle, side="attacker", actor=battle.player_a, dice=ScriptedDice([2, 3, 5]))
+    arrived = list(battle.fighters.filter(side="attacker", fighter__in=waiting).values_list("name", flat=True))
     assert sorted(arrived) == ["Reserve 1", "Reserve 2"] and "Reserve 1" in action.summary
-    assert [p.params["side"] for p in battle_prompts(battle) if p.kind == "reinforce"] == ["b"]
+    assert [p.params["side"] for p in battle_prompts(battle) if p.kind == "reinforce"] == ["defender"]
     action_undo(battle=battle, actor=battle.player_a)
     assert not battle.fighters.filter(fighter__in=waiting).exists()
 
@@ -204,7 +204,7 @@ def test_search_and_destroy_reinforces_the_defender_from_round_two(make_battle):
         battle_advance(battle=battle, actor=battle.player_a)
     battle.refresh_from_db()
     assert battle.round == 2 and battle.phase == Phase.END
-    assert [p.params["side"] for p in battle_prompts(battle) if p.kind == "reinforce"] == ["b"]
+    assert [p.params["side"] for p in battle_prompts(battle) if p.kind == "reinforce"] == ["defender"]
 
 
 @pytest.mark.django_db

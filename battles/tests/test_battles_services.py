@@ -20,7 +20,7 @@ from battles.services import (
 
 def sides(battle):
     fighters = list(battle.fighters.all())
-    return [f for f in fighters if f.side == "a"], [f for f in fighters if f.side == "b"]
+    return [f for f in fighters if f.side == "attacker"], [f for f in fighters if f.side == "defender"]
 
 
 def weapon(fighter, category):
@@ -130,7 +130,7 @@ def test_classic_bottle_prompt_after_a_quarter_down(make_battle):
     for _ in range(4):  # to side b's movement phase, the Leadership tests not taken
         battle_advance(battle=battle, actor=battle.player_a, leave_untaken=True)
     battle.refresh_from_db()
-    assert battle.turn_side == "b" and battle.phase == Phase.MOVEMENT
+    assert battle.turn_side == "defender" and battle.phase == Phase.MOVEMENT
     prompts = battle_prompts(battle)
     bottle = next(p for p in prompts if p.params.get("test") == "bottle")
     action_resolve(battle=battle, kind="test", params=bottle.params, actor=battle.player_b, dice=[6, 6])
@@ -147,7 +147,7 @@ def test_classic_recovery_roll_in_the_recovery_phase(make_battle):
     for _ in range(7):  # side b's recovery phase, the tests on the way not taken
         battle_advance(battle=battle, actor=battle.player_a, leave_untaken=True)
     battle.refresh_from_db()
-    assert battle.phase == Phase.RECOVERY and battle.turn_side == "b"
+    assert battle.phase == Phase.RECOVERY and battle.turn_side == "defender"
     prompt = next(p for p in battle_prompts(battle) if p.params.get("test") == "recovery")
     action_resolve(battle=battle, kind="test", params=prompt.params, actor=battle.player_b, dice=[1])
     target.refresh_from_db()
@@ -216,7 +216,7 @@ def test_n18_end_phase_prompts_bottle_recovery_and_rally(make_battle):
     battle.refresh_from_db()
     assert battle.phase == Phase.END
     kinds = {(p.params["test"], p.params.get("side") or p.params.get("fighter")) for p in battle_prompts(battle)}
-    assert ("bottle", "b") in kinds and ("recovery", target.pk) in kinds and ("rally", enemy_leader.pk) in kinds
+    assert ("bottle", "defender") in kinds and ("recovery", target.pk) in kinds and ("rally", enemy_leader.pk) in kinds
     action_resolve(
         battle=battle, kind="test", params={"test": "recovery", "fighter": target}, actor=battle.player_b, dice=[1]
     )
@@ -249,8 +249,10 @@ def test_n18_loot_casket_and_relic_become_scenario_facts(make_battle):
         battle=battle, kind="scenario", params={"action": "defile-relic", "fighter": ganger}, actor=battle.player_a
     )
     battle.refresh_from_db()
-    assert battle.facts["caskets"] == [{"side": "a", "fighter": leader.pk, "result": "Nothing Much", "credits": 4}]
-    assert battle.facts["relics_defiled"]["b"]["fighter"] == ganger.pk
+    assert battle.facts["caskets"] == [
+        {"side": "attacker", "fighter": leader.pk, "result": "Nothing Much", "credits": 4}
+    ]
+    assert battle.facts["relics_defiled"]["defender"]["fighter"] == ganger.pk
 
 
 @pytest.mark.django_db
@@ -288,10 +290,10 @@ def test_battle_end_writes_the_report(make_battle):
     battle = make_battle("classic", fighters=2)
     (leader, _), (target, _) = sides(battle)
     shoot(battle, leader, target, [3, 6, 6])
-    battle = battle_end(battle=battle, actor=battle.player_a, winner="a")
+    battle = battle_end(battle=battle, actor=battle.player_a, winner="attacker")
     assert battle.status == BattleStatus.ENDED
     report = battle.report
-    assert report["winner"] == "a" and report["sides"]["a"]["bottled_out"] is False
+    assert report["winner"] == "attacker" and report["sides"]["attacker"]["bottled_out"] is False
     ended = {f["name"]: f for f in report["fighters"]}
     assert ended[target.name]["outcome"] == "out_of_action"
     assert ended[target.name]["by"] == leader.fighter_id
@@ -331,10 +333,10 @@ def test_campaign_battle_starts_with_its_scenario_and_ends_into_its_report(campa
         campaign_battle=campaign_battle, started_by=campaign_battle.attacker.owner, dice=SeededDice(4)
     )
     assert battle.scenario == "the-trap" and battle.role_a == "attacker" and battle.role_b == "defender"
-    assert battle.crews["a"]["label"] == "Custom (6)" and battle.starting_crew_a == 3
+    assert battle.crews["attacker"]["label"] == "Custom (6)" and battle.starting_crew_a == 3
     (leader, *_), (_, target, _) = sides(battle)
     shoot(battle, leader, target, [4, 1, 5, 6], distance=3)  # out of action
-    battle_end(battle=battle, actor=battle.player_a, winner="a")
+    battle_end(battle=battle, actor=battle.player_a, winner="attacker")
     campaign_battle.refresh_from_db()
     assert campaign_battle.status == CampaignStatus.REPORTED
     assert campaign_battle.winner_id == battle.gang_a_id
@@ -353,19 +355,19 @@ def test_campaign_battle_uses_the_crews_the_campaign_picked(campaign_battle):
     }
     campaign_battle.save()
     battle = battle_start_from_campaign(campaign_battle=campaign_battle, started_by=campaign_battle.attacker.owner)
-    assert [f.fighter_id for f in battle.fighters.filter(side="a")] == attacker
+    assert [f.fighter_id for f in battle.fighters.filter(side="attacker")] == attacker
     assert battle.starting_crew_b == 1
 
 
 @pytest.mark.django_db
 def test_a_gang_that_flees_loses_in_the_campaign_report(campaign_battle):
     battle = battle_start_from_campaign(campaign_battle=campaign_battle, started_by=campaign_battle.attacker.owner)
-    gang_flee(battle=battle, side="b", actor=battle.player_b)
+    gang_flee(battle=battle, side="defender", actor=battle.player_b)
     battle.refresh_from_db()
-    assert battle.bottled_b and battle.facts["fled"] == ["b"]
+    assert battle.bottled_b and battle.facts["fled"] == ["defender"]
     with pytest.raises(ValidationError, match="wins"):
         battle_end(battle=battle, actor=battle.player_a, winner="")  # the campaign: the gang that fled loses
-    battle_end(battle=battle, actor=battle.player_a, winner="a")
+    battle_end(battle=battle, actor=battle.player_a, winner="attacker")
     campaign_battle.refresh_from_db()
     assert campaign_battle.defender_fled and campaign_battle.defender_bottled and not campaign_battle.attacker_fled
 
@@ -373,7 +375,7 @@ def test_a_gang_that_flees_loses_in_the_campaign_report(campaign_battle):
 @pytest.mark.django_db
 def test_fleeing_is_undone(make_battle):
     battle = make_battle("classic", fighters=2)
-    gang_flee(battle=battle, side="a", actor=battle.player_a)
+    gang_flee(battle=battle, side="attacker", actor=battle.player_a)
     action_undo(battle=battle, actor=battle.player_a)
     battle.refresh_from_db()
     assert not battle.bottled_a and "fled" not in battle.facts
@@ -394,8 +396,8 @@ def test_a_campaign_battle_played_in_the_assistant_awards_the_standard_experienc
     shoot(battle, leader, target, [4, 1, 5, 6], distance=3)  # out of action
     # The Trap: 1 Victory Point to none, both gangs still on the battlefield: the end proposes the attacker.
     side, why = proposed_winner(battle, list(battle.fighters.all()))
-    assert side == "a" and why.startswith("Victory Points 1 to 0")
-    battle_end(battle=battle, actor=battle.player_a, winner="a")
+    assert side == "attacker" and why.startswith("Victory Points 1 to 0")
+    battle_end(battle=battle, actor=battle.player_a, winner="attacker")
     confirmed = battle_report_confirm(battle=campaign_battle, actor=campaign_battle.defender.owner, is_arbitrator=True)
     context, start = battle_context(confirmed, confirmed.attacker)
     rewards = next(s for s in engine.steps_for("n18") if s.slug == "rewards")

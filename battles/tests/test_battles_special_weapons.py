@@ -24,8 +24,8 @@ pytestmark = pytest.mark.django_db
 
 def setup(make_battle, slug: str, category: str, ammo: str | None, fighters: int = 2):
     battle = make_battle("n18", fighters=fighters)
-    shooter = battle.fighters.get(side="a", order=0)
-    targets = list(battle.fighters.filter(side="b").order_by("order"))
+    shooter = battle.fighters.get(side="attacker", order=0)
+    targets = list(battle.fighters.filter(side="defender").order_by("order"))
     return battle, shooter, targets, arm(shooter, slug, category, ammo)
 
 
@@ -156,7 +156,7 @@ def test_flash_blinds_a_ready_fighter_now_and_an_activated_one_next_round(make_b
 
 def test_a_blind_fighter_strikes_back_on_natural_sixes_until_next_activated(make_battle):
     battle, shooter, (target, *_), flash = setup(make_battle, "photon-flash-grenade", "grenade", "5+")
-    attacker = battle.fighters.get(side="a", order=1)
+    attacker = battle.fighters.get(side="attacker", order=1)
     shoot(battle, shooter, target, flash, [6, 1, 6])  # Blind, his Ready marker lost
 
     def reaction_query():
@@ -198,7 +198,7 @@ def test_a_fighter_still_webbed_at_the_end_recovers_with_no_injury_test(make_bat
     shoot(battle, shooter, target, web, [6, 1], distance=0)  # Webbed: treated as Seriously Injured
     other.condition = Condition.SERIOUSLY_INJURED  # Seriously Injured by other means: the injury test stands
     other.save(update_fields=["condition"])
-    battle_end(battle=battle, actor=battle.player_a, winner="a")
+    battle_end(battle=battle, actor=battle.player_a, winner="attacker")
     outcomes = {f["fighter"]: f["outcome"] for f in BattleSession.objects.get(pk=battle.pk).report["fighters"]}
     assert (outcomes[target.fighter_id], outcomes[other.fighter_id]) == ("ok", "seriously_injured")
 
@@ -210,7 +210,7 @@ def test_a_fighter_who_succumbs_to_the_web_is_recorded_webbed_when_taken_out_of_
     action_resolve(battle=battle, kind="test", actor=battle.player_b, dice=[6], params=recover)  # Out of Action
     other.condition = Condition.OUT_OF_ACTION  # Out of Action by other means: a Lasting Injury as usual
     other.save(update_fields=["condition"])
-    battle_end(battle=battle, actor=battle.player_a, winner="a")
+    battle_end(battle=battle, actor=battle.player_a, winner="attacker")
     rows = {f["fighter"]: f for f in BattleSession.objects.get(pk=battle.pk).report["fighters"]}
     assert (rows[target.fighter_id]["outcome"], rows[target.fighter_id]["webbed"]) == ("out_of_action", True)
     assert (rows[other.fighter_id]["outcome"], rows[other.fighter_id]["webbed"]) == ("out_of_action", False)
@@ -248,7 +248,7 @@ def test_the_shoot_page_shows_the_spare_hits_and_the_blindness_odds(make_battle,
 
 def test_a_classic_blast_that_misses_says_where_it_scattered(make_battle):
     battle = make_battle("classic", fighters=2)
-    shooter, target = battle.fighters.get(side="a", order=0), battle.fighters.get(side="b", order=0)
+    shooter, target = battle.fighters.get(side="attacker", order=0), battle.fighters.get(side="defender", order=0)
     grenade = arm(shooter, "frag-grenade", "grenade", None)
     # A 1 misses; the Scatter dice and the Artillery dice (halved for a grenade), the table's.
     action = shoot(battle, shooter, target, grenade, [1, "arrow", 4])

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 
 def sides(battle):
     rows = list(battle.fighters.all())
-    return [f for f in rows if f.side == "a"], [f for f in rows if f.side == "b"]
+    return [f for f in rows if f.side == "attacker"], [f for f in rows if f.side == "defender"]
 
 
 def reload(*fighters):

@@ -14,7 +14,7 @@ from rulebook.dice import DiceSource
 
 def sides(battle):
     rows = list(battle.fighters.all())
-    return [f for f in rows if f.side == "a"], [f for f in rows if f.side == "b"]
+    return [f for f in rows if f.side == "attacker"], [f for f in rows if f.side == "defender"]
 
 
 def weapon(fighter, category: str) -> str:
@@ -72,9 +72,12 @@ def test_a_bottled_gang_tests_cool_for_every_fighter_each_end_phase(make_battle)
 def test_home_turf_in_the_trap_for_the_defender(make_battle):
     battle = make_battle("n18", fighters=2, scenario="the-trap", role_a="defender")
     (leader, _), (enemy, _) = sides(battle)
-    bottle = action_plan(battle=battle, kind="test", params={"test": "bottle", "side": "a"})
+    bottle = action_plan(battle=battle, kind="test", params={"test": "bottle", "side": "attacker"})
     assert bottle.query["home_turf"] is True
-    assert action_plan(battle=battle, kind="test", params={"test": "bottle", "side": "b"}).query["home_turf"] is False
+    assert (
+        action_plan(battle=battle, kind="test", params={"test": "bottle", "side": "defender"}).query["home_turf"]
+        is False
+    )
     leader.broken = True
     leader.save()
     rally = action_plan(battle=battle, kind="test", params={"test": "rally", "fighter": leader, "friends_within_3": 2})
@@ -372,7 +375,7 @@ def test_every_test_asks_the_rulebook_only_what_it_knows(make_battle, edition, t
     the command line's odds for it."""
     battle = make_battle(edition, fighters=2)
     (fighter, _), _ = sides(battle)
-    params = {"test": test, "fighter": fighter, "side": "a", **TEST_PARAMS.get(test, {})}
+    params = {"test": test, "fighter": fighter, "side": "attacker", **TEST_PARAMS.get(test, {})}
     if test == "recovery":
         fighter.condition = Condition.DOWN if edition == "classic" else Condition.SERIOUSLY_INJURED
         fighter.save()

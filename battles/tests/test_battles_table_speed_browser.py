@@ -34,8 +34,8 @@ def card(page, fighter):
 
 def test_a_shot_in_four_taps_then_three_with_the_target_remembered(page, log_in_browser, make_battle, tmp_path):
     battle = make_battle("n18", fighters=2)
-    first, second = battle.fighters.get(side="a", order=0), battle.fighters.get(side="a", order=1)
-    target = battle.fighters.get(side="b", order=0)
+    first, second = battle.fighters.get(side="attacker", order=0), battle.fighters.get(side="attacker", order=1)
+    target = battle.fighters.get(side="defender", order=0)
     log_in_browser(battle.player_a)
     page.goto(f"/battles/{battle.pk}/")
     assert no_horizontal_scroll(page) and stat_lines_fit(page)
@@ -71,7 +71,7 @@ def test_a_shot_in_four_taps_then_three_with_the_target_remembered(page, log_in_
 
 def test_table_dice_entered_by_their_faces_and_a_wrong_die_named(page, log_in_browser, make_battle, tmp_path):
     battle = make_battle("n18", fighters=2)
-    shooter, target = battle.fighters.get(side="a", order=0), battle.fighters.get(side="b", order=0)
+    shooter, target = battle.fighters.get(side="attacker", order=0), battle.fighters.get(side="defender", order=0)
     log_in_browser(battle.player_a)
     page.goto(f"/battles/{battle.pk}/act/shoot/?fighter={shooter.pk}&target={target.pk}")
     page.get_by_text("Short range", exact=True).click()
@@ -107,8 +107,11 @@ def test_table_dice_entered_by_their_faces_and_a_wrong_die_named(page, log_in_br
 
 def test_a_fight_in_four_taps_and_injury_dice_as_results(page, log_in_browser, make_battle, tmp_path):
     battle = make_battle("n18", fighters=2)
-    attacker, defender = battle.fighters.get(side="b", order=1), battle.fighters.get(side="a", order=1)
-    other_attacker, other_defender = battle.fighters.get(side="b", order=0), battle.fighters.get(side="a", order=0)
+    attacker, defender = battle.fighters.get(side="defender", order=1), battle.fighters.get(side="attacker", order=1)
+    other_attacker, other_defender = (
+        battle.fighters.get(side="defender", order=0),
+        battle.fighters.get(side="attacker", order=0),
+    )
     log_in_browser(battle.player_b)
     page.goto(f"/battles/{battle.pk}/")
     tap = Taps(page)

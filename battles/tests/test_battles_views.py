@@ -21,11 +21,11 @@ def finished(battle):
 
 
 def b_leader(battle):
-    return battle.fighters.get(side="b", order=0)
+    return battle.fighters.get(side="defender", order=0)
 
 
 def a_leader(battle):
-    return battle.fighters.get(side="a", order=0)
+    return battle.fighters.get(side="attacker", order=0)
 
 
 def seen(battle, kind, params):
@@ -53,11 +53,11 @@ CHANGES = [
     ("battle-act", "post", ("shoot",), shoot_post),
     ("fighter-set", "post", "fighter", lambda b: {"field": "broken", "value": "1"}),
     ("battle-advance", "post", (), lambda b: {}),
-    ("battle-priority", "post", (), lambda b: {"side": "b"}),
-    ("gang-flee", "post", (), lambda b: {"side": "b"}),
-    ("battle-reinforce", "post", (), lambda b: {"side": "a", "count": 1}),
+    ("battle-priority", "post", (), lambda b: {"side": "defender"}),
+    ("gang-flee", "post", (), lambda b: {"side": "defender"}),
+    ("battle-reinforce", "post", (), lambda b: {"side": "attacker", "count": 1}),
     ("action-undo", "post", (), lambda b: {}),
-    ("battle-end", "post", (), lambda b: {"winner": "a"}),
+    ("battle-end", "post", (), lambda b: {"winner": "attacker"}),
 ]
 
 
@@ -208,7 +208,7 @@ def test_test_menu_and_prompted_test(client, battle):
     client.force_login(battle.player_a)
     page = client.get(url("battle-act", battle, "test")).content.decode()
     assert "Bottle test" in page and "Escaping pinning" in page
-    page = client.get(url("battle-act", battle, "test") + "?test=bottle&side=b").content.decode()
+    page = client.get(url("battle-act", battle, "test") + "?test=bottle&side=defender").content.decode()
     assert 'name="side"' in page and 'name="fighter"' not in page
 
 
@@ -222,7 +222,7 @@ def test_report_links_to_both_gangs_and_to_its_campaign_battle(client, battle):
     )
     battle.save(update_fields=["campaign_battle"])
     client.force_login(battle.player_b)
-    client.post(url("battle-end", battle), {"winner": "b"})
+    client.post(url("battle-end", battle), {"winner": "defender"})
     page = client.get(url("battle-report", battle)).content.decode()
     for gang in (battle.gang_a, battle.gang_b):
         assert f'href="{reverse("gangs:gang-detail", args=[gang.pk])}"' in page
@@ -249,7 +249,7 @@ def test_shoot_form_says_why_no_shooter_is_offered(client, battle):
 def test_end_battle_then_report(client, battle):
     client.force_login(battle.player_b)
     assert client.get(url("battle-end", battle)).status_code == 200
-    response = client.post(url("battle-end", battle), {"winner": "b", "notes": "Close one"})
+    response = client.post(url("battle-end", battle), {"winner": "defender", "notes": "Close one"})
     assert response["Location"] == url("battle-report", battle)
     page = client.get(url("battle-report", battle)).content.decode()
     # Gang names are plural more often than not ("The Rust Rats"): the past tense reads right for both.
@@ -272,7 +272,7 @@ def test_start_a_friendly_battle(client, make_battle):
     response = client.post(reverse("battles:battle-start"), {**data, "step": "start", "crew_a": [fighter.pk]})
     assert response.status_code == 302
     new = user.battle_sessions_as_a.exclude(pk=old.pk).get()
-    assert new.fighters.filter(side="a").count() == 1 and new.fighters.filter(side="b").count() == 2
+    assert new.fighters.filter(side="attacker").count() == 1 and new.fighters.filter(side="defender").count() == 2
 
 
 @pytest.mark.django_db
@@ -284,7 +284,7 @@ def test_start_with_a_scenario_rolls_the_crews(client, make_battle):
     response = client.post(reverse("battles:battle-start"), {**data, "step": "start"})
     assert response.status_code == 302
     new = old.player_a.battle_sessions_as_a.exclude(pk=old.pk).get()
-    defender = new.crews["a"]
+    defender = new.crews["attacker"]
     assert defender["method"] == "random" and defender["dice"]  # Random (D3+3): rolled and shown
     assert new.starting_crew_a == len(defender["fighters"]) == min(4, defender["random_count"])
 
@@ -431,14 +431,14 @@ def test_scenario_menu_and_a_relic_defiled_without_dice(client, make_battle):
     client.force_login(battle.player_a)
     page = client.get(url("battle-act", battle, "scenario")).content.decode()
     assert "Defile the enemy relic" in page and "Open a loot casket" in page and "weapon cache" not in page
-    fighter = battle.fighters.get(side="a", order=0)
+    fighter = battle.fighters.get(side="attacker", order=0)
     form = url("battle-act", battle, "scenario") + "?action=defile-relic"
     page = client.get(form).content.decode()
     assert 'name="dice"' not in page and "Do it" in page
     response = client.post(form, {"action": "defile-relic", "fighter": fighter.pk, "op": "roll"})
     assert response.status_code == 302
     battle.refresh_from_db()
-    assert battle.facts["relics_defiled"]["b"]["name"] == fighter.name
+    assert battle.facts["relics_defiled"]["defender"]["name"] == fighter.name
 
 
 @pytest.mark.django_db
@@ -447,9 +447,9 @@ def test_priority_buttons_in_the_priority_phase(client, make_battle):
     client.force_login(battle.player_b)
     page = client.get(url("battle-detail", battle)).content.decode()
     assert f"{battle.gang_b.name} has Priority" in page
-    client.post(url("battle-priority", battle), {"side": "b"})
+    client.post(url("battle-priority", battle), {"side": "defender"})
     battle.refresh_from_db()
-    assert battle.turn_side == "b"
+    assert battle.turn_side == "defender"
 
 
 @pytest.mark.django_db
@@ -563,7 +563,7 @@ def test_next_phase_waits_for_what_the_rules_require_and_moves_on_only_when_told
     from battles.services import action_resolve
 
     battle = make_battle("n18", fighters=2)
-    shooter, target = a_leader(battle), battle.fighters.get(side="b", order=1)
+    shooter, target = a_leader(battle), battle.fighters.get(side="defender", order=1)
     pistol = next(w for w in shooter.profile["weapons"] if w["category"] == "pistol")
     params = {"fighter": shooter, "target": target, "weapon": f"{pistol['key']}:0", "distance": 3}
     action_resolve(battle=battle, kind="shoot", params=params, actor=battle.player_a, dice=[4, 1, 5, 4])

@@ -87,7 +87,10 @@ CASES = {
     "BattleEndForm": (battle_forms.BattleEndForm, {"battle": BATTLE}),
     "GroupForm": (
         battle_forms.GroupForm,
-        {"leader": SimpleNamespace(pk=1, name="Krag", side="a", profile={"group_activation": 2}), "fighters": []},
+        {
+            "leader": SimpleNamespace(pk=1, name="Krag", side="attacker", profile={"group_activation": 2}),
+            "fighters": [],
+        },
     ),
     "StepForm": (postbattle_forms.StepForm, {"fields": [Field("who", "Who", "select", (("1", "Rex"),))]}),
 }

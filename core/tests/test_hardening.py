@@ -52,8 +52,8 @@ def test_post_battle_dice_lookalikes_are_a_field_error(typed):
 def test_battle_action_dice_lookalikes_are_a_field_error(client, make_battle, typed):
     battle = make_battle()
     client.force_login(battle.gang_a.owner)
-    shooter = next(f for f in battle.fighters.all() if f.side == "a")
-    target = next(f for f in battle.fighters.all() if f.side == "b")
+    shooter = next(f for f in battle.fighters.all() if f.side == "attacker")
+    target = next(f for f in battle.fighters.all() if f.side == "defender")
     data = {"shooter": f"{shooter.pk}:laspistol:0", "target": target.pk, "distance": 6, "cover": "none"}
     for op in ("odds", "roll"):
         response = client.post(
@@ -170,8 +170,8 @@ TOO_LONG = "9" * 4400
 def test_a_number_too_long_to_read_in_any_battle_action_field_is_no_error(client, make_battle, action):
     battle = make_battle()
     client.force_login(battle.gang_a.owner)
-    shooter = next(f for f in battle.fighters.all() if f.side == "a")
-    target = next(f for f in battle.fighters.all() if f.side == "b")
+    shooter = next(f for f in battle.fighters.all() if f.side == "attacker")
+    target = next(f for f in battle.fighters.all() if f.side == "defender")
     data = {
         "shoot": {"shooter": f"{shooter.pk}:laspistol:0", "target": target.pk, "distance": 6, "cover": "none"},
         "fight": {"attacker": f"{shooter.pk}::", "target": target.pk, "fighter": shooter.pk},

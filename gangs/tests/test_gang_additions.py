@@ -294,7 +294,7 @@ def test_the_battle_assistant_brings_the_hired_gun_in_and_leaves_the_rogue_doc_h
     doc = fighter_hire(gang=gang, fighter_type=additions["rogue-doc"], name="Doc", actor=gang.owner)
     scum = fighter_hire(gang=gang, fighter_type=additions["hive-scum"], name="Scum", actor=gang.owner, hired_for=battle)
     session = battle_start_from_campaign(campaign_battle=battle, started_by=gang.owner)
-    in_play = set(session.fighters.filter(side="a").values_list("fighter_id", flat=True))
+    in_play = set(session.fighters.filter(side="attacker").values_list("fighter_id", flat=True))
     assert scum.pk in in_play and doc.pk not in in_play
     assert session.starting_crew_a == len(in_play) == 3  # Leader, Ganger and the Hired Gun on top
 

@@ -177,8 +177,8 @@ def check_everywhere(house_slug, make_user, client):
     assert exchange.gang_export(copy) == exported
 
     battle = battle_start(gang_a=gang, gang_b=copy, started_by=gang.owner, dice=SeededDice(5))
-    ours = battle.fighters.get(side="a", fighter__pk=leader.pk)
-    theirs = battle.fighters.filter(side="b").first()
+    ours = battle.fighters.get(side="attacker", fighter__pk=leader.pk)
+    theirs = battle.fighters.filter(side="defender").first()
     entry = next(w for w in ours.profile["weapons"] if w["slug"] == weapon.slug)
     assert entry["profiles"], weapon.slug  # the gang's own weapon goes in with its profile spelled out
     kind = "shoot" if entry["shoots"] else "fight"

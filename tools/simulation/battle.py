@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from django.core.exceptions import ValidationError
 
 from battles import selectors
-from battles.models import BattleFighter, BattleSession, Condition, Phase, Side, other_side
+from battles.models import BattleFighter, BattleSession, Condition, Phase
 from battles.rules import edition_rules, fighting_weapons
 from battles.services import (
     action_resolve,
@@ -31,6 +31,7 @@ from battles.services import (
     fighter_adjust,
     proposed_winner,
 )
+from campaigns.models import Side, other_side
 from gangs.models import Purchase
 from rulebook.dice import DiceSource
 
@@ -269,7 +270,7 @@ class Player:
             self.act("scenario", {"action": "loot-casket", "fighter": self.rng.choice(ready).pk})
 
     def play(self) -> str:
-        """Play to the end; the winning side ("a", "b") or "" for a draw, as the report is ended with."""
+        """Play to the end; the winning side ("attacker", "defender") or "" for a draw, as the report is ended with."""
         for _ in range(MAX_TURNS):
             if self.over():
                 break
@@ -292,7 +293,7 @@ class Player:
         captured = [pk for pk in down if pk and self.rng.random() < 0.15]
         freed = []
         campaign_battle = self.battle.campaign_battle
-        if campaign_battle is not None and campaign_battle.is_rescue and winner == "a":
+        if campaign_battle is not None and campaign_battle.is_rescue and winner == Side.ATTACKER:
             from campaigns.selectors import rescue_captives
 
             freed = [c.pk for c in rescue_captives(campaign_battle)]

@@ -9,8 +9,9 @@ its end, "Down": the recovery roll in the recovery phase) and
 
 from __future__ import annotations
 
-from battles.models import Condition, Phase, Side, other_side
+from battles.models import Condition, Phase
 from battles.rules import Prompt, bottle_prompt, friends_test, next_phase, test_prompt
+from campaigns.models import Side, other_side
 
 
 def prompts(battle, fighters: list, last_casualties: list, taken: set) -> list[Prompt]:
@@ -75,7 +76,7 @@ def _new_turn(battle, fighters: list) -> list[str]:
     for f in recovered:
         f.condition = Condition.STANDING
     battle.turn_side = other_side(battle.turn_side)
-    if battle.turn_side == Side.A:
+    if battle.turn_side == Side.ATTACKER:
         battle.round += 1
     starting = [f.pk for f in fighters if f.side == battle.turn_side and f.condition == Condition.PINNED]
     battle.facts = {**battle.facts, PINNED_AT_START: starting}

@@ -12,6 +12,7 @@ from __future__ import annotations
 from battles.models import Condition, Phase
 from battles.rules import Prompt, bottle_prompt, friends_test, next_phase, test_prompt
 from battles.rules.n18.effects import BLAZE_TO_ROLL, BLIND_NEXT_ROUND
+from campaigns.models import Side, other_side
 
 
 def prompts(battle, fighters: list, last_casualties: list, taken: set) -> list[Prompt]:
@@ -20,7 +21,7 @@ def prompts(battle, fighters: list, last_casualties: list, taken: set) -> list[P
     out += _blaze(battle, fighters, taken)
     if battle.phase != Phase.END:
         return out
-    for side in ("a", "b"):
+    for side in Side.values:
         mine = [f for f in fighters if f.side == side]
         hurt = sum(f.is_casualty for f in mine)
         if hurt and not battle.bottled(side) and ("bottle", side) not in taken:
@@ -82,9 +83,9 @@ def _flee_tests(battle, fighters: list, taken: set) -> list[Prompt]:
 def _reinforcements(battle, taken: set) -> list[Prompt]:
     """Border Dispute: both gangs, every End phase; Search & Destroy: the defender, from round 2."""
     if battle.scenario == "border-dispute":
-        sides = ("a", "b")
+        sides = tuple(Side.values)
     elif battle.scenario == "search-and-destroy" and battle.round >= 2:
-        sides = tuple(s for s in ("a", "b") if battle.role(s) == "defender")
+        sides = tuple(s for s in Side.values if battle.role(s) == "defender")
     else:
         return []
     return [
@@ -136,11 +137,11 @@ def activation_side(battle, fighters: list) -> str | None:
     if group:
         return group[0].side
     in_play = [f for f in fighters if not f.out_of_action]
-    ready = {side: any(f.ready for f in in_play if f.side == side) for side in ("a", "b")}
+    ready = {side: any(f.ready for f in in_play if f.side == side) for side in Side.values}
     groups = battle.facts.get(GROUPS, [])
-    done = {side: activations_made(in_play, side, groups) for side in ("a", "b")}
+    done = {side: activations_made(in_play, side, groups) for side in Side.values}
     first = battle.turn_side
-    other = "b" if first == "a" else "a"
+    other = other_side(first)
     side = first if done[first] <= done[other] else other
     if not ready[side]:
         side = other if ready[other] else None

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 
-from battles.models import Condition, other_side
+from battles.models import Condition
 from battles.rules import Plan, weapon_query
 from battles.rules.n18.effects import _pin, activated, harm
 from battles.rules.n18.queries import ammo_value, target_query
+from campaigns.models import other_side
 from rulebook.errors import RulesInputError
 from rulebook.n18.campaign.record import Casket, casket_rules, check_casket
 
@@ -79,8 +80,9 @@ def scenario_plan(params: dict, fighters: list, battle) -> Plan:
 
 
 def role_of(battle, side: str) -> str:
-    """The side's role in the scenario (side a is the attacker when the scenario names none)."""
-    return battle.role(side) or ("attacker" if side == "a" else "defender")
+    """The side's role in the scenario; when the scenario names none, the side's own name (the first gang is the
+    attacker side, :class:`campaigns.models.Side`)."""
+    return battle.role(side) or side
 
 
 def _casket_allowed(battle, fighter) -> None:
