@@ -33,6 +33,8 @@ def shoot(page, tap, battle, card=None) -> int:
     first button); the taps it took."""
     start = tap.count
     tap((card or next_up(page)).get_by_role("link", name="Shoot"))
+    # Whether a target is already chosen can only be read once the form has loaded (else a tap too many).
+    page.locator(".field-target").wait_for()
     target = page.locator("input[name=target]:checked")
     if not target.count():
         tap(page.locator(".field-target label").first)
@@ -99,6 +101,7 @@ def test_an_n18_round_and_a_classic_turn_in_counted_taps(page, log_in_browser, m
     if charge.count():
         tap.count = 0
         tap(charge.first)
+        page.locator(".field-target").wait_for()
         weapon = page.locator("input[name=attacker]:checked")
         if not weapon.count():
             tap(page.locator(".field-attacker label").first)
