@@ -53,6 +53,7 @@ from gangs.selectors import (
     move_targets,
     roster_page,
     stash_items,
+    versioned_gangs,
     viewer_sees_campaign,
     with_move_to,
 )
@@ -171,7 +172,7 @@ HISTORY_PAGE_SIZE = 50  # entries a page of the gang's history; a page's size do
 @login_required
 @require_GET
 def gang_history_view(request, pk: int):
-    viewed = viewed_gang(request.user, pk, gang_queryset())
+    viewed = viewed_gang(request.user, pk, versioned_gangs())
     gang, access = viewed.gang, viewed.access
     keeps_record = record_keeper(viewed)[0] if access.can_edit else False
     key = fragment_key(gang)

@@ -42,6 +42,7 @@ from gangs.selectors.roster import (
     let_go_notice,
     roster_page,
     stash_items,
+    versioned_gangs,
     viewer_sees_campaign,
     with_move_to,
 )
@@ -77,6 +78,7 @@ __all__ = [
     "let_go_notice",
     "roster_page",
     "stash_items",
+    "versioned_gangs",
     "viewer_sees_campaign",
     "with_move_to",
 ]
