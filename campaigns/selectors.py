@@ -15,6 +15,7 @@ from django.db.models.functions import Coalesce
 from campaigns import charts, rules
 from campaigns.cache import FRAGMENT_SECONDS, page_key
 from campaigns.models import (
+    RULE_FIELDS,
     Battle,
     BattleFighterResult,
     BattleStatus,
@@ -22,6 +23,7 @@ from campaigns.models import (
     CampaignGang,
     CampaignTerritory,
     Cycle,
+    HouseRules,
     StandingSnapshot,
 )
 from content.models import Edition, FighterCategory, SkillAccess
@@ -262,8 +264,6 @@ class CachedCampaignPage:
             self._read()
 
     def _read(self) -> None:
-        from campaigns.services.house_rules import history  # the services build on the selectors
-
         page = cache.get(self.key)
         if page is None:
             page = campaign_page(self.campaign)
@@ -271,7 +271,7 @@ class CachedCampaignPage:
             taken = page.pop("snapshots")  # drawn into the charts: not kept twice
             page["rating_chart"] = charts.standing_chart(taken, "rating")
             page["reputation_chart"] = charts.standing_chart(taken, "reputation")
-            page["house_rules_history"] = history(self.campaign)
+            page["house_rules_history"] = house_rules_history(self.campaign)
             cache.set(self.key, page, FRAGMENT_SECONDS)
             cache.set(self.key + ":head", {name: page[name] for name in self.HEAD}, FRAGMENT_SECONDS)
         self.rest = page
@@ -534,3 +534,26 @@ def facts_display(battle: Battle) -> list[str]:
         else:
             lines.append(f"{label}: {value}")
     return lines
+
+
+def rule_values(rules: HouseRules) -> dict:
+    """The house rules of one version, by field (``campaigns.models.RULE_FIELDS``)."""
+    return {name: getattr(rules, name) for name in RULE_FIELDS}
+
+
+def changes_between(before: HouseRules | None, after: HouseRules) -> list[str]:
+    """What a version changed, in words, for the change log."""
+    labels = {f.name: f.verbose_name for f in HouseRules._meta.fields}
+    old = rule_values(before) if before else {}
+    return [
+        f"{labels[name]}: {old.get(name, '—') if before else '—'} → {value}"
+        for name, value in rule_values(after).items()
+        if not before or old[name] != value
+    ]
+
+
+def house_rules_history(campaign: Campaign) -> list[tuple[HouseRules, list[str]]]:
+    """Every version of the campaign's house rules, newest first, with what it changed from the one before."""
+    versions = list(campaign.house_rule_versions.select_related("changed_by").order_by("in_force_from", "pk"))
+    out = [(v, changes_between(versions[i - 1] if i else None, v)) for i, v in enumerate(versions)]
+    return out[::-1]

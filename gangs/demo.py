@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 
 from content.models import Edition, House
-from gangs import services
+from gangs import selectors, services
 from gangs.models import FighterStatus, Gang
 from rulebook.dice import ScriptedDice, SeededDice
 
@@ -111,7 +111,7 @@ def _seasoned(gang: Gang, fighters: list, dice: SeededDice) -> None:
         for fighter in (leader, second):
             fighter.refresh_from_db()
             standard, _, _ = services.skill_tables(Edition.CLASSIC, fighter.fighter_type)
-            for n in range(services.classic_advances_due(fighter, fighter.advancements.count())):
+            for n in range(selectors.classic_advances_due(fighter, fighter.advancements.count())):
                 services.fighter_advance_classic(
                     fighter=fighter,
                     actor=owner,

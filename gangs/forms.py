@@ -10,12 +10,9 @@ from django import forms
 from content.models import ADDITION_CATEGORIES, Edition, EquipmentCategory, FighterType, House, HouseKind, Skill
 from core.forms import EnteredDiceField, GameForm
 from gangs.models import ON_ROSTER, Fighter, FighterStatus, Gang
+from gangs.selectors import gang_founding, held_additions, house_rules, house_types
 from gangs.services import (
     buyable_equipment,
-    gang_founding,
-    held_additions,
-    house_rules,
-    house_types,
     replacement_reason,
     rule_recruit_refusal,
 )
@@ -74,14 +71,25 @@ class HireForm(GameForm):
         help_text="Bought for the new fighter in the same step, at its list's price: all of it, or no hire.",
     )
 
-    def __init__(self, *args, gang: Gang, additions=(), can_override: bool = False, kit_for: str = "", **kwargs):
+    def __init__(
+        self,
+        *args,
+        gang: Gang,
+        additions=(),
+        can_override: bool = False,
+        kit_for: str = "",
+        founding: bool | None = None,
+        **kwargs,
+    ):
         super().__init__(*args, **kwargs)
-        # ``additions`` are the Hangers-on and Brutes of gangs.selectors.gang_additions, priced for the house.
+        # ``additions`` are the Hangers-on and Brutes of gangs.selectors.gang_additions, priced for the house;
+        # ``founding`` is gangs.selectors.gang_founding when the page has read it (gangs.selectors.RosterPage).
         types = sorted((t for t in house_types(gang.house) if t.is_active), key=lambda t: (t.order, t.name))
         additions = list(additions)
         left_out: dict[str, list[str]] = {}  # why → the types it leaves out
         if not can_override:
-            types, additions = self._offered(gang, types, additions, left_out)
+            founding = gang_founding(gang) if founding is None else founding
+            types, additions = self._offered(gang, founding, types, additions, left_out)
         self.types = {str(t.pk): t for t in [*types, *additions]}
         # Each with its price and stat line, so a player compares choices without leaving the form.
         house = [(str(t.pk), f"{t.name} ({t.cost} credits) · {_stats(t)}") for t in types]
@@ -119,14 +127,14 @@ class HireForm(GameForm):
         return [self.kit_items[pk] for pk in self.cleaned_data["kit"]]
 
     @staticmethod
-    def _offered(gang: Gang, types: list, additions: list, left_out: dict) -> tuple[list, list]:
+    def _offered(gang: Gang, founding: bool, types: list, additions: list, left_out: dict) -> tuple[list, list]:
         """The types a hire would accept now; the others grouped by the reason, for one short line."""
         # One query for the roster's types: the gang page loads its fighters only when the cache misses.
-        # Hangers-on, Brutes and Hired Guns count toward no other fighter's limit (gangs.services.roster_types).
+        # Hangers-on, Brutes and Hired Guns count toward no other fighter's limit (gangs.selectors.roster_types).
         # From Fighter, not gang.fighters: a prefetched roster's queryset would bring its own prefetches along.
         fighters = list(Fighter.objects.filter(gang=gang, status__in=ON_ROSTER).select_related("fighter_type"))
         roster = [f.fighter_type.slug for f in fighters if f.fighter_type.category not in ADDITION_CATEGORIES]
-        rules, founding = house_rules(gang.house), gang_founding(gang)
+        rules = house_rules(gang.house)
         held = held_additions(gang, fighters=fighters)
         offered, extra = [], []
         for fighter_type in types:
@@ -212,10 +220,19 @@ class BuyForm(GameForm):
 
     equipment = forms.ChoiceField(label="Equipment")
 
-    def __init__(self, *args, gang: Gang, fighter: Fighter | None = None, can_override: bool = False, **kwargs):
+    def __init__(
+        self,
+        *args,
+        gang: Gang,
+        fighter: Fighter | None = None,
+        can_override: bool = False,
+        in_campaign: bool | None = None,
+        **kwargs,
+    ):
         super().__init__(*args, **kwargs)
-        # An arbitrator also sees the Rare and Illegal items, bought by override after the Trade roll allows them.
-        offers = buyable_equipment(gang, fighter, with_rare=can_override)
+        # An arbitrator also sees the Rare and Illegal items, bought by override after the Trade roll allows them;
+        # ``in_campaign`` as gangs.selectors.trading_post_level takes it.
+        offers = buyable_equipment(gang, fighter, with_rare=can_override, in_campaign=in_campaign)
         affordable = [offer for offer in offers if offer[1] <= gang.stash]
         self.items = {str(item.pk): item for item, _, _ in affordable}
         # Grouped by category, in the Armoury's order, so a long Trading Post list reads like the book's.
@@ -402,13 +419,14 @@ class StatusForm(RecordForm):
     captor = forms.ModelChoiceField(queryset=Gang.objects.none(), required=False, label="Held by (when Captured)")
     reason = forms.CharField(max_length=300, label="Why")
 
-    def __init__(self, *args, fighter: Fighter, **kwargs):
+    def __init__(self, *args, fighter: Fighter, in_campaign: bool | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         allowed = SETTABLE_STATUSES[fighter.gang.edition]
         # Only a change the service accepts: not the status the fighter already has.
         self.fields["status"].choices = [(s, FighterStatus(s).label) for s in allowed if s != fighter.status]
-        # A capture always has its captor: a rival gang of the fighter's campaign (no question outside one).
-        if getattr(fighter.gang, "in_campaign_now", None) is False:
+        # A capture always has its captor: a rival gang of the fighter's campaign (no question outside one, when
+        # ``in_campaign`` says so; else the rivals' list, empty outside one, asks).
+        if in_campaign is False:
             del self.fields["captor"]
         else:
             self.fields["captor"].queryset = rival_gangs(fighter.gang)

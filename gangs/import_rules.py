@@ -8,7 +8,7 @@ returns every breach in plain words, each starting with the fighter's name:
   Lasting (2018+) or Serious (classic) Injuries (exactly what the edition's table gives for that result,
   read from ``rulebook``), and an injury gives only the skills its table result gives;
 - each item is on the fighter's equipment list or sold by the Trading Post for that edition
-  (:func:`gangs.services.trading_post_allows`), at the content's price; an item the file marks with an
+  (:func:`gangs.selectors.trading_post_allows`), at the content's price; an item the file marks with an
   ``override`` reason (an arbitrator let it through) is accepted and the import writes that override into
   the ledger, so it is never silent;
 - every advancement is one the rules sell or roll: its experience cost and credit value are the Advancements
@@ -30,7 +30,8 @@ from collections import Counter
 
 from content.models import Edition, FighterTypeEquipment, SkillAccess
 from gangs.models import ON_ROSTER, STATS_BY_EDITION
-from gangs.services import TYPE_STAT_FIELDS, house_rules, trading_post_allows
+from gangs.selectors import house_rules, trading_post_allows
+from gangs.services import TYPE_STAT_FIELDS
 from gangs.services.record import INJURY_RULES
 from rulebook import gang_rules
 from rulebook.classic.campaign import experience as classic_experience
@@ -340,7 +341,7 @@ class _Rules:
     def composition(self, on_roster: list[dict]) -> list[str]:
         house = self.content["house"]
         try:
-            # Hangers-on and Brutes count toward no other fighter's limit (gangs.services.roster_types).
+            # Hangers-on and Brutes count toward no other fighter's limit (gangs.selectors.roster_types).
             types = [f["type"] for f in on_roster if not self.content["types"][f["type"]].is_addition]
             breaches = gang_rules.composition_breaches(house_rules(house), types)
         except RulesInputError as error:

@@ -16,7 +16,7 @@ from django.utils.functional import SimpleLazyObject
 
 from content.printed import Term
 from gangs.models import STATS_BY_EDITION
-from gangs.selectors import FighterRow, gang_territories
+from gangs.selectors import FighterRow, RosterPage
 
 CARDS_PER_SHEET = 9
 BLANK_WEAPON_ROWS = 4
@@ -78,13 +78,13 @@ def rules_reference(rows: list[FighterRow]) -> list[Term]:
     return sorted(seen.values(), key=lambda term: term.name.casefold())
 
 
-def sheet_parts(gang, roster, kind: str, sees_campaign: bool) -> dict:
+def sheet_parts(page: RosterPage, roster, kind: str, sees_campaign: bool) -> dict:
     """What the print page draws besides the roster, for ``kind`` "roster", "cards" or "blank", each part
     computed on first use, so a sheet served from the cache costs none of it. The territories held are drawn
     only for a viewer who may see the gang's campaign (``sees_campaign``)."""
-    parts = {"blank_stats": blank_stats(gang.edition), "blank_weapons": range(BLANK_WEAPON_ROWS)}
+    parts = {"blank_stats": blank_stats(page.gang.edition), "blank_weapons": range(BLANK_WEAPON_ROWS)}
     if kind == "roster":
-        parts["territories"] = SimpleLazyObject(lambda: gang_territories(gang) if sees_campaign else [])
+        parts["territories"] = list(page.facts.territories) if sees_campaign else []
     elif kind == "cards":
         parts["sheets"] = SimpleLazyObject(lambda: card_sheets(roster.card_rows))
         parts["explained"] = SimpleLazyObject(lambda: rules_reference(roster.card_rows))

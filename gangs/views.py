@@ -29,31 +29,31 @@ from gangs import exchange, forms, printing, services, yaktribe, yaktribe_backgr
 from gangs.cache import FRAGMENT_SECONDS, fragment_key
 from gangs.models import GONE, ON_ROSTER, ImportState, Purchase, YakTribeImport
 from gangs.permissions import (
+    ViewedGang,
     gang_access,
     gang_for_edit,
     gang_for_view,
-    in_campaign,
     record_keeper,
-    require_edit,
-    viewer_gangs,
+    require_access,
+    viewed_gang,
 )
 from gangs.selectors import (
-    coming_battles,
+    RosterPage,
     fighter_detail,
     fighter_history,
     fighter_page,
     gang_additions,
-    gang_captives,
     gang_history,
     gang_queryset,
-    gang_territories,
     gangs_owned_by,
     hide_unseen_campaigns,
     history_visibility,
     lazy_roster,
     let_go_notice,
-    roster_gang,
+    move_targets,
+    roster_page,
     stash_items,
+    versioned_gangs,
     viewer_sees_campaign,
     with_move_to,
 )
@@ -87,12 +87,13 @@ def gang_create(request):
     return render(request, "gangs/gang_create.html", {"form": form})
 
 
-def _hire_forms(gang, access, data=None, posted: str = "") -> dict:
+def _hire_forms(page: RosterPage, data=None, posted: str = "") -> dict:
     """The hire form (house list with Hangers-on and Brutes) and the Hired Gun form, one bound if posted.
 
     Unposted, each is built only when the page draws it: the hire form's fields come from the cache while the
     gang and the content are unchanged (``hire_form_cached``, gang_detail.html), and the Hired Gun form needs a
     coming campaign battle."""
+    gang, access = page.gang, page.access
     additions = SimpleLazyObject(lambda: gang_additions(gang))
 
     def hire():
@@ -105,16 +106,18 @@ def _hire_forms(gang, access, data=None, posted: str = "") -> dict:
                 additions=additions["roster"],
                 can_override=access.is_arbitrator,
                 kit_for=initial["fighter_type"],
+                founding=page.founding,
             )
         return forms.HireForm(
             data if posted == "hire" else None,
             gang=gang,
             additions=additions["roster"],
             can_override=access.is_arbitrator,
+            founding=page.founding,
         )
 
     def hired_gun():
-        battles = coming_battles(gang) if in_campaign(gang) else []
+        battles = list(page.facts.coming_battles)
         if not (battles and additions["hired"]):
             return None
         return forms.HiredGunForm(
@@ -133,25 +136,25 @@ def _hire_forms(gang, access, data=None, posted: str = "") -> dict:
     }
 
 
-def _gang_page(request, gang, *, partial: str = "", forms_built=None, status: int = 200):
-    access = gang_access(request.user, gang)
-    roster = lazy_roster(gang)
-    stash = stash_items(gang)
+def _gang_page(request, page: RosterPage, *, partial: str = "", forms_built=None, status: int = 200):
+    gang, access = page.gang, page.access
+    stash = stash_items(page)
     if access.can_edit:
         _with_move_choices(stash)
-    sees_campaign = viewer_sees_campaign(request.user, gang)  # one question, asked once
+    sees_campaign = viewer_sees_campaign(request.user, page)  # one question, asked once
     context = {
+        "page": page,
         "gang": gang,
-        "roster": roster,
+        "roster": lazy_roster(gang),
         "roster_key": fragment_key(gang),
         "fragment_seconds": FRAGMENT_SECONDS,
         "stash_items": stash,
         "access": access,
-        "territories": gang_territories(gang) if sees_campaign else [],
-        "captives": gang_captives(gang) if sees_campaign else [],
-        "let_go": let_go_notice(gang),
+        "territories": list(page.facts.territories) if sees_campaign else [],
+        "captives": list(page.facts.captives) if sees_campaign else [],
+        "let_go": let_go_notice(page),
         "hangers_on_cap": gang_rules.hangers_on_cap(gang.reputation),
-        **(forms_built or (_hire_forms(gang, access) if access.can_edit else {})),
+        **(forms_built or (_hire_forms(page) if access.can_edit else {})),
     }
     template = f"gangs/gang_detail.html#{partial}" if partial else "gangs/gang_detail.html"
     return render(request, template, context, status=status)
@@ -160,7 +163,7 @@ def _gang_page(request, gang, *, partial: str = "", forms_built=None, status: in
 @login_required
 @require_GET
 def gang_detail(request, pk: int):
-    return _gang_page(request, roster_gang(request.user, pk))
+    return _gang_page(request, roster_page(request.user, pk))
 
 
 HISTORY_PAGE_SIZE = 50  # entries a page of the gang's history; a page's size does not grow with the gang's age
@@ -169,9 +172,9 @@ HISTORY_PAGE_SIZE = 50  # entries a page of the gang's history; a page's size do
 @login_required
 @require_GET
 def gang_history_view(request, pk: int):
-    gang = gang_for_view(request.user, pk, viewer_gangs(request.user))
-    access = gang_access(request.user, gang)
-    keeps_record = record_keeper(request.user, gang, access)[0] if access.can_edit else False
+    viewed = viewed_gang(request.user, pk, versioned_gangs())
+    gang, access = viewed.gang, viewed.access
+    keeps_record = record_keeper(viewed)[0] if access.can_edit else False
     key = fragment_key(gang)
     page = page_of(gang_history(gang), request, HISTORY_PAGE_SIZE, cached_as="gang-history:" + ":".join(map(str, key)))
     # The rows are drawn once per version, page, viewer's visibility and undo rights ({% tokencache %}); they are
@@ -237,16 +240,16 @@ def hired_gun_hire(request, pk: int):
 
 def _hire(request, pk: int, posted: str):
     """Hire from the house list, a Hanger-on or Brute (``hire``), or a Hired Gun for a battle (``hired_gun``)."""
-    gang = roster_gang(request.user, pk)
-    require_edit(request.user, gang)
-    access = gang_access(request.user, gang)
-    built = _hire_forms(gang, access, request.POST, posted)
+    page = roster_page(request.user, pk)
+    require_access(page.access)
+    gang = page.gang
+    built = _hire_forms(page, request.POST, posted)
     form = built["hire_form" if posted == "hire" else "hired_gun_form"]
     if form is None:
         messages.error(request, "The gang has no coming battle to hire a Hired Gun for.")
         return redirect(gang)
     if not form.is_bound:  # the kit step: the form again, with the chosen type's list
-        return _gang_page(request, gang, partial="roster" if request.htmx else "", forms_built=built)
+        return _gang_page(request, page, partial="roster" if request.htmx else "", forms_built=built)
     if form.is_valid():
         values = dict(form.cleaned_data)
         if posted == "hired_gun":
@@ -259,8 +262,8 @@ def _hire(request, pk: int, posted: str):
             messages.success(request, f"Hired {fighter.name} for {fighter.cost} credits.")
             if not request.htmx:
                 return redirect(gang)
-            return _gang_page(request, roster_gang(request.user, pk), partial="roster")
-    return _gang_page(request, gang, partial="roster" if request.htmx else "", forms_built=built)
+            return _gang_page(request, roster_page(request.user, pk), partial="roster")
+    return _gang_page(request, page, partial="roster" if request.htmx else "", forms_built=built)
 
 
 @login_required
@@ -278,28 +281,33 @@ def fighter_let_go(request, pk: int, fighter_pk: int):
         messages.success(request, f"{fighter.name} has left the gang.")
     if not request.htmx:
         return redirect(gang)
-    return _gang_page(request, roster_gang(request.user, pk), partial="roster")
+    return _gang_page(request, roster_page(request.user, pk), partial="roster")
 
 
 # --- fighters ----------------------------------------------------------------------------------
 
 
-def _fighter_forms(gang, row, access, keeps_record: bool, posted: dict | None = None) -> dict:
+def _fighter_forms(
+    viewed: ViewedGang, row, keeps_record: bool, posted: dict | None = None, founding: bool | None = None
+) -> dict:
     """The forms of the fighter page, with the one that was posted (bound, maybe with errors) in place.
 
     Only what the services would accept is offered: no purchases for a fighter off the roster, no
     record forms for a viewer who does not keep the record, no status the fighter already has."""
-    fighter = row.fighter
+    gang, access, fighter = viewed.gang, viewed.access, row.fighter
     built = {}
     if row.on_roster:
-        built["buy_form"] = forms.BuyForm(gang=gang, fighter=fighter, can_override=access.is_arbitrator)
+        built["buy_form"] = forms.BuyForm(
+            gang=gang, fighter=fighter, can_override=access.is_arbitrator, in_campaign=viewed.in_campaign
+        )
     if keeps_record:
-        built.update(_record_forms(fighter))
+        built.update(_record_forms(fighter, viewed.in_campaign))
     built["rename_form"] = forms.RenameForm(initial={"name": fighter.name})
     built["copy_form"] = forms.RenameForm(auto_id="copy_%s") if row.on_roster and not fighter.is_hired_gun else None
     # Until the gang's first battle a hire can be taken back, refunded (gangs.services.fighter_remove).
     kit = [item.purchase.price for item in [*row.weapons, *row.wargear]]
-    built["removal_refund"] = services.removal_refund(fighter, gang=gang, kit=kit) if row.on_roster else None
+    refund = services.removal_refund(fighter, gang=gang, kit=kit, founding=founding) if row.on_roster else None
+    built["removal_refund"] = refund
     built["notes_form"] = forms.NotesForm(initial={"notes": fighter.notes})
     # Hangers-on and Hired Guns never advance (2023 Core, Gang Additions): the page says so instead of a form.
     built["never_advances"] = {gang_rules.HANGER_ON: "Hangers-on", gang_rules.HIRED_GUN: "Hired Guns"}.get(
@@ -315,21 +323,27 @@ def _fighter_forms(gang, row, access, keeps_record: bool, posted: dict | None = 
     return {**built, **(posted or {})}
 
 
+# Each form of the fighter's record, made for a fighter of a gang that plays in a campaign or not.
 RECORD_FORMS = {
-    "experience": ("experience_form", lambda fighter, data=None: forms.ExperienceForm(data, prefix="xp")),
-    "kills": ("kills_form", lambda fighter, data=None: forms.KillsForm(data, prefix="kills")),
-    "status": ("status_form", lambda fighter, data=None: forms.StatusForm(data, fighter=fighter, prefix="status")),
+    "experience": ("experience_form", lambda fighter, in_campaign, data=None: forms.ExperienceForm(data, prefix="xp")),
+    "kills": ("kills_form", lambda fighter, in_campaign, data=None: forms.KillsForm(data, prefix="kills")),
+    "status": (
+        "status_form",
+        lambda fighter, in_campaign, data=None: forms.StatusForm(
+            data, fighter=fighter, in_campaign=in_campaign, prefix="status"
+        ),
+    ),
     "injury": (
         "injury_form",
-        lambda fighter, data=None: forms.InjuryForm(data, edition=fighter.gang.edition, prefix="injury"),
+        lambda fighter, in_campaign, data=None: forms.InjuryForm(data, edition=fighter.gang.edition, prefix="injury"),
     ),
 }
 
 
-def _record_forms(fighter) -> dict:
+def _record_forms(fighter, in_campaign: bool) -> dict:
     on_roster = fighter.status in ON_ROSTER
     return {
-        name: make(fighter)
+        name: make(fighter, in_campaign)
         for what, (name, make) in RECORD_FORMS.items()
         if on_roster or what == "status" and fighter.status not in GONE
     }
@@ -370,18 +384,20 @@ def _with_undo(entries, access, keeps_record: bool) -> list:
 
 
 def _fighter_page(
-    request, gang, fighter_pk: int, *, partial: bool = False, posted: dict | None = None, cached: bool = False
+    request, viewed: ViewedGang, fighter_pk: int, *, partial: bool = False, posted: dict | None = None, cached=False
 ):
     """The fighter page; ``cached``: what every viewer sees from the cache (a GET: ``gang`` read for it, with the
     content's version; after a change the gang in hand is older than the change, so it is read afresh)."""
-    access = gang_access(request.user, gang)
+    gang, access = viewed.gang, viewed.access
+    founding = None  # after a change: asked afresh (gangs.services.removal_refund)
     if cached:
-        row, advancements, history = fighter_page(gang, fighter_pk)
+        page = fighter_page(gang, fighter_pk)
+        row, advancements, history, founding = page.row, page.advancements, page.history, page.founding
     else:
         row, advancements = fighter_detail(gang, fighter_pk)
         history = fighter_history(row.fighter)
         with_move_to(gang, [item.purchase for item in row.weapons + row.wargear])
-    keeps_record, record_refusal = record_keeper(request.user, gang, access)
+    keeps_record, record_refusal = record_keeper(viewed)
     context = {
         "gang": gang,
         "row": row,
@@ -394,48 +410,47 @@ def _fighter_page(
     context["history"] = _with_undo(hide_unseen_campaigns(history, request.user, gang), access, keeps_record)
     if access.can_edit:
         _with_move_choices([carried.purchase for carried in row.weapons + row.wargear])
-        context.update(_fighter_forms(gang, row, access, keeps_record, posted))
+        context.update(_fighter_forms(viewed, row, keeps_record, posted, founding))
     template = "gangs/fighter_detail.html#fighter" if partial else "gangs/fighter_detail.html"
     return render(request, template, context)
 
 
-def _after_fighter_change(request, gang, fighter_pk: int, message: str, form_name: str = "", form=None):
+def _after_fighter_change(request, viewed: ViewedGang, fighter_pk: int, message: str, form_name: str = "", form=None):
     """htmx: the fighter part of the page again; plain POST: back to the fighter page (or it with the errors)."""
     if form is not None and form.errors:
-        return _fighter_page(request, gang, fighter_pk, partial=bool(request.htmx), posted={form_name: form})
+        return _fighter_page(request, viewed, fighter_pk, partial=bool(request.htmx), posted={form_name: form})
     messages.success(request, message)
     if request.htmx:
-        return _fighter_page(request, gang, fighter_pk, partial=True)
-    return redirect("gangs:fighter-detail", pk=gang.pk, fighter_pk=fighter_pk)
+        return _fighter_page(request, viewed, fighter_pk, partial=True)
+    return redirect("gangs:fighter-detail", pk=viewed.gang.pk, fighter_pk=fighter_pk)
 
 
 @login_required
 @require_GET
 def fighter_detail_view(request, pk: int, fighter_pk: int):
-    gang = gang_for_view(request.user, pk, viewer_gangs(request.user, gang_queryset()))
-    return _fighter_page(request, gang, fighter_pk, cached=True)
+    return _fighter_page(request, viewed_gang(request.user, pk, gang_queryset()), fighter_pk, cached=True)
 
 
 @login_required
 @require_POST
 def fighter_rename(request, pk: int, fighter_pk: int):
-    gang = gang_for_edit(request.user, pk, viewer_gangs(request.user))
-    fighter = get_object_or_404(gang.fighters, pk=fighter_pk)
+    viewed = viewed_gang(request.user, pk, edit=True)
+    fighter = get_object_or_404(viewed.gang.fighters, pk=fighter_pk)
     form = forms.RenameForm(request.POST)
     if form.is_valid():
         services.fighter_rename(fighter=fighter, name=form.cleaned_data["name"], actor=request.user)
-    return _after_fighter_change(request, gang, fighter.pk, f"Renamed {fighter.name}.", "rename_form", form)
+    return _after_fighter_change(request, viewed, fighter.pk, f"Renamed {fighter.name}.", "rename_form", form)
 
 
 @login_required
 @require_POST
 def fighter_notes(request, pk: int, fighter_pk: int):
-    gang = gang_for_edit(request.user, pk, viewer_gangs(request.user))
-    fighter = get_object_or_404(gang.fighters, pk=fighter_pk)
+    viewed = viewed_gang(request.user, pk, edit=True)
+    fighter = get_object_or_404(viewed.gang.fighters, pk=fighter_pk)
     form = forms.NotesForm(request.POST)
     if form.is_valid():
         record.record_notes(fighter=fighter, notes=form.cleaned_data["notes"], actor=request.user)
-    return _after_fighter_change(request, gang, fighter.pk, "Notes saved.", "notes_form", form)
+    return _after_fighter_change(request, viewed, fighter.pk, "Notes saved.", "notes_form", form)
 
 
 def _fighter_leaves(request, pk: int, fighter_pk: int, service, gone: str):
@@ -506,15 +521,15 @@ def _record(fighter, what: str, data: dict, actor):
 @require_POST
 def fighter_record(request, pk: int, fighter_pk: int, what: str):
     """Experience, kills, status or a Lasting Injury for the record keeper (403 with the reason otherwise)."""
-    gang = gang_for_edit(request.user, pk, viewer_gangs(request.user))
-    keeps_record, refusal = record_keeper(request.user, gang, gang_access(request.user, gang))
+    viewed = viewed_gang(request.user, pk, edit=True)
+    keeps_record, refusal = record_keeper(viewed)
     if not keeps_record:
         return HttpResponse(refusal, status=403)
-    fighter = get_object_or_404(gang.fighters.select_related("fighter_type", "gang"), pk=fighter_pk)
+    fighter = get_object_or_404(viewed.gang.fighters.select_related("fighter_type", "gang"), pk=fighter_pk)
     if what not in RECORD_FORMS:
         raise Http404
     name, make = RECORD_FORMS[what]
-    form = make(fighter, request.POST)
+    form = make(fighter, viewed.in_campaign, request.POST)
     message = ""
     if form.is_valid():
         try:
@@ -522,18 +537,18 @@ def fighter_record(request, pk: int, fighter_pk: int, what: str):
             message = f"Recorded for {fighter.name}; it can be undone from the history below."
         except ValidationError as error:
             add_refusal(form, error)
-    return _after_fighter_change(request, gang, fighter.pk, message, name, form)
+    return _after_fighter_change(request, viewed, fighter.pk, message, name, form)
 
 
 @login_required
 @require_POST
 def entry_undo(request, pk: int, entry_pk: int):
     """Undo an entry of the owner's record, a sale or a discard by a reversing entry; back where it was asked."""
-    gang = gang_for_edit(request.user, pk, viewer_gangs(request.user))
+    viewed = viewed_gang(request.user, pk, edit=True)
+    gang = viewed.gang
     entry = get_object_or_404(gang.ledger.select_related("fighter"), pk=entry_pk)
-    access = gang_access(request.user, gang)
     if undo.is_record_entry(entry):
-        keeps_record, refusal = record_keeper(request.user, gang, access)
+        keeps_record, refusal = record_keeper(viewed)
         if not keeps_record:
             return HttpResponse(refusal, status=403)
     form = forms.UndoForm(request.POST)
@@ -571,7 +586,8 @@ def _advance(gang, fighter, form, actor):
 @login_required
 @require_POST
 def fighter_advance(request, pk: int, fighter_pk: int):
-    gang = gang_for_edit(request.user, pk, viewer_gangs(request.user))
+    viewed = viewed_gang(request.user, pk, edit=True)
+    gang = viewed.gang
     fighter = get_object_or_404(gang.fighters.select_related("fighter_type"), pk=fighter_pk)
     form = _advance_form(gang, fighter, request.POST)
     message = ""
@@ -581,7 +597,7 @@ def fighter_advance(request, pk: int, fighter_pk: int):
             message = f"{fighter.name}: {advancement.description}."
         except ValidationError as error:
             add_refusal(form, error)
-    return _after_fighter_change(request, gang, fighter.pk, message, "advance_form", form)
+    return _after_fighter_change(request, viewed, fighter.pk, message, "advance_form", form)
 
 
 # --- equipment ---------------------------------------------------------------------------------
@@ -590,10 +606,16 @@ def fighter_advance(request, pk: int, fighter_pk: int):
 @login_required
 @require_POST
 def purchase_buy(request, pk: int, fighter_pk: int):
-    gang = gang_for_edit(request.user, pk, viewer_gangs(request.user))
+    viewed = viewed_gang(request.user, pk, edit=True)
+    gang = viewed.gang
     fighter = get_object_or_404(gang.fighters.select_related("fighter_type"), pk=fighter_pk)
-    access = gang_access(request.user, gang)
-    form = forms.BuyForm(request.POST, gang=gang, fighter=fighter, can_override=access.is_arbitrator)
+    form = forms.BuyForm(
+        request.POST,
+        gang=gang,
+        fighter=fighter,
+        can_override=viewed.access.is_arbitrator,
+        in_campaign=viewed.in_campaign,
+    )
     message = ""
     if form.is_valid():
         try:
@@ -601,7 +623,7 @@ def purchase_buy(request, pk: int, fighter_pk: int):
             message = f"Bought {purchase.equipment.name} for {purchase.price} credits."
         except ValidationError as error:
             add_refusal(form, error)
-    return _after_fighter_change(request, gang, fighter.pk, message, "buy_form", form)
+    return _after_fighter_change(request, viewed, fighter.pk, message, "buy_form", form)
 
 
 @login_required
@@ -624,24 +646,28 @@ def stash_buy(request, pk: int):
     return render(request, "gangs/stash_buy.html", {"gang": gang, "form": form})
 
 
-def _purchase(request, pk: int, purchase_pk: int) -> Purchase:
-    gang = gang_for_edit(request.user, pk, viewer_gangs(request.user))
-    return get_object_or_404(Purchase.objects.select_related("equipment", "fighter", "gang"), gang=gang, pk=purchase_pk)
+def _purchase(request, viewed: ViewedGang, purchase_pk: int) -> Purchase:
+    purchase = get_object_or_404(
+        Purchase.objects.select_related("equipment", "fighter"), gang=viewed.gang, pk=purchase_pk
+    )
+    purchase.gang = viewed.gang  # one gang object for the request: the services update its Stash in place
+    return purchase
 
 
-def _back_from_purchase(request, purchase_gang, fighter_pk: int | None, message: str):
+def _back_from_purchase(request, viewed: ViewedGang, fighter_pk: int | None, message: str):
     """Back to the fighter the item belonged to, or to the gang page for the Stash."""
     if fighter_pk:
-        return _after_fighter_change(request, purchase_gang, fighter_pk, message)
+        return _after_fighter_change(request, viewed, fighter_pk, message)
     messages.success(request, message)
     if request.htmx:
-        return _gang_page(request, roster_gang(request.user, purchase_gang.pk), partial="roster")
-    return redirect(purchase_gang)
+        return _gang_page(request, roster_page(request.user, viewed.gang.pk), partial="roster")
+    return redirect(viewed.gang)
 
 
 def _purchase_confirm(request, pk: int, purchase_pk: int, action: str):
     """GET: what selling or discarding the item does, with a button; POST: do it. Undo is in the history."""
-    purchase = _purchase(request, pk, purchase_pk)
+    viewed = viewed_gang(request.user, pk, edit=True)
+    purchase = _purchase(request, viewed, purchase_pk)
     gang = purchase.gang
     if request.method == "GET":
         context = {
@@ -661,7 +687,7 @@ def _purchase_confirm(request, pk: int, purchase_pk: int, action: str):
             message = f"Discarded {name}. Undo it from the history if that was a mistake."
     except ValidationError as error:  # sold or discarded by another request a moment ago
         return _purchase_refused(request, purchase, fighter_pk, error)
-    return _back_from_purchase(request, gang, fighter_pk, message)
+    return _back_from_purchase(request, viewed, fighter_pk, message)
 
 
 @login_required
@@ -688,9 +714,10 @@ def purchase_discard(request, pk: int, purchase_pk: int):
 @login_required
 @require_POST
 def purchase_move(request, pk: int, purchase_pk: int):
-    purchase = _purchase(request, pk, purchase_pk)
+    viewed = viewed_gang(request.user, pk, edit=True)
+    purchase = _purchase(request, viewed, purchase_pk)
     fighter_pk = purchase.fighter_id
-    targets = services.move_targets(purchase.gang, [purchase])[purchase.pk]
+    targets = move_targets(purchase.gang, [purchase])[purchase.pk]
     form = forms.MoveForm(request.POST, purchase=purchase, targets=targets)
     try:
         if not form.is_valid():
@@ -700,7 +727,7 @@ def purchase_move(request, pk: int, purchase_pk: int):
     except ValidationError as error:
         return _purchase_refused(request, purchase, fighter_pk, error)
     target = purchase.fighter.name if purchase.fighter else "the Stash"
-    return _back_from_purchase(request, purchase.gang, fighter_pk, f"Moved {purchase.equipment.name} to {target}.")
+    return _back_from_purchase(request, viewed, fighter_pk, f"Moved {purchase.equipment.name} to {target}.")
 
 
 # --- print, export, import ---------------------------------------------------------------------
@@ -710,7 +737,8 @@ def purchase_move(request, pk: int, purchase_pk: int):
 @require_GET
 def gang_print(request, pk: int):
     """The roster sheet; ``?cards=1`` the fighter cards, ``?cards=blank`` a sheet of blank cards; A4 or Letter."""
-    gang = roster_gang(request.user, pk)
+    page = roster_page(request.user, pk)
+    gang = page.gang
     size = request.GET.get("size", "a4")
     kind = {"1": "cards", "blank": "blank"}.get(request.GET.get("cards", ""), "roster")
     roster = lazy_roster(gang)
@@ -718,13 +746,13 @@ def gang_print(request, pk: int):
         "gang": gang,
         "roster": roster,
         # The sheet lists the territories held only for a viewer who may see the campaign: a key of its own.
-        "roster_key": fragment_key(gang, sees_campaign := viewer_sees_campaign(request.user, gang)),
+        "roster_key": fragment_key(gang, sees_campaign := viewer_sees_campaign(request.user, page)),
         "fragment_seconds": FRAGMENT_SECONDS,
         "size": size if size in PRINT_SIZES else "a4",
         "sizes": PRINT_SIZES,
         "kind": kind,
         # Drawn only when the sheet is not in the cache (lazily, like the roster).
-        **printing.sheet_parts(gang, roster, kind, sees_campaign),
+        **printing.sheet_parts(page, roster, kind, sees_campaign),
     }
     return render(request, "gangs/gang_print.html", context)
 

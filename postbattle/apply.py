@@ -176,7 +176,7 @@ class _Writer:
 
     def trade(self, effect: TradingPostLevel) -> None:
         """The Trade action's Availability Level, a ledger entry with its dice: what the gang's Trading Post offers
-        until its next battle (``gangs.services.equipment.trading_post_level``); a revert reverses it."""
+        until its next battle (``gangs.selectors.trading_post_level``); a revert reverses it."""
         ledger_record(
             gang=self.sequence.gang,
             kind=LedgerKind.OTHER,

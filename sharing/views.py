@@ -18,7 +18,7 @@ from campaigns.permissions import campaign_access
 from gangs import printing
 from gangs.cache import FRAGMENT_SECONDS, fragment_key
 from gangs.permissions import gang_for_view
-from gangs.selectors import lazy_roster, roster_gang
+from gangs.selectors import lazy_roster, roster_page
 from gangs.views import PRINT_SIZES
 from sharing import services
 from sharing.models import ShareLink
@@ -92,7 +92,8 @@ def shared(request, token: str):
 
 def _shared_gang(request, link: ShareLink):
     """The gang's printed roster or fighter cards, as any viewer who may not see its campaign is shown them."""
-    gang = roster_gang(link.gang.owner, link.gang_id)
+    page = roster_page(link.gang.owner, link.gang_id)
+    gang = page.gang
     kind = "cards" if request.GET.get("cards") == "1" else "roster"
     size = request.GET.get("size", "a4")
     roster = lazy_roster(gang)
@@ -105,7 +106,7 @@ def _shared_gang(request, link: ShareLink):
         "size": size if size in PRINT_SIZES else "a4",
         "sizes": PRINT_SIZES,
         "shared": True,
-        **printing.sheet_parts(gang, roster, kind, False),
+        **printing.sheet_parts(page, roster, kind, False),
     }
     return render(request, "gangs/gang_print.html", context)
 

@@ -18,7 +18,7 @@ from campaigns.models import Battle, BattleStatus, Campaign, CampaignArbitrator,
 from campaigns.selectors import gang_rating, with_rating
 from content.models import Edition
 from gangs.models import ON_ROSTER, Fighter, Gang
-from gangs.services import classic_advances_due
+from gangs.selectors import classic_advances_due
 from notifications.models import Delivery, DeliveryStatus
 from postbattle.models import Sequence, SequenceState
 from rulebook import gang_rules

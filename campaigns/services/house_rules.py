@@ -35,6 +35,7 @@ from campaigns.models import (
     IncomeVariant,
     Outcome,
 )
+from campaigns.selectors import house_rules_history, rule_values
 from campaigns.services._common import _lock
 from content.models import FighterCategory
 from gangs.ledger import ledger_record
@@ -60,21 +61,6 @@ def rule_source(rules: HouseRules) -> str:
     return f"House rule of {rules.campaign.name} ({since})"
 
 
-def _values(rules: HouseRules) -> dict:
-    return {name: getattr(rules, name) for name in RULE_FIELDS}
-
-
-def changes_between(before: HouseRules | None, after: HouseRules) -> list[str]:
-    """What a version changed, in words, for the change log."""
-    labels = {f.name: f.verbose_name for f in HouseRules._meta.fields}
-    old = _values(before) if before else {}
-    return [
-        f"{labels[name]}: {old.get(name, '—') if before else '—'} → {value}"
-        for name, value in _values(after).items()
-        if not before or old[name] != value
-    ]
-
-
 @transaction.atomic
 def house_rules_change(*, campaign: Campaign, actor, note: str = "", **values) -> HouseRules:
     """New house rules from now on; the earlier ones still decide what happened before (never backwards)."""
@@ -83,8 +69,8 @@ def house_rules_change(*, campaign: Campaign, actor, note: str = "", **values) -
     if unknown:
         raise ValueError(f"not house rules: {', '.join(sorted(unknown))}")
     current = rules_in_force(campaign)
-    wanted = {**_values(current), **values}
-    if wanted == _values(current):
+    wanted = {**rule_values(current), **values}
+    if wanted == rule_values(current):
         raise ValidationError("These are the house rules already in force: nothing changed.")
     rules = HouseRules.objects.create(
         campaign=campaign, in_force_from=timezone.now(), changed_by=actor, note=note.strip(), **wanted
@@ -92,13 +78,6 @@ def house_rules_change(*, campaign: Campaign, actor, note: str = "", **values) -
     # The campaign page's header shows the starting credits: the field follows the rule.
     Campaign.objects.filter(pk=campaign.pk).update(starting_credits=rules.starting_credits)
     return rules
-
-
-def history(campaign: Campaign) -> list[tuple[HouseRules, list[str]]]:
-    """Every version, newest first, with what it changed from the one before."""
-    versions = list(campaign.house_rule_versions.select_related("changed_by").order_by("in_force_from", "pk"))
-    out = [(v, changes_between(versions[i - 1] if i else None, v)) for i, v in enumerate(versions)]
-    return out[::-1]
 
 
 # --- applying ---------------------------------------------------------------------------------
@@ -339,7 +318,9 @@ def settings_panel(campaign: Campaign, changes: list | None = None) -> dict:
     campaign's :func:`history` when the page has it already). Which version is in force is decided now, on each
     request: a change scheduled for later comes into force without a write."""
     if changes is None:
-        changes = history(campaign)  # newest first: the rules in force are the newest already in force (one query)
+        changes = house_rules_history(
+            campaign
+        )  # newest first: the rules in force are the newest already in force (one query)
     now = timezone.now()
     rules = next((v for v, _ in changes if v.in_force_from <= now), None) or _defaults(campaign)
     return {"house_rules": describe(rules), "house_rules_history": changes, "house_rules_now": rules}

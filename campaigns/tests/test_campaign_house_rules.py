@@ -10,7 +10,8 @@ from django.utils import timezone
 
 from campaigns import services
 from campaigns.models import CampaignTerritory, HouseRules, IncomeVariant
-from campaigns.services.house_rules import history, house_rules_change, rules_in_force
+from campaigns.selectors import house_rules_history as history
+from campaigns.services.house_rules import house_rules_change, rules_in_force
 from content.models import Equipment
 from gangs.ledger import ledger_totals
 from gangs.models import Gang, LedgerEntry, LedgerKind

@@ -2,14 +2,14 @@
 
 Each service loads rows, asks ``rulebook.gang_rules`` (or ``rulebook.roster``) what the rules say,
 saves the result and writes ledger entries through :func:`gangs.ledger.ledger_record`, which is
-the only writer of the Stash, Reputation and experience. Refusals a player can hit are
+the only writer of the Stash, Reputation and experience. What they read to decide (the composition rules, who may
+carry what) lives in :mod:`gangs.selectors`. Refusals a player can hit are
 ``ValidationError`` with a message naming the rule. An arbitrator's override is its own ledger
 entry of kind ``override``, written before the change it allows.
 """
 
 from gangs.services.advancement import (
     advancement_record,
-    classic_advances_due,
     classic_full_tables,
     fighter_advance_classic,
     fighter_advance_n18,
@@ -22,7 +22,6 @@ from gangs.services.equipment import (
     CLASSIC_SALE_SOURCE,
     N18_SALE_SOURCE,
     buyable_equipment,
-    move_targets,
     price_now,
     purchase_buy,
     purchase_discard,
@@ -30,8 +29,6 @@ from gangs.services.equipment import (
     purchase_sell,
     sale_rule,
     sale_value,
-    trading_post_allows,
-    trading_post_level,
 )
 from gangs.services.fighters import (
     TYPE_STAT_FIELDS,
@@ -49,16 +46,9 @@ from gangs.services.fighters import (
     rule_recruit_refusal,
 )
 from gangs.services.gangs import (
-    composition_problems,
     gang_create,
-    gang_founding,
     gang_override,
     gang_rename,
-    hangers_on_over_cap,
-    held_additions,
-    house_rules,
-    house_types,
-    roster_types,
 )
 
 __all__ = [
@@ -67,26 +57,17 @@ __all__ = [
     "gang_create",
     "gang_rename",
     "gang_override",
-    "house_rules",
-    "house_types",
-    "roster_types",
-    "composition_problems",
     "fighter_hire",
     "fighter_copy",
     "fighter_let_go",
     "fighter_remove",
     "removal_refund",
-    "gang_founding",
-    "hangers_on_over_cap",
-    "held_additions",
     "fighter_rename",
     "fighter_status_set",
     "fighter_retire",
     "experience_award",
     "injury_record",
     "TYPE_STAT_FIELDS",
-    "trading_post_allows",
-    "trading_post_level",
     "price_now",
     "buyable_equipment",
     "purchase_buy",
@@ -95,11 +76,9 @@ __all__ = [
     "purchase_sell",
     "purchase_discard",
     "purchase_move",
-    "move_targets",
     "CLASSIC_SALE_SOURCE",
     "N18_SALE_SOURCE",
     "skill_tables",
-    "classic_advances_due",
     "classic_full_tables",
     "n18_full_tables",
     "fighter_advance_classic",

@@ -24,6 +24,7 @@ from gangs.models import (
     StatChangeSource,
 )
 from gangs.models import LedgerKind as Kind
+from gangs.selectors import classic_advances_due
 from gangs.services.common import lock_fighter, refuse, require_on_roster, rolls_since
 from gangs.stats import current_stats
 from rulebook import gang_rules
@@ -63,12 +64,6 @@ def specialist_primary_tables(fighter: Fighter) -> list[str]:
     specialist = specialist_types(fighter).values("pk")[:1]
     access = SkillAccess.objects.filter(fighter_type=Subquery(specialist), level="primary", table__is_active=True)
     return list(access.order_by("table__order", "table__pk").values_list("table__name", flat=True))
-
-
-def classic_advances_due(fighter: Fighter, taken: int) -> int:
-    """Advance rolls earned by thresholds passed since hiring, less the ``taken`` advances."""
-    top = max(fighter.experience, fighter.starting_experience)
-    return max(0, experience.advances_gained(fighter.starting_experience, top) - taken)
 
 
 @transaction.atomic

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Case, Exists, F, FilteredRelation, OuterRef, Q, Subquery, When
+from django.db.models import Case, Exists, F, OuterRef, Q, Subquery, When
 
 from content.models import (
     Edition,
@@ -14,10 +14,8 @@ from content.models import (
     FighterTypeEquipment,
 )
 from gangs import campaign_checks
-from gangs.campaign_facts import campaign_facts
-from gangs.ledger import from_battle, ledger_record, with_battle
+from gangs.ledger import ledger_record
 from gangs.models import (
-    ON_ROSTER,
     Fighter,
     FighterStatus,
     Gang,
@@ -28,6 +26,7 @@ from gangs.models import (
     StatChangeSource,
 )
 from gangs.models import LedgerKind as Kind
+from gangs.selectors.equipment import trading_post_allows, trading_post_level
 from gangs.services.common import (
     ReusedDice,
     lock_fighter,
@@ -55,39 +54,6 @@ N18_SALE_SOURCE = (
 
 
 # --- equipment ---------------------------------------------------------------------------------
-
-
-def trading_post_allows(edition: str, equipment: Equipment, level: int | None = None) -> bool:
-    """Items anyone may buy outside a fighter's list at list price.
-
-    Classic: armour and wargear that are not rare (S3 p99). 2018+: Common items (N1 Trading Post), and Rare and
-    Illegal items up to ``level``, the Availability Level of the gang's last post-battle Trade action
-    (:func:`trading_post_level`; ``rulebook.n18.campaign.trading``).
-    """
-    if equipment.cost is None:
-        return False
-    if edition == Edition.CLASSIC:
-        return equipment.kind != EquipmentKind.WEAPON and not equipment.rarity
-    return trading.may_buy(equipment.rarity, level)
-
-
-def trading_post_level(gang: Gang) -> int | None:
-    """The Availability Level the gang buys Rare and Illegal items at: the best Trade roll of its last applied
-    post-battle sequence (ledger entries ``data["trading_post"]``, not reverted), standing until its next battle is
-    confirmed; None when there is none (2018+ only)."""
-    if gang.edition != Edition.N18 or getattr(gang, "in_campaign_now", None) is False:
-        return None  # a Trade action is a campaign's post-battle step (a page that knows says so: no query)
-    rolled = with_battle(
-        LedgerEntry.objects.filter(
-            from_battle(), gang=gang, data__has_key="trading_post", reverses__isnull=True, reversed_by__isnull=True
-        )
-    )
-    latest = rolled.order_by("-created_at", "-pk").first()
-    if latest is None:
-        return None
-    if campaign_facts().fought_since(gang, latest.battle_id):
-        return None  # a battle fought since: that visit to the Trading Post is over
-    return max(entry.data["trading_post"] for entry in rolled.filter(battle_id=latest.battle_id))
 
 
 def _trading_post_where(equipment: Equipment, level: int | None) -> str:
@@ -153,11 +119,14 @@ def price_now(gang: Gang, equipment: Equipment, fighter: Fighter | None) -> tupl
     return None
 
 
-def buyable_equipment(gang: Gang, fighter: Fighter | None, with_rare: bool = False) -> list[tuple[Equipment, int, str]]:
+def buyable_equipment(
+    gang: Gang, fighter: Fighter | None, with_rare: bool = False, *, in_campaign: bool | None = None
+) -> list[tuple[Equipment, int, str]]:
     """Everything this fighter (or the Stash) can buy now, with price and where from (one query). ``with_rare``
     adds the 2018+ Trading Post's Rare and Illegal items, named with their availability: an arbitrator buys them by
     override once a Trade post-battle action's Availability level allows them. What the gang's campaign bans by
-    its house rules is left out, or, for ``with_rare``, named as banned (an override buys it)."""
+    its house rules is left out, or, for ``with_rare``, named as banned (an override buys it). ``in_campaign``:
+    as :func:`gangs.selectors.trading_post_level` takes it."""
     items = Equipment.objects.active().filter(edition=gang.edition)
     if fighter is not None:
         # Included kit comes with the hire and is not bought again.
@@ -182,7 +151,7 @@ def buyable_equipment(gang: Gang, fighter: Fighter | None, with_rare: bool = Fal
     taken = free_choices_taken(fighter)
     # Asked only when something Rare or Illegal is on offer at all: a query the Common-only case does not need.
     rare = any(item.list_price is None and not trading_post_allows(gang.edition, item) for item in found)
-    level = trading_post_level(gang) if rare and not list_only else None
+    level = trading_post_level(gang, in_campaign=in_campaign) if rare and not list_only else None
     # Special ammunition is offered only for a weapon the fighter carries (never to the Stash).
     weapons = carried_weapons(fighter) if fighter is not None and any(i.fits for i in found) else set()
     found = [item for item in found if not item.fits or set(item.fits) & weapons]
@@ -401,54 +370,6 @@ def purchase_discard(*, purchase: Purchase, actor) -> LedgerEntry:
     )
     purchase.delete()
     return entry
-
-
-def move_targets(gang: Gang, purchases: list[Purchase]) -> dict[int, list[Fighter]]:
-    """For each purchase, the fighters it may be handed to: on the roster, not its holder, and allowed to
-    carry it by their list or the Trading Post, as :func:`purchase_move` checks. One query: the gang's
-    fighters with their type (the service prices the move on it), each joined to the list entries it has for
-    these items."""
-    if not purchases:
-        return {}
-    items = {p.equipment_id for p in purchases}
-    rows = (
-        Fighter.objects.filter(gang=gang, status__in=ON_ROSTER)
-        .select_related("fighter_type")
-        .annotate(
-            listed=FilteredRelation(
-                "fighter_type__equipment_list", condition=Q(fighter_type__equipment_list__equipment__in=items)
-            ),
-            listed_item=F("listed__equipment_id"),
-        )
-        .order_by("order", "pk")
-    )
-    fighters: dict[int, Fighter] = {}
-    listed: set[tuple[int, int]] = set()
-    for row in rows:
-        row.gang = gang
-        fighters.setdefault(row.pk, row)
-        if row.listed_item is not None:
-            listed.add((row.pk, row.listed_item))
-    armed: dict[int, set[str]] = {}
-    if any(p.equipment.fits for p in purchases):
-        # Special ammunition goes only to a fighter carrying a weapon it fits (one more query, when there is any).
-        held = Purchase.objects.filter(gang=gang, fighter__isnull=False, equipment__kind=EquipmentKind.WEAPON)
-        for fighter_id, slug in held.values_list("fighter_id", "equipment__slug"):
-            armed.setdefault(fighter_id, set()).add(slug)
-    targets = {}
-    for purchase in purchases:
-        item = purchase.equipment
-        usable = item.edition == gang.edition and item.is_active
-        open_market = usable and trading_post_allows(gang.edition, item)
-        targets[purchase.pk] = [
-            f
-            for f in fighters.values()
-            if f.pk != purchase.fighter_id
-            and usable
-            and (open_market or (f.pk, item.pk) in listed)
-            and (not item.fits or set(item.fits) & armed.get(f.pk, set()))
-        ]
-    return targets
 
 
 @transaction.atomic

@@ -34,9 +34,9 @@ from gangs.models import (
     StatChangeSource,
 )
 from gangs.models import LedgerKind as Kind
+from gangs.selectors.composition import gang_founding, hangers_on_over_cap, held_additions, house_rules, roster_types
 from gangs.services.common import lock_fighter, lock_gang, override_record, refuse, rolls_since
 from gangs.services.equipment import purchase_buy
-from gangs.services.gangs import gang_founding, hangers_on_over_cap, held_additions, house_rules, roster_types
 from rulebook import gang_rules
 from rulebook.dice import DiceSource, RandomDice
 from rulebook.errors import RulesInputError
@@ -229,12 +229,20 @@ def fighter_let_go(*, fighter: Fighter, actor) -> Fighter:
     )
 
 
-def removal_refund(fighter: Fighter, *, gang: Gang | None = None, kit: Iterable[int] | None = None) -> int | None:
+def removal_refund(
+    fighter: Fighter,
+    *,
+    gang: Gang | None = None,
+    kit: Iterable[int] | None = None,
+    founding: bool | None = None,
+) -> int | None:
     """What removing ``fighter`` gives back (what the hire cost and the kit they hold), or None when they cannot
     be removed: the gang has fought (or came by an import), or the fighter is off the roster or a Hired Gun.
-    ``gang`` (the page's, which knows whether it fought) and ``kit`` (the prices the page has loaded) save queries;
-    the service reads them afresh under its lock."""
-    if fighter.status not in ON_ROSTER or fighter.is_hired_gun or not gang_founding(gang or fighter.gang):
+    ``founding`` (:func:`gang_founding`, when the page read it with the gang), ``gang`` and ``kit`` (the prices
+    the page has loaded) save queries; the service reads them afresh under its lock."""
+    if fighter.status not in ON_ROSTER or fighter.is_hired_gun:
+        return None
+    if not (gang_founding(gang or fighter.gang) if founding is None else founding):
         return None
     # A fighter some rule gives for nothing (a Palanite Rookie) was hired for 0; any other at its cost.
     paid = 0 if fighter.fighter_type.recruited_by_rule else fighter.cost

@@ -4,23 +4,20 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Case, F, Q, Sum, When, prefetch_related_objects
+from django.db.models import Case, F, Sum, When
 
 from content.models import (
     House,
     HouseKind,
 )
 from gangs.campaign_facts import campaign_facts
-from gangs.ledger import from_battle, ledger_record
+from gangs.ledger import ledger_record
 from gangs.models import (
-    ON_ROSTER,
     Gang,
     LedgerEntry,
 )
 from gangs.models import LedgerKind as Kind
 from gangs.services.common import require_impartial
-from rulebook import gang_rules
-from rulebook.errors import RulesInputError
 
 # --- gangs -------------------------------------------------------------------------------------
 
@@ -105,86 +102,3 @@ def _campaign_override_bounds(gang: Gang, credits: int, reputation: int) -> int 
                 f"{so_far} already added, so at most {max(0, most - so_far)} more."
             )
     return campaign.pk
-
-
-# --- composition --------------------------------------------------------------------------------
-
-
-def house_types(house: House) -> list:
-    """The house list's fighter types, fetched once per house object (a no-op when already prefetched): the
-    roster's problems and the hire form both read them, and a page whose fragments are cached reads neither."""
-    prefetch_related_objects([house], "fighter_types")
-    return list(house.fighter_types.all())
-
-
-def house_rules(house: House) -> gang_rules.HouseRules:
-    types = tuple(
-        gang_rules.TypeLimit(t.slug, t.name, t.category, t.min_per_gang, t.max_per_gang) for t in house_types(house)
-    )
-    return gang_rules.HouseRules(
-        name=house.name,
-        types=types,
-        min_fighters=house.min_fighters,
-        share_rules=tuple(house.composition_rules),
-        sources=tuple(house.sources),
-    )
-
-
-def roster_types(gang: Gang, fighters=None) -> list[str]:
-    """Fighter type slugs of the house-list fighters on the roster (not Dead or Retired).
-
-    Hangers-on, Brutes and Hired Guns are left out: they count toward no other fighter's limit (N11).
-    """
-    fighters = gang.fighters.all() if fighters is None else fighters
-    return [f.fighter_type.slug for f in fighters if f.status in ON_ROSTER and not f.fighter_type.is_addition]
-
-
-def held_additions(gang: Gang, *, battle=None, fighters=None) -> list[gang_rules.TypeLimit]:
-    """The Hangers-on and Brutes on the roster, or with ``battle`` the Hired Guns hired for it.
-
-    ``fighters`` defaults to ``gang.fighters.all()`` (prefetched by the gang page); a service that has
-    locked the gang passes a fresh read."""
-    held = []
-    hired = set(campaign_facts().hired_guns(battle).values_list("pk", flat=True)) if battle is not None else set()
-    for fighter in gang.fighters.all() if fighters is None else fighters:
-        t = fighter.fighter_type
-        if fighter.status not in ON_ROSTER or not t.is_addition:
-            continue
-        if (t.category == gang_rules.HIRED_GUN) != (battle is not None):
-            continue
-        if battle is not None and fighter.pk not in hired:
-            continue
-        held.append(gang_rules.TypeLimit(t.slug, t.name, t.category, t.min_per_gang, t.max_per_gang))
-    return held
-
-
-def hangers_on_over_cap(gang: Gang, fighters=None) -> int:
-    """How many Hangers-on and Brutes the gang must let go because its Reputation fell (0 when within)."""
-    return gang_rules.hangers_on_excess(gang.reputation, len(held_additions(gang, fighters=fighters)))
-
-
-def gang_founding(gang: Gang) -> bool:
-    """Whether the gang is still being founded: no battle and no import in its ledger. Until its first battle a
-    player may take a hire back with a refund (fighter_remove), and the founding composition rules hold. A gang
-    from gangs.selectors.gang_queryset carries the answer (``fought``); a locked one is asked afresh."""
-    if getattr(gang, "fought", None) is not None:
-        return not gang.fought
-    return not gang.ledger.filter(from_battle() | Q(data__has_key="imported")).exists()
-
-
-def composition_problems(gang: Gang) -> list[str]:
-    """Messages for every composition rule the gang breaks as it stands: the founding rules too (the Outcasts' two
-    Champions, a Cult's two Hybrid Acolytes) until its first battle here. A hire is refused them, but a gang
-    imported with no battle recorded here may bring one: it is listed with the rule, and says it came so."""
-    battled = getattr(gang, "battled", None)  # from gangs.selectors.gang_queryset; a gang from elsewhere asks
-    if battled is None:
-        battled = gang.ledger.filter(from_battle()).exists()
-    try:
-        rules, roster = house_rules(gang.house), roster_types(gang)
-        breaches = gang_rules.composition_breaches(rules, roster, founding=not battled)
-        always = {b.rule for b in gang_rules.composition_breaches(rules, roster)}
-    except RulesInputError as error:
-        return [error.message]
-    imported = not battled and not gang_founding(gang)  # not founded here: the ledger says imported
-    came = " (so imported, with no battle recorded here)" if imported else ""
-    return [f"{gang.house.name}: {b.message}{came if b.rule not in always else ''}" for b in breaches]

@@ -11,7 +11,7 @@ from django.urls import reverse
 from campaigns.models import Battle, BattleOrigin, BattleStatus
 from gangs.ledger import ledger_record, ledger_totals
 from gangs.models import FighterStatus, LedgerKind
-from gangs.selectors import gang_queryset, lazy_roster, let_go_notice, roster_gang
+from gangs.selectors import gang_queryset, lazy_roster, let_go_notice, roster_page
 from gangs.services import fighter_hire, fighter_let_go, gang_override
 from gangs.testing import build_gang_additions, build_n18_house
 
@@ -95,9 +95,9 @@ def test_a_reputation_drop_names_who_must_go_and_letting_one_go_is_a_ledger_entr
     _reputation(gang, 5)
     doc = fighter_hire(gang=gang, fighter_type=additions["rogue-doc"], name="Doc", actor=gang.owner)
     fighter_hire(gang=gang, fighter_type=additions["dome-runner"], name="Runner", actor=gang.owner)
-    assert let_go_notice(roster_gang(gang.owner, gang.pk)) is None
+    assert let_go_notice(roster_page(gang.owner, gang.pk)) is None
     gang_override(gang=gang, actor=gang.owner, reason="Lost a battle badly", reputation=-1)
-    notice = let_go_notice(roster_gang(gang.owner, gang.pk))
+    notice = let_go_notice(roster_page(gang.owner, gang.pk))
     assert (notice["must"], notice["cap"], [f.name for f in notice["held"]]) == (1, 1, ["Doc", "Runner"])
     doc.refresh_from_db()
     doc.gang = gang
@@ -106,7 +106,7 @@ def test_a_reputation_drop_names_who_must_go_and_letting_one_go_is_a_ledger_entr
     assert doc.status == FighterStatus.RETIRED and not doc.purchases.exists()
     entry = gang.ledger.filter(kind=LedgerKind.STATUS, fighter=doc).get()
     assert "Reputation 4 allows 1" in entry.reason and entry.data["let_go"] is True
-    assert let_go_notice(roster_gang(gang.owner, gang.pk)) is None
+    assert let_go_notice(roster_page(gang.owner, gang.pk)) is None
 
 
 @pytest.mark.django_db

@@ -9,7 +9,7 @@ import pytest
 
 from content.models import Equipment, Skill
 from core.testing import race_marks
-from gangs import services
+from gangs import selectors, services
 from gangs.ledger import ledger_totals
 from gangs.models import Fighter, FighterStatus, LedgerEntry, LedgerKind, Purchase
 from rulebook.dice import RandomDice
@@ -80,7 +80,7 @@ def test_twenty_advance_rolls_with_two_due_take_two(make_gang, make_fighter, at_
     ganger = make_fighter(gang, "ganger")  # 20+D6: 21 to 26
     services.experience_award(fighter=ganger, amount=41 - ganger.experience, actor=gang.owner, reason="Test")
     ganger.refresh_from_db()
-    assert services.classic_advances_due(ganger, 0) == 2  # 31 and 41
+    assert selectors.classic_advances_due(ganger, 0) == 2  # 31 and 41
     outcomes = at_once(
         20,
         lambda f: services.fighter_advance_classic(

@@ -6,7 +6,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from content.models import Equipment, FighterType, House
-from gangs import exchange, services
+from gangs import exchange, selectors, services
 from gangs.ledger import ledger_totals
 from gangs.models import FighterStatus, LedgerKind
 from rulebook.dice import SeededDice
@@ -97,7 +97,7 @@ def test_a_founding_breach_an_import_brought_is_listed_on_the_gang_page(client, 
     hire(gang, "cult-adept", "Magus")
     hire(gang, "hybrid-acolyte", "One")
     hire(gang, "hybrid-acolyte", "Two")
-    assert not any("Acolyte" in p for p in services.composition_problems(gang))
+    assert not any("Acolyte" in p for p in selectors.composition_problems(gang))
     data = exchange.gang_export(gang)
     data["fighters"].append({**data["fighters"][-1], "name": "Three"})  # a third, which a hire is refused
     imported = exchange.gang_import(owner=owner, data=data)
@@ -105,6 +105,6 @@ def test_a_founding_breach_an_import_brought_is_listed_on_the_gang_page(client, 
         "Genestealer Cults: at most 2 Hybrid Acolyte and Hybrid Acolyte (early generation) (the gang would have 3) "
         "while the gang is founded, before its first battle (so imported, with no battle recorded here)"
     )
-    assert expected in services.composition_problems(imported)
+    assert expected in selectors.composition_problems(imported)
     client.force_login(owner)
     assert expected in client.get(imported.get_absolute_url()).content.decode()

@@ -12,7 +12,8 @@ from battles.services import action_odds, action_plan, battle_start
 from content.models import Equipment, FighterType, House
 from gangs import exchange, services
 from gangs.models import FighterStatus
-from gangs.services import composition_problems, fighter_hire, gang_create, purchase_buy
+from gangs.selectors import composition_problems
+from gangs.services import fighter_hire, gang_create, purchase_buy
 from rulebook.dice import SeededDice
 
 pytestmark = pytest.mark.django_db

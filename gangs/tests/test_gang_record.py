@@ -7,7 +7,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from content.models import Equipment
-from gangs import services
+from gangs import selectors, services
 from gangs.ledger import ledger_totals
 from gangs.models import FighterStatus, LedgerEntry, Purchase
 from gangs.services import record, undo
@@ -306,7 +306,7 @@ def test_the_move_list_offers_only_where_the_item_may_go(n18_gang, make_fighter)
     cannon.rarity = "Rare (7)"
     cannon.save()
     purchase = services.purchase_buy(gang=gang, equipment=cannon, fighter=krag, actor=gang.owner)
-    targets = [f.pk for f in services.move_targets(gang, [purchase])[purchase.pk]]
+    targets = [f.pk for f in selectors.move_targets(gang, [purchase])[purchase.pk]]
     assert krag.pk not in targets and dorn.pk in targets and bully.pk not in targets
     with pytest.raises(ValidationError, match="already carries"):
         services.purchase_move(purchase=purchase, fighter=krag, actor=gang.owner)

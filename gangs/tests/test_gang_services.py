@@ -4,7 +4,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from content.models import Equipment, Skill
-from gangs import services
+from gangs import selectors, services
 from gangs.ledger import ledger_totals
 from gangs.models import FighterStatus, LedgerKind, Purchase
 from gangs.stats import current_stats, stat_line
@@ -232,7 +232,7 @@ def test_classic_advance_needs_a_threshold_and_reads_entered_dice(make_gang, mak
     services.experience_award(fighter=ganger, amount=40, actor=gang.owner, reason="Test battles")
     ganger.refresh_from_db()
     # From 20+D6 to 60+D6 passes 31, 41, 51 and 61.
-    assert services.classic_advances_due(ganger, 0) == 4
+    assert selectors.classic_advances_due(ganger, 0) == 4
     # 3 + 3 = 6: WS or BS; the D6 shows 5: BS.
     advancement = services.fighter_advance_classic(
         fighter=ganger, actor=gang.owner, dice=ScriptedDice([3, 3, 5]), skill_table="Combat"
@@ -247,7 +247,7 @@ def test_classic_advance_needs_a_threshold_and_reads_entered_dice(make_gang, mak
         fighter=ganger, actor=gang.owner, dice=ScriptedDice([2, 1, 4]), skill_table="Combat"
     )
     assert skill.description == "Feint (Combat)"
-    assert services.classic_advances_due(ganger, ganger.advancements.count()) == 2
+    assert selectors.classic_advances_due(ganger, ganger.advancements.count()) == 2
     assert_ledger_matches(gang)
 
 

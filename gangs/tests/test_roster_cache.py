@@ -13,7 +13,7 @@ from content.models import Equipment, Skill
 from gangs import services
 from gangs.ledger import ledger_record
 from gangs.models import Gang, LedgerKind, Purchase
-from gangs.selectors import roster_gang
+from gangs.selectors import roster_page
 from rulebook.dice import ScriptedDice
 
 pytestmark = pytest.mark.django_db
@@ -282,7 +282,7 @@ def test_what_the_page_shows_of_its_campaign_moves_the_version(client, make_user
     assert 'name="override_reason"' in _page(client, gang)
     _page(client, gang)
     battle = battle_arrange(campaign=renamed, attacker=gang, defender=rival)
-    assert battle in roster_gang(gang.owner, gang.pk).roster_facts.coming_battles
+    assert battle in roster_page(gang.owner, gang.pk).facts.coming_battles
 
 
 def test_campaign_memberships_and_territories_move_the_version(

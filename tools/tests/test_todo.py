@@ -10,7 +10,8 @@ from campaigns import services as campaigns
 from campaigns.models import Battle, BattleOrigin, Outcome
 from gangs.ledger import ledger_record
 from gangs.models import LedgerKind
-from gangs.services import classic_advances_due, fighter_hire, gang_override
+from gangs.selectors import classic_advances_due
+from gangs.services import fighter_hire, gang_override
 from gangs.testing import build_gang_additions
 from postbattle import services as postbattle
 from rulebook.dice import ScriptedDice

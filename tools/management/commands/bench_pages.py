@@ -197,7 +197,7 @@ class Command(BaseCommand):
             self.measure(f"roster, {size} fighters", reverse("gangs:gang-detail", args=[gang.pk]), with_floor=True)
             self.measure(f"print, {size} fighters", reverse("gangs:gang-print", args=[gang.pk]), with_floor=True)
         # A club's gang plays in a campaign: its page also asks whether the viewer arbitrates it, its territories
-        # and its coming battles (gangs.selectors.roster_gang).
+        # and its coming battles (gangs.selectors.roster_page).
         from campaigns import services as campaigns
 
         arbitrator = get_user_model().objects.create_user("bench-arbitrator")

@@ -2,8 +2,9 @@
 
 :func:`gang_roster` is what the gang page and the print page show (a paper roster): every
 fighter's stat line, weapons with profiles, wargear, skills, injuries and value, the Stash, the
-gang rating and the composition problems. :func:`gang_territories` is the hook the campaigns app
-fills with the territories a gang holds.
+gang rating and the composition problems. :func:`roster_page` is the gang page for one viewer: the gang, the
+facts of its version (what it holds in its campaign among them, which the campaigns app answers through
+:mod:`gangs.campaign_facts`) and what the viewer may do, as one :class:`RosterPage`.
 """
 
 from __future__ import annotations
@@ -32,10 +33,12 @@ from gangs.models import (
     LedgerEntry,
     Purchase,
 )
-from gangs.services import classic_advances_due, composition_problems, move_targets
+from gangs.permissions import GangAccess, access_as, arbitrates_campaign, gang_for_view
+from gangs.selectors.composition import composition_problems
+from gangs.selectors.equipment import move_targets
 from gangs.stats import StatValue, stat_line
 from rulebook import gang_rules
-from rulebook.classic.campaign.experience import ADVANCE_THRESHOLDS
+from rulebook.classic.campaign.experience import ADVANCE_THRESHOLDS, advances_gained
 
 # Boxes to tick for experience gained at the table, on a card and on the roster sheet.
 XP_BOXES = 20  # the card draws them in a grid of 20 (gangs/static/gangs/print.css)
@@ -69,12 +72,19 @@ def gang_queryset():
     return Gang.objects.select_related("house").annotate(
         content_version=content_version_subquery(),
         # Whether it has fought (or was imported), fought here, and carries import flags: in the same query, so the
-        # founding rules (gangs.services.gang_founding, composition_problems) and the flags (import_flags) cost a
-        # page no query of their own.
+        # founding rules (gang_founding, composition_problems) and the flags (import_flags) cost a page no query of
+        # their own. Read in this module only, and passed on as arguments (RosterPage.founding, gang_roster).
         fought=Exists(entries.filter(from_battle() | Q(data__has_key="imported"))),
         battled=Exists(entries.filter(from_battle())),  # the founding rules' breaches an import brought
         flagged=Exists(entries.filter(data__has_key="flags")),
     )
+
+
+def versioned_gangs():
+    """Gangs with their house, owner and the content's version, what :func:`gangs.cache.fragment_key` needs (one
+    query): for a page cached by the gang's version that reads nothing else :func:`gang_queryset` brings (the
+    history: those ``Exists`` would scan a long ledger for nothing)."""
+    return Gang.objects.select_related("house", "owner").annotate(content_version=content_version_subquery())
 
 
 @dataclass(frozen=True)
@@ -125,50 +135,65 @@ def roster_facts(gang: Gang) -> RosterFacts:
             facts = replace(
                 facts,
                 territories=tuple(campaign_facts().gang_territories(gang)),
-                coming_battles=tuple(coming_battles(gang)),
+                coming_battles=tuple(campaign_facts().coming_battles(gang)),
                 captives=tuple(_captives(gang)),
             )
         cache.set(key, facts, FRAGMENT_SECONDS)
     return facts
 
 
-def roster_gang(user, pk: int) -> Gang:
-    """The gang for the gang page (404 as :func:`gangs.permissions.gang_for_view`), carrying its
-    :class:`RosterFacts` (``roster_facts``) and the viewer's access as the attributes
-    :func:`gangs.permissions.viewer_gangs` would annotate: one query for the gang, and, while its version is
-    cached, none for its facts nor for whether the viewer arbitrates its campaign."""
-    from gangs.permissions import arbitrates_campaign, gang_for_view
+@dataclass(frozen=True)
+class RosterPage:
+    """The gang page (and its print sheet) for one viewer, built by :func:`roster_page`: the gang (from
+    :func:`gang_queryset`), the :class:`RosterFacts` of its version, and what the viewer may do. Views pass it to
+    the template, and the functions below take it, instead of reading what a query happened to annotate."""
 
+    gang: Gang
+    facts: RosterFacts
+    access: GangAccess
+
+    @property
+    def in_campaign(self) -> bool:
+        return self.facts.campaign_id is not None
+
+    @property
+    def founding(self) -> bool:
+        """:func:`gangs.selectors.gang_founding`, answered by the gang's own query (``fought``)."""
+        return not self.gang.fought
+
+
+def roster_page(user, pk: int) -> RosterPage:
+    """The :class:`RosterPage` of gang ``pk`` for ``user`` (404 as :func:`gangs.permissions.gang_for_view`): one
+    query for the gang, and, while its version is cached, none for its facts nor for whether the viewer
+    arbitrates its campaign."""
     gang = gang_for_view(user, pk, gang_queryset())
-    facts = gang.roster_facts = roster_facts(gang)
-    gang.hangers_on_held, gang.stash_holds_items = facts.hangers_on_held, facts.stash_holds_items
-    gang.campaign_now_id = facts.campaign_id
-    gang.in_campaign_now = facts.campaign_id is not None
-    gang.viewer_is_arbitrator = False
-    if gang.in_campaign_now and user.is_authenticated:
+    facts = roster_facts(gang)
+    arbitrator = False
+    if facts.campaign_id is not None and user.is_authenticated:
         # Who arbitrates the campaign moves the version of its gangs (campaigns.apps): kept per viewer.
         key = f"{_facts_key(gang)}:arbitrator:{user.pk}"
         arbitrates = cache.get(key)
         if arbitrates is None:
             arbitrates = arbitrates_campaign(user, facts.campaign_id)
             cache.set(key, arbitrates, FRAGMENT_SECONDS)
-        gang.viewer_is_arbitrator = arbitrates and gang.owner_id != user.pk  # never for one's own gang
-    return gang
+        arbitrator = arbitrates and gang.owner_id != user.pk  # never for one's own gang
+    return RosterPage(gang, facts, access_as(user, gang, is_arbitrator=arbitrator))
 
 
-def viewer_sees_campaign(user, gang: Gang) -> bool:
-    """Whether ``user`` may see what the campaign ``gang`` plays in holds (its territories): anyone when it plays
+def viewer_sees_campaign(user, page: RosterPage) -> bool:
+    """Whether ``user`` may see what the campaign the gang plays in holds (its territories): anyone when it plays
     in none, else the campaign's rule (campaigns.permissions.visible_campaigns), which its owner, a player of the
-    campaign, and its arbitrators pass without a query. ``gang`` comes from :func:`roster_gang`."""
-    if not gang.in_campaign_now or gang.owner_id == user.pk or gang.viewer_is_arbitrator:
+    campaign, and its arbitrators pass without a query."""
+    if not page.in_campaign or page.gang.owner_id == user.pk or page.access.is_arbitrator:
         return True
-    return campaign_facts().can_see_campaign(user, gang.campaign_now_id)
+    return campaign_facts().can_see_campaign(user, page.facts.campaign_id)
 
 
-def let_go_notice(gang: Gang) -> dict | None:
+def let_go_notice(page: RosterPage) -> dict | None:
     """What the gang page says when Reputation has fallen below the Hangers-on and Brutes held: the cap, how
-    many must go and who may (one query, only then). ``gang`` comes from :func:`roster_gang`."""
-    must = gang_rules.hangers_on_excess(gang.reputation, gang.hangers_on_held)
+    many must go and who may (one query, only then)."""
+    gang = page.gang
+    must = gang_rules.hangers_on_excess(gang.reputation, page.facts.hangers_on_held)
     if not must:
         return None
     held = gang.fighters.filter(status__in=ON_ROSTER, fighter_type__category__in=gang_rules.REPUTATION_CAPPED)
@@ -179,14 +204,9 @@ def let_go_notice(gang: Gang) -> dict | None:
     }
 
 
-def known_content_version(gang: Gang) -> int | None:
-    """The content version annotated on ``gang`` (0 before any change), or None when the query did not bring it."""
-    return (gang.content_version or 0) if hasattr(gang, "content_version") else None
-
-
 def lazy_roster(gang: Gang) -> SimpleLazyObject:
-    """:func:`gang_roster` of ``gang``, loaded (fighters, purchases, profiles...) on first use: a page whose
-    roster fragments come from the cache never builds it."""
+    """:func:`gang_roster` of ``gang`` (from :func:`gang_queryset`), loaded (fighters, purchases, profiles...) on
+    first use: a page whose roster fragments come from the cache never builds it."""
 
     def load() -> GangRoster:
         prefetch_related_objects([gang], *_roster_prefetches())
@@ -195,14 +215,16 @@ def lazy_roster(gang: Gang) -> SimpleLazyObject:
     return SimpleLazyObject(load)
 
 
-def stash_items(gang: Gang) -> SimpleLazyObject:
+def stash_items(page: RosterPage) -> SimpleLazyObject:
     """What the Stash holds, for the part of the gang page drawn for each viewer, each item with the fighters it
-    may be handed to (``move_to``: pairs of id and name, as :func:`gangs.services.move_targets` allows). Read once
+    may be handed to (``move_to``: pairs of id and name, as :func:`gangs.selectors.move_targets` allows). Read once
     per version of the gang and of the content and kept beside its fragments (gangs.cache): no query while the
-    cache holds it, and none when ``roster_facts`` says the Stash is empty; else two (the items, the fighters)."""
+    cache holds it, and none when its :class:`RosterFacts` say the Stash is empty; else two (the items, the
+    fighters)."""
+    gang = page.gang
 
     def load() -> list[Purchase]:
-        if getattr(gang, "stash_holds_items", True) is False:
+        if not page.facts.stash_holds_items:
             return []
         key = f"roster-stash:{_facts_key(gang)}"
         items = cache.get(key)
@@ -223,7 +245,7 @@ def stash_items(gang: Gang) -> SimpleLazyObject:
 
 def with_move_to(gang: Gang, purchases: list[Purchase]) -> None:
     """Give each purchase ``move_to``: the fighters (id, name) it may be handed to, as
-    :func:`gangs.services.move_targets` allows (one query). Pairs, not rows: they are kept in the cache."""
+    :func:`gangs.selectors.move_targets` allows (one query). Pairs, not rows: they are kept in the cache."""
     targets = move_targets(gang, purchases)
     for purchase in purchases:
         purchase.move_to = [(fighter.pk, fighter.name) for fighter in targets.get(purchase.pk, [])]
@@ -399,6 +421,12 @@ def ammunition_under_weapons(weapons: list[Carried]) -> list[Carried]:
     return ordered + unloaded
 
 
+def classic_advances_due(fighter: Fighter, taken: int) -> int:
+    """Advance rolls earned by thresholds passed since hiring, less the ``taken`` advances."""
+    top = max(fighter.experience, fighter.starting_experience)
+    return max(0, advances_gained(fighter.starting_experience, top) - taken)
+
+
 def fighter_row(gang: Gang, fighter: Fighter, purchases: list[Purchase], glossary: Glossary) -> FighterRow:
     """A fighter as the roster shows them; ``fighter`` comes from :func:`fighters_queryset`."""
     row = FighterRow(fighter, stat_line(fighter), rules=glossary.terms(fighter.fighter_type.special_rules))
@@ -426,13 +454,14 @@ def fighter_row(gang: Gang, fighter: Fighter, purchases: list[Purchase], glossar
 
 
 def gang_roster(gang: Gang) -> GangRoster:
-    """The roster of a gang whose fighters and purchases are prefetched (:func:`lazy_roster`)."""
+    """The roster of a gang from :func:`gang_queryset` whose fighters and purchases are prefetched
+    (:func:`lazy_roster`)."""
     by_fighter: dict[int | None, list[Purchase]] = {}
     for purchase in gang.purchases.all():
         by_fighter.setdefault(purchase.fighter_id, []).append(purchase)
-    glossary = glossary_for(gang.edition, content_version=known_content_version(gang))
+    glossary = glossary_for(gang.edition, content_version=gang.content_version or 0)
     rows = [fighter_row(gang, f, by_fighter.get(f.pk, []), glossary) for f in gang.fighters.all()]
-    flags = import_flags(gang)
+    flags = import_flags(gang) if gang.flagged else {}
     for row in rows:
         row.flags = flags.get(row.fighter.pk, [])
     # The fighters on the roster first, in hiring order; the dead and retired after them.
@@ -442,7 +471,8 @@ def gang_roster(gang: Gang) -> GangRoster:
     roster = [row for row in rows if not row.fighter.is_hired_gun]
     stash = [carried(purchase, glossary) for purchase in by_fighter.get(None, [])]
     on_roster = [r for r in hired if r.on_roster]
-    return GangRoster(gang, roster, stash, rating, composition_problems(gang), on_roster, flags.get(None, []))
+    problems = composition_problems(gang, founding=not gang.fought, battled=gang.battled)
+    return GangRoster(gang, roster, stash, rating, problems, on_roster, flags.get(None, []))
 
 
 def import_flags(gang: Gang) -> dict[int | None, list[str]]:
@@ -450,8 +480,6 @@ def import_flags(gang: Gang) -> dict[int | None, list[str]]:
     ``flags`` of the import's ledger entries (gangs.import_rules.roster_flags), for the gang page, the cards and
     an arbitrator deciding whether the gang may join a campaign. One query."""
     found: dict[int | None, list[str]] = {}
-    if getattr(gang, "flagged", True) is False:  # gang_queryset's annotation: no import wrote flags
-        return found
     entries = LedgerEntry.objects.filter(gang=gang, data__has_key="flags").order_by("pk")
     for fighter_id, data in entries.values_list("fighter_id", "data"):
         if data["flags"]:
@@ -469,35 +497,6 @@ def gang_additions(gang: Gang) -> dict[str, list[FighterType]]:
             t.price = t.cost_for(gang.house)
             found["hired" if t.category == gang_rules.HIRED_GUN else "roster"].append(t)
     return found
-
-
-def coming_battles(gang: Gang) -> list:
-    """The gang's campaign battles still to be reported: what a Hired Gun can be hired for (one query, none for a
-    gang from :func:`roster_gang`)."""
-    if hasattr(gang, "roster_facts"):
-        return list(gang.roster_facts.coming_battles)
-    return campaign_facts().coming_battles(gang)
-
-
-def gang_territories(gang: Gang) -> list:
-    """Territories the gang holds in the campaign it plays in (one query; none outside a campaign when
-    :func:`roster_gang` or :func:`gangs.permissions.viewer_gangs` says so). Pages show them only to a viewer
-    :func:`viewer_sees_campaign` lets see them."""
-    if getattr(gang, "in_campaign_now", None) is False:
-        return []
-    if hasattr(gang, "roster_facts"):  # roster_gang: read with the facts of this version
-        return list(gang.roster_facts.territories)
-    return campaign_facts().gang_territories(gang)
-
-
-def gang_captives(gang: Gang) -> list[Fighter]:
-    """Fighters of rival gangs this gang holds captive, for its roster: from its :class:`RosterFacts` (a captive's
-    every save moves its captor's version: gangs.cache), else one query; none outside a campaign."""
-    if hasattr(gang, "roster_facts"):
-        return list(gang.roster_facts.captives)
-    if getattr(gang, "in_campaign_now", None) is False:
-        return []
-    return _captives(gang)
 
 
 def _captives(gang: Gang) -> list[Fighter]:
@@ -573,30 +572,45 @@ def fighter_history(fighter: Fighter, limit: int = FIGHTER_HISTORY_LENGTH) -> li
     return list(_entries(LedgerEntry.objects.filter(fighter=fighter))[:limit])
 
 
-def fighter_detail(gang: Gang, pk: int) -> tuple[FighterRow, list]:
-    """One fighter with advancements (and what each changed) and every purchase; 404 when not in ``gang``."""
+def fighter_detail(gang: Gang, pk: int, *, content_version: int | None = None) -> tuple[FighterRow, list]:
+    """One fighter with advancements (and what each changed) and every purchase; 404 when not in ``gang``.
+    ``content_version``: the content's version when the caller has read it (:func:`gang_queryset`); else the
+    rules' summaries ask it (content.printed.glossary_for)."""
     fighters = fighters_queryset().prefetch_related("advancements", _purchases())
     fighter = get_object_or_404(fighters, gang=gang, pk=pk)
     fighter.gang = gang
-    glossary = glossary_for(gang.edition, content_version=known_content_version(gang))
+    glossary = glossary_for(gang.edition, content_version=content_version)
     row = fighter_row(gang, fighter, list(fighter.purchases.all()), glossary)
     return row, list(fighter.advancements.all())
 
 
-def fighter_page(gang: Gang, pk: int) -> tuple[FighterRow, list, list[LedgerEntry]]:
+@dataclass(frozen=True)
+class FighterPage:
+    """A fighter's page as every viewer sees it (:func:`fighter_page`), and whether the gang is still being
+    founded (:func:`gangs.selectors.gang_founding`: a hire may still be taken back), read with the gang."""
+
+    row: FighterRow
+    advancements: list
+    history: list[LedgerEntry]
+    founding: bool
+
+
+def fighter_page(gang: Gang, pk: int) -> FighterPage:
     """:func:`fighter_detail` and :func:`fighter_history` of one fighter, each item it carries with where it may
     be handed (``move_to``, as :func:`stash_items`), read once per version of the gang and of the content and kept
     in the cache (gangs.cache): what every viewer sees, their own controls drawn apart. ``gang`` is this request's,
-    from :func:`gang_queryset` (with the content's version), read before any change the request made."""
+    from :func:`gang_queryset` (with the content's version and whether it fought), read before any change the
+    request made."""
     key = f"fighter-page:{pk}:{_facts_key(gang)}"
     found = cache.get(key)
     if found is None:
-        row, advancements = fighter_detail(gang, pk)
+        row, advancements = fighter_detail(gang, pk, content_version=gang.content_version or 0)
         with_move_to(gang, [item.purchase for item in row.weapons + row.wargear])
         found = (row, advancements, fighter_history(row.fighter))
         cache.set(key, found, FRAGMENT_SECONDS)
-    found[0].fighter.gang = gang  # this request's gang (and what it says of the viewer), not the cached copy
-    return found
+    row, advancements, history = found
+    row.fighter.gang = gang  # this request's gang (and what it says of the viewer), not the cached copy
+    return FighterPage(row, advancements, history, founding=not gang.fought)
 
 
 def gangs_owned_by(user) -> list[Gang]:
