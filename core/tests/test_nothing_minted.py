@@ -65,8 +65,9 @@ OWED = {
     "gangs.services.record._write_injury": ("rule", "an injury's effect on experience"),
     "gangs.services.record.record_experience": ("player", "outside a campaign only; flagged 'self-recorded'"),
     "gangs.services.undo._reverse": ("rule", "an undo restores exactly what its entry changed"),
-    "postbattle.apply._gang_change": ("rule", "the post-battle sequence's credits (income, rewards) and Reputation"),
+    "postbattle.apply.credits": ("rule", "the post-battle sequence: income, rewards"),
     "postbattle.apply.effects_revert": ("arbitrator", "an arbitrator reverts a sequence: its entries reversed"),
+    "postbattle.apply.reputation": ("rule", "the post-battle sequence's Reputation"),
     "postbattle.apply.xp": ("rule", "the post-battle sequence's experience"),
 }
 
