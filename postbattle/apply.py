@@ -74,22 +74,26 @@ class _Writer:
         )
 
     def credits(self, effect: CreditsChange) -> None:
-        self._gang_change(LedgerKind.CREDITS, "credits", effect)
-
-    def reputation(self, effect: ReputationChange) -> None:
-        self._gang_change(LedgerKind.REPUTATION, "Reputation", effect)
-
-    def _gang_change(self, kind: str, unit: str, effect: CreditsChange | ReputationChange) -> None:
-        # The ledger keeps credits and Reputation in their own columns; the entry's kind names which.
-        column = "credits" if kind == LedgerKind.CREDITS else "reputation"
         ledger_record(
             gang=self.sequence.gang,
-            kind=kind,
+            kind=LedgerKind.CREDITS,
+            credits=effect.amount,
             actor=self.actor,
-            description=f"{effect.amount:+d} {unit}",
+            description=f"{effect.amount:+d} credits",
             reason=effect.reason,
             dice=effect.dice,
-            **{column: effect.amount},
+            **self.link,
+        )
+
+    def reputation(self, effect: ReputationChange) -> None:
+        ledger_record(
+            gang=self.sequence.gang,
+            kind=LedgerKind.REPUTATION,
+            reputation=effect.amount,
+            actor=self.actor,
+            description=f"{effect.amount:+d} Reputation",
+            reason=effect.reason,
+            dice=effect.dice,
             **self.link,
         )
 
