@@ -126,3 +126,16 @@ def test_without_htmx_or_the_shown_version_the_action_moves_to_the_page(client, 
     assert plain.status_code == 302 and plain["Location"] == reverse("battles:battle-detail", args=[battle.pk])
     _, response = one_more(client, battle, shown=False)
     assert response["HX-Redirect"] == reverse("battles:battle-detail", args=[battle.pk])
+
+
+def test_the_prompts_read_no_state_set_by_hand(make_battle):
+    from battles.selectors import battle_prompts, phase_actions
+
+    battle = make_battle("classic", fighters=2)
+    fighter = battle.fighters.get(side="a", order=1)
+    for number in range(20):  # one phase of states set by hand: none answers a prompt
+        fighter_adjust(battle=battle, fighter=fighter, field="hidden", value=number % 2 == 0, actor=battle.player_a)
+    battle.refresh_from_db()
+    assert phase_actions(battle) == [] and battle.actions.count() == 20
+    fighters = list(battle.fighters.all())
+    assert battle_prompts(battle, fighters) == battle_prompts(battle, fighters, list(battle.actions.all()))
