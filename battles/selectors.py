@@ -29,10 +29,16 @@ def battle_log(battle: BattleSession, limit: int | None = RECENT_ACTIONS) -> lis
     return list(actions[:limit] if limit else actions)
 
 
+# Actions that take no test, make no casualty and move nothing on (states set by hand, Move, a group's start, the
+# phase's own end): no prompt reads them, so a phase of many need not read them all.
+ANSWER_NO_PROMPT = ("adjust", "move", "group", "phase")
+
+
 def phase_actions(battle: BattleSession) -> list[BattleAction]:
-    """The actions still standing in the current phase (what prompts have been answered)."""
+    """The actions still standing in the current phase that answer or change a prompt."""
+    standing = battle.actions.filter(undone=False, round=battle.round, turn_side=battle.turn_side, phase=battle.phase)
     return list(
-        battle.actions.filter(undone=False, round=battle.round, turn_side=battle.turn_side, phase=battle.phase).only(
+        standing.exclude(kind__in=ANSWER_NO_PROMPT).only(
             # The battle key too: the related manager links each action back to the battle it came from.
             "battle_id",
             "kind",

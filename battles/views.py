@@ -19,12 +19,12 @@ from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import reswap, retarget
 
-from battles import display, forms, selectors, services
+from battles import display, forms, fragments, selectors, services
 from battles.models import BattleFighter, BattleSession, Condition
 from battles.rules import edition_rules
 from campaigns.models import Side
@@ -127,8 +127,7 @@ def _page_context(request, battle, *, follow: bool = False) -> dict:
     page's two fragments ({% tokencache %}, with each request's tokens put in), and the data they are drawn from,
     read (each value lazily) only when a fragment is not in the cache."""
     can_act = not follow and selectors.can_act(request.user, battle)
-    versions = (battle.version, battle.gang_a.version, battle.gang_b.version)
-    key = f"battle-page:{battle.pk}:{':'.join(map(str, versions))}:{int(can_act)}:{int(follow)}"
+    key = _page_key(battle, battle.version, can_act=can_act, follow=follow)
 
     def read() -> dict:
         context = cache.get(key)
@@ -141,12 +140,18 @@ def _page_context(request, battle, *, follow: bool = False) -> dict:
     lazy = {name: SimpleLazyObject(partial(drawn.__getitem__, name)) for name in DRAWN}
     return {
         **lazy,
+        "drawn": drawn,
         "can_act": can_act,
         "follow": follow,
         "battle": battle,
         "page_key": key,
         "fragment_seconds": FRAGMENT_SECONDS,
     }
+
+
+def _page_key(battle, version: int, *, can_act: bool, follow: bool) -> str:
+    versions = (version, battle.gang_a.version, battle.gang_b.version)
+    return f"battle-page:{battle.pk}:{':'.join(map(str, versions))}:{int(can_act)}:{int(follow)}"
 
 
 # What the page's fragments are drawn from besides the battle (:func:`_drawn`).
@@ -477,16 +482,22 @@ def _simple_change(request, pk: int, service, done: str = "", battle_row=None, *
 
 
 def _back_to_battle(request, battle, done: str = ""):
-    """After a button on the battle page: with htmx, the page's state part re-rendered in place (the messages
-    with it), the next fighter who may act on top; else the page itself."""
-    if not (request.htmx and request.headers.get("HX-Target") == "battle-state"):
+    """After a button on the battle page: with htmx, the parts of the page that changed since the version it shows
+    (its ``shown`` field), swapped in place out of band, the scroll left where it is (core.middleware adds the
+    messages); the whole state part when that version's drawing is no longer in the cache. Else the page itself."""
+    shown = whole_number(request.POST.get("shown", ""))
+    if not request.htmx or shown is None:
         return moved(request, _detail_url(battle), done)
     if done:
         messages.success(request, done)
     battle = selectors.battle_get(battle.pk)
-    response = render(request, "battles/battle_detail.html#state", _page_context(request, battle))
-    notes = render_to_string("core/_messages.html", {"oob": True}, request=request)
-    return HttpResponse(response.content.decode() + notes)
+    context = _page_context(request, battle)
+    was = cache.get(_page_key(battle, shown, can_act=context["can_act"], follow=False))
+    if was is None:
+        response = render(request, "battles/battle_detail.html#state", context)
+        return reswap(retarget(response, "#battle-state"), "outerHTML")
+    changes = fragments.page_changes(was, context["drawn"])
+    return render(request, "battles/_changes.html", {**context, "changes": changes})
 
 
 @login_required

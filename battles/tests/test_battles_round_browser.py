@@ -46,15 +46,15 @@ def shoot(page, tap, battle, card=None) -> int:
 
 
 def in_place(page, tap, locator, old_version: str):
-    """A button on the battle page, answered in place: the state part is swapped, the page is not reloaded."""
+    """A button on the battle page, answered in place: the page shows a newer version, and is not reloaded."""
     marker = page.evaluate("window.__kept = Math.random()")
     tap(locator)
-    expect(page.locator("#battle-state")).not_to_have_attribute("hx-get", re.compile(f"v={old_version}$"))
+    expect(page.locator("#battle-shown")).not_to_have_attribute("hx-get", re.compile(f"v={old_version}$"))
     assert page.evaluate("window.__kept") == marker  # the same page: no reload
 
 
 def version(page) -> str:
-    return page.locator("#battle-state").get_attribute("hx-get").rsplit("=", 1)[1]
+    return page.locator("#battle-shown").get_attribute("hx-get").rsplit("=", 1)[1]
 
 
 def test_an_n18_round_and_a_classic_turn_in_counted_taps(page, log_in_browser, make_battle, make_house_list, tmp_path):

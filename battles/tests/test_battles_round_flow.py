@@ -1,6 +1,6 @@
 """A round flows like the game (issue 22): whose activation it is (the gangs alternate from the one with
 Priority), Move and Done on each card, the next fighter who may act shown first, a button on the page answered
-in place (htmx) with only the page's state part, and the friends' tests of a casualty on one line."""
+in place (htmx) with only the page's parts that changed, and the friends' tests of a casualty on one line."""
 
 import pytest
 from django.urls import reverse
@@ -59,14 +59,17 @@ def test_a_button_on_the_page_is_answered_in_place(client, make_battle):
     battle = in_action_phase(make_battle)
     b1, b2 = battle.fighters.filter(side="defender").order_by("order")
     client.force_login(battle.player_b)
+    client.get(reverse("battles:battle-detail", args=[battle.pk]))  # the page, at the version it sends
     url = reverse("battles:fighter-set", args=[battle.pk, b1.pk])
-    headers = {"HX-Request": "true", "HX-Target": "battle-state"}
-    response = client.post(url, {"field": "ready", "value": "0", "once": new_token()}, headers=headers)
+    data = {"field": "ready", "value": "0", "once": new_token(), "shown": battle.version}
+    response = client.post(url, data, headers={"HX-Request": "true"})
     body = response.content.decode().strip()
-    assert response.status_code == 200 and body.startswith('<div id="battle-state"')
-    assert "<html" not in body and 'hx-swap-oob="true"' in body  # the state part and the message, no page
+    assert response.status_code == 200 and "<html" not in body and 'id="battle-state"' not in body
+    assert body.startswith('<div id="battle-shown"') and 'id="messages"' in body  # its parts, out of band
     a1 = battle.fighters.get(side="attacker", order=0)
-    assert f'data-testid="fighter-{a1.pk}" id="next"' in body  # the other gang's turn to activate
+    next_up = body[body.index('<div id="battle-next"') :]
+    next_up = next_up[: next_up.index("</section>")]
+    assert f'data-testid="fighter-{a1.pk}"' in next_up  # the other gang's turn to activate
 
 
 def pistol_of(fighter) -> str:
