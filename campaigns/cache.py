@@ -17,6 +17,7 @@ served from Django's cache until one of them moves (the roster's discipline, gan
 
 from __future__ import annotations
 
+import functools
 import hashlib
 
 from django.db.models import F, OuterRef, Subquery, Sum
@@ -59,15 +60,27 @@ def _gangs_version() -> Subquery:
 
 def page_queryset():
     """Campaigns annotated with what :func:`page_key` needs besides their own version (in the same query)."""
+    return _annotated_campaigns().all()
+
+
+@functools.cache
+def _annotated_campaigns():
+    # Built once: resolving the two subqueries costs more than a warm campaign page's whole query. Never evaluated
+    # itself (its result would be kept here): each caller gets a fresh copy (:func:`page_queryset`).
     from campaigns.models import Campaign
 
     return Campaign.objects.annotate(gangs_version=_gangs_version(), content_version=content_version_subquery())
 
 
+#: Moved whenever what the page's keys hold changes shape, so a cache filled before a deploy is never read as the
+#: new shape (2: the page's head says whether a join request waits).
+PAGE_LAYOUT = 2
+
+
 def page_key(campaign, *parts) -> str:
     """The cache key of the campaign page's data for ``campaign`` (from :func:`page_queryset`)."""
     values = (campaign.pk, campaign.version, campaign.gangs_version or 0, campaign.content_version or 0, *parts)
-    return "campaign-page:" + ":".join(str(value) for value in values)
+    return f"campaign-page{PAGE_LAYOUT}:" + ":".join(str(value) for value in values)
 
 
 def list_key(name: str, campaigns, *parts) -> str:

@@ -247,10 +247,11 @@ class CachedCampaignPage:
     :func:`campaigns.cache.page_queryset`.
 
     Read in two parts: what every request draws outside the page's cached fragments (:attr:`HEAD`: the cycle, the
-    arbitrators, the gangs and the house rules' history) at once; the rest (standings, battles, charts) only when a
-    fragment that is not in the cache asks for it (``page["standings"]``), so a warm page does not unpickle it."""
+    arbitrators, the gangs, the house rules' history and whether a join request waits) at once; the rest
+    (standings, battles, charts) only when a fragment that is not in the cache asks for it (``page["standings"]``),
+    so a warm page does not unpickle it."""
 
-    HEAD = frozenset({"cycle", "arbitrators", "gangs", "house_rules_history"})
+    HEAD = frozenset({"cycle", "arbitrators", "gangs", "house_rules_history", "joins_waiting"})
 
     def __init__(self, campaign: Campaign):
         self.campaign = campaign
@@ -271,6 +272,7 @@ class CachedCampaignPage:
             page["rating_chart"] = charts.standing_chart(taken, "rating")
             page["reputation_chart"] = charts.standing_chart(taken, "reputation")
             page["house_rules_history"] = history(self.campaign)
+            page["joins_waiting"] = self.campaign.join_requests.filter(accepted__isnull=True).exists()
             cache.set(self.key, page, FRAGMENT_SECONDS)
             cache.set(self.key + ":head", {name: page[name] for name in self.HEAD}, FRAGMENT_SECONDS)
         self.rest = page
