@@ -73,7 +73,7 @@ def _annotated_campaigns():
 
 
 #: Moved whenever what the page's keys hold changes shape, so a cache filled before a deploy is never read as the
-#: new shape (2: the page's head says whether a join request waits).
+#: new shape (2: the page's head says whether a join request waits, and holds its gangs as (id, name) pairs).
 PAGE_LAYOUT = 2
 
 

@@ -241,8 +241,8 @@ def campaign_page(campaign: Campaign) -> dict:
 
 
 class CachedCampaignPage:
-    """:func:`campaign_page` with what else the page draws the same for every viewer (the active gangs by name,
-    for the log's filter; the rating and Reputation charts; the house rules' history), read once per version of
+    """:func:`campaign_page` with what else the page draws the same for every viewer (the active gangs' ids and
+    names, for the log's filter; the rating and Reputation charts; the house rules' history), read once per version of
     the campaign, its gangs and the content and kept in the cache (campaigns.cache). ``campaign`` comes from
     :func:`campaigns.cache.page_queryset`.
 
@@ -267,7 +267,8 @@ class CachedCampaignPage:
         page = cache.get(self.key)
         if page is None:
             page = campaign_page(self.campaign)
-            page["gangs"] = list(campaign_gangs(self.campaign))
+            # Each request unpickles the head: the gangs as (id, name), not whole rows.
+            page["gangs"] = list(campaign_gangs(self.campaign).values_list("pk", "name"))
             taken = page.pop("snapshots")  # drawn into the charts: not kept twice
             page["rating_chart"] = charts.standing_chart(taken, "rating")
             page["reputation_chart"] = charts.standing_chart(taken, "reputation")
