@@ -11,9 +11,14 @@ served from Django's cache until one of them moves (the roster's discipline, gan
   whenever one of them does, and a gang joining or leaving moves the campaign's own version.
 - A key holds only what every viewer sees: who may do what (arbitrator, player of a gang), the forms and their
   CSRF tokens are decided and drawn for each request (campaigns.views.campaigns.campaign_detail).
+- A list drawn from several campaigns (the post-battle list) is keyed by :func:`list_key`: the id and versions of
+  every campaign it may draw from, so a campaign entering or leaving the list's reach moves the key as well.
 """
 
 from __future__ import annotations
+
+import functools
+import hashlib
 
 from django.db.models import F, OuterRef, Subquery, Sum
 from django.db.models.signals import m2m_changed
@@ -22,7 +27,7 @@ from content.versioning import content_version_subquery
 from core.caching import on_row_change
 from gangs.cache import FRAGMENT_SECONDS
 
-__all__ = ["FRAGMENT_SECONDS", "bump_campaign", "connect", "page_key", "page_queryset"]
+__all__ = ["FRAGMENT_SECONDS", "bump_campaign", "connect", "follow_battle", "list_key", "page_key", "page_queryset"]
 
 
 def bump_campaign(campaign_id: int | None) -> None:
@@ -32,9 +37,17 @@ def bump_campaign(campaign_id: int | None) -> None:
         Campaign.objects.filter(pk=campaign_id).update(version=F("version") + 1)
 
 
-def page_queryset():
-    """Campaigns annotated with what :func:`page_key` needs besides their own version (in the same query)."""
-    from campaigns.models import Campaign, CampaignGang
+def bump_battles_campaign(battle_id: int | None) -> None:
+    from campaigns.models import Battle, Campaign
+
+    if battle_id is not None:
+        campaign = Battle.objects.filter(pk=battle_id).values("campaign_id")[:1]
+        Campaign.objects.filter(pk=Subquery(campaign)).update(version=F("version") + 1)
+
+
+def _gangs_version() -> Subquery:
+    """The sum of the versions of every gang that plays or played in the campaign (``OuterRef("pk")``)."""
+    from campaigns.models import CampaignGang
 
     gangs = (
         CampaignGang.objects.filter(campaign=OuterRef("pk"))
@@ -42,13 +55,43 @@ def page_queryset():
         .annotate(total=Sum("gang__version"))
         .values("total")
     )
-    return Campaign.objects.annotate(gangs_version=Subquery(gangs), content_version=content_version_subquery())
+    return Subquery(gangs)
+
+
+def page_queryset():
+    """Campaigns annotated with what :func:`page_key` needs besides their own version (in the same query)."""
+    return _annotated_campaigns().all()
+
+
+@functools.cache
+def _annotated_campaigns():
+    # Built once: resolving the two subqueries costs more than a warm campaign page's whole query. Never evaluated
+    # itself (its result would be kept here): each caller gets a fresh copy (:func:`page_queryset`).
+    from campaigns.models import Campaign
+
+    return Campaign.objects.annotate(gangs_version=_gangs_version(), content_version=content_version_subquery())
+
+
+#: Moved whenever what the page's keys hold changes shape, so a cache filled before a deploy is never read as the
+#: new shape (2: the page's head says whether a join request waits, and holds its gangs as (id, name) pairs).
+PAGE_LAYOUT = 2
 
 
 def page_key(campaign, *parts) -> str:
     """The cache key of the campaign page's data for ``campaign`` (from :func:`page_queryset`)."""
     values = (campaign.pk, campaign.version, campaign.gangs_version or 0, campaign.content_version or 0, *parts)
-    return "campaign-page:" + ":".join(str(value) for value in values)
+    return f"campaign-page{PAGE_LAYOUT}:" + ":".join(str(value) for value in values)
+
+
+def list_key(name: str, campaigns, *parts) -> str:
+    """The cache key of a list drawn from ``campaigns`` (a queryset of every campaign the list may show rows of):
+    their ids, versions and gangs' versions, in one query. A campaign that comes into the list's reach or leaves
+    it changes the ids; any change to one of them moves its versions."""
+    versions = (
+        campaigns.annotate(gangs_version=_gangs_version()).order_by("pk").values_list("pk", "version", "gangs_version")
+    )
+    digest = hashlib.blake2b(repr((parts, list(versions))).encode(), digest_size=16).hexdigest()
+    return f"{name}:{digest}"
 
 
 # --- receivers ----------------------------------------------------------------------------------
@@ -58,6 +101,12 @@ def follow(model, campaign_field: str | None) -> None:
     """Move the version of the campaign ``model``'s ``campaign_field`` names (``None``: the campaign's own row)
     whenever a row is saved or deleted."""
     on_row_change(model, campaign_field, bump_campaign, f"campaign-version-{model._meta.label}")
+
+
+def follow_battle(model, battle_field: str) -> None:
+    """Move the version of the campaign of the battle ``model``'s ``battle_field`` names whenever a row is saved or
+    deleted: for rows an app above keeps about a campaign's battles (the post-battle sequences, postbattle.apps)."""
+    on_row_change(model, battle_field, bump_battles_campaign, f"campaign-version-{model._meta.label}")
 
 
 def _passed(sender, instance, action, reverse, pk_set, **kwargs):

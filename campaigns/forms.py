@@ -613,8 +613,9 @@ class LogFilterForm(CampaignGameForm):
     kind = forms.ChoiceField(choices=[("", "Every kind")] + LedgerKind.choices, required=False)
 
     def __init__(self, *args, gangs, **kwargs):
+        """``gangs``: the campaign's gangs as (id, name) pairs (the campaign page's cached head)."""
         super().__init__(*args, **kwargs)
-        self.fields["gang"].choices = [("", "Every gang")] + [(str(g.pk), g.name) for g in gangs]
+        self.fields["gang"].choices = [("", "Every gang")] + [(str(pk), name) for pk, name in gangs]
 
 
 HOUSE_RULE_MOST = 100_000  # far inside the columns: a house rule is a few hundred credits at most

@@ -244,16 +244,17 @@ def campaign_page(campaign: Campaign) -> dict:
 
 
 class CachedCampaignPage:
-    """:func:`campaign_page` with what else the page draws the same for every viewer (the active gangs by name,
-    for the log's filter; the rating and Reputation charts; the house rules' history), read once per version of
+    """:func:`campaign_page` with what else the page draws the same for every viewer (the active gangs' ids and
+    names, for the log's filter; the rating and Reputation charts; the house rules' history), read once per version of
     the campaign, its gangs and the content and kept in the cache (campaigns.cache). ``campaign`` comes from
     :func:`campaigns.cache.page_queryset`.
 
     Read in two parts: what every request draws outside the page's cached fragments (:attr:`HEAD`: the cycle, the
-    arbitrators, the gangs and the house rules' history) at once; the rest (standings, battles, charts) only when a
-    fragment that is not in the cache asks for it (``page["standings"]``), so a warm page does not unpickle it."""
+    arbitrators, the gangs, the house rules' history and whether a join request waits) at once; the rest
+    (standings, battles, charts) only when a fragment that is not in the cache asks for it (``page["standings"]``),
+    so a warm page does not unpickle it."""
 
-    HEAD = frozenset({"cycle", "arbitrators", "gangs", "house_rules_history"})
+    HEAD = frozenset({"cycle", "arbitrators", "gangs", "house_rules_history", "joins_waiting"})
 
     def __init__(self, campaign: Campaign):
         self.campaign = campaign
@@ -267,11 +268,13 @@ class CachedCampaignPage:
         page = cache.get(self.key)
         if page is None:
             page = campaign_page(self.campaign)
-            page["gangs"] = list(campaign_gangs(self.campaign))
+            # Each request unpickles the head: the gangs as (id, name), not whole rows.
+            page["gangs"] = list(campaign_gangs(self.campaign).values_list("pk", "name"))
             taken = page.pop("snapshots")  # drawn into the charts: not kept twice
             page["rating_chart"] = charts.standing_chart(taken, "rating")
             page["reputation_chart"] = charts.standing_chart(taken, "reputation")
             page["house_rules_history"] = house_rules_history(self.campaign)
+            page["joins_waiting"] = self.campaign.join_requests.filter(accepted__isnull=True).exists()
             cache.set(self.key, page, FRAGMENT_SECONDS)
             cache.set(self.key + ":head", {name: page[name] for name in self.HEAD}, FRAGMENT_SECONDS)
         self.rest = page

@@ -6,13 +6,14 @@ from __future__ import annotations
 from django.db.models import OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.db.models.fields.json import KeyTextTransform
 
-from campaigns.models import Battle, BattleFighterResult, CampaignArbitrator, Side, other_side
+from campaigns import cache as campaign_cache
+from campaigns.models import Battle, BattleFighterResult, Campaign, CampaignArbitrator, CampaignGang, Side, other_side
 from campaigns.permissions import visible_campaigns
 from campaigns.selectors import roster_facts, territories_held
 from campaigns.services.house_rules import income_rule
 from content.models import Edition, Equipment
 from gangs.models import Gang, LedgerEntry
-from postbattle.engine import Context, FighterInfo, ResultInfo, TerritoryInfo
+from postbattle.engine import Context, FighterInfo, ResultInfo, TerritoryInfo, steps_for
 from postbattle.engine.base import snapshot_from_json
 from postbattle.models import Sequence, SequenceState
 from rulebook.n18.campaign.battle_rewards import RECORD_AWARDS, GangResult, TakenDown, standard_awards
@@ -178,21 +179,49 @@ def battles_for_user(user):
     gangs = Gang.objects.filter(owner=user).values("pk")
     arbitrated = CampaignArbitrator.objects.filter(user=user).values("campaign_id")
     mine = Q(attacker__in=gangs) | Q(defender__in=gangs) | Q(campaign__in=arbitrated)
-    live = Sequence.objects.exclude(state=SequenceState.REVERTED)
+    # Only what the list draws: the page's rows are kept in the cache (its sequences' drafts and the battles'
+    # records are large and the list shows none of them).
+    live = Sequence.objects.exclude(state=SequenceState.REVERTED).only("battle_id", "gang_id", "state", "step")
     return (
         Battle.objects.filter(mine, status="confirmed")
         .select_related("campaign", "attacker", "defender")
+        .only(
+            "scenario_name",
+            "confirmed_at",
+            "campaign__name",
+            "campaign__edition",
+            "attacker__name",
+            "defender__name",
+        )
         .prefetch_related(Prefetch("post_battle_sequences", queryset=live, to_attr="live_sequences"))
         .order_by("-confirmed_at", "-pk")
     )
 
 
+def battle_list_key(user) -> str:
+    """The cache key of ``user``'s post-battle list (:func:`battles_for_user`), one query: every campaign the user
+    arbitrates or has a gang in (removed gangs too: their battles stay listed) with its versions
+    (campaigns.cache.list_key). Each thing the list shows moves one of them in the write's transaction: a battle
+    (confirmed, changed) and its sequences (started, stepped, applied, reverted: postbattle.apps) the campaign's
+    version, a gang's name its version, and a campaign joined, left or arbitrated the campaign's version and the
+    set of campaigns. Keyed by the user too: two users of the same campaigns see different battles."""
+    arbitrated = CampaignArbitrator.objects.filter(user=user).values("campaign_id")
+    played = CampaignGang.objects.filter(gang__owner=user).values("campaign_id")
+    campaigns = Campaign.objects.filter(Q(pk__in=arbitrated) | Q(pk__in=played))
+    return campaign_cache.list_key("postbattle-list", campaigns, user.pk)
+
+
 def battle_rows(battles) -> list[dict]:
-    """Each battle of :func:`battles_for_user` with each gang's sequence (None: not started)."""
+    """Each battle of :func:`battles_for_user` with each gang's sequence (None: not started) and the number of
+    steps of its edition's sequence (a sequence in progress says which step it is at)."""
     rows = []
     for battle in battles:
         states = {s.gang_id: s for s in battle.live_sequences}
         rows.append(
-            {"battle": battle, "gangs": [(gang, states.get(gang.pk)) for gang in (battle.attacker, battle.defender)]}
+            {
+                "battle": battle,
+                "gangs": [(gang, states.get(gang.pk)) for gang in (battle.attacker, battle.defender)],
+                "steps": len(steps_for(battle.campaign.edition)),
+            }
         )
     return rows

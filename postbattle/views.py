@@ -14,8 +14,10 @@ from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
 from django.views.decorators.http import require_GET, require_POST
 
+from campaigns.cache import FRAGMENT_SECONDS
 from campaigns.services.house_rules import house_rules_due
 from core.pagination import page_of
 from gangs.permissions import gang_for_view
@@ -93,9 +95,18 @@ BATTLE_LIST_PAGE_SIZE = 50  # battles a page of the post-battle list; it does no
 @login_required
 @require_GET
 def battle_list(request):
-    page = page_of(selectors.battles_for_user(request.user), request, BATTLE_LIST_PAGE_SIZE)
+    """The post-battle list, one page of it drawn from the cache while its campaigns' versions stand
+    (:func:`postbattle.selectors.battle_list_key`): the page's rows are read only when its fragment is not there."""
+    key = selectors.battle_list_key(request.user)
+    page = page_of(selectors.battles_for_user(request.user), request, BATTLE_LIST_PAGE_SIZE, cached_as=key)
     template = "postbattle/battle_list.html#battles" if request.htmx else "postbattle/battle_list.html"
-    return render(request, template, {"rows": selectors.battle_rows(page), "page": page})
+    context = {
+        "rows": SimpleLazyObject(lambda: selectors.battle_rows(page)),
+        "page": page,
+        "list_key": key,
+        "fragment_seconds": FRAGMENT_SECONDS,
+    }
+    return render(request, template, context)
 
 
 @login_required

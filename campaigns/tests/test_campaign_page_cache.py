@@ -22,10 +22,10 @@ from rulebook.dice import ScriptedDice
 pytestmark = pytest.mark.django_db
 
 # The warm page: the session, the user, the campaign (with whether the viewer arbitrates it and the versions its
-# key is made of) and the viewer's gangs in it. An arbitrator reads the join requests waiting besides (the
-# territory pool's form is drawn into a cached fragment).
+# key is made of) and the viewer's gangs in it. An arbitrator reads the join requests only while one waits (the
+# cached page says so; the territory pool's form is drawn into a cached fragment).
 WARM_PLAYER = 4
-WARM_ARBITRATOR = 5
+WARM_ARBITRATOR = 4
 
 
 def _page_url(campaign) -> str:
@@ -197,6 +197,20 @@ def test_each_change_shows_on_the_next_render(client, cache_backend, league, wha
         assert "Bob's gang" not in after.split("Rating Rep.")[1].split("Over the campaign")[0]
     else:
         assert shown(after), expected
+
+
+def test_a_join_request_shows_to_the_arbitrator_until_decided(client, cache_backend, league, make_gang):
+    campaign = league["campaign"]
+    client.force_login(league["arbitrator"])
+    assert "Gangs asking to join" not in _text(client, campaign)
+    newcomer = make_gang(edition="n18", name="Carol's gang")
+    join = services.join_request(campaign=campaign, gang=newcomer, user=newcomer.owner)
+    assert "Gangs asking to join Carol's gang" in _text(client, campaign)
+    # While one waits the arbitrator's page reads it (and its gang's history) besides.
+    assert len(_warm_queries(client, league["arbitrator"], campaign)) > WARM_ARBITRATOR
+    services.join_refuse(join=join, actor=league["arbitrator"])
+    assert "Carol's gang" not in _text(client, campaign)
+    assert len(_warm_queries(client, league["arbitrator"], campaign)) == WARM_ARBITRATOR
 
 
 def _bobs_row(text: str) -> str:

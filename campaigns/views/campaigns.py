@@ -74,10 +74,15 @@ def campaign_detail(request, pk: int):
     access = campaign_access(request.user, pk, campaign_cache.page_queryset())
     campaign = access.campaign
     page = selectors.CachedCampaignPage(campaign)
-    log_form = LogFilterForm(request.GET or None, gangs=page["gangs"])
-    log_filter = log_form.cleaned_data if log_form.is_valid() else {}
+    # A page asked for with no filter draws the filter's form only into a fragment that is not in the cache, and
+    # reads the log's rows only then too: neither is made unless it is drawn.
+    if request.GET:
+        log_form = LogFilterForm(request.GET, gangs=page["gangs"])
+        log_filter = log_form.cleaned_data if log_form.is_valid() else {}
+    else:
+        log_form, log_filter = SimpleLazyObject(lambda: LogFilterForm(gangs=page["gangs"])), {}
     gang_id, kind = log_filter.get("gang"), log_filter.get("kind") or ""
-    entries = selectors.campaign_log_entries(campaign, gang_id=gang_id, kind=kind)
+    entries = SimpleLazyObject(lambda: selectors.campaign_log_entries(campaign, gang_id=gang_id, kind=kind))
     log_key = campaign_cache.page_key(campaign, "log", gang_id or "", kind)
     log_page = page_of(entries, request, LOG_PAGE_SIZE, param="log_page", cached_as=log_key)
     shared = {
@@ -108,7 +113,8 @@ def campaign_detail(request, pk: int):
         ),
         "arbitrator_form": SimpleLazyObject(ArbitratorForm),
         "territory_form": SimpleLazyObject(lambda: TerritoryAddForm(edition=campaign.edition)),
-        "join_requests": services.waiting_joins(campaign) if access.is_arbitrator else [],
+        # Read only when the cached page says a request is waiting (a request made or decided moves its version).
+        "join_requests": services.waiting_joins(campaign) if access.is_arbitrator and page["joins_waiting"] else [],
         **house_rules.settings_panel(campaign, page["house_rules_history"]),
     }
     return render(request, "campaigns/campaign_detail.html", context)
