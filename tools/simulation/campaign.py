@@ -55,10 +55,18 @@ class SimulationResult:
     seconds: float = 0.0
     actions: int = 0
     refusals: list[str] = field(default_factory=list)
+    by_cycle: list[tuple[int, float]] = field(default_factory=list)  # each cycle's battles and their seconds
 
     @property
     def per_battle(self) -> float:
         return self.seconds / self.battles if self.battles else 0.0
+
+    def per_cycle(self) -> str:
+        """The time per battle of each cycle, so that a cost growing with the campaign's age shows (issue 28)."""
+        return "time per battle by cycle: " + ", ".join(
+            f"{number}: {seconds / battles:.2f} s ({battles} battles)" if battles else f"{number}: no battles"
+            for number, (battles, seconds) in enumerate(self.by_cycle, start=1)
+        )
 
     def summary(self) -> str:
         policy = "" if self.policy == "mixed" else f" policy={self.policy}"
@@ -253,7 +261,7 @@ class Simulation:
         self.check_all(campaign, f"{step}: {sequence.gang.name}'s sequence reverted")
         fresh = postbattle_services.sequence_rerun(sequence=sequence, actor=arbitrator, same_dice=True)
         postbattle_services.sequence_apply(sequence=fresh, actor=arbitrator)
-        self.written[fresh.pk] = invariants.sequence_entries(fresh.pk)
+        self.written[fresh.pk] = invariants.sequence_entries(fresh)
         self.written.pop(sequence.pk, None)
         self.result.reverts += 1
         after = invariants.battle_totals(sequence.battle, sequence.gang)
@@ -278,7 +286,7 @@ class Simulation:
             else:
                 raise InvariantBroken("post-battle sequence", f"{step}: {gang.name}", problem)
         postbattle_services.sequence_apply(sequence=sequence, actor=gang.owner)
-        self.written[sequence.pk] = invariants.sequence_entries(sequence.pk)
+        self.written[sequence.pk] = invariants.sequence_entries(sequence)
         return sequence
 
     def _choices(self, fields, *, initial: bool = False) -> dict:
@@ -322,8 +330,10 @@ class Simulation:
             self.check_all(campaign, f"cycle {number}: matchmaking")
             self.out(f"Cycle {number}:")
             scheduled = campaign.battles.filter(status=BattleStatus.SCHEDULED).order_by("pk")
+            battles, seconds = self.result.battles, self.result.seconds
             for battle in scheduled.select_related("attacker__owner", "defender__owner", "campaign"):
                 self.play(campaign, battle)
+            self.result.by_cycle.append((self.result.battles - battles, self.result.seconds - seconds))
             self.check_all(campaign, f"cycle {number}: every battle played", complete=True)
             if campaign.has_cycles and number < self.cycles:
                 campaign.refresh_from_db()
