@@ -20,7 +20,9 @@ from tools.bench.table import LOADED, DatabaseFigures, page_table
 BASE_DIR = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
 PG_URL = "postgres://postgres@127.0.0.1:5432/"
-BENCH_DB = "underhive_bench"
+# BENCH_DB names the databases (it and <it>_busy, dropped at the end): two checkouts benching on one server at once
+# must not drop each other's.
+BENCH_DB = os.environ.get("BENCH_DB", "underhive_bench")
 
 
 def _pg_answers() -> bool:
