@@ -33,7 +33,9 @@ def test_a_small_n18_campaign_with_the_longest_names_keeps_its_invariants(conten
     assert lines[-1].startswith("simulate_campaign n18 gangs=2 cycles=2 seed=3: 3 battles")
     # Issue 28: the time per battle of each cycle, before the summary, so that a cost growing with cycles shows.
     per_cycle = re.fullmatch(
-        r"time per battle by cycle: 1: [\d.]+ s \((\d+) battles\), 2: [\d.]+ s \((\d+) battles\)", lines[-2]
+        r"time per battle by cycle: 1: [\d.]+ s \((\d+) battles, \d+ by hand, \d+ actions\), "
+        r"2: [\d.]+ s \((\d+) battles, \d+ by hand, \d+ actions\)",
+        lines[-2],
     )
     assert per_cycle and int(per_cycle[1]) + int(per_cycle[2]) == 3
     assert lines[-1].endswith("invariants intact")
@@ -86,10 +88,14 @@ def test_entries_written_in_an_applied_sequences_name_stop_the_run(content, monk
 
 
 def test_the_time_per_battle_is_printed_for_each_cycle():
-    from tools.simulation.campaign import SimulationResult
+    from tools.simulation.campaign import CycleTime, SimulationResult
 
-    result = SimulationResult("n18", gangs=4, cycles=3, seed=1, by_cycle=[(2, 1.0), (0, 0.0), (4, 6.0)])
-    assert result.per_cycle() == "time per battle by cycle: 1: 0.50 s (2 battles), 2: no battles, 3: 1.50 s (4 battles)"
+    cycles = [CycleTime(2, 1, 40, 1.0), CycleTime(0, 0, 0, 0.0), CycleTime(4, 0, 300, 6.0)]
+    result = SimulationResult("n18", gangs=4, cycles=3, seed=1, by_cycle=cycles)
+    assert result.per_cycle() == (
+        "time per battle by cycle: 1: 0.50 s (2 battles, 1 by hand, 40 actions), 2: no battles, "
+        "3: 1.50 s (4 battles, 0 by hand, 300 actions)"
+    )
 
 
 def test_a_campaign_reported_by_hand_reconciles_captures_rescues_bounties_and_caskets(content):
