@@ -25,12 +25,6 @@ class LoadFigures:
         ordered = sorted(self.latencies)
         return ordered[min(len(ordered) - 1, int(share * len(ordered)))] * 1000 if ordered else 0.0
 
-    def line(self) -> str:
-        return (
-            f"{self.rate:8.1f} req/s  p50 {self.percentile(0.5):6.1f} ms  p99 {self.percentile(0.99):6.1f} ms  "
-            f"errors {self.errors}"
-        )
-
 
 def load_test(port: int, path: str, requests: int, concurrency: int, cookie: str = "") -> LoadFigures:
     """``requests`` GETs of ``path`` spread over ``concurrency`` threads; a non-200 answer is an error."""
