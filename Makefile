@@ -81,8 +81,9 @@ test: lint
 # of the bench's own (PostgreSQL when one answers, else SQLite), dropped at the end; last, simulate_campaign's
 # whole campaign of each edition (its last line: battles, losses, captures, rescues, credits, time per battle).
 # Then a busy site (issue 28) on a database of its own, BUSY_SCALE times the size of a busy public instance
-# (5,000 users, 20,000 gangs, 500 campaigns): its pages warm and cold, and the campaign and battle pages under
-# gunicorn. `make bench BUSY_SCALE=1` for the full size (hours of writes on a small machine).
+# (5,000 users, 20,000 gangs, 500 campaigns): its pages warm and cold, and the campaign, battle, fighter and roster
+# pages under gunicorn; last, issue 28's table of both databases side by side. `make bench BUSY_SCALE=1` for the
+# full size (hours of writes on a small machine).
 BUSY_SCALE ?= 0.02
 bench: install
 	$(PY) -m rulebook bench

@@ -12,14 +12,17 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-from tools.bench.load import load_test, ratio_line
+from tools.bench.load import load_pages
 from tools.bench.notifications import notifications_bench
 from tools.bench.slowest import print_slowest
+from tools.bench.table import LOADED, DatabaseFigures, page_table
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
 PG_URL = "postgres://postgres@127.0.0.1:5432/"
-BENCH_DB = "underhive_bench"
+# BENCH_DB names the databases (it and <it>_busy, dropped at the end): two checkouts benching on one server at once
+# must not drop each other's.
+BENCH_DB = os.environ.get("BENCH_DB", "underhive_bench")
 
 
 def _pg_answers() -> bool:
@@ -91,37 +94,44 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--busy-only", action="store_true", help="Only the busy site (with --busy-site).")
     options = parser.parse_args(argv)
+    databases = []
     if not options.busy_only:
         with bench_database(BENCH_DB) as env:
-            _pages_and_load(env)
+            databases.append(_pages_and_load(env))
             notifications_bench(PYTHON, BASE_DIR, env)
     if options.busy_site is not None:
         with bench_database(BENCH_DB + "_busy") as env:
-            _busy_site(env, options.busy_site)
+            databases.append(_busy_site(env, options.busy_site))
+    print("\n== issue 28: the pages against their floors, side by side ==")
+    print("\n".join(page_table(databases)), flush=True)
     return 0
 
 
-def _busy_site(env: dict, scale: float) -> None:
-    """The busy site (manage.py bench_busy_site), then the campaign, battle and roster pages under gunicorn, each
-    as a share of /healthz (the same figures as the small database's roster, side by side)."""
+def _busy_site(env: dict, scale: float) -> DatabaseFigures:
+    """The busy site (manage.py bench_busy_site: its pages in-process), then its pages under gunicorn."""
     workdir = Path(tempfile.mkdtemp(prefix="underhive-bench-"))
     print(f"\n== a busy site at scale {scale:g} ==", flush=True)
     for setup in (("migrate", "--noinput"), ("load_content",), ("collectstatic", "--noinput")):
         _manage(env, *setup, quiet=True)
     handoff = workdir / "busy.json"
     _manage(env, "bench_busy_site", "--scale", str(scale), "--handoff", str(handoff))
-    target = json.loads(handoff.read_text())
+    return _served(env, f"busy site, scale {scale:g}", json.loads(handoff.read_text()))
+
+
+def _served(env: dict, name: str, handed: dict) -> DatabaseFigures:
+    """Issue 28's loaded pages under gunicorn (tools.bench.load.load_pages), each line printed as it comes."""
+    paths = {page: handed["pages"][page]["url"] for page in LOADED if page in handed["pages"]}
     with _gunicorn(env) as port:
-        cookie = f"sessionid={target['session']}"
-        pages = {name: target[name] for name in ("campaign", "battle", "roster")}
-        for path in ("/healthz", *pages.values()):  # untimed: connections opened, caches filled
-            load_test(port, path, 20 * target["concurrency"], target["concurrency"], cookie=cookie)
-        floor = load_test(port, "/healthz", target["requests"], target["concurrency"])
-        print(f"  {'/healthz':<24} {floor.line()}")
-        for name, path in pages.items():
-            figures = load_test(port, path, target["requests"], target["concurrency"], cookie=cookie)
-            print(f"  {name:<24} {figures.line()}")
-            print("  " + ratio_line(figures, floor, name))
+        print(f"\nLoad test ({name}): gunicorn, 2 workers on 127.0.0.1:{port}", flush=True)
+        floor, loads = load_pages(port, paths, f"sessionid={handed['session']}")
+    for page, load in (("/healthz", floor), *loads.items()):
+        print(
+            f"  {page:<12} {load.rate:8.1f} req/s ({load.share:.1%} of /healthz)  {load.requests} requests x "
+            f"{len(load.rounds)} rounds  p50 {load.percentile(0.5):6.1f} ms  p99 {load.percentile(0.99):6.1f} ms  "
+            f"errors {load.errors}",
+            flush=True,
+        )
+    return DatabaseFigures(name, handed["pages"], floor, loads, handed.get("size", {}))
 
 
 @contextmanager
@@ -137,7 +147,7 @@ def _gunicorn(env: dict):
         server.wait(timeout=30)
 
 
-def _pages_and_load(env: dict) -> None:
+def _pages_and_load(env: dict) -> DatabaseFigures:
     server = env["DATABASE_URL"].startswith("postgres")
     workdir = Path(tempfile.mkdtemp(prefix="underhive-bench-"))
     print_slowest()
@@ -147,43 +157,29 @@ def _pages_and_load(env: dict) -> None:
     handoff = workdir / "load.json"
     _manage(env, "bench_pages", "--handoff", str(handoff))
     _manage(env, "bench_imports")
-    target = json.loads(handoff.read_text())
-    with _gunicorn(env) as port:
-        cookie = f"sessionid={target['session']}"
-        print(
-            f"\nLoad test: gunicorn, 2 workers on 127.0.0.1:{port}; {target['requests']} requests a URL, "
-            f"{target['concurrency']} at a time",
-            flush=True,
+    figures = _served(env, "bench database", json.loads(handoff.read_text()))
+    print("\nA whole campaign played by the machine, invariants checked after every step:", flush=True)
+    for edition in ("n18", "classic"):
+        _manage(env, "simulate_campaign", "--edition", edition, "--gangs", "8", "--cycles", "3", "--seed", "7")
+    # Issue 21's runs: the battle that never ended, and a larger campaign of each policy (reconciled). Each run
+    # prints its time per battle cycle by cycle (issue 28: it must not grow with the campaign's age).
+    _manage(env, "simulate_campaign", "--edition", "n18", "--gangs", "5", "--cycles", "3", "--seed", "90210")
+    for policy in ("assistant", "hand"):
+        _manage(
+            env,
+            "simulate_campaign",
+            "--edition",
+            "n18",
+            "--gangs",
+            "16",
+            "--cycles",
+            "5",
+            "--seed",
+            "5",
+            "--policy",
+            policy,
         )
-        # Untimed first: every worker opens its database connection and fills its caches (templates, the
-        # roster's fragments) before either URL is measured, so neither pays for the workers' start.
-        for path in ("/healthz", target["roster"]):
-            load_test(port, path, 20 * target["concurrency"], target["concurrency"], cookie=cookie)
-        floor = load_test(port, "/healthz", target["requests"], target["concurrency"])
-        roster = load_test(port, target["roster"], target["requests"], target["concurrency"], cookie=cookie)
-        for name, figures in (("/healthz", floor), (f"roster, {target['fighters']} fighters", roster)):
-            print(f"  {name:<24} {figures.line()}")
-        print("  " + ratio_line(roster, floor))
-        print("\nA whole campaign played by the machine, invariants checked after every step:", flush=True)
-        for edition in ("n18", "classic"):
-            _manage(env, "simulate_campaign", "--edition", edition, "--gangs", "8", "--cycles", "3", "--seed", "7")
-        # Issue 21's runs: the battle that never ended, and a larger campaign of each policy (reconciled).
-        _manage(env, "simulate_campaign", "--edition", "n18", "--gangs", "5", "--cycles", "3", "--seed", "90210")
-        for policy in ("assistant", "hand"):
-            _manage(
-                env,
-                "simulate_campaign",
-                "--edition",
-                "n18",
-                "--gangs",
-                "16",
-                "--cycles",
-                "5",
-                "--seed",
-                "5",
-                "--policy",
-                policy,
-            )
+    return figures
 
 
 def _wait_for(port: int) -> None:

@@ -25,12 +25,6 @@ class LoadFigures:
         ordered = sorted(self.latencies)
         return ordered[min(len(ordered) - 1, int(share * len(ordered)))] * 1000 if ordered else 0.0
 
-    def line(self) -> str:
-        return (
-            f"{self.rate:8.1f} req/s  p50 {self.percentile(0.5):6.1f} ms  p99 {self.percentile(0.99):6.1f} ms  "
-            f"errors {self.errors}"
-        )
-
 
 def load_test(port: int, path: str, requests: int, concurrency: int, cookie: str = "") -> LoadFigures:
     """``requests`` GETs of ``path`` spread over ``concurrency`` threads; a non-200 answer is an error."""
@@ -69,14 +63,60 @@ def load_test(port: int, path: str, requests: int, concurrency: int, cookie: str
     return LoadFigures(requests, errors[0], time.perf_counter() - started, latencies)
 
 
-def ratio_line(page: LoadFigures, floor: LoadFigures, name: str = "roster") -> str:
-    share = page.rate / floor.rate if floor.rate else 0.0
-    return (
-        f"{name} rate / /healthz rate: {share:.1%} (goal: 25% or more); "
-        f"median latency x{_median_ratio(page, floor):.1f}"
-    )
+ROUNDS, CONCURRENCY, FLOOR_REQUESTS, PAGE_SECONDS = 3, 8, 1000, 5.0
 
 
-def _median_ratio(page: LoadFigures, floor: LoadFigures) -> float:
-    low = statistics.median(floor.latencies) if floor.latencies else 0.0
-    return statistics.median(page.latencies) / low if low else 0.0
+@dataclass
+class PageLoad:
+    """One URL's load test over the rounds, each round's ``/healthz`` beside it (the share is taken within a round,
+    so a neighbour's load on a shared machine weighs on both of its figures alike)."""
+
+    rounds: list[LoadFigures]
+    floors: list[LoadFigures]
+
+    @property
+    def requests(self) -> int:
+        return self.rounds[0].requests
+
+    @property
+    def errors(self) -> int:
+        return sum(r.errors for r in self.rounds)
+
+    @property
+    def rate(self) -> float:
+        return statistics.median(r.rate for r in self.rounds)
+
+    @property
+    def share(self) -> float:
+        return statistics.median(
+            r.rate / f.rate if f.rate else 0.0 for r, f in zip(self.rounds, self.floors, strict=True)
+        )
+
+    def percentile(self, share: float) -> float:
+        return LoadFigures(0, 0, 0.0, [t for r in self.rounds for t in r.latencies]).percentile(share)
+
+
+def load_pages(
+    port: int,
+    paths: dict[str, str],
+    cookie: str,
+    *,
+    rounds: int = ROUNDS,
+    concurrency: int = CONCURRENCY,
+    seconds: float = PAGE_SECONDS,
+    floor_requests: int = FLOOR_REQUESTS,
+) -> tuple[PageLoad, dict[str, PageLoad]]:
+    """``/healthz`` and each of ``paths`` under load: first 20 untimed requests a thread to each (the workers'
+    connections and caches), whose rate sets the page's request count (what it answers in about ``seconds``: at
+    least 10 a thread, at most ``floor_requests``, so a slow page costs seconds, not minutes); then ``rounds``
+    rounds of ``floor_requests`` to ``/healthz`` followed by each page's count."""
+    warm = {key: load_test(port, path, 20 * concurrency, concurrency, cookie=cookie) for key, path in paths.items()}
+    load_test(port, "/healthz", 20 * concurrency, concurrency)
+    counts = {key: max(10 * concurrency, min(floor_requests, round(w.rate * seconds))) for key, w in warm.items()}
+    floors: list[LoadFigures] = []
+    pages: dict[str, list[LoadFigures]] = {key: [] for key in paths}
+    for _ in range(rounds):
+        floors.append(load_test(port, "/healthz", floor_requests, concurrency))
+        for key, path in paths.items():
+            pages[key].append(load_test(port, path, counts[key], concurrency, cookie=cookie))
+    return PageLoad(floors, floors), {key: PageLoad(figures, floors) for key, figures in pages.items()}

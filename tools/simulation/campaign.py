@@ -35,6 +35,25 @@ from tools.simulation.invariants import InvariantBroken, check, check_all
 POLICIES = ("mixed", "assistant", "hand")  # how the battles are played: either way at random, or all one way
 
 
+@dataclass(frozen=True)
+class CycleTime:
+    """One cycle's battles, how many of them were reported by hand, the battle assistant's actions in the others,
+    and their seconds: a cycle of long assistant battles takes longer per battle than one of hand reports."""
+
+    battles: int
+    by_hand: int
+    actions: int
+    seconds: float
+
+    def __str__(self) -> str:
+        if not self.battles:
+            return "no battles"
+        return (
+            f"{self.seconds / self.battles:.2f} s ({self.battles} battles, {self.by_hand} by hand, "
+            f"{self.actions} actions)"
+        )
+
+
 @dataclass
 class SimulationResult:
     edition: str
@@ -55,10 +74,20 @@ class SimulationResult:
     seconds: float = 0.0
     actions: int = 0
     refusals: list[str] = field(default_factory=list)
+    by_cycle: list[CycleTime] = field(default_factory=list)
 
     @property
     def per_battle(self) -> float:
         return self.seconds / self.battles if self.battles else 0.0
+
+    def per_cycle(self) -> str:
+        """The time per battle of each cycle, so that a cost growing with the campaign's age shows (issue 28)."""
+        return "time per battle by cycle: " + ", ".join(
+            f"{number}: {cycle}" for number, cycle in enumerate(self.by_cycle, start=1)
+        )
+
+    def so_far(self) -> CycleTime:
+        return CycleTime(self.battles, self.hand_reported, self.actions, self.seconds)
 
     def summary(self) -> str:
         policy = "" if self.policy == "mixed" else f" policy={self.policy}"
@@ -253,7 +282,7 @@ class Simulation:
         self.check_all(campaign, f"{step}: {sequence.gang.name}'s sequence reverted")
         fresh = postbattle_services.sequence_rerun(sequence=sequence, actor=arbitrator, same_dice=True)
         postbattle_services.sequence_apply(sequence=fresh, actor=arbitrator)
-        self.written[fresh.pk] = invariants.sequence_entries(fresh.pk)
+        self.written[fresh.pk] = invariants.sequence_entries(fresh)
         self.written.pop(sequence.pk, None)
         self.result.reverts += 1
         after = invariants.battle_totals(sequence.battle, sequence.gang)
@@ -278,7 +307,7 @@ class Simulation:
             else:
                 raise InvariantBroken("post-battle sequence", f"{step}: {gang.name}", problem)
         postbattle_services.sequence_apply(sequence=sequence, actor=gang.owner)
-        self.written[sequence.pk] = invariants.sequence_entries(sequence.pk)
+        self.written[sequence.pk] = invariants.sequence_entries(sequence)
         return sequence
 
     def _choices(self, fields, *, initial: bool = False) -> dict:
@@ -322,8 +351,18 @@ class Simulation:
             self.check_all(campaign, f"cycle {number}: matchmaking")
             self.out(f"Cycle {number}:")
             scheduled = campaign.battles.filter(status=BattleStatus.SCHEDULED).order_by("pk")
+            before = self.result.so_far()
             for battle in scheduled.select_related("attacker__owner", "defender__owner", "campaign"):
                 self.play(campaign, battle)
+            now = self.result.so_far()
+            self.result.by_cycle.append(
+                CycleTime(
+                    now.battles - before.battles,
+                    now.by_hand - before.by_hand,
+                    now.actions - before.actions,
+                    now.seconds - before.seconds,
+                )
+            )
             self.check_all(campaign, f"cycle {number}: every battle played", complete=True)
             if campaign.has_cycles and number < self.cycles:
                 campaign.refresh_from_db()

@@ -31,7 +31,6 @@ from django.db.models import Count, Q, Sum
 
 from campaigns.models import Battle, BattleStatus, Campaign, Outcome
 from content.models import Edition
-from gangs.ledger import ledger_totals
 from gangs.models import Fighter, FighterStatus, Gang, LedgerEntry
 from postbattle.models import Application, Sequence, SequenceState
 from rulebook.classic.campaign.experience import WOUNDING_HIT_XP
@@ -50,23 +49,40 @@ def campaign_gangs(campaign: Campaign) -> list[Gang]:
 
 
 def ledger(campaign: Campaign) -> str:
-    for gang in campaign_gangs(campaign):
-        totals = ledger_totals(gang)
-        if (gang.stash, gang.reputation) != (totals["stash"], totals["reputation"]):
-            return (
-                f"{gang.name}: Stash {gang.stash}, Reputation {gang.reputation}; the ledger says "
-                f"{totals['stash']} and {totals['reputation']}"
-            )
-        for fighter in gang.fighters.all():
-            if fighter.experience != totals["experience"].get(fighter.pk, 0):
-                return f"{fighter.name} has {fighter.experience} XP; the ledger says {totals['experience'].get(fighter.pk, 0)}"
+    """Every gang's totals against its entries' sums (what :func:`gangs.ledger.ledger_totals` adds up), three
+    queries for the whole campaign: it runs after every step, so its cost must not grow with the gangs' ledgers
+    more than the database's sums do (issue 28: the harness's time per battle was growing with the cycles)."""
+    gangs = campaign_gangs(campaign)
+    entries = LedgerEntry.objects.filter(gang__in=gangs)
+    sums = {
+        row["gang"]: row
+        for row in entries.values("gang").annotate(stash=Sum("credits"), reputation=Sum("reputation")).order_by()
+    }
+    experience = dict(
+        entries.filter(fighter__isnull=False).values_list("fighter").annotate(total=Sum("experience")).order_by()
+    )
+    for gang in gangs:
+        totals = sums.get(gang.pk, {})
+        stash, reputation = totals.get("stash") or 0, totals.get("reputation") or 0
+        if (gang.stash, gang.reputation) != (stash, reputation):
+            return f"{gang.name}: Stash {gang.stash}, Reputation {gang.reputation}; the ledger says {stash} and {reputation}"
+    for fighter in Fighter.objects.filter(gang__in=gangs).order_by("gang", "pk"):
+        if fighter.experience != (experience.get(fighter.pk) or 0):
+            return f"{fighter.name} has {fighter.experience} XP; the ledger says {experience.get(fighter.pk) or 0}"
     return ""
 
 
-def sequence_entries(sequence_pk: int) -> int:
+def sequence_entries(sequence: Sequence) -> int:
     """The ledger entries a post-battle sequence wrote (its own gang's and, for a Memorable Death's experience
     or a captive sold, the other gang's), reversals left out."""
-    return LedgerEntry.objects.filter(data__post_battle=sequence_pk, reverses__isnull=True).count()
+    return _sequence_entries(LedgerEntry.objects.filter(battle=sequence.battle_id)).get(sequence.pk, 0)
+
+
+def _sequence_entries(entries) -> dict[int, int]:
+    """Of ``entries``, how many each post-battle sequence wrote, reversals left out: one grouped query (looking
+    each sequence's entries up by its JSON key scans the whole ledger each time)."""
+    written = entries.filter(data__has_key="post_battle", reverses__isnull=True)
+    return dict(written.values_list("data__post_battle").annotate(n=Count("pk")).order_by())
 
 
 def applied_once(campaign: Campaign, *, complete: bool, written: dict[int, int]) -> str:
@@ -77,19 +93,22 @@ def applied_once(campaign: Campaign, *, complete: bool, written: dict[int, int])
     twice = twice.order_by("sequence__battle").first()
     if twice:
         return f"battle {twice['sequence__battle']}: gang {twice['sequence__gang']} has {twice['n']} applied sequences"
-    for sequence in Sequence.objects.filter(battle__campaign=campaign, state=SequenceState.APPLIED).select_related(
-        "gang"
-    ):
-        now = sequence_entries(sequence.pk)
-        if sequence.pk in written and now != written[sequence.pk]:
+    counts = _sequence_entries(LedgerEntry.objects.filter(gang__in=campaign_gangs(campaign)))
+    # Only the keys: a sequence's row carries its whole draft, and the campaign's applied sequences grow with it.
+    applied = Sequence.objects.filter(battle__campaign=campaign, state=SequenceState.APPLIED)
+    for pk in applied.values_list("pk", flat=True):
+        now = counts.get(pk, 0)
+        if pk in written and now != written[pk]:
+            sequence = Sequence.objects.select_related("gang", "battle").get(pk=pk)
             return (
                 f"{sequence.gang.name}'s sequence after {sequence.battle} wrote {written[sequence.pk]} entries "
                 f"when applied and has {now} now"
             )
     if complete:
+        done = set(live.values_list("sequence__battle", "sequence__gang"))
         for battle in campaign.battles.filter(status=BattleStatus.CONFIRMED).select_related("attacker", "defender"):
             for gang in (battle.attacker, battle.defender):
-                if not live.filter(sequence__battle=battle, sequence__gang=gang).exists():
+                if (battle.pk, gang.pk) not in done:
                     return f"{gang.name} has no applied post-battle sequence for {battle}"
     return ""
 

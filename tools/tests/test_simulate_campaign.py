@@ -31,6 +31,13 @@ def test_a_small_n18_campaign_with_the_longest_names_keeps_its_invariants(conten
     lines = simulate("--edition", "n18", "--gangs", "2", "--cycles", "2", "--seed", "3", "--long-names", "--keep")
     # Two challenges and, with this session's dice, a Rescue Mission.
     assert lines[-1].startswith("simulate_campaign n18 gangs=2 cycles=2 seed=3: 3 battles")
+    # Issue 28: the time per battle of each cycle, before the summary, so that a cost growing with cycles shows.
+    per_cycle = re.fullmatch(
+        r"time per battle by cycle: 1: [\d.]+ s \((\d+) battles, \d+ by hand, \d+ actions\), "
+        r"2: [\d.]+ s \((\d+) battles, \d+ by hand, \d+ actions\)",
+        lines[-2],
+    )
+    assert per_cycle and int(per_cycle[1]) + int(per_cycle[2]) == 3
     assert lines[-1].endswith("invariants intact")
     campaign = Campaign.objects.get()
     assert campaign.cycle == 2 and len(campaign.name) == 100
@@ -58,6 +65,37 @@ def test_a_broken_invariant_stops_the_run_naming_it(content, monkeypatch):
     monkeypatch.setattr(Simulation, "scenario", with_a_stray_credit)
     with pytest.raises(CommandError, match=r"invariant broken after battle \d+ .*: ledger: .* Stash"):
         simulate("--edition", "n18", "--gangs", "2", "--cycles", "1", "--seed", "1")
+
+
+def test_entries_written_in_an_applied_sequences_name_stop_the_run(content, monkeypatch):
+    """The "applied once" invariant (counted for the whole campaign in one query since issue 28) still finds an
+    entry written in a sequence's name after it was applied."""
+    from gangs.ledger import ledger_record
+    from gangs.models import LedgerKind
+    from tools.simulation.campaign import Simulation
+
+    post_battle = Simulation.post_battle
+
+    def and_one_more_entry(self, battle, gang, step):
+        sequence = post_battle(self, battle, gang, step)
+        data = {"post_battle": sequence.pk}
+        ledger_record(gang=gang, kind=LedgerKind.OTHER, description="Stray", battle=battle, data=data)
+        return sequence
+
+    monkeypatch.setattr(Simulation, "post_battle", and_one_more_entry)
+    with pytest.raises(CommandError, match=r"applied once: .* wrote \d+ entries when applied and has \d+ now"):
+        simulate("--edition", "n18", "--gangs", "2", "--cycles", "1", "--seed", "1")
+
+
+def test_the_time_per_battle_is_printed_for_each_cycle():
+    from tools.simulation.campaign import CycleTime, SimulationResult
+
+    cycles = [CycleTime(2, 1, 40, 1.0), CycleTime(0, 0, 0, 0.0), CycleTime(4, 0, 300, 6.0)]
+    result = SimulationResult("n18", gangs=4, cycles=3, seed=1, by_cycle=cycles)
+    assert result.per_cycle() == (
+        "time per battle by cycle: 1: 0.50 s (2 battles, 1 by hand, 40 actions), 2: no battles, "
+        "3: 1.50 s (4 battles, 0 by hand, 300 actions)"
+    )
 
 
 def test_a_campaign_reported_by_hand_reconciles_captures_rescues_bounties_and_caskets(content):

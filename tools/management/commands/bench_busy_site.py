@@ -13,7 +13,6 @@ login floor. The default scale is small enough for a shared machine; the scale a
 from __future__ import annotations
 
 import itertools
-import json
 import random
 
 from django.contrib.auth import get_user_model
@@ -39,7 +38,9 @@ class Command(bench_pages.Command):
 
     def add_arguments(self, parser):
         parser.add_argument("--scale", type=float, default=0.02, help="1 is the issue's busy site (default 0.02).")
-        parser.add_argument("--handoff", help="Write the load test's campaign and battle URLs and session (JSON).")
+        parser.add_argument(
+            "--handoff", help="Write the pages' figures, URLs, a session and the site's size here (JSON)."
+        )
         parser.add_argument("--runs", type=int, default=bench_pages.RUNS)
 
     def handle(self, *args, scale=0.02, handoff=None, runs=bench_pages.RUNS, **options):
@@ -48,23 +49,16 @@ class Command(bench_pages.Command):
         self.client = Client()
         self.client.force_login(self.user)
         self.serial = itertools.count()
+        self.measured = {}
         sizes = {name: max(1, round(count * scale)) for name, count in FULL.items()}
         self._fill(**sizes)
-        counts = {
-            "users": get_user_model().objects.count(),
-            "gangs": Gang.objects.count(),
-            "fighters": Fighter.objects.count(),
-            "ledger entries": LedgerEntry.objects.count(),
-        }
-        from campaigns.models import Battle, Campaign
-
-        counts |= {"campaigns": Campaign.objects.count(), "campaign battles": Battle.objects.count()}
-        self.stdout.write(f"Busy site at scale {scale:g}: " + ", ".join(f"{n:,} {what}" for what, n in counts.items()))
+        size = ", ".join(f"{n:,} {what}" for what, n in site_size().items())
+        self.stdout.write(f"Busy site at scale {scale:g}: {size}")
         with override_settings(ROOT_URLCONF=bench_pages.__name__):
-            urls = self._pages()
+            self._pages()
         if handoff:
-            with open(handoff, "w") as out:
-                json.dump({**urls, "session": self._session(), "requests": 1000, "concurrency": 8}, out)
+            # The size once more, with what was measured built in it (the pages' own campaign, gangs, battle).
+            self.hand_off(handoff, scale=scale, size=site_size())
 
     # --- the site around what is measured (rows in bulk) ------------------------------------------------
 
@@ -132,7 +126,7 @@ class Command(bench_pages.Command):
 
     # --- what is measured (through the services) ----------------------------------------------------
 
-    def _pages(self) -> dict:
+    def _pages(self) -> None:
         from battles.services import battle_start, fighter_adjust
         from campaigns import services as campaigns
 
@@ -149,7 +143,6 @@ class Command(bench_pages.Command):
         gang = self._gang(10)
         for n in range(1_000 - gang.ledger.count()):
             ledger_record(gang=gang, kind=LedgerKind.OTHER, description=f"Bench deed {n}")
-        champion = gang.fighters.filter(fighter_type__category="champion").first() or gang.fighters.first()
         a, b = self._gang(10), self._gang(10)
         battle = battle_start(
             gang_a=a,
@@ -164,18 +157,35 @@ class Command(bench_pages.Command):
             fighter_adjust(
                 battle=battle, fighter=fighters[n % len(fighters)], field="prone", value=n % 2 == 0, actor=self.user
             )
-        urls = {
-            "campaign, 16 gangs, after 4 cycles": reverse("campaigns:campaign-detail", args=[campaign.pk]),
-            "battle, 10 a side, 40 actions": reverse("battles:battle-detail", args=[battle.pk]),
-            "fighter page (a Champion)": reverse("gangs:fighter-detail", args=[gang.pk, champion.pk]),
-            f"gang history, {gang.ledger.count():,} entries": reverse("gangs:gang-history", args=[gang.pk]),
-            "roster, 10 fighters": reverse("gangs:gang-detail", args=[gang.pk]),
+        pages = {
+            "campaign": (
+                "campaign, 16 gangs, after 4 cycles",
+                reverse("campaigns:campaign-detail", args=[campaign.pk]),
+            ),
+            "battle": ("battle, 10 a side, 40 actions", reverse("battles:battle-detail", args=[battle.pk])),
+            "fighter": ("fighter page (a Champion)", self.champion_url(gang)),
+            # The arbitrator's list of the 16-gang campaign's sequences, among the site's other battles.
+            "postbattle": ("post-battle list, arbitrator", reverse("postbattle:battle-list")),
+            "history": (
+                f"gang history, {gang.ledger.count():,} entries",
+                reverse("gangs:gang-history", args=[gang.pk]),
+            ),
+            "roster": ("roster, 10 fighters", reverse("gangs:gang-detail", args=[gang.pk])),
         }
-        for label, url in urls.items():
-            self.measure(f"{label}, warm", url, with_floor=True)
+        for page, (label, url) in pages.items():
+            self.measure(f"{label}, warm", url, with_floor=True, page=page)
             self.measure(f"{label}, cold", url, with_floor=True, cold=True)
-        return {
-            "campaign": urls["campaign, 16 gangs, after 4 cycles"],
-            "battle": urls["battle, 10 a side, 40 actions"],
-            "roster": urls["roster, 10 fighters"],
-        }
+
+
+def site_size() -> dict[str, int]:
+    """The rows that make the site busy, as the table prints them (tools.bench.table)."""
+    from campaigns.models import Battle, Campaign
+
+    return {
+        "users": get_user_model().objects.count(),
+        "gangs": Gang.objects.count(),
+        "fighters": Fighter.objects.count(),
+        "campaigns": Campaign.objects.count(),
+        "battles": Battle.objects.count(),
+        "ledger entries": LedgerEntry.objects.count(),
+    }

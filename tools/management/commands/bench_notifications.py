@@ -44,13 +44,16 @@ class Command(BaseCommand):
                 )
             )
             return
-        user = get_user_model().objects.create_user("bench-arbitrator", password="bench-only-password")
+        # Names of its own: make bench runs it on the database bench_pages has filled (its bench-arbitrator).
+        user = get_user_model().objects.create_user("bench-notifications-arbitrator", password="bench-only-password")
         campaign = campaign_create(user=user, edition=Edition.N18, name="Notification bench")
         house = (
             House.objects.filter(edition=Edition.N18, is_active=True, kind=HouseKind.GANG_LIST).order_by("pk").first()
         )
         for seat in range(2):
-            player = get_user_model().objects.create_user(f"bench-player-{seat}", password="bench-only-password")
+            player = get_user_model().objects.create_user(
+                f"bench-notifications-player-{seat}", password="bench-only-password"
+            )
             gang = gang_create(owner=player, house=house, name=f"Bench gang {seat}")
             campaign_join(campaign=campaign, gang=gang, user=player)
         campaign = campaign_start(campaign=campaign)

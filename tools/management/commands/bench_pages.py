@@ -54,7 +54,7 @@ class Command(BaseCommand):
     help = "Print page figures (queries, median and p90 ms, ratio to the login floor). For make bench only."
 
     def add_arguments(self, parser):
-        parser.add_argument("--handoff", help="Write the load test's roster URL and session here (JSON).")
+        parser.add_argument("--handoff", help="Write issue 28's pages' figures and URLs and a session here (JSON).")
         parser.add_argument("--runs", type=int, default=RUNS)
         parser.add_argument(
             "--only",
@@ -70,8 +70,10 @@ class Command(BaseCommand):
         self.client = Client()
         self.client.force_login(self.user)
         self.serial = cycle(range(10_000))
+        self.measured: dict[str, dict] = {}
         with override_settings(ROOT_URLCONF=__name__):
-            rosters = self._rosters() if "rosters" in only else {}
+            if "rosters" in only:
+                self._rosters()
             if "campaigns" in only:
                 self._campaigns()
             if "battles" in only:
@@ -80,19 +82,14 @@ class Command(BaseCommand):
                 self._history()
             if "postbattle" in only:
                 self._postbattle()
-        if handoff and rosters:
-            gang = rosters[10]
-            with open(handoff, "w") as out:
-                json.dump(
-                    {
-                        "roster": reverse("gangs:gang-detail", args=[gang.pk]),
-                        "session": self._session(),
-                        "fighters": 10,
-                        "requests": 1000,
-                        "concurrency": 8,
-                    },
-                    out,
-                )
+        if handoff:
+            self.hand_off(handoff)
+
+    def hand_off(self, path: str, **more) -> None:
+        """What the load test needs and the table prints (tools.bench): the session to load the pages with, and
+        each of issue 28's pages measured here: its label, URL, queries, warm median and ratio to the floor."""
+        with open(path, "w") as out:
+            json.dump({"session": self._session(), "pages": self.measured, **more}, out)
 
     # --- measuring ----------------------------------------------------------------------------------
 
@@ -109,9 +106,10 @@ class Command(BaseCommand):
             self._time(url)
         return len(queries)
 
-    def measure(self, label: str, url: str, with_floor: bool = False, cold: bool = False) -> None:
+    def measure(self, label: str, url: str, with_floor: bool = False, cold: bool = False, page: str = "") -> None:
         """Warm once, count the queries, then time ``runs`` requests (interleaved with the floor's); ``cold``: the
-        cache emptied before each request counted or timed (what the first reader of a page's version pays)."""
+        cache emptied before each request counted or timed (what the first reader of a page's version pays).
+        ``page``: which of issue 28's pages this is, its figures kept for the handoff (warm, with the floor)."""
         _, html = self._time(url)
         if cold:
             cache.clear()
@@ -129,10 +127,16 @@ class Command(BaseCommand):
         p90 = sorted(page_times)[int(0.9 * (len(page_times) - 1))] * 1000
         line = f"  {label:<34} {queries:>3} queries  median {median:7.1f} ms  p90 {p90:7.1f} ms"
         if with_floor:
-            ratios = [p / f for p, f in zip(page_times, floor_times, strict=True)]
-            line += (
-                f"  x{statistics.median(ratios):.1f} the login floor ({statistics.median(floor_times) * 1000:.1f} ms)"
-            )
+            ratio = statistics.median(p / f for p, f in zip(page_times, floor_times, strict=True))
+            line += f"  x{ratio:.1f} the login floor ({statistics.median(floor_times) * 1000:.1f} ms)"
+            if page:
+                self.measured[page] = {
+                    "label": label,
+                    "url": url,
+                    "queries": queries,
+                    "median_ms": median,
+                    "floor_ratio": ratio,
+                }
         self.stdout.write(line)
 
     def _session(self) -> str:
@@ -189,13 +193,15 @@ class Command(BaseCommand):
                 )
         return gang
 
-    def _rosters(self) -> dict:
+    def _rosters(self) -> None:
         self.stdout.write("Roster and print pages (n18 Goliath; 2 weapons and armour a fighter):")
-        made = {}
         for size in ROSTER_SIZES:
-            gang = made[size] = self._gang(size)
-            self.measure(f"roster, {size} fighters", reverse("gangs:gang-detail", args=[gang.pk]), with_floor=True)
+            gang = self._gang(size)
+            url = reverse("gangs:gang-detail", args=[gang.pk])
+            self.measure(f"roster, {size} fighters", url, with_floor=True, page="roster" if size == 10 else "")
             self.measure(f"print, {size} fighters", reverse("gangs:gang-print", args=[gang.pk]), with_floor=True)
+            if size == 10:
+                self.measure("fighter page (a Champion)", self.champion_url(gang), with_floor=True, page="fighter")
         # A club's gang plays in a campaign: its page also asks whether the viewer arbitrates it, its territories
         # and its coming battles (gangs.selectors.roster_page).
         from campaigns import services as campaigns
@@ -207,7 +213,11 @@ class Command(BaseCommand):
         self.measure(
             "roster, 30 fighters, in a campaign", reverse("gangs:gang-detail", args=[gang.pk]), with_floor=True
         )
-        return made
+
+    @staticmethod
+    def champion_url(gang) -> str:
+        champion = gang.fighters.filter(fighter_type__category="champion").first() or gang.fighters.first()
+        return reverse("gangs:fighter-detail", args=[gang.pk, champion.pk])
 
     def _campaigns(self) -> None:
         from campaigns import services as campaigns
@@ -225,7 +235,7 @@ class Command(BaseCommand):
             self.measure(f"campaign, {size} gangs, cycle 1", url, with_floor=True)
             if size == 16:
                 self._play_cycles(campaign, cycles=4)
-                self.measure(f"campaign, {size} gangs, after 4 cycles", url, with_floor=True)
+                self.measure(f"campaign, {size} gangs, after 4 cycles", url, with_floor=True, page="campaign")
                 player = campaign.memberships.select_related("gang__owner").first().gang.owner
                 self.client.force_login(player)
                 self.measure("  the same, for one of its players", url, with_floor=True)
@@ -272,7 +282,8 @@ class Command(BaseCommand):
                     battle=battle, fighter=fighters[n % len(fighters)], field="prone", value=n % 2 == 0, actor=self.user
                 )
             url = reverse("battles:battle-detail", args=[battle.pk])
-            self.measure(f"battle, {side} a side, 40 actions", url, with_floor=True)
+            page = "battle" if side == 10 else ""
+            self.measure(f"battle, {side} a side, 40 actions", url, with_floor=True, page=page)
             self.client.force_login(watcher)
             self.measure("  the same, for a watcher", url, with_floor=True)
             self.client.force_login(self.user)
@@ -283,7 +294,7 @@ class Command(BaseCommand):
         for n in range(HISTORY_ENTRIES):
             ledger_record(gang=gang, kind=LedgerKind.OTHER, description=f"Bench note {n}")
         url = reverse("gangs:gang-history", args=[gang.pk])
-        self.measure("history, first page", url, with_floor=True)
+        self.measure("history, first page", url, with_floor=True, page="history")
         self.measure("history, page 10", f"{url}?page=10", with_floor=True)
 
     def _postbattle(self) -> None:
@@ -298,4 +309,6 @@ class Command(BaseCommand):
         campaign = campaigns.campaign_start(campaign=campaign)
         campaigns.cycle_pair(campaign=campaign, dice=SeededDice(8))
         self._play_cycles(campaign, cycles=4)
-        self.measure("post-battle list, arbitrator", reverse("postbattle:battle-list"), with_floor=True)
+        self.measure(
+            "post-battle list, arbitrator", reverse("postbattle:battle-list"), with_floor=True, page="postbattle"
+        )

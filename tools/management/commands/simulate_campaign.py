@@ -70,4 +70,5 @@ class Command(BaseCommand):
             self.stdout.write(f"{len(result.refusals)} moves refused by the services:")
             for line in result.refusals:
                 self.stdout.write(f"  {line}")
+        self.stdout.write(result.per_cycle())
         self.stdout.write(result.summary())
