@@ -75,7 +75,7 @@ def ledger(campaign: Campaign) -> str:
 def sequence_entries(sequence: Sequence) -> int:
     """The ledger entries a post-battle sequence wrote (its own gang's and, for a Memorable Death's experience
     or a captive sold, the other gang's), reversals left out."""
-    return _sequence_entries(LedgerEntry.objects.filter(battle=sequence.battle_id)).get(sequence.pk, 0)
+    return _sequence_entries(LedgerEntry.objects.filter(battle_link__battle=sequence.battle_id)).get(sequence.pk, 0)
 
 
 def _sequence_entries(entries) -> dict[int, int]:
