@@ -347,6 +347,14 @@ def _act(request, battle, kind: str, form, fighters, context: dict, op: str):
     return None
 
 
+def _made_before(request, battle):
+    """This very form was posted before (a double tap, a retry): its first answer, nothing done twice; else None."""
+    made = services.action_made(battle, forms.posted_token(request.POST))
+    if made is None:
+        return None
+    return moved(request, _detail_url(battle), "; ".join(made.changes) or made.summary)
+
+
 def _table_dice(battle, plan, form, dice: list, context: dict) -> list | None:
     """The dice entered so far and the next one the rules read; None after a wrong die, which is named and
     taken off (with those after it) so the page asks for it again."""
@@ -394,10 +402,8 @@ def battle_act(request, pk: int, kind: str):
         return render(request, "battles/battle_act.html", {**context, "menu": _menu(battle, kind)})
     if choice and choice not in dict(_menu(battle, kind)):
         raise Http404("No such test or scenario action here.")
-    made = services.action_made(battle, forms.posted_token(request.POST)) if request.method == "POST" else None
-    if made is not None:
-        # This very form was posted before (a double tap, a retry): its first answer, nothing done twice.
-        return moved(request, _detail_url(battle), "; ".join(made.changes) or made.summary)
+    if request.method == "POST" and (made := _made_before(request, battle)):
+        return made
     fighters = selectors.battle_fighters(battle)
     for fighter in fighters:
         fighter.battle = battle  # the forms name each fighter's gang without a query per fighter
@@ -417,6 +423,10 @@ def battle_act(request, pk: int, kind: str):
             return acted
     elif data is not None and not op:
         context["quiet"] = True  # a choice on the way: no errors for what is not chosen yet
+    if op == "roll" and (made := _made_before(request, battle)):
+        # A roll not made here, because its twin (a double tap) made it meanwhile and so moved the situation
+        # (new odds, a target gone): the twin's answer, not this form again.
+        return made
     template = "battles/battle_act.html#action-form" if request.htmx else "battles/battle_act.html"
     return render(request, template, {**context, "form": form})
 

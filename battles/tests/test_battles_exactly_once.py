@@ -39,6 +39,33 @@ def test_a_second_tap_on_the_roll_returns_the_first_answer(client, make_battle):
 
 
 @pytest.mark.django_db
+def test_a_double_tap_whose_twin_acted_while_it_was_read_gets_the_twins_answer(client, make_battle, monkeypatch):
+    """The race CI met on SQLite: the second tap asks whether its form was used before the first has written,
+    then reads the battle after it (the situation moved: other odds, a target gone). It answers as its twin did
+    rather than draw the form again."""
+    from battles import services
+
+    battle = make_battle("classic", fighters=2)
+    client.force_login(battle.player_a)
+    data = {**shoot_post(battle), "once": new_token()}
+    url = reverse("battles:battle-act", args=[battle.pk, "shoot"])
+    assert client.post(url, data).status_code == 302
+    asked, real = [], services.action_made
+
+    def not_yet_on_the_first_ask(battle, token):
+        asked.append(token)
+        return None if len(asked) == 1 else real(battle, token)
+
+    monkeypatch.setattr(services, "action_made", not_yet_on_the_first_ask)
+    battle.refresh_from_db()
+    seen_before = battle.version
+    again = client.post(url, data)
+    assert again.status_code == 302 and len(asked) == 2
+    battle.refresh_from_db()
+    assert battle.actions.filter(kind="shoot").count() == 1 and battle.version == seen_before
+
+
+@pytest.mark.django_db
 def test_a_new_token_is_a_new_action(client, make_battle):
     battle = make_battle("classic", fighters=2)
     client.force_login(battle.player_a)
