@@ -45,7 +45,6 @@ from campaigns.selectors.campaigns import (
     with_rating,
 )
 from campaigns.selectors.house_rules import (
-    ADDITIONS,
     Payment,
     banned_items_expression,
     challenge_refusal,
@@ -103,7 +102,6 @@ __all__ = [
     "rule_values",
     "changes_between",
     "house_rules_history",
-    "ADDITIONS",
     "rules_in_force",
     "rule_source",
     "has_fought",

@@ -233,8 +233,8 @@ def describe(rules: HouseRules) -> list[tuple[str, str]]:
 
 def settings_panel(campaign: Campaign, changes: list | None = None) -> dict:
     """What the campaign page's settings section shows: the rules in force and every change (``changes``, the
-    campaign's :func:`history` when the page has it already). Which version is in force is decided now, on each
-    request: a change scheduled for later comes into force without a write."""
+    campaign's :func:`house_rules_history` when the page has it already). Which version is in force is decided now,
+    on each request: a change scheduled for later comes into force without a write."""
     if changes is None:
         changes = house_rules_history(
             campaign
