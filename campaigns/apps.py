@@ -7,14 +7,13 @@ class CampaignsConfig(AppConfig):
 
     def ready(self):
         from campaigns import cache as campaign_cache
-        from campaigns import gang_facts
-        from campaigns.services import house_rules
+        from campaigns import gang_facts, selectors
         from gangs import cache, campaign_checks, campaign_facts
 
         # A campaign's house rules refuse some purchases and hires; the gangs app asks without importing campaigns.
-        campaign_checks.on_purchase(house_rules.purchase_refusal)
-        campaign_checks.on_hire(house_rules.hire_refusal)
-        campaign_checks.on_banned_items(house_rules.banned_items_expression)
+        campaign_checks.on_purchase(selectors.purchase_refusal)
+        campaign_checks.on_hire(selectors.hire_refusal)
+        campaign_checks.on_banned_items(selectors.banned_items_expression)
         # Whether a gang plays in a campaign, who arbitrates it, its battles and territories: asked the same way.
         campaign_facts.register(gang_facts.FACTS)
 

@@ -81,7 +81,7 @@ def _rival():
 
 
 def _arm(gang: Gang, fighter, wanted: list[str]) -> None:
-    offers = {item.slug: item for item, _, _ in services.buyable_equipment(gang, fighter)}
+    offers = {item.slug: item for item, _, _ in selectors.buyable_equipment(gang, fighter)}
     for slug in wanted:
         if slug in offers:
             try:
@@ -110,7 +110,7 @@ def _seasoned(gang: Gang, fighters: list, dice: SeededDice) -> None:
     if gang.edition == Edition.CLASSIC:
         for fighter in (leader, second):
             fighter.refresh_from_db()
-            standard, _, _ = services.skill_tables(Edition.CLASSIC, fighter.fighter_type)
+            standard, _, _ = selectors.skill_tables(Edition.CLASSIC, fighter.fighter_type)
             for n in range(selectors.classic_advances_due(fighter, fighter.advancements.count())):
                 services.fighter_advance_classic(
                     fighter=fighter,
@@ -120,7 +120,7 @@ def _seasoned(gang: Gang, fighters: list, dice: SeededDice) -> None:
                 )
     else:
         services.fighter_advance_n18(fighter=leader, actor=owner, characteristic="BS")
-        _, _, levels = services.skill_tables(Edition.N18, second.fighter_type)
+        _, _, levels = selectors.skill_tables(Edition.N18, second.fighter_type)
         if levels:
             services.fighter_advance_n18(fighter=second, actor=owner, random_table=next(iter(levels)), dice=dice)
     services.injury_record(

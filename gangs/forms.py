@@ -10,13 +10,17 @@ from django import forms
 from content.models import ADDITION_CATEGORIES, Edition, EquipmentCategory, FighterType, House, HouseKind, Skill
 from core.forms import EnteredDiceField, GameForm
 from gangs.models import ON_ROSTER, Fighter, FighterStatus, Gang
-from gangs.selectors import gang_founding, held_additions, house_rules, house_types
-from gangs.services import (
+from gangs.selectors import (
     buyable_equipment,
+    gang_founding,
+    held_additions,
+    house_rules,
+    house_types,
+    injury_rows,
     replacement_reason,
     rule_recruit_refusal,
 )
-from gangs.services.record import SETTABLE_STATUSES, InjuryMode, injury_rows
+from gangs.services.record import SETTABLE_STATUSES, InjuryMode
 from rulebook import gang_rules
 from rulebook.classic.campaign.experience import SKILL_TABLES as CLASSIC_SKILL_TABLES
 from rulebook.n18.advancement import GANGER_ADVANCEMENT

@@ -31,8 +31,8 @@ from collections import Counter
 from content.models import Edition, FighterTypeEquipment, SkillAccess
 from gangs.models import ON_ROSTER, STATS_BY_EDITION
 from gangs.selectors import house_rules, trading_post_allows
+from gangs.selectors.record import INJURY_RULES
 from gangs.services import TYPE_STAT_FIELDS
-from gangs.services.record import INJURY_RULES
 from rulebook import gang_rules
 from rulebook.classic.campaign import experience as classic_experience
 from rulebook.errors import RulesInputError
@@ -308,7 +308,7 @@ class _Rules:
             return ""
         listed = self.lists.get((fighter_type.pk, equipment.pk))
         # Hangers-on and Brutes take only what their card lists, as do Hired Guns with a list of their own
-        # (gangs.services.equipment._list_only); included kit comes with the fighter at no price.
+        # (gangs.selectors.equipment._list_only); included kit comes with the fighter at no price.
         list_only = fighter_type.is_addition and (
             fighter_type.category in gang_rules.REPUTATION_CAPPED or fighter_type.pk in self.with_list
         )

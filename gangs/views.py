@@ -39,6 +39,7 @@ from gangs.permissions import (
 )
 from gangs.selectors import (
     RosterPage,
+    classic_full_tables,
     fighter_detail,
     fighter_history,
     fighter_page,
@@ -48,11 +49,18 @@ from gangs.selectors import (
     gangs_owned_by,
     hide_unseen_campaigns,
     history_visibility,
+    is_record_entry,
     lazy_roster,
     let_go_notice,
     move_targets,
+    n18_full_tables,
+    removal_refund,
     roster_page,
+    sale_rule,
+    skill_tables,
+    specialist_primary_tables,
     stash_items,
+    undoable,
     versioned_gangs,
     viewer_sees_campaign,
     with_move_to,
@@ -306,7 +314,7 @@ def _fighter_forms(
     built["copy_form"] = forms.RenameForm(auto_id="copy_%s") if row.on_roster and not fighter.is_hired_gun else None
     # Until the gang's first battle a hire can be taken back, refunded (gangs.services.fighter_remove).
     kit = [item.purchase.price for item in [*row.weapons, *row.wargear]]
-    refund = services.removal_refund(fighter, gang=gang, kit=kit, founding=founding) if row.on_roster else None
+    refund = removal_refund(fighter, gang=gang, kit=kit, founding=founding) if row.on_roster else None
     built["removal_refund"] = refund
     built["notes_form"] = forms.NotesForm(initial={"notes": fighter.notes})
     # Hangers-on and Hired Guns never advance (2023 Core, Gang Additions): the page says so instead of a form.
@@ -351,13 +359,13 @@ def _record_forms(fighter, in_campaign: bool) -> dict:
 
 def _advance_form(gang, fighter, data=None):
     if gang.edition == Edition.N18 and fighter.fighter_type.category == "ganger":
-        primary = services.specialist_primary_tables(fighter)
-        full = services.n18_full_tables(fighter, primary) if primary else []
+        primary = specialist_primary_tables(fighter)
+        full = n18_full_tables(fighter, primary) if primary else []
         left = [table for table in primary if table not in full]
         return forms.GangerAdvanceForm(data, primary_tables=left, full_tables=full)
-    standard, _, levels = services.skill_tables(gang.edition, fighter.fighter_type)
+    standard, _, levels = skill_tables(gang.edition, fighter.fighter_type)
     if gang.edition == Edition.CLASSIC:
-        full = services.classic_full_tables(fighter)
+        full = classic_full_tables(fighter)
         left = [table for table in standard if table not in full]
         return forms.ClassicAdvanceForm(data, standard_tables=left, full_tables=full)
     return forms.N18AdvanceForm(data, fighter=fighter, access=levels)
@@ -377,9 +385,9 @@ def _with_undo(entries, access, keeps_record: bool) -> list:
     for entry in reversed(entries):  # oldest first
         first_of.setdefault((entry.data or {}).get("record") or entry.pk, entry.pk)
     for entry in entries:
-        allowed = keeps_record if undo.is_record_entry(entry) else access.can_edit
+        allowed = keeps_record if is_record_entry(entry) else access.can_edit
         first = first_of[(entry.data or {}).get("record") or entry.pk] == entry.pk
-        entry.can_undo = allowed and first and not entry.undone and undo.undoable(entry)
+        entry.can_undo = allowed and first and not entry.undone and undoable(entry)
     return entries
 
 
@@ -389,7 +397,7 @@ def _fighter_page(
     """The fighter page; ``cached``: what every viewer sees from the cache (a GET: ``gang`` read for it, with the
     content's version; after a change the gang in hand is older than the change, so it is read afresh)."""
     gang, access = viewed.gang, viewed.access
-    founding = None  # after a change: asked afresh (gangs.services.removal_refund)
+    founding = None  # after a change: asked afresh (gangs.selectors.removal_refund)
     if cached:
         page = fighter_page(gang, fighter_pk)
         row, advancements, history, founding = page.row, page.advancements, page.history, page.founding
@@ -547,7 +555,7 @@ def entry_undo(request, pk: int, entry_pk: int):
     viewed = viewed_gang(request.user, pk, edit=True)
     gang = viewed.gang
     entry = get_object_or_404(gang.ledger.select_related("fighter"), pk=entry_pk)
-    if undo.is_record_entry(entry):
+    if is_record_entry(entry):
         keeps_record, refusal = record_keeper(viewed)
         if not keeps_record:
             return HttpResponse(refusal, status=403)
@@ -674,7 +682,7 @@ def _purchase_confirm(request, pk: int, purchase_pk: int, action: str):
             "gang": gang,
             "purchase": purchase,
             "action": action,
-            "sale_rule": services.sale_rule(gang, purchase),
+            "sale_rule": sale_rule(gang, purchase),
         }
         return render(request, "gangs/purchase_confirm.html", context)
     fighter_pk, name = purchase.fighter_id, purchase.equipment.name

@@ -42,8 +42,8 @@ from content.models import Edition, Equipment, FighterType, FighterTypeEquipment
 from core.json_files import read_json_file
 from gangs import exchange
 from gangs.models import STATS_N18, FighterStatus, Gang, LedgerEntry
+from gangs.selectors.record import INJURY_RULES
 from gangs.services import TYPE_STAT_FIELDS
-from gangs.services.record import INJURY_RULES
 from rulebook.n18.campaign.lasting_injury import characteristic_text
 from rulebook.numbers import whole_number
 

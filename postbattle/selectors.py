@@ -9,8 +9,7 @@ from django.db.models.fields.json import KeyTextTransform
 from campaigns import cache as campaign_cache
 from campaigns.models import Battle, BattleFighterResult, Campaign, CampaignArbitrator, CampaignGang, Side, other_side
 from campaigns.permissions import visible_campaigns
-from campaigns.selectors import roster_facts, territories_held
-from campaigns.services.house_rules import income_rule
+from campaigns.selectors import income_rule, roster_facts, territories_held
 from content.models import Edition, Equipment
 from gangs.models import Gang, LedgerEntry
 from postbattle.engine import Context, FighterInfo, ResultInfo, TerritoryInfo, steps_for

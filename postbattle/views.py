@@ -18,7 +18,7 @@ from django.utils.functional import SimpleLazyObject
 from django.views.decorators.http import require_GET, require_POST
 
 from campaigns.cache import FRAGMENT_SECONDS
-from campaigns.services.house_rules import house_rules_due
+from campaigns.selectors import house_rules_due
 from core.pagination import page_of
 from gangs.permissions import gang_for_view
 from postbattle import engine, selectors, services

@@ -18,12 +18,12 @@ from campaigns.models import (
 from campaigns.selectors import (
     active_memberships,
     captives_of,
+    challenge_refusal,
     contenders,
     engaged_gang_ids,
     standings,
     unapplied_sequences,
 )
-from campaigns.services import house_rules
 from campaigns.services._common import (
     _current_cycle,
     _lock,
@@ -232,7 +232,7 @@ def challenge_issue(
         raise ValidationError("Challenge either for a territory or for a Rescue Mission.")
     _check_stakes(campaign, stakes, target)
     ratings = {c.id: c.rating for c in rated}
-    if refusal := house_rules.challenge_refusal(campaign, ratings[str(challenger.pk)], ratings[str(target.pk)]):
+    if refusal := challenge_refusal(campaign, ratings[str(challenger.pk)], ratings[str(target.pk)]):
         raise ValidationError(refusal)
     battle = Battle.objects.create(
         campaign=campaign,

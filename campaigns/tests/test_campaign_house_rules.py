@@ -11,7 +11,8 @@ from django.utils import timezone
 from campaigns import services
 from campaigns.models import CampaignTerritory, HouseRules, IncomeVariant
 from campaigns.selectors import house_rules_history as history
-from campaigns.services.house_rules import house_rules_change, rules_in_force
+from campaigns.selectors import rules_in_force
+from campaigns.services.house_rules import house_rules_change
 from content.models import Equipment
 from gangs.ledger import ledger_totals
 from gangs.models import Gang, LedgerEntry, LedgerKind
@@ -168,7 +169,7 @@ def test_the_loser_and_a_flat_income_are_paid_too(make_confirmed_battle):
         income_variant=IncomeVariant.FLAT,
         income_amount=30,
     )
-    from campaigns.services.house_rules import post_battle_payments
+    from campaigns.selectors import post_battle_payments
 
     payments = post_battle_payments(battle, loser, held_territories=3)
     assert [(p.rule, p.credits) for p in payments] == [("loser_credits", 15), ("income_amount", 30)]
@@ -295,7 +296,7 @@ def test_a_rule_changed_between_battles_pays_each_battle_by_its_own(make_confirm
     earlier = timezone.now() - timedelta(days=1)  # confirmed before any house rule was set
     battle.confirmed_at = earlier
     battle.save(update_fields=["confirmed_at"])
-    from campaigns.services.house_rules import post_battle_payments
+    from campaigns.selectors import post_battle_payments
 
     assert post_battle_payments(battle, battle.attacker, 0) == []
 
@@ -304,7 +305,7 @@ def test_the_buy_lists_leave_out_what_the_campaign_bans_at_no_query_more(make_ca
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from gangs.services import buyable_equipment
+    from gangs.selectors import buyable_equipment
 
     campaign = make_campaign(gangs=1)
     gang = campaign.memberships.get().gang

@@ -6,7 +6,7 @@ import json
 import pytest
 from django.urls import reverse
 
-from campaigns.services.house_rules import rules_in_force
+from campaigns.selectors import rules_in_force
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

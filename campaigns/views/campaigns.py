@@ -34,7 +34,6 @@ from campaigns.forms import (
 from campaigns.models import Campaign, CampaignGang, JoinRequest
 from campaigns.permissions import campaign_access
 from campaigns.selectors import campaign_gangs
-from campaigns.services import house_rules
 from campaigns.views._common import (
     GET_POST,
     _arbitrator_move,
@@ -115,7 +114,7 @@ def campaign_detail(request, pk: int):
         "territory_form": SimpleLazyObject(lambda: TerritoryAddForm(edition=campaign.edition)),
         # Read only when the cached page says a request is waiting (a request made or decided moves its version).
         "join_requests": services.waiting_joins(campaign) if access.is_arbitrator and page["joins_waiting"] else [],
-        **house_rules.settings_panel(campaign, page["house_rules_history"]),
+        **selectors.settings_panel(campaign, page["house_rules_history"]),
     }
     return render(request, "campaigns/campaign_detail.html", context)
 
@@ -207,7 +206,7 @@ def campaign_join(request, token: str):
         "form": form,
         "has_gangs": gangs.exists(),
         "found_form": found_form,
-        "starting_reputation": house_rules.rules_in_force(campaign).starting_reputation,
+        "starting_reputation": selectors.rules_in_force(campaign).starting_reputation,
     }
     return render(request, "campaigns/campaign_join.html", context)
 

@@ -3,10 +3,23 @@ writing nothing (the writes are :mod:`gangs.services`, which read through these)
 
 - :mod:`gangs.selectors.roster`: the gang page (:class:`RosterPage`), the roster and the fighter cards, the
   fighter page and the gang's history.
-- :mod:`gangs.selectors.composition`: the composition rules as the gang stands, and whether it is still founding.
-- :mod:`gangs.selectors.equipment`: what the Trading Post sells and whom an item may be handed to.
+- :mod:`gangs.selectors.composition`: the composition rules as the gang stands, whether it is still founding (and
+  what taking a fighter back refunds), and who joins free by a rule.
+- :mod:`gangs.selectors.equipment`: what a fighter or the Stash may buy and at what price, what the Trading Post
+  sells and pays for an item, and whom an item may be handed to.
+- :mod:`gangs.selectors.advancement`: the skill tables a fighter reaches, those already full, and the Specialist a
+  Ganger becomes.
+- :mod:`gangs.selectors.record`: the injury table's rows for the record's form, and which history entries an undo
+  may reverse.
 """
 
+from gangs.selectors.advancement import (
+    classic_full_tables,
+    n18_full_tables,
+    skill_tables,
+    specialist_primary_tables,
+    specialist_type,
+)
 from gangs.selectors.composition import (
     composition_problems,
     gang_founding,
@@ -14,13 +27,26 @@ from gangs.selectors.composition import (
     held_additions,
     house_rules,
     house_types,
+    removal_refund,
+    replacement_reason,
     roster_types,
+    rule_recruit_refusal,
 )
 from gangs.selectors.equipment import (
+    CLASSIC_SALE_SOURCE,
+    N18_SALE_SOURCE,
+    ammunition_refusal,
+    buyable_equipment,
+    carried_weapons,
+    free_choices_taken,
     move_targets,
+    price_now,
+    sale_rule,
+    sale_value,
     trading_post_allows,
     trading_post_level,
 )
+from gangs.selectors.record import INJURY_RULES, injury_rows, is_record_entry, undoable
 from gangs.selectors.roster import (
     FighterPage,
     FighterRow,
@@ -48,16 +74,37 @@ from gangs.selectors.roster import (
 )
 
 __all__ = [
+    "classic_full_tables",
+    "n18_full_tables",
+    "skill_tables",
+    "specialist_primary_tables",
+    "specialist_type",
     "composition_problems",
     "gang_founding",
     "hangers_on_over_cap",
     "held_additions",
     "house_rules",
     "house_types",
+    "removal_refund",
+    "replacement_reason",
     "roster_types",
+    "rule_recruit_refusal",
+    "CLASSIC_SALE_SOURCE",
+    "N18_SALE_SOURCE",
+    "ammunition_refusal",
+    "buyable_equipment",
+    "carried_weapons",
+    "free_choices_taken",
     "move_targets",
+    "price_now",
+    "sale_rule",
+    "sale_value",
     "trading_post_allows",
     "trading_post_level",
+    "INJURY_RULES",
+    "injury_rows",
+    "is_record_entry",
+    "undoable",
     "FighterPage",
     "FighterRow",
     "GangRoster",

@@ -1,15 +1,18 @@
 """The composition rules as a gang stands: the house list's limits, what the roster holds, whether the gang is
-still being founded, and every rule it breaks (``rulebook.gang_rules``). Reads: the hire and the import check
-them, and the gang page lists what they find."""
+still being founded (and what taking a fighter back would refund), who joins free by a rule, and every rule it
+breaks (``rulebook.gang_rules``). Reads: the hire and the import check them, and the gang page lists what they
+find."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.db.models import Q, prefetch_related_objects
 
-from content.models import House
+from content.models import ADDITION_CATEGORIES, FighterType, House
 from gangs.campaign_facts import campaign_facts
 from gangs.ledger import from_battle
-from gangs.models import ON_ROSTER, Gang
+from gangs.models import GONE, ON_ROSTER, Fighter, Gang
 from rulebook import gang_rules
 from rulebook.errors import RulesInputError
 
@@ -92,3 +95,51 @@ def composition_problems(gang: Gang, *, founding: bool | None = None, battled: b
     imported = not battled and not (gang_founding(gang) if founding is None else founding)
     came = " (so imported, with no battle recorded here)" if imported else ""
     return [f"{gang.house.name}: {b.message}{came if b.rule not in always else ''}" for b in breaches]
+
+
+def removal_refund(
+    fighter: Fighter,
+    *,
+    gang: Gang | None = None,
+    kit: Iterable[int] | None = None,
+    founding: bool | None = None,
+) -> int | None:
+    """What removing ``fighter`` gives back (what the hire cost and the kit they hold), or None when they cannot
+    be removed: the gang has fought (or came by an import), or the fighter is off the roster or a Hired Gun.
+    ``founding`` (:func:`gang_founding`, when the page read it with the gang), ``gang`` and ``kit`` (the prices
+    the page has loaded) save queries; the service reads them afresh under its lock."""
+    if fighter.status not in ON_ROSTER or fighter.is_hired_gun:
+        return None
+    if not (gang_founding(gang or fighter.gang) if founding is None else founding):
+        return None
+    # A fighter some rule gives for nothing (a Palanite Rookie) was hired for 0; any other at its cost.
+    paid = 0 if fighter.fighter_type.recruited_by_rule else fighter.cost
+    return paid + sum(fighter.purchases.values_list("price", flat=True) if kit is None else kit)
+
+
+def rule_recruit_refusal(fighter_type: FighterType) -> str:
+    """Why a fighter who joins by a rule (a Palanite Rookie) cannot be hired while the rule does not allow one."""
+    return (
+        f"one joins free by {fighter_type.recruited_by_rule}, for each fighter of the gang who is Dead or Retired "
+        "and not yet replaced"
+    )
+
+
+def replacement_reason(gang: Gang, fighter_type: FighterType) -> str:
+    """The free-recruit reason when a fighter gained by a rule may join now, else "".
+
+    Palanite Enforcers' Fresh from the Academy (Book of Judgement p32, necrovox copy): Rookies are never bought;
+    one joins free for each Enforcer who died or retired. We count gone fighters (not themselves such recruits)
+    against recruits of this kind already taken, so each loss is replaced once.
+    """
+    by_rule = gang.fighters.exclude(fighter_type__recruited_by_rule="")
+    # Hangers-on let go and Hired Guns gone home are Retired too, but no Enforcer left the ranks.
+    gone = (
+        gang.fighters.filter(status__in=GONE)
+        .filter(fighter_type__recruited_by_rule="")
+        .exclude(fighter_type__category__in=ADDITION_CATEGORIES)
+        .count()
+    )
+    if gone > by_rule.count():
+        return f"{fighter_type.recruited_by_rule}: replaces a Dead or Retired fighter"
+    return ""

@@ -9,7 +9,6 @@ from django.db import transaction
 from django.db.models import Max
 
 from content.models import (
-    ADDITION_CATEGORIES,
     Edition,
     Equipment,
     FighterCategory,
@@ -34,7 +33,16 @@ from gangs.models import (
     StatChangeSource,
 )
 from gangs.models import LedgerKind as Kind
-from gangs.selectors.composition import gang_founding, hangers_on_over_cap, held_additions, house_rules, roster_types
+from gangs.selectors.composition import (
+    gang_founding,
+    hangers_on_over_cap,
+    held_additions,
+    house_rules,
+    removal_refund,
+    replacement_reason,
+    roster_types,
+    rule_recruit_refusal,
+)
 from gangs.services.common import lock_fighter, lock_gang, override_record, refuse, rolls_since
 from gangs.services.equipment import purchase_buy
 from rulebook import gang_rules
@@ -229,26 +237,6 @@ def fighter_let_go(*, fighter: Fighter, actor) -> Fighter:
     )
 
 
-def removal_refund(
-    fighter: Fighter,
-    *,
-    gang: Gang | None = None,
-    kit: Iterable[int] | None = None,
-    founding: bool | None = None,
-) -> int | None:
-    """What removing ``fighter`` gives back (what the hire cost and the kit they hold), or None when they cannot
-    be removed: the gang has fought (or came by an import), or the fighter is off the roster or a Hired Gun.
-    ``founding`` (:func:`gang_founding`, when the page read it with the gang), ``gang`` and ``kit`` (the prices
-    the page has loaded) save queries; the service reads them afresh under its lock."""
-    if fighter.status not in ON_ROSTER or fighter.is_hired_gun:
-        return None
-    if not (gang_founding(gang or fighter.gang) if founding is None else founding):
-        return None
-    # A fighter some rule gives for nothing (a Palanite Rookie) was hired for 0; any other at its cost.
-    paid = 0 if fighter.fighter_type.recruited_by_rule else fighter.cost
-    return paid + sum(fighter.purchases.values_list("price", flat=True) if kit is None else kit)
-
-
 @transaction.atomic
 def fighter_remove(*, fighter: Fighter, actor) -> Fighter:
     """Take back a hire before the gang's first battle: what was paid for the fighter and the kit they hold returns
@@ -281,34 +269,6 @@ def fighter_remove(*, fighter: Fighter, actor) -> Fighter:
     return fighter_status_set(
         fighter=fighter, status=FighterStatus.REMOVED, actor=actor, reason="Taken back at founding"
     )
-
-
-def rule_recruit_refusal(fighter_type: FighterType) -> str:
-    """Why a fighter who joins by a rule (a Palanite Rookie) cannot be hired while the rule does not allow one."""
-    return (
-        f"one joins free by {fighter_type.recruited_by_rule}, for each fighter of the gang who is Dead or Retired "
-        "and not yet replaced"
-    )
-
-
-def replacement_reason(gang: Gang, fighter_type: FighterType) -> str:
-    """The free-recruit reason when a fighter gained by a rule may join now, else "".
-
-    Palanite Enforcers' Fresh from the Academy (Book of Judgement p32, necrovox copy): Rookies are never bought;
-    one joins free for each Enforcer who died or retired. We count gone fighters (not themselves such recruits)
-    against recruits of this kind already taken, so each loss is replaced once.
-    """
-    by_rule = gang.fighters.exclude(fighter_type__recruited_by_rule="")
-    # Hangers-on let go and Hired Guns gone home are Retired too, but no Enforcer left the ranks.
-    gone = (
-        gang.fighters.filter(status__in=GONE)
-        .filter(fighter_type__recruited_by_rule="")
-        .exclude(fighter_type__category__in=ADDITION_CATEGORIES)
-        .count()
-    )
-    if gone > by_rule.count():
-        return f"{fighter_type.recruited_by_rule}: replaces a Dead or Retired fighter"
-    return ""
 
 
 def _starting_experience(

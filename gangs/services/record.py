@@ -30,18 +30,16 @@ from content.models import Edition, Skill
 from gangs.ledger import ledger_record
 from gangs.models import GONE, Fighter, FighterStatus, Gang, LedgerEntry
 from gangs.models import LedgerKind as Kind
+from gangs.selectors.record import INJURY_RULES
 from gangs.services.common import ReusedDice, refuse, require_impartial, require_on_roster, rolls_since
 from gangs.services.fighters import experience_award, fighter_status_set, injury_record
 from gangs.stats import fighter_snapshot
-from rulebook.classic.campaign.serious_injury import SERIOUS_INJURY_RULES
 from rulebook.dice import RandomDice, ScriptedDice
 from rulebook.errors import RulesInputError
-from rulebook.n18.campaign.lasting_injury import CRITICAL_INJURY, LASTING_INJURY_RULES
+from rulebook.n18.campaign.lasting_injury import CRITICAL_INJURY
 from rulebook.n18.campaign.post_battle import untreated_critical_injury
 from rulebook.outcomes import ExperienceAward, LastingInjury, StatusChange, injury_outcomes
 from rulebook.roster import InjuryOutcome, InjuryRules
-
-INJURY_RULES: dict[str, InjuryRules] = {Edition.CLASSIC: SERIOUS_INJURY_RULES, Edition.N18: LASTING_INJURY_RULES}
 
 # Statuses the owner may set by hand, by edition. Classic has no Recovery or Convalescence: a classic
 # fighter either plays, is held by another gang, or is dead (S3 p84). Retired has its own button.
@@ -202,11 +200,6 @@ def _status(
 class InjuryRecorded:
     entries: list[LedgerEntry]
     outcome: InjuryOutcome
-
-
-def injury_rows(edition: str) -> list[tuple[str, str]]:
-    """``(slug, "23 Leg Wound")`` for every row of the edition's injury table, for a form's choices."""
-    return [(row.details["slug"], f"{row.label} {row.result}") for row in INJURY_RULES[edition].table.rows]
 
 
 def _reused_dice(fighter: Fighter) -> tuple[list, LedgerEntry | None]:

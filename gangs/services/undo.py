@@ -13,24 +13,10 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from content.models import Edition, Equipment
-from gangs.ledger import came_from_battle, ledger_record, with_battle
+from gangs.ledger import ledger_record, with_battle
 from gangs.models import ON_ROSTER, Fighter, FighterStatus, Gang, Injury, LedgerEntry, Purchase
 from gangs.models import LedgerKind as Kind
-
-
-def undoable(entry: LedgerEntry) -> bool:
-    """An entry a reversing entry can undo: one of the owner's record, a sale or a discard, not yet undone.
-    A post-battle or other battle's entry (gangs.ledger.came_from_battle) never is."""
-    data = entry.data or {}
-    if entry.reverses_id or data.get("post_battle") or came_from_battle(entry):
-        return False
-    return bool(data.get("record")) or (entry.kind == Kind.SALE and "equipment" in data) or data.get("discarded")
-
-
-def is_record_entry(entry: LedgerEntry) -> bool:
-    """The fighter's record (needs the record keeper to undo), as against notes, a sale or a discard (the roster's)."""
-    data = entry.data or {}
-    return bool(data.get("record")) and "notes_before" not in data
+from gangs.selectors.record import undoable
 
 
 @transaction.atomic

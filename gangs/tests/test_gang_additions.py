@@ -344,7 +344,8 @@ def test_a_cancelled_battle_sends_its_hired_guns_away_with_their_fee_back(schedu
 @pytest.mark.django_db
 def test_hangers_on_buy_only_from_their_list(make_gang, additions):
     from content.models import Equipment
-    from gangs.services import buyable_equipment, purchase_buy
+    from gangs.selectors import buyable_equipment
+    from gangs.services import purchase_buy
 
     gang = make_gang(edition="n18")
     _reputation(gang, 1)
@@ -353,7 +354,7 @@ def test_hangers_on_buy_only_from_their_list(make_gang, additions):
     lasgun = Equipment.objects.get(edition="n18", slug="lasgun")  # Common at the Trading Post
     with pytest.raises(ValidationError):
         purchase_buy(gang=gang, equipment=lasgun, fighter=doc, actor=gang.owner)
-    from gangs.services import sale_value
+    from gangs.selectors import sale_value
     from rulebook.dice import ScriptedDice
 
     kit = doc.purchases.get()
@@ -377,7 +378,8 @@ def test_a_hanger_ons_free_list_choice_is_free_once_per_kind_of_weapon(make_gang
     or a combat shotgun and a power hammer or power sword" is one free choice per kind of weapon, made when hired;
     another costs the Trading Post's price, and a choice sold does not come free again."""
     from content.models import Equipment, FighterTypeEquipment
-    from gangs.services import buyable_equipment, price_now, purchase_buy, purchase_sell
+    from gangs.selectors import buyable_equipment, price_now
+    from gangs.services import purchase_buy, purchase_sell
     from rulebook.dice import ScriptedDice
 
     items = {e.slug: e for e in Equipment.objects.filter(edition="n18")}

@@ -9,9 +9,9 @@ from battles.roster import snapshot
 from battles.services.start import battle_start
 from content.models import Equipment, EquipmentCategory, EquipmentKind, WeaponProfile
 from gangs.models import LedgerKind, Purchase
-from gangs.selectors import gang_queryset, lazy_roster, move_targets
+from gangs.selectors import buyable_equipment, gang_queryset, lazy_roster, move_targets
 from gangs.services import purchase_buy
-from gangs.services.equipment import buyable_equipment, purchase_move
+from gangs.services.equipment import purchase_move
 from gangs.testing import make_chem
 from rulebook.dice import SeededDice
 

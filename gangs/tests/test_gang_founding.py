@@ -35,7 +35,7 @@ def test_a_hire_taken_back_before_the_first_battle_is_refunded_with_its_kit(clie
     )
     gang.refresh_from_db()
     assert gang.stash < 1000
-    assert services.removal_refund(bruiser) == 1000 - gang.stash
+    assert selectors.removal_refund(bruiser) == 1000 - gang.stash
     client.force_login(owner)
     page = client.get(reverse("gangs:fighter-detail", args=[gang.pk, bruiser.pk])).content.decode()
     assert f"Take back (refund {1000 - gang.stash} credits)" in page
@@ -58,7 +58,7 @@ def test_after_an_import_a_fighter_leaves_by_retiring(loaded_content, make_user)
     hire(gang, "forge-tyrant", "Krag")
     imported = exchange.gang_import(owner=owner, data=exchange.gang_export(gang))
     krag = imported.fighters.get()
-    assert services.removal_refund(krag) is None
+    assert selectors.removal_refund(krag) is None
     with pytest.raises(ValidationError, match="a fighter leaves by retiring now"):
         services.fighter_remove(fighter=krag, actor=owner)
 

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from battles.services import action_odds, action_plan, battle_start
 from content.models import Equipment, FighterType, House
-from gangs import exchange, services
+from gangs import exchange, selectors, services
 from gangs.models import FighterStatus
 from gangs.selectors import composition_problems
 from gangs.services import fighter_hire, gang_create, purchase_buy
@@ -192,7 +192,7 @@ def check_everywhere(house_slug, make_user, client):
 
 
 def test_a_subjugator_patrolman_is_promoted_to_a_subjugator_specialist(loaded_content, make_user):
-    from gangs.services import specialist_type
+    from gangs.selectors import specialist_type
 
     gang = new_gang("palanite-enforcers", make_user)
     subjugator = hire(gang, "subjugator-patrolman")
@@ -211,7 +211,7 @@ def test_a_fighter_comes_with_the_kit_its_cost_includes(loaded_content, make_use
     hired = gang.ledger.get(kind="hire", fighter=captain)
     assert hired.credits == -150 and "Layered flak armour" in hired.description and "Magnacles" in hired.description
     # Kit that came with the fighter is not on their list to buy again.
-    assert not any(item.slug == "layered-flak-armour" for item, _, _ in services.buyable_equipment(gang, captain))
+    assert not any(item.slug == "layered-flak-armour" for item, _, _ in selectors.buyable_equipment(gang, captain))
 
 
 def test_outcast_champions_two_or_one_for_every_three_gang_fighters(loaded_content, make_user):

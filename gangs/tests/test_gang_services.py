@@ -283,7 +283,8 @@ def test_classic_advance_on_a_table_with_no_skill_left_is_refused_before_any_die
 @pytest.mark.django_db
 @pytest.mark.parametrize("edition", ["classic", "n18"])
 def test_an_advance_is_not_undone_from_the_history_so_its_dice_cannot_be_rolled_again(make_gang, make_fighter, edition):
-    from gangs.services.undo import entry_undo, undoable
+    from gangs.selectors import undoable
+    from gangs.services.undo import entry_undo
     from rulebook.dice import SeededDice
 
     gang = make_gang(edition=edition)

@@ -5,8 +5,8 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from content.models import Equipment
-from gangs.selectors import trading_post_level
-from gangs.services import buyable_equipment, purchase_buy
+from gangs.selectors import buyable_equipment, trading_post_level
+from gangs.services import purchase_buy
 from postbattle import services
 from rulebook.dice import ScriptedDice
 

@@ -10,7 +10,8 @@ from django.core.exceptions import ValidationError
 
 from content.models import House
 from gangs.models import Gang
-from gangs.services import buyable_equipment, fighter_hire, gang_create, purchase_buy
+from gangs.selectors import buyable_equipment
+from gangs.services import fighter_hire, gang_create, purchase_buy
 from rulebook.dice import SeededDice
 
 # The fighter categories a starting gang is built from (no Hangers-on, Brutes or Hired Guns: they have rules of

@@ -376,7 +376,8 @@ def test_the_export_costs_a_fixed_number_of_queries(seasons, loaded_content, dja
 
 def test_the_house_rules_and_their_changes_leave_and_come_back(seasons, loaded_content):
     from campaigns.selectors import house_rules_history as history
-    from campaigns.services.house_rules import house_rules_change, rules_in_force
+    from campaigns.selectors import rules_in_force
+    from campaigns.services.house_rules import house_rules_change
 
     campaign = Campaign.objects.get(pk=seasons["n18"])
     arbitrator = _arbitrator(campaign)

@@ -30,6 +30,7 @@ from content.models import Edition, House
 from gangs import services
 from gangs.ledger import ledger_record
 from gangs.models import LedgerKind
+from gangs.selectors import buyable_equipment
 from gangs.services.advancement import advancement_record
 from rulebook.dice import SeededDice
 
@@ -166,7 +167,7 @@ class Command(BaseCommand):
                 dice=SeededDice(n),
                 override_reason="Bench",
             )
-            offers = services.buyable_equipment(gang, fighter)
+            offers = buyable_equipment(gang, fighter)
             weapons = [o for o in offers if o[0].kind == "weapon"][:2]
             wargear = [o for o in offers if o[0].kind != "weapon"][:1]
             for item, _, _ in weapons + wargear:

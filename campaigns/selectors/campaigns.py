@@ -15,7 +15,6 @@ from django.db.models.functions import Coalesce
 from campaigns import charts, rules
 from campaigns.cache import FRAGMENT_SECONDS, page_key
 from campaigns.models import (
-    RULE_FIELDS,
     Battle,
     BattleFighterResult,
     BattleStatus,
@@ -23,9 +22,9 @@ from campaigns.models import (
     CampaignGang,
     CampaignTerritory,
     Cycle,
-    HouseRules,
     StandingSnapshot,
 )
+from campaigns.selectors.house_rules import house_rules_history
 from content.models import Edition, FighterCategory, SkillAccess
 from gangs.models import ON_ROSTER, Advancement, Fighter, FighterStatus, Gang, LedgerEntry, LedgerKind, Purchase
 from gangs.stats import fighter_snapshot
@@ -537,26 +536,3 @@ def facts_display(battle: Battle) -> list[str]:
         else:
             lines.append(f"{label}: {value}")
     return lines
-
-
-def rule_values(rules: HouseRules) -> dict:
-    """The house rules of one version, by field (``campaigns.models.RULE_FIELDS``)."""
-    return {name: getattr(rules, name) for name in RULE_FIELDS}
-
-
-def changes_between(before: HouseRules | None, after: HouseRules) -> list[str]:
-    """What a version changed, in words, for the change log."""
-    labels = {f.name: f.verbose_name for f in HouseRules._meta.fields}
-    old = rule_values(before) if before else {}
-    return [
-        f"{labels[name]}: {old.get(name, '—') if before else '—'} → {value}"
-        for name, value in rule_values(after).items()
-        if not before or old[name] != value
-    ]
-
-
-def house_rules_history(campaign: Campaign) -> list[tuple[HouseRules, list[str]]]:
-    """Every version of the campaign's house rules, newest first, with what it changed from the one before."""
-    versions = list(campaign.house_rule_versions.select_related("changed_by").order_by("in_force_from", "pk"))
-    out = [(v, changes_between(versions[i - 1] if i else None, v)) for i, v in enumerate(versions)]
-    return out[::-1]
