@@ -287,9 +287,7 @@ def fighter_let_go(request, pk: int, fighter_pk: int):
 # --- fighters ----------------------------------------------------------------------------------
 
 
-def _fighter_forms(
-    viewed: ViewedGang, row, keeps_record: bool, posted: dict | None = None, founding: bool | None = None
-) -> dict:
+def _fighter_forms(viewed: ViewedGang, row, keeps_record: bool, posted: dict | None = None) -> dict:
     """The forms of the fighter page, with the one that was posted (bound, maybe with errors) in place.
 
     Only what the services would accept is offered: no purchases for a fighter off the roster, no
@@ -304,15 +302,7 @@ def _fighter_forms(
         built.update(_record_forms(fighter, viewed.in_campaign))
     built["rename_form"] = forms.RenameForm(initial={"name": fighter.name})
     built["copy_form"] = forms.RenameForm(auto_id="copy_%s") if row.on_roster and not fighter.is_hired_gun else None
-    # Until the gang's first battle a hire can be taken back, refunded (gangs.services.fighter_remove).
-    kit = [item.purchase.price for item in [*row.weapons, *row.wargear]]
-    refund = services.removal_refund(fighter, gang=gang, kit=kit, founding=founding) if row.on_roster else None
-    built["removal_refund"] = refund
     built["notes_form"] = forms.NotesForm(initial={"notes": fighter.notes})
-    # Hangers-on and Hired Guns never advance (2023 Core, Gang Additions): the page says so instead of a form.
-    built["never_advances"] = {gang_rules.HANGER_ON: "Hangers-on", gang_rules.HIRED_GUN: "Hired Guns"}.get(
-        fighter.fighter_type.category, ""
-    )
     if (
         gang.edition == Edition.N18
         and fighter.fighter_type.category in {*gang_rules.N18_ADVANCING_CATEGORIES, "ganger"}
@@ -321,6 +311,40 @@ def _fighter_forms(
     ):
         built["advance_form"] = _advance_form(gang, fighter)
     return {**built, **(posted or {})}
+
+
+# The names of what :func:`_fighter_forms` may build, as the template draws them.
+FIGHTER_FORMS = (
+    "buy_form",
+    "experience_form",
+    "kills_form",
+    "status_form",
+    "injury_form",
+    "rename_form",
+    "copy_form",
+    "notes_form",
+    "advance_form",
+)
+
+
+def _lazy_fighter_forms(build) -> dict:
+    """The forms ``build`` makes (:func:`_fighter_forms`), all built when the template first draws one: a page
+    whose fighter part comes from the cache builds none (the buy list alone costs a query and most of a page)."""
+    built = SimpleLazyObject(build)
+    return {name: SimpleLazyObject(lambda name=name: built.get(name)) for name in FIGHTER_FORMS}
+
+
+def _fighter_standing(viewed: ViewedGang, row, founding: bool | None) -> dict:
+    """What the owner's controls say besides their forms: the refund of a hire taken back, or who never advances."""
+    fighter = row.fighter
+    # Until the gang's first battle a hire can be taken back, refunded (gangs.services.fighter_remove).
+    kit = [item.purchase.price for item in [*row.weapons, *row.wargear]]
+    refund = services.removal_refund(fighter, gang=viewed.gang, kit=kit, founding=founding) if row.on_roster else None
+    # Hangers-on and Hired Guns never advance (2023 Core, Gang Additions): the page says so instead of a form.
+    never = {gang_rules.HANGER_ON: "Hangers-on", gang_rules.HIRED_GUN: "Hired Guns"}.get(
+        fighter.fighter_type.category, ""
+    )
+    return {"removal_refund": refund, "never_advances": never}
 
 
 # Each form of the fighter's record, made for a fighter of a gang that plays in a campaign or not.
@@ -407,10 +431,27 @@ def _fighter_page(
         "keeps_record": keeps_record,
         "record_refusal": record_refusal,
     }
-    context["history"] = _with_undo(hide_unseen_campaigns(history, request.user, gang), access, keeps_record)
+    # Read, hidden and marked only when the fighter part is drawn (on a GET, once per fighter_key).
+    context["history"] = SimpleLazyObject(
+        lambda: _with_undo(hide_unseen_campaigns(history, request.user, gang), access, keeps_record)
+    )
+    if cached:
+        # Everything the fighter part shows this viewer: the versions, the fighter, whether the gang fought (the
+        # refund of a hire), the viewer's role and what of the history they see ({% tokencache %}).
+        context["fighter_key"] = [
+            *fragment_key(gang),
+            fighter_pk,
+            gang.fought,
+            access.can_edit,
+            access.is_arbitrator,
+            keeps_record,
+            *history_visibility(request.user, gang),
+        ]
+        context["fragment_seconds"] = FRAGMENT_SECONDS
     if access.can_edit:
         _with_move_choices([carried.purchase for carried in row.weapons + row.wargear])
-        context.update(_fighter_forms(viewed, row, keeps_record, posted, founding))
+        context.update(_fighter_standing(viewed, row, founding))
+        context.update(_lazy_fighter_forms(lambda: _fighter_forms(viewed, row, keeps_record, posted)))
     template = "gangs/fighter_detail.html#fighter" if partial else "gangs/fighter_detail.html"
     return render(request, template, context)
 
