@@ -97,3 +97,21 @@ def test_each_request_has_its_own_tokens_and_a_stranger_never_the_owners_forms(c
     client.force_login(make_user())
     stranger = _page(client, gang)
     assert "Fighting knife" in stranger and "buy-form" not in stranger and "/sell/" not in stranger
+
+
+def test_the_owner_and_the_arbitrator_each_get_the_forms_of_their_role(
+    client, cache_backend, make_campaign, make_fighter, make_user
+):
+    """In a campaign the arbitrator buys by override and keeps the record; the owner does neither: each is drawn a
+    fighter part of their own, whoever comes first."""
+    arbitrator = make_user()
+    campaign = make_campaign(gangs=1, arbitrator=arbitrator)
+    gang = campaign.memberships.get().gang
+    fighter = make_fighter(gang, "champion")
+    target = reverse("gangs:fighter-detail", args=[gang.pk, fighter.pk])
+    for viewer in (gang.owner, arbitrator, gang.owner, arbitrator):
+        client.force_login(viewer)
+        page = client.get(target).content.decode()
+        owns = viewer == gang.owner
+        assert ('name="override_reason"' in page) is not owns
+        assert ('data-testid="record-refusal"' in page) is owns
