@@ -291,47 +291,29 @@ def _fighter_forms(viewed: ViewedGang, row, keeps_record: bool, posted: dict | N
     """The forms of the fighter page, with the one that was posted (bound, maybe with errors) in place.
 
     Only what the services would accept is offered: no purchases for a fighter off the roster, no
-    record forms for a viewer who does not keep the record, no status the fighter already has."""
+    record forms for a viewer who does not keep the record, no status the fighter already has. Each is built
+    when the template first draws it: a page whose fighter part comes from the cache builds none (the buy list
+    alone costs a query and most of the page's time)."""
     gang, access, fighter = viewed.gang, viewed.access, row.fighter
-    built = {}
+    offered = {}
     if row.on_roster:
-        built["buy_form"] = forms.BuyForm(
+        offered["buy_form"] = lambda: forms.BuyForm(
             gang=gang, fighter=fighter, can_override=access.is_arbitrator, in_campaign=viewed.in_campaign
         )
     if keeps_record:
-        built.update(_record_forms(fighter, viewed.in_campaign))
-    built["rename_form"] = forms.RenameForm(initial={"name": fighter.name})
-    built["copy_form"] = forms.RenameForm(auto_id="copy_%s") if row.on_roster and not fighter.is_hired_gun else None
-    built["notes_form"] = forms.NotesForm(initial={"notes": fighter.notes})
+        offered.update(_record_forms(fighter, viewed.in_campaign))
+    offered["rename_form"] = lambda: forms.RenameForm(initial={"name": fighter.name})
+    if row.on_roster and not fighter.is_hired_gun:
+        offered["copy_form"] = lambda: forms.RenameForm(auto_id="copy_%s")
+    offered["notes_form"] = lambda: forms.NotesForm(initial={"notes": fighter.notes})
     if (
         gang.edition == Edition.N18
         and fighter.fighter_type.category in {*gang_rules.N18_ADVANCING_CATEGORIES, "ganger"}
         or gang.edition == Edition.CLASSIC
         and row.advances_due
     ):
-        built["advance_form"] = _advance_form(gang, fighter)
-    return {**built, **(posted or {})}
-
-
-# The names of what :func:`_fighter_forms` may build, as the template draws them.
-FIGHTER_FORMS = (
-    "buy_form",
-    "experience_form",
-    "kills_form",
-    "status_form",
-    "injury_form",
-    "rename_form",
-    "copy_form",
-    "notes_form",
-    "advance_form",
-)
-
-
-def _lazy_fighter_forms(build) -> dict:
-    """The forms ``build`` makes (:func:`_fighter_forms`), all built when the template first draws one: a page
-    whose fighter part comes from the cache builds none (the buy list alone costs a query and most of a page)."""
-    built = SimpleLazyObject(build)
-    return {name: SimpleLazyObject(lambda name=name: built.get(name)) for name in FIGHTER_FORMS}
+        offered["advance_form"] = lambda: _advance_form(gang, fighter)
+    return {**{name: SimpleLazyObject(build) for name, build in offered.items()}, **(posted or {})}
 
 
 def _fighter_standing(viewed: ViewedGang, row, founding: bool | None) -> dict:
@@ -365,9 +347,10 @@ RECORD_FORMS = {
 
 
 def _record_forms(fighter, in_campaign: bool) -> dict:
+    """What makes each record form the fighter is offered (unbuilt)."""
     on_roster = fighter.status in ON_ROSTER
     return {
-        name: make(fighter, in_campaign)
+        name: lambda make=make: make(fighter, in_campaign)
         for what, (name, make) in RECORD_FORMS.items()
         if on_roster or what == "status" and fighter.status not in GONE
     }
@@ -451,7 +434,7 @@ def _fighter_page(
     if access.can_edit:
         _with_move_choices([carried.purchase for carried in row.weapons + row.wargear])
         context.update(_fighter_standing(viewed, row, founding))
-        context.update(_lazy_fighter_forms(lambda: _fighter_forms(viewed, row, keeps_record, posted)))
+        context.update(_fighter_forms(viewed, row, keeps_record, posted))
     template = "gangs/fighter_detail.html#fighter" if partial else "gangs/fighter_detail.html"
     return render(request, template, context)
 
