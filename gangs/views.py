@@ -44,7 +44,6 @@ from gangs.selectors import (
     fighter_page,
     gang_additions,
     gang_history,
-    gang_queryset,
     gangs_owned_by,
     hide_unseen_campaigns,
     history_visibility,
@@ -452,7 +451,11 @@ def _after_fighter_change(request, viewed: ViewedGang, fighter_pk: int, message:
 @login_required
 @require_GET
 def fighter_detail_view(request, pk: int, fighter_pk: int):
-    return _fighter_page(request, viewed_gang(request.user, pk, gang_queryset()), fighter_pk, cached=True)
+    # The gang as the roster reads it: whether it plays in a campaign and whether the viewer arbitrates it come
+    # from its version's cached facts, not from subqueries built and run on every view.
+    page = roster_page(request.user, pk)
+    viewed = ViewedGang(page.gang, page.access, page.in_campaign)
+    return _fighter_page(request, viewed, fighter_pk, cached=True)
 
 
 @login_required
