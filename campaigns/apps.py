@@ -25,6 +25,8 @@ class CampaignsConfig(AppConfig):
         cache.follow(self.get_model("Battle"), "defender")
         cache.follow_campaign(self.get_model("Campaign"), None)
         cache.follow_campaign(self.get_model("CampaignArbitrator"), "campaign")
+        # What the house rules ban leaves a gang's buy lists (and its hire form the Hangers-on it may hire).
+        cache.follow_campaign(self.get_model("HouseRules"), "campaign")
 
         # The campaign page's data is cached under the campaign's version (campaigns.cache).
         campaign_cache.connect()

@@ -7,11 +7,13 @@
   next render uses a new key: a stale card can never be shown, whatever wrote the change (a service, the post-battle
   sequence, an import, the admin). The campaigns app has its rows followed the same way (:func:`follow`,
   :func:`follow_campaign`): memberships, territories, campaign battles, the campaign itself and its
-  arbitrators, so what a gang's page shows of its campaign is part of its version too.
+  arbitrators and house rules, so what a gang's page shows of its campaign (and what it may buy) is part of its
+  version too.
 - Every change to the game content moves :class:`content.models.ContentVersion` the same way
   (:mod:`content.versioning`); a ``load_content`` moves it once, at the end of a load that changed something.
-- A key holds only what every viewer sees; edit controls and forms (with their CSRF tokens) stay outside the
-  cached fragments, so a fragment is shared by every viewer of the gang.
+- A key holds what every viewer sees, or also what sets a viewer's part apart (their role, what of the history
+  they see) when the fragment holds their controls, such as the fighter page's part with the owner's forms: drawn
+  with placeholders for its tokens, each request puts its own in (``{% tokencache %}``, core.fragments).
 
 The cache is the local-memory cache by default; ``CACHE_URL`` selects Redis or Memcached for several app
 servers (README, Configuration).

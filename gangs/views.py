@@ -45,7 +45,6 @@ from gangs.selectors import (
     fighter_page,
     gang_additions,
     gang_history,
-    gang_queryset,
     gangs_owned_by,
     hide_unseen_campaigns,
     history_visibility,
@@ -295,40 +294,46 @@ def fighter_let_go(request, pk: int, fighter_pk: int):
 # --- fighters ----------------------------------------------------------------------------------
 
 
-def _fighter_forms(
-    viewed: ViewedGang, row, keeps_record: bool, posted: dict | None = None, founding: bool | None = None
-) -> dict:
+def _fighter_forms(viewed: ViewedGang, row, keeps_record: bool, posted: dict | None = None) -> dict:
     """The forms of the fighter page, with the one that was posted (bound, maybe with errors) in place.
 
     Only what the services would accept is offered: no purchases for a fighter off the roster, no
-    record forms for a viewer who does not keep the record, no status the fighter already has."""
+    record forms for a viewer who does not keep the record, no status the fighter already has. Each is built
+    when the template first draws it: a page whose fighter part comes from the cache builds none (the buy list
+    alone costs a query and most of the page's time)."""
     gang, access, fighter = viewed.gang, viewed.access, row.fighter
-    built = {}
+    offered = {}
     if row.on_roster:
-        built["buy_form"] = forms.BuyForm(
+        offered["buy_form"] = lambda: forms.BuyForm(
             gang=gang, fighter=fighter, can_override=access.is_arbitrator, in_campaign=viewed.in_campaign
         )
     if keeps_record:
-        built.update(_record_forms(fighter, viewed.in_campaign))
-    built["rename_form"] = forms.RenameForm(initial={"name": fighter.name})
-    built["copy_form"] = forms.RenameForm(auto_id="copy_%s") if row.on_roster and not fighter.is_hired_gun else None
-    # Until the gang's first battle a hire can be taken back, refunded (gangs.services.fighter_remove).
-    kit = [item.purchase.price for item in [*row.weapons, *row.wargear]]
-    refund = removal_refund(fighter, gang=gang, kit=kit, founding=founding) if row.on_roster else None
-    built["removal_refund"] = refund
-    built["notes_form"] = forms.NotesForm(initial={"notes": fighter.notes})
-    # Hangers-on and Hired Guns never advance (2023 Core, Gang Additions): the page says so instead of a form.
-    built["never_advances"] = {gang_rules.HANGER_ON: "Hangers-on", gang_rules.HIRED_GUN: "Hired Guns"}.get(
-        fighter.fighter_type.category, ""
-    )
+        offered.update(_record_forms(fighter, viewed.in_campaign))
+    offered["rename_form"] = lambda: forms.RenameForm(initial={"name": fighter.name})
+    if row.on_roster and not fighter.is_hired_gun:
+        offered["copy_form"] = lambda: forms.RenameForm(auto_id="copy_%s")
+    offered["notes_form"] = lambda: forms.NotesForm(initial={"notes": fighter.notes})
     if (
         gang.edition == Edition.N18
         and fighter.fighter_type.category in {*gang_rules.N18_ADVANCING_CATEGORIES, "ganger"}
         or gang.edition == Edition.CLASSIC
         and row.advances_due
     ):
-        built["advance_form"] = _advance_form(gang, fighter)
-    return {**built, **(posted or {})}
+        offered["advance_form"] = lambda: _advance_form(gang, fighter)
+    return {**{name: SimpleLazyObject(build) for name, build in offered.items()}, **(posted or {})}
+
+
+def _fighter_standing(viewed: ViewedGang, row, founding: bool | None) -> dict:
+    """What the owner's controls say besides their forms: the refund of a hire taken back, or who never advances."""
+    fighter = row.fighter
+    # Until the gang's first battle a hire can be taken back, refunded (gangs.services.fighter_remove).
+    kit = [item.purchase.price for item in [*row.weapons, *row.wargear]]
+    refund = removal_refund(fighter, gang=viewed.gang, kit=kit, founding=founding) if row.on_roster else None
+    # Hangers-on and Hired Guns never advance (2023 Core, Gang Additions): the page says so instead of a form.
+    never = {gang_rules.HANGER_ON: "Hangers-on", gang_rules.HIRED_GUN: "Hired Guns"}.get(
+        fighter.fighter_type.category, ""
+    )
+    return {"removal_refund": refund, "never_advances": never}
 
 
 # Each form of the fighter's record, made for a fighter of a gang that plays in a campaign or not.
@@ -349,9 +354,10 @@ RECORD_FORMS = {
 
 
 def _record_forms(fighter, in_campaign: bool) -> dict:
+    """What makes each record form the fighter is offered (unbuilt)."""
     on_roster = fighter.status in ON_ROSTER
     return {
-        name: make(fighter, in_campaign)
+        name: lambda make=make: make(fighter, in_campaign)
         for what, (name, make) in RECORD_FORMS.items()
         if on_roster or what == "status" and fighter.status not in GONE
     }
@@ -415,10 +421,27 @@ def _fighter_page(
         "keeps_record": keeps_record,
         "record_refusal": record_refusal,
     }
-    context["history"] = _with_undo(hide_unseen_campaigns(history, request.user, gang), access, keeps_record)
+    # Read, hidden and marked only when the fighter part is drawn (on a GET, once per fighter_key).
+    context["history"] = SimpleLazyObject(
+        lambda: _with_undo(hide_unseen_campaigns(history, request.user, gang), access, keeps_record)
+    )
+    if cached:
+        # Everything the fighter part shows this viewer: the versions, the fighter, whether the gang fought (the
+        # refund of a hire), the viewer's role and what of the history they see ({% tokencache %}).
+        context["fighter_key"] = [
+            *fragment_key(gang),
+            fighter_pk,
+            gang.fought,
+            access.can_edit,
+            access.is_arbitrator,
+            keeps_record,
+            *history_visibility(request.user, gang),
+        ]
+        context["fragment_seconds"] = FRAGMENT_SECONDS
     if access.can_edit:
         _with_move_choices([carried.purchase for carried in row.weapons + row.wargear])
-        context.update(_fighter_forms(viewed, row, keeps_record, posted, founding))
+        context.update(_fighter_standing(viewed, row, founding))
+        context.update(_fighter_forms(viewed, row, keeps_record, posted))
     template = "gangs/fighter_detail.html#fighter" if partial else "gangs/fighter_detail.html"
     return render(request, template, context)
 
@@ -436,7 +459,11 @@ def _after_fighter_change(request, viewed: ViewedGang, fighter_pk: int, message:
 @login_required
 @require_GET
 def fighter_detail_view(request, pk: int, fighter_pk: int):
-    return _fighter_page(request, viewed_gang(request.user, pk, gang_queryset()), fighter_pk, cached=True)
+    # The gang as the roster reads it: whether it plays in a campaign and whether the viewer arbitrates it come
+    # from its version's cached facts, not from subqueries built and run on every view.
+    page = roster_page(request.user, pk)
+    viewed = ViewedGang(page.gang, page.access, page.in_campaign)
+    return _fighter_page(request, viewed, fighter_pk, cached=True)
 
 
 @login_required

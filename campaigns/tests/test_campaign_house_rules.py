@@ -227,6 +227,25 @@ def test_a_banned_item_is_refused_to_the_campaigns_gangs_and_an_override_says_so
     purchase_buy(gang=gang, equipment=lasgun, fighter=fighter, actor=gang.owner)
 
 
+def test_a_ban_leaves_the_owners_buy_list_at_once_and_a_lifted_one_brings_it_back(
+    client, cache_backend, make_campaign, make_fighter
+):
+    """The fighter page's buy list is drawn once per version of the gang (gangs.views._fighter_page): a change of
+    the house rules moves the version of every gang of the campaign (campaigns.apps)."""
+    campaign = make_campaign(gangs=1)
+    gang = campaign.memberships.get().gang
+    fighter = make_fighter(gang, "ganger")
+    target = reverse("gangs:fighter-detail", args=[gang.pk, fighter.pk])
+    lasgun = str(Equipment.objects.get(edition="n18", slug="lasgun").pk)
+    client.force_login(gang.owner)
+    client.get(target)
+    assert f'value="{lasgun}"' in client.get(target).content.decode()
+    house_rules_change(campaign=campaign, actor=_arbitrator(campaign), banned_items=["lasgun"])
+    assert f'value="{lasgun}"' not in client.get(target).content.decode()
+    house_rules_change(campaign=campaign, actor=_arbitrator(campaign), banned_items=[])
+    assert f'value="{lasgun}"' in client.get(target).content.decode()
+
+
 def test_hangers_on_wait_for_the_first_battle_when_the_rules_say_so(make_confirmed_battle, make_campaign):
     additions = build_gang_additions()
     campaign = make_campaign(gangs=2, started=True)

@@ -83,15 +83,16 @@ def test_gang_and_print_pages_are_flat_in_items_advancements_and_injuries(client
     assert counts[0] == counts[1], counts
 
 
-# The login (session, user) and the gang; the owner reads what his own forms offer besides (the advancement,
-# skill and equipment choices, gangs.views._fighter_forms).
-FIGHTER_PAGE_WARM = {"owner": 6, "other": 3}
+# The login (session, user) and the gang: the owner's forms come drawn with the rest of the fighter part
+# (gangs.views._fighter_page), never built on a warm page.
+FIGHTER_PAGE_WARM = {"owner": 3, "other": 3}
 
 
 @pytest.mark.parametrize("viewer", ["owner", "other"])
 def test_a_warm_fighter_page_is_flat_and_small(client, cache_backend, make_user, make_gang, make_fighter, viewer):
     """From the cache (gangs.selectors.fighter_page): the fighter, its kit, advancements and history are read once
-    per version of the gang; what is left is the login's, the gang's and the viewer's own controls."""
+    per version of the gang, and the fighter part with the owner's forms drawn once per version and viewer's role;
+    what is left is the login's and the gang's."""
     counts = []
     for size in (1, 6):
         gang = make_gang(edition="n18", extra_credits=5000)

@@ -3,6 +3,7 @@ next battle it may buy Rare and Illegal items up to that level at the Trading Po
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.urls import reverse
 
 from content.models import Equipment
 from gangs.selectors import buyable_equipment, trading_post_level
@@ -101,6 +102,22 @@ def test_trade_rolls_the_availability_level_and_the_gang_buys_rare_and_illegal_i
     assert purchase_buy(gang=gang, equipment=needler, actor=gang.owner).price == 60  # Illegal (9): by availability
     with pytest.raises(ValidationError):
         purchase_buy(gang=gang, equipment=heavy, actor=gang.owner)
+
+
+def test_a_trade_shows_in_the_owners_buy_list_at_once(battle, client, cache_backend):
+    """The fighter page's buy list is drawn once per version of the gang (gangs.views._fighter_page): the Trade
+    action's entries move it when the sequence is applied."""
+    gang = battle.attacker
+    plasma = str(item("plasma-gun", "R9", 100).pk)
+    champion = gang.fighters.order_by("pk")[3]
+    target = reverse("gangs:fighter-detail", args=[gang.pk, champion.pk])
+    client.force_login(gang.owner)
+    client.get(target)
+    assert f'value="{plasma}"' not in client.get(target).content.decode()
+    sequence = trade(battle, [4, 3, 5, 4])
+    sequence = services.sequence_step_submit(sequence=sequence, dice=ScriptedDice([]), entered=True, actor=gang.owner)
+    services.sequence_apply(sequence=sequence, actor=gang.owner)
+    assert f'value="{plasma}"' in client.get(target).content.decode()
 
 
 def test_going_back_cannot_roll_the_trade_again_and_a_revert_closes_the_trading_post(battle):
