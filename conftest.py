@@ -162,8 +162,18 @@ def pdf_tools():
 
 
 @pytest.fixture
-def page(browser, live_server):
-    """A fresh browser tab on the live server, phone-sized unless a test resizes it."""
+def page(browser, live_server, request, monkeypatch):
+    """A fresh browser tab on the live server, phone-sized unless a test resizes it.
+
+    The server's dice are seeded from the test's name: a flow that branches on what the dice did (a target Seriously
+    Injured, a fighter taken Out of Action) takes the same branch on every run, here and on CI."""
+    import random
+    import zlib
+
+    from rulebook.dice import RandomDice
+
+    seeded = random.Random(zlib.crc32(request.node.nodeid.encode()))
+    monkeypatch.setattr(RandomDice, "_face", lambda self, die, purpose: seeded.choice(die.faces))
     context = browser.new_context(base_url=live_server.url, viewport={"width": 412, "height": 915})
     context.set_default_timeout(10_000)
     tab = context.new_page()

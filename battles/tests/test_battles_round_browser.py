@@ -140,7 +140,8 @@ def test_an_n18_round_and_a_classic_turn_in_counted_taps(page, log_in_browser, m
     assert battle.round == 2 and battle.phase == "priority"
 
     # A pinned fighter stands up and shoots.
-    fighter = battle.fighters.exclude(condition="out_of_action").order_by("side", "order").first()
+    # One still on their feet: the shots above roll real dice, and a Seriously Injured fighter does not stand up.
+    fighter = battle.fighters.filter(condition__in=["active", "pinned"]).order_by("side", "order").first()
     # Pinned at the table's word, as a player sets it (a row written behind the service would not bump the
     # battle's version, and the page drawn for that version is kept).
     fighter_adjust(battle=battle, fighter=fighter, field="prone", value=True, actor=battle.player_a)
