@@ -156,6 +156,7 @@ class Attack:
     melta: bool = False  # Melta at short range: Out of Action instead of an Injury roll
     knockback_blocked: int | None = None  # the target's Strength when Knockback cannot move them, else None
     target_strength: int | None = None  # the target's Strength, which a Graviton Pulse hit is rolled against
+    gas_toughness: int = 0  # Toughness the target's wargear adds to a Gas roll (a respirator: rulebook.n18.wargear)
 
     def has(self, trait: str) -> bool:
         return trait in self.traits
@@ -203,6 +204,12 @@ def poisons(attack: Attack) -> bool:
 def poison_takes(face: int, toughness: int) -> bool:
     """The Gas or Toxin roll: a D6 at or above the target's Toughness, or a natural 6."""
     return face == 6 or face >= toughness
+
+
+def poison_toughness(attack: Attack, toughness: int) -> int:
+    """The Toughness a Gas or Toxin roll is made against: the target's, raised against Gas by their respirator or
+    filter plugs (``gas_toughness``, nought for Toxin)."""
+    return toughness + attack.gas_toughness
 
 
 def auto_wounds(attack: Attack, hit_face) -> bool:
@@ -263,7 +270,7 @@ def resolve_hit(attack: Attack, fighter: Fighter, hit_face) -> Dist:
         return map_dist(outcomes, lambda f: ("unsaved", dice, f))
 
     def after_poison(face: int) -> Dist:
-        if not poison_takes(face, toughness):
+        if not poison_takes(face, poison_toughness(attack, toughness)):
             return certain(("no_wound", 0, fighter))
         # One Injury roll whatever the fighter's Wounds, after a save if the trait allows one.
         injured = map_dist(INJURY_DIE, lambda r: ("unsaved", 1, apply_injury(fighter, r, attack.melta)))
@@ -322,8 +329,9 @@ def roll_hit_resolution(attack: Attack, fighter: Fighter, dice: DiceSource, hit_
         damage = roll_damage_value(attack.damage, dice)
         return "unsaved", injury_dice_count(fighter, damage), roll_damage(fighter, damage, dice, attack.melta)
     if poisons(attack):
-        face = dice.d6(f"{'Gas' if attack.has('Gas') else 'Toxin'} roll (needs {toughness}+ or a 6)")
-        if not poison_takes(face, toughness):
+        needed = poison_toughness(attack, toughness)
+        face = dice.d6(f"{'Gas' if attack.has('Gas') else 'Toxin'} roll (needs {needed}+ or a 6)")
+        if not poison_takes(face, needed):
             return "no_wound", 0, fighter
         if roll_save(attack, hit_face, dice):
             return "saved", 0, fighter

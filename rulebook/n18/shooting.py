@@ -54,7 +54,8 @@ fighter under the marker or template of an attack already resolved: no Firepower
 ``split_to`` (Rapid Fire: other fighters within 3" of the target, each taking up to its ``hits`` of the spare hits,
 in the order given; the rules let the shooter allocate them before any wound roll, so the query says beforehand
 how they would be allocated), ``scatter`` (roll the Scatter dice here when a Blast marker misses), ``target.I``
-(Flash) and ``target.S`` (Graviton Pulse). Dice a player enters for ``roll``: see :func:`roll`.
+(Flash) and ``target.S`` (Graviton Pulse), ``target.wargear`` (a respirator, filter plugs or an industrial
+respirator against Gas, photo-goggles against Flash: :mod:`rulebook.n18.wargear`). Dice a player enters for ``roll``: see :func:`roll`.
 
 A scattered Blast marker's landing place cannot be known, so for the target a scatter counts as a miss, and a
 fighter the marker lands on is asked about with ``target.under_marker``.
@@ -339,7 +340,7 @@ def effect_odds(shot: Shot) -> dict | None:
         }
     if shot.effect not in EFFECT_CONDITION:
         return None
-    takes = Fraction(1) - d6_test(shot.initiative) if shot.effect == "Flash" else _web_takes(shot)
+    takes = Fraction(1) - d6_test(shot.initiative, shot.flash_test) if shot.effect == "Flash" else _web_takes(shot)
     p_effect = Fraction(0)
     for hits, p in hits_distribution(shot).items():
         if hits:
@@ -506,8 +507,9 @@ def _roll_effect(shot: Shot, dice: DiceSource, hits: int) -> dict | None:
     if shot.effect not in EFFECT_CONDITION or not hits:
         return None
     if shot.effect == "Flash":
-        face = dice.d6(f"Flash: Initiative test (needs {shot.initiative}+)")
-        taken = face < shot.initiative
+        bonus = f", +{shot.flash_test} for photo-goggles" if shot.flash_test else ""
+        face = dice.d6(f"Flash: Initiative test (needs {shot.initiative}+{bonus})")
+        taken = face + shot.flash_test < shot.initiative
     else:
         strength, toughness = shot.attack.strength, shot.fighter.current_toughness
         needed = wound_target(strength, toughness)

@@ -14,6 +14,7 @@ Sources (numbers are facts; the wording here is ours):
   and the Flash (an Initiative test), Web (the wound roll), Smoke (no hit on anyone) and Graviton Pulse (a
   Strength roll) traits: the 2023 core rulebook's weapon traits, read through the copy in the public repository
   yakuzadave/necroman_v2, ``necrovox_docs_flat/3-gang-fighters-and-their-weaponry/6-weapon-traits.md``.
+- The target's wargear against Gas (respirator, filter plugs) and Flash (photo-goggles): :mod:`rulebook.n18.wargear`.
 - Weapon profiles from ``rulebook/data/n18/trading_post.json``.
 
 The odds and the roll on a dice source are :mod:`rulebook.n18.shooting`.
@@ -24,7 +25,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rulebook.errors import RulesInputError
-from rulebook.n18 import armour, trading_post
+from rulebook.n18 import armour, trading_post, wargear
 from rulebook.n18.damage import read_fighter
 from rulebook.n18.resolution import Attack, read_modifiers, target_number
 from rulebook.query import Query
@@ -57,8 +58,10 @@ class Shot:
         fighter, state = read_fighter(target)
         self.fighter = fighter
         self.effect = next((t for t in ("Flash", "Web", "Smoke") if t in traits), None)
-        # Flash: the Initiative a hit fighter tests against (4 for 4+).
+        # Flash: the Initiative a hit fighter tests against (4 for 4+), and what their photo-goggles add to the test.
         self.initiative = target_number(target, "I") if self.effect == "Flash" else None
+        kit = wargear.read(target)
+        self.flash_test = kit.flash_test if self.effect == "Flash" else 0
         self.under_marker = target.bool("under_marker")
         if self.under_marker and "Blast" not in traits:
             raise RulesInputError("target.under_marker", f"{profile['weapon']} does not use a Blast marker")
@@ -105,6 +108,7 @@ class Shot:
             melta="Melta" in traits and self.range["band"] == "short",
             knockback_blocked=knockback(target, traits),
             target_strength=target.int("S", 1, 10) if "Graviton Pulse" in traits else None,
+            gas_toughness=kit.gas_toughness if "Gas" in traits else 0,
         )
         self.split_to = self._split_to(query)
         self.in_range = self.range["band"] != "out_of_range" or self.under_marker
@@ -124,7 +128,7 @@ class Shot:
     def _split_to(self, query: Query) -> list[tuple[Attack, object, int]]:
         """``split_to``: the other fighters within 3" of the target that a Rapid Fire attack's spare hits go to,
         each with ``hits`` (the most it takes, default 1) and its own ``T``, ``W``, ``flesh_wounds``, ``state``,
-        ``save`` or ``armour``: (its attack, its fighter, its most hits) in the order given."""
+        ``save`` or ``armour``, ``wargear``: (its attack, its fighter, its most hits) in the order given."""
         if not query.raw("split_to", []):
             return []
         if not self.rapid_fire or self.also_under:
@@ -137,8 +141,14 @@ class Shot:
             fighter, _ = read_fighter(other)
             save, save_modifier = read_armour(other, False, "none", self.profile["ap"] or 0)
             strength = other.int("S", 1, 10) if "Graviton Pulse" in self.traits else None
+            gas = wargear.read(other).gas_toughness if "Gas" in self.traits else 0
             attack = replace(
-                self.attack, save=save, save_modifier=save_modifier, knockback_blocked=None, target_strength=strength
+                self.attack,
+                save=save,
+                save_modifier=save_modifier,
+                knockback_blocked=None,
+                target_strength=strength,
+                gas_toughness=gas,
             )
             out.append((attack, fighter, other.int("hits", 1, 10, default=1)))
         return out
