@@ -16,6 +16,7 @@ from rulebook.errors import RulesInputError
 from rulebook.n18 import armour as n18_armour
 from rulebook.n18 import kit
 from rulebook.n18 import skills as n18_skills
+from rulebook.n18 import wargear as n18_wargear
 from rulebook.numbers import is_whole_number, whole_number
 
 # The profile columns the rulebook reads when a weapon is spelled out, by edition.
@@ -24,6 +25,8 @@ N18_SPELLED = ("short_range", "acc_short", "acc_long", "ap", "damage", "traits")
 CLOSE_COMBAT = ("hand_to_hand", "close_combat")
 NOT_APPLIED_ARMOUR = "a house-rule armour: its save is sent as a number, any other rule it has is not"
 CLASSIC_SKILLS_NOT_MODELLED = "the engine models no 1995 skill: play it at the table"
+CLASSIC_WARGEAR_NOT_MODELLED = "the engine models no 1995 wargear: play it at the table"
+HOUSE_RULE_WARGEAR = "a house-rule item: the engine applies only the rulebook's own wargear"
 # 2018+ wargear that changes a save in ways the engine does not resolve: the players roll it at the table.
 SAVES_NOT_MODELLED = {
     "refractor-field": "field armour: roll its save at the table before the armour save",
@@ -117,11 +120,11 @@ def snapshot(fighter: Fighter) -> dict:
 
 def snapshot_of(*, edition: str, fighter_type, stats: dict, purchases: list, skills: list[str]) -> dict:
     """The snapshot of a fighter of ``fighter_type`` carrying the equipment of ``purchases`` (each with ``pk`` and
-    ``equipment``): its weapons, its armour as the rules read it (:func:`armour_entry`), and the house rules that
-    change a roll the rulebook resolves. 2018+: ``engine_skills``, the skills the engine models (sent in the queries
-    they change: ``rulebook.n18.skills``), every other skill in ``not_applied`` with the reason, and
-    ``group_activation``, how many friends the fighter may bring in a Group Activation. Classic: the engine models no
-    skill, so each is in ``not_applied``."""
+    ``equipment``): its weapons, its armour as the rules read it (:func:`armour_entry`), its wargear likewise
+    (:func:`wargear_entry`), and the house rules that change a roll the rulebook resolves. 2018+: ``engine_skills``,
+    the skills the engine models (sent in the queries they change: ``rulebook.n18.skills``), every other skill in
+    ``not_applied`` with the reason, and ``group_activation``, how many friends the fighter may bring in a Group
+    Activation. Classic: the engine models no skill, so each is in ``not_applied``."""
     carried = {p.equipment.slug for p in purchases if p.equipment.kind == EquipmentKind.WEAPON}
     weapons = [
         weapon_entry(edition, purchase)
@@ -147,6 +150,8 @@ def snapshot_of(*, edition: str, fighter_type, stats: dict, purchases: list, ski
             "side_effects": kit.side_effects([c.slug for c in chems]),
         }
     armour = armour_entry(edition, [p.equipment for p in purchases])
+    carried_wargear = wargear_entry(edition, [p.equipment for p in purchases])
+    armour["not_applied"] += carried_wargear["not_applied"]
     if edition == Edition.N18:
         out["group_activation"] = n18_skills.group_activation(fighter_type.special_rules or [], skills)
         out["engine_skills"] = [s for s in skills if s in n18_skills.MODELLED]
@@ -161,6 +166,7 @@ def snapshot_of(*, edition: str, fighter_type, stats: dict, purchases: list, ski
         **armour,
         "house_rules": house_rules(edition, fighter_type),
         "skills": skills,
+        "wargear": carried_wargear["wargear"],
     }
 
 
@@ -196,3 +202,37 @@ def armour_entry(edition: str, equipment: list) -> dict:
             worn.remove(item.slug)
             not_applied.append({"name": item.name, "reason": "one suit of armour at a time: the best one counts"})
     return {"save": save, "armour": name, "worn": worn, "not_applied": not_applied}
+
+
+def wargear_entry(edition: str, equipment: list) -> dict:
+    """The fighter's wargear as the rules read it, other than armour (:func:`armour_entry`), chems (taken before the
+    battle, in the stat line) and bionics (their restored characteristic is in the stat line).
+
+    2018+: ``wargear`` names the items the engine applies (``rulebook.n18.wargear``: a respirator, filter plugs or an
+    industrial respirator against Gas, photo-goggles against Flash), sent in the Shoot queries they change;
+    ``not_applied`` lists every other item, and what a sent item does beyond that roll, with the reason. Classic:
+    the engine models no wargear, so each item is in ``not_applied``."""
+    sent, not_applied = [], []
+    for item in {item.slug: item for item in equipment if _is_plain_wargear(edition, item)}.values():
+        if edition == Edition.CLASSIC:
+            reason = CLASSIC_WARGEAR_NOT_MODELLED
+        elif not item.is_official:
+            reason = HOUSE_RULE_WARGEAR
+        else:
+            if n18_wargear.is_modelled(item.slug):
+                sent.append(item.slug)
+            reason = n18_wargear.not_applied(item.slug, item.category)
+        if reason:
+            not_applied.append({"name": item.name, "reason": reason})
+    return {"wargear": sent, "not_applied": not_applied}
+
+
+def _is_plain_wargear(edition: str, item) -> bool:
+    """Wargear that neither :func:`armour_entry` reads (2018+: what changes a save) nor the stat line holds (chems,
+    2018+ bionics)."""
+    if item.kind != EquipmentKind.WARGEAR or item.category == EquipmentCategory.CHEM:
+        return False
+    if edition == Edition.N18:
+        armour = n18_armour.is_known(item.slug) and item.is_official
+        return not (armour or item.slug in SAVES_NOT_MODELLED or item.category == EquipmentCategory.BIONIC)
+    return True

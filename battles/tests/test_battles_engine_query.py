@@ -9,12 +9,14 @@ records say, read here on their own:
 - in a fight, the weapons held are two different weapons (a plasma pistol and a massive axe, never two pistol
   profiles), close combat weapons first;
 - house rules: every Escher fighter's Agility test carries the +1 (and no other house's);
-- skills: every skill of the content is sent in the query it changes or listed as not applied, with the reason.
+- skills: every skill of the content is sent in the query it changes or listed as not applied, with the reason;
+- wargear: likewise every wargear item (a respirator and photo-goggles in the shots whose Gas or Flash they resist).
 
 The engine accepts every armour combination met (its odds are computed)."""
 
 import copy
 import json
+from fractions import Fraction
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -357,3 +359,125 @@ def test_a_berserker_charges_with_one_more_attack_dice_and_iron_will_steadies_th
     steady = editions.action("n18", "test").odds(Query(dict(query)))["p_bottled"]
     plain = editions.action("n18", "test").odds(Query({**query, "iron_will": False}))["p_bottled"]
     assert steady < plain
+
+
+# The wargear the rulebook applies, read here on its own: respirators and filter plugs against Gas, photo-goggles
+# against Flash; a weapon of each trait, and one of neither.
+MODELLED_WARGEAR = {"respirator", "filter-plugs", "industrial-respirator", "photo-goggles"}
+RESISTED = {"Gas": "choke-gas-grenade", "Flash": "photon-flash-grenade"}
+NEITHER = "frag-grenade"
+
+
+def thrower(slug: str) -> BattleFighter:
+    weapon = {"key": "gun", "name": slug, "category": "grenade", "profiles": [{"name": "", "query": {"weapon": slug}}]}
+    return in_battle({"stats": STATS["n18"], "weapons": [weapon], "worn": [], "save": None}, "attacker")
+
+
+@pytest.mark.parametrize("edition", ["n18", "classic"])
+def test_every_wargear_item_of_the_content_is_sent_or_listed_with_its_reason(loaded_content, edition):
+    """Each wargear item of the shipped content, carried by a fighter: one the engine applies goes in the Shoot query
+    of the traits wargear resists (a respirator against a choke gas grenade, photo-goggles against a photon flash
+    grenade) and in no other shot; an item that changes a save is the armour rules' (``worn``, or listed); a chem is taken
+    before the battle and a 2018+ bionic's characteristic is in the stat line; every other item is on the fighter's
+    card as not applied, with the reason. A sent item that does more than the engine applies is listed too."""
+    from content.models import Equipment
+    from rulebook.n18 import armour as n18_armour
+    from rulebook.n18 import kit
+
+    fighter_type = FighterType.objects.filter(edition=edition).first()
+    items = list(Equipment.objects.filter(edition=edition, kind=EquipmentKind.WARGEAR).order_by("slug"))
+    assert len(items) > 25
+    sent = set()
+    for item in items:
+        profile = snapshot_of(
+            edition=edition,
+            fighter_type=fighter_type,
+            stats=dict(STATS[edition]),
+            purchases=[SimpleNamespace(pk=1, equipment=item)],
+            skills=[],
+        )
+        listed = [n for n in profile["not_applied"] if n["name"] == item.name]
+        assert all(n["reason"] for n in listed), item.slug
+        if edition == "n18":
+            target = in_battle(profile, "defender")
+            carried = {trait: target_wargear(thrower(weapon), target) for trait, weapon in RESISTED.items()}
+            if item.slug in MODELLED_WARGEAR:
+                # Sent with every shot whose trait some wargear resists; the engine applies it against its own.
+                assert all(found == [item.slug] for found in carried.values()), item.slug
+                assert target_wargear(thrower(NEITHER), target) == [], item.slug
+                sent.add(item.slug)
+                continue
+            assert not any(carried.values()), item.slug
+            if item.category == "chem":
+                assert profile["chems"]["taken"] == [item.name] and not listed, item.slug
+                continue
+            if item.category == "bionic":
+                assert kit.bionic(item.slug) is not None and not listed, item.slug
+                continue
+            if n18_armour.is_known(item.slug):
+                assert profile["worn"] == [item.slug] and not listed, item.slug
+                continue
+        assert profile["wargear"] == [], item.slug
+        assert len(listed) == 1, item.slug
+    assert sent == (set(MODELLED_WARGEAR) & {i.slug for i in items} if edition == "n18" else set())
+    assert edition == "classic" or {"respirator", "filter-plugs", "photo-goggles"} <= sent
+
+
+def target_wargear(shooter, target) -> list:
+    query = n18.plan("shoot", {"fighter": shooter, "target": target, "weapon": "gun:0", "distance": 4}, [], None).query
+    return query["target"].get("wargear", [])
+
+
+def test_a_respirator_and_photo_goggles_change_the_odds_the_assistant_shows(loaded_content):
+    """Through the plans: a choke gas grenade against T3 takes effect on 3+ of the Gas roll, 5+ with a respirator;
+    a photon flash grenade's Initiative test (I 4+) fails on 1-3, on 1-2 with photo-goggles. BS 3+ hits 2/3."""
+    from content.models import Equipment
+
+    fighter_type = FighterType.objects.filter(edition="n18").first()
+
+    def target(*slugs):
+        purchases = [
+            SimpleNamespace(pk=n, equipment=Equipment.objects.get(edition="n18", slug=slug))
+            for n, slug in enumerate(slugs)
+        ]
+        profile = snapshot_of(
+            edition="n18", fighter_type=fighter_type, stats=dict(STATS["n18"]), purchases=purchases, skills=[]
+        )
+        return in_battle(profile, "defender")
+
+    def answer(weapon, fighter):
+        params = {"fighter": thrower(weapon), "target": fighter, "weapon": "gun:0", "distance": 4}
+        query = n18.plan("shoot", params, [], None).query
+        return editions.action("n18", "shoot").odds(Query(copy.deepcopy(query)))
+
+    gas = [answer("choke-gas-grenade", target(*kit))["outcome_exact"]["no_wound"] for kit in ([], ["respirator"])]
+    assert gas == ["2/9", "4/9"]  # 2/3 hit x 1/3 resisted; 2/3 x 2/3
+    flash = [
+        answer("photon-flash-grenade", target(*kit))["effect"]["p_condition_exact"] for kit in ([], ["photo-goggles"])
+    ]
+    assert flash == ["1/3", "2/9"]  # 2/3 x 1/2; 2/3 x 1/3
+
+
+def test_a_battle_sends_the_respirator_and_its_card_lists_the_bio_booster(loaded_content, make_user, client):
+    """Through a battle started from saved gangs: a choke gas grenade at a fighter with a respirator needs a 5+ on the
+    Gas roll (the query carries it), and the bio-booster the assistant does not apply is on the card with its reason."""
+    from battles.services import action_odds, action_plan, battle_start
+    from rulebook.dice import SeededDice
+
+    escher = gang_of("escher", make_user, ["choke-gas-grenade"])
+    goliath = gang_of("goliath", make_user, ["respirator", "bio-booster"])
+    battle = battle_start(gang_a=escher, gang_b=goliath, started_by=escher.owner, dice=SeededDice(5))
+    thrower_, target = battle.fighters.order_by("side")
+    assert target.profile["wargear"] == ["respirator"]
+    grenade = next(f"{w['key']}:0" for w in thrower_.profile["weapons"] if w["slug"] == "choke-gas-grenade")
+    params = {"fighter": thrower_.pk, "target": target.pk, "weapon": grenade, "distance": 3}
+    plan = action_plan(battle=battle, kind="shoot", params=params)
+    assert plan.query["target"]["wargear"] == ["respirator"]
+    # The hit roll against the thrower's BS, then a D6 at or above T + 2 (a 6 always takes effect), no save.
+    affected = Fraction(7 - min(target.stats["T"] + 2, 6), 6)
+    p_hit = Fraction(7 - thrower_.stats["BS"], 6)
+    assert Fraction(action_odds(battle=battle, plan=plan)["p_unsaved_exact"]) == p_hit * affected
+    client.force_login(escher.owner)
+    page = client.get(f"/battles/{battle.pk}/").content.decode()
+    assert "Bio-booster: not applied by the assistant, one Injury dice fewer" in page
+    assert "Respirator: not applied" not in page

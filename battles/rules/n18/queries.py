@@ -118,12 +118,16 @@ def shoot_plan(params: dict, fighters: list) -> Plan:
 
 
 def _resisting(target, traits: set) -> dict:
-    """What a special weapon's hit is tested against: Initiative for Flash, Strength for Graviton Pulse."""
+    """What a special weapon's hit is tested against: Initiative for Flash, Strength for Graviton Pulse, and the
+    wargear the target resists Gas and Flash with (the roster's ``wargear``: a respirator, photo-goggles...)."""
+    out = {}
+    if traits & {"Gas", "Flash"} and target.profile.get("wargear"):
+        out["wargear"] = list(target.profile["wargear"])
     if "Flash" in traits:
-        return {"I": target.stats["I"]}
+        return {**out, "I": target.stats["I"]}
     if "Graviton Pulse" in traits:
         return {"S": target.stats["S"]}
-    return {}
+    return out
 
 
 def weapon_traits(query: dict) -> set:
