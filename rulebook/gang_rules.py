@@ -51,7 +51,8 @@ class HouseRules:
     ``share_rules`` are dicts: ``{"kind": "max_share"|"min_share", "categories": [...], "share": "1/2"}``,
     ``{"kind": "max_count"|"min_count", "categories": [...], "count": 2}`` or
     ``{"kind": "not_fewer", "categories": [...], "than_categories": [...]}``; ``types`` (fighter type slugs)
-    may stand beside or instead of ``categories`` (see :func:`_share_rule`).
+    may stand beside or instead of ``categories`` (see :func:`_share_rule`). ``"founding": true`` and
+    ``when_categories`` / ``when_types`` limit when a rule holds (see :func:`composition_breaches`).
     """
 
     name: str
@@ -127,7 +128,8 @@ def _share_rule(house: HouseRules, index: int, rule: Mapping, roster: Sequence[s
     if kind in ("max_count", "min_count"):
         limit = int(rule["count"])
         if kind == "max_count" and count > limit:
-            return Breach(f"max-count-{key}", f"at most {limit} {label} (the gang would have {count})", True, in_rule)
+            most = f"at most {limit}" if limit else "no"
+            return Breach(f"max-count-{key}", f"{most} {label} (the gang would have {count})", True, in_rule)
         if kind == "min_count" and count < limit:
             return Breach(f"min-count-{key}", f"a gang needs at least {limit} {label} (it has {count})", False, in_rule)
         return None
@@ -160,11 +162,26 @@ def _share_rule(house: HouseRules, index: int, rule: Mapping, roster: Sequence[s
     return None
 
 
+def _condition(
+    house: HouseRules, index: int, rule: Mapping, roster: Sequence[str]
+) -> tuple[str, frozenset[str]] | None:
+    """Whom a rule with ``when_categories`` / ``when_types`` waits for: ("", ∅) for a rule that always holds, the
+    fighters' name and slugs when the roster has one of them, None while it has none (the rule does not hold)."""
+    if not (rule.get("when_categories") or rule.get("when_types")):
+        return "", frozenset()
+    members, label = _rule_members(house, rule, index, "when_")
+    if not any(slug in members for slug in roster):
+        return None
+    return label, members
+
+
 def composition_breaches(house: HouseRules, roster: Sequence[str], *, founding: bool = False) -> tuple[Breach, ...]:
     """Every composition rule the roster (fighter type slugs of fighters on the roster) breaks.
 
     A rule marked ``"founding": true`` holds only while the gang is founded (before its first battle): the
-    Genestealer Cults' two Hybrid Acolytes (N8), the Outcasts' two Champions (Book of the Outcast p14)."""
+    Genestealer Cults' two Hybrid Acolytes (N8), the Outcasts' two Champions (Book of the Outcast p14). A rule with
+    ``when_categories`` / ``when_types`` holds only while the gang has such a fighter: a new Enforcer patrol's two
+    Gangers of its Captain's kind, Palanite or Subjugator (N8)."""
     counts = Counter(roster)
     for slug in counts:
         house.limit_for(slug)  # refuses a type that is not on the house list
@@ -182,7 +199,15 @@ def composition_breaches(house: HouseRules, roster: Sequence[str], *, founding: 
     for index, rule in enumerate(house.share_rules):
         if rule.get("founding") and not founding:
             continue
+        condition = _condition(house, index, rule, roster)
+        if condition is None:
+            continue
         breach = _share_rule(house, index, rule, roster)
+        if breach and condition[0]:
+            # Hiring the fighter the rule waits for (the Captain) brings it in, so it is among the rule's types.
+            breach = replace(
+                breach, message=f"with a {condition[0]}, {breach.message}", types=breach.types | condition[1]
+            )
         if breach and rule.get("founding"):
             breach = replace(breach, message=f"{breach.message} while the gang is founded, before its first battle")
         if breach:

@@ -46,6 +46,8 @@ SHARE_RULE_KINDS = {"max_share", "min_share"}
 COUNT_RULE_KINDS = {"max_count", "min_count"}
 # A rule's second group of fighters: whom ``not_fewer`` compares with, whom ``max_per`` counts per.
 SECOND_GROUP = {"not_fewer": "than_", "max_per": "per_"}
+# Whom a rule waits for: it holds only while the gang has one of them (a new Enforcer patrol's Captain).
+CONDITION = "when_"
 RULE_KINDS = SHARE_RULE_KINDS | COUNT_RULE_KINDS | set(SECOND_GROUP)
 
 
@@ -250,7 +252,10 @@ class EditionLoader(RowWriter):
             if kind not in RULE_KINDS:
                 rule_field.fail("kind", f"must be one of {sorted(RULE_KINDS)}")
             stored = dict(rule)
-            for prefix in ("", SECOND_GROUP[kind]) if kind in SECOND_GROUP else ("",):
+            prefixes = ["", *([SECOND_GROUP[kind]] if kind in SECOND_GROUP else [])]
+            if f"{CONDITION}categories" in rule or f"{CONDITION}types" in rule:
+                prefixes.append(CONDITION)
+            for prefix in prefixes:
                 for category in rule_field.strings(f"{prefix}categories"):
                     if category not in FighterCategory.values:
                         rule_field.fail(f"{prefix}categories", f"{category!r} is not a fighter category")

@@ -24,6 +24,14 @@ def _with_rule(small_data, rule):
         ({"kind": "most", "categories": ["leader"]}, "kind: must be one of"),
         ({"kind": "max_per", "categories": ["leader"], "per_categories": ["juve"]}, "per: is required"),
         ({"kind": "max_per", "categories": ["leader"], "per": 3}, "per_categories: names no fighter category or type"),
+        (
+            {"kind": "min_count", "types": ["juve"], "count": 1, "when_types": ["warlord"]},
+            "when_types: 'warlord' is not",
+        ),
+        (
+            {"kind": "min_count", "types": ["juve"], "count": 1, "when_categories": ["boss"]},
+            "'boss' is not a fighter cat",
+        ),
     ],
 )
 def test_a_bad_composition_rule_is_refused_naming_the_place(write_data, small_data, rule, message):
@@ -37,3 +45,11 @@ def test_rules_over_types_are_stored_with_full_slugs(write_data, small_data):
     load_content(data_dir=write_data(_with_rule(small_data, rule)))
     stored = House.objects.get(slug="escher").composition_rules[-1]
     assert stored == {"kind": "not_fewer", "types": ["escher-juve"], "than_categories": ["leader"]}
+
+
+def test_a_rule_that_waits_for_a_fighter_names_it_by_its_full_slug(write_data, small_data):
+    """The Enforcers' founding rule waits for a Captain of its kind (``when_types``, rulebook.gang_rules)."""
+    rule = {"kind": "min_count", "types": ["juve"], "count": 2, "founding": True, "when_types": ["leader"]}
+    load_content(data_dir=write_data(_with_rule(small_data, rule)))
+    stored = House.objects.get(slug="escher").composition_rules[-1]
+    assert stored == {**rule, "types": ["escher-juve"], "when_types": ["escher-leader"]}

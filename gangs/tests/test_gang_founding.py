@@ -108,3 +108,53 @@ def test_a_founding_breach_an_import_brought_is_listed_on_the_gang_page(client, 
     assert expected in selectors.composition_problems(imported)
     client.force_login(owner)
     assert expected in client.get(imported.get_absolute_url()).content.decode()
+
+
+def test_a_new_enforcer_patrol_needs_two_patrolmen_of_its_captains_kind(client, loaded_content, make_user):
+    """N8's Palanite Enforcers: a new patrol has at least two Gangers of its Leader's kind (Palanite or Subjugator).
+    A minimum waits for play: each hire goes through, and the gang page says what is still missing until the patrol
+    has them, in the words of the rule."""
+    owner = make_user()
+    gang = found(owner, "palanite-enforcers")
+    client.force_login(owner)
+    captain = FighterType.objects.get(slug="palanite-enforcers-subjugator-captain")
+    client.post(reverse("gangs:fighter-hire", args=[gang.pk]), {"fighter_type": captain.pk, "name": "Vance"})
+    assert gang.fighters.get().name == "Vance"  # hired
+    missing = (
+        "with a Subjugator Captain, a gang needs at least 2 Subjugator Patrolman and Subjugator Patrolman "
+        "(Specialist) (it has {}) while the gang is founded, before its first battle"
+    )
+    assert f"Palanite Enforcers: {missing.format(0)}" in selectors.composition_problems(gang)
+    assert missing.format(0) in client.get(gang.get_absolute_url()).content.decode()
+    hire(gang, "palanite-patrolman", "Palanite One")
+    hire(gang, "palanite-patrolman", "Palanite Two")  # Patrolmen, but not of the Captain's kind
+    hire(gang, "subjugator-patrolman", "Subjugator One")
+    assert f"Palanite Enforcers: {missing.format(1)}" in selectors.composition_problems(gang)
+    hire(gang, "subjugator-patrolman-specialist", "Subjugator Two")  # a Specialist is a Ganger of his kind
+    assert selectors.composition_problems(gang) == []
+    assert "Not ready to play" not in client.get(gang.get_absolute_url()).content.decode()
+
+
+def test_the_enforcers_founding_rule_is_behind_a_patrol_after_its_first_battle(loaded_content, make_user):
+    gang = found(make_user(), "palanite-enforcers")
+    hire(gang, "palanite-captain", "Dredd")
+    hire(gang, "subjugator-patrolman", "One")
+    hire(gang, "subjugator-patrolman", "Two")
+    founding = selectors.composition_problems(gang)
+    assert founding == [
+        "Palanite Enforcers: with a Palanite Captain, a gang needs at least 2 Palanite Patrolman and Palanite "
+        "Patrolman (Specialist) (it has 0) while the gang is founded, before its first battle"
+    ]
+    assert selectors.composition_problems(gang, founding=False, battled=True) == []  # as after a battle
+
+
+def test_a_second_specialist_is_refused_at_founding_with_the_hire_message(loaded_content, make_user):
+    gang = found(make_user(), "goliath")
+    hire(gang, "forge-tyrant", "Krag")
+    hire(gang, "bruiser-specialist", "One")  # Promotion (Goliath Specialist): one when the gang is founded
+    with pytest.raises(ValidationError) as error:
+        hire(gang, "bruiser-specialist", "Two")
+    assert error.value.messages == [
+        "Composition rule (Goliath): at most 1 Specialists (the gang would have 2) while the gang is founded, "
+        "before its first battle."
+    ]

@@ -68,6 +68,10 @@ def test_every_fighter_type_can_be_hired_into_a_new_gang(loaded_content, make_us
             with pytest.raises(ValidationError, match="is not bought"):
                 hire(gang, fighter_type.slug.removeprefix(f"{house_slug}-"))
             continue
+        if fighter_type.slug == "underhive-outcasts-hive-scum-specialist":  # promoted only during campaign play
+            with pytest.raises(ValidationError, match="no Outcast Specialist .* while the gang is founded"):
+                hire(gang, "hive-scum-specialist")
+            continue
         fighter = hire(gang, fighter_type.slug.removeprefix(f"{house_slug}-"))
         gang.refresh_from_db()
         assert fighter.base_stats["BS"] == fighter_type.ballistic_skill
