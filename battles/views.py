@@ -19,6 +19,7 @@ from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -246,6 +247,7 @@ def _prompt_link(battle, prompt) -> dict:
         "url": f"{url}?{urlencode(prompt.params)}",
         "conditional": prompt.conditional,
         "test": prompt.params.get("test", ""),
+        "in_panel": prompt.kind != "reinforce",  # an action's form opens in the page's panel; Reinforcements' page not
     }
 
 
@@ -305,6 +307,12 @@ def _menu(battle, kind: str) -> list:
     return list((rules.TESTS if kind == "test" else rules.scenario_actions(battle)).items())
 
 
+def _menu_links(battle, kind: str) -> list[tuple[str, str]]:
+    """(words, link) for each choice of the menu."""
+    url = reverse("battles:battle-act", args=[battle.pk, kind])
+    return [(words, f"{url}?{urlencode({CHOICE_PARAM[kind]: key})}") for key, words in _menu(battle, kind)]
+
+
 def _seen(plan) -> str:
     """A fingerprint of the situation whose odds the player saw; the roll must be for that same situation."""
     return hashlib.sha256(json.dumps(plan.query, sort_keys=True, default=str).encode()).hexdigest()[:16]
@@ -343,7 +351,7 @@ def _act(request, battle, kind: str, form, fighters, context: dict, op: str):
         except ValidationError as error:
             add_refusal(form, error)
             return None
-        return moved(request, _detail_url(battle), "; ".join(action.changes) or action.summary)
+        return _rolled(request, battle, action)
     return None
 
 
@@ -352,7 +360,22 @@ def _made_before(request, battle):
     made = services.action_made(battle, forms.posted_token(request.POST))
     if made is None:
         return None
-    return moved(request, _detail_url(battle), "; ".join(made.changes) or made.summary)
+    return _rolled(request, battle, made)
+
+
+def _rolled(request, battle, action):
+    """The answer to a roll made (or made before). From the battle page's panel (htmx, with the version the page
+    shows): the parts that changed, swapped in place as a button's answer is (:func:`_back_to_battle`), the panel
+    emptied, and the page at its top, where a reload landed: the result's message, the turn and the next fighter.
+    Else the battle page, as from the action's own page."""
+    done = "; ".join(action.changes) or action.summary
+    if not request.htmx or whole_number(request.POST.get("shown", "")) is None:
+        return moved(request, _detail_url(battle), done)
+    response = _back_to_battle(request, battle, done)
+    response.write(render_to_string("battles/_act_panel.html", {"oob": True}, request=request))
+    if "HX-Retarget" not in response:  # the parts come out of band: the form's own target is left alone
+        reswap(response, "none show:window:top")
+    return response
 
 
 def _table_dice(battle, plan, form, dice: list, context: dict) -> list | None:
@@ -390,16 +413,20 @@ def _dice_data(post) -> tuple:
 @require_http_methods(["GET", "POST"])
 def battle_act(request, pk: int, kind: str):
     """One action: its choices as buttons, its exact odds as soon as they are complete, then the roll (here,
-    or the dice rolled at the table entered one at a time)."""
+    or the dice rolled at the table entered one at a time). Its own page, or its part in the battle page's panel
+    (htmx aimed at ``#act-panel``), whose roll is answered in place (:func:`_rolled`)."""
     battle = _battle_for_acting(request.user, pk)
     rules = edition_rules(battle.edition)
     if kind not in rules.KINDS or battle.is_over:
         raise Http404("No such action here.")
     choice = _choice(kind, request)
     labels = {**rules.TESTS, **getattr(rules, "SCENARIO_ACTIONS", {})}
-    context = {"battle": battle, "kind": kind, "label": labels.get(choice, rules.KINDS[kind])}
+    # Opened in the battle page's panel (htmx): the action's part of its page, its choices leading on in the panel.
+    in_panel = bool(request.htmx) and request.htmx.target == "act-panel"
+    context = {"battle": battle, "kind": kind, "label": labels.get(choice, rules.KINDS[kind]), "in_panel": in_panel}
+    page = "battles/battle_act.html#act-panel" if in_panel else "battles/battle_act.html"
     if kind in CHOICE_PARAM and not choice:
-        return render(request, "battles/battle_act.html", {**context, "menu": _menu(battle, kind)})
+        return render(request, page, {**context, "menu": _menu_links(battle, kind)})
     if choice and choice not in dict(_menu(battle, kind)):
         raise Http404("No such test or scenario action here.")
     if request.method == "POST" and (made := _made_before(request, battle)):
@@ -427,7 +454,8 @@ def battle_act(request, pk: int, kind: str):
         # A roll not made here, because its twin (a double tap) made it meanwhile and so moved the situation
         # (new odds, a target gone): the twin's answer, not this form again.
         return made
-    template = "battles/battle_act.html#action-form" if request.htmx else "battles/battle_act.html"
+    # The form's own posts (a choice, the odds, an invalid roll) swap its result part, in the panel or its page.
+    template = "battles/battle_act.html#action-form" if request.htmx and not in_panel else page
     return render(request, template, {**context, "form": form})
 
 

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from battles.models import BattleSession
 from battles.tests.test_battles_n18_effects import arm
-from battles.tests.test_battles_table_speed_browser import Taps, card, no_horizontal_scroll
+from battles.tests.test_battles_table_speed_browser import Taps, back_on_the_battle, card, no_horizontal_scroll
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -46,7 +46,7 @@ def test_split_scatter_and_reload_in_counted_taps(page, log_in_browser, make_bat
     assert no_horizontal_scroll(page)
     page.screenshot(path=str(tmp_path / "rapid-fire-split.png"), full_page=True)
     tap(page.get_by_test_id("roll"))
-    page.wait_for_url(f"**/battles/{battle.pk}/")
+    back_on_the_battle(page, battle)
     assert f"spare hits to {other.name}" in page.locator(".action-log").inner_text()
     taps["Rapid Fire split (server dice)"] = tap.count
 
@@ -59,7 +59,7 @@ def test_split_scatter_and_reload_in_counted_taps(page, log_in_browser, make_bat
     tap(page.locator(".field-target").get_by_text(target.name, exact=True))
     settled(page)
     table_dice(page, tap, [1, 6, "arrow", 4])
-    page.wait_for_url(f"**/battles/{battle.pk}/")
+    back_on_the_battle(page, battle)
     assert 'scatters 4" towards the arrow' in page.locator(".action-log").inner_text()
     taps["Missed Blast and its scatter (table dice)"] = tap.count
 
@@ -70,7 +70,7 @@ def test_split_scatter_and_reload_in_counted_taps(page, log_in_browser, make_bat
     settled(page)
     expect(page.get_by_test_id("odds")).to_be_visible()
     tap(page.get_by_test_id("roll"))
-    page.wait_for_url(f"**/battles/{battle.pk}/")
+    back_on_the_battle(page, battle)
     assert f"also hits {other.name}" in page.locator(".action-log").inner_text()
     taps["Fighter under the scattered marker (server dice)"] = tap.count
 
@@ -81,7 +81,7 @@ def test_split_scatter_and_reload_in_counted_taps(page, log_in_browser, make_bat
     page.locator("select[name=fighter]").select_option(index=1)
     tap.count += 1
     table_dice(page, tap, [4])
-    page.wait_for_url(f"**/battles/{battle.pk}/")
+    back_on_the_battle(page, battle)
     taps["Agility test (table dice)"] = tap.count
 
     # Reload: Test, Reload, the weapon (Out of Ammo as the table left it), then the die and Apply (a 1: still
@@ -98,7 +98,7 @@ def test_split_scatter_and_reload_in_counted_taps(page, log_in_browser, make_bat
     page.locator("select[name=weapon]").select_option(index=1)
     tap.count += 1
     table_dice(page, tap, [1])
-    page.wait_for_url(f"**/battles/{battle.pk}/")
+    back_on_the_battle(page, battle)
     taps["Reload (table dice)"] = tap.count
     tap.count = 0
     tap(page.get_by_role("link", name="Test", exact=True))
@@ -107,7 +107,7 @@ def test_split_scatter_and_reload_in_counted_taps(page, log_in_browser, make_bat
     tap.count += 1
     expect(page.get_by_test_id("odds")).to_be_visible()
     tap(page.get_by_test_id("roll"))
-    page.wait_for_url(f"**/battles/{battle.pk}/")
+    back_on_the_battle(page, battle)
     taps["Reload (server dice)"] = tap.count
     assert no_horizontal_scroll(page)
     print("TAPS", taps)

@@ -3,6 +3,8 @@
 import pytest
 from playwright.sync_api import expect
 
+from battles.tests.test_battles_table_speed_browser import back_on_the_battle
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
@@ -30,7 +32,7 @@ def test_shoot_shows_the_odds_then_rolls_the_entered_dice(page, log_in_browser, 
     page.locator("summary", has_text="Type them instead").click()
     page.fill("input[name=dice]", "3 6 6")
     page.get_by_role("button", name="Apply the typed dice").click()
-    page.wait_for_url(f"**/battles/{battle.pk}/")
+    back_on_the_battle(page, battle)
     card = page.get_by_test_id(f"fighter-{target.pk}")
     assert "Out of Action" in card.inner_text()
     assert "Laspistol" in page.locator(".action-log").inner_text()
@@ -51,7 +53,7 @@ def test_a_fight_rolled_on_the_server(page, log_in_browser, make_battle, tmp_pat
     assert no_horizontal_scroll(page)
     page.screenshot(path=str(tmp_path / "battle-fight-odds.png"), full_page=True)
     page.get_by_role("button", name="Roll here").click()
-    page.wait_for_url(f"**/battles/{battle.pk}/")
+    back_on_the_battle(page, battle)
     assert f"{attacker.name} fights {defender.name}" in page.locator(".action-log").inner_text()
     attacker.refresh_from_db()
     # The server's dice decide whether the Reaction attacks took the attacker Out of Action; either way they have

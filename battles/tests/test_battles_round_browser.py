@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from battles.models import BattleSession
 from battles.services import fighter_adjust
-from battles.tests.test_battles_table_speed_browser import Taps, no_horizontal_scroll
+from battles.tests.test_battles_table_speed_browser import Taps, back_on_the_battle, no_horizontal_scroll
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -21,11 +21,6 @@ def next_up(page):
 
 def fighter_name(page) -> str:
     return next_up(page).locator("article header strong").inner_text()
-
-
-def back_on_the_battle(page, battle):
-    page.wait_for_url(f"**/battles/{battle.pk}/")
-    page.get_by_test_id("turn").wait_for()
 
 
 def shoot(page, tap, battle, card=None) -> int:

@@ -96,7 +96,8 @@ def test_a_casualtys_friends_tests_share_one_line(client, make_battle):
     page = client.get(reverse("battles:battle-detail", args=[battle.pk])).content.decode()
     prompts = page[page.index('data-testid="prompts"') :]
     prompts = prompts[: prompts.index("</ul>")]
-    assert prompts.count("<li>") == 1 and prompts.count("test=nerve") == 3
+    nerve = reverse("battles:battle-act", args=[battle.pk, "test"]) + "?test=nerve"
+    assert prompts.count("<li>") == 1 and prompts.count(f'href="{nerve}') == 3  # a link a friend
     # The game moves on (another shot, a miss): those tests are moot and the line goes.
     action_resolve(
         battle=battle,

@@ -28,6 +28,14 @@ def stat_lines_fit(page) -> bool:
     )
 
 
+def back_on_the_battle(page, battle):
+    """After a roll: the battle page, its action panel emptied by the roll's answer, which swapped the parts that
+    changed in the same swap (in place from the panel; a redirect from the action's own page)."""
+    page.wait_for_url(f"**/battles/{battle.pk}/")
+    expect(page.locator("#act-panel")).to_be_empty()
+    page.get_by_test_id("turn").wait_for()
+
+
 def card(page, fighter):
     return page.get_by_test_id(f"fighter-{fighter.pk}")
 
@@ -50,7 +58,7 @@ def test_a_shot_in_four_taps_then_three_with_the_target_remembered(page, log_in_
     assert no_horizontal_scroll(page)
     page.screenshot(path=str(tmp_path / "shoot-odds.png"), full_page=True)
     tap(page.get_by_test_id("roll"))
-    page.wait_for_url(f"**/battles/{battle.pk}/")
+    back_on_the_battle(page, battle)
     assert tap.count == 4
     assert f"{first.name} shoots {target.name}" in page.locator(".action-log").inner_text()
 
@@ -65,7 +73,7 @@ def test_a_shot_in_four_taps_then_three_with_the_target_remembered(page, log_in_
     tap(page.get_by_text("Long range", exact=True))
     expect(page.get_by_test_id("odds").locator("p.muted").first).not_to_have_text(short)  # the long range odds
     tap(page.get_by_test_id("roll"))
-    page.wait_for_url(f"**/battles/{battle.pk}/")
+    back_on_the_battle(page, battle)
     assert tap.count == 3
 
 
@@ -99,7 +107,7 @@ def test_table_dice_entered_by_their_faces_and_a_wrong_die_named(page, log_in_br
     page.screenshot(path=str(tmp_path / "table-dice.png"), full_page=True)
     page.get_by_role("button", name="2 hits").click()
     page.get_by_test_id("apply-dice").click()
-    page.wait_for_url(f"**/battles/{battle.pk}/")
+    back_on_the_battle(page, battle)
     wounds = target.wounds_left
     target.refresh_from_db()
     assert target.wounds_left == wounds and not target.out_of_action  # the hit roll missed
@@ -116,8 +124,8 @@ def test_a_fight_in_four_taps_and_injury_dice_as_results(page, log_in_browser, m
     page.goto(f"/battles/{battle.pk}/")
     tap = Taps(page)
     tap(card(page, attacker).get_by_role("link", name="Fight"))
-    tap(page.get_by_text("Fighting knife", exact=True).first)
-    tap(page.get_by_text(defender.name, exact=True))
+    tap(page.locator("#act-panel").get_by_text("Fighting knife", exact=True).first)
+    tap(page.locator("#act-panel").get_by_text(defender.name, exact=True))
     page.get_by_test_id("odds").wait_for()
     odds = page.get_by_test_id("odds").inner_text()
     assert "The attacker, after Reaction attacks" in odds  # a Standing opponent strikes back
@@ -136,7 +144,7 @@ def test_a_fight_in_four_taps_and_injury_dice_as_results(page, log_in_browser, m
     ]
     tap(page.get_by_role("button", name="Out of Action (6)"))
     tap(page.get_by_test_id("apply-dice"))
-    page.wait_for_url(f"**/battles/{battle.pk}/")
+    back_on_the_battle(page, battle)
     assert tap.count == 7  # with the table's dice: Fight, the weapon, the opponent, three dice, Apply
     defender.refresh_from_db()
     assert defender.out_of_action
@@ -150,10 +158,10 @@ def test_a_fight_in_four_taps_and_injury_dice_as_results(page, log_in_browser, m
     # A fight with the server's dice, counted: the card's Fight, the weapon, the opponent, Roll.
     tap.count = 0
     tap(card(page, other_attacker).get_by_role("link", name="Fight"))
-    tap(page.get_by_text("Fighting knife", exact=True).first)
-    tap(page.get_by_text(other_defender.name, exact=True))
+    tap(page.locator("#act-panel").get_by_text("Fighting knife", exact=True).first)
+    tap(page.locator("#act-panel").get_by_text(other_defender.name, exact=True))
     page.get_by_test_id("odds").wait_for()
     tap(page.get_by_test_id("roll"))
-    page.wait_for_url(f"**/battles/{battle.pk}/")
+    back_on_the_battle(page, battle)
     assert tap.count == 4
     assert f"{other_attacker.name} fights {other_defender.name}" in page.locator(".action-log").inner_text()
