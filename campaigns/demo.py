@@ -16,7 +16,15 @@ from django.contrib.auth import get_user_model
 
 from campaigns import services
 from campaigns.models import Battle, Campaign, CampaignTerritory, Outcome, Side
-from campaigns.selectors import challenge_queue, crew_page, current_cycle, standings, unapplied_sequences
+from campaigns.selectors import (
+    challenge_queue,
+    crew_candidates,
+    crew_page,
+    current_cycle,
+    roles_pending,
+    standings,
+    unapplied_sequences,
+)
 from content.models import Edition, House, Territory
 from gangs import services as gang_services
 from gangs.demo import RIVAL_USERNAME
@@ -72,7 +80,7 @@ def _pick_crews(battle: Battle, dice: SeededDice) -> Battle:
     """Each side rolls its crew size when the rule asks, chooses up to three available fighters, and
     lets the dice pick the random ones."""
     for side in Side.values:
-        fighters = services.crew_candidates(battle.gang_of(side))
+        fighters = crew_candidates(battle.gang_of(side))
         page = crew_page(battle, side, fighters)
         if page["needs_size_roll"]:
             battle = services.battle_crew_size_roll(battle=battle, side=side, dice=dice)
@@ -150,7 +158,7 @@ def build_demo_campaign(*, user, stdout) -> None:
     cycle = services.cycle_pair(campaign=campaign, dice=dice)
     for battle in cycle.battles.order_by("pk"):
         battle = services.battle_scenario_roll(battle=battle, dice=dice)
-        if services.roles_pending(battle):  # the demo's roll-off winners always choose to attack
+        if roles_pending(battle):  # the demo's roll-off winners always choose to attack
             winner = battle.scenario_roll["roll_off"]["winner"]
             chooser = battle.attacker if winner == battle.attacker_id else battle.defender
             battle = services.battle_roles_choose(battle=battle, chooser=chooser, attack=True)

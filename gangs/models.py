@@ -32,7 +32,7 @@ class Gang(models.Model):
     reputation = models.IntegerField(default=0, help_text="Equals the sum of the ledger's reputation.")
     notes = models.TextField(blank=True)
     # Set when a campaign import made the gang: its whole history was typed in a file, which an arbitrator it
-    # asks to join later should see (campaigns.services.joining.join_flags).
+    # asks to join later should see (campaigns.selectors.join_flags).
     imported_with_campaign = models.BooleanField(default=False, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

@@ -60,7 +60,7 @@ def _run(battle: Battle, gang, actor) -> None:
         if index < sequence.step:
             continue
         context, _ = selectors.battle_context(battle, gang)
-        fields = step.fields(context, services.fighters_before(sequence, index))
+        fields = step.fields(context, selectors.fighters_before(sequence, index))
         choices = {field.name: field.initial for field in fields}
         sequence = services.sequence_step_submit(
             sequence=sequence, dice=SeededDice(80 + index), choices=choices, actor=actor

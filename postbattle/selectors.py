@@ -1,5 +1,6 @@
 """Reads for the post-battle sequence: the battle's facts as the engine's :class:`Context`, the
-fighters' snapshots at the start, the live sequence of a gang, and a gang's history of sequences."""
+fighters' snapshots at the start and before each step, the dice kept for a step, the live sequence of a gang,
+and a gang's history of sequences."""
 
 from __future__ import annotations
 
@@ -152,6 +153,18 @@ def battle_context(battle: Battle, gang: Gang) -> tuple[Context, dict[str, Fight
 def live_sequence(battle: Battle, gang: Gang) -> Sequence | None:
     """The gang's draft or applied sequence for the battle (at most one, a database constraint)."""
     return Sequence.objects.filter(battle=battle, gang=gang).exclude(state=SequenceState.REVERTED).first()
+
+
+def fighters_before(sequence: Sequence, index: int) -> dict:
+    """The fighters as they stand before step ``index``: the start, or after the step before it."""
+    steps = steps_for(sequence.edition)
+    source = sequence.draft["start"] if index == 0 else sequence.draft["steps"][steps[index - 1].slug]["fighters"]
+    return {fid: snapshot_from_json(data) for fid, data in source.items()}
+
+
+def kept_dice(sequence: Sequence, slug: str) -> list[dict]:
+    """The dice recorded for a step (every one rolled for it, in this run or before going back)."""
+    return sequence.draft.get("kept", {}).get(slug, [])
 
 
 def gang_sequences(gang: Gang, viewer=None) -> QuerySet[Sequence]:

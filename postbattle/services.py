@@ -24,7 +24,7 @@ from notifications.services import notify
 from postbattle import engine
 from postbattle.apply import effects_apply, effects_revert
 from postbattle.models import Application, Sequence, SequenceState
-from postbattle.selectors import battle_context, live_sequence
+from postbattle.selectors import battle_context, fighters_before, kept_dice, live_sequence
 from rulebook.dice import DiceSource, ReplayDice, ScriptedDice
 from rulebook.errors import RulesInputError
 
@@ -41,13 +41,6 @@ def _locked(sequence: Sequence) -> Sequence:
         .select_related("battle__campaign", "gang__house")
         .get(pk=sequence.pk)
     )
-
-
-def fighters_before(sequence: Sequence, index: int) -> dict:
-    """The fighters as they stand before step ``index``: the start, or after the step before it."""
-    steps = engine.steps_for(sequence.edition)
-    source = sequence.draft["start"] if index == 0 else sequence.draft["steps"][steps[index - 1].slug]["fighters"]
-    return {fid: engine.snapshot_from_json(data) for fid, data in source.items()}
 
 
 @transaction.atomic
@@ -134,11 +127,6 @@ def sequence_step_submit(
     sequence.step += 1
     sequence.save(update_fields=["draft", "step", "updated_at"])
     return sequence
-
-
-def kept_dice(sequence: Sequence, slug: str) -> list[dict]:
-    """The dice recorded for a step (every one rolled for it, in this run or before going back)."""
-    return sequence.draft.get("kept", {}).get(slug, [])
 
 
 def _history(sequence: Sequence, actor, event: str, **values) -> list[dict]:

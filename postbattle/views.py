@@ -37,13 +37,13 @@ def _panel(request, access, battle, gang, form: StepForm | None = None):
     if sequence is not None and sequence.is_draft and sequence.step < len(steps):
         step = steps[sequence.step]
         context, _ = selectors.battle_context(battle, gang)
-        fighters = services.fighters_before(sequence, sequence.step)
+        fighters = selectors.fighters_before(sequence, sequence.step)
         fields = step.fields(context, fighters)
         current = {
             "index": sequence.step,
             "step": step,
             "dice": step.dice(context, fighters),
-            "kept": services.kept_dice(sequence, step.slug),
+            "kept": selectors.kept_dice(sequence, step.slug),
             "form": form or StepForm(fields=fields, initial={"step": sequence.step}),
         }
     done = [(i, s, sequence.draft["steps"][s.slug]) for i, s in enumerate(steps) if sequence and i < sequence.step]
@@ -138,7 +138,7 @@ def sequence_step(request, battle_pk: int, gang_pk: int):
     if not sequence.is_draft or sequence.step >= len(steps):
         return _refused(request, access, battle, gang, ValidationError("There is no step left to roll."))
     context, _ = selectors.battle_context(battle, gang)
-    fields = steps[sequence.step].fields(context, services.fighters_before(sequence, sequence.step))
+    fields = steps[sequence.step].fields(context, selectors.fighters_before(sequence, sequence.step))
     form = StepForm(request.POST, fields=fields)
     if form.is_valid():
         try:

@@ -3,8 +3,12 @@ which read through these).
 
 - :mod:`campaigns.selectors.campaigns`: what the campaign pages, the gang page and the post-battle sequence show:
   standings, ratings, battles, territories, the log, the rosters at a battle's confirmation.
+- :mod:`campaigns.selectors.crews`: who fights a battle: the roll-off's choice still to make, the fighters a crew is
+  picked from, the crew page, the Hired Guns who join it.
 - :mod:`campaigns.selectors.house_rules`: the house rules in force, their history, what they pay after a battle and
   what they refuse.
+- :mod:`campaigns.selectors.joining`: what a gang's history tells the arbitrator deciding its request to join, and
+  the requests waiting.
 """
 
 from campaigns.selectors.campaigns import (
@@ -23,7 +27,6 @@ from campaigns.selectors.campaigns import (
     challenge_queue,
     confirmed_battles,
     contenders,
-    crew_page,
     current_cycle,
     engaged_gang_ids,
     facts_display,
@@ -44,6 +47,7 @@ from campaigns.selectors.campaigns import (
     unreported_in_cycle,
     with_rating,
 )
+from campaigns.selectors.crews import crew_candidates, crew_page, hired_guns_of, roles_pending
 from campaigns.selectors.house_rules import (
     Payment,
     banned_items_expression,
@@ -61,6 +65,14 @@ from campaigns.selectors.house_rules import (
     rule_values,
     rules_in_force,
     settings_panel,
+)
+from campaigns.selectors.joining import (
+    JoinFlag,
+    Unvouched,
+    join_flags,
+    unarbitrated_battles,
+    unvouched_gains,
+    waiting_joins,
 )
 
 __all__ = [
@@ -95,7 +107,6 @@ __all__ = [
     "rosters_at_confirmation",
     "captives_of",
     "rescue_captives",
-    "crew_page",
     "report_initial",
     "FACT_LABELS",
     "facts_display",
@@ -115,4 +126,14 @@ __all__ = [
     "hire_refusal",
     "describe",
     "settings_panel",
+    "roles_pending",
+    "crew_candidates",
+    "hired_guns_of",
+    "crew_page",
+    "JoinFlag",
+    "Unvouched",
+    "join_flags",
+    "unarbitrated_battles",
+    "unvouched_gains",
+    "waiting_joins",
 ]

@@ -12,7 +12,7 @@ from django.core.cache import cache
 from django.db.models import F, IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 
-from campaigns import charts, rules
+from campaigns import charts
 from campaigns.cache import FRAGMENT_SECONDS, page_key
 from campaigns.models import (
     Battle,
@@ -439,21 +439,6 @@ def captives_of(gang: Gang, captors: Gang) -> QuerySet[Fighter]:
 def rescue_captives(battle: Battle) -> list[Fighter]:
     """A Rescue Mission's captives: the rescuers' fighters the captors hold (none for any other battle)."""
     return list(captives_of(battle.attacker, battle.defender).order_by("pk")) if battle.is_rescue else []
-
-
-def crew_page(battle: Battle, side: str, fighters: list[Fighter]) -> dict:
-    """The crew rule of ``side``, what has been rolled, and which fighters may be picked."""
-    available = rules.available(fighters)
-    crew = rules.crew_rule(battle.campaign.edition, battle.scenario, side, len(available))
-    stored = battle.crews.get(side, {})
-    return {
-        "crew_rule": crew,
-        "stored": stored,
-        "size": stored.get("size"),
-        "needs_size_roll": rules.size_needs_dice_before_choosing(crew) and not stored.get("size"),
-        "picked": stored.get("fighters") is not None,
-        "fighter_rows": [(f, f.pk in available) for f in fighters],
-    }
 
 
 def report_initial(battle: Battle) -> dict:

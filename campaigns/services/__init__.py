@@ -17,9 +17,6 @@ from campaigns.services.battles import (
     battle_roles_choose,
     battle_scenario_choose,
     battle_scenario_roll,
-    crew_candidates,
-    hired_guns_of,
-    roles_pending,
 )
 from campaigns.services.campaigns import (
     arbitrator_add,
@@ -37,10 +34,8 @@ from campaigns.services.campaigns import (
 from campaigns.services.joining import (
     gang_found_for,
     join_accept,
-    join_flags,
     join_refuse,
     join_request,
-    waiting_joins,
 )
 from campaigns.services.matchmaking import battle_arrange, battle_cancel, challenge_issue, challenge_pass, cycle_pair
 from campaigns.services.territories import territory_add, territory_assign
@@ -57,24 +52,19 @@ __all__ = [
     "battle_roles_choose",
     "battle_scenario_choose",
     "battle_scenario_roll",
-    "roles_pending",
     "campaign_create",
     "campaign_log_record",
     "campaign_finish",
     "campaign_join",
     "invite_renew",
     "join_accept",
-    "join_flags",
     "join_refuse",
     "join_request",
     "gang_found_for",
-    "waiting_joins",
     "campaign_start",
     "campaign_update",
     "challenge_issue",
     "challenge_pass",
-    "crew_candidates",
-    "hired_guns_of",
     "cycle_advance",
     "cycle_pair",
     "gang_remove",

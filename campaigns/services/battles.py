@@ -19,7 +19,15 @@ from campaigns.models import (
     Outcome,
     Side,
 )
-from campaigns.selectors import captives_of, holdings, rating_of, rosters_at_confirmation
+from campaigns.selectors import (
+    captives_of,
+    crew_candidates,
+    hired_guns_of,
+    holdings,
+    rating_of,
+    roles_pending,
+    rosters_at_confirmation,
+)
 from campaigns.services._common import (
     _rolled_since,
     _rules_error,
@@ -29,9 +37,8 @@ from campaigns.services._common import (
     standing_snapshot_take,
 )
 from campaigns.services.hired_guns import hired_guns_leave
-from gangs.models import AVAILABLE_FOR_BATTLE, GONE, Fighter, FighterStatus, Gang
+from gangs.models import Fighter, FighterStatus, Gang
 from gangs.services import fighter_status_set
-from rulebook import gang_rules
 from rulebook.dice import DiceSource
 from rulebook.errors import RulesInputError
 from rulebook.n18.campaign.record import BattleRecord, Casket, FighterEnd, check_record
@@ -111,12 +118,6 @@ def battle_scenario_roll(
     return battle
 
 
-def roles_pending(battle: Battle) -> bool:
-    """True while the roll-off winner has not chosen to attack or defend."""
-    roll_off = battle.scenario_roll.get("roll_off") or {}
-    return bool(roll_off.get("winner")) and roll_off.get("chosen") is None
-
-
 @transaction.atomic
 def battle_roles_choose(*, battle: Battle, chooser: Gang, attack: bool) -> Battle:
     """The roll-off winner chooses to attack or defend (once; a new scenario roll starts over)."""
@@ -159,23 +160,6 @@ def battle_scenario_choose(*, battle: Battle, scenario: str, chooser: Gang) -> B
     battle.scenario_roll = {**battle.scenario_roll, "chosen_by": chooser.pk}
     battle.save()
     return battle
-
-
-def crew_candidates(gang: Gang) -> list[Fighter]:
-    """The gang's fighters a crew is picked from (the unavailable ones included, to be shown).
-
-    Hangers-on stay at the hideout unless Part of the Crew, and Hired Guns are never picked: they join
-    the crew of the battle they were hired for afterwards (:func:`hired_guns_of`)."""
-    # Fighters no longer with the gang are not offered for a crew at all (the unavailable ones are shown).
-    fighters = gang.fighters.exclude(status__in=GONE).select_related("fighter_type").order_by("order", "pk")
-    return [f for f in fighters if gang_rules.fights_in_crews(f.fighter_type.category, f.fighter_type.special_rules)]
-
-
-def hired_guns_of(battle: Battle, gang: Gang) -> list[Fighter]:
-    """The Hired Guns ``gang`` hired for ``battle``: they join its crew whatever the selection method."""
-    return list(
-        gang.fighters.filter(battle_hire__battle=battle, status__in=AVAILABLE_FOR_BATTLE).order_by("order", "pk")
-    )
 
 
 def _crew_rule(battle: Battle, side: str, fighters: list[Fighter]):

@@ -11,7 +11,7 @@ from django.utils import timezone
 from campaigns import services
 from campaigns.models import CampaignTerritory, HouseRules, IncomeVariant
 from campaigns.selectors import house_rules_history as history
-from campaigns.selectors import rules_in_force
+from campaigns.selectors import join_flags, rules_in_force
 from campaigns.services.house_rules import house_rules_change
 from content.models import Equipment
 from gangs.ledger import ledger_totals
@@ -397,7 +397,7 @@ def test_a_campaigns_starting_reputation_does_not_follow_a_gang_it_refused_into_
     services.join_refuse(join=campaign.join_requests.get(gang=gang), actor=generous)
     club_arbitrator = make_user()
     club = services.campaign_create(user=club_arbitrator, edition="n18", name="The Club", starting_credits=1000)
-    assert "500 Reputation" in {f.code: f.text for f in services.join_flags(gang, club)}["unvouched"]
+    assert "500 Reputation" in {f.code: f.text for f in join_flags(gang, club)}["unvouched"]
     services.join_accept(join=services.join_request(campaign=club, gang=gang, user=player), actor=club_arbitrator)
     gang.refresh_from_db()
     assert gang.reputation == 1  # the club's Home Settlement only

@@ -5,7 +5,7 @@ from django.core.exceptions import ValidationError
 
 from campaigns import services
 from campaigns.models import Battle, BattleOrigin, BattleStatus, CampaignStatus, CampaignTerritory, Outcome, Side
-from campaigns.selectors import challenge_queue, gang_territories, rating_of, standings
+from campaigns.selectors import challenge_queue, gang_territories, rating_of, roles_pending, standings
 from gangs.ledger import ledger_totals
 from gangs.models import FighterStatus, LedgerEntry, LedgerKind
 from rulebook.dice import ScriptedDice
@@ -286,11 +286,11 @@ def test_pairing_battle_rolls_off_for_attacker(make_campaign):
     first, second = battle.attacker, battle.defender
     # 2D6 = 2 (Smash & Grab, attacker and defender), then the roll-off 2 v 5: the second gang chooses
     battle = services.battle_scenario_roll(battle=battle, dice=ScriptedDice([1, 1, 2, 5]))
-    assert services.roles_pending(battle) and battle.scenario_roll["roll_off"]["winner"] == second.pk
+    assert roles_pending(battle) and battle.scenario_roll["roll_off"]["winner"] == second.pk
     with pytest.raises(ValidationError, match="won the roll-off and chooses"):
         services.battle_roles_choose(battle=battle, chooser=first, attack=True)
     battle = services.battle_roles_choose(battle=battle, chooser=second, attack=True)
-    assert (battle.attacker, battle.defender) == (second, first) and not services.roles_pending(battle)
+    assert (battle.attacker, battle.defender) == (second, first) and not roles_pending(battle)
     assert [d["value"] for d in battle.scenario_roll["roll_off"]["dice"]] == [2, 5]
 
 

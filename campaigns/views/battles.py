@@ -53,9 +53,9 @@ def battle_detail(request, pk: int, battle_id: int):
         "dice_form": ScenarioRollForm(),
         "cancel_form": CancelForm(),
         "facts": selectors.facts_display(battle),
-        "roles_pending": services.roles_pending(battle),
+        "roles_pending": selectors.roles_pending(battle),
         "roles_form": RolesForm(),
-        "can_choose_roles": services.roles_pending(battle)
+        "can_choose_roles": selectors.roles_pending(battle)
         and access.can_act_for(battle.scenario_roll["roll_off"]["winner"]),
         "choice_form": ScenarioChoiceForm(
             choices=classic_choices(), gangs=Gang.objects.filter(pk__in=[battle.attacker_id, battle.defender_id])
@@ -209,7 +209,7 @@ def battle_crew_size(request, pk: int, battle_id: int, side: str):
 def battle_crew(request, pk: int, battle_id: int, side: str):
     access, battle = battle_access(request.user, pk, battle_id)
     _side(access, battle, side)
-    fighters = services.crew_candidates(battle.gang_of(side))
+    fighters = selectors.crew_candidates(battle.gang_of(side))
     form = CrewForm(request.POST or None, fighters=fighters)
     if request.method == "POST" and form.is_valid():
         dice, _ = _dice(form)
@@ -225,7 +225,7 @@ def battle_crew(request, pk: int, battle_id: int, side: str):
         "side": side,
         "gang": battle.gang_of(side),
         "form": form,
-        "hired_guns": services.hired_guns_of(battle, battle.gang_of(side)),
+        "hired_guns": selectors.hired_guns_of(battle, battle.gang_of(side)),
         **selectors.crew_page(battle, side, fighters),
     }
     return render(request, "campaigns/battle_crew.html", context)

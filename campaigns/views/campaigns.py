@@ -113,7 +113,7 @@ def campaign_detail(request, pk: int):
         "arbitrator_form": SimpleLazyObject(ArbitratorForm),
         "territory_form": SimpleLazyObject(lambda: TerritoryAddForm(edition=campaign.edition)),
         # Read only when the cached page says a request is waiting (a request made or decided moves its version).
-        "join_requests": services.waiting_joins(campaign) if access.is_arbitrator and page["joins_waiting"] else [],
+        "join_requests": selectors.waiting_joins(campaign) if access.is_arbitrator and page["joins_waiting"] else [],
         **selectors.settings_panel(campaign, page["house_rules_history"]),
     }
     return render(request, "campaigns/campaign_detail.html", context)

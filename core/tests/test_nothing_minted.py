@@ -6,7 +6,7 @@ What may create credits, experience or Reputation:
 * ``rule``: the game's rules or its price lists, applied by the site (a purchase spends, a battle's rewards);
 * ``arbitrator``: an arbitrator's decision on a gang of their campaign, bounded by its house rules;
 * ``player``: a player's own record outside any campaign, or an import: neither reaches a campaign without an
-  arbitrator accepting the gang, seeing it flagged (campaigns.services.joining.join_flags);
+  arbitrator accepting the gang, seeing it flagged (campaigns.selectors.join_flags);
 * ``tool``: demo and benchmark data, never reachable from a request.
 """
 
@@ -102,7 +102,8 @@ def test_what_a_player_brings_is_flagged_and_joins_only_when_accepted(
     make_user, make_gang, make_fighter, make_campaign
 ):
     """The ``player`` paths: an import and self-recorded experience are what the arbitrator sees first."""
-    from campaigns.services import join_accept, join_flags, join_request
+    from campaigns.selectors import join_flags
+    from campaigns.services import join_accept, join_request
     from gangs import exchange
     from gangs.services import record
 
@@ -130,7 +131,8 @@ def test_reputation_and_experience_not_vouched_for_are_taken_off_unless_kept_wit
 ):
     """Issue 26: the laundered Reputation and experience are capped at joining, like the credits; the ledger
     says so either way, and its totals stay equal to the gang's."""
-    from campaigns.services import join_accept, join_flags, join_request
+    from campaigns.selectors import join_flags
+    from campaigns.services import join_accept, join_request
     from gangs.ledger import ledger_record, ledger_totals
     from gangs.models import LedgerKind
     from gangs.services import record
@@ -268,7 +270,8 @@ def laundered(make_user, make_gang, make_fighter, make_campaign):
 def test_battles_no_impartial_arbitrator_oversaw_are_flagged_and_taken_off_as_the_gang_joins(laundered, whose):
     """Piet is the only arbitrator, so each battle was checked only by its two players: what it gave both gangs is
     flagged for the club's arbitrator and taken off as they join (the Stash down to what it held before them)."""
-    from campaigns.services import join_accept, join_flags, join_request
+    from campaigns.selectors import join_flags
+    from campaigns.services import join_accept, join_request
     from gangs.ledger import ledger_totals
     from gangs.models import LedgerKind
 
@@ -320,7 +323,8 @@ def test_a_battle_an_impartial_arbitrator_oversaw_is_vouched_for_one_added_later
 ):
     """The club's own battles (an arbitrator who plays neither gang, the opponent confirming) stay; an impartial
     arbitrator added after the battle was confirmed did not oversee it."""
-    from campaigns.services import arbitrator_add, join_flags
+    from campaigns.selectors import join_flags
+    from campaigns.services import arbitrator_add
 
     campaign, users, gangs = (two_player_campaign[k] for k in ("campaign", "users", "gangs"))
     _fight(
@@ -385,7 +389,7 @@ def test_the_club_arbitrator_sees_the_unarbitrated_battles_and_the_stash_without
 
 def test_a_territory_taken_in_an_unarbitrated_battle_and_given_back_on_leaving_is_not_taken_off_again(laundered):
     """Its Reputation while held went back when the gang left (``_territory_move``): nothing of it is left to take."""
-    from campaigns.services.joining import unvouched_gains
+    from campaigns.selectors import unvouched_gains
     from gangs.ledger import ledger_record
     from gangs.models import LedgerKind
 

@@ -45,7 +45,7 @@ def specialist_primary_tables(fighter: Fighter) -> list[str]:
 def n18_full_tables(fighter: Fighter, tables: list[str]) -> list[str]:
     """Of the 2018+ skill ``tables``, those ``fighter`` has every skill of, which a Ganger's Advancement roll
     (:func:`gangs.services.fighter_advance_n18`) refuses before its dice (one query; the fighter's skills prefetched
-    by gangs.selectors.fighters_queryset)."""
+    by gangs.selectors.roster.fighters_queryset)."""
     skills: dict[str, set[str]] = {}
     rows = Skill.objects.filter(edition=Edition.N18, table__name__in=tables, is_active=True)
     for table, name in rows.values_list("table__name", "name"):
@@ -57,7 +57,7 @@ def n18_full_tables(fighter: Fighter, tables: list[str]) -> list[str]:
 def classic_full_tables(fighter: Fighter) -> list[str]:
     """The skill tables ``fighter`` has every skill of, which :func:`gangs.services.fighter_advance_classic` refuses
     before its dice: what the advance form leaves out, saying why. Reads the fighter's prefetched skills
-    (gangs.selectors.fighters_queryset) when it has them."""
+    (gangs.selectors.roster.fighters_queryset) when it has them."""
     snapshot = FighterSnapshot(characteristics={}, skills=[fs.skill.name for fs in fighter.skills.all()])
     return [table for table in experience.SKILL_TABLES if experience.table_full(snapshot, table)]
 

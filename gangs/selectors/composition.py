@@ -82,7 +82,7 @@ def composition_problems(gang: Gang, *, founding: bool | None = None, battled: b
     Champions, a Cult's two Hybrid Acolytes) until its first battle here. A hire is refused them, but a gang
     imported with no battle recorded here may bring one: it is listed with the rule, and says it came so.
     ``founding`` (:func:`gang_founding`) and ``battled`` (a battle recorded here) are asked of the ledger unless
-    the caller read them with the gang (gangs.selectors.gang_roster)."""
+    the caller read them with the gang (gangs.selectors.roster.gang_roster)."""
     if battled is None:
         battled = gang.ledger.filter(from_battle()).exists()
     try:

@@ -1,41 +1,26 @@
-"""Reads for the gang pages: each owns its joins, so a page costs the same few queries for 1 or 30 fighters.
+"""The roster as the gang page and the print page show it (a paper roster), each read owning its joins so that it
+costs the same few queries for 1 or 30 fighters.
 
-:func:`gang_roster` is what the gang page and the print page show (a paper roster): every
-fighter's stat line, weapons with profiles, wargear, skills, injuries and value, the Stash, the
-gang rating and the composition problems. :func:`roster_page` is the gang page for one viewer: the gang, the
-facts of its version (what it holds in its campaign among them, which the campaigns app answers through
-:mod:`gangs.campaign_facts`) and what the viewer may do, as one :class:`RosterPage`.
+:func:`gang_roster` is every fighter's stat line, weapons with profiles, wargear, skills, injuries and value
+(:class:`FighterRow`), the Stash, the gang rating and the composition problems; :func:`lazy_roster` builds it only
+when a page draws a fragment the cache does not hold. :func:`fighter_detail` is one fighter's row for their page;
+:func:`gangs_owned_by` rates a player's gangs without building their rosters; :func:`gang_additions` is what the
+house may recruit.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from django.core.cache import cache
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q, Subquery, Sum, prefetch_related_objects
+from django.db.models import Count, Prefetch, Sum, prefetch_related_objects
 from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
 from django.utils.functional import SimpleLazyObject
 
 from content.models import Edition, EquipmentKind, FighterCategory, FighterType, HouseKind
 from content.printed import Glossary, PrintedProfile, Term, equipment_rules, glossary_for, printed_weapon
-from content.versioning import content_version_subquery
-from gangs.cache import FRAGMENT_SECONDS, fragment_key
-from gangs.campaign_facts import campaign_facts
-from gangs.ledger import from_battle, with_battle
-from gangs.models import (
-    ON_ROSTER,
-    STATS_BY_EDITION,
-    Fighter,
-    FighterSkill,
-    FighterStatus,
-    Gang,
-    LedgerEntry,
-    Purchase,
-)
-from gangs.permissions import GangAccess, access_as, arbitrates_campaign, gang_for_view
+from gangs.models import ON_ROSTER, STATS_BY_EDITION, Fighter, FighterSkill, FighterStatus, Gang, LedgerEntry, Purchase
 from gangs.selectors.composition import composition_problems
-from gangs.selectors.equipment import move_targets
 from gangs.stats import StatValue, stat_line
 from rulebook import gang_rules
 from rulebook.classic.campaign.experience import ADVANCE_THRESHOLDS, advances_gained
@@ -64,191 +49,15 @@ def _roster_prefetches() -> tuple:
     return Prefetch("fighters", queryset=fighters_queryset()), _purchases()
 
 
-def gang_queryset():
-    """A gang with its house and the content's version (one query). Its roster is loaded by :func:`lazy_roster`,
-    and its house list and its owner by what needs them, only when a page renders a fragment the cache does not
-    hold (gangs.cache)."""
-    entries = LedgerEntry.objects.filter(gang=OuterRef("pk"))
-    return Gang.objects.select_related("house").annotate(
-        content_version=content_version_subquery(),
-        # Whether it has fought (or was imported), fought here, and carries import flags: in the same query, so the
-        # founding rules (gang_founding, composition_problems) and the flags (import_flags) cost a page no query of
-        # their own. Read in this module only, and passed on as arguments (RosterPage.founding, gang_roster).
-        fought=Exists(entries.filter(from_battle() | Q(data__has_key="imported"))),
-        battled=Exists(entries.filter(from_battle())),  # the founding rules' breaches an import brought
-        flagged=Exists(entries.filter(data__has_key="flags")),
-    )
-
-
-def versioned_gangs():
-    """Gangs with their house, owner and the content's version, what :func:`gangs.cache.fragment_key` needs (one
-    query): for a page cached by the gang's version that reads nothing else :func:`gang_queryset` brings (the
-    history: those ``Exists`` would scan a long ledger for nothing)."""
-    return Gang.objects.select_related("house", "owner").annotate(content_version=content_version_subquery())
-
-
-@dataclass(frozen=True)
-class RosterFacts:
-    """What the gang page's own (uncached) parts ask about one version of the gang: how many Hangers-on and
-    Brutes it holds (the Reputation notice), whether the Stash holds items, the campaign it plays in (one at a
-    time), the territories it holds there and its battles still to be reported (what a Hired Gun is hired for).
-    Every row they are read from moves the gang's version (gangs.cache, campaigns.apps), so they are read once
-    per version and kept beside its fragments."""
-
-    hangers_on_held: int
-    stash_holds_items: bool
-    campaign_id: int | None
-    territories: tuple = ()
-    coming_battles: tuple = ()
-    captives: tuple = ()
-
-
-def _facts_key(gang: Gang) -> str:
-    return "roster-facts:" + ":".join(str(part) for part in fragment_key(gang))
-
-
-def roster_facts(gang: Gang) -> RosterFacts:
-    """:class:`RosterFacts` of ``gang`` (from :func:`gang_queryset`): from the cache, else one query (three for a
-    gang in a campaign)."""
-    key = _facts_key(gang)
-    facts = cache.get(key)
-    if facts is None:
-        capped = Q(status__in=ON_ROSTER, fighter_type__category__in=gang_rules.REPUTATION_CAPPED)
-        playing = campaign_facts().memberships(OuterRef("pk")).values("campaign_id")
-        row = (
-            Gang.objects.filter(pk=gang.pk)
-            .annotate(
-                held=Subquery(
-                    Fighter.objects.filter(capped, gang=OuterRef("pk"))
-                    .values("gang")
-                    .annotate(n=Count("pk"))
-                    .values("n")
-                ),
-                stash_held=Exists(Purchase.objects.filter(gang=OuterRef("pk"), fighter__isnull=True)),
-                campaign=Subquery(playing[:1]),
-            )
-            .values("held", "stash_held", "campaign")
-            .get()
-        )
-        facts = RosterFacts(row["held"] or 0, row["stash_held"], row["campaign"])
-        if facts.campaign_id is not None:
-            facts = replace(
-                facts,
-                territories=tuple(campaign_facts().gang_territories(gang)),
-                coming_battles=tuple(campaign_facts().coming_battles(gang)),
-                captives=tuple(_captives(gang)),
-            )
-        cache.set(key, facts, FRAGMENT_SECONDS)
-    return facts
-
-
-@dataclass(frozen=True)
-class RosterPage:
-    """The gang page (and its print sheet) for one viewer, built by :func:`roster_page`: the gang (from
-    :func:`gang_queryset`), the :class:`RosterFacts` of its version, and what the viewer may do. Views pass it to
-    the template, and the functions below take it, instead of reading what a query happened to annotate."""
-
-    gang: Gang
-    facts: RosterFacts
-    access: GangAccess
-
-    @property
-    def in_campaign(self) -> bool:
-        return self.facts.campaign_id is not None
-
-    @property
-    def founding(self) -> bool:
-        """:func:`gangs.selectors.gang_founding`, answered by the gang's own query (``fought``)."""
-        return not self.gang.fought
-
-
-def roster_page(user, pk: int) -> RosterPage:
-    """The :class:`RosterPage` of gang ``pk`` for ``user`` (404 as :func:`gangs.permissions.gang_for_view`): one
-    query for the gang, and, while its version is cached, none for its facts nor for whether the viewer
-    arbitrates its campaign."""
-    gang = gang_for_view(user, pk, gang_queryset())
-    facts = roster_facts(gang)
-    arbitrator = False
-    if facts.campaign_id is not None and user.is_authenticated:
-        # Who arbitrates the campaign moves the version of its gangs (campaigns.apps): kept per viewer.
-        key = f"{_facts_key(gang)}:arbitrator:{user.pk}"
-        arbitrates = cache.get(key)
-        if arbitrates is None:
-            arbitrates = arbitrates_campaign(user, facts.campaign_id)
-            cache.set(key, arbitrates, FRAGMENT_SECONDS)
-        arbitrator = arbitrates and gang.owner_id != user.pk  # never for one's own gang
-    return RosterPage(gang, facts, access_as(user, gang, is_arbitrator=arbitrator))
-
-
-def viewer_sees_campaign(user, page: RosterPage) -> bool:
-    """Whether ``user`` may see what the campaign the gang plays in holds (its territories): anyone when it plays
-    in none, else the campaign's rule (campaigns.permissions.visible_campaigns), which its owner, a player of the
-    campaign, and its arbitrators pass without a query."""
-    if not page.in_campaign or page.gang.owner_id == user.pk or page.access.is_arbitrator:
-        return True
-    return campaign_facts().can_see_campaign(user, page.facts.campaign_id)
-
-
-def let_go_notice(page: RosterPage) -> dict | None:
-    """What the gang page says when Reputation has fallen below the Hangers-on and Brutes held: the cap, how
-    many must go and who may (one query, only then)."""
-    gang = page.gang
-    must = gang_rules.hangers_on_excess(gang.reputation, page.facts.hangers_on_held)
-    if not must:
-        return None
-    held = gang.fighters.filter(status__in=ON_ROSTER, fighter_type__category__in=gang_rules.REPUTATION_CAPPED)
-    return {
-        "cap": gang_rules.hangers_on_cap(gang.reputation),
-        "must": must,
-        "held": list(held.select_related("fighter_type").order_by("order", "pk")),
-    }
-
-
 def lazy_roster(gang: Gang) -> SimpleLazyObject:
-    """:func:`gang_roster` of ``gang`` (from :func:`gang_queryset`), loaded (fighters, purchases, profiles...) on
-    first use: a page whose roster fragments come from the cache never builds it."""
+    """:func:`gang_roster` of ``gang`` (from :func:`gangs.selectors.gang_queryset`), loaded (fighters, purchases,
+    profiles...) on first use: a page whose roster fragments come from the cache never builds it."""
 
     def load() -> GangRoster:
         prefetch_related_objects([gang], *_roster_prefetches())
         return gang_roster(gang)
 
     return SimpleLazyObject(load)
-
-
-def stash_items(page: RosterPage) -> SimpleLazyObject:
-    """What the Stash holds, for the part of the gang page drawn for each viewer, each item with the fighters it
-    may be handed to (``move_to``: pairs of id and name, as :func:`gangs.selectors.move_targets` allows). Read once
-    per version of the gang and of the content and kept beside its fragments (gangs.cache): no query while the
-    cache holds it, and none when its :class:`RosterFacts` say the Stash is empty; else two (the items, the
-    fighters)."""
-    gang = page.gang
-
-    def load() -> list[Purchase]:
-        if not page.facts.stash_holds_items:
-            return []
-        key = f"roster-stash:{_facts_key(gang)}"
-        items = cache.get(key)
-        if items is None:
-            # By gang id, not through gang.purchases: the related manager would tie each item to this gang object
-            # (and whatever it holds) in the cached copy.
-            items = list(
-                Purchase.objects.filter(gang_id=gang.pk, fighter__isnull=True)
-                .select_related("equipment")
-                .order_by("pk")
-            )
-            with_move_to(gang, items)
-            cache.set(key, items, FRAGMENT_SECONDS)
-        return items
-
-    return SimpleLazyObject(load)
-
-
-def with_move_to(gang: Gang, purchases: list[Purchase]) -> None:
-    """Give each purchase ``move_to``: the fighters (id, name) it may be handed to, as
-    :func:`gangs.selectors.move_targets` allows (one query). Pairs, not rows: they are kept in the cache."""
-    targets = move_targets(gang, purchases)
-    for purchase in purchases:
-        purchase.move_to = [(fighter.pk, fighter.name) for fighter in targets.get(purchase.pk, [])]
 
 
 @dataclass(frozen=True)
@@ -454,8 +263,8 @@ def fighter_row(gang: Gang, fighter: Fighter, purchases: list[Purchase], glossar
 
 
 def gang_roster(gang: Gang) -> GangRoster:
-    """The roster of a gang from :func:`gang_queryset` whose fighters and purchases are prefetched
-    (:func:`lazy_roster`)."""
+    """The roster of a gang from :func:`gangs.selectors.gang_queryset` whose fighters and purchases are
+    prefetched (:func:`lazy_roster`)."""
     by_fighter: dict[int | None, list[Purchase]] = {}
     for purchase in gang.purchases.all():
         by_fighter.setdefault(purchase.fighter_id, []).append(purchase)
@@ -499,118 +308,16 @@ def gang_additions(gang: Gang) -> dict[str, list[FighterType]]:
     return found
 
 
-def _captives(gang: Gang) -> list[Fighter]:
-    held = Fighter.objects.filter(captured_by=gang, status=FighterStatus.CAPTURED).select_related("gang")
-    return list(held.order_by("name", "pk"))
-
-
-def _entries(queryset):
-    """Entries newest first, with who did it, for which fighter, and ``undone`` (a reversing entry exists)."""
-    reversed_by = LedgerEntry.objects.filter(reverses=OuterRef("pk"))
-    return with_battle(
-        queryset.select_related("actor", "fighter").annotate(undone=Exists(reversed_by)).order_by("-created_at", "-pk")
-    )
-
-
-HIDDEN_CAMPAIGN_ENTRY = "An entry of a campaign you do not see"
-
-
-def hide_unseen_campaigns(entries: list[LedgerEntry], user, gang: Gang) -> list[LedgerEntry]:
-    """The entries with the words of those about a campaign ``user`` may not see replaced (README, "Who sees
-    what": such a campaign is a 404 to them, so its name, territories and pairings are too). The amounts stay,
-    so the history still adds up to the totals; the gang's owner sees all of it. At most two queries, only
-    when an entry is about a campaign: the battles' campaigns, and which of them ``user`` sees."""
-    if gang.owner_id == user.pk:
-        return entries
-    by_battle = [e.battle_id for e in entries if e.battle_id and "campaign" not in (e.data or {})]
-    if by_battle:
-        campaign_of = campaign_facts().battle_campaigns(by_battle)
-        for entry in entries:
-            if entry.battle_id in campaign_of and "campaign" not in (entry.data or {}):
-                entry.data = {**(entry.data or {}), "campaign": campaign_of[entry.battle_id]}
-    about = {(e.data or {}).get("campaign") for e in entries} - {None}
-    if not about:
-        return entries
-    seen = campaign_facts().visible_campaign_ids(user, about)
-    for entry in entries:
-        if (entry.data or {}).get("campaign") not in seen | {None}:
-            entry.description, entry.reason, entry.dice = HIDDEN_CAMPAIGN_ENTRY, "", []
-    return entries
-
-
-def history_visibility(user, gang: Gang) -> tuple:
-    """What :func:`hide_unseen_campaigns` decides for ``user`` on any page of ``gang``'s history, as a key for
-    the page's cached fragment: ``("owner",)`` for the gang's owner, else the campaigns its ledger names that
-    ``user`` may see. The campaigns the ledger names are kept per version of the gang (a new entry moves it);
-    which of them the viewer sees is asked on every view (one query, only when the ledger names any), since
-    joining or leaving a campaign moves no version of this gang."""
-    if gang.owner_id == user.pk:
-        return ("owner",)
-    key = f"history-campaigns:{_facts_key(gang)}"
-    named = cache.get(key)
-    if named is None:
-        entries = gang.ledger.order_by()  # no ordering column in the DISTINCT
-        named = set(entries.filter(data__has_key="campaign").values_list("data__campaign", flat=True).distinct())
-        battles = set(with_battle(entries.filter(from_battle())).values_list("battle_id", flat=True).distinct())
-        named |= set(campaign_facts().battle_campaigns(battles).values()) if battles else set()
-        named = frozenset(named - {None})
-        cache.set(key, named, FRAGMENT_SECONDS)
-    return ("sees", *sorted(campaign_facts().visible_campaign_ids(user, named))) if named else ("sees",)
-
-
-def gang_history(gang: Gang):
-    """The ledger, newest first, with who did it and for which fighter: a queryset, for the history page to
-    read one page of (:func:`core.pagination.page_of`)."""
-    return _entries(gang.ledger.all())
-
-
-FIGHTER_HISTORY_LENGTH = 40
-
-
-def fighter_history(fighter: Fighter, limit: int = FIGHTER_HISTORY_LENGTH) -> list[LedgerEntry]:
-    """The fighter's latest entries, newest first (one query); the gang's history page has them all."""
-    return list(_entries(LedgerEntry.objects.filter(fighter=fighter))[:limit])
-
-
 def fighter_detail(gang: Gang, pk: int, *, content_version: int | None = None) -> tuple[FighterRow, list]:
     """One fighter with advancements (and what each changed) and every purchase; 404 when not in ``gang``.
-    ``content_version``: the content's version when the caller has read it (:func:`gang_queryset`); else the
-    rules' summaries ask it (content.printed.glossary_for)."""
+    ``content_version``: the content's version when the caller has read it (:func:`gangs.selectors.gang_queryset`);
+    else the rules' summaries ask it (content.printed.glossary_for)."""
     fighters = fighters_queryset().prefetch_related("advancements", _purchases())
     fighter = get_object_or_404(fighters, gang=gang, pk=pk)
     fighter.gang = gang
     glossary = glossary_for(gang.edition, content_version=content_version)
     row = fighter_row(gang, fighter, list(fighter.purchases.all()), glossary)
     return row, list(fighter.advancements.all())
-
-
-@dataclass(frozen=True)
-class FighterPage:
-    """A fighter's page as every viewer sees it (:func:`fighter_page`), and whether the gang is still being
-    founded (:func:`gangs.selectors.gang_founding`: a hire may still be taken back), read with the gang."""
-
-    row: FighterRow
-    advancements: list
-    history: list[LedgerEntry]
-    founding: bool
-
-
-def fighter_page(gang: Gang, pk: int) -> FighterPage:
-    """:func:`fighter_detail` and :func:`fighter_history` of one fighter, each item it carries with where it may
-    be handed (``move_to``, as :func:`stash_items`), read once per version of the gang and of the content and kept
-    in the cache (gangs.cache): what every viewer sees, their own controls drawn apart. ``gang`` is this request's,
-    from :func:`gang_queryset` (with the content's version and whether it fought), read before any change the
-    request made."""
-    key = f"fighter-page:{pk}:{_facts_key(gang)}"
-    found = cache.get(key)
-    if found is None:
-        row, advancements = fighter_detail(gang, pk, content_version=gang.content_version or 0)
-        with_move_to(gang, [item.purchase for item in row.weapons + row.wargear])
-        found = (row, advancements, fighter_history(row.fighter))
-        cache.set(key, found, FRAGMENT_SECONDS)
-    row, advancements, history = found
-    row.fighter.gang = gang  # this request's gang (and what it says of the viewer), not the cached copy
-    return FighterPage(row, advancements, history, founding=not gang.fought)
 
 
 def gangs_owned_by(user) -> list[Gang]:

@@ -173,7 +173,8 @@ def test_hired_guns_need_a_coming_battle_and_keep_their_limit_per_battle(schedul
 
 @pytest.mark.django_db
 def test_hired_guns_join_the_crew_and_leave_when_the_report_is_confirmed(scheduled, make_fighter, additions):
-    from campaigns.services import battle_crew_select, battle_report_confirm, battle_report_submit, crew_candidates
+    from campaigns.selectors import crew_candidates
+    from campaigns.services import battle_crew_select, battle_report_confirm, battle_report_submit
     from rulebook.dice import ScriptedDice
 
     battle = scheduled()

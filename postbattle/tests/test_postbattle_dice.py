@@ -6,6 +6,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from postbattle import services
+from postbattle.selectors import kept_dice
 from rulebook.dice import ScriptedDice, SeededDice
 
 pytestmark = pytest.mark.django_db
@@ -74,7 +75,7 @@ def test_a_different_choice_cannot_draw_a_new_die_for_the_same_purpose(make_conf
     }
     # Escort 3 (Stabilised: Lasting Injury 44, Eye Injury); ganger1, untreated, dies (no dice).
     sequence = submit(sequence, ScriptedDice([3, 4, 4]), entered=True, choices=escort)
-    dice = [d["value"] for d in services.kept_dice(sequence, "actions")]
+    dice = [d["value"] for d in kept_dice(sequence, "actions")]
     sequence = services.sequence_step_back(sequence=sequence, to=4)
     other = {**escort, f"target_{leader.pk}": f"patient:{ganger1.pk}"}
     sequence = submit(sequence, SeededDice(99), choices=other)
@@ -93,7 +94,7 @@ def test_only_an_arbitrator_sets_dice_aside_with_a_reason_and_history_keeps_them
     client.force_login(arbitrator)
     assert client.post(target, {"reason": "4 4 misread: the table rolled 3 4"}).status_code == 302
     sequence.refresh_from_db()
-    assert sequence.step == 1 and services.kept_dice(sequence, "lasting-injuries") == []
+    assert sequence.step == 1 and kept_dice(sequence, "lasting-injuries") == []
     event = sequence.draft["history"][-1]
     assert (event["event"], event["by"], event["reason"]) == (
         "set aside",

@@ -11,6 +11,7 @@ from gangs.services import purchase_buy
 from gangs.stats import current_stats
 from postbattle import services
 from postbattle.models import SequenceState
+from postbattle.selectors import fighters_before
 from rulebook.dice import ScriptedDice
 
 pytestmark = pytest.mark.django_db
@@ -318,7 +319,7 @@ def test_classic_sequence_injuries_experience_advances_income(make_confirmed_bat
     from postbattle.selectors import battle_context
 
     context, _ = battle_context(battle, gang)
-    count = len(advances_due(context, services.fighters_before(sequence, 2)))
+    count = len(advances_due(context, fighters_before(sequence, 2)))
     assert count >= 1  # the Leader's 17 XP crosses a threshold
     sequence = run(sequence, ([3, 4, 2] * count, {}), ([], {}), ([], {}))  # 2D6 = 7: +1 I or Ld (D6 2: I)
     services.sequence_apply(sequence=sequence, actor=gang.owner)

@@ -19,12 +19,12 @@ from battles.services import battle_start_from_campaign
 from campaigns import services as campaign_services
 from campaigns.models import Battle, BattleStatus, Campaign
 from campaigns.rules import classic_choices
-from campaigns.selectors import captives_of, contenders, engaged_gang_ids, rating_of, standings
+from campaigns.selectors import captives_of, contenders, crew_candidates, engaged_gang_ids, rating_of, standings
 from content.models import Edition, Territory
 from gangs.models import Fighter, FighterStatus, Gang, LedgerEntry, LedgerKind
 from postbattle import engine
 from postbattle import services as postbattle_services
-from postbattle.selectors import battle_context
+from postbattle.selectors import battle_context, fighters_before
 from rulebook.dice import SeededDice
 from rulebook.n18.matchmaking import next_challenger
 from tools.simulation import invariants
@@ -295,7 +295,7 @@ class Simulation:
         while sequence.step < len(steps):
             current = steps[sequence.step]
             context, _ = battle_context(battle, gang)
-            fields = current.fields(context, postbattle_services.fighters_before(sequence, sequence.step))
+            fields = current.fields(context, fighters_before(sequence, sequence.step))
             for choices in (self._choices(fields), self._choices(fields, initial=True)):
                 try:
                     sequence = postbattle_services.sequence_step_submit(
@@ -381,8 +381,6 @@ class Simulation:
 
 def can_field(gang) -> bool:
     """Whether ``gang`` has a fighter fit to fight (not dead, captured, in Recovery...)."""
-    from campaigns.services import crew_candidates
-
     return any(f.status == FighterStatus.ACTIVE for f in crew_candidates(gang))
 
 
@@ -391,7 +389,7 @@ def hand_report(battle: Battle, rng: random.Random, dice) -> None:
     Seriously Injured, Out of Action (now and then killed or captured) or, in a gang that bottled, fled; loot
     caskets opened by the sides the scenario lets open them, rolled on its table; a Rescue Mission the rescuers
     win frees their captives. The service checks it as the one battle record, as it does the report form's."""
-    from campaigns.services import battle_report_submit, crew_candidates
+    from campaigns.services import battle_report_submit
     from rulebook.n18.campaign.battlefield import open_loot_casket
     from rulebook.n18.campaign.record import casket_rules
     from rulebook.n18.campaign.record import other as other_role

@@ -194,7 +194,7 @@ def test_gangs_a_campaign_import_made_are_flagged_when_they_ask_to_join(
 ):
     """Issue 26: a campaign import writes each gang's history as the file holds it, so the arbitrator of another
     campaign the gang asks to join sees that it was imported, as for a gang file."""
-    from campaigns.services import join_flags
+    from campaigns.selectors import join_flags
 
     campaign = Campaign.objects.get(pk=seasons["classic"])
     imported = campaign_import(user=make_user(username="importer"), data=campaign_export(campaign))
