@@ -558,7 +558,7 @@ def _fill_what_play_left_empty(campaign) -> None:
     Battle.objects.filter(pk=battle.pk).update(
         defender_bottled=True, attacker_fled=True, defender_fled=True, cancel_reason="Their player moved away"
     )
-    battle.fighter_results.filter(pk=battle.fighter_results.order_by("pk")[0].pk).update(killed=True, webbed=True)
+    battle.fighter_results.filter(pk=battle.fighter_results.order_by("pk").first().pk).update(killed=True, webbed=True)
     campaign.house_rule_versions.update(
         note="Club season",
         starting_credits=1100,
