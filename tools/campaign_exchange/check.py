@@ -15,6 +15,7 @@ from collections import Counter, defaultdict
 from django.core.exceptions import ValidationError
 from django.utils.dateparse import parse_datetime
 
+from campaigns.forms import OVERRIDE_BOUNDS
 from campaigns.models import (
     BattleOrigin,
     BattleStatus,
@@ -39,6 +40,8 @@ MAX_LEDGER = 20_000  # a gang's ledger entries
 MAX_BATTLES = 5_000
 MAX_DEPTH = 16  # a post-battle draft nests 9 deep under the file's top level
 NOT_AN_EXPORT = "This is not a campaign export from Underhive Ledger"
+# A version 1 file is read too: it has none of what version 2 added (docs/campaign-export.md, *Versions*).
+READS = (1, VERSION)
 
 
 def parse_campaign_file(raw: bytes) -> dict:
@@ -273,7 +276,30 @@ def _check_gang(check: _Check, g: dict, path: str, content: dict, codes: tuple) 
             )
 
 
-def _check_battle(check: _Check, b: dict, path: str, content: dict) -> None:
+def _numbers(value) -> bool:
+    return isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+
+
+def _check_kept(check: _Check, b: dict, path: str, content: dict, *, required: bool) -> None:
+    """What the battle kept of its two gangs at its confirmation: objects keyed by the battle's gangs, each gang's
+    territories a list of the file's territories, its roster an object whose ids name the file's fighters."""
+    gangs = {str(b.get("attacker")), str(b.get("defender"))}
+    for key, rules, fits, each in (
+        ("held_at_confirmation", ids.HELD, _numbers, "a list of territories"),
+        ("roster_at_confirmation", ids.ROSTER, lambda value: isinstance(value, dict), "an object"),
+    ):
+        kept = check.kind(b, key, dict, path, required=required)
+        if kept is None:
+            continue
+        for gang, value in kept.items():
+            if gang not in gangs:
+                check.fail(f"{path}{key}", f"names gang {gang!r}, which is not one of the battle's two gangs")
+            elif not fits(value):
+                check.fail(f"{path}{key}", f"gang {gang}'s must be {each}")
+        _check_data(check, kept, rules, f"{path}{key}", content)
+
+
+def _check_battle(check: _Check, b: dict, path: str, content: dict, *, older: bool) -> None:
     check.ref(b, "cycle", path, ids.CYCLE)
     check.choice(b, "origin", path, BattleOrigin.values)
     check.ref(b, "attacker", path, ids.GANG, required=True)
@@ -300,9 +326,11 @@ def _check_battle(check: _Check, b: dict, path: str, content: dict) -> None:
     check.text(b, "scenario", path, max_length=40)
     check.text(b, "scenario_name", path, max_length=80)
     check.text(b, "notes", path, max_length=10_000)
+    check.text(b, "cancel_reason", path, max_length=300)
     for key, rules in (("scenario_roll", ids.SCENARIO_ROLL), ("crews", ids.CREWS), ("scenario_facts", ids.FACTS)):
         if check.kind(b, key, dict, path) is not None:
             _check_data(check, b[key], rules, f"{path}{key}", content)
+    _check_kept(check, b, path, content, required=not older)
     check.kind(b, "rewards", list, path)
     for key in ("reported_by", "confirmed_by"):
         check.username(b, key, path)
@@ -393,8 +421,10 @@ def campaign_import_check(data: dict) -> tuple[list[str], dict]:
     check = _Check()
     if data.get("format") != FORMAT:
         check.fail("format", f"must be {FORMAT!r}; is this a campaign export?")
-    if data.get("version") != VERSION:
-        check.fail("version", f"version {data.get('version')!r} is not supported; this site reads version {VERSION}")
+    version = data.get("version")
+    if isinstance(version, bool) or version not in READS:
+        readable = " and ".join(map(str, READS))
+        check.fail("version", f"version {version!r} is not supported; this site reads versions {readable}")
     edition = data.get("edition")
     if edition not in Edition.values:
         check.fail("edition", f"must be one of {', '.join(Edition.values)}")
@@ -410,6 +440,8 @@ def campaign_import_check(data: dict) -> tuple[list[str], dict]:
     check.count(campaign, "starting_credits", "campaign.")
     check.choice(campaign, "status", "campaign.", CampaignStatus.values)
     check.count(campaign, "cycle", "campaign.")
+    for key in OVERRIDE_BOUNDS:
+        check.count(campaign, key, "campaign.", required=version != 1)
     check.moment(campaign, "created_at", "campaign.")
     for where, a in check.items(data, "arbitrators", "", required=True, most=50):
         check.username(a, "username", where, required=True)
@@ -439,7 +471,7 @@ def campaign_import_check(data: dict) -> tuple[list[str], dict]:
                 check.fail(f"{where}holder", "a Home Settlement has one holder, and a gang one Home Settlement")
         check.moment(t, "changed_at", where)
     for where, b in check.items(data, "battles", ""):
-        _check_battle(check, b, where, content)
+        _check_battle(check, b, where, content, older=version == 1)
     _check_sequences(check, data, content)
     for where, s in check.items(data, "snapshots", "", required=True, most=100_000):
         check.ref(s, "gang", where, ids.GANG, required=True)

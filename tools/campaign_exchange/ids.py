@@ -1,8 +1,9 @@
 """The ids the recorded data of a campaign holds, and how a file names them.
 
 A ledger entry's ``data``, a post-battle sequence's draft and its undo record, a battle's crews and scenario
-facts keep ids of other rows (fighters, gangs, purchases, sequences...): the services read them back (an undo,
-a revert, the post-battle page). A file cannot carry this site's ids, so the export writes each row's number
+facts, and what a battle kept at its confirmation (each gang's territories and roster) keep ids of other rows
+(fighters, gangs, purchases, sequences...): the services read them back (an undo, a revert and re-run, the
+post-battle page). A file cannot carry this site's ids, so the export writes each row's number
 *in the file* in their place, and the import writes the new rows' ids back. Both directions walk the same
 rules, below: a rule says, for a key of one kind of recorded data, which kind of row its ids are.
 
@@ -41,6 +42,14 @@ class Rules:
     ids: dict[str, str]
     skip: frozenset[str] = field(default_factory=frozenset)
     choices: str = ""
+
+
+@dataclass(frozen=True)
+class ByGang:
+    """Recorded data keyed by gang ids at its top (what a battle kept of each of its two gangs at confirmation);
+    ``each``: what each gang's value is, a list of ids of one kind of row or recorded data read by its rules."""
+
+    each: str | Rules
 
 
 LEDGER = Rules(
@@ -82,6 +91,25 @@ CREWS = Rules(
 SCENARIO_ROLL = Rules({"chosen_by": GANG}, skip=frozenset({"dice", "roll_off"}))
 # A loot casket names the roster fighter who opened it (the battle record, rulebook.n18.campaign.record).
 FACTS = Rules({"captives_freed": FIGHTER, "fighter": FIGHTER})
+# Battle.held_at_confirmation: each gang's campaign territories; Battle.roster_at_confirmation: each gang's
+# roster as campaigns.selectors.roster_facts reads it (its fighters' and captives' ``id``, its ``leader``).
+HELD = ByGang(TERRITORY)
+ROSTER = ByGang(Rules({"id": FIGHTER, "leader": FIGHTER}))
+
+# Every recorded field that keeps ids, with its rules: the round-trip test reads ids through these to compare a
+# campaign with its imported copy, whose ids are this site's.
+RECORDED = {
+    "gangs.LedgerEntry.data": LEDGER,
+    "postbattle.Sequence.draft": DRAFT,
+    "postbattle.Application.undo": UNDO,
+    "campaigns.Battle.scenario_roll": SCENARIO_ROLL,
+    "campaigns.Battle.crews": CREWS,
+    "campaigns.Battle.scenario_facts": FACTS,
+    "campaigns.Battle.held_at_confirmation": HELD,
+    "campaigns.Battle.roster_at_confirmation": ROSTER,
+}
+
+_NONE = Rules({})
 
 # A post-battle step's choices name fighters in their keys (``action_12``, ``table_12_2``) and targets in values.
 _CHOICE_KEY = re.compile(r"^(action|target|credits|table)_(\d+)((?:_\d+)?)$")
@@ -124,9 +152,21 @@ def _choices(value, lookup: Lookup):
     return out
 
 
-def walk(value, rules: Rules, lookup: Lookup):
+def walk(value, rules: Rules | ByGang, lookup: Lookup):
     """``value`` with every id the rules name replaced by ``lookup(kind, id)`` (same type: a string id stays a
     string); everything else copied."""
+    if isinstance(rules, ByGang):
+        if not isinstance(value, dict):
+            return value
+        out = {}
+        for gang, inner in value.items():
+            key = _one(GANG, gang, lookup)
+            if key is not None:
+                each = rules.each
+                out[str(key)] = (
+                    walk(inner, each, lookup) if isinstance(each, Rules) else _ids(each, inner, _NONE, lookup)
+                )
+        return out
     if isinstance(value, list):
         return [walk(v, rules, lookup) for v in value]
     if not isinstance(value, dict):

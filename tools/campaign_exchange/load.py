@@ -15,6 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db import DatabaseError, IntegrityError, transaction
 from django.utils.dateparse import parse_datetime
 
+from campaigns.forms import OVERRIDE_BOUNDS
 from campaigns.models import (
     RULE_FIELDS,
     Battle,
@@ -133,6 +134,8 @@ class _Restore:
             house_rules=c.get("house_rules", ""),
             status=c["status"],
             cycle=c["cycle"],
+            # A version 1 file has no override bounds: the campaign starts with this site's defaults.
+            **{name: c[name] for name in OVERRIDE_BOUNDS if name in c},
             created_by=self.user,
         )
         self.maps.rows[ids.CAMPAIGN][1] = campaign
@@ -505,8 +508,14 @@ class _Restore:
             battle.scenario_roll = ids.walk(b["scenario_roll"], ids.SCENARIO_ROLL, self.maps.lookup)
             battle.crews = ids.walk(b["crews"], ids.CREWS, self.maps.lookup)
             battle.scenario_facts = ids.walk(b["scenario_facts"], ids.FACTS, self.maps.lookup)
+            # Absent from a version 1 file: read as a battle confirmed before they were kept (the live roster and
+            # territories, campaigns.models.Battle).
+            battle.held_at_confirmation = ids.walk(b.get("held_at_confirmation", {}), ids.HELD, self.maps.lookup)
+            battle.roster_at_confirmation = ids.walk(b.get("roster_at_confirmation", {}), ids.ROSTER, self.maps.lookup)
         Battle.objects.bulk_update(
-            list(self.maps.rows[ids.BATTLE].values()), ["scenario_roll", "crews", "scenario_facts"], batch_size=200
+            list(self.maps.rows[ids.BATTLE].values()),
+            ["scenario_roll", "crews", "scenario_facts", "held_at_confirmation", "roster_at_confirmation"],
+            batch_size=200,
         )
 
 
@@ -533,6 +542,7 @@ def battle_from_file(campaign: Campaign, b: dict, maps: _Maps, person) -> Battle
         defender_fled=b["defender_fled"],
         rewards=b["rewards"],
         notes=b.get("notes", ""),
+        cancel_reason=b.get("cancel_reason", ""),
         reported_by=person(b.get("reported_by")),
         reported_at=_at(b.get("reported_at")),
         confirmed_by=person(b.get("confirmed_by")),

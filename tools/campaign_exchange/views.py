@@ -46,7 +46,7 @@ def export_standings(request, pk: int):
 @require_http_methods(["GET", "POST"])
 def import_file(request):
     form = ImportForm(request.POST or None, request.FILES or None)
-    form.fields["file"].help_text = "A campaign exported from Underhive Ledger (JSON, version 1)."
+    form.fields["file"].help_text = "A campaign exported from Underhive Ledger (JSON, version 1 or 2)."
     problems = []
     if request.method == "POST" and form.is_valid():
         try:
