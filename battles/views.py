@@ -137,7 +137,9 @@ def _page_context(request, battle, *, follow: bool = False) -> dict:
         return context
 
     drawn = SimpleLazyObject(read)
-    lazy = {name: SimpleLazyObject(partial(drawn.__getitem__, name)) for name in DRAWN}
+    # Each value looked up in ``drawn`` only when drawn: taking ``drawn.__getitem__`` itself would read it (and
+    # unpickle the whole drawing) on every request, the cached fragments' hits too.
+    lazy = {name: SimpleLazyObject(partial(_drawn_value, drawn, name)) for name in DRAWN}
     return {
         **lazy,
         "drawn": drawn,
@@ -147,6 +149,10 @@ def _page_context(request, battle, *, follow: bool = False) -> dict:
         "page_key": key,
         "fragment_seconds": FRAGMENT_SECONDS,
     }
+
+
+def _drawn_value(drawn, name: str):
+    return drawn[name]
 
 
 def _page_key(battle, version: int, *, can_act: bool, follow: bool) -> str:
