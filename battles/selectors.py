@@ -15,9 +15,9 @@ MOVES_ON = frozenset({"shoot", "fight", "multi-fight", "coup-de-grace", "scenari
 
 
 def battle_get(pk: int) -> BattleSession:
-    return BattleSession.objects.select_related(
-        "gang_a", "gang_b", "player_a", "player_b", "campaign_battle__campaign"
-    ).get(pk=pk)
+    # The players are compared by their keys (can_view, can_act), never read: joining their rows too made this the
+    # page's costliest query to plan.
+    return BattleSession.objects.select_related("gang_a", "gang_b", "campaign_battle__campaign").get(pk=pk)
 
 
 def battle_fighters(battle: BattleSession) -> list[BattleFighter]:
