@@ -15,9 +15,22 @@ MOVES_ON = frozenset({"shoot", "fight", "multi-fight", "coup-de-grace", "scenari
 
 
 def battle_get(pk: int) -> BattleSession:
-    return BattleSession.objects.select_related(
-        "gang_a", "gang_b", "player_a", "player_b", "campaign_battle__campaign"
-    ).get(pk=pk)
+    # The players are compared by their keys (can_view, can_act), never read: joining their rows too made this the
+    # page's costliest query to plan.
+    return BattleSession.objects.select_related("gang_a", "gang_b", "campaign_battle__campaign").get(pk=pk)
+
+
+# What the battle's page reads of its gangs and campaign: the heading, the cache key (battles.views._page_key) and
+# who may see and act (can_view, can_act). Their other columns (a campaign battle's rosters at confirmation among
+# them) stay in the database: the page is read on every poll.
+PAGE_RELATED = ("gang_a__name", "gang_a__version", "gang_b__name", "gang_b__version", "campaign_battle__campaign__name")
+
+
+def battle_page_get(pk: int) -> BattleSession:
+    """The battle as :func:`battle_get` reads it, with only what its page shows of the related rows."""
+    own = [field.attname for field in BattleSession._meta.concrete_fields]
+    related = BattleSession.objects.select_related("gang_a", "gang_b", "campaign_battle__campaign")
+    return related.only(*own, *PAGE_RELATED).get(pk=pk)
 
 
 def battle_fighters(battle: BattleSession) -> list[BattleFighter]:

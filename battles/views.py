@@ -35,10 +35,11 @@ from gangs.cache import FRAGMENT_SECONDS
 from rulebook.numbers import whole_number
 
 
-def _battle_for_viewing(user, pk: int) -> BattleSession:
-    """The battle, or 404 for one that does not exist or that ``user`` may not see (selectors.can_view)."""
+def _battle_for_viewing(user, pk: int, read=selectors.battle_get) -> BattleSession:
+    """The battle, or 404 for one that does not exist or that ``user`` may not see (selectors.can_view); ``read``:
+    how it is read (the page's own read, ``selectors.battle_page_get``, for the page)."""
     try:
-        battle = selectors.battle_get(pk)
+        battle = read(pk)
     except BattleSession.DoesNotExist:
         raise Http404("No such battle.") from None
     if not selectors.can_view(user, battle):
@@ -138,7 +139,9 @@ def _page_context(request, battle, *, follow: bool = False) -> dict:
         return context
 
     drawn = SimpleLazyObject(read)
-    lazy = {name: SimpleLazyObject(partial(drawn.__getitem__, name)) for name in DRAWN}
+    # Each value looked up in ``drawn`` only when drawn: taking ``drawn.__getitem__`` itself would read it (and
+    # unpickle the whole drawing) on every request, the cached fragments' hits too.
+    lazy = {name: SimpleLazyObject(partial(_drawn_value, drawn, name)) for name in DRAWN}
     return {
         **lazy,
         "drawn": drawn,
@@ -148,6 +151,10 @@ def _page_context(request, battle, *, follow: bool = False) -> dict:
         "page_key": key,
         "fragment_seconds": FRAGMENT_SECONDS,
     }
+
+
+def _drawn_value(drawn, name: str):
+    return drawn[name]
 
 
 def _page_key(battle, version: int, *, can_act: bool, follow: bool) -> str:
@@ -255,7 +262,7 @@ def _prompt_link(battle, prompt) -> dict:
 @require_GET
 def battle_detail(request, pk: int):
     """The assistant for the players; a read-only page that follows the battle for everyone else."""
-    battle = _battle_for_viewing(request.user, pk)
+    battle = _battle_for_viewing(request.user, pk, selectors.battle_page_get)
     if request.htmx and request.GET.get("v") == str(battle.version):
         return HttpResponse(status=204)  # nothing changed since the last poll: keep the page as it is
     template = "battles/battle_detail.html#state" if request.htmx else "battles/battle_detail.html"
@@ -266,7 +273,7 @@ def battle_detail(request, pk: int):
 @require_GET
 def battle_follow(request, pk: int):
     """The read-only follow view (a phone on the table, an opponent, watchers), polled with htmx."""
-    battle = _battle_for_viewing(request.user, pk)
+    battle = _battle_for_viewing(request.user, pk, selectors.battle_page_get)
     if request.htmx and request.GET.get("v") == str(battle.version):
         return HttpResponse(status=204)
     context = _page_context(request, battle, follow=True)
@@ -528,7 +535,7 @@ def _back_to_battle(request, battle, done: str = ""):
         return moved(request, _detail_url(battle), done)
     if done:
         messages.success(request, done)
-    battle = selectors.battle_get(battle.pk)
+    battle = selectors.battle_page_get(battle.pk)
     context = _page_context(request, battle)
     was = cache.get(_page_key(battle, shown, can_act=context["can_act"], follow=False))
     if was is None:

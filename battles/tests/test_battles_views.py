@@ -355,6 +355,25 @@ def test_a_warm_battle_page_is_three_queries_however_many_fighters_and_actions(c
 
 
 @pytest.mark.django_db
+def test_a_warm_battle_page_reads_its_two_fragments_and_not_what_they_are_drawn_from(client, cache_backend, battle):
+    """What the fragments are drawn from (kept for the htmx answers, battles.fragments) is read from the cache only
+    when a fragment is drawn: a warm page reads the two fragments and nothing else there."""
+    from django.core.cache import caches
+
+    client.force_login(battle.player_a)
+    target = url("battle-detail", battle)
+    client.get(target)
+    backend, read = caches["default"], []
+    get = backend.get
+    backend.get = lambda key, *args, **kwargs: read.append(key) or get(key, *args, **kwargs)
+    try:
+        assert client.get(target).status_code == 200
+    finally:
+        del backend.get
+    assert [key.split(".")[:2] for key in read] == [["template", "cache"]] * 2, read
+
+
+@pytest.mark.django_db
 def test_each_action_shows_at_once_and_a_watcher_never_gets_the_players_controls(
     client, cache_backend, battle, make_user
 ):
