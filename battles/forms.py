@@ -113,7 +113,7 @@ def _in_play(fighters, side=None):
 
 
 def _fighter_choices(fighters) -> list:
-    return [("", "—")] + [(f.pk, f"{f.name} ({f.battle.gang(f.side).name})") for f in fighters]
+    return [("", "—")] + [(f.pk, f"{f.name} ({f.session.gang(f.side).name})") for f in fighters]
 
 
 def _weapon_choices(rules, fighters, use: str, unarmed: bool = False, own: bool = False) -> tuple[list, list[str]]:

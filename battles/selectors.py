@@ -39,8 +39,8 @@ def phase_actions(battle: BattleSession) -> list[BattleAction]:
     standing = battle.actions.filter(undone=False, round=battle.round, turn_side=battle.turn_side, phase=battle.phase)
     return list(
         standing.exclude(kind__in=ANSWER_NO_PROMPT).only(
-            # The battle key too: the related manager links each action back to the battle it came from.
-            "battle_id",
+            # The session key too: the related manager links each action back to the session it came from.
+            "session_id",
             "kind",
             "rule",
             "query",

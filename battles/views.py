@@ -406,7 +406,7 @@ def battle_act(request, pk: int, kind: str):
         return made
     fighters = selectors.battle_fighters(battle)
     for fighter in fighters:
-        fighter.battle = battle  # the forms name each fighter's gang without a query per fighter
+        fighter.session = battle  # the forms name each fighter's gang without a query per fighter
     data, op = _dice_data(request.POST) if request.method == "POST" else (None, "")
     form = _action_form(battle, kind, request, fighters, data)
     if data is None and request.GET.get("fighter"):
@@ -435,7 +435,7 @@ def battle_act(request, pk: int, kind: str):
 @require_POST
 def fighter_set(request, pk: int, fighter_pk: int):
     battle = _battle_for_acting(request.user, pk)
-    fighter = BattleFighter.objects.filter(battle=battle, pk=fighter_pk).first()
+    fighter = BattleFighter.objects.filter(session=battle, pk=fighter_pk).first()
     form = forms.FighterSetForm(request.POST)
     if fighter is None or not form.is_valid():
         raise Http404("No such fighter or state.")
@@ -450,7 +450,7 @@ def fighter_set(request, pk: int, fighter_pk: int):
 def fighter_move(request, pk: int, fighter_pk: int):
     """2018+: the fighter's Move action, from his card."""
     battle = _battle_for_acting(request.user, pk)
-    fighter = BattleFighter.objects.filter(battle=battle, pk=fighter_pk).first()
+    fighter = BattleFighter.objects.filter(session=battle, pk=fighter_pk).first()
     if fighter is None:
         raise Http404("No such fighter.")
     token = forms.posted_token(request.POST)

@@ -165,7 +165,7 @@ def _in_play(battle: BattleSession, side: str, fighter: Fighter, order: int) -> 
     profile = snapshot(fighter)
     fresh = edition_rules(battle.edition).fresh_state(profile)
     return BattleFighter(
-        battle=battle, side=side, fighter=fighter, name=fighter.name, order=order, profile=profile, **fresh
+        session=battle, side=side, fighter=fighter, name=fighter.name, order=order, profile=profile, **fresh
     )
 
 
@@ -175,11 +175,11 @@ def _refuse_fighters_in_open_sessions(gang_a: Gang, gang_b: Gang, crews: dict) -
     list(Gang.objects.select_for_update(of=("self",)).filter(pk__in=[gang_a.pk, gang_b.pk]).order_by("pk"))
     wanted = [pk for side in (Side.ATTACKER, Side.DEFENDER) for pk in crews[side]["fighters"]]
     busy = (
-        BattleFighter.objects.filter(fighter_id__in=wanted, battle__status=SessionStatus.IN_PROGRESS)
-        .select_related("battle__gang_a", "battle__gang_b")
-        .order_by("battle_id", "order")
+        BattleFighter.objects.filter(fighter_id__in=wanted, session__status=SessionStatus.IN_PROGRESS)
+        .select_related("session__gang_a", "session__gang_b")
+        .order_by("session_id", "order")
     )
-    problems = [f"{row.name} is in play in {row.battle} (started {row.battle.created_at:%d %b})" for row in busy]
+    problems = [f"{row.name} is in play in {row.session} (started {row.session.created_at:%d %b})" for row in busy]
     if problems:
         raise ValidationError(
             [*problems, "A fighter fights one battle at a time: end that battle first, or leave them out of the crew."]

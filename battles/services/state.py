@@ -58,7 +58,7 @@ def log_action(battle: BattleSession, before: dict, actor, **fields) -> BattleAc
     number = (battle.actions.aggregate(n=Max("number"))["n"] or 0) + 1
     state = before["battle"]
     return BattleAction.objects.create(
-        battle=battle,
+        session=battle,
         number=number,
         actor=actor,
         round=state["round"],

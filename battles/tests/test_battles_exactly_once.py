@@ -125,7 +125,7 @@ def test_twenty_taps_at_once_make_one_action(make_battle, at_once):
         20, partial(action_resolve, battle=battle, kind="shoot", params=params, actor=battle.player_a, token=token)
     )
     assert outcomes == ["done"] * 20
-    assert BattleAction.objects.filter(battle=battle, kind="shoot").count() == 1
+    assert BattleAction.objects.filter(session=battle, kind="shoot").count() == 1
 
 
 @pytest.mark.skipif(bool(os.environ.get("DATABASE_URL")), reason="the SQLite case; PostgreSQL has the race above")
