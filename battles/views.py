@@ -292,7 +292,7 @@ def _action_form(battle, kind: str, request, fighters, data=None):
         target = selectors.last_target(battle, fighter, fighters) if fighter else None
         if target:
             initial["target"] = target
-    options = {"battle": battle, "fighters": fighters, "initial": initial}
+    options = {"session": battle, "fighters": fighters, "initial": initial}
     if kind == "test":
         return forms.TestForm(data, test=_choice(kind, request), **options)
     if kind == "scenario":
@@ -315,10 +315,10 @@ def _act(request, battle, kind: str, form, fighters, context: dict, op: str):
     for this very situation. A wrong die keeps the odds and the choices, names the die and asks for it again."""
     charge_from = form.charge_from() if hasattr(form, "charge_from") else None
     try:
-        plan = services.action_plan(battle=battle, kind=kind, params=form.params(), fighters=fighters)
-        odds = services.action_odds(battle=battle, plan=plan)
+        plan = services.action_plan(session=battle, kind=kind, params=form.params(), fighters=fighters)
+        odds = services.action_odds(session=battle, plan=plan)
         if charge_from is not None and battle.edition == "n18":
-            reach = services.charge_reach_odds(battle=battle, fighter=plan.fighter, distance=charge_from, plan=plan)
+            reach = services.charge_reach_odds(session=battle, fighter=plan.fighter, distance=charge_from, plan=plan)
             context["charge_odds"] = display.odds_rows(reach)
     except ValidationError as error:
         add_refusal(form, error)
@@ -333,7 +333,7 @@ def _act(request, battle, kind: str, form, fighters, context: dict, op: str):
     if op == "roll" and (request.POST.get("seen") == context["seen"] or not plan.rolls):
         try:
             action = services.action_resolve(
-                battle=battle,
+                session=battle,
                 kind=kind,
                 params=form.params(),
                 actor=request.user,
@@ -359,14 +359,14 @@ def _table_dice(battle, plan, form, dice: list, context: dict) -> list | None:
     """The dice entered so far and the next one the rules read; None after a wrong die, which is named and
     taken off (with those after it) so the page asks for it again."""
     try:
-        needed = services.action_next_die(battle=battle, plan=plan, dice=dice)
+        needed = services.action_next_die(session=battle, plan=plan, dice=dice)
     except ValidationError as error:
         context["dice_error"] = " ".join(error.messages)
         if error.code != "wrong_die":
             return None
         dice = dice[: error.params["index"]]
         form.data["dice"] = " ".join(str(d) for d in dice)
-        needed = services.action_next_die(battle=battle, plan=plan, dice=dice)
+        needed = services.action_next_die(session=battle, plan=plan, dice=dice)
         context.update(entered=display.entered_dice(dice), next_die=display.next_die(battle.edition, needed))
         return None
     context.update(entered=display.entered_dice(dice), next_die=display.next_die(battle.edition, needed))
@@ -471,7 +471,7 @@ def fighter_group(request, pk: int, fighter_pk: int):
         try:
             members, token = form.cleaned_data["members"], forms.posted_token(request.POST)
             action = services.group_activate(
-                battle=battle, leader=leader, members=members, actor=request.user, token=token
+                session=battle, leader=leader, members=members, actor=request.user, token=token
             )
         except ValidationError as error:
             add_refusal(form, error)
@@ -484,7 +484,7 @@ def _simple_change(request, pk: int, service, done: str = "", battle_row=None, *
     """A button's POST: the service's refusal shown as a message, back to the battle either way."""
     battle = battle_row or _battle_for_acting(request.user, pk)
     try:
-        service(battle=battle, actor=request.user, **options)
+        service(session=battle, actor=request.user, **options)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
         return _back_to_battle(request, battle)
@@ -531,10 +531,10 @@ def battle_priority(request, pk: int):
 def battle_reinforce(request, pk: int):
     """Reinforcements arrive: picked at random among the gang's fighters not yet in the battle."""
     battle = _battle_for_acting(request.user, pk)
-    form = forms.ReinforceForm(request.POST or None, battle=battle, initial={"side": request.GET.get("side")})
+    form = forms.ReinforceForm(request.POST or None, session=battle, initial={"side": request.GET.get("side")})
     if request.method == "POST" and form.is_valid():
         try:
-            action = services.battle_reinforce(battle=battle, actor=request.user, **form.cleaned_data)
+            action = services.battle_reinforce(session=battle, actor=request.user, **form.cleaned_data)
         except ValidationError as error:
             add_refusal(form, error)
         else:
@@ -562,10 +562,10 @@ def battle_end(request, pk: int):
         return redirect("battles:battle-report", pk=battle.pk)
     proposed, why = services.proposed_winner(battle, list(battle.fighters.all()))
     initial = {"winner": proposed} if proposed is not None else {}
-    form = forms.BattleEndForm(request.POST or None, battle=battle, initial=initial)
+    form = forms.BattleEndForm(request.POST or None, session=battle, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
-            services.battle_end(battle=battle, actor=request.user, **form.cleaned_data)
+            services.battle_end(session=battle, actor=request.user, **form.cleaned_data)
         except ValidationError as error:
             add_refusal(form, error)
         else:

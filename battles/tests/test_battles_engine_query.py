@@ -245,21 +245,22 @@ def test_an_escher_agility_test_and_flak_with_an_undersuit_in_a_battle(loaded_co
     battle = battle_start(gang_a=escher, gang_b=enforcers, started_by=escher.owner, dice=SeededDice(5))
     wyld, enforcer = battle.fighters.order_by("side")
     agility = action_odds(
-        battle=battle, plan=action_plan(battle=battle, kind="test", params={"test": "agility", "fighter": wyld.pk})
+        session=battle, plan=action_plan(session=battle, kind="test", params={"test": "agility", "fighter": wyld.pk})
     )
     assert agility["p_pass_exact"] == "2/3"
     other = action_odds(
-        battle=battle, plan=action_plan(battle=battle, kind="test", params={"test": "agility", "fighter": enforcer.pk})
+        session=battle,
+        plan=action_plan(session=battle, kind="test", params={"test": "agility", "fighter": enforcer.pk}),
     )
     assert other["p_pass_exact"] == "1/2"
     assert {"flak-armour", "armoured-undersuit"} <= set(enforcer.profile["worn"])
     grenade = next(f"{w['key']}:0" for w in enforcer.profile["weapons"] if w["slug"] == "frag-grenade")
     plan = action_plan(
-        battle=battle,
+        session=battle,
         kind="shoot",
         params={"fighter": enforcer.pk, "target": enforcer.pk, "weapon": grenade, "distance": 3},
     )
-    assert action_odds(battle=battle, plan=plan)["save"]["needed"] == 4
+    assert action_odds(session=battle, plan=plan)["save"]["needed"] == 4
     client.force_login(escher.owner)
     page = client.get(f"/battles/{battle.pk}/").content.decode()
     assert "Flak armour, Armoured undersuit (5+)" in page

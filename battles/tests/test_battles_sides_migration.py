@@ -48,8 +48,8 @@ def test_the_old_codes_come_back_and_go_forward_again(make_battle):
         }
     )
     battle.refresh_from_db()
-    gang_flee(battle=battle, side="defender", actor=battle.player_b)
-    battle_end(battle=battle, actor=battle.player_a, winner="attacker")
+    gang_flee(session=battle, side="defender", actor=battle.player_b)
+    battle_end(session=battle, actor=battle.player_a, winner="attacker")
     now = _recorded(apps, battle)
     try:
         old = _recorded(_migrate(BEFORE), battle)
