@@ -20,6 +20,6 @@ class BattleSessionAdmin(admin.ModelAdmin):
 
 @admin.register(BattleAction)
 class BattleActionAdmin(admin.ModelAdmin):
-    list_display = ("battle", "number", "kind", "summary", "undone", "created_at")
+    list_display = ("session", "number", "kind", "summary", "undone", "created_at")
     list_filter = ("kind", "undone")
-    raw_id_fields = ("battle", "actor", "fighter", "target")
+    raw_id_fields = ("session", "actor", "fighter", "target")

@@ -49,28 +49,28 @@ def build_demo_battle(*, user, stdout) -> None:
         )
         return
     scenario = {"scenario": "border-dispute", "scenario_name": "Border Dispute"} if mine.edition == Edition.N18 else {}
-    battle = battle_start(gang_a=mine, gang_b=rival, started_by=user, dice=SeededDice(7), **scenario)
-    battle_advance(battle=battle, actor=user)
-    if battle.edition == Edition.CLASSIC:
-        battle_advance(battle=battle, actor=user)  # classic: on to the shooting phase
-    fighters = list(battle.fighters.all())
+    session = battle_start(gang_a=mine, gang_b=rival, started_by=user, dice=SeededDice(7), **scenario)
+    battle_advance(session=session, actor=user)
+    if session.edition == Edition.CLASSIC:
+        battle_advance(session=session, actor=user)  # classic: on to the shooting phase
+    fighters = list(session.fighters.all())
     ours = [f for f in fighters if f.side == Side.ATTACKER]
     theirs = [f for f in fighters if f.side == Side.DEFENDER]
-    shooter = next((f for f in ours if _weapon(f, "shoots", battle.edition)), None)
+    shooter = next((f for f in ours if _weapon(f, "shoots", session.edition)), None)
     planned = []
     if shooter:
-        gun = _weapon(shooter, "shoots", battle.edition)
+        gun = _weapon(shooter, "shoots", session.edition)
         planned.append(
             ("shoot", {"fighter": shooter, "target": theirs[0], "weapon": gun, "distance": 9, "cover": "partial"})
         )
     brawler = ours[-1]
     fight = {"fighter": brawler, "target": theirs[-1]}
-    if battle.edition == Edition.N18 and _weapon(brawler, "fights", battle.edition):
-        fight["weapon"] = _weapon(brawler, "fights", battle.edition)
+    if session.edition == Edition.N18 and _weapon(brawler, "fights", session.edition):
+        fight["weapon"] = _weapon(brawler, "fights", session.edition)
     planned.append(("fight", fight))
     for seed, (kind, params) in enumerate(planned, start=11):
         try:
-            action_resolve(battle=battle, kind=kind, params=params, actor=user, dice=SeededDice(seed))
+            action_resolve(session=session, kind=kind, params=params, actor=user, dice=SeededDice(seed))
         except ValidationError as refusal:
             stdout.write(f"Demo battle: skipped a {kind} ({' '.join(refusal.messages)}).")
     stdout.write(f"Demo battle in progress: {mine.name} v {rival.name}.")

@@ -113,7 +113,7 @@ def _in_play(fighters, side=None):
 
 
 def _fighter_choices(fighters) -> list:
-    return [("", "—")] + [(f.pk, f"{f.name} ({f.battle.gang(f.side).name})") for f in fighters]
+    return [("", "—")] + [(f.pk, f"{f.name} ({f.session.gang(f.side).name})") for f in fighters]
 
 
 def _weapon_choices(rules, fighters, use: str, unarmed: bool = False, own: bool = False) -> tuple[list, list[str]]:
@@ -177,10 +177,10 @@ class ActionForm(BattleGameForm):
         widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
     )
 
-    def __init__(self, *args, battle, fighters: list[BattleFighter], **kwargs):
+    def __init__(self, *args, session, fighters: list[BattleFighter], **kwargs):
         super().__init__(*args, **kwargs)
-        self.battle = battle
-        self.rules = classic if battle.edition == "classic" else n18
+        self.session = session
+        self.rules = classic if session.edition == "classic" else n18
         self.by_pk = {f.pk: f for f in fighters}
         self.fighters = fighters
 
@@ -259,7 +259,7 @@ class ShootForm(ActionForm):
             self.fields["shooter"].label = f"{acting.name}'s weapon"
             # Short range unless the player taps Long: one tap fewer for the common shot, and the odds say which.
             self.initial.setdefault("band", "short")
-        if self.battle.edition == "n18" and (self.data.get("also_under") or self.initial.get("also_under")):
+        if self.session.edition == "n18" and (self.data.get("also_under") or self.initial.get("also_under")):
             # One more fighter under the marker or template of the shot just made (battles.rules.n18.area_prompt):
             # any fighter may be under it, friend or foe, the shooter too (a misfire centres it on him), and no range
             # is asked.
@@ -267,7 +267,7 @@ class ShootForm(ActionForm):
             others = [(f.pk, f.name) for f in _in_play(self.fighters)]
             self.fields["target"].choices = self.fields["target"].widget.choices = others
             self.initial["distance"] = 0
-        elif self.battle.edition == "n18" and (acting is None or n18.has_rapid_fire(acting)):
+        elif self.session.edition == "n18" and (acting is None or n18.has_rapid_fire(acting)):
             # Rapid Fire: the hits beyond the first may go to other fighters within 3" of the target.
             self.fields["split_to"] = forms.MultipleChoiceField(
                 choices=[(f.pk, f.name) for f in _in_play(self.fighters) if f != acting],
@@ -276,7 +276,7 @@ class ShootForm(ActionForm):
                 label='Rapid Fire: spare hits to (within 3" of the target)',
                 help_text="The first hit stays on the target; one each to these, in turn; any more on the target.",
             )
-        if self.battle.edition == "classic":
+        if self.session.edition == "classic":
             self.fields["modifiers"] = forms.MultipleChoiceField(
                 choices=list(classic.SHOOT_MODIFIERS.items()), required=False, widget=forms.CheckboxSelectMultiple
             )
@@ -372,7 +372,7 @@ class FightForm(ActionForm):
         in_play = _in_play(self.fighters)
         self.fields["target"].choices = _fighter_choices(in_play)
         acting = self.acting()
-        if self.battle.edition == "classic":
+        if self.session.edition == "classic":
             self.fields["attacker"].choices = _fighter_choices(in_play)
             self.fields["higher_up"] = forms.BooleanField(required=False, label="Attacker higher up")
             self.fields["obstacle"] = forms.BooleanField(required=False, label="Attacker charged across an obstacle")
@@ -413,11 +413,11 @@ class FightForm(ActionForm):
                         widget=forms.RadioSelect(attrs={"class": "choice-buttons"}),
                         help_text="Two Melee or Sidearm weapons: +1 Attack dice, split between them.",
                     )
-        if self.battle.edition == "classic":
+        if self.session.edition == "classic":
             # The fight takes each fighter's first two hand weapons the rulebook resolves; say which it leaves out.
             fighters = [acting] if acting else in_play
             _, self.fields["attacker"].left_out = _weapon_choices(self.rules, fighters, "fights", own=bool(acting))
-        if self.battle.edition == "classic" and acting is not None:
+        if self.session.edition == "classic" and acting is not None:
             self.fields["fighter"] = forms.IntegerField(widget=forms.HiddenInput, initial=acting.pk)
             self.initial.setdefault("attacker", acting.pk)
             self.enemy_buttons(acting, _fought if acting.engaged else _charged)
@@ -597,13 +597,13 @@ class TestForm(ActionForm):
     def __init__(self, *args, test: str, **kwargs):
         super().__init__(*args, **kwargs)
         self.test = test
-        wanted = (N18_TEST_FIELDS if self.battle.edition == "n18" else {}).get(test) or TEST_FIELDS.get(test, ())
+        wanted = (N18_TEST_FIELDS if self.session.edition == "n18" else {}).get(test) or TEST_FIELDS.get(test, ())
         for name in wanted:
             if name in OPTION_FIELDS:
                 self.fields[name] = copy.deepcopy(OPTION_FIELDS[name])
         if test == "bottle":
             del self.fields["fighter"]
-            names = {s: self.battle.gang(s).name for s in (Side.ATTACKER, Side.DEFENDER)}
+            names = {s: self.session.gang(s).name for s in (Side.ATTACKER, Side.DEFENDER)}
             self.fields["side"] = forms.ChoiceField(choices=list(names.items()), label="Gang")
         elif test == "reload":
             del self.fields["fighter"]
@@ -615,9 +615,9 @@ class TestForm(ActionForm):
         if "situation" in wanted:
             situations = classic.TERROR_SITUATIONS if test == "terror" else classic.FEAR_SITUATIONS
             self.fields["situation"] = forms.ChoiceField(choices=list(situations.items()))
-        if "edge" in wanted and self.battle.edition == "classic":
+        if "edge" in wanted and self.session.edition == "classic":
             self.fields["edge"] = forms.ChoiceField(choices=list(classic.FALL_EDGES.items()), required=False)
-        if "cause" in wanted and self.battle.edition == "n18":
+        if "cause" in wanted and self.session.edition == "n18":
             self.fields["cause"] = forms.ChoiceField(choices=list(n18.FALL_CAUSES.items()))
         self.order_fields(["side", "fighter", "weapon", *wanted, "dice"])
 
@@ -687,9 +687,9 @@ class ReinforceForm(BattleGameForm):
         help_text="Leave empty to roll the scenario's number here (Border Dispute: D3).",
     )
 
-    def __init__(self, *args, battle, **kwargs):
+    def __init__(self, *args, session, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["side"].choices = [(s, battle.gang(s).name) for s in (Side.ATTACKER, Side.DEFENDER)]
+        self.fields["side"].choices = [(s, session.gang(s).name) for s in (Side.ATTACKER, Side.DEFENDER)]
 
 
 class GroupForm(BattleGameForm):
@@ -729,29 +729,29 @@ class BattleEndForm(BattleGameForm):
     winner = forms.ChoiceField(required=False, label="Winner", widget=forms.RadioSelect)
     notes = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 3}), label="Notes for the report")
 
-    def __init__(self, *args, battle, **kwargs):
+    def __init__(self, *args, session, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["winner"].choices = [
-            (Side.ATTACKER, battle.gang_a.name),
-            (Side.DEFENDER, battle.gang_b.name),
+            (Side.ATTACKER, session.gang_a.name),
+            (Side.DEFENDER, session.gang_b.name),
             ("", "A draw"),
         ]
         self.out_of_action, self.captives = [], []
-        if battle.campaign_battle_id:
+        if session.campaign_battle_id:
             from campaigns.selectors import rescue_captives
 
-            fled = set(battle.facts.get("fighters_fled", []))
+            fled = set(session.facts.get("fighters_fled", []))
             self.out_of_action = [
                 f
-                for f in battle.fighters.all()
+                for f in session.fighters.all()
                 if f.condition == Condition.OUT_OF_ACTION and f.fighter_id and f.pk not in fled
             ]
             for f in self.out_of_action:
                 self.fields[f"captured-{f.pk}"] = forms.BooleanField(
                     required=False,
-                    label=f"{f.name} ({battle.gang(f.side).name}) captured by {battle.gang(other_side(f.side)).name}",
+                    label=f"{f.name} ({session.gang(f.side).name}) captured by {session.gang(other_side(f.side)).name}",
                 )
-            self.captives = rescue_captives(battle.campaign_battle)
+            self.captives = rescue_captives(session.campaign_battle)
             for captive in self.captives:
                 self.fields[f"freed-{captive.pk}"] = forms.BooleanField(
                     required=False, label=f"{captive.name} freed and taken flight"

@@ -176,7 +176,7 @@ class BattleSession(models.Model):
 class BattleFighter(models.Model):
     """A fighter in play: a snapshot of the roster entry and its state, by the battle's edition."""
 
-    battle = models.ForeignKey(BattleSession, on_delete=models.CASCADE, related_name="fighters")
+    session = models.ForeignKey(BattleSession, on_delete=models.CASCADE, related_name="fighters")
     side = models.CharField(max_length=8, choices=Side.choices)
     fighter = models.ForeignKey("gangs.Fighter", null=True, on_delete=models.SET_NULL, related_name="battle_states")
     name = models.CharField(max_length=80)
@@ -236,7 +236,7 @@ class BattleFighter(models.Model):
 class BattleAction(models.Model):
     """One entry of the battle log: what was asked of the rulebook, the odds, the dice, the result."""
 
-    battle = models.ForeignKey(BattleSession, on_delete=models.CASCADE, related_name="actions")
+    session = models.ForeignKey(BattleSession, on_delete=models.CASCADE, related_name="actions")
     number = models.PositiveIntegerField()
     kind = models.CharField(max_length=20, help_text="shoot, fight, multi-fight, test, scenario, adjust, phase.")
     rule = models.CharField(max_length=40, blank=True, help_text="The rulebook action called, if any.")
@@ -266,11 +266,11 @@ class BattleAction(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["battle", "-number"]
+        ordering = ["session", "-number"]
         constraints = [
-            models.UniqueConstraint(fields=["battle", "number"], name="battle_action_number_once"),
+            models.UniqueConstraint(fields=["session", "number"], name="battle_action_number_once"),
             models.UniqueConstraint(
-                fields=["battle", "token"], condition=~Q(token=""), name="battle_action_token_once"
+                fields=["session", "token"], condition=~Q(token=""), name="battle_action_token_once"
             ),
         ]
 

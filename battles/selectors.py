@@ -33,12 +33,12 @@ def battle_page_get(pk: int) -> BattleSession:
     return related.only(*own, *PAGE_RELATED).get(pk=pk)
 
 
-def battle_fighters(battle: BattleSession) -> list[BattleFighter]:
-    return list(battle.fighters.select_related("taken_out_by", "seriously_injured_by"))
+def battle_fighters(session: BattleSession) -> list[BattleFighter]:
+    return list(session.fighters.select_related("taken_out_by", "seriously_injured_by"))
 
 
-def battle_log(battle: BattleSession, limit: int | None = RECENT_ACTIONS) -> list[BattleAction]:
-    actions = battle.actions.select_related("actor", "fighter", "target").defer("state_before", "query")
+def battle_log(session: BattleSession, limit: int | None = RECENT_ACTIONS) -> list[BattleAction]:
+    actions = session.actions.select_related("actor", "fighter", "target").defer("state_before", "query")
     return list(actions[:limit] if limit else actions)
 
 
@@ -47,13 +47,15 @@ def battle_log(battle: BattleSession, limit: int | None = RECENT_ACTIONS) -> lis
 ANSWER_NO_PROMPT = ("adjust", "move", "group", "phase")
 
 
-def phase_actions(battle: BattleSession) -> list[BattleAction]:
+def phase_actions(session: BattleSession) -> list[BattleAction]:
     """The actions still standing in the current phase that answer or change a prompt."""
-    standing = battle.actions.filter(undone=False, round=battle.round, turn_side=battle.turn_side, phase=battle.phase)
+    standing = session.actions.filter(
+        undone=False, round=session.round, turn_side=session.turn_side, phase=session.phase
+    )
     return list(
         standing.exclude(kind__in=ANSWER_NO_PROMPT).only(
-            # The battle key too: the related manager links each action back to the battle it came from.
-            "battle_id",
+            # The session key too: the related manager links each action back to the session it came from.
+            "session_id",
             "kind",
             "rule",
             "query",
@@ -67,13 +69,13 @@ def phase_actions(battle: BattleSession) -> list[BattleAction]:
 
 
 def battle_prompts(
-    battle: BattleSession, fighters: list[BattleFighter] | None = None, actions: list[BattleAction] | None = None
+    session: BattleSession, fighters: list[BattleFighter] | None = None, actions: list[BattleAction] | None = None
 ) -> list[Prompt]:
     """What the rules ask for now, from the fighters' states and the tests already taken this phase."""
-    if battle.is_over:
+    if session.is_over:
         return []
-    fighters = fighters if fighters is not None else list(battle.fighters.all())
-    actions = actions if actions is not None else phase_actions(battle)
+    fighters = fighters if fighters is not None else list(session.fighters.all())
+    actions = actions if actions is not None else phase_actions(session)
     by_pk = {f.pk: f for f in fighters}
     taken = set()
     casualty_ids: list[int] = []
@@ -91,9 +93,9 @@ def battle_prompts(
             taken.add(("reinforce", action.side))
         casualty_ids += action.casualties
     casualties = [by_pk[pk] for pk in dict.fromkeys(casualty_ids) if pk in by_pk]
-    out = edition_rules(battle.edition).prompts(battle, fighters, casualties, taken)
+    out = edition_rules(session.edition).prompts(session, fighters, casualties, taken)
     shots = [a for a in actions if a.kind == "shoot" and not (a.query or {}).get("also_under")]
-    if battle.edition == "n18" and shots:
+    if session.edition == "n18" and shots:
         from battles.rules.n18.queries import area_prompt
 
         # The latest shot's Blast marker or Flame template: who else is under it, asked until the next shot (each
@@ -103,12 +105,12 @@ def battle_prompts(
     return out
 
 
-def last_target(battle: BattleSession, fighter: BattleFighter, fighters: list[BattleFighter]) -> int | None:
+def last_target(session: BattleSession, fighter: BattleFighter, fighters: list[BattleFighter]) -> int | None:
     """The enemy this fighter last shot at or fought (else his gang's last target), if still in play: the
     target the assistant offers first. One query."""
     in_play = {f.pk for f in fighters if f.side != fighter.side and not f.out_of_action}
     recent = (
-        battle.actions.filter(undone=False, kind__in=("shoot", "fight"), fighter__side=fighter.side)
+        session.actions.filter(undone=False, kind__in=("shoot", "fight"), fighter__side=fighter.side)
         .exclude(target=None)
         .values_list("fighter_id", "target_id")[:20]
     )
@@ -120,28 +122,28 @@ def last_target(battle: BattleSession, fighter: BattleFighter, fighters: list[Ba
     return None
 
 
-def is_arbitrator(user, battle: BattleSession) -> bool:
-    campaign_battle = battle.campaign_battle
+def is_arbitrator(user, session: BattleSession) -> bool:
+    campaign_battle = session.campaign_battle
     if campaign_battle is None:
         return False
     return campaign_battle.campaign.arbitrators.filter(user=user).exists()
 
 
-def can_view(user, battle: BattleSession) -> bool:
+def can_view(user, session: BattleSession) -> bool:
     """A friendly battle is open to anyone logged in (to follow at the table); a campaign battle, its page,
     log and report, only to its two players and those who may see the campaign (campaigns.permissions)."""
     if not user.is_authenticated:
         return False
-    if battle.campaign_battle_id is None or user.pk in (battle.player_a_id, battle.player_b_id):
+    if session.campaign_battle_id is None or user.pk in (session.player_a_id, session.player_b_id):
         return True  # the two players keep their battle even after a gang leaves the campaign
-    return can_see_campaign(user, battle.campaign_battle.campaign_id)
+    return can_see_campaign(user, session.campaign_battle.campaign_id)
 
 
-def can_act(user, battle: BattleSession) -> bool:
+def can_act(user, session: BattleSession) -> bool:
     """The two players act; so do the campaign's arbitrators for a campaign battle."""
     if not user.is_authenticated:
         return False
-    return user.pk in (battle.player_a_id, battle.player_b_id) or is_arbitrator(user, battle)
+    return user.pk in (session.player_a_id, session.player_b_id) or is_arbitrator(user, session)
 
 
 def battles_for_user(user) -> dict:

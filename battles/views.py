@@ -39,23 +39,23 @@ def _battle_for_viewing(user, pk: int, read=selectors.battle_get) -> BattleSessi
     """The battle, or 404 for one that does not exist or that ``user`` may not see (selectors.can_view); ``read``:
     how it is read (the page's own read, ``selectors.battle_page_get``, for the page)."""
     try:
-        battle = read(pk)
+        session = read(pk)
     except BattleSession.DoesNotExist:
         raise Http404("No such battle.") from None
-    if not selectors.can_view(user, battle):
+    if not selectors.can_view(user, session):
         raise Http404("No such battle.")
-    return battle
+    return session
 
 
 def _battle_for_acting(user, pk: int) -> BattleSession:
-    battle = _battle_for_viewing(user, pk)
-    if not selectors.can_act(user, battle):
+    session = _battle_for_viewing(user, pk)
+    if not selectors.can_act(user, session):
         raise PermissionDenied("Only the two players (and a campaign's arbitrators) act in this battle.")
-    return battle
+    return session
 
 
-def _detail_url(battle) -> str:
-    return reverse("battles:battle-detail", args=[battle.pk])
+def _detail_url(session) -> str:
+    return reverse("battles:battle-detail", args=[session.pk])
 
 
 ENDED_PAGE_SIZE = 20  # ended battles a page of the battles list: it does not grow with the player's age
@@ -77,7 +77,7 @@ def battle_start(request):
     if request.method == "POST" and request.POST.get("step") == "start" and form.is_valid() and form.has_crews:
         data = form.cleaned_data
         try:
-            battle = services.battle_start(
+            session = services.battle_start(
                 gang_a=data["gang_a"],
                 gang_b=data["gang_b"],
                 started_by=request.user,
@@ -89,7 +89,7 @@ def battle_start(request):
         except ValidationError as error:
             add_refusal(form, error)
         else:
-            return moved(request, _detail_url(battle), "The battle begins.")
+            return moved(request, _detail_url(session), "The battle begins.")
     return render(request, "battles/battle_start.html", {"form": form})
 
 
@@ -113,28 +113,28 @@ def battle_start_campaign(request, battle_id: int):
     error = ""
     if request.method == "POST":
         try:
-            battle = services.battle_start_from_campaign(campaign_battle=campaign_battle, started_by=request.user)
+            session = services.battle_start_from_campaign(campaign_battle=campaign_battle, started_by=request.user)
         except ValidationError as refusal:
             error = " ".join(refusal.messages)
         else:
-            return moved(request, _detail_url(battle), "The battle begins.")
+            return moved(request, _detail_url(session), "The battle begins.")
     context = {"campaign_battle": campaign_battle, "error": error}
     return render(request, "battles/battle_start_campaign.html", context)
 
 
-def _page_context(request, battle, *, follow: bool = False) -> dict:
+def _page_context(request, session, *, follow: bool = False) -> dict:
     """The assistant's page (or the follow view's): who may act is decided on each request; what that kind of
     viewer sees of this state of the battle is drawn once and kept in the cache under the battle's version (which
     every action, undo, reinforcement and the end move, battles.services.state) and its gangs' (their names): the
     page's two fragments ({% tokencache %}, with each request's tokens put in), and the data they are drawn from,
     read (each value lazily) only when a fragment is not in the cache."""
-    can_act = not follow and selectors.can_act(request.user, battle)
-    key = _page_key(battle, battle.version, can_act=can_act, follow=follow)
+    can_act = not follow and selectors.can_act(request.user, session)
+    key = _page_key(session, session.version, can_act=can_act, follow=follow)
 
     def read() -> dict:
         context = cache.get(key)
         if context is None:
-            context = _drawn(battle, can_act=can_act, follow=follow)
+            context = _drawn(session, can_act=can_act, follow=follow)
             cache.set(key, context, FRAGMENT_SECONDS)
         return context
 
@@ -147,7 +147,7 @@ def _page_context(request, battle, *, follow: bool = False) -> dict:
         "drawn": drawn,
         "can_act": can_act,
         "follow": follow,
-        "battle": battle,
+        "battle": session,
         "page_key": key,
         "fragment_seconds": FRAGMENT_SECONDS,
     }
@@ -157,39 +157,39 @@ def _drawn_value(drawn, name: str):
     return drawn[name]
 
 
-def _page_key(battle, version: int, *, can_act: bool, follow: bool) -> str:
-    versions = (version, battle.gang_a.version, battle.gang_b.version)
-    return f"battle-page:{battle.pk}:{':'.join(map(str, versions))}:{int(can_act)}:{int(follow)}"
+def _page_key(session, version: int, *, can_act: bool, follow: bool) -> str:
+    versions = (version, session.gang_a.version, session.gang_b.version)
+    return f"battle-page:{session.pk}:{':'.join(map(str, versions))}:{int(can_act)}:{int(follow)}"
 
 
 # What the page's fragments are drawn from besides the battle (:func:`_drawn`).
 DRAWN = ("next_row", "to_act", "group", "sides", "prompts", "prompt_lines", "required", "log", "kinds")
 
 
-def _drawn(battle, *, can_act: bool, follow: bool) -> dict:
-    fighters = selectors.battle_fighters(battle)
-    adjustable = services.ADJUSTABLE[battle.edition] if can_act and not battle.is_over else ()
-    acting_pk = battle.pk if can_act and not battle.is_over else None
+def _drawn(session, *, can_act: bool, follow: bool) -> dict:
+    fighters = selectors.battle_fighters(session)
+    adjustable = services.ADJUSTABLE[session.edition] if can_act and not session.is_over else ()
+    acting_pk = session.pk if can_act and not session.is_over else None
     down = {f.side for f in fighters if f.condition == Condition.SERIOUSLY_INJURED}
-    prompts = [_prompt_link(battle, p) for p in selectors.battle_prompts(battle, fighters)] if can_act else []
-    rules = edition_rules(battle.edition)
-    to_act = None if battle.is_over else rules.activation_side(battle, fighters)
-    activating = battle.facts.get("acting") if battle.edition == "n18" else None
-    group = rules.group_in_progress(battle, fighters) if battle.edition == "n18" else []
-    leaders = rules.group_leaders(battle, fighters, to_act) if battle.edition == "n18" and acting_pk else set()
+    prompts = [_prompt_link(session, p) for p in selectors.battle_prompts(session, fighters)] if can_act else []
+    rules = edition_rules(session.edition)
+    to_act = None if session.is_over else rules.activation_side(session, fighters)
+    activating = session.facts.get("acting") if session.edition == "n18" else None
+    group = rules.group_in_progress(session, fighters) if session.edition == "n18" else []
+    leaders = rules.group_leaders(session, fighters, to_act) if session.edition == "n18" and acting_pk else set()
     # A Group Activation under way: its fighters come next, one after another.
     first_up = activating or (group[0].pk if group else None)
-    next_pk = display.next_to_act(fighters, battle.edition, to_act, first_up)
+    next_pk = display.next_to_act(fighters, session.edition, to_act, first_up)
     sides = [
         {
             "key": side,
-            "gang": battle.gang(side),
-            "bottled": battle.bottled(side),
-            "fled": side in battle.facts.get("fled", []),
+            "gang": session.gang(side),
+            "bottled": session.bottled(side),
+            "fled": side in session.facts.get("fled", []),
             "rows": display.fighter_rows(
                 [f for f in fighters if f.side == side],
                 adjustable,
-                battle.edition,
+                session.edition,
                 acting_pk,
                 enemy_down=bool(down - {side}),
                 acting_pk=activating,
@@ -209,17 +209,17 @@ def _drawn(battle, *, can_act: bool, follow: bool) -> dict:
                 next_row = {**found, "gang": side["gang"]}
     return {
         "next_row": next_row,
-        "to_act": battle.gang(to_act) if to_act else None,
+        "to_act": session.gang(to_act) if to_act else None,
         "group": [f.name for f in group],
         "sides": sides,
         "prompts": prompts,
         "prompt_lines": _prompt_lines(prompts),
         # What Next phase waits for (battles.services.battle_advance); a conditional test never holds it.
         "required": [p for p in prompts if not p["conditional"]],
-        "log": selectors.battle_log(battle),
+        "log": selectors.battle_log(session),
         "can_act": can_act,
         "follow": follow,
-        "kinds": edition_rules(battle.edition).KINDS,
+        "kinds": edition_rules(session.edition).KINDS,
     }
 
 
@@ -243,11 +243,11 @@ def _prompt_lines(prompts: list[dict]) -> list[dict]:
     return lines
 
 
-def _prompt_link(battle, prompt) -> dict:
+def _prompt_link(session, prompt) -> dict:
     if prompt.kind == "reinforce":
-        url = reverse("battles:battle-reinforce", args=[battle.pk])
+        url = reverse("battles:battle-reinforce", args=[session.pk])
     else:
-        url = reverse("battles:battle-act", args=[battle.pk, prompt.kind])
+        url = reverse("battles:battle-act", args=[session.pk, prompt.kind])
     return {
         "text": prompt.text,
         "why": prompt.why,
@@ -262,21 +262,21 @@ def _prompt_link(battle, prompt) -> dict:
 @require_GET
 def battle_detail(request, pk: int):
     """The assistant for the players; a read-only page that follows the battle for everyone else."""
-    battle = _battle_for_viewing(request.user, pk, selectors.battle_page_get)
-    if request.htmx and request.GET.get("v") == str(battle.version):
+    session = _battle_for_viewing(request.user, pk, selectors.battle_page_get)
+    if request.htmx and request.GET.get("v") == str(session.version):
         return HttpResponse(status=204)  # nothing changed since the last poll: keep the page as it is
     template = "battles/battle_detail.html#state" if request.htmx else "battles/battle_detail.html"
-    return render(request, template, _page_context(request, battle))
+    return render(request, template, _page_context(request, session))
 
 
 @login_required
 @require_GET
 def battle_follow(request, pk: int):
     """The read-only follow view (a phone on the table, an opponent, watchers), polled with htmx."""
-    battle = _battle_for_viewing(request.user, pk, selectors.battle_page_get)
-    if request.htmx and request.GET.get("v") == str(battle.version):
+    session = _battle_for_viewing(request.user, pk, selectors.battle_page_get)
+    if request.htmx and request.GET.get("v") == str(session.version):
         return HttpResponse(status=204)
-    context = _page_context(request, battle, follow=True)
+    context = _page_context(request, session, follow=True)
     template = "battles/battle_detail.html#state" if request.htmx else "battles/battle_detail.html"
     return render(request, template, context)
 
@@ -289,7 +289,7 @@ def _choice(kind: str, request) -> str | None:
     return (request.GET.get(name) or request.POST.get(name)) if name else None
 
 
-def _action_form(battle, kind: str, request, fighters, data=None):
+def _action_form(session, kind: str, request, fighters, data=None):
     initial = {
         k: v
         for k, v in request.GET.items()
@@ -298,10 +298,10 @@ def _action_form(battle, kind: str, request, fighters, data=None):
     acting = whole_number(initial.get("fighter"))
     if kind in ("shoot", "fight") and acting is not None and "target" not in initial and "also_under" not in initial:
         fighter = next((f for f in fighters if f.pk == acting), None)
-        target = selectors.last_target(battle, fighter, fighters) if fighter else None
+        target = selectors.last_target(session, fighter, fighters) if fighter else None
         if target:
             initial["target"] = target
-    options = {"battle": battle, "fighters": fighters, "initial": initial}
+    options = {"session": session, "fighters": fighters, "initial": initial}
     if kind == "test":
         return forms.TestForm(data, test=_choice(kind, request), **options)
     if kind == "scenario":
@@ -309,15 +309,15 @@ def _action_form(battle, kind: str, request, fighters, data=None):
     return forms.ACTION_FORMS[kind](data, **options)
 
 
-def _menu(battle, kind: str) -> list:
-    rules = edition_rules(battle.edition)
-    return list((rules.TESTS if kind == "test" else rules.scenario_actions(battle)).items())
+def _menu(session, kind: str) -> list:
+    rules = edition_rules(session.edition)
+    return list((rules.TESTS if kind == "test" else rules.scenario_actions(session)).items())
 
 
-def _menu_links(battle, kind: str) -> list[tuple[str, str]]:
+def _menu_links(session, kind: str) -> list[tuple[str, str]]:
     """(words, link) for each choice of the menu."""
-    url = reverse("battles:battle-act", args=[battle.pk, kind])
-    return [(words, f"{url}?{urlencode({CHOICE_PARAM[kind]: key})}") for key, words in _menu(battle, kind)]
+    url = reverse("battles:battle-act", args=[session.pk, kind])
+    return [(words, f"{url}?{urlencode({CHOICE_PARAM[kind]: key})}") for key, words in _menu(session, kind)]
 
 
 def _seen(plan) -> str:
@@ -325,15 +325,15 @@ def _seen(plan) -> str:
     return hashlib.sha256(json.dumps(plan.query, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
-def _act(request, battle, kind: str, form, fighters, context: dict, op: str):
+def _act(request, session, kind: str, form, fighters, context: dict, op: str):
     """Show the odds of the described action as soon as it is complete; roll it once its odds have been seen
     for this very situation. A wrong die keeps the odds and the choices, names the die and asks for it again."""
     charge_from = form.charge_from() if hasattr(form, "charge_from") else None
     try:
-        plan = services.action_plan(battle=battle, kind=kind, params=form.params(), fighters=fighters)
-        odds = services.action_odds(battle=battle, plan=plan)
-        if charge_from is not None and battle.edition == "n18":
-            reach = services.charge_reach_odds(battle=battle, fighter=plan.fighter, distance=charge_from, plan=plan)
+        plan = services.action_plan(session=session, kind=kind, params=form.params(), fighters=fighters)
+        odds = services.action_odds(session=session, plan=plan)
+        if charge_from is not None and session.edition == "n18":
+            reach = services.charge_reach_odds(session=session, fighter=plan.fighter, distance=charge_from, plan=plan)
             context["charge_odds"] = display.odds_rows(reach)
     except ValidationError as error:
         add_refusal(form, error)
@@ -341,14 +341,14 @@ def _act(request, battle, kind: str, form, fighters, context: dict, op: str):
     context.update(plan=plan, odds=display.odds_rows(odds, [f.name for f in plan.others]), seen=_seen(plan))
     dice = form.cleaned_data.get("dice") or []
     if plan.rolls:
-        context["dice_order"] = display.dice_order(battle.edition, plan, odds)
-        dice = _table_dice(battle, plan, form, dice, context)
+        context["dice_order"] = display.dice_order(session.edition, plan, odds)
+        dice = _table_dice(session, plan, form, dice, context)
         if dice is None:
             return None
     if op == "roll" and (request.POST.get("seen") == context["seen"] or not plan.rolls):
         try:
             action = services.action_resolve(
-                battle=battle,
+                session=session,
                 kind=kind,
                 params=form.params(),
                 actor=request.user,
@@ -358,48 +358,48 @@ def _act(request, battle, kind: str, form, fighters, context: dict, op: str):
         except ValidationError as error:
             add_refusal(form, error)
             return None
-        return _rolled(request, battle, action)
+        return _rolled(request, session, action)
     return None
 
 
-def _made_before(request, battle):
+def _made_before(request, session):
     """This very form was posted before (a double tap, a retry): its first answer, nothing done twice; else None."""
-    made = services.action_made(battle, forms.posted_token(request.POST))
+    made = services.action_made(session, forms.posted_token(request.POST))
     if made is None:
         return None
-    return _rolled(request, battle, made)
+    return _rolled(request, session, made)
 
 
-def _rolled(request, battle, action):
-    """The answer to a roll made (or made before). From the battle page's panel (htmx, with the version the page
+def _rolled(request, session, action):
+    """The answer to a roll made (or made before). From the session page's panel (htmx, with the version the page
     shows): the parts that changed, swapped in place as a button's answer is (:func:`_back_to_battle`), the panel
     emptied, and the page at its top, where a reload landed: the result's message, the turn and the next fighter.
-    Else the battle page, as from the action's own page."""
+    Else the session page, as from the action's own page."""
     done = "; ".join(action.changes) or action.summary
     if not request.htmx or whole_number(request.POST.get("shown", "")) is None:
-        return moved(request, _detail_url(battle), done)
-    response = _back_to_battle(request, battle, done)
+        return moved(request, _detail_url(session), done)
+    response = _back_to_battle(request, session, done)
     response.write(render_to_string("battles/_act_panel.html", {"oob": True}, request=request))
     if "HX-Retarget" not in response:  # the parts come out of band: the form's own target is left alone
         reswap(response, "none show:window:top")
     return response
 
 
-def _table_dice(battle, plan, form, dice: list, context: dict) -> list | None:
+def _table_dice(session, plan, form, dice: list, context: dict) -> list | None:
     """The dice entered so far and the next one the rules read; None after a wrong die, which is named and
     taken off (with those after it) so the page asks for it again."""
     try:
-        needed = services.action_next_die(battle=battle, plan=plan, dice=dice)
+        needed = services.action_next_die(session=session, plan=plan, dice=dice)
     except ValidationError as error:
         context["dice_error"] = " ".join(error.messages)
         if error.code != "wrong_die":
             return None
         dice = dice[: error.params["index"]]
         form.data["dice"] = " ".join(str(d) for d in dice)
-        needed = services.action_next_die(battle=battle, plan=plan, dice=dice)
-        context.update(entered=display.entered_dice(dice), next_die=display.next_die(battle.edition, needed))
+        needed = services.action_next_die(session=session, plan=plan, dice=dice)
+        context.update(entered=display.entered_dice(dice), next_die=display.next_die(session.edition, needed))
         return None
-    context.update(entered=display.entered_dice(dice), next_die=display.next_die(battle.edition, needed))
+    context.update(entered=display.entered_dice(dice), next_die=display.next_die(session.edition, needed))
     return dice
 
 
@@ -420,44 +420,44 @@ def _dice_data(post) -> tuple:
 @require_http_methods(["GET", "POST"])
 def battle_act(request, pk: int, kind: str):
     """One action: its choices as buttons, its exact odds as soon as they are complete, then the roll (here,
-    or the dice rolled at the table entered one at a time). Its own page, or its part in the battle page's panel
+    or the dice rolled at the table entered one at a time). Its own page, or its part in the session page's panel
     (htmx aimed at ``#act-panel``), whose roll is answered in place (:func:`_rolled`)."""
-    battle = _battle_for_acting(request.user, pk)
-    rules = edition_rules(battle.edition)
-    if kind not in rules.KINDS or battle.is_over:
+    session = _battle_for_acting(request.user, pk)
+    rules = edition_rules(session.edition)
+    if kind not in rules.KINDS or session.is_over:
         raise Http404("No such action here.")
     choice = _choice(kind, request)
     labels = {**rules.TESTS, **getattr(rules, "SCENARIO_ACTIONS", {})}
-    # Opened in the battle page's panel (htmx): the action's part of its page, its choices leading on in the panel.
+    # Opened in the session page's panel (htmx): the action's part of its page, its choices leading on in the panel.
     in_panel = bool(request.htmx) and request.htmx.target == "act-panel"
-    context = {"battle": battle, "kind": kind, "label": labels.get(choice, rules.KINDS[kind]), "in_panel": in_panel}
+    context = {"battle": session, "kind": kind, "label": labels.get(choice, rules.KINDS[kind]), "in_panel": in_panel}
     page = "battles/battle_act.html#act-panel" if in_panel else "battles/battle_act.html"
     if kind in CHOICE_PARAM and not choice:
-        return render(request, page, {**context, "menu": _menu_links(battle, kind)})
-    if choice and choice not in dict(_menu(battle, kind)):
+        return render(request, page, {**context, "menu": _menu_links(session, kind)})
+    if choice and choice not in dict(_menu(session, kind)):
         raise Http404("No such test or scenario action here.")
-    if request.method == "POST" and (made := _made_before(request, battle)):
+    if request.method == "POST" and (made := _made_before(request, session)):
         return made
-    fighters = selectors.battle_fighters(battle)
+    fighters = selectors.battle_fighters(session)
     for fighter in fighters:
-        fighter.battle = battle  # the forms name each fighter's gang without a query per fighter
+        fighter.session = session  # the forms name each fighter's gang without a query per fighter
     data, op = _dice_data(request.POST) if request.method == "POST" else (None, "")
-    form = _action_form(battle, kind, request, fighters, data)
+    form = _action_form(session, kind, request, fighters, data)
     if data is None and request.GET.get("fighter"):
         # From a fighter's card: what is already chosen (his only weapon, his last target) may be enough.
         data = {name: form[name].value() for name in form.fields if form[name].value() not in (None, "")}
-        form = _action_form(battle, kind, request, fighters, data)
+        form = _action_form(session, kind, request, fighters, data)
     context["rolls"] = "dice" in form.fields
     # The form's one-time token: kept through every choice and the odds, so the roll is made once however often
     # it is posted (a double tap, a retry on a bad connection).
     context["once"] = forms.posted_token(request.POST) or forms.new_token()
     if data is not None and form.is_valid():
-        acted = _act(request, battle, kind, form, fighters, context, op)
+        acted = _act(request, session, kind, form, fighters, context, op)
         if acted:
             return acted
     elif data is not None and not op:
         context["quiet"] = True  # a choice on the way: no errors for what is not chosen yet
-    if op == "roll" and (made := _made_before(request, battle)):
+    if op == "roll" and (made := _made_before(request, session)):
         # A roll not made here, because its twin (a double tap) made it meanwhile and so moved the situation
         # (new odds, a target gone): the twin's answer, not this form again.
         return made
@@ -469,14 +469,14 @@ def battle_act(request, pk: int, kind: str):
 @login_required
 @require_POST
 def fighter_set(request, pk: int, fighter_pk: int):
-    battle = _battle_for_acting(request.user, pk)
-    fighter = BattleFighter.objects.filter(battle=battle, pk=fighter_pk).first()
+    session = _battle_for_acting(request.user, pk)
+    fighter = BattleFighter.objects.filter(session=session, pk=fighter_pk).first()
     form = forms.FighterSetForm(request.POST)
     if fighter is None or not form.is_valid():
         raise Http404("No such fighter or state.")
     token = forms.posted_token(request.POST)
     return _simple_change(
-        request, pk, services.fighter_adjust, battle_row=battle, fighter=fighter, token=token, **form.cleaned_data
+        request, pk, services.fighter_adjust, session_row=session, fighter=fighter, token=token, **form.cleaned_data
     )
 
 
@@ -484,60 +484,60 @@ def fighter_set(request, pk: int, fighter_pk: int):
 @require_POST
 def fighter_move(request, pk: int, fighter_pk: int):
     """2018+: the fighter's Move action, from his card."""
-    battle = _battle_for_acting(request.user, pk)
-    fighter = BattleFighter.objects.filter(battle=battle, pk=fighter_pk).first()
+    session = _battle_for_acting(request.user, pk)
+    fighter = BattleFighter.objects.filter(session=session, pk=fighter_pk).first()
     if fighter is None:
         raise Http404("No such fighter.")
     token = forms.posted_token(request.POST)
-    return _simple_change(request, pk, services.fighter_move, battle_row=battle, fighter=fighter, token=token)
+    return _simple_change(request, pk, services.fighter_move, session_row=session, fighter=fighter, token=token)
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def fighter_group(request, pk: int, fighter_pk: int):
     """2018+: a Leader or Champion's Group Activation, from his card: the friends who activate with him."""
-    battle = _battle_for_acting(request.user, pk)
-    fighters = selectors.battle_fighters(battle)
+    session = _battle_for_acting(request.user, pk)
+    fighters = selectors.battle_fighters(session)
     leader = next((f for f in fighters if f.pk == fighter_pk), None)
-    if leader is None or battle.edition != "n18" or battle.is_over:
+    if leader is None or session.edition != "n18" or session.is_over:
         raise Http404("No such fighter here.")
     form = forms.GroupForm(request.POST or None, leader=leader, fighters=fighters)
     if request.method == "POST" and form.is_valid():
         try:
             members, token = form.cleaned_data["members"], forms.posted_token(request.POST)
             action = services.group_activate(
-                battle=battle, leader=leader, members=members, actor=request.user, token=token
+                session=session, leader=leader, members=members, actor=request.user, token=token
             )
         except ValidationError as error:
             add_refusal(form, error)
         else:
-            return moved(request, _detail_url(battle), action.summary)
-    return render(request, "battles/battle_group.html", {"battle": battle, "leader": leader, "form": form})
+            return moved(request, _detail_url(session), action.summary)
+    return render(request, "battles/battle_group.html", {"battle": session, "leader": leader, "form": form})
 
 
-def _simple_change(request, pk: int, service, done: str = "", battle_row=None, **options):
+def _simple_change(request, pk: int, service, done: str = "", session_row=None, **options):
     """A button's POST: the service's refusal shown as a message, back to the battle either way."""
-    battle = battle_row or _battle_for_acting(request.user, pk)
+    session = session_row or _battle_for_acting(request.user, pk)
     try:
-        service(battle=battle, actor=request.user, **options)
+        service(session=session, actor=request.user, **options)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
-        return _back_to_battle(request, battle)
-    return _back_to_battle(request, battle, done)
+        return _back_to_battle(request, session)
+    return _back_to_battle(request, session, done)
 
 
-def _back_to_battle(request, battle, done: str = ""):
+def _back_to_battle(request, session, done: str = ""):
     """After a button on the battle page: with htmx, the parts of the page that changed since the version it shows
     (its ``shown`` field), swapped in place out of band, the scroll left where it is (core.middleware adds the
     messages); the whole state part when that version's drawing is no longer in the cache. Else the page itself."""
     shown = whole_number(request.POST.get("shown", ""))
     if not request.htmx or shown is None:
-        return moved(request, _detail_url(battle), done)
+        return moved(request, _detail_url(session), done)
     if done:
         messages.success(request, done)
-    battle = selectors.battle_page_get(battle.pk)
-    context = _page_context(request, battle)
-    was = cache.get(_page_key(battle, shown, can_act=context["can_act"], follow=False))
+    session = selectors.battle_page_get(session.pk)
+    context = _page_context(request, session)
+    was = cache.get(_page_key(session, shown, can_act=context["can_act"], follow=False))
     if was is None:
         response = render(request, "battles/battle_detail.html#state", context)
         return reswap(retarget(response, "#battle-state"), "outerHTML")
@@ -565,16 +565,16 @@ def battle_priority(request, pk: int):
 @require_http_methods(["GET", "POST"])
 def battle_reinforce(request, pk: int):
     """Reinforcements arrive: picked at random among the gang's fighters not yet in the battle."""
-    battle = _battle_for_acting(request.user, pk)
-    form = forms.ReinforceForm(request.POST or None, battle=battle, initial={"side": request.GET.get("side")})
+    session = _battle_for_acting(request.user, pk)
+    form = forms.ReinforceForm(request.POST or None, session=session, initial={"side": request.GET.get("side")})
     if request.method == "POST" and form.is_valid():
         try:
-            action = services.battle_reinforce(battle=battle, actor=request.user, **form.cleaned_data)
+            action = services.battle_reinforce(session=session, actor=request.user, **form.cleaned_data)
         except ValidationError as error:
             add_refusal(form, error)
         else:
-            return moved(request, _detail_url(battle), action.summary)
-    return render(request, "battles/battle_reinforce.html", {"battle": battle, "form": form})
+            return moved(request, _detail_url(session), action.summary)
+    return render(request, "battles/battle_reinforce.html", {"battle": session, "form": form})
 
 
 @login_required
@@ -592,35 +592,35 @@ def action_undo(request, pk: int):
 @login_required
 @require_http_methods(["GET", "POST"])
 def battle_end(request, pk: int):
-    battle = _battle_for_acting(request.user, pk)
-    if battle.is_over:
-        return redirect("battles:battle-report", pk=battle.pk)
-    proposed, why = services.proposed_winner(battle, list(battle.fighters.all()))
+    session = _battle_for_acting(request.user, pk)
+    if session.is_over:
+        return redirect("battles:battle-report", pk=session.pk)
+    proposed, why = services.proposed_winner(session, list(session.fighters.all()))
     initial = {"winner": proposed} if proposed is not None else {}
-    form = forms.BattleEndForm(request.POST or None, battle=battle, initial=initial)
+    form = forms.BattleEndForm(request.POST or None, session=session, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
-            services.battle_end(battle=battle, actor=request.user, **form.cleaned_data)
+            services.battle_end(session=session, actor=request.user, **form.cleaned_data)
         except ValidationError as error:
             add_refusal(form, error)
         else:
-            url = reverse("battles:battle-report", args=[battle.pk])
+            url = reverse("battles:battle-report", args=[session.pk])
             return moved(request, url, "The battle is over: its report is written.")
-    names = {Side.ATTACKER: battle.gang_a.name, Side.DEFENDER: battle.gang_b.name, "": "nobody: a draw"}
+    names = {Side.ATTACKER: session.gang_a.name, Side.DEFENDER: session.gang_b.name, "": "nobody: a draw"}
     proposal = f"By the scenario's facts the winner is {names[proposed]}: {why}." if proposed is not None else ""
-    return render(request, "battles/battle_end.html", {"battle": battle, "form": form, "proposal": proposal})
+    return render(request, "battles/battle_end.html", {"battle": session, "form": form, "proposal": proposal})
 
 
 @login_required
 @require_GET
 def battle_report(request, pk: int):
-    battle = _battle_for_viewing(request.user, pk)
+    session = _battle_for_viewing(request.user, pk)
     context = {
-        "battle": battle,
-        "report": battle.report,
-        "rows": display.report_rows(battle.report),
-        "facts": display.fact_lines(battle.facts, {side: battle.gang(side).name for side in Side.values}),
-        "log": selectors.battle_log(battle, limit=None),
-        "can_act": selectors.can_act(request.user, battle),
+        "battle": session,
+        "report": session.report,
+        "rows": display.report_rows(session.report),
+        "facts": display.fact_lines(session.facts, {side: session.gang(side).name for side in Side.values}),
+        "log": selectors.battle_log(session, limit=None),
+        "can_act": selectors.can_act(request.user, session),
     }
     return render(request, "battles/battle_report.html", context)

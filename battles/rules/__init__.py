@@ -84,15 +84,15 @@ def test_prompt(fighter, label: str, test: str) -> Prompt:
     return Prompt(f"{fighter.name}: {label}", "test", {"test": test, "fighter": fighter.pk})
 
 
-def bottle_prompt(battle, side: str, why: str) -> Prompt:
-    return Prompt(f"Bottle test for {battle.gang(side).name}", "test", {"test": "bottle", "side": side}, why)
+def bottle_prompt(session, side: str, why: str) -> Prompt:
+    return Prompt(f"Bottle test for {session.gang(side).name}", "test", {"test": "bottle", "side": side}, why)
 
 
-def bottle_outcome(battle, side: str, bottled: bool, holds: str) -> list[str]:
+def bottle_outcome(session, side: str, bottled: bool, holds: str) -> list[str]:
     """A Bottle test's answer: a gang that bottles out is marked on the battle; ``holds`` words the other case."""
-    name = battle.gang(side).name
+    name = session.gang(side).name
     if bottled:
-        battle.bottle_out(side)
+        session.bottle_out(side)
         return [f"{name} bottles out"]
     return [f"{name} {holds}"]
 
@@ -176,15 +176,15 @@ def weapon_query(fighter, choice: str) -> tuple[dict, dict]:
     return weapon["profiles"][profile]["query"], weapon
 
 
-def next_phase(battle, fighters: list, new_turn) -> list[str]:
+def next_phase(session, fighters: list, new_turn) -> list[str]:
     """Move the battle to its edition's next phase, in words; when that starts a new turn (classic) or round
     (2018+), ``new_turn(battle, fighters)`` does what that brings and says so."""
     from battles.models import PHASES
 
-    order = PHASES[battle.edition]
-    index = (order.index(battle.phase) + 1) % len(order)
-    battle.phase = order[index]
-    return new_turn(battle, fighters) if index == 0 else [f"{battle.get_phase_display()} phase"]
+    order = PHASES[session.edition]
+    index = (order.index(session.phase) + 1) % len(order)
+    session.phase = order[index]
+    return new_turn(session, fighters) if index == 0 else [f"{session.get_phase_display()} phase"]
 
 
 def lock_in_combat(fighter, *opponents) -> None:

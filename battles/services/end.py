@@ -20,7 +20,7 @@ END_OUTCOMES = {
 }
 
 
-def battle_report(battle: BattleSession, fighters: list[BattleFighter], actions: list[BattleAction]) -> dict:
+def battle_report(session: BattleSession, fighters: list[BattleFighter], actions: list[BattleAction]) -> dict:
     """What the campaign's post-battle sequence needs: each fighter's end, by whom, bottle-outs, facts."""
     by_pk = {f.pk: f for f in fighters}
     awards: dict[int, dict] = {f.pk: {} for f in fighters}
@@ -34,7 +34,7 @@ def battle_report(battle: BattleSession, fighters: list[BattleFighter], actions:
         # Injured fighter went Out of Action on their own Recovery test, whoever Seriously Injured them. The awards
         # follow the same fighter as the report's "by", so the record and the experience cannot disagree.
         by = f.taken_out_by_id or f.seriously_injured_by_id
-        if f.out_of_action and by and f.pk not in battle.facts.get("fighters_fled", []):
+        if f.out_of_action and by and f.pk not in session.facts.get("fighters_fled", []):
             award(by, "out_of_action")
             if f.profile.get("category") in ("leader", "champion"):
                 award(by, "leader_or_champion_out_of_action")
@@ -43,20 +43,20 @@ def battle_report(battle: BattleSession, fighters: list[BattleFighter], actions:
             continue
         if action.rule == "test" and action.query.get("kind") == "rally" and action.result.get("passed"):
             award(action.fighter_id, "rallies")
-        if battle.edition == "classic":
+        if session.edition == "classic":
             for fighter_pk, count in _wounding_hits(action):
                 award(fighter_pk, "wounding_hits", count)
-    for record in battle.facts.get("relics_defiled", {}).values():
+    for record in session.facts.get("relics_defiled", {}).values():
         award(record["fighter"], "relic_defiled")
     for name in ("caches_destroyed", "caches_recovered"):
-        for record in battle.facts.get(name, []):
+        for record in session.facts.get(name, []):
             award(record["fighter"], name)
 
-    fled = set(battle.facts.get("fighters_fled", []))
+    fled = set(session.facts.get("fighters_fled", []))
     # Webbed at the end of the battle: they do not succumb to the sedative and recover by themselves (2023 core
     # rulebook, Conditions: Webbed), so no injury test after the battle although treated as Seriously Injured.
-    webbed = set(battle.facts.get(WEBBED, []))
-    succumbed = set(battle.facts.get(WEBBED_OUT_OF_ACTION, []))
+    webbed = set(session.facts.get(WEBBED, []))
+    succumbed = set(session.facts.get(WEBBED_OUT_OF_ACTION, []))
 
     def outcome(f: BattleFighter) -> str:
         if f.pk in fled:
@@ -81,35 +81,35 @@ def battle_report(battle: BattleSession, fighters: list[BattleFighter], actions:
         }
 
     return {
-        "edition": battle.edition,
-        "scenario": battle.scenario,
-        "rounds": battle.round,
+        "edition": session.edition,
+        "scenario": session.scenario,
+        "rounds": session.round,
         "sides": {
             side: {
-                "gang": battle.gang(side).pk,
-                "name": battle.gang(side).name,
-                "role": battle.role(side),
-                "bottled_out": battle.bottled(side),
-                "fled": side in battle.facts.get("fled", []),
-                "starting_crew": battle.starting_crew(side),
+                "gang": session.gang(side).pk,
+                "name": session.gang(side).name,
+                "role": session.role(side),
+                "bottled_out": session.bottled(side),
+                "fled": side in session.facts.get("fled", []),
+                "starting_crew": session.starting_crew(side),
             }
             for side in (Side.ATTACKER, Side.DEFENDER)
         },
         "fighters": [end(f) for f in fighters],
-        "facts": battle.facts,
+        "facts": session.facts,
         "actions": sum(not a.undone for a in actions),
     }
 
 
-def proposed_winner(battle: BattleSession, fighters: list[BattleFighter]) -> tuple[str, str]:
+def proposed_winner(session: BattleSession, fighters: list[BattleFighter]) -> tuple[str, str]:
     """The winner the scenario's facts decide (``rulebook.n18.campaign.victory``), as a side ("attacker",
     "defender" or "" for a draw) and why; ``(None, "")`` when the facts leave it to the players."""
     from rulebook.n18.campaign.victory import SideFacts, proposed_result
 
-    if battle.edition != "n18" or not battle.scenario:
+    if session.edition != "n18" or not session.scenario:
         return None, ""
-    role = {side: role_of(battle, side) for side in Side.values}
-    facts = battle.facts
+    role = {side: role_of(session, side) for side in Side.values}
+    facts = session.facts
     by_pk = {f.pk: f for f in fighters}
     caches = {"attacker": len(facts.get("caches_destroyed", [])), "defender": len(facts.get("caches_recovered", []))}
 
@@ -131,7 +131,7 @@ def proposed_winner(battle: BattleSession, fighters: list[BattleFighter]) -> tup
 
     by_role = {role[side]: side_facts(side) for side in (Side.ATTACKER, Side.DEFENDER)}
     found = proposed_result(
-        battle.scenario,
+        session.scenario,
         by_role.get("attacker", SideFacts()),
         by_role.get("defender", SideFacts()),
         caskets_opened=len(facts.get("caskets", [])),
@@ -165,7 +165,7 @@ def _wounding_hits(action: BattleAction) -> list[tuple[int, int]]:
 @transaction.atomic
 def battle_end(
     *,
-    battle: BattleSession,
+    session: BattleSession,
     actor,
     winner: str = "",
     notes: str = "",
@@ -177,49 +177,49 @@ def battle_end(
 
     ``captured``: the (gang) fighter ids taken captive by the other gang; ``captives_freed``: in a campaign's
     Rescue Mission, the captives freed. The campaign checks both as part of the battle's record."""
-    battle, fighters = locked(battle)
+    session, fighters = locked(session)
     if winner not in ("", Side.ATTACKER, Side.DEFENDER):
         raise ValidationError("The winner is one of the two gangs, or nobody (a draw).")
     dice = dice or RandomDice()
-    left_to_attacker = _caskets_left_to_the_attacker(battle, dice) + _relic_of_the_gang_that_fled(
-        battle, fighters, dice
+    left_to_attacker = _caskets_left_to_the_attacker(session, dice) + _relic_of_the_gang_that_fled(
+        session, fighters, dice
     )
-    report = battle_report(battle, fighters, list(battle.actions.all()))
+    report = battle_report(session, fighters, list(session.actions.all()))
     captured = set(captured)
     for row in report["fighters"]:
         row["captured"] = row["fighter"] in captured
     report.update(winner=winner or None, draw=not winner, notes=notes, captives_freed=sorted(set(captives_freed)))
-    before = battle_state(battle, fighters)
-    battle.report = report
-    battle.status = BattleStatus.ENDED
-    battle.ended_at = timezone.now()
-    battle.version += 1
-    battle.save(update_fields=["report", "facts", "status", "ended_at", "version", "updated_at"])
+    before = battle_state(session, fighters)
+    session.report = report
+    session.status = BattleStatus.ENDED
+    session.ended_at = timezone.now()
+    session.version += 1
+    session.save(update_fields=["report", "facts", "status", "ended_at", "version", "updated_at"])
     changes = [*left_to_attacker, "Battle report written"]
-    if battle.campaign_battle_id:
-        _campaign_report_submit(battle, report, actor)
+    if session.campaign_battle_id:
+        _campaign_report_submit(session, report, actor)
         changes.append("Report sent to the campaign for confirmation")
-    log_action(battle, before, actor, kind="end", summary="The battle ends", changes=changes)
-    return battle
+    log_action(session, before, actor, kind="end", summary="The battle ends", changes=changes)
+    return session
 
 
-def _caskets_left_to_the_attacker(battle: BattleSession, dice: DiceSource) -> list[str]:
+def _caskets_left_to_the_attacker(session: BattleSession, dice: DiceSource) -> list[str]:
     """Smash & Grab: when the defender bottled out and fled, the attacker rolls for each loot casket still
     unopened, a Booby Trapped result doing nothing (the guide's Smash & Grab, Ending the Battle). The dice
     and what each casket held go into the battle's facts, and so into the campaign's record."""
     from rulebook.n18.campaign.battlefield import open_loot_casket
     from rulebook.n18.campaign.record import casket_rules
 
-    if battle.edition != "n18" or battle.scenario != "smash-and-grab":
+    if session.edition != "n18" or session.scenario != "smash-and-grab":
         return []
-    role = {side: role_of(battle, side) for side in Side.values}
-    fled = [side for side in battle.facts.get("fled", []) if role[side] == "defender"]
+    role = {side: role_of(session, side) for side in Side.values}
+    fled = [side for side in session.facts.get("fled", []) if role[side] == "defender"]
     attacker = next(side for side in (Side.ATTACKER, Side.DEFENDER) if role[side] == "attacker")
-    caskets = list(battle.facts.get("caskets", []))
-    if not fled or attacker in battle.facts.get("fled", []):
+    caskets = list(session.facts.get("caskets", []))
+    if not fled or attacker in session.facts.get("fled", []):
         return []
     words = []
-    for _ in range(casket_rules(battle.scenario).count - len(caskets)):
+    for _ in range(casket_rules(session.scenario).count - len(caskets)):
         mark = len(dice.rolls)
         found = open_loot_casket(dice, smash_and_grab=True, ignore_booby_trap=True)
         caskets.append(
@@ -233,32 +233,32 @@ def _caskets_left_to_the_attacker(battle: BattleSession, dice: DiceSource) -> li
             }
         )
         words.append(
-            f"A casket left behind, rolled for {battle.gang(attacker).name}: {found['result']}"
+            f"A casket left behind, rolled for {session.gang(attacker).name}: {found['result']}"
             + (f", {found['credits_gained']} credits" if found["credits_gained"] else "")
         )
-    battle.facts = {**battle.facts, "caskets": caskets}
+    session.facts = {**session.facts, "caskets": caskets}
     return words
 
 
-def _relic_of_the_gang_that_fled(battle: BattleSession, fighters: list[BattleFighter], dice: DiceSource) -> list[str]:
+def _relic_of_the_gang_that_fled(session: BattleSession, fighters: list[BattleFighter], dice: DiceSource) -> list[str]:
     """Border Dispute: when one gang bottled out and fled and its relic was not defiled, a random fighter of the
     other gang counts as having defiled it (the guide's Border Dispute, Ending the Battle)."""
     from rulebook.roster import pick_index
 
-    fled = battle.facts.get("fled", [])
-    if battle.edition != "n18" or battle.scenario != "border-dispute" or len(fled) != 1:
+    fled = session.facts.get("fled", [])
+    if session.edition != "n18" or session.scenario != "border-dispute" or len(fled) != 1:
         return []
     loser = fled[0]
-    defiled = dict(battle.facts.get("relics_defiled", {}))
+    defiled = dict(session.facts.get("relics_defiled", {}))
     winners = [f for f in fighters if f.side != loser]
     if loser in defiled or not winners:
         return []
     fighter = winners[
-        pick_index(len(winners), dice, f"Border Dispute: the fighter who defiles {battle.gang(loser).name}'s relic")
+        pick_index(len(winners), dice, f"Border Dispute: the fighter who defiles {session.gang(loser).name}'s relic")
     ]
     defiled[loser] = {"fighter": fighter.pk, "name": fighter.name, "dice": [r.as_json() for r in dice.rolls[-2:]]}
-    battle.facts = {**battle.facts, "relics_defiled": defiled}
-    return [f"{battle.gang(loser).name} fled: {fighter.name} counts as having defiled their relic"]
+    session.facts = {**session.facts, "relics_defiled": defiled}
+    return [f"{session.gang(loser).name} fled: {fighter.name} counts as having defiled their relic"]
 
 
 # The campaign's post-battle sequence reads "seriously_injured" as the classic fighter down at the end.
@@ -271,11 +271,11 @@ CAMPAIGN_OUTCOMES = {
 }
 
 
-def campaign_facts(battle: BattleSession) -> dict:
+def campaign_facts(session: BattleSession) -> dict:
     """The scenario facts in the campaign's words (roles rather than sides)."""
-    role = {side: role_of(battle, side) for side in Side.values}
-    facts = battle.facts
-    fighter_of = dict(battle.fighters.values_list("pk", "fighter_id"))
+    role = {side: role_of(session, side) for side in Side.values}
+    facts = session.facts
+    fighter_of = dict(session.fighters.values_list("pk", "fighter_id"))
     caskets = [
         {
             "side": role[c["side"]],
@@ -289,17 +289,17 @@ def campaign_facts(battle: BattleSession) -> dict:
     for name in ("caches_destroyed", "caches_recovered"):
         if facts.get(name):
             out[name] = len(facts[name])
-    if battle.scenario == "border-dispute" or facts.get("relics_defiled"):
+    if session.scenario == "border-dispute" or facts.get("relics_defiled"):
         defiled = facts.get("relics_defiled", {})
         out["relic_defiled"] = {role[side]: side in defiled for side in (Side.ATTACKER, Side.DEFENDER)}
     return out
 
 
-def _campaign_report_submit(battle: BattleSession, report: dict, actor) -> None:
+def _campaign_report_submit(session: BattleSession, report: dict, actor) -> None:
     from campaigns.services import battle_report_submit
 
-    campaign_battle = battle.campaign_battle
-    winner = {Side.ATTACKER: battle.gang_a, Side.DEFENDER: battle.gang_b}.get(report["winner"] or "")
+    campaign_battle = session.campaign_battle
+    winner = {Side.ATTACKER: session.gang_a, Side.DEFENDER: session.gang_b}.get(report["winner"] or "")
     results = [
         {
             "fighter": f["fighter"],
@@ -325,7 +325,7 @@ def _campaign_report_submit(battle: BattleSession, report: dict, actor) -> None:
         attacker_fled=fled[Side.ATTACKER],
         defender_fled=fled[Side.DEFENDER],
         fighter_results=results,
-        scenario_facts=campaign_facts(battle),
+        scenario_facts=campaign_facts(session),
         captives_freed=report.get("captives_freed", ()),
         notes=report.get("notes", ""),
     )

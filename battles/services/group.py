@@ -14,28 +14,28 @@ from content.models import Edition
 
 @transaction.atomic
 def group_activate(
-    *, battle: BattleSession, leader: BattleFighter, members: list[int], actor, token: str = ""
+    *, session: BattleSession, leader: BattleFighter, members: list[int], actor, token: str = ""
 ) -> BattleAction:
     """``leader`` makes a Group Activation with the friends whose ids are ``members``, nominated together before any
     of them acts: the group's fighters come first on the page until each has acted (or tapped Done), then the
     other gang activates. Logged and undoable."""
     from battles.rules.n18 import GROUPS, group_refusal
 
-    battle, fighters = locked(battle)
-    if first := repeated(battle, token):
+    session, fighters = locked(session)
+    if first := repeated(session, token):
         return first
-    if battle.edition != Edition.N18:
+    if session.edition != Edition.N18:
         raise ValidationError("Group Activations are a rule of the 2018+ game.")
     by_pk = {f.pk: f for f in fighters}
     row = by_pk.get(leader.pk)
     chosen = [by_pk[pk] for pk in dict.fromkeys(members) if pk in by_pk]
     if row is None or len(chosen) != len(set(members)):
         raise ValidationError("Those fighters are not in this battle.")
-    refusal = group_refusal(battle, fighters, row, chosen)
+    refusal = group_refusal(session, fighters, row, chosen)
     if refusal:
         raise ValidationError(refusal)
-    before = battle_state(battle, fighters)
-    battle.facts = {**battle.facts, GROUPS: [*battle.facts.get(GROUPS, []), [row.pk, *(f.pk for f in chosen)]]}
+    before = battle_state(session, fighters)
+    session.facts = {**session.facts, GROUPS: [*session.facts.get(GROUPS, []), [row.pk, *(f.pk for f in chosen)]]}
     words = f"{row.name} makes a Group Activation with {', '.join(f.name for f in chosen)}"
-    save_state(battle, fighters, before)
-    return log_action(battle, before, actor, kind="group", fighter=row, summary=words, changes=[words], token=token)
+    save_state(session, fighters, before)
+    return log_action(session, before, actor, kind="group", fighter=row, summary=words, changes=[words], token=token)

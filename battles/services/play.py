@@ -75,14 +75,16 @@ def _row(by_id: dict, fighter) -> BattleFighter:
     return row
 
 
-def action_plan(*, battle: BattleSession, kind: str, params: dict, fighters: list[BattleFighter] | None = None) -> Plan:
+def action_plan(
+    *, session: BattleSession, kind: str, params: dict, fighters: list[BattleFighter] | None = None
+) -> Plan:
     """The rulebook call an action makes, from the fighters as they stand (reads only)."""
-    fighters = fighters if fighters is not None else list(battle.fighters.all())
+    fighters = fighters if fighters is not None else list(session.fighters.all())
     params = _bind(params, {f.pk: f for f in fighters})
-    rules = edition_rules(battle.edition)
+    rules = edition_rules(session.edition)
     if kind not in rules.KINDS:
         raise ValidationError(f"No {kind} action in this edition.")
-    return rules.plan(kind, params, fighters, battle)
+    return rules.plan(kind, params, fighters, session)
 
 
 # The most work a page's odds may do (rulebook.budget): about a second of one core here. Every fight of the
@@ -90,7 +92,7 @@ def action_plan(*, battle: BattleSession, kind: str, params: dict, fighters: lis
 ODDS_STEPS = 1_000_000
 
 
-def action_odds(*, battle: BattleSession, plan: Plan) -> dict:
+def action_odds(*, session: BattleSession, plan: Plan) -> dict:
     """The exact odds of the planned action: the answer ``python -m rulebook odds`` gives for its query. Odds
     that need more work than a page may do are left out with the reason; the action can still be rolled."""
     if not plan.rolls:
@@ -98,7 +100,7 @@ def action_odds(*, battle: BattleSession, plan: Plan) -> dict:
     query = Query(copy.deepcopy(plan.query))
     try:
         with budget.bounded(ODDS_STEPS):
-            answer = editions.action(battle.edition, plan.rule).odds(query)
+            answer = editions.action(session.edition, plan.rule).odds(query)
         query.refuse_unknown()  # the command line would refuse it too, so the odds would not be its answer
         return answer
     except budget.OverBudget:
@@ -114,14 +116,14 @@ ODDS_TOO_LONG = (
 
 
 def charge_reach_odds(
-    *, battle: BattleSession, fighter: BattleFighter, distance: int, plan: Plan | None = None
+    *, session: BattleSession, fighter: BattleFighter, distance: int, plan: Plan | None = None
 ) -> dict:
     """2018+: how often a Charge, the fighter's Movement plus D3", covers ``distance`` inches to the enemy: the
     answer ``python -m rulebook odds n18 charge`` gives for the same query. The fight's odds assume it arrives.
     With the fight's ``plan``, the weapons it uses set how close the charge must come (a Versatile weapon's reach)."""
     query = Query({"M": fighter.stats.get("M", 0), "distance": distance, "reach": _reach(plan)})
     try:
-        answer = editions.action(battle.edition, "charge").odds(query)
+        answer = editions.action(session.edition, "charge").odds(query)
         query.refuse_unknown()
         return answer
     except RulesInputError as exc:
@@ -143,7 +145,7 @@ def _reach(plan: Plan | None) -> int:
     return min(reaches)
 
 
-def action_next_die(*, battle: BattleSession, plan: Plan, dice: list) -> DiceNeeded | None:
+def action_next_die(*, session: BattleSession, plan: Plan, dice: list) -> DiceNeeded | None:
     """Which die the rules read next after the dice entered so far (None once they are enough); reads only.
 
     The roll is worked out on the entered dice and stops where they run out, so the table is asked for one die
@@ -154,7 +156,7 @@ def action_next_die(*, battle: BattleSession, plan: Plan, dice: list) -> DiceNee
         return None
     source = ScriptedDice(dice)
     try:
-        editions.action(battle.edition, plan.rule).roll(Query(copy.deepcopy(plan.query)), source)
+        editions.action(session.edition, plan.rule).roll(Query(copy.deepcopy(plan.query)), source)
     except DiceNeeded as needed:
         return needed
     except WrongFace as wrong:
@@ -171,19 +173,19 @@ def action_next_die(*, battle: BattleSession, plan: Plan, dice: list) -> DiceNee
     return None
 
 
-def _dice_source(dice: list | DiceSource | None, battle: BattleSession, plan: Plan) -> DiceSource:
+def _dice_source(dice: list | DiceSource | None, session: BattleSession, plan: Plan) -> DiceSource:
     if isinstance(dice, DiceSource):
         return dice
     if dice:
         return ScriptedDice(dice)
     # Every die final: the same action undone and taken again answers its purposes with the dice it rolled.
-    return ReplayDice(_undone_dice(battle, plan), RandomDice())
+    return ReplayDice(_undone_dice(session, plan), RandomDice())
 
 
-def _undone_dice(battle: BattleSession, plan: Plan) -> list[dict]:
+def _undone_dice(session: BattleSession, plan: Plan) -> list[dict]:
     """The dice of the latest undone action like ``plan`` (same kind, rule, fighters and query) not taken again
     since: an undone Booby Trapped casket opened again is Booby Trapped again."""
-    same = battle.actions.filter(
+    same = session.actions.filter(
         kind=plan.kind, rule=plan.rule, fighter=plan.fighter, target=plan.target, query=plan.query
     )
     standing = same.filter(undone=False).aggregate(n=Max("number"))["n"] or 0
@@ -193,34 +195,34 @@ def _undone_dice(battle: BattleSession, plan: Plan) -> list[dict]:
 
 @transaction.atomic
 def action_resolve(
-    *, battle: BattleSession, kind: str, params: dict, actor, dice: list | DiceSource | None = None, token: str = ""
+    *, session: BattleSession, kind: str, params: dict, actor, dice: list | DiceSource | None = None, token: str = ""
 ) -> BattleAction:
     """Resolve one action: odds, the roll (on the server, or the dice entered from the table), the effects.
 
     ``dice``: the faces entered from the table, in order; or a dice source (seeded, for the demo); or None
     to roll on the server. ``token``: the form's one-time token; the action it made already is returned as it is.
     """
-    battle, fighters = locked(battle)
-    if first := repeated(battle, token):
+    session, fighters = locked(session)
+    if first := repeated(session, token):
         return first  # the same form again (a second tap): its first answer, nothing done twice
-    before = battle_state(battle, fighters)
-    plan = action_plan(battle=battle, kind=kind, params=params, fighters=fighters)
-    odds = action_odds(battle=battle, plan=plan)
-    source = _dice_source(dice, battle, plan)
+    before = battle_state(session, fighters)
+    plan = action_plan(session=session, kind=kind, params=params, fighters=fighters)
+    odds = action_odds(session=session, plan=plan)
+    source = _dice_source(dice, session, plan)
     result = {}
     if plan.rolls:
         try:
-            result = editions.action(battle.edition, plan.rule).roll(Query(copy.deepcopy(plan.query)), source)
+            result = editions.action(session.edition, plan.rule).roll(Query(copy.deepcopy(plan.query)), source)
         except RulesInputError as exc:
             raise ValidationError(str(exc)) from None
         if isinstance(source, ScriptedDice) and source.remaining:
             used = len(dice) - source.remaining
             raise ValidationError(f"Only {used} of the {len(dice)} dice entered were needed; check them.")
-    rules = edition_rules(battle.edition)
-    changes = rules.apply(plan, result, battle)
-    save_state(battle, fighters, before)
+    rules = edition_rules(session.edition)
+    changes = rules.apply(plan, result, session)
+    save_state(session, fighters, before)
     return log_action(
-        battle,
+        session,
         before,
         actor,
         kind=plan.kind,
@@ -256,30 +258,30 @@ ADJUSTABLE_CONDITIONS = {"classic": (Condition.STANDING, Condition.PINNED), "n18
 
 @transaction.atomic
 def fighter_adjust(
-    *, battle: BattleSession, fighter: BattleFighter, field: str, value, actor, token: str = ""
+    *, session: BattleSession, fighter: BattleFighter, field: str, value, actor, token: str = ""
 ) -> BattleAction:
     """Set one state at the table's word (hidden, on overwatch, Prone, activated...), logged and undoable."""
-    battle, fighters = locked(battle)
-    if first := repeated(battle, token):
+    session, fighters = locked(session)
+    if first := repeated(session, token):
         return first  # the same form again (a second tap): its first answer, nothing done twice
-    if field not in ADJUSTABLE[battle.edition]:
+    if field not in ADJUSTABLE[session.edition]:
         raise ValidationError(f"{field} cannot be set by hand in this edition.")
-    if field == "condition" and value not in ADJUSTABLE_CONDITIONS[battle.edition]:
+    if field == "condition" and value not in ADJUSTABLE_CONDITIONS[session.edition]:
         raise ValidationError("Only Pinned or back on their feet can be set by hand; the dice decide the rest.")
-    if value not in (*CONDITIONS[battle.edition], True, False):
+    if value not in (*CONDITIONS[session.edition], True, False):
         raise ValidationError("Not a value this state can take.")
     row = next((f for f in fighters if f.pk == fighter.pk), None)
     if row is None or row.out_of_action:
         raise ValidationError("That fighter is not in play.")
-    before = battle_state(battle, fighters)
+    before = battle_state(session, fighters)
     setattr(row, field, value)
     words = f"{row.name} is {_word(field, value)}"
-    if battle.edition == Edition.N18:
+    if session.edition == Edition.N18:
         words = _n18_stance(row, field, value) or words
         if field == "ready" and not value:
-            n18_effects.sees_again(battle, row)  # Done: his activation is spent, Blind or not
-    save_state(battle, fighters, before)
-    return log_action(battle, before, actor, kind="adjust", fighter=row, summary=words, changes=[words], token=token)
+            n18_effects.sees_again(session, row)  # Done: his activation is spent, Blind or not
+    save_state(session, fighters, before)
+    return log_action(session, before, actor, kind="adjust", fighter=row, summary=words, changes=[words], token=token)
 
 
 def _n18_stance(fighter: BattleFighter, field: str, value) -> str | None:
@@ -297,27 +299,27 @@ def _n18_stance(fighter: BattleFighter, field: str, value) -> str | None:
 
 
 @transaction.atomic
-def fighter_move(*, battle: BattleSession, fighter: BattleFighter, actor, token: str = "") -> BattleAction:
+def fighter_move(*, session: BattleSession, fighter: BattleFighter, actor, token: str = "") -> BattleAction:
     """2018+: a fighter takes the Move (Simple) action: his activation has begun (he stays first on the page
     until it ends), logged. The distance and terrain are the table's; an Agility test or a fall is its own test."""
     from battles.rules.n18 import ACTING
 
-    battle, fighters = locked(battle)
-    if first := repeated(battle, token):
+    session, fighters = locked(session)
+    if first := repeated(session, token):
         return first
-    if battle.edition != Edition.N18:
+    if session.edition != Edition.N18:
         raise ValidationError("Moving is a phase of its own in the classic turn, not an action.")
     row = next((f for f in fighters if f.pk == fighter.pk), None)
     if row is None or row.out_of_action:
         raise ValidationError("That fighter is not in play.")
     if row.condition != Condition.ACTIVE:
         raise ValidationError(f"{row.name} is {row.get_condition_display()}: stand up first, or take a test.")
-    before = battle_state(battle, fighters)
-    battle.facts = {**battle.facts, ACTING: row.pk}
-    n18_effects.sees_again(battle, row)
+    before = battle_state(session, fighters)
+    session.facts = {**session.facts, ACTING: row.pk}
+    n18_effects.sees_again(session, row)
     words = f"{row.name} moves"
-    save_state(battle, fighters, before)
-    return log_action(battle, before, actor, kind="move", fighter=row, summary=words, changes=[words], token=token)
+    save_state(session, fighters, before)
+    return log_action(session, before, actor, kind="move", fighter=row, summary=words, changes=[words], token=token)
 
 
 STATE_WORDS = {
@@ -338,7 +340,7 @@ def _word(field: str, value) -> str:
 
 @transaction.atomic
 def battle_advance(
-    *, battle: BattleSession, actor, leave_untaken: bool = False, reason: str = "", token: str = ""
+    *, session: BattleSession, actor, leave_untaken: bool = False, reason: str = "", token: str = ""
 ) -> BattleAction:
     """Move on to the next phase (and the next turn or round), as the edition says.
 
@@ -349,76 +351,78 @@ def battle_advance(
     applies only where the table says so (a Nerve test within 3") never stops it."""
     from battles.selectors import battle_prompts  # the prompts read the phase's actions, as the page does
 
-    battle, fighters = locked(battle)
-    if first := repeated(battle, token):
+    session, fighters = locked(session)
+    if first := repeated(session, token):
         return first  # the same form again (a second tap): its first answer, nothing done twice
-    untaken = [prompt.text for prompt in battle_prompts(battle, fighters) if not prompt.conditional]
+    untaken = [prompt.text for prompt in battle_prompts(session, fighters) if not prompt.conditional]
     if untaken and not leave_untaken:
         raise ValidationError(
-            f"The {battle.get_phase_display()} phase still requires: {'; '.join(untaken)}. Take them, or move on "
+            f"The {session.get_phase_display()} phase still requires: {'; '.join(untaken)}. Take them, or move on "
             "leaving them untaken."
         )
-    before = battle_state(battle, fighters)
-    changes = edition_rules(battle.edition).advance(battle, fighters)
+    before = battle_state(session, fighters)
+    changes = edition_rules(session.edition).advance(session, fighters)
     if untaken:
         why = " ".join(reason.split())[:200]
         changes.append(f"Left untaken: {'; '.join(untaken)}" + (f" (why: {why})" if why else ""))
-    save_state(battle, fighters, before)
-    return log_action(battle, before, actor, kind="phase", summary=changes[0], changes=changes, token=token)
+    save_state(session, fighters, before)
+    return log_action(session, before, actor, kind="phase", summary=changes[0], changes=changes, token=token)
 
 
 @transaction.atomic
-def battle_priority_set(*, battle: BattleSession, side: str, actor, token: str = "") -> BattleAction:
+def battle_priority_set(*, session: BattleSession, side: str, actor, token: str = "") -> BattleAction:
     """2018+: the gang that won the Priority roll-off (classic: whose turn it is)."""
-    battle, fighters = locked(battle)
-    if first := repeated(battle, token):
+    session, fighters = locked(session)
+    if first := repeated(session, token):
         return first  # the same form again (a second tap): its first answer, nothing done twice
     if side not in Side.values:
         raise ValidationError("Priority goes to one of the two gangs.")
-    before = battle_state(battle, fighters)
-    battle.turn_side = side
-    words = f"{battle.gang(side).name} has Priority" if battle.edition == "n18" else f"{battle.gang(side).name}'s turn"
-    save_state(battle, fighters, before)
-    return log_action(battle, before, actor, kind="adjust", summary=words, changes=[words], token=token)
+    before = battle_state(session, fighters)
+    session.turn_side = side
+    words = (
+        f"{session.gang(side).name} has Priority" if session.edition == "n18" else f"{session.gang(side).name}'s turn"
+    )
+    save_state(session, fighters, before)
+    return log_action(session, before, actor, kind="adjust", summary=words, changes=[words], token=token)
 
 
 @transaction.atomic
-def gang_flee(*, battle: BattleSession, side: str, actor) -> BattleAction:
+def gang_flee(*, session: BattleSession, side: str, actor) -> BattleAction:
     """A gang bottles out of its own accord and flees the battlefield (the campaign guide: its opponent wins)."""
-    battle, fighters = locked(battle)
+    session, fighters = locked(session)
     if side not in Side.values:
         raise ValidationError("One of the two gangs flees.")
-    if side in battle.facts.get("fled", []):
-        raise ValidationError(f"{battle.gang(side).name} has fled already.")
-    before = battle_state(battle, fighters)
-    battle.bottle_out(side)
-    battle.facts = {**battle.facts, "fled": [*battle.facts.get("fled", []), side]}
-    words = f"{battle.gang(side).name} bottles out and flees the battlefield"
-    save_state(battle, fighters, before)
-    return log_action(battle, before, actor, kind="adjust", side=side, summary=words, changes=[words])
+    if side in session.facts.get("fled", []):
+        raise ValidationError(f"{session.gang(side).name} has fled already.")
+    before = battle_state(session, fighters)
+    session.bottle_out(side)
+    session.facts = {**session.facts, "fled": [*session.facts.get("fled", []), side]}
+    words = f"{session.gang(side).name} bottles out and flees the battlefield"
+    save_state(session, fighters, before)
+    return log_action(session, before, actor, kind="adjust", side=side, summary=words, changes=[words])
 
 
 @transaction.atomic
-def action_undo(*, battle: BattleSession, actor) -> BattleAction:
+def action_undo(*, session: BattleSession, actor) -> BattleAction:
     """Undo the last action still standing: every fighter and the battle go back to the state before it."""
-    battle, fighters = locked(battle)
-    last = battle.actions.filter(undone=False).order_by("-number").first()
+    session, fighters = locked(session)
+    last = session.actions.filter(undone=False).order_by("-number").first()
     if last is None:
         raise ValidationError("Nothing to undo.")
     state = last.state_before
     for name, value in state["battle"].items():
-        setattr(battle, name, value)
+        setattr(session, name, value)
     arrived = [f.pk for f in fighters if str(f.pk) not in state["fighters"]]
     if arrived:  # Reinforcements brought in by the action go back out
         BattleFighter.objects.filter(pk__in=arrived).delete()
         fighters = [f for f in fighters if f.pk not in arrived]
-    now = battle_state(battle, fighters)["fighters"]
+    now = battle_state(session, fighters)["fighters"]
     for f in fighters:
         for name, value in state["fighters"].get(str(f.pk), {}).items():
             setattr(f, name, value)
-    write_changed(battle, fighters, now)
-    battle.version += 1
-    battle.save(update_fields=[*SESSION_STATE, "version", "updated_at"])
+    write_changed(session, fighters, now)
+    session.version += 1
+    session.save(update_fields=[*SESSION_STATE, "version", "updated_at"])
     last.undone = True
     last.save(update_fields=["undone"])
     return last

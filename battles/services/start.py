@@ -131,7 +131,7 @@ def battle_start(
         joining = [f.pk for f in hired[side] if f.pk not in crews[side]["fighters"]]
         crews[side] = {**crews[side], "fighters": [*crews[side]["fighters"], *joining]}
     _refuse_fighters_in_open_sessions(gang_a, gang_b, crews)
-    battle = BattleSession.objects.create(
+    session = BattleSession.objects.create(
         edition=gang_a.edition,
         campaign_battle=campaign_battle,
         scenario=scenario,
@@ -154,18 +154,18 @@ def battle_start(
         missing = [pk for pk in crews[side]["fighters"] if pk not in by_id]
         if missing:
             raise ValidationError(f"{gang.name}: fighters {missing} are not available for battle.")
-        rows += [_in_play(battle, side, by_id[pk], order) for order, pk in enumerate(crews[side]["fighters"])]
+        rows += [_in_play(session, side, by_id[pk], order) for order, pk in enumerate(crews[side]["fighters"])]
     BattleFighter.objects.bulk_create(rows)
-    take_chem_doses(fighters=[row.fighter for row in rows], battle=battle, actor=started_by)
-    return battle
+    take_chem_doses(fighters=[row.fighter for row in rows], session=session, actor=started_by)
+    return session
 
 
-def _in_play(battle: BattleSession, side: str, fighter: Fighter, order: int) -> BattleFighter:
+def _in_play(session: BattleSession, side: str, fighter: Fighter, order: int) -> BattleFighter:
     """A roster fighter brought into the battle: the snapshot and the edition's fresh state."""
     profile = snapshot(fighter)
-    fresh = edition_rules(battle.edition).fresh_state(profile)
+    fresh = edition_rules(session.edition).fresh_state(profile)
     return BattleFighter(
-        battle=battle, side=side, fighter=fighter, name=fighter.name, order=order, profile=profile, **fresh
+        session=session, side=side, fighter=fighter, name=fighter.name, order=order, profile=profile, **fresh
     )
 
 
@@ -175,11 +175,11 @@ def _refuse_fighters_in_open_sessions(gang_a: Gang, gang_b: Gang, crews: dict) -
     list(Gang.objects.select_for_update(of=("self",)).filter(pk__in=[gang_a.pk, gang_b.pk]).order_by("pk"))
     wanted = [pk for side in (Side.ATTACKER, Side.DEFENDER) for pk in crews[side]["fighters"]]
     busy = (
-        BattleFighter.objects.filter(fighter_id__in=wanted, battle__status=SessionStatus.IN_PROGRESS)
-        .select_related("battle__gang_a", "battle__gang_b")
-        .order_by("battle_id", "order")
+        BattleFighter.objects.filter(fighter_id__in=wanted, session__status=SessionStatus.IN_PROGRESS)
+        .select_related("session__gang_a", "session__gang_b")
+        .order_by("session_id", "order")
     )
-    problems = [f"{row.name} is in play in {row.battle} (started {row.battle.created_at:%d %b})" for row in busy]
+    problems = [f"{row.name} is in play in {row.session} (started {row.session.created_at:%d %b})" for row in busy]
     if problems:
         raise ValidationError(
             [*problems, "A fighter fights one battle at a time: end that battle first, or leave them out of the crew."]
@@ -193,33 +193,33 @@ REINFORCEMENTS = {"border-dispute": "D3", "search-and-destroy": "1"}
 
 @transaction.atomic
 def battle_reinforce(
-    *, battle: BattleSession, side: str, actor, count: int | None = None, dice: DiceSource | None = None
+    *, session: BattleSession, side: str, actor, count: int | None = None, dice: DiceSource | None = None
 ) -> BattleAction:
     """Bring Reinforcements in: ``count`` fighters (or the scenario's dice), picked at random from the
     gang's fighters available and not yet in the battle, every die shown. Undo takes them out again."""
     from rulebook.roster import pick_index, roll_amount
 
-    battle, fighters = locked(battle)
+    session, fighters = locked(session)
     if side not in Side.values:
         raise ValidationError("Reinforcements come to one of the two gangs.")
     dice = dice or RandomDice()
-    before = battle_state(battle, fighters)
+    before = battle_state(session, fighters)
     if count is None:
-        count = roll_amount(REINFORCEMENTS.get(battle.scenario, "1"), dice, "Reinforcements")
+        count = roll_amount(REINFORCEMENTS.get(session.scenario, "1"), dice, "Reinforcements")
     in_play = {f.fighter_id for f in fighters}
-    pool = [f for f in _available(battle.gang(side)) if f.pk not in in_play]
+    pool = [f for f in _available(session.gang(side)) if f.pk not in in_play]
     order = max((f.order for f in fighters if f.side == side), default=0) + 1
     arriving = []
     while pool and len(arriving) < count:
         purpose = f"Reinforcement {len(arriving) + 1} of {count} among {len(pool)}"
-        arriving.append(_in_play(battle, side, pool.pop(pick_index(len(pool), dice, purpose)), order + len(arriving)))
+        arriving.append(_in_play(session, side, pool.pop(pick_index(len(pool), dice, purpose)), order + len(arriving)))
     BattleFighter.objects.bulk_create(arriving)
-    take_chem_doses(fighters=[row.fighter for row in arriving], battle=battle, actor=actor)
+    take_chem_doses(fighters=[row.fighter for row in arriving], session=session, actor=actor)
     names = ", ".join(f.name for f in arriving) or "nobody: no fighter left to send"
-    words = f"Reinforcements for {battle.gang(side).name}: {names}"
-    save_state(battle, fighters, before)
+    words = f"Reinforcements for {session.gang(side).name}: {names}"
+    save_state(session, fighters, before)
     return log_action(
-        battle, before, actor, kind="reinforce", side=side, summary=words, changes=[words], dice=dice.log()
+        session, before, actor, kind="reinforce", side=side, summary=words, changes=[words], dice=dice.log()
     )
 
 

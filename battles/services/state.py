@@ -10,26 +10,26 @@ from django.db.models import Max
 from battles.models import SESSION_STATE, STATE_FIELDS, BattleAction, BattleFighter, BattleSession
 
 
-def battle_state(battle: BattleSession, fighters: list[BattleFighter]) -> dict:
+def battle_state(session: BattleSession, fighters: list[BattleFighter]) -> dict:
     """The whole battle's state as JSON: what undo puts back."""
-    fields = STATE_FIELDS[battle.edition]
+    fields = STATE_FIELDS[session.edition]
     return {
-        "battle": {name: copy.deepcopy(getattr(battle, name)) for name in SESSION_STATE},
+        "battle": {name: copy.deepcopy(getattr(session, name)) for name in SESSION_STATE},
         "fighters": {str(f.pk): {name: copy.deepcopy(getattr(f, name)) for name in fields} for f in fighters},
     }
 
 
-def save_state(battle: BattleSession, fighters: list[BattleFighter], before: dict) -> None:
-    write_changed(battle, fighters, before["fighters"])
-    battle.version += 1
-    battle.save(update_fields=[*SESSION_STATE, "version", "updated_at"])
+def save_state(session: BattleSession, fighters: list[BattleFighter], before: dict) -> None:
+    write_changed(session, fighters, before["fighters"])
+    session.version += 1
+    session.save(update_fields=[*SESSION_STATE, "version", "updated_at"])
 
 
-def write_changed(battle: BattleSession, fighters: list[BattleFighter], was: dict) -> None:
+def write_changed(session: BattleSession, fighters: list[BattleFighter], was: dict) -> None:
     """Write only the state fields that differ from ``was`` (:func:`battle_state`'s fighters), only for the
     fighters whose state moved: an action that wounds one fighter writes one short UPDATE, not twelve columns
     of every fighter in play. Fighters whose changes name the same fields share one ``bulk_update``."""
-    fields = STATE_FIELDS[battle.edition]
+    fields = STATE_FIELDS[session.edition]
     groups: dict[tuple[str, ...], list[BattleFighter]] = {}
     for fighter in fighters:
         old = was.get(str(fighter.pk))
@@ -40,25 +40,27 @@ def write_changed(battle: BattleSession, fighters: list[BattleFighter], was: dic
         BattleFighter.objects.bulk_update(group, list(moved))
 
 
-def locked(battle: BattleSession) -> tuple[BattleSession, list[BattleFighter]]:
-    battle = BattleSession.objects.select_for_update(of=("self",)).select_related("gang_a", "gang_b").get(pk=battle.pk)
-    if battle.is_over:
+def locked(session: BattleSession) -> tuple[BattleSession, list[BattleFighter]]:
+    session = (
+        BattleSession.objects.select_for_update(of=("self",)).select_related("gang_a", "gang_b").get(pk=session.pk)
+    )
+    if session.is_over:
         raise ValidationError("This battle has ended.")
-    return battle, list(battle.fighters.all())
+    return session, list(session.fighters.all())
 
 
-def repeated(battle: BattleSession, token: str) -> BattleAction | None:
+def repeated(session: BattleSession, token: str) -> BattleAction | None:
     """The action a form's one-time token already made in this battle: a second tap on the same form gets the
     first answer rather than a second action. A service asks with the battle locked; a view may ask first, to
     answer a repeat without reading the form against a battle that has moved on."""
-    return battle.actions.filter(token=token).first() if token else None
+    return session.actions.filter(token=token).first() if token else None
 
 
-def log_action(battle: BattleSession, before: dict, actor, **fields) -> BattleAction:
-    number = (battle.actions.aggregate(n=Max("number"))["n"] or 0) + 1
+def log_action(session: BattleSession, before: dict, actor, **fields) -> BattleAction:
+    number = (session.actions.aggregate(n=Max("number"))["n"] or 0) + 1
     state = before["battle"]
     return BattleAction.objects.create(
-        battle=battle,
+        session=session,
         number=number,
         actor=actor,
         round=state["round"],

@@ -54,7 +54,7 @@ def roll_data(battle, token: str) -> dict:
         "modifier": 0,
         "in_combat_with": 0,
     }
-    seen = _seen(action_plan(battle=battle, kind="shoot", params=params))
+    seen = _seen(action_plan(session=battle, kind="shoot", params=params))
     return {
         "shooter": f"{shooter.pk}:{key}",
         "target": target.pk,

@@ -23,9 +23,11 @@ def played(make_battle, actions: int):
     fighter = battle.fighters.get(side="attacker", order=1)
     for number in range(actions):
         if number % 5 == 4:
-            battle_advance(battle=battle, actor=battle.player_a, leave_untaken=True)
+            battle_advance(session=battle, actor=battle.player_a, leave_untaken=True)
         else:
-            fighter_adjust(battle=battle, fighter=fighter, field="hidden", value=number % 2 == 0, actor=battle.player_a)
+            fighter_adjust(
+                session=battle, fighter=fighter, field="hidden", value=number % 2 == 0, actor=battle.player_a
+            )
     battle.refresh_from_db()
     return battle
 
@@ -134,7 +136,7 @@ def test_the_prompts_read_no_state_set_by_hand(make_battle):
     battle = make_battle("classic", fighters=2)
     fighter = battle.fighters.get(side="attacker", order=1)
     for number in range(20):  # one phase of states set by hand: none answers a prompt
-        fighter_adjust(battle=battle, fighter=fighter, field="hidden", value=number % 2 == 0, actor=battle.player_a)
+        fighter_adjust(session=battle, fighter=fighter, field="hidden", value=number % 2 == 0, actor=battle.player_a)
     battle.refresh_from_db()
     assert phase_actions(battle) == [] and battle.actions.count() == 20
     fighters = list(battle.fighters.all())

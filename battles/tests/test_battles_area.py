@@ -20,7 +20,7 @@ def test_every_fighter_under_the_marker_is_resolved(make_battle, client):
     grenade = arm(shooter, "frag-grenade", "grenade", "4+")
     # hit 6, wound 1 (no wound), the grenade's Ammo test 6
     action_resolve(
-        battle=battle,
+        session=battle,
         kind="shoot",
         actor=battle.player_a,
         dice=[6, 1, 6],
@@ -37,7 +37,7 @@ def test_every_fighter_under_the_marker_is_resolved(make_battle, client):
 
     # wound 6, save 1 (flak? none here), Injury dice 6: only those dice, no hit roll and no Ammo test
     action = action_resolve(
-        battle=battle,
+        session=battle,
         kind="shoot",
         actor=battle.player_a,
         dice=[6, 6],
@@ -58,7 +58,7 @@ def test_an_action_missing_a_choice_is_refused_in_words(make_battle):
     shooter, target = battle.fighters.get(side="attacker", order=0), battle.fighters.get(side="defender", order=1)
     grenade = arm(shooter, "frag-grenade", "grenade", "4+")
     action_resolve(
-        battle=battle,
+        session=battle,
         kind="shoot",
         actor=battle.player_a,
         dice=[6, 1, 6],
@@ -81,6 +81,6 @@ def test_an_action_missing_a_choice_is_refused_in_words(make_battle):
     }
     for words, (kind, params) in refused.items():
         with pytest.raises(ValidationError) as refusal:
-            action_resolve(battle=battle, kind=kind, params=params, actor=battle.player_a)
+            action_resolve(session=battle, kind=kind, params=params, actor=battle.player_a)
         assert words.strip() in " ".join(refusal.value.messages).lower(), (kind, params, refusal.value.messages)
     assert battle.actions.count() == 1

@@ -83,7 +83,7 @@ def test_the_follow_view_refreshes_itself(page, log_in_browser, make_battle, mak
     log_in_browser(make_user())
     page.goto(f"/battles/{battle.pk}/follow/")
     assert "Movement phase" in page.locator(".turn-line").inner_text()
-    battle_advance(battle=battle, actor=battle.player_a)
+    battle_advance(session=battle, actor=battle.player_a)
     # A locator wait, not wait_for_function: that evaluates a string in the page, which the CSP forbids.
     expect(page.locator(".turn-line")).to_contain_text("Shooting", timeout=8000)
 

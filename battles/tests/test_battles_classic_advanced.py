@@ -35,14 +35,14 @@ def test_a_stray_shot_has_its_odds_before_the_dice_and_hits_the_friend_on_a_one(
         "distance": 6,
         "friend_in_path": True,
     }
-    plan = action_plan(battle=battle, kind="shoot", params=params)
+    plan = action_plan(session=battle, kind="shoot", params=params)
     assert plan.query["friend_in_path"] is True
-    odds = action_odds(battle=battle, plan=plan)
+    odds = action_odds(session=battle, plan=plan)
     cli = editions.action("classic", "shoot").odds(Query(copy.deepcopy(plan.query)))
     assert Fraction(odds["p_stray_hit_exact"]) == Fraction(cli["p_stray_hit_exact"]) == Fraction(1, 36)
-    missed = action_resolve(battle=battle, kind="shoot", params=params, actor=battle.player_a, dice=[1, 1])
+    missed = action_resolve(session=battle, kind="shoot", params=params, actor=battle.player_a, dice=[1, 1])
     assert any("stray shot" in change for change in missed.changes)
-    calm = action_resolve(battle=battle, kind="shoot", params=params, actor=battle.player_a, dice=[1, 4])
+    calm = action_resolve(session=battle, kind="shoot", params=params, actor=battle.player_a, dice=[1, 4])
     assert not any("stray shot" in change for change in calm.changes)
 
 
@@ -58,10 +58,10 @@ def test_a_jump_as_the_command_line_answers_it(make_battle, extra, dice, words, 
     battle = make_battle("classic", fighters=2)
     jumper, _ = fighters(battle)
     params = {"test": "jump", "fighter": jumper.pk, "height": 2, **extra}
-    plan = action_plan(battle=battle, kind="test", params=params)
-    odds = action_odds(battle=battle, plan=plan)
+    plan = action_plan(session=battle, kind="test", params=params)
+    odds = action_odds(session=battle, plan=plan)
     assert odds["kind"] == "jump" and odds == editions.action("classic", "test").odds(Query(copy.deepcopy(plan.query)))
-    action = action_resolve(battle=battle, kind="test", params=params, actor=battle.player_a, dice=dice)
+    action = action_resolve(session=battle, kind="test", params=params, actor=battle.player_a, dice=dice)
     jumper.refresh_from_db()
     assert any(words in change for change in action.changes) and jumper.condition == condition
 

@@ -247,21 +247,22 @@ def test_an_escher_agility_test_and_flak_with_an_undersuit_in_a_battle(loaded_co
     battle = battle_start(gang_a=escher, gang_b=enforcers, started_by=escher.owner, dice=SeededDice(5))
     wyld, enforcer = battle.fighters.order_by("side")
     agility = action_odds(
-        battle=battle, plan=action_plan(battle=battle, kind="test", params={"test": "agility", "fighter": wyld.pk})
+        session=battle, plan=action_plan(session=battle, kind="test", params={"test": "agility", "fighter": wyld.pk})
     )
     assert agility["p_pass_exact"] == "2/3"
     other = action_odds(
-        battle=battle, plan=action_plan(battle=battle, kind="test", params={"test": "agility", "fighter": enforcer.pk})
+        session=battle,
+        plan=action_plan(session=battle, kind="test", params={"test": "agility", "fighter": enforcer.pk}),
     )
     assert other["p_pass_exact"] == "1/2"
     assert {"flak-armour", "armoured-undersuit"} <= set(enforcer.profile["worn"])
     grenade = next(f"{w['key']}:0" for w in enforcer.profile["weapons"] if w["slug"] == "frag-grenade")
     plan = action_plan(
-        battle=battle,
+        session=battle,
         kind="shoot",
         params={"fighter": enforcer.pk, "target": enforcer.pk, "weapon": grenade, "distance": 3},
     )
-    assert action_odds(battle=battle, plan=plan)["save"]["needed"] == 4
+    assert action_odds(session=battle, plan=plan)["save"]["needed"] == 4
     client.force_login(escher.owner)
     page = client.get(f"/battles/{battle.pk}/").content.decode()
     assert "Flak armour, Armoured undersuit (5+)" in page
@@ -471,12 +472,12 @@ def test_a_battle_sends_the_respirator_and_its_card_lists_the_bio_booster(loaded
     assert target.profile["wargear"] == ["respirator"]
     grenade = next(f"{w['key']}:0" for w in thrower_.profile["weapons"] if w["slug"] == "choke-gas-grenade")
     params = {"fighter": thrower_.pk, "target": target.pk, "weapon": grenade, "distance": 3}
-    plan = action_plan(battle=battle, kind="shoot", params=params)
+    plan = action_plan(session=battle, kind="shoot", params=params)
     assert plan.query["target"]["wargear"] == ["respirator"]
     # The hit roll against the thrower's BS, then a D6 at or above T + 2 (a 6 always takes effect), no save.
     affected = Fraction(7 - min(target.stats["T"] + 2, 6), 6)
     p_hit = Fraction(7 - thrower_.stats["BS"], 6)
-    assert Fraction(action_odds(battle=battle, plan=plan)["p_unsaved_exact"]) == p_hit * affected
+    assert Fraction(action_odds(session=battle, plan=plan)["p_unsaved_exact"]) == p_hit * affected
     client.force_login(escher.owner)
     page = client.get(f"/battles/{battle.pk}/").content.decode()
     assert "Bio-booster: not applied by the assistant, one Injury dice fewer" in page

@@ -102,8 +102,8 @@ def test_leaving_the_end_phase_untaken_logs_the_reason(make_battle):
     battle = make_battle("n18", fighters=2)
     battle.fighters.filter(side="attacker", order=0).update(condition="seriously_injured", prone=True)
     for _ in range(2):  # Priority, Action: to the End phase, where the Recovery test is required
-        battle_advance(battle=battle, actor=battle.player_a)
-    action = battle_advance(battle=battle, actor=battle.player_a, leave_untaken=True, reason="rolled at the table")
+        battle_advance(session=battle, actor=battle.player_a)
+    action = battle_advance(session=battle, actor=battle.player_a, leave_untaken=True, reason="rolled at the table")
     assert "Left untaken: " in action.changes[-1] and action.changes[-1].endswith("(why: rolled at the table)")
 
 
@@ -122,10 +122,10 @@ def test_twenty_taps_at_once_make_one_action(make_battle, at_once):
     params = {"fighter": shooter.pk, "target": target.pk, "weapon": pistol, "distance": 6}
     token = new_token()
     outcomes = at_once(
-        20, partial(action_resolve, battle=battle, kind="shoot", params=params, actor=battle.player_a, token=token)
+        20, partial(action_resolve, session=battle, kind="shoot", params=params, actor=battle.player_a, token=token)
     )
     assert outcomes == ["done"] * 20
-    assert BattleAction.objects.filter(battle=battle, kind="shoot").count() == 1
+    assert BattleAction.objects.filter(session=battle, kind="shoot").count() == 1
 
 
 @pytest.mark.skipif(bool(os.environ.get("DATABASE_URL")), reason="the SQLite case; PostgreSQL has the race above")

@@ -14,7 +14,7 @@ BATTLE, CHARGER = SimpleNamespace(edition="n18"), SimpleNamespace(stats={"M": 4}
 
 def odds(query: dict | None) -> F:
     plan = None if query is None else Plan("fight", "fight", query, "charges")
-    return F(charge_reach_odds(battle=BATTLE, fighter=CHARGER, distance=8, plan=plan)["p_reaches_exact"])
+    return F(charge_reach_odds(session=BATTLE, fighter=CHARGER, distance=8, plan=plan)["p_reaches_exact"])
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,7 @@ def sides(battle):
 
 
 def resolve(battle, kind, dice=None, **params):
-    return action_resolve(battle=battle, kind=kind, params=params, actor=battle.player_a, dice=dice)
+    return action_resolve(session=battle, kind=kind, params=params, actor=battle.player_a, dice=dice)
 
 
 def arm(fighter, slug: str, category: str, ammo: str | None) -> str:
@@ -53,7 +53,7 @@ def test_rapid_fire_hits_each_land_and_leave_the_target_standing_at_zero_wounds(
     assert target.condition == Condition.PINNED and target.prone
     # the next query tells the rulebook the truth: no wounds left, on their feet
     plan = action_plan(
-        battle=battle,
+        session=battle,
         kind="shoot",
         params={"fighter": leader, "target": target, "weapon": pistol(leader), "distance": 3},
     )
@@ -115,12 +115,12 @@ def test_two_failed_ammo_tests_jam_a_rapid_fire_weapon_for_the_battle(make_battl
     with pytest.raises(ValidationError, match="cannot be reloaded"):
         resolve(battle, "test", [6], test="reload", fighter=leader, weapon=stubber)
     plan = action_plan(
-        battle=battle, kind="shoot", params={"fighter": leader, "target": target, "weapon": stubber, "distance": 10}
+        session=battle, kind="shoot", params={"fighter": leader, "target": target, "weapon": stubber, "distance": 10}
     )
     assert "The Heavy Stubber cannot be used again this battle" in plan.warnings
     client.force_login(battle.player_a)
     assert "Heavy Stubber (out for the battle)" in client.get(f"/battles/{battle.pk}/").content.decode()
-    action_undo(battle=battle, actor=battle.player_a)
+    action_undo(session=battle, actor=battle.player_a)
     leader.refresh_from_db()
     assert leader.failed_weapons == leader.jammed_weapons == []
 
@@ -168,6 +168,6 @@ def test_search_for_the_weapon_cache(make_battle, face, found):
 def test_only_an_active_fighter_finds_the_cache(make_battle):
     battle = make_battle("n18", fighters=2, scenario="search-and-destroy", role_a="attacker")
     (leader, _), _ = sides(battle)
-    fighter_adjust(battle=battle, fighter=leader, field="condition", value=Condition.PINNED, actor=battle.player_a)
-    plan = action_plan(battle=battle, kind="scenario", params={"action": "search-cache", "fighter": leader})
+    fighter_adjust(session=battle, fighter=leader, field="condition", value=Condition.PINNED, actor=battle.player_a)
+    plan = action_plan(session=battle, kind="scenario", params={"action": "search-cache", "fighter": leader})
     assert plan.warnings == [f"{leader.name} is not Active: only an Active fighter finds the cache"]

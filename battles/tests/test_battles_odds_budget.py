@@ -19,10 +19,10 @@ def multi_fight(battle):
 def test_odds_over_the_bound_are_left_out_with_the_reason(make_battle, monkeypatch):
     battle = make_battle("classic", fighters=2)
     lone, opponents = multi_fight(battle)
-    plan = action_plan(battle=battle, kind="multi-fight", params={"fighter": lone, "opponents": opponents})
-    assert "bouts" in action_odds(battle=battle, plan=plan)
+    plan = action_plan(session=battle, kind="multi-fight", params={"fighter": lone, "opponents": opponents})
+    assert "bouts" in action_odds(session=battle, plan=plan)
     monkeypatch.setattr(play, "ODDS_STEPS", 10)
-    assert action_odds(battle=battle, plan=plan) == {"why": [play.ODDS_TOO_LONG]}
+    assert action_odds(session=battle, plan=plan) == {"why": [play.ODDS_TOO_LONG]}
 
 
 @pytest.mark.django_db

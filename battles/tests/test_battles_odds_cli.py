@@ -84,6 +84,6 @@ def test_odds_shown_equal_the_command_line(make_battle, edition, kind, index):
     battle = make_battle(edition, fighters=2)
     a, b = fighters(battle)
     params = SITUATIONS[edition][index][1](a, b)
-    plan = action_plan(battle=battle, kind=kind, params=params)
-    shown = action_odds(battle=battle, plan=plan)
+    plan = action_plan(session=battle, kind=kind, params=params)
+    shown = action_odds(session=battle, plan=plan)
     assert shown == cli_odds(edition, plan.rule, plan.query)

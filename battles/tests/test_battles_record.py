@@ -44,7 +44,7 @@ def sides(battle):
 
 def casket(battle, fighter, dice=None):
     params = {"action": "loot-casket", "fighter": fighter}
-    return action_resolve(battle=battle, kind="scenario", params=params, actor=battle.player_a, dice=dice)
+    return action_resolve(session=battle, kind="scenario", params=params, actor=battle.player_a, dice=dice)
 
 
 def test_smash_and_grab_the_defender_cannot_open_a_casket_and_there_are_five(campaign_battle):
@@ -66,7 +66,7 @@ def test_a_casket_opened_in_the_assistant_pays_the_openers_gang(campaign_battle)
     casket(battle, leader, [6, 6, 6, 1])  # Jackpot: 3D6x10 = 130
     battle.refresh_from_db()
     assert battle.facts["caskets"][0]["credits"] == 130
-    battle_end(battle=battle, actor=battle.player_a, winner="defender")
+    battle_end(session=battle, actor=battle.player_a, winner="defender")
     confirmed = battle_report_confirm(battle=cb, actor=cb.defender.owner, is_arbitrator=True)
     assert confirmed.scenario_facts["caskets"] == [
         {"side": "attacker", "fighter": str(leader.fighter_id), "result": "jackpot", "credits": 130}
@@ -83,7 +83,7 @@ def test_undo_then_the_same_casket_again_reuses_its_dice(campaign_battle):
     (leader, *_), _ = sides(battle)
     first = casket(battle, leader)  # rolled on the server
     for _ in range(4):
-        action_undo(battle=battle, actor=battle.player_a)
+        action_undo(session=battle, actor=battle.player_a)
         again = casket(battle, leader)
         assert again.dice == first.dice and again.result == first.result
 
@@ -98,8 +98,8 @@ def test_the_end_form_records_captures_and_a_rescue_frees_the_captive(campaign_b
         "distance": 3,
         "weapon": next(f"{w['key']}:0" for w in leader.profile["weapons"] if w["category"] == "pistol"),
     }
-    action_resolve(battle=battle, kind="shoot", params=params, actor=battle.player_a, dice=[4, 1, 5, 6])
-    battle_end(battle=battle, actor=battle.player_a, winner="attacker", captured=[target.fighter_id])
+    action_resolve(session=battle, kind="shoot", params=params, actor=battle.player_a, dice=[4, 1, 5, 6])
+    battle_end(session=battle, actor=battle.player_a, winner="attacker", captured=[target.fighter_id])
     cb.refresh_from_db()
     assert cb.fighter_results.get(fighter=target.fighter).captured
     battle_report_confirm(battle=cb, actor=cb.defender.owner, is_arbitrator=True)
@@ -119,10 +119,10 @@ def test_the_end_form_records_captures_and_a_rescue_frees_the_captive(campaign_b
     played = battle_start_from_campaign(campaign_battle=rescue, started_by=rescue.attacker.owner, dice=SeededDice(4))
     from battles.forms import BattleEndForm
 
-    form = BattleEndForm({"winner": "attacker", f"freed-{captive.pk}": "on"}, battle=played)
+    form = BattleEndForm({"winner": "attacker", f"freed-{captive.pk}": "on"}, session=played)
     assert form.is_valid(), form.errors
     assert form.cleaned_data["captives_freed"] == [captive.pk]
-    battle_end(battle=played, actor=played.player_a, **form.cleaned_data)
+    battle_end(session=played, actor=played.player_a, **form.cleaned_data)
     battle_report_confirm(battle=rescue, actor=rescue.defender.owner, is_arbitrator=True)
     captive.refresh_from_db()
     assert captive.status == FighterStatus.ACTIVE and captive.captured_by_id is None
@@ -140,7 +140,7 @@ def test_a_fighter_who_succumbed_to_the_web_is_recorded_webbed_in_the_campaign_b
         fighter.save(update_fields=["condition"])
     battle.facts = {**battle.facts, WEBBED_OUT_OF_ACTION: [webbed.pk]}  # as a Recovery failed while Webbed leaves it
     battle.save(update_fields=["facts"])
-    battle_end(battle=battle, actor=battle.player_a, winner="attacker")
+    battle_end(session=battle, actor=battle.player_a, winner="attacker")
     assert cb.fighter_results.get(fighter=webbed.fighter).webbed
     assert not cb.fighter_results.get(fighter=other.fighter).webbed
 
@@ -152,9 +152,9 @@ def test_a_fighter_who_flees_is_recorded_as_fled(client, campaign_battle):
     battle.bottled_b = True
     battle.save(update_fields=["bottled_b"])
     action_resolve(
-        battle=battle, kind="test", params={"test": "flee", "fighter": runner}, actor=battle.player_b, dice=[1, 1]
+        session=battle, kind="test", params={"test": "flee", "fighter": runner}, actor=battle.player_b, dice=[1, 1]
     )
-    battle_end(battle=battle, actor=battle.player_a, winner="attacker")
+    battle_end(session=battle, actor=battle.player_a, winner="attacker")
     result = cb.fighter_results.get(fighter=runner.fighter)
     assert result.outcome == "fled" and result.caused_by_id is None
     from django.urls import reverse
@@ -180,7 +180,7 @@ def test_a_booby_trapped_casket_hits_the_fighter_who_opened_it(campaign_battle):
     assert leader.wounds_left == trap["target_after"]["wounds"]
     assert leader.prone or leader.condition != "active"  # hit by the blast: Pinned at least
     # Undone and opened again: the same dice, the same blast.
-    action_undo(battle=battle, actor=battle.player_a)
+    action_undo(session=battle, actor=battle.player_a)
     again = casket(battle, leader)
     assert again.result == action.result and again.dice == action.dice
 
@@ -204,8 +204,8 @@ def test_smash_and_grab_the_caskets_left_when_the_defender_flees_go_to_the_attac
     battle = battle_start_from_campaign(campaign_battle=cb, started_by=cb.attacker.owner, dice=SeededDice(4))
     (leader, *_), _ = sides(battle)
     casket(battle, leader, [3, 2])  # Valuable Goods, 20 credits
-    gang_flee(battle=battle, side="defender", actor=battle.player_b)
-    battle_end(battle=battle, actor=battle.player_a, winner="attacker", dice=ScriptedDice([1, 6, 6, 6, 6, 2, 2, 2, 2]))
+    gang_flee(session=battle, side="defender", actor=battle.player_b)
+    battle_end(session=battle, actor=battle.player_a, winner="attacker", dice=ScriptedDice([1, 6, 6, 6, 6, 2, 2, 2, 2]))
     cb.refresh_from_db()
     caskets = cb.scenario_facts["caskets"]
     assert len(caskets) == 5 and all(c["side"] == "attacker" for c in caskets)
@@ -225,8 +225,8 @@ def test_border_dispute_the_relic_of_the_gang_that_fled_counts_as_defiled(campai
 
     cb = campaign_battle("border-dispute")
     battle = battle_start_from_campaign(campaign_battle=cb, started_by=cb.attacker.owner, dice=SeededDice(4))
-    gang_flee(battle=battle, side="defender", actor=battle.player_b)
-    battle_end(battle=battle, actor=battle.player_a, winner="attacker", dice=ScriptedDice([6]))  # the third of three
+    gang_flee(session=battle, side="defender", actor=battle.player_b)
+    battle_end(session=battle, actor=battle.player_a, winner="attacker", dice=ScriptedDice([6]))  # the third of three
     cb.refresh_from_db(), battle.refresh_from_db()
     assert cb.scenario_facts["relic_defiled"] == {"attacker": False, "defender": True}
     defiler = next(

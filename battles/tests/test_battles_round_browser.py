@@ -139,7 +139,7 @@ def test_an_n18_round_and_a_classic_turn_in_counted_taps(page, log_in_browser, m
     fighter = battle.fighters.filter(condition__in=["active", "pinned"]).order_by("side", "order").first()
     # Pinned at the table's word, as a player sets it (a row written behind the service would not bump the
     # battle's version, and the page drawn for that version is kept).
-    fighter_adjust(battle=battle, fighter=fighter, field="prone", value=True, actor=battle.player_a)
+    fighter_adjust(session=battle, fighter=fighter, field="prone", value=True, actor=battle.player_a)
     page.reload()
     tap.count = 0
     in_place(page, tap, page.get_by_test_id(f"fighter-{fighter.pk}").get_by_test_id("stand-up"), version(page))

@@ -15,8 +15,8 @@ pytestmark = pytest.mark.django_db
 
 def in_action_phase(make_battle, fighters=2):
     battle = make_battle("n18", fighters=fighters)
-    battle_priority_set(battle=battle, side="defender", actor=battle.player_a)
-    battle_advance(battle=battle, actor=battle.player_a)
+    battle_priority_set(session=battle, side="defender", actor=battle.player_a)
+    battle_advance(session=battle, actor=battle.player_a)
     battle.refresh_from_db()
     assert battle.phase == Phase.ACTION
     return battle
@@ -32,15 +32,15 @@ def test_the_gangs_alternate_from_the_one_with_priority(make_battle):
         return activation_side(battle, list(battle.fighters.all()))
 
     assert side() == "defender"  # Priority
-    fighter_move(battle=battle, fighter=b1, actor=battle.player_b)
+    fighter_move(session=battle, fighter=b1, actor=battle.player_b)
     assert side() == "defender"  # his activation has begun: still his gang's
-    fighter_adjust(battle=battle, fighter=b1, field="ready", value=False, actor=battle.player_b)
+    fighter_adjust(session=battle, fighter=b1, field="ready", value=False, actor=battle.player_b)
     assert side() == "attacker"
-    fighter_adjust(battle=battle, fighter=a1, field="ready", value=False, actor=battle.player_a)
+    fighter_adjust(session=battle, fighter=a1, field="ready", value=False, actor=battle.player_a)
     assert side() == "defender"
-    fighter_adjust(battle=battle, fighter=b2, field="ready", value=False, actor=battle.player_b)
+    fighter_adjust(session=battle, fighter=b2, field="ready", value=False, actor=battle.player_b)
     assert side() == "attacker"  # the second gang has no Ready fighter left: the first activates the rest
-    fighter_adjust(battle=battle, fighter=a2, field="ready", value=False, actor=battle.player_a)
+    fighter_adjust(session=battle, fighter=a2, field="ready", value=False, actor=battle.player_a)
     assert side() is None
 
 
@@ -84,7 +84,7 @@ def test_a_casualtys_friends_tests_share_one_line(client, make_battle):
     target = battle.fighters.get(side="defender", order=1)  # a Ganger, 1 Wound
     # hit 6, wound 6, Injury dice 6: Out of Action
     action_resolve(
-        battle=battle,
+        session=battle,
         kind="shoot",
         actor=battle.player_a,
         dice=[6, 1, 6, 6],
@@ -100,7 +100,7 @@ def test_a_casualtys_friends_tests_share_one_line(client, make_battle):
     assert prompts.count("<li>") == 1 and prompts.count(f'href="{nerve}') == 3  # a link a friend
     # The game moves on (another shot, a miss): those tests are moot and the line goes.
     action_resolve(
-        battle=battle,
+        session=battle,
         kind="shoot",
         actor=battle.player_a,
         dice=[1, 1],
@@ -137,15 +137,15 @@ def test_a_group_activation_is_one_activation_of_its_gang(make_battle, make_hous
         battle.refresh_from_db()
         return activation_side(battle, list(battle.fighters.all()))
 
-    group_activate(battle=battle, leader=b_leader, members=[b2.pk, b3.pk], actor=battle.player_b)
+    group_activate(session=battle, leader=b_leader, members=[b2.pk, b3.pk], actor=battle.player_b)
     for fighter in (b2, b_leader, b3):  # in any order the player likes, the group goes on until each has acted
         assert side() == "defender"
-        fighter_adjust(battle=battle, fighter=fighter, field="ready", value=False, actor=battle.player_b)
+        fighter_adjust(session=battle, fighter=fighter, field="ready", value=False, actor=battle.player_b)
     assert side() == "attacker"  # the group was one activation: the alternation passes after it
-    fighter_adjust(battle=battle, fighter=a1, field="ready", value=False, actor=battle.player_a)
+    fighter_adjust(session=battle, fighter=a1, field="ready", value=False, actor=battle.player_a)
     assert side() == "attacker"  # gang b has nobody Ready: gang a activates the rest
-    battle_advance(battle=battle, actor=battle.player_a, leave_untaken=True)
-    battle_advance(battle=battle, actor=battle.player_a, leave_untaken=True)
+    battle_advance(session=battle, actor=battle.player_a, leave_untaken=True)
+    battle_advance(session=battle, actor=battle.player_a, leave_untaken=True)
     battle.refresh_from_db()
     assert "groups" not in battle.facts  # a new round: no group made yet
 
@@ -168,7 +168,7 @@ def test_a_group_activation_follows_the_rule(make_battle, make_house_list, who, 
     rows = {f"{f.side}{f.order}": f for f in battle.fighters.all()}
     leader = rows["defender0"] if who == "leader" else rows["defender1"]
     with pytest.raises(ValidationError, match=refusal):
-        group_activate(battle=battle, leader=leader, members=[rows[m].pk for m in members], actor=battle.player_b)
+        group_activate(session=battle, leader=leader, members=[rows[m].pk for m in members], actor=battle.player_b)
 
 
 def test_the_group_button_chooses_the_group_from_the_card(client, make_battle, make_house_list):
@@ -215,13 +215,13 @@ def test_who_may_open_the_group_activation(client, make_user, make_battle, make_
 def test_a_new_round_begins_with_the_gang_that_has_priority_whoever_moved_last(make_battle):
     battle = in_action_phase(make_battle)
     rows = list(battle.fighters.order_by("side", "order"))
-    fighter_move(battle=battle, fighter=rows[2], actor=battle.player_b)  # gang b's first fighter moves
+    fighter_move(session=battle, fighter=rows[2], actor=battle.player_b)  # gang b's first fighter moves
     for fighter in rows:
-        fighter_adjust(battle=battle, fighter=fighter, field="ready", value=False, actor=battle.player_a)
-    battle_advance(battle=battle, actor=battle.player_a, leave_untaken=True)  # the End phase
-    battle_advance(battle=battle, actor=battle.player_a, leave_untaken=True)  # round 2: the Priority phase
-    battle_priority_set(battle=battle, side="attacker", actor=battle.player_a)
-    battle_advance(battle=battle, actor=battle.player_a)
+        fighter_adjust(session=battle, fighter=fighter, field="ready", value=False, actor=battle.player_a)
+    battle_advance(session=battle, actor=battle.player_a, leave_untaken=True)  # the End phase
+    battle_advance(session=battle, actor=battle.player_a, leave_untaken=True)  # round 2: the Priority phase
+    battle_priority_set(session=battle, side="attacker", actor=battle.player_a)
+    battle_advance(session=battle, actor=battle.player_a)
     battle.refresh_from_db()
     assert battle.round == 2 and battle.phase == Phase.ACTION
     assert activation_side(battle, list(battle.fighters.all())) == "attacker"  # not the side of last round's Move

@@ -24,7 +24,7 @@ def sides(battle):
 
 
 def resolve(battle, kind, dice=None, **params):
-    return action_resolve(battle=battle, kind=kind, params=params, actor=battle.player_a, dice=dice)
+    return action_resolve(session=battle, kind=kind, params=params, actor=battle.player_a, dice=dice)
 
 
 @pytest.mark.django_db
@@ -54,7 +54,7 @@ def test_classic_shot_into_a_fight_names_the_other_fighters(make_battle):
     (leader, _), (target, _) = sides(battle)
     pistol = next(f"{w['key']}:0" for w in leader.profile["weapons"] if w["category"] == "pistol")
     params = {"fighter": leader, "target": target, "weapon": pistol, "distance": 6, "in_combat_with": 1}
-    plan = action_plan(battle=battle, kind="shoot", params=params)
+    plan = action_plan(session=battle, kind="shoot", params=params)
     assert plan.query["hand_to_hand_opponents"] == 1
 
 
@@ -106,7 +106,7 @@ def test_search_and_destroy_caches_become_facts_and_awards(make_battle):
     action = resolve(battle, "scenario", [6, 6], action="destroy-cache", fighter=leader, friends_near=1)
     assert action.query == {"kind": "characteristic", "characteristic": "Int", "value": 7, "modifier": 1}
     resolve(battle, "scenario", None, action="recover-cache", fighter=bruiser)
-    battle = battle_end(battle=battle, actor=battle.player_a, winner="attacker")
+    battle = battle_end(session=battle, actor=battle.player_a, winner="attacker")
     assert len(battle.facts["caches_destroyed"]) == len(battle.facts["caches_recovered"]) == 1
     awards = {f["name"]: f["awards"] for f in battle.report["fighters"]}
     assert awards[leader.name] == {"caches_destroyed": 1} and awards[bruiser.name] == {"caches_recovered": 1}
@@ -125,19 +125,19 @@ def test_relic_bonus_on_nerve_until_defiled(make_battle):
     battle = make_battle("n18", fighters=2, scenario="border-dispute")
     (_, bruiser), (enemy, _) = sides(battle)
     params = {"test": "nerve", "fighter": bruiser, "near_relic": True}
-    assert action_plan(battle=battle, kind="test", params=params).query["modifier"] == 2
+    assert action_plan(session=battle, kind="test", params=params).query["modifier"] == 2
     resolve(battle, "scenario", None, action="defile-relic", fighter=enemy)
     battle.refresh_from_db()
-    assert action_plan(battle=battle, kind="test", params=params).query["modifier"] == 0
+    assert action_plan(session=battle, kind="test", params=params).query["modifier"] == 0
 
 
 @pytest.mark.django_db
 def test_priority_is_set_and_undone(make_battle):
     battle = make_battle("n18", fighters=2)
-    battle_priority_set(battle=battle, side="defender", actor=battle.player_b)
+    battle_priority_set(session=battle, side="defender", actor=battle.player_b)
     battle.refresh_from_db()
     assert battle.turn_side == "defender"
-    action_undo(battle=battle, actor=battle.player_b)
+    action_undo(session=battle, actor=battle.player_b)
     battle.refresh_from_db()
     assert battle.turn_side == "attacker"
 
@@ -157,14 +157,14 @@ def test_only_table_states_are_set_by_hand(make_battle, edition, field, value):
     battle = make_battle(edition, fighters=2)
     (leader, _), _ = sides(battle)
     with pytest.raises(ValidationError):
-        fighter_adjust(battle=battle, fighter=leader, field=field, value=value, actor=battle.player_a)
+        fighter_adjust(session=battle, fighter=leader, field=field, value=value, actor=battle.player_a)
 
 
 @pytest.mark.django_db
 def test_set_by_hand_is_logged(make_battle):
     battle = make_battle("classic", fighters=2)
     (leader, _), _ = sides(battle)
-    action = fighter_adjust(battle=battle, fighter=leader, field="overwatch", value=True, actor=battle.player_a)
+    action = fighter_adjust(session=battle, fighter=leader, field="overwatch", value=True, actor=battle.player_a)
     leader.refresh_from_db()
     assert leader.overwatch and action.kind == "adjust" and "Overwatch" in action.summary
 
@@ -176,18 +176,18 @@ def test_border_dispute_reinforcements_in_the_end_phase(make_battle, make_fighte
 
     battle = make_battle("n18", fighters=2, scenario="border-dispute")
     waiting = [make_fighter(battle.gang_a, "ganger", name=f"Reserve {i}") for i in range(3)]
-    battle_advance(battle=battle, actor=battle.player_a)
-    battle_advance(battle=battle, actor=battle.player_a)
+    battle_advance(session=battle, actor=battle.player_a)
+    battle_advance(session=battle, actor=battle.player_a)
     battle.refresh_from_db()
     assert battle.phase == Phase.END
     prompts = [p for p in battle_prompts(battle) if p.kind == "reinforce"]
     assert [p.params["side"] for p in prompts] == ["attacker", "defender"]
     # D3 rolled 2 (a D3 face), then picks among 3 (D6 3: the second) and among 2 (D6 5: the second)
-    action = battle_reinforce(battle=battle, side="attacker", actor=battle.player_a, dice=ScriptedDice([2, 3, 5]))
+    action = battle_reinforce(session=battle, side="attacker", actor=battle.player_a, dice=ScriptedDice([2, 3, 5]))
     arrived = list(battle.fighters.filter(side="attacker", fighter__in=waiting).values_list("name", flat=True))
     assert sorted(arrived) == ["Reserve 1", "Reserve 2"] and "Reserve 1" in action.summary
     assert [p.params["side"] for p in battle_prompts(battle) if p.kind == "reinforce"] == ["defender"]
-    action_undo(battle=battle, actor=battle.player_a)
+    action_undo(session=battle, actor=battle.player_a)
     assert not battle.fighters.filter(fighter__in=waiting).exists()
 
 
@@ -197,11 +197,11 @@ def test_search_and_destroy_reinforces_the_defender_from_round_two(make_battle):
 
     battle = make_battle("n18", fighters=2, scenario="search-and-destroy", role_a="attacker")
     for _ in range(2):
-        battle_advance(battle=battle, actor=battle.player_a)
+        battle_advance(session=battle, actor=battle.player_a)
     battle.refresh_from_db()
     assert not [p for p in battle_prompts(battle) if p.kind == "reinforce"]  # round 1
     for _ in range(3):
-        battle_advance(battle=battle, actor=battle.player_a)
+        battle_advance(session=battle, actor=battle.player_a)
     battle.refresh_from_db()
     assert battle.round == 2 and battle.phase == Phase.END
     assert [p.params["side"] for p in battle_prompts(battle) if p.kind == "reinforce"] == ["defender"]
@@ -232,10 +232,10 @@ def test_undoing_every_action_restores_the_start_whatever_was_rolled(make_battle
             if shooter.out_of_action or target.out_of_action:
                 continue
             if kind == "advance":
-                battle_advance(battle=battle, actor=battle.player_a, leave_untaken=True)
+                battle_advance(session=battle, actor=battle.player_a, leave_untaken=True)
             elif kind == "adjust":
                 fighter_adjust(
-                    battle=battle, fighter=shooter, field="broken", value=not shooter.broken, actor=battle.player_a
+                    session=battle, fighter=shooter, field="broken", value=not shooter.broken, actor=battle.player_a
                 )
             elif kind == "shoot":
                 pistol = next(f"{w['key']}:0" for w in shooter.profile["weapons"] if w["category"] == "pistol")
@@ -244,7 +244,7 @@ def test_undoing_every_action_restores_the_start_whatever_was_rolled(make_battle
                 resolve(battle, "fight", SeededDice(seed), fighter=shooter, target=target)
             done += 1
         for _ in range(done):
-            action_undo(battle=battle, actor=battle.player_a)
+            action_undo(session=battle, actor=battle.player_a)
         battle.refresh_from_db()
         assert battle_state(battle, list(battle.fighters.all())) == start
 
@@ -255,20 +255,20 @@ def test_undoing_every_action_restores_the_start_whatever_was_rolled(make_battle
 def test_warnings_beside_the_odds_when_the_rules_say_no(make_battle):
     battle = make_battle("classic", fighters=2)
     (leader, ganger), (target, _) = sides(battle)
-    fighter_adjust(battle=battle, fighter=leader, field="condition", value=Condition.PINNED, actor=battle.player_a)
-    fighter_adjust(battle=battle, fighter=target, field="hidden", value=True, actor=battle.player_a)
+    fighter_adjust(session=battle, fighter=leader, field="condition", value=Condition.PINNED, actor=battle.player_a)
+    fighter_adjust(session=battle, fighter=target, field="hidden", value=True, actor=battle.player_a)
     pistol = next(f"{w['key']}:0" for w in leader.profile["weapons"] if w["category"] == "pistol")
     plan = action_plan(
-        battle=battle, kind="shoot", params={"fighter": leader, "target": target, "weapon": pistol, "distance": 6}
+        session=battle, kind="shoot", params={"fighter": leader, "target": target, "weapon": pistol, "distance": 6}
     )
     assert any("pinned: he may not shoot" in w for w in plan.warnings)
     assert any("hidden" in w for w in plan.warnings)
 
     battle = make_battle("n18", fighters=2)
     (leader, _), (target, _) = sides(battle)
-    fighter_adjust(battle=battle, fighter=leader, field="ready", value=False, actor=battle.player_a)
+    fighter_adjust(session=battle, fighter=leader, field="ready", value=False, actor=battle.player_a)
     leader.refresh_from_db()
-    plan = action_plan(battle=battle, kind="fight", params={"fighter": leader, "target": target})
+    plan = action_plan(session=battle, kind="fight", params={"fighter": leader, "target": target})
     assert plan.warnings == [f"{leader.name} has been activated this round already"]
 
 

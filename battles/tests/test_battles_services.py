@@ -30,7 +30,7 @@ def weapon(fighter, category):
 
 def shoot(battle, shooter, target, dice, distance=6, **extra):
     params = {"fighter": shooter, "target": target, "weapon": weapon(shooter, "pistol"), "distance": distance}
-    return action_resolve(battle=battle, kind="shoot", params={**params, **extra}, actor=battle.player_a, dice=dice)
+    return action_resolve(session=battle, kind="shoot", params={**params, **extra}, actor=battle.player_a, dice=dice)
 
 
 @pytest.mark.django_db
@@ -84,7 +84,7 @@ def test_classic_fight_winner_strikes_the_loser(make_battle):
     (leader, _), (enemy, _) = sides(battle)
     # attack dice: leader has 1 A + sword & laspistol (2 weapons: 2 dice) and the enemy the same.
     action = action_resolve(
-        battle=battle,
+        session=battle,
         kind="fight",
         params={"fighter": leader, "target": enemy, "charging": True},
         actor=battle.player_a,
@@ -104,12 +104,16 @@ def test_classic_test_leadership_breaks_and_nerve_recovers(make_battle):
     battle = make_battle("classic", fighters=2)
     (_, ganger), _ = sides(battle)
     action_resolve(
-        battle=battle, kind="test", params={"test": "leadership", "fighter": ganger}, actor=battle.player_a, dice=[6, 6]
+        session=battle,
+        kind="test",
+        params={"test": "leadership", "fighter": ganger},
+        actor=battle.player_a,
+        dice=[6, 6],
     )
     ganger.refresh_from_db()
     assert ganger.broken
     action_resolve(
-        battle=battle,
+        session=battle,
         kind="test",
         params={"test": "nerve", "fighter": ganger, "in_cover_unseen": True},
         actor=battle.player_a,
@@ -128,12 +132,12 @@ def test_classic_bottle_prompt_after_a_quarter_down(make_battle):
     prompts = [p.text for p in battle_prompts(battle)]
     assert any("Leadership test" in p for p in prompts)  # friends of the fighter who went down
     for _ in range(4):  # to side b's movement phase, the Leadership tests not taken
-        battle_advance(battle=battle, actor=battle.player_a, leave_untaken=True)
+        battle_advance(session=battle, actor=battle.player_a, leave_untaken=True)
     battle.refresh_from_db()
     assert battle.turn_side == "defender" and battle.phase == Phase.MOVEMENT
     prompts = battle_prompts(battle)
     bottle = next(p for p in prompts if p.params.get("test") == "bottle")
-    action_resolve(battle=battle, kind="test", params=bottle.params, actor=battle.player_b, dice=[6, 6])
+    action_resolve(session=battle, kind="test", params=bottle.params, actor=battle.player_b, dice=[6, 6])
     battle.refresh_from_db()
     assert battle.bottled_b
     assert not any(p.params.get("test") == "bottle" for p in battle_prompts(battle))
@@ -145,11 +149,11 @@ def test_classic_recovery_roll_in_the_recovery_phase(make_battle):
     (leader, _), (target, _) = sides(battle)
     shoot(battle, leader, target, [3, 6, 2])
     for _ in range(7):  # side b's recovery phase, the tests on the way not taken
-        battle_advance(battle=battle, actor=battle.player_a, leave_untaken=True)
+        battle_advance(session=battle, actor=battle.player_a, leave_untaken=True)
     battle.refresh_from_db()
     assert battle.phase == Phase.RECOVERY and battle.turn_side == "defender"
     prompt = next(p for p in battle_prompts(battle) if p.params.get("test") == "recovery")
-    action_resolve(battle=battle, kind="test", params=prompt.params, actor=battle.player_b, dice=[1])
+    action_resolve(session=battle, kind="test", params=prompt.params, actor=battle.player_b, dice=[1])
     target.refresh_from_db()
     assert target.condition == Condition.PINNED and target.flesh_wounds == 1
 
@@ -182,7 +186,7 @@ def test_an_action_writes_only_the_fighters_and_fields_it_changed(make_battle):
     condition = target.condition
     for step in (
         lambda: shoot(battle, leader, target, [4, 1, 1], distance=3),
-        lambda: action_undo(battle=battle, actor=battle.player_a),
+        lambda: action_undo(session=battle, actor=battle.player_a),
     ):
         with CaptureQueriesContext(connection) as queries:
             step()
@@ -210,24 +214,24 @@ def test_n18_end_phase_prompts_bottle_recovery_and_rally(make_battle):
     shoot(battle, leader, target, [4, 1, 5, 4], distance=3)
     prompts = battle_prompts(battle)
     nerve = next(p for p in prompts if p.params.get("test") == "nerve")
-    action_resolve(battle=battle, kind="test", params=nerve.params, actor=battle.player_b, dice=[1, 1])
-    battle_advance(battle=battle, actor=battle.player_a)
-    battle_advance(battle=battle, actor=battle.player_a)
+    action_resolve(session=battle, kind="test", params=nerve.params, actor=battle.player_b, dice=[1, 1])
+    battle_advance(session=battle, actor=battle.player_a)
+    battle_advance(session=battle, actor=battle.player_a)
     battle.refresh_from_db()
     assert battle.phase == Phase.END
     kinds = {(p.params["test"], p.params.get("side") or p.params.get("fighter")) for p in battle_prompts(battle)}
     assert ("bottle", "defender") in kinds and ("recovery", target.pk) in kinds and ("rally", enemy_leader.pk) in kinds
     action_resolve(
-        battle=battle, kind="test", params={"test": "recovery", "fighter": target}, actor=battle.player_b, dice=[1]
+        session=battle, kind="test", params={"test": "recovery", "fighter": target}, actor=battle.player_b, dice=[1]
     )
     target.refresh_from_db()
     assert target.condition == Condition.PINNED and target.flesh_wounds == 1
     with pytest.raises(ValidationError, match=r"The End phase still requires: .*Rally test") as refused:
-        battle_advance(battle=battle, actor=battle.player_a)
+        battle_advance(session=battle, actor=battle.player_a)
     assert "Recovery" not in str(refused.value)  # taken
     battle.refresh_from_db()
     assert battle.phase == Phase.END
-    moved = battle_advance(battle=battle, actor=battle.player_a, leave_untaken=True)
+    moved = battle_advance(session=battle, actor=battle.player_a, leave_untaken=True)
     assert any(change.startswith("Left untaken: ") and "Rally test" in change for change in moved.changes)
     battle.refresh_from_db()
     leader.refresh_from_db()
@@ -239,14 +243,14 @@ def test_n18_loot_casket_and_relic_become_scenario_facts(make_battle):
     battle = make_battle("n18", fighters=2)
     (leader, ganger), _ = sides(battle)
     action_resolve(
-        battle=battle,
+        session=battle,
         kind="scenario",
         params={"action": "loot-casket", "fighter": leader},
         actor=battle.player_a,
         dice=[3, 4],
     )
     action_resolve(
-        battle=battle, kind="scenario", params={"action": "defile-relic", "fighter": ganger}, actor=battle.player_a
+        session=battle, kind="scenario", params={"action": "defile-relic", "fighter": ganger}, actor=battle.player_a
     )
     battle.refresh_from_db()
     assert battle.facts["caskets"] == [
@@ -263,15 +267,15 @@ def test_undo_restores_the_exact_state(make_battle, edition):
     fighters = list(battle.fighters.all())
     before = battle_state(battle, fighters)
     shoot(battle, leader, target, [3, 6, 6] if edition == "classic" else [4, 1, 5, 6], distance=3)
-    fighter_adjust(battle=battle, fighter=ganger, field="broken", value=True, actor=battle.player_a)
-    battle_advance(battle=battle, actor=battle.player_a, leave_untaken=True)
+    fighter_adjust(session=battle, fighter=ganger, field="broken", value=True, actor=battle.player_a)
+    battle_advance(session=battle, actor=battle.player_a, leave_untaken=True)
     for _ in range(3):
-        action_undo(battle=battle, actor=battle.player_a)
+        action_undo(session=battle, actor=battle.player_a)
     battle.refresh_from_db()
     assert battle_state(battle, list(battle.fighters.all())) == before
     assert battle.actions.filter(undone=False).count() == 0
     with pytest.raises(ValidationError):
-        action_undo(battle=battle, actor=battle.player_a)
+        action_undo(session=battle, actor=battle.player_a)
 
 
 @pytest.mark.django_db
@@ -290,7 +294,7 @@ def test_battle_end_writes_the_report(make_battle):
     battle = make_battle("classic", fighters=2)
     (leader, _), (target, _) = sides(battle)
     shoot(battle, leader, target, [3, 6, 6])
-    battle = battle_end(battle=battle, actor=battle.player_a, winner="attacker")
+    battle = battle_end(session=battle, actor=battle.player_a, winner="attacker")
     assert battle.status == BattleStatus.ENDED
     report = battle.report
     assert report["winner"] == "attacker" and report["sides"]["attacker"]["bottled_out"] is False
@@ -336,7 +340,7 @@ def test_campaign_battle_starts_with_its_scenario_and_ends_into_its_report(campa
     assert battle.crews["attacker"]["label"] == "Custom (6)" and battle.starting_crew_a == 3
     (leader, *_), (_, target, _) = sides(battle)
     shoot(battle, leader, target, [4, 1, 5, 6], distance=3)  # out of action
-    battle_end(battle=battle, actor=battle.player_a, winner="attacker")
+    battle_end(session=battle, actor=battle.player_a, winner="attacker")
     campaign_battle.refresh_from_db()
     assert campaign_battle.status == CampaignStatus.REPORTED
     assert campaign_battle.winner_id == battle.gang_a_id
@@ -362,12 +366,12 @@ def test_campaign_battle_uses_the_crews_the_campaign_picked(campaign_battle):
 @pytest.mark.django_db
 def test_a_gang_that_flees_loses_in_the_campaign_report(campaign_battle):
     battle = battle_start_from_campaign(campaign_battle=campaign_battle, started_by=campaign_battle.attacker.owner)
-    gang_flee(battle=battle, side="defender", actor=battle.player_b)
+    gang_flee(session=battle, side="defender", actor=battle.player_b)
     battle.refresh_from_db()
     assert battle.bottled_b and battle.facts["fled"] == ["defender"]
     with pytest.raises(ValidationError, match="wins"):
-        battle_end(battle=battle, actor=battle.player_a, winner="")  # the campaign: the gang that fled loses
-    battle_end(battle=battle, actor=battle.player_a, winner="attacker")
+        battle_end(session=battle, actor=battle.player_a, winner="")  # the campaign: the gang that fled loses
+    battle_end(session=battle, actor=battle.player_a, winner="attacker")
     campaign_battle.refresh_from_db()
     assert campaign_battle.defender_fled and campaign_battle.defender_bottled and not campaign_battle.attacker_fled
 
@@ -375,8 +379,8 @@ def test_a_gang_that_flees_loses_in_the_campaign_report(campaign_battle):
 @pytest.mark.django_db
 def test_fleeing_is_undone(make_battle):
     battle = make_battle("classic", fighters=2)
-    gang_flee(battle=battle, side="attacker", actor=battle.player_a)
-    action_undo(battle=battle, actor=battle.player_a)
+    gang_flee(session=battle, side="attacker", actor=battle.player_a)
+    action_undo(session=battle, actor=battle.player_a)
     battle.refresh_from_db()
     assert not battle.bottled_a and "fled" not in battle.facts
 
@@ -397,7 +401,7 @@ def test_a_campaign_battle_played_in_the_assistant_awards_the_standard_experienc
     # The Trap: 1 Victory Point to none, both gangs still on the battlefield: the end proposes the attacker.
     side, why = proposed_winner(battle, list(battle.fighters.all()))
     assert side == "attacker" and why.startswith("Victory Points 1 to 0")
-    battle_end(battle=battle, actor=battle.player_a, winner="attacker")
+    battle_end(session=battle, actor=battle.player_a, winner="attacker")
     confirmed = battle_report_confirm(battle=campaign_battle, actor=campaign_battle.defender.owner, is_arbitrator=True)
     context, start = battle_context(confirmed, confirmed.attacker)
     rewards = next(s for s in engine.steps_for("n18") if s.slug == "rewards")

@@ -31,7 +31,7 @@ def setup(make_battle, slug: str, category: str, ammo: str | None, fighters: int
 
 def shoot(battle, shooter, target, weapon, dice, **params):
     params = {"fighter": shooter.pk, "target": target.pk, "weapon": weapon, "distance": 4, **params}
-    return action_resolve(battle=battle, kind="shoot", actor=battle.player_a, dice=dice, params=params)
+    return action_resolve(session=battle, kind="shoot", actor=battle.player_a, dice=dice, params=params)
 
 
 def area_prompts(battle):
@@ -44,14 +44,14 @@ def area_prompts(battle):
 def test_a_missed_blast_asks_the_table_for_the_scatter_dice_after_the_ammo_test(make_battle):
     battle, shooter, (target, _), grenade = setup(make_battle, "frag-grenade", "grenade", "4+")
     plan = action_plan(
-        battle=battle,
+        session=battle,
         kind="shoot",
         params={"fighter": shooter.pk, "target": target.pk, "weapon": grenade, "distance": 4},
     )
     assert plan.query["scatter"] is True
-    needed = action_next_die(battle=battle, plan=plan, dice=[1, 6])  # a miss, then the grenade's Ammo test
+    needed = action_next_die(session=battle, plan=plan, dice=[1, 6])  # a miss, then the grenade's Ammo test
     assert needed.die.name == "Scatter"
-    assert action_next_die(battle=battle, plan=plan, dice=[1, 6, "arrow"]).purpose == "scatter distance in inches"
+    assert action_next_die(session=battle, plan=plan, dice=[1, 6, "arrow"]).purpose == "scatter distance in inches"
 
 
 def test_the_scattered_marker_is_placed_and_the_players_name_who_is_under_it(make_battle):
@@ -75,7 +75,7 @@ def test_a_dud_asks_for_nobody_and_a_misfire_lands_on_the_shooter(make_battle):
     shoot(battle, shooter, target, grenade, [1, 6, "hit", 1, 1])
     (prompt,) = area_prompts(battle)
     assert f"misfired: centred on {shooter.name}" in prompt.text
-    form = ShootForm(battle=battle, fighters=list(battle.fighters.all()), initial=prompt.params)
+    form = ShootForm(session=battle, fighters=list(battle.fighters.all()), initial=prompt.params)
     assert shooter.pk in [pk for pk, _ in form.fields["target"].choices]  # the shooter may be under it
 
 
@@ -104,7 +104,7 @@ def test_rapid_fire_hits_split_to_a_fighter_within_3(make_battle):
         "cover": "none",
         "split_to": [other.pk],
     }
-    form = ShootForm(data, battle=battle, fighters=fighters)
+    form = ShootForm(data, session=battle, fighters=fighters)
     assert form.is_valid(), form.errors
     assert form.params()["split_to"] == [next(f for f in fighters if f.pk == other.pk)]
     # Hit 6, Firepower dice 2 (two hits): the target's wound roll 1, the other fighter's wound roll 1.
@@ -126,7 +126,7 @@ def test_split_to_refuses_the_target_itself(make_battle):
         "cover": "none",
         "split_to": [target.pk],
     }
-    form = ShootForm(data, battle=battle, fighters=list(battle.fighters.all()))
+    form = ShootForm(data, session=battle, fighters=list(battle.fighters.all()))
     assert not form.is_valid() and "split_to" in form.errors
 
 
@@ -146,7 +146,7 @@ def test_flash_blinds_a_ready_fighter_now_and_an_activated_one_next_round(make_b
     assert battle.facts[BLIND_NEXT_ROUND] == [target.pk]
     round_now = battle.round
     while battle.round == round_now:
-        battle_advance(battle=battle, actor=battle.player_a, leave_untaken=True)
+        battle_advance(session=battle, actor=battle.player_a, leave_untaken=True)
         battle.refresh_from_db()
     target.refresh_from_db()
     other.refresh_from_db()
@@ -160,19 +160,19 @@ def test_a_blind_fighter_strikes_back_on_natural_sixes_until_next_activated(make
     shoot(battle, shooter, target, flash, [6, 1, 6])  # Blind, his Ready marker lost
 
     def reaction_query():
-        fighter_adjust(battle=battle, fighter=target, field="prone", value=False, actor=battle.player_b)
+        fighter_adjust(session=battle, fighter=target, field="prone", value=False, actor=battle.player_b)
         params = {"fighter": attacker.pk, "target": target.pk, "reaction": True}
         battle.refresh_from_db()
-        return action_plan(battle=battle, kind="fight", params=params).query
+        return action_plan(session=battle, kind="fight", params=params).query
 
     assert reaction_query()["target"]["blind"] is True
     assert battle.facts[BLIND] == [target.pk]
     round_now = battle.round
     while battle.round == round_now:
-        battle_advance(battle=battle, actor=battle.player_a, leave_untaken=True)
+        battle_advance(session=battle, actor=battle.player_a, leave_untaken=True)
         battle.refresh_from_db()
     assert reaction_query()["target"]["blind"] is True  # a new round, not yet activated: still Blind
-    fighter_move(battle=battle, fighter=target, actor=battle.player_b)  # activated: he sees again
+    fighter_move(session=battle, fighter=target, actor=battle.player_b)  # activated: he sees again
     assert "blind" not in reaction_query()["target"] and battle.facts[BLIND] == []
 
 
@@ -184,10 +184,10 @@ def test_web_leaves_the_fighter_webbed_and_its_recovery_follows_the_webbed_condi
     assert target.condition == Condition.SERIOUSLY_INJURED and battle.facts[WEBBED] == [target.pk]
     flesh = target.flesh_wounds
     recover = {"test": "recovery", "fighter": target.pk, "assisted": False}
-    stays = action_resolve(battle=battle, kind="test", actor=battle.player_b, dice=[4], params=recover)
+    stays = action_resolve(session=battle, kind="test", actor=battle.player_b, dice=[4], params=recover)
     target.refresh_from_db()
     assert stays.changes == [f"{target.name} stays Webbed"] and target.flesh_wounds == flesh  # no Flesh Wound
-    action_resolve(battle=battle, kind="test", actor=battle.player_b, dice=[1], params=recover)
+    action_resolve(session=battle, kind="test", actor=battle.player_b, dice=[1], params=recover)
     target.refresh_from_db()
     battle.refresh_from_db()
     assert target.condition == Condition.PINNED and battle.facts[WEBBED] == []
@@ -198,7 +198,7 @@ def test_a_fighter_still_webbed_at_the_end_recovers_with_no_injury_test(make_bat
     shoot(battle, shooter, target, web, [6, 1], distance=0)  # Webbed: treated as Seriously Injured
     other.condition = Condition.SERIOUSLY_INJURED  # Seriously Injured by other means: the injury test stands
     other.save(update_fields=["condition"])
-    battle_end(battle=battle, actor=battle.player_a, winner="attacker")
+    battle_end(session=battle, actor=battle.player_a, winner="attacker")
     outcomes = {f["fighter"]: f["outcome"] for f in BattleSession.objects.get(pk=battle.pk).report["fighters"]}
     assert (outcomes[target.fighter_id], outcomes[other.fighter_id]) == ("ok", "seriously_injured")
 
@@ -207,10 +207,10 @@ def test_a_fighter_who_succumbs_to_the_web_is_recorded_webbed_when_taken_out_of_
     battle, shooter, (target, other), web = setup(make_battle, "web-gun", "special", "5+")
     shoot(battle, shooter, target, web, [6, 1], distance=0)  # Webbed
     recover = {"test": "recovery", "fighter": target.pk, "assisted": False}
-    action_resolve(battle=battle, kind="test", actor=battle.player_b, dice=[6], params=recover)  # Out of Action
+    action_resolve(session=battle, kind="test", actor=battle.player_b, dice=[6], params=recover)  # Out of Action
     other.condition = Condition.OUT_OF_ACTION  # Out of Action by other means: a Lasting Injury as usual
     other.save(update_fields=["condition"])
-    battle_end(battle=battle, actor=battle.player_a, winner="attacker")
+    battle_end(session=battle, actor=battle.player_a, winner="attacker")
     rows = {f["fighter"]: f for f in BattleSession.objects.get(pk=battle.pk).report["fighters"]}
     assert (rows[target.fighter_id]["outcome"], rows[target.fighter_id]["webbed"]) == ("out_of_action", True)
     assert (rows[other.fighter_id]["outcome"], rows[other.fighter_id]["webbed"]) == ("out_of_action", False)

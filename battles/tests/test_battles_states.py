@@ -38,7 +38,7 @@ def test_n18_standing_up_clears_pinned(make_battle):
     battle = make_battle("n18", fighters=2)
     (leader, _), _ = sides(battle)
     set_state(battle, leader, condition=Condition.PINNED, prone=True)
-    action = fighter_adjust(battle=battle, fighter=leader, field="prone", value=False, actor=battle.player_a)
+    action = fighter_adjust(session=battle, fighter=leader, field="prone", value=False, actor=battle.player_a)
     reload(leader)
     assert (leader.condition, leader.prone) == (Condition.ACTIVE, False)
     assert "stands up" in action.summary
@@ -50,7 +50,7 @@ def test_a_fighter_whose_opponent_went_out_of_action_is_no_longer_engaged(make_b
     set_state(battle, leader, engaged=True)
     set_state(battle, enemy, engaged=True, condition=Condition.SERIOUSLY_INJURED, prone=True)
     action_resolve(
-        battle=battle, kind="coup-de-grace", params={"fighter": leader.pk, "target": enemy.pk}, actor=battle.player_a
+        session=battle, kind="coup-de-grace", params={"fighter": leader.pk, "target": enemy.pk}, actor=battle.player_a
     )
     reload(leader, enemy)
     assert enemy.out_of_action and not leader.engaged
@@ -98,7 +98,7 @@ def test_classic_overwatch_ends_after_the_shot(make_battle):
     set_state(battle, leader, overwatch=True)
     pistol = next(f"{w['key']}:0" for w in leader.profile["weapons"] if w["category"] == "pistol")
     action_resolve(
-        battle=battle,
+        session=battle,
         kind="shoot",
         actor=battle.player_a,
         dice=[1],
@@ -121,18 +121,18 @@ def test_classic_escape_pinning_only_for_a_fighter_pinned_when_his_turn_began(ma
     set_state(battle, leader, condition=Condition.PINNED)  # pinned during his own turn (by overwatch fire)
     assert escape_prompts(battle) == []
     for _ in range(4):  # to the second gang's turn: the first gang's pinned fighter is still pinned
-        battle_advance(battle=battle, actor=battle.player_a, leave_untaken=True)
+        battle_advance(session=battle, actor=battle.player_a, leave_untaken=True)
     battle.refresh_from_db()
     set_state(battle, enemy, condition=Condition.PINNED)  # pinned during his own turn too
     for _ in range(4):  # back to the first gang's turn: the leader was pinned as it began
-        battle_advance(battle=battle, actor=battle.player_a, leave_untaken=True)
+        battle_advance(session=battle, actor=battle.player_a, leave_untaken=True)
     battle.refresh_from_db()
     reload(leader, enemy)
     prompts = escape_prompts(battle)
     assert [p.params["fighter"] for p in prompts] == [leader.pk]
     assert prompts[0].conditional
     for _ in range(4):  # the first gang's turn ends: the leader, who missed it, stands up
-        battle_advance(battle=battle, actor=battle.player_a, leave_untaken=True)
+        battle_advance(session=battle, actor=battle.player_a, leave_untaken=True)
     reload(leader)
     assert leader.condition == Condition.STANDING
 
@@ -142,7 +142,7 @@ def test_classic_a_fighter_who_is_down_cannot_fight(make_battle):
     (leader, _), (enemy, _) = sides(battle)
     set_state(battle, leader, condition=Condition.DOWN)
     with pytest.raises(ValidationError, match="down"):
-        action_plan(battle=battle, kind="fight", params={"fighter": leader.pk, "target": enemy.pk})
+        action_plan(session=battle, kind="fight", params={"fighter": leader.pk, "target": enemy.pk})
 
 
 @pytest.mark.parametrize(
@@ -156,7 +156,7 @@ def test_n18_falling_and_agility_are_acting(make_battle, test, params, dice):
     battle = make_battle("n18", fighters=2)
     (leader, _), _ = sides(battle)
     action_resolve(
-        battle=battle,
+        session=battle,
         kind="test",
         actor=battle.player_a,
         dice=dice or None,
@@ -171,7 +171,7 @@ def test_n18_seriously_injured_fighters_are_ready_next_round(make_battle):
     (leader, _), _ = sides(battle)
     set_state(battle, leader, condition=Condition.SERIOUSLY_INJURED, prone=True, ready=False)
     while battle.phase != Phase.PRIORITY or battle.round == 1:
-        battle_advance(battle=battle, actor=battle.player_a, leave_untaken=True)
+        battle_advance(session=battle, actor=battle.player_a, leave_untaken=True)
         battle.refresh_from_db()
     reload(leader)
     assert leader.ready
@@ -181,15 +181,15 @@ def test_fight_preselects_only_an_engaged_enemy(make_battle):
     battle = make_battle("n18", fighters=2)
     (leader, _), (enemy, other) = sides(battle)
     fighters = list(battle.fighters.all())
-    form = FightForm(battle=battle, fighters=fighters, initial={"fighter": leader.pk})
+    form = FightForm(session=battle, fighters=fighters, initial={"fighter": leader.pk})
     assert "target" not in form.initial  # nobody is engaged: no enemy chosen for him
     set_state(battle, other, condition=Condition.OUT_OF_ACTION)
     fighters = list(battle.fighters.all())
-    form = FightForm(battle=battle, fighters=fighters, initial={"fighter": leader.pk})
+    form = FightForm(session=battle, fighters=fighters, initial={"fighter": leader.pk})
     assert "target" not in form.initial  # the only enemy left is not in a fight with anyone
     set_state(battle, enemy, engaged=True)
     fighters = list(battle.fighters.all())
-    form = FightForm(battle=battle, fighters=fighters, initial={"fighter": leader.pk})
+    form = FightForm(session=battle, fighters=fighters, initial={"fighter": leader.pk})
     assert form.initial["target"] == enemy.pk
 
 
@@ -217,8 +217,8 @@ def test_classic_psychology_tests_as_the_command_line_answers_them(make_battle, 
     battle = make_battle("classic", fighters=2)
     (leader, _), _ = sides(battle)
     params = {"test": test, "fighter": leader.pk, **extra}
-    odds = action_odds(battle=battle, plan=action_plan(battle=battle, kind="test", params=params))
+    odds = action_odds(session=battle, plan=action_plan(session=battle, kind="test", params=params))
     assert odds["kind"] == test and "p_pass" in odds
-    action = action_resolve(battle=battle, kind="test", params=params, actor=battle.player_a, dice=dice)
+    action = action_resolve(session=battle, kind="test", params=params, actor=battle.player_a, dice=dice)
     reload(leader)
     assert leader.broken == broken and action.changes

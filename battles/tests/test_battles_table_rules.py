@@ -28,9 +28,9 @@ def test_coup_de_grace_takes_a_seriously_injured_enemy_out(make_battle):
     target.condition, target.prone = Condition.SERIOUSLY_INJURED, True
     target.save()
     params = {"fighter": attacker, "target": target}
-    plan = action_plan(battle=battle, kind="coup-de-grace", params=params)
-    assert action_odds(battle=battle, plan=plan) == cli_odds("n18", "coup-de-grace", plan.query)
-    action = action_resolve(battle=battle, kind="coup-de-grace", params=params, actor=battle.player_a)
+    plan = action_plan(session=battle, kind="coup-de-grace", params=params)
+    assert action_odds(session=battle, plan=plan) == cli_odds("n18", "coup-de-grace", plan.query)
+    action = action_resolve(session=battle, kind="coup-de-grace", params=params, actor=battle.player_a)
     target.refresh_from_db()
     assert target.out_of_action and target.taken_out_by_id == attacker.pk and action.dice == []
 
@@ -39,9 +39,9 @@ def test_coup_de_grace_takes_a_seriously_injured_enemy_out(make_battle):
 def test_coup_de_grace_refuses_a_standing_enemy(make_battle):
     battle = make_battle("n18", fighters=2)
     (attacker, _), (target, _) = sides(battle)
-    plan = action_plan(battle=battle, kind="coup-de-grace", params={"fighter": attacker, "target": target})
+    plan = action_plan(session=battle, kind="coup-de-grace", params={"fighter": attacker, "target": target})
     with pytest.raises(ValidationError, match="target.state"):
-        action_odds(battle=battle, plan=plan)
+        action_odds(session=battle, plan=plan)
 
 
 @pytest.mark.django_db
@@ -54,7 +54,7 @@ def test_a_bottled_gang_tests_cool_for_every_fighter_each_end_phase(make_battle)
     flee = {p.params["fighter"] for p in battle_prompts(battle) if p.params.get("test") == "flee"}
     assert flee == {leader.pk, ganger.pk}
     action_resolve(
-        battle=battle, kind="test", params={"test": "flee", "fighter": ganger}, actor=battle.player_b, dice=[1, 1]
+        session=battle, kind="test", params={"test": "flee", "fighter": ganger}, actor=battle.player_b, dice=[1, 1]
     )
     ganger.refresh_from_db()
     assert ganger.out_of_action  # a 2 fails any Cool test: the fighter flees
@@ -62,7 +62,7 @@ def test_a_bottled_gang_tests_cool_for_every_fighter_each_end_phase(make_battle)
     assert flee == {leader.pk}
     # Into the next round and back to its End phase: the one still in play is asked again.
     for _ in range(3):  # End -> Priority (round 2) -> Action -> End, the leader's test not taken
-        battle_advance(battle=battle, actor=battle.player_a, leave_untaken=True)
+        battle_advance(session=battle, actor=battle.player_a, leave_untaken=True)
     battle.refresh_from_db()
     assert battle.phase == Phase.END and battle.round == 2
     assert {p.params["fighter"] for p in battle_prompts(battle) if p.params.get("test") == "flee"} == {leader.pk}
@@ -72,17 +72,17 @@ def test_a_bottled_gang_tests_cool_for_every_fighter_each_end_phase(make_battle)
 def test_home_turf_in_the_trap_for_the_defender(make_battle):
     battle = make_battle("n18", fighters=2, scenario="the-trap", role_a="defender")
     (leader, _), (enemy, _) = sides(battle)
-    bottle = action_plan(battle=battle, kind="test", params={"test": "bottle", "side": "attacker"})
+    bottle = action_plan(session=battle, kind="test", params={"test": "bottle", "side": "attacker"})
     assert bottle.query["home_turf"] is True
     assert (
-        action_plan(battle=battle, kind="test", params={"test": "bottle", "side": "defender"}).query["home_turf"]
+        action_plan(session=battle, kind="test", params={"test": "bottle", "side": "defender"}).query["home_turf"]
         is False
     )
     leader.broken = True
     leader.save()
-    rally = action_plan(battle=battle, kind="test", params={"test": "rally", "fighter": leader, "friends_within_3": 2})
+    rally = action_plan(session=battle, kind="test", params={"test": "rally", "fighter": leader, "friends_within_3": 2})
     assert rally.query["home_turf"] is True and rally.query["friends_within_3"] == 2
-    shown = action_odds(battle=battle, plan=rally)
+    shown = action_odds(session=battle, plan=rally)
     assert shown == cli_odds("n18", "test", rally.query) and shown["modifier"] == 3
 
 
@@ -98,8 +98,8 @@ def test_a_charge_with_two_weapons_equals_the_command_line(make_battle):
         "charging": True,
         "reaction": True,
     }
-    plan = action_plan(battle=battle, kind="fight", params=params)
-    shown = action_odds(battle=battle, plan=plan)
+    plan = action_plan(session=battle, kind="fight", params=params)
+    shown = action_odds(session=battle, plan=plan)
     assert shown == cli_odds("n18", "fight", plan.query)
     # Attacks +1 charging +1 for two weapons: the pistol (a Sidearm) takes only one, the knife the rest.
     dice = plan.query["attacker"]["A"] + 1 + 1
@@ -114,7 +114,7 @@ def test_a_melee_hit_does_not_pin(make_battle):
     knife = weapon(attacker, "close_combat")
     # hit 6, wound 1 (no wound): a hit that does nothing else leaves the target Standing and Active
     action_resolve(
-        battle=battle,
+        session=battle,
         kind="fight",
         params={"fighter": attacker, "target": target, "weapon": knife},
         actor=battle.player_a,
@@ -129,16 +129,16 @@ def test_the_next_die_is_named_and_a_wrong_one_is_pointed_at(make_battle):
     battle = make_battle("n18", fighters=2)
     (shooter, _), (target, _) = sides(battle)
     params = {"fighter": shooter, "target": target, "weapon": weapon(shooter, "pistol"), "distance": 3}
-    plan = action_plan(battle=battle, kind="shoot", params=params)
-    first = action_next_die(battle=battle, plan=plan, dice=[])
+    plan = action_plan(session=battle, kind="shoot", params=params)
+    first = action_next_die(session=battle, plan=plan, dice=[])
     assert first.index == 0 and first.die.name == "D6" and "hit roll" in first.purpose
-    second = action_next_die(battle=battle, plan=plan, dice=[4])
+    second = action_next_die(session=battle, plan=plan, dice=[4])
     assert second.die.name == "Firepower"
     with pytest.raises(ValidationError) as wrong:
-        action_next_die(battle=battle, plan=plan, dice=[4, 7])
+        action_next_die(session=battle, plan=plan, dice=[4, 7])
     assert wrong.value.code == "wrong_die" and wrong.value.params == {"index": 1}
     with pytest.raises(ValidationError) as extra:
-        action_next_die(battle=battle, plan=plan, dice=[1, 1, 3])  # a miss needs only the hit and Firepower dice
+        action_next_die(session=battle, plan=plan, dice=[1, 1, 3])  # a miss needs only the hit and Firepower dice
     assert extra.value.params == {"index": 2}
 
 
@@ -149,12 +149,12 @@ def test_classic_shot_at_a_fighter_already_down(make_battle):
     target.condition, target.wounds_left = Condition.DOWN, 0
     target.save()
     params = {"fighter": shooter, "target": target, "weapon": weapon(shooter, "pistol"), "distance": 6}
-    plan = action_plan(battle=battle, kind="shoot", params=params)
-    assert plan.query["target"]["down"] and action_odds(battle=battle, plan=plan) == cli_odds(
+    plan = action_plan(session=battle, kind="shoot", params=params)
+    assert plan.query["target"]["down"] and action_odds(session=battle, plan=plan) == cli_odds(
         "classic", "shoot", plan.query
     )
     # hit 5, wound 4, Injury 3: Down again, which changes nothing; he is not pinned
-    action_resolve(battle=battle, kind="shoot", params=params, actor=battle.player_a, dice=[5, 4, 3])
+    action_resolve(session=battle, kind="shoot", params=params, actor=battle.player_a, dice=[5, 4, 3])
     target.refresh_from_db()
     assert target.condition == Condition.DOWN
 
@@ -170,7 +170,7 @@ def test_the_end_phase_lists_what_it_requires_and_says_when_it_is_done(make_batt
     assert "The End phase requires" in page and f"{enemy.name}: Cool test to stay" in page and "test=flee" in page
     assert "end-phase-done" not in page
     action_resolve(
-        battle=battle, kind="test", params={"test": "flee", "fighter": enemy}, actor=battle.player_b, dice=[6, 6]
+        session=battle, kind="test", params={"test": "flee", "fighter": enemy}, actor=battle.player_b, dice=[6, 6]
     )
     page = client.get(f"/battles/{battle.pk}/").content.decode()
     assert "end-phase-done" in page and "test=flee" not in page
@@ -191,7 +191,7 @@ def test_blaze_catches_burns_and_goes_out(make_battle):
     (shooter, _), (target, _) = sides(battle)
     flamer = arm(shooter, "hand-flamer", "pistol", None)
     action_resolve(
-        battle=battle,
+        session=battle,
         kind="shoot",
         actor=battle.player_a,
         dice=LowestFaces(),
@@ -200,24 +200,24 @@ def test_blaze_catches_burns_and_goes_out(make_battle):
     battle.refresh_from_db()
     catch = [p for p in battle_prompts(battle) if p.params.get("step") == "catch"]
     assert [p.params["fighter"] for p in catch] == [target.pk]
-    plan = action_plan(battle=battle, kind="test", params={"test": "blaze", "step": "catch", "fighter": target})
-    assert action_odds(battle=battle, plan=plan) == cli_odds("n18", "blaze", plan.query)
+    plan = action_plan(session=battle, kind="test", params={"test": "blaze", "step": "catch", "fighter": target})
+    assert action_odds(session=battle, plan=plan) == cli_odds("n18", "blaze", plan.query)
     action_resolve(
-        battle=battle, kind="test", params=catch[0].params | {"fighter": target}, actor=battle.player_b, dice=[4]
+        session=battle, kind="test", params=catch[0].params | {"fighter": target}, actor=battle.player_b, dice=[4]
     )
     target.refresh_from_db()
     battle.refresh_from_db()
     assert target.ablaze and not [p for p in battle_prompts(battle) if p.params.get("step") == "catch"]
 
-    battle_advance(battle=battle, actor=battle.player_a)  # Priority -> Action: activated, the fighter burns
+    battle_advance(session=battle, actor=battle.player_a)  # Priority -> Action: activated, the fighter burns
     battle.refresh_from_db()
     burn = [p for p in battle_prompts(battle) if p.params.get("test") == "blaze"]
     assert [p.params["fighter"] for p in burn] == [target.pk]
     params = {"test": "blaze", "fighter": target, "friends_within_1": 0}
-    plan = action_plan(battle=battle, kind="test", params=params)
-    assert action_odds(battle=battle, plan=plan) == cli_odds("n18", "blaze", plan.query)
+    plan = action_plan(session=battle, kind="test", params=params)
+    assert action_odds(session=battle, plan=plan) == cli_odds("n18", "blaze", plan.query)
     # the burn: wound roll 1 (no wound); Pinned, so stands and moves 2D6 (3, 3); puts the fire out on a 6
-    action = action_resolve(battle=battle, kind="test", params=params, actor=battle.player_b, dice=[1, 3, 3, 6])
+    action = action_resolve(session=battle, kind="test", params=params, actor=battle.player_b, dice=[1, 3, 3, 6])
     target.refresh_from_db()
     assert not target.ablaze and target.condition == Condition.ACTIVE and not target.prone
     assert f"{target.name} puts the fire out" in action.changes
@@ -232,8 +232,8 @@ def test_a_prone_target_strikes_back_only_when_charged_to_its_feet(make_battle):
     target.save()
     knife = weapon(attacker, "close_combat")
     params = {"fighter": attacker, "target": target, "weapon": knife, "reaction": True}
-    assert "reaction" not in action_plan(battle=battle, kind="fight", params=params).query  # Prone: no Reaction
-    charged = action_plan(battle=battle, kind="fight", params={**params, "charging": True})
+    assert "reaction" not in action_plan(session=battle, kind="fight", params=params).query  # Prone: no Reaction
+    charged = action_plan(session=battle, kind="fight", params={**params, "charging": True})
     assert charged.query["reaction"] and charged.query["target"]["state"] == "engaged"
     assert charged.query["attacker"]["charging"]
 
@@ -245,16 +245,16 @@ def test_classic_falls_for_a_fighter_with_more_than_one_wound(make_battle):
     leader.wounds_left = 2
     leader.save()
     params = {"test": "fall", "fighter": leader, "height": 5}
-    plan = action_plan(battle=battle, kind="test", params=params)
-    assert plan.query["wounds_left"] == 2 and action_odds(battle=battle, plan=plan) == cli_odds(
+    plan = action_plan(session=battle, kind="test", params=params)
+    assert plan.query["wounds_left"] == 2 and action_odds(session=battle, plan=plan) == cli_odds(
         "classic", "test", plan.query
     )
     # 5": S5 against T3 wounds on 2+ (3), D6 wounds: 1 - one wound lost, still standing, pinned
-    action_resolve(battle=battle, kind="test", params=params, actor=battle.player_a, dice=[3, 1])
+    action_resolve(session=battle, kind="test", params=params, actor=battle.player_a, dice=[3, 1])
     leader.refresh_from_db()
     assert leader.wounds_left == 1 and leader.condition == Condition.PINNED
     # 13": out of action without dice, every wound gone
-    action_resolve(battle=battle, kind="test", params={**params, "height": 13}, actor=battle.player_a)
+    action_resolve(session=battle, kind="test", params={**params, "height": 13}, actor=battle.player_a)
     leader.refresh_from_db()
     assert leader.out_of_action and leader.wounds_left == 0
 
@@ -384,8 +384,8 @@ def test_every_test_asks_the_rulebook_only_what_it_knows(make_battle, edition, t
         fighter.failed_weapons = [key.partition(":")[0]]
         fighter.save()
         params["weapon"] = key
-    plan = action_plan(battle=battle, kind="test", params=params)
-    assert action_odds(battle=battle, plan=plan) == cli_odds(edition, plan.rule, plan.query)
+    plan = action_plan(session=battle, kind="test", params=params)
+    assert action_odds(session=battle, plan=plan) == cli_odds(edition, plan.rule, plan.query)
 
 
 @pytest.mark.django_db
@@ -393,8 +393,8 @@ def test_the_ammo_cache_asks_the_rulebook_only_what_it_knows(make_battle):
     battle = make_battle("n18", fighters=2)
     (fighter, _), _ = sides(battle)
     params = {"action": "ammo-cache", "fighter": fighter, "weapon": weapon(fighter, "pistol")}
-    plan = action_plan(battle=battle, kind="scenario", params=params)
-    assert action_odds(battle=battle, plan=plan) == cli_odds("n18", plan.rule, plan.query)
+    plan = action_plan(session=battle, kind="scenario", params=params)
+    assert action_odds(session=battle, plan=plan) == cli_odds("n18", plan.rule, plan.query)
 
 
 FIGHT_OPTIONS = [
@@ -413,8 +413,8 @@ def test_every_fight_option_asks_the_rulebook_only_what_it_knows(make_battle, ed
     params = {"fighter": attacker, "target": target, **options}
     if edition == "n18":
         params["weapon"] = weapon(attacker, "close_combat")
-    plan = action_plan(battle=battle, kind="fight", params=params)
-    assert action_odds(battle=battle, plan=plan) == cli_odds(edition, plan.rule, plan.query)
+    plan = action_plan(session=battle, kind="fight", params=params)
+    assert action_odds(session=battle, plan=plan) == cli_odds(edition, plan.rule, plan.query)
 
 
 @pytest.mark.django_db
@@ -425,5 +425,5 @@ def test_every_fight_option_asks_the_rulebook_only_what_it_knows(make_battle, ed
 def test_every_fall_asks_the_rulebook_only_what_it_knows(make_battle, edition, options):
     battle = make_battle(edition, fighters=2)
     (fighter, _), _ = sides(battle)
-    plan = action_plan(battle=battle, kind="test", params={"test": "fall", "fighter": fighter, "height": 6, **options})
-    assert action_odds(battle=battle, plan=plan) == cli_odds(edition, plan.rule, plan.query)
+    plan = action_plan(session=battle, kind="test", params={"test": "fall", "fighter": fighter, "height": 6, **options})
+    assert action_odds(session=battle, plan=plan) == cli_odds(edition, plan.rule, plan.query)

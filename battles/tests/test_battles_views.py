@@ -30,7 +30,7 @@ def a_leader(battle):
 
 def seen(battle, kind, params):
     """The fingerprint the odds page hands over, for a test that rolls straight away."""
-    return _seen(action_plan(battle=battle, kind=kind, params=params))
+    return _seen(action_plan(session=battle, kind=kind, params=params))
 
 
 def shoot_post(battle):
@@ -585,7 +585,7 @@ def test_next_phase_waits_for_what_the_rules_require_and_moves_on_only_when_told
     shooter, target = a_leader(battle), battle.fighters.get(side="defender", order=1)
     pistol = next(w for w in shooter.profile["weapons"] if w["category"] == "pistol")
     params = {"fighter": shooter, "target": target, "weapon": f"{pistol['key']}:0", "distance": 3}
-    action_resolve(battle=battle, kind="shoot", params=params, actor=battle.player_a, dice=[4, 1, 5, 4])
+    action_resolve(session=battle, kind="shoot", params=params, actor=battle.player_a, dice=[4, 1, 5, 4])
     client.force_login(battle.player_a)
     page = client.get(url("battle-detail", battle)).content.decode()
     assert "Nerve test" in page and 'data-testid="leave-untaken"' not in page

@@ -57,8 +57,8 @@ def arm(fighter, entries):
 
 def resolves(battle, kind, params, fighters):
     """The rulebook gives the odds of the action and rolls it (seeded dice): it accepts it."""
-    plan = action_plan(battle=battle, kind=kind, params=params, fighters=fighters)
-    assert action_odds(battle=battle, plan=plan)
+    plan = action_plan(session=battle, kind=kind, params=params, fighters=fighters)
+    assert action_odds(session=battle, plan=plan)
     editions.action(battle.edition, plan.rule).roll(Query(copy.deepcopy(plan.query)), SeededDice(1))
 
 
@@ -66,7 +66,7 @@ def shoot_form(battle, fighters, shooter, target):
     """The Shoot form as a player completes it: the nearest range band the weapon has (none for a template)."""
     for band in ("short", "long"):
         form = ShootForm(
-            {"shooter": shooter, "target": target.pk, "band": band, "cover": "none"}, battle=battle, fighters=fighters
+            {"shooter": shooter, "target": target.pk, "band": band, "cover": "none"}, session=battle, fighters=fighters
         )
         if form.is_valid():
             return form
@@ -78,7 +78,7 @@ def test_every_profile_the_shoot_menu_offers_resolves(armed, edition):
     battle, shooter, target, entries = armed(edition)
     arm(shooter, entries)
     fighters = list(battle.fighters.all())
-    menu = ShootForm(battle=battle, fighters=fighters, initial={"fighter": shooter.pk})
+    menu = ShootForm(session=battle, fighters=fighters, initial={"fighter": shooter.pk})
     offered = [value for value, _ in menu.fields["shooter"].choices if value]
     assert len(offered) > 30  # the test is not vacuous: most of the armoury is there
     for value in offered:
@@ -98,11 +98,11 @@ def test_every_close_combat_profile_resolves_for_the_attacker_and_the_target(arm
             arm(holder, [entry])
             arm(other, [])
             fighters = list(battle.fighters.all())
-            form = FightForm({"fighter": attacker.pk}, battle=battle, fighters=fighters)
+            form = FightForm({"fighter": attacker.pk}, session=battle, fighters=fighters)
             choices = [v for v, _ in form.fields["attacker"].choices if v] if edition == "n18" else [attacker.pk]
             for value in choices:
                 data = {"attacker": value, "target": target.pk, "reaction": True}
-                form = FightForm(data, battle=battle, fighters=fighters)
+                form = FightForm(data, session=battle, fighters=fighters)
                 assert form.is_valid(), form.errors
                 resolves(battle, "fight", form.params(), fighters)
 
@@ -112,14 +112,14 @@ def test_n18_menus_offer_the_grav_gun_and_put_a_combi_weapons_melee_profile_in_t
     by_slug = {e["slug"]: e for e in entries}
     arm(shooter, [by_slug["grav-gun"], by_slug["cawdor-charger-autogun"], by_slug["nightshade-chem-thrower"]])
     fighters = list(battle.fighters.all())
-    shoot = ShootForm(battle=battle, fighters=fighters, initial={"fighter": shooter.pk})
+    shoot = ShootForm(session=battle, fighters=fighters, initial={"fighter": shooter.pk})
     assert [label for _, label in shoot.fields["shooter"].choices] == [
         "Grav gun",  # its Graviton Pulse is resolved (issue 22): a Strength roll, then Damage with no save
         "Cawdor charger/autogun (reclaimed autogun)",
         "'Nightshade' chem-thrower",  # its Strength and Damage are printed "-": a Gas weapon, resolved
     ]
     assert shoot.fields["shooter"].left_out == []
-    fight = FightForm(battle=battle, fighters=fighters, initial={"fighter": shooter.pk})
+    fight = FightForm(session=battle, fighters=fighters, initial={"fighter": shooter.pk})
     assert [label for _, label in fight.fields["attacker"].choices] == [
         "Cawdor charger/autogun (charger)",
         "Bare hands",
@@ -142,17 +142,17 @@ def test_a_profile_left_out_and_sent_anyway_is_refused_in_words(armed, edition, 
     params = {"fighter": shooter, "target": target, "distance": 6, "weapon": f"{entry['key']}:0"}  # the charger's
     # first profile is its melee one
     with pytest.raises(ValidationError, match="roll it at the table|not used in close combat|use it in a fight"):
-        action_resolve(battle=battle, kind=kind, params=params, actor=battle.player_a)
+        action_resolve(session=battle, kind=kind, params=params, actor=battle.player_a)
 
 
 def test_a_classic_fight_leaves_out_the_web_pistol_and_says_why(armed):
     battle, attacker, target, entries = armed("classic")
     arm(attacker, [next(e for e in entries if e["slug"] == "web-pistol")])
     fighters = list(battle.fighters.all())
-    form = FightForm(battle=battle, fighters=fighters, initial={"fighter": attacker.pk})
+    form = FightForm(session=battle, fighters=fighters, initial={"fighter": attacker.pk})
     assert form.fields["attacker"].left_out == [
         "Web pistol: it strikes no blows that wound, and its special effect is not resolved by the assistant yet; "
         "roll it at the table."
     ]
-    plan = action_plan(battle=battle, kind="fight", params={"fighter": attacker, "target": target}, fighters=fighters)
+    plan = action_plan(session=battle, kind="fight", params={"fighter": attacker, "target": target}, fighters=fighters)
     assert plan.query["attacker"]["weapons"] == []  # he fights bare-handed

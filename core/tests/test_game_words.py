@@ -56,7 +56,7 @@ REPORTED = SimpleNamespace(
     scenario_facts={},
 )
 NO_GANGS = {"gangs": Gang.objects.none()}
-AT_TABLE = {"battle": BATTLE, "fighters": []}
+AT_TABLE = {"session": BATTLE, "fighters": []}
 # Each form with a choice to make, with what its page hands it (no choice on offer: every one posted is stale).
 CASES = {
     "CampaignForm": (campaign_forms.CampaignForm, {}),
@@ -83,8 +83,8 @@ CASES = {
     "MultiFightForm": (battle_forms.MultiFightForm, AT_TABLE),
     "TestForm": (battle_forms.TestForm, {**AT_TABLE, "test": "bottle"}),
     "ScenarioForm": (battle_forms.ScenarioForm, {**AT_TABLE, "action": "ammo-cache"}),
-    "ReinforceForm": (battle_forms.ReinforceForm, {"battle": BATTLE}),
-    "BattleEndForm": (battle_forms.BattleEndForm, {"battle": BATTLE}),
+    "ReinforceForm": (battle_forms.ReinforceForm, {"session": BATTLE}),
+    "BattleEndForm": (battle_forms.BattleEndForm, {"session": BATTLE}),
     "GroupForm": (
         battle_forms.GroupForm,
         {

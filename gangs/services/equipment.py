@@ -231,11 +231,11 @@ CHEM_DOSE_SOURCE = (
 )
 
 
-def take_chem_doses(*, fighters: list[Fighter], battle, actor) -> list[LedgerEntry]:
+def take_chem_doses(*, fighters: list[Fighter], session, actor) -> list[LedgerEntry]:
     """The fighters brought into a battle take one dose of each chem they carry before it begins (the battle's
     snapshot applies its effect, ``battles.roster``): each dose is used up, the item leaving the fighter with a
-    ledger entry that names the chem, its side effect (``rulebook.n18.kit``) and the battle. ``battle`` is the
-    assistant's session; the entry names its campaign battle, if any. The caller holds the gangs' locks."""
+    ledger entry that names the chem, its side effect (``rulebook.n18.kit``) and the battle. ``session`` is the
+    assistant's BattleSession; the entry names its campaign battle, if any. The caller holds the gangs' locks."""
     doses = (
         Purchase.objects.select_for_update(of=("self",))
         .filter(fighter__in=[f.pk for f in fighters], equipment__category=EquipmentCategory.CHEM)
@@ -259,11 +259,11 @@ def take_chem_doses(*, fighters: list[Fighter], battle, actor) -> list[LedgerEnt
                     "equipment": chem.slug,
                     "price": purchase.price,
                     "chem_taken": True,
-                    "battle_session": battle.pk,
+                    "battle_session": session.pk,
                     "side_effect": kit.CHEMS[chem.slug].side_effect if chem.slug in kit.CHEMS else "",
                 },
                 actor=actor,
-                battle=battle.campaign_battle,
+                battle=session.campaign_battle,
             )
         )
         purchase.delete()

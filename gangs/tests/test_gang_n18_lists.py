@@ -190,8 +190,8 @@ def check_everywhere(house_slug, make_user, client):
     params = {"fighter": ours, "target": theirs}
     if kind == "shoot":
         params |= {"weapon": f"{entry['key']}:0", "distance": 4}
-    plan = action_plan(battle=battle, kind=kind, params=params)
-    odds = action_odds(battle=battle, plan=plan)
+    plan = action_plan(session=battle, kind=kind, params=params)
+    odds = action_odds(session=battle, plan=plan)
     assert odds, f"{weapon.slug}: no odds"
 
 

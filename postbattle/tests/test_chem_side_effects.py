@@ -35,7 +35,7 @@ def test_a_fighter_who_took_a_chem_is_named_with_what_to_roll(battle):
     for fighter, item in ((fought, make_chem("slaught", "'Slaught")), (other, make_chem("kalma", "Kalma"))):
         Purchase.objects.create(gang=gang, fighter=fighter, equipment=item, price=30)
     # The battle's start took the doses (the assistant's session names its campaign battle).
-    take_chem_doses(fighters=[fought, other], battle=SimpleNamespace(pk=1, campaign_battle=battle), actor=gang.owner)
+    take_chem_doses(fighters=[fought, other], session=SimpleNamespace(pk=1, campaign_battle=battle), actor=gang.owner)
     sequence = services.sequence_start(battle=battle, gang=gang, actor=gang.owner)
     sequence = services.sequence_step_submit(sequence=sequence, dice=ScriptedDice([]), entered=True, actor=gang.owner)
     lines = [line for line in sequence.draft["steps"]["injury-tests"]["lines"] if line["rule"] == "Chems"]

@@ -94,7 +94,7 @@ class Player:
         done = self._try(
             f"{kind} {params}",
             lambda: action_resolve(
-                battle=self.battle, kind=kind, params=params, actor=self.actor, dice=self.new_dice()
+                session=self.battle, kind=kind, params=params, actor=self.actor, dice=self.new_dice()
             ),
         )
         self.log.actions += done
@@ -103,7 +103,7 @@ class Player:
     def adjust(self, fighter, name: str, value) -> bool:
         return self._try(
             f"set {fighter.name} {name}",
-            lambda: fighter_adjust(battle=self.battle, fighter=fighter, field=name, value=value, actor=self.actor),
+            lambda: fighter_adjust(session=self.battle, fighter=fighter, field=name, value=value, actor=self.actor),
         )
 
     def answer_prompts(self) -> None:
@@ -127,7 +127,7 @@ class Player:
                 self._try(
                     prompt.text,
                     lambda p=prompt: battle_reinforce(
-                        battle=self.battle, side=p.params["side"], actor=self.actor, dice=self.new_dice()
+                        session=self.battle, side=p.params["side"], actor=self.actor, dice=self.new_dice()
                     ),
                 )
             else:
@@ -185,12 +185,12 @@ class Player:
         return self.battle.round > MAX_ROUNDS
 
     def advance(self) -> None:
-        self._try("next phase", lambda: battle_advance(battle=self.battle, actor=self.actor))
+        self._try("next phase", lambda: battle_advance(session=self.battle, actor=self.actor))
 
     def n18_round(self) -> None:
         """Priority (a roll-off, seeded), the Action phase's alternating activations, the End phase's tests."""
         side = self.rng.choice(Side.values)
-        self._try("priority", lambda: battle_priority_set(battle=self.battle, side=side, actor=self.actor))
+        self._try("priority", lambda: battle_priority_set(session=self.battle, side=side, actor=self.actor))
         self.advance()  # to the Action phase
         for _ in range(64):
             self.answer_prompts()
@@ -297,5 +297,5 @@ class Player:
             from campaigns.selectors import rescue_captives
 
             freed = [c.pk for c in rescue_captives(campaign_battle)]
-        battle_end(battle=self.battle, actor=self.actor, winner=winner, captured=captured, captives_freed=freed)
+        battle_end(session=self.battle, actor=self.actor, winner=winner, captured=captured, captives_freed=freed)
         return winner

@@ -58,9 +58,9 @@ PLANS = {"shoot": shoot_plan, "fight": fight_plan, "multi-fight": multi_fight_pl
 APPLY = {"shoot": apply_shoot, "fight": apply_fight, "multi-fight": apply_multi_fight, "test": apply_test}
 
 
-def plan(kind: str, params: dict, fighters: list, battle=None) -> Plan:
+def plan(kind: str, params: dict, fighters: list, session=None) -> Plan:
     return test_plan(params, fighters) if kind == "test" else PLANS[kind](params)
 
 
-def apply(plan: Plan, result: dict, battle) -> list[str]:
-    return APPLY[plan.kind](plan, result, battle)
+def apply(plan: Plan, result: dict, session) -> list[str]:
+    return APPLY[plan.kind](plan, result, session)

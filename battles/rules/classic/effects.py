@@ -53,7 +53,7 @@ def _pin(fighter) -> list[str]:
     return [f"{fighter.name} is pinned"]
 
 
-def apply_shoot(plan: Plan, result: dict, battle) -> list[str]:
+def apply_shoot(plan: Plan, result: dict, session) -> list[str]:
     shooter, target = plan.fighter, plan.target
     after = result["target_after"]
     lost, new_flesh = target.wounds_left - after["wounds_left"], after["flesh_wounds"] - target.flesh_wounds
@@ -90,7 +90,7 @@ def _scatter_words(result: dict) -> list[str]:
     return [f"The blast scatters: {step['result']}"]
 
 
-def apply_fight(plan: Plan, result: dict, battle) -> list[str]:
+def apply_fight(plan: Plan, result: dict, session) -> list[str]:
     sides = {"attacker": plan.fighter, "defender": plan.target}
     changes = []
     if result.get("loser"):
@@ -113,7 +113,7 @@ def _escape_pinning_in_combat(*fighters) -> list[str]:
     return changes
 
 
-def apply_multi_fight(plan: Plan, result: dict, battle) -> list[str]:
+def apply_multi_fight(plan: Plan, result: dict, session) -> list[str]:
     lone, changes = plan.fighter, []
     for bout in result["bouts"]:
         opponent = plan.others[bout["opponent"] - 1]
@@ -141,10 +141,10 @@ TEST_EFFECTS = {
 }
 
 
-def apply_test(plan: Plan, result: dict, battle) -> list[str]:
+def apply_test(plan: Plan, result: dict, session) -> list[str]:
     test, fighter, outcome = plan.query["kind"], plan.fighter, result.get("outcome")
     if test == "bottle":
-        return bottle_outcome(battle, plan.side, outcome == "bottles_out", "fights on")
+        return bottle_outcome(session, plan.side, outcome == "bottles_out", "fights on")
     if test == "recovery":
         if outcome == "flesh_wound":
             fighter.condition, fighter.flesh_wounds = Condition.PINNED, fighter.flesh_wounds + 1

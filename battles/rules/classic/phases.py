@@ -14,15 +14,15 @@ from battles.rules import Prompt, bottle_prompt, friends_test, next_phase, test_
 from campaigns.models import Side, other_side
 
 
-def prompts(battle, fighters: list, last_casualties: list, taken: set) -> list[Prompt]:
+def prompts(session, fighters: list, last_casualties: list, taken: set) -> list[Prompt]:
     """What the rules require now. ``taken``: (test, fighter id or side) already taken this phase."""
-    side, out = battle.turn_side, []
+    side, out = session.turn_side, []
     mine = [f for f in fighters if f.side == side]
-    if battle.phase == Phase.MOVEMENT:
+    if session.phase == Phase.MOVEMENT:
         down = sum(f.is_casualty for f in mine)
-        if not battle.bottled(side) and mine and 4 * down >= len(mine) and ("bottle", side) not in taken:
-            out.append(bottle_prompt(battle, side, f"{down} of {len(mine)} down or out of action"))
-        pinned_at_start = battle.facts.get(PINNED_AT_START, [])
+        if not session.bottled(side) and mine and 4 * down >= len(mine) and ("bottle", side) not in taken:
+            out.append(bottle_prompt(session, side, f"{down} of {len(mine)} down or out of action"))
+        pinned_at_start = session.facts.get(PINNED_AT_START, [])
         for f in mine:
             if f.condition == Condition.PINNED and f.pk in pinned_at_start and ("escape_pinning", f.pk) not in taken:
                 # Only a fighter pinned when his turn began may try, and only with a friend within 2".
@@ -35,7 +35,7 @@ def prompts(battle, fighters: list, last_casualties: list, taken: set) -> list[P
                         conditional=True,
                     )
                 )
-    if battle.phase == Phase.RECOVERY:
+    if session.phase == Phase.RECOVERY:
         for f in mine:
             if f.condition == Condition.DOWN and ("recovery", f.pk) not in taken:
                 out.append(test_prompt(f, "recovery roll", "recovery"))
@@ -51,40 +51,40 @@ def _went(casualty) -> str:
     return f"{casualty.name} went {'down' if casualty.condition == Condition.DOWN else 'out of action'}"
 
 
-def activation_side(battle, fighters: list) -> str:
+def activation_side(session, fighters: list) -> str:
     """Whose fighters act now: the player whose turn it is, through its four phases."""
-    return battle.turn_side
+    return session.turn_side
 
 
-def advance(battle, fighters: list) -> list[str]:
+def advance(session, fighters: list) -> list[str]:
     """The next phase; after the recovery phase the other player's turn begins."""
-    return next_phase(battle, fighters, _new_turn)
+    return next_phase(session, fighters, _new_turn)
 
 
 PINNED_AT_START = "pinned_at_turn_start"  # battle fact: the fighters of the side in its turn pinned when it began
 
 
-def _new_turn(battle, fighters: list) -> list[str]:
+def _new_turn(session, fighters: list) -> list[str]:
     """The other player's turn. A fighter pinned when his own turn began misses it and stands up at its end
     (Pinned Fighters); those pinned now, as the new turn begins, are the ones who may try to escape pinning."""
-    ending = battle.turn_side
+    ending = session.turn_side
     recovered = [
         f
         for f in fighters
-        if f.side == ending and f.condition == Condition.PINNED and f.pk in battle.facts.get(PINNED_AT_START, [])
+        if f.side == ending and f.condition == Condition.PINNED and f.pk in session.facts.get(PINNED_AT_START, [])
     ]
     for f in recovered:
         f.condition = Condition.STANDING
-    battle.turn_side = other_side(battle.turn_side)
-    if battle.turn_side == Side.ATTACKER:
-        battle.round += 1
-    starting = [f.pk for f in fighters if f.side == battle.turn_side and f.condition == Condition.PINNED]
-    battle.facts = {**battle.facts, PINNED_AT_START: starting}
+    session.turn_side = other_side(session.turn_side)
+    if session.turn_side == Side.ATTACKER:
+        session.round += 1
+    starting = [f.pk for f in fighters if f.side == session.turn_side and f.condition == Condition.PINNED]
+    session.facts = {**session.facts, PINNED_AT_START: starting}
     changes = [f"{f.name} is no longer pinned" for f in recovered]
-    changes.append(f"Turn {battle.round}: {battle.gang(battle.turn_side).name}'s turn")
+    changes.append(f"Turn {session.round}: {session.gang(session.turn_side).name}'s turn")
     for f in fighters:
         # Overwatch lasts until the start of the fighter's next turn.
-        if f.side == battle.turn_side and f.overwatch:
+        if f.side == session.turn_side and f.overwatch:
             f.overwatch = False
             changes.append(f"{f.name} is no longer on overwatch")
     return changes

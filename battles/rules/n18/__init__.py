@@ -76,15 +76,15 @@ APPLY = {
 }
 
 
-def plan(kind: str, params: dict, fighters: list, battle) -> Plan:
+def plan(kind: str, params: dict, fighters: list, session) -> Plan:
     if kind == "test":
-        return test_plan(params, fighters, battle)
+        return test_plan(params, fighters, session)
     if kind == "scenario":
-        return scenario_plan(params, fighters, battle)
+        return scenario_plan(params, fighters, session)
     if kind == "fight":
-        return fight_plan(params, fighters, battle)  # a Blind target's Reaction attacks are the battle's fact
+        return fight_plan(params, fighters, session)  # a Blind target's Reaction attacks are the battle's fact
     return PLANS[kind](params, fighters)
 
 
-def apply(plan: Plan, result: dict, battle) -> list[str]:
-    return APPLY[plan.kind](plan, result, battle)
+def apply(plan: Plan, result: dict, session) -> list[str]:
+    return APPLY[plan.kind](plan, result, session)

@@ -51,29 +51,29 @@ def _pin(fighter) -> list[str]:
     return [f"{fighter.name} is Prone and Pinned"]
 
 
-def activated(fighter, battle) -> None:
+def activated(fighter, session) -> None:
     """The fighter's activation is spent; if Blind, activated, he sees again (:func:`sees_again`)."""
     fighter.ready = False
-    sees_again(battle, fighter)
+    sees_again(session, fighter)
 
 
-def sees_again(battle, fighter) -> None:
+def sees_again(session, fighter) -> None:
     """Blind (Flash) lasts until the fighter is next activated (2023 core rulebook, Conditions)."""
-    blind = battle.facts.get(BLIND, [])
+    blind = session.facts.get(BLIND, [])
     if fighter.pk in blind:
-        battle.facts = {**battle.facts, BLIND: [pk for pk in blind if pk != fighter.pk]}
+        session.facts = {**session.facts, BLIND: [pk for pk in blind if pk != fighter.pk]}
 
 
-def apply_shoot(plan: Plan, result: dict, battle) -> list[str]:
+def apply_shoot(plan: Plan, result: dict, session) -> list[str]:
     shooter, target = plan.fighter, plan.target
     scattered = _scatter_words(result.get("scatter"))
     changes = _hits_taken(target, result, shooter)
     for other, share in zip(plan.others, result.get("split", []), strict=False):
         changes += _hits_taken(other, share, shooter)  # Rapid Fire hits split to fighters within 3"
-    changes += _special_effect(battle, target, result.get("effect"), plan.query)
+    changes += _special_effect(session, target, result.get("effect"), plan.query)
     changes += _weapon_fails(shooter, plan, result)
-    changes += _blaze_hit(battle, plan, result.get("hits", 0))
-    activated(shooter, battle)
+    changes += _blaze_hit(session, plan, result.get("hits", 0))
+    activated(shooter, session)
     return [*scattered, *changes] or ["No effect"]
 
 
@@ -108,7 +108,7 @@ def _scatter_words(scatter: dict | None) -> list[str]:
     return [SCATTER_WORDS[scatter["lands"]]]
 
 
-def _special_effect(battle, target, effect: dict | None, query: dict) -> list[str]:
+def _special_effect(session, target, effect: dict | None, query: dict) -> list[str]:
     """Flash: a Blind fighter loses their Ready marker, or gains none next round; Web: a Webbed fighter is treated as
     Seriously Injured until a Recovery test frees them; Smoke: the cloud; Graviton Pulse: its marker stays (2023 core
     rulebook, weapon traits and conditions; ``rulebook.n18.shooting``)."""
@@ -125,40 +125,40 @@ def _special_effect(battle, target, effect: dict | None, query: dict) -> list[st
         return [f"{target.name} is not {effect['condition']}"]
     if effect["condition"] == "Blind":
         if not target.ready:
-            battle.facts = {**battle.facts, BLIND_NEXT_ROUND: [*battle.facts.get(BLIND_NEXT_ROUND, []), target.pk]}
+            session.facts = {**session.facts, BLIND_NEXT_ROUND: [*session.facts.get(BLIND_NEXT_ROUND, []), target.pk]}
         target.ready = False
-        blind = battle.facts.get(BLIND, [])
-        battle.facts = {**battle.facts, BLIND: blind if target.pk in blind else [*blind, target.pk]}
+        blind = session.facts.get(BLIND, [])
+        session.facts = {**session.facts, BLIND: blind if target.pk in blind else [*blind, target.pk]}
         return [f"{target.name} is Blind: no Ready marker (only Reaction attacks, hitting on 6s, until activated)"]
     target.condition, target.prone, target.engaged = Condition.SERIOUSLY_INJURED, True, False
-    battle.facts = {**battle.facts, WEBBED: [*battle.facts.get(WEBBED, []), target.pk]}
+    session.facts = {**session.facts, WEBBED: [*session.facts.get(WEBBED, []), target.pk]}
     return [f"{target.name} is Webbed: treated as Seriously Injured, Recovery in the End phase"]
 
 
 BLAZE_TO_ROLL = "blaze_to_roll"  # battle fact: fighters hit by a Blaze weapon whose D6 (4+ catches) is still due
 
 
-def _blaze_hit(battle, plan: Plan, hits: int) -> list[str]:
+def _blaze_hit(session, plan: Plan, hits: int) -> list[str]:
     """A hit from a Blaze weapon that leaves the target in play asks for the D6 that sets them ablaze on a 4+
     (Blaze trait, ``rulebook.n18.close_quarters``)."""
     target = plan.target
     traits = trading_post.trait_names(trading_post.read_profile(Query(plan.query)))
     if "Blaze" not in traits or not hits or target.out_of_action or target.ablaze:
         return []
-    due = battle.facts.get(BLAZE_TO_ROLL, [])
+    due = session.facts.get(BLAZE_TO_ROLL, [])
     if target.pk not in due:
-        battle.facts = {**battle.facts, BLAZE_TO_ROLL: [*due, target.pk]}
+        session.facts = {**session.facts, BLAZE_TO_ROLL: [*due, target.pk]}
     return [f"{target.name} may catch fire (Blaze: a D6, 4+)"]
 
 
-def _blaze(plan: Plan, result: dict, battle) -> list[str]:
+def _blaze(plan: Plan, result: dict, session) -> list[str]:
     """The Blaze condition: catching fire after a Blaze hit, or the burn and the attempt to put it out when the
     fighter is activated (a Pinned fighter stands up; one who moved may drop Prone and Pinned again)."""
     fighter = plan.fighter
     if result["step"] == "catch":
-        battle.facts = {
-            **battle.facts,
-            BLAZE_TO_ROLL: [pk for pk in battle.facts.get(BLAZE_TO_ROLL, []) if pk != fighter.pk],
+        session.facts = {
+            **session.facts,
+            BLAZE_TO_ROLL: [pk for pk in session.facts.get(BLAZE_TO_ROLL, []) if pk != fighter.pk],
         }
         fighter.ablaze = bool(result["catches_fire"])
         return [f"{fighter.name} {'catches fire' if fighter.ablaze else 'does not catch fire'}"]
@@ -194,7 +194,7 @@ def _weapon_fails(shooter, plan: Plan, result: dict) -> list[str]:
     return [f"{shooter.name}'s {name} is Out of Ammo"]
 
 
-def apply_fight(plan: Plan, result: dict, battle) -> list[str]:
+def apply_fight(plan: Plan, result: dict, session) -> list[str]:
     """Close combat hits wound and injure but do not pin: only a ranged hit makes a Standing fighter Prone and
     Pinned (2023 core rulebook, Shooting: Pinning,
     https://necrovox.org/docs/the-rules/shooting), so both sides of a fight stay Standing and Engaged
@@ -209,26 +209,26 @@ def apply_fight(plan: Plan, result: dict, battle) -> list[str]:
     if reaction.get("made"):
         changes += harm(attacker, reaction["attacker_after"], by=target)
     lock_in_combat(attacker, target)
-    activated(attacker, battle)
+    activated(attacker, session)
     return changes or ["No effect"]
 
 
-def apply_coup_de_grace(plan: Plan, result: dict, battle) -> list[str]:
+def apply_coup_de_grace(plan: Plan, result: dict, session) -> list[str]:
     """The target goes Out of Action; the attacker, no longer Engaged with them, has acted (a Simple action of
     their activation)."""
     changes = harm(plan.target, result["target_after"], by=plan.fighter)
     lock_in_combat(plan.fighter, plan.target)
-    activated(plan.fighter, battle)
+    activated(plan.fighter, session)
     return changes
 
 
 RECOVERY_WORDS = {"recovers": "recovers: Prone and Pinned", "stays_down": "stays Seriously Injured"}
 
 
-def apply_test(plan: Plan, result: dict, battle) -> list[str]:
+def apply_test(plan: Plan, result: dict, session) -> list[str]:
     kind, fighter = plan.params["test"], plan.fighter
     if kind == "bottle":
-        return bottle_outcome(battle, plan.side, bool(result.get("bottled")), "holds")
+        return bottle_outcome(session, plan.side, bool(result.get("bottled")), "holds")
     if kind == "nerve" and not result["passed"]:
         fighter.broken = True
         return [f"{fighter.name} is Broken"]
@@ -236,17 +236,17 @@ def apply_test(plan: Plan, result: dict, battle) -> list[str]:
         fighter.broken = False
         return [f"{fighter.name} rallies"]
     if kind == "blaze":
-        return _blaze(plan, result, battle)
+        return _blaze(plan, result, session)
     if kind == "flee":
         if result["passed"]:
             return [f"{fighter.name} stands firm"]
         fighter.condition, fighter.engaged, fighter.ready = Condition.OUT_OF_ACTION, False, False
         # Removed as Out of Action, but recorded as fled: no Lasting Injury and nobody credited after the battle.
-        battle.facts = {**battle.facts, "fighters_fled": [*battle.facts.get("fighters_fled", []), fighter.pk]}
+        session.facts = {**session.facts, "fighters_fled": [*session.facts.get("fighters_fled", []), fighter.pk]}
         return [f"{fighter.name} flees the battlefield (removed; fled, not taken Out of Action)"]
     if kind == "recovery":
-        if fighter.pk in battle.facts.get(WEBBED, []):
-            return _webbed_recovery(battle, fighter, result["outcome"], plan.query["assisted"])
+        if fighter.pk in session.facts.get(WEBBED, []):
+            return _webbed_recovery(session, fighter, result["outcome"], plan.query["assisted"])
         return _recovery(fighter, result["outcome"], plan.query["assisted"])
     if kind == "reload":
         key = weapon_key(plan)
@@ -261,11 +261,11 @@ def apply_test(plan: Plan, result: dict, battle) -> list[str]:
         if plan.query.get("cause") != "forced":
             # A fighter who falls or jumps down during their own move ends their activation (the movement
             # chapter); one forced off a ledge falls in the enemy's activation.
-            activated(fighter, battle)
+            activated(fighter, session)
         return changes or [f"{fighter.name}: {result['outcome'].replace('_', ' ')}"]
     if kind == "agility":
         # Taken while moving in their own activation (leaping a gap, climbing): it counts as acting.
-        activated(fighter, battle)
+        activated(fighter, session)
     return [f"{fighter.name} {'passes' if result.get('passed') else 'fails'}"]
 
 
@@ -281,17 +281,17 @@ def _recovery(fighter, outcome: str, assisted: bool) -> list[str]:
     return [words + ("" if assisted else ", with a Flesh Wound")]
 
 
-def _webbed_recovery(battle, fighter, outcome: str, assisted: bool) -> list[str]:
+def _webbed_recovery(session, fighter, outcome: str, assisted: bool) -> list[str]:
     """A Webbed fighter's Recovery (the Webbed condition): a Flesh Wound frees them as usual (the Flesh Wound,
     Prone and Pinned); a Serious Injury keeps them Webbed with no Flesh Wound; Out of Action removes them, and after
     the battle a D6 says Out Cold (1-4) or Captured (5-6) instead of a Lasting Injury."""
     if outcome == "stays_down":
         return [f"{fighter.name} stays Webbed"]
-    battle.facts = {**battle.facts, WEBBED: [pk for pk in battle.facts.get(WEBBED, []) if pk != fighter.pk]}
+    session.facts = {**session.facts, WEBBED: [pk for pk in session.facts.get(WEBBED, []) if pk != fighter.pk]}
     if outcome == "out_of_action":
         fighter.condition, fighter.ready = Condition.OUT_OF_ACTION, False
-        taken = battle.facts.get(WEBBED_OUT_OF_ACTION, [])
-        battle.facts = {**battle.facts, WEBBED_OUT_OF_ACTION: [*taken, fighter.pk]}
+        taken = session.facts.get(WEBBED_OUT_OF_ACTION, [])
+        session.facts = {**session.facts, WEBBED_OUT_OF_ACTION: [*taken, fighter.pk]}
         return [
             f"{fighter.name} succumbs to the web: Out of Action (after the battle a D6: 1-4 Out Cold, 5-6 "
             "Captured, no Lasting Injury roll)"

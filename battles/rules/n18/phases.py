@@ -15,28 +15,28 @@ from battles.rules.n18.effects import BLAZE_TO_ROLL, BLIND_NEXT_ROUND
 from campaigns.models import Side, other_side
 
 
-def prompts(battle, fighters: list, last_casualties: list, taken: set) -> list[Prompt]:
+def prompts(session, fighters: list, last_casualties: list, taken: set) -> list[Prompt]:
     steady = (Condition.ACTIVE, Condition.PINNED)
     out = friends_test(fighters, last_casualties, taken, "nerve", 'Nerve test if within 3"', steady, _is)
-    out += _blaze(battle, fighters, taken)
-    if battle.phase != Phase.END:
+    out += _blaze(session, fighters, taken)
+    if session.phase != Phase.END:
         return out
     for side in Side.values:
         mine = [f for f in fighters if f.side == side]
         hurt = sum(f.is_casualty for f in mine)
-        if hurt and not battle.bottled(side) and ("bottle", side) not in taken:
-            out.append(bottle_prompt(battle, side, f"{hurt} Seriously Injured or out"))
-    out += _reinforcements(battle, taken)
+        if hurt and not session.bottled(side) and ("bottle", side) not in taken:
+            out.append(bottle_prompt(session, side, f"{hurt} Seriously Injured or out"))
+    out += _reinforcements(session, taken)
     for f in fighters:
         if f.condition == Condition.SERIOUSLY_INJURED and ("recovery", f.pk) not in taken:
             out.append(test_prompt(f, "Recovery test", "recovery"))
         if f.broken and not f.out_of_action and ("rally", f.pk) not in taken:
             out.append(test_prompt(f, "Rally test", "rally"))
-    out += _flee_tests(battle, fighters, taken)
+    out += _flee_tests(session, fighters, taken)
     return out
 
 
-def _blaze(battle, fighters: list, taken: set) -> list[Prompt]:
+def _blaze(session, fighters: list, taken: set) -> list[Prompt]:
     """Blaze: the D6 for each fighter just hit by a Blaze weapon, and for each fighter ablaze who has not yet
     been activated this round, the burn and the attempt to put the fire out (Blaze trait)."""
     by_pk = {f.pk: f for f in fighters}
@@ -46,10 +46,10 @@ def _blaze(battle, fighters: list, taken: set) -> list[Prompt]:
             "test",
             {"test": "blaze", "step": "catch", "fighter": pk},
         )
-        for pk in battle.facts.get(BLAZE_TO_ROLL, [])
+        for pk in session.facts.get(BLAZE_TO_ROLL, [])
         if pk in by_pk and not by_pk[pk].out_of_action
     ]
-    if battle.phase == Phase.ACTION:
+    if session.phase == Phase.ACTION:
         out += [
             Prompt(
                 f"{f.name} is ablaze: the burn, then put the fire out",
@@ -63,7 +63,7 @@ def _blaze(battle, fighters: list, taken: set) -> list[Prompt]:
     return out
 
 
-def _flee_tests(battle, fighters: list, taken: set) -> list[Prompt]:
+def _flee_tests(session, fighters: list, taken: set) -> list[Prompt]:
     """A gang that has bottled out tests every fighter still in play in each End phase: a Cool test, and one who
     fails flees the battlefield (2023 core rulebook, Fleeing the Battlefield; a fighter near their Leader or
     Champion may pass without rolling, which the players decide)."""
@@ -72,26 +72,26 @@ def _flee_tests(battle, fighters: list, taken: set) -> list[Prompt]:
             f"{f.name}: Cool test to stay",
             "test",
             {"test": "flee", "fighter": f.pk},
-            f"{battle.gang(f.side).name} has bottled out",
+            f"{session.gang(f.side).name} has bottled out",
             conditional=True,
         )
         for f in fighters
-        if battle.bottled(f.side) and not f.out_of_action and ("flee", f.pk) not in taken
+        if session.bottled(f.side) and not f.out_of_action and ("flee", f.pk) not in taken
     ]
 
 
-def _reinforcements(battle, taken: set) -> list[Prompt]:
+def _reinforcements(session, taken: set) -> list[Prompt]:
     """Border Dispute: both gangs, every End phase; Search & Destroy: the defender, from round 2."""
-    if battle.scenario == "border-dispute":
+    if session.scenario == "border-dispute":
         sides = tuple(Side.values)
-    elif battle.scenario == "search-and-destroy" and battle.round >= 2:
-        sides = tuple(s for s in Side.values if battle.role(s) == "defender")
+    elif session.scenario == "search-and-destroy" and session.round >= 2:
+        sides = tuple(s for s in Side.values if session.role(s) == "defender")
     else:
         return []
     return [
-        Prompt(f"Reinforcements for {battle.gang(side).name}", "reinforce", {"side": side})
+        Prompt(f"Reinforcements for {session.gang(side).name}", "reinforce", {"side": side})
         for side in sides
-        if ("reinforce", side) not in taken and not battle.bottled(side)
+        if ("reinforce", side) not in taken and not session.bottled(side)
     ]
 
 
@@ -103,11 +103,11 @@ ACTING = "acting"  # battle fact: the fighter whose activation has begun (a Move
 GROUPS = "groups"  # battle fact: this round's Group Activations, each the fighters' ids, the one who led it first
 
 
-def group_in_progress(battle, fighters: list) -> list:
+def group_in_progress(session, fighters: list) -> list:
     """The fighters of this round's latest Group Activation still to activate (Ready, in play): once a group is
     nominated its fighters activate one after another before the other gang's turn (2023 core rulebook, The Action
     Phase: Group Activations)."""
-    groups = battle.facts.get(GROUPS, [])
+    groups = session.facts.get(GROUPS, [])
     if not groups:
         return []
     members = set(groups[-1])
@@ -122,25 +122,25 @@ def activations_made(fighters: list, side: str, groups: list) -> int:
     return len(done - set().union(*grouped)) + sum(1 for group in grouped if group)
 
 
-def activation_side(battle, fighters: list) -> str | None:
+def activation_side(session, fighters: list) -> str | None:
     """Whose activation it is in the Action phase: the gangs alternate, the gang with Priority first, each
     activating one Ready fighter (or one group, a Group Activation) in turn; a gang with no Ready fighter left
     passes and the other activates the rest (2023 core rulebook, The Action Phase). Counted from the fighters
     activated so far this round, so undo and states set by hand keep it right. None outside the Action phase or
     once nobody is Ready."""
-    if battle.phase != Phase.ACTION:
+    if session.phase != Phase.ACTION:
         return None
-    acting = next((f for f in fighters if f.pk == battle.facts.get(ACTING) and f.ready), None)
+    acting = next((f for f in fighters if f.pk == session.facts.get(ACTING) and f.ready), None)
     if acting is not None:
         return acting.side
-    group = group_in_progress(battle, fighters)
+    group = group_in_progress(session, fighters)
     if group:
         return group[0].side
     in_play = [f for f in fighters if not f.out_of_action]
     ready = {side: any(f.ready for f in in_play if f.side == side) for side in Side.values}
-    groups = battle.facts.get(GROUPS, [])
+    groups = session.facts.get(GROUPS, [])
     done = {side: activations_made(in_play, side, groups) for side in Side.values}
-    first = battle.turn_side
+    first = session.turn_side
     other = other_side(first)
     side = first if done[first] <= done[other] else other
     if not ready[side]:
@@ -148,16 +148,16 @@ def activation_side(battle, fighters: list) -> str | None:
     return side
 
 
-def group_refusal(battle, fighters: list, leader, members: list) -> str | None:
+def group_refusal(session, fighters: list, leader, members: list) -> str | None:
     """Why ``leader`` may not make a Group Activation with ``members`` now, or None: a fighter with Group Activation
     (X) (``group_activation`` in his snapshot), Ready and not yet part of a group this round, brings up to X other
     Ready friends (within 3", which the table sees), all nominated before any of them activates; one brought along
     may not lead a group of his own in that activation (2023 core rulebook, The Action Phase: Group Activations)."""
-    refusal = leader_refusal(battle, fighters, leader)
+    refusal = leader_refusal(session, fighters, leader)
     if refusal:
         return refusal
     most = leader.profile.get("group_activation", 0)
-    grouped = {pk for group in battle.facts.get(GROUPS, []) for pk in group}
+    grouped = {pk for group in session.facts.get(GROUPS, []) for pk in group}
     if not members:
         return "Choose the friends who activate with him."
     if len(members) > most:
@@ -168,44 +168,46 @@ def group_refusal(battle, fighters: list, leader, members: list) -> str | None:
     return None
 
 
-def leader_refusal(battle, fighters: list, leader) -> str | None:
+def leader_refusal(session, fighters: list, leader) -> str | None:
     """Why ``leader`` may not begin a Group Activation now, or None (:func:`group_refusal`)."""
-    grouped = {pk for group in battle.facts.get(GROUPS, []) for pk in group}
-    if battle.phase != Phase.ACTION:
+    grouped = {pk for group in session.facts.get(GROUPS, []) for pk in group}
+    if session.phase != Phase.ACTION:
         return "A Group Activation is made in the Action phase."
     if not leader.profile.get("group_activation", 0):
         return f"{leader.name} has no Group Activation."
     if not leader.ready or leader.out_of_action or leader.pk in grouped:
         return f"{leader.name} has activated this round already."
-    acting = battle.facts.get(ACTING)
+    acting = session.facts.get(ACTING)
     if acting not in (None, leader.pk) and any(f.pk == acting and f.ready for f in fighters):
         return "Another fighter's activation has begun: finish it first."
-    if group_in_progress(battle, fighters):
+    if group_in_progress(session, fighters):
         return "A Group Activation is under way: its fighters activate first."
     return None
 
 
-def group_leaders(battle, fighters: list, side: str | None) -> set:
+def group_leaders(session, fighters: list, side: str | None) -> set:
     """The fighters of ``side`` (whose activation it is) who may begin a Group Activation now: one of those it
     allows, with a Ready friend who has not activated this round to bring."""
-    grouped = {pk for group in battle.facts.get(GROUPS, []) for pk in group}
+    grouped = {pk for group in session.facts.get(GROUPS, []) for pk in group}
     ready = [f for f in fighters if f.side == side and f.ready and not f.out_of_action and f.pk not in grouped]
-    return {f.pk for f in ready if len(ready) > 1 and leader_refusal(battle, fighters, f) is None}
+    return {f.pk for f in ready if len(ready) > 1 and leader_refusal(session, fighters, f) is None}
 
 
-def advance(battle, fighters: list) -> list[str]:
+def advance(session, fighters: list) -> list[str]:
     """The next phase; after the End phase a new round begins and every fighter still in play is Ready."""
-    return next_phase(battle, fighters, _new_round)
+    return next_phase(session, fighters, _new_round)
 
 
-def _new_round(battle, fighters: list) -> list[str]:
-    battle.round += 1
-    blind = set(battle.facts.get(BLIND_NEXT_ROUND, []))
+def _new_round(session, fighters: list) -> list[str]:
+    session.round += 1
+    blind = set(session.facts.get(BLIND_NEXT_ROUND, []))
     for f in fighters:
         # Every fighter still in play is Ready, Seriously Injured ones too (they may crawl or be helped), except one
         # Blinded (Flash) when they had no Ready marker to lose: they gain none this round.
         f.ready = not f.out_of_action and f.pk not in blind
-    battle.facts = {key: value for key, value in battle.facts.items() if key not in (ACTING, GROUPS, BLIND_NEXT_ROUND)}
+    session.facts = {
+        key: value for key, value in session.facts.items() if key not in (ACTING, GROUPS, BLIND_NEXT_ROUND)
+    }
     if blind:
-        return [f"Round {battle.round}: fighters in play are Ready, but the Blind ones"]
-    return [f"Round {battle.round}: fighters in play are Ready"]
+        return [f"Round {session.round}: fighters in play are Ready, but the Blind ones"]
+    return [f"Round {session.round}: fighters in play are Ready"]

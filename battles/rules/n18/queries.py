@@ -230,7 +230,7 @@ def _unwieldy(query: dict) -> bool:
     return "Unwieldy" in trading_post.trait_names(profile)
 
 
-def fight_plan(params: dict, fighters: list, battle) -> Plan:
+def fight_plan(params: dict, fighters: list, session) -> Plan:
     attacker, target = params["fighter"], params["target"]
     query = {
         "attacker": {
@@ -252,7 +252,7 @@ def fight_plan(params: dict, fighters: list, battle) -> Plan:
         query["reaction"] = True
         query["attacker"].update(target_query(attacker))
         query["target"].update(WS=target.stats["WS"], A=target.stats.get("A", 1), S=target.stats["S"])
-        if battle is not None and target.pk in battle.facts.get(BLIND, []):  # None: a plan outside a battle
+        if session is not None and target.pk in session.facts.get(BLIND, []):  # None: a plan outside a battle
             query["target"]["blind"] = True  # Flash: until activated, Reaction attacks hit only on natural 6s
     weapon_name = "bare hands"
     if params.get("weapon"):
@@ -287,19 +287,19 @@ def coup_de_grace_plan(params: dict, fighters: list) -> Plan:
     return Plan("coup-de-grace", "coup-de-grace", query, summary, attacker, target, params=params, warnings=warnings)
 
 
-def home_turf(battle, side: str) -> bool:
+def home_turf(session, side: str) -> bool:
     """Whether this gang has the Home Turf Advantage: the scenario gives it to its attacker or defender (the
     campaign guide, The Trap: the defender)."""
-    scenario = SCENARIOS.get(battle.scenario or "")
-    return bool(scenario and scenario.home_turf and scenario.home_turf == battle.role(side))
+    scenario = SCENARIOS.get(session.scenario or "")
+    return bool(scenario and scenario.home_turf and scenario.home_turf == session.role(side))
 
 
-def _relic_bonus(battle, fighter, params) -> int:
-    relic_intact = not battle.facts.get("relics_defiled", {}).get(fighter.side)
+def _relic_bonus(session, fighter, params) -> int:
+    relic_intact = not session.facts.get("relics_defiled", {}).get(fighter.side)
     return RELIC_BONUS if params.get("near_relic") and relic_intact else 0
 
 
-def test_plan(params: dict, fighters: list, battle) -> Plan:
+def test_plan(params: dict, fighters: list, session) -> Plan:
     test = params["test"]
     if test not in TESTS:
         raise ValidationError("No such test in this edition.")
@@ -308,22 +308,22 @@ def test_plan(params: dict, fighters: list, battle) -> Plan:
         mine = [f for f in fighters if f.side == side]
         query = {
             "kind": "bottle",
-            "starting_crew": battle.starting_crew(side) or len(mine),
+            "starting_crew": session.starting_crew(side) or len(mine),
             "seriously_injured": sum(f.condition == Condition.SERIOUSLY_INJURED for f in mine),
             "out_of_action": sum(f.out_of_action for f in mine),
-            "home_turf": home_turf(battle, side),
+            "home_turf": home_turf(session, side),
         }
         if any(IRON_WILL in f.profile.get("engine_skills", []) for f in mine if not f.is_casualty):
             query["iron_will"] = True
-        return Plan("test", "test", query, f"Bottle test for {battle.gang(side).name}", side=side, params=params)
+        return Plan("test", "test", query, f"Bottle test for {session.gang(side).name}", side=side, params=params)
     fighter = params["fighter"]
     rule, query = "test", {"kind": test}
     if test in ("nerve", "rally", "flee"):
-        query.update(Cl=fighter.stats["Cl"], modifier=_relic_bonus(battle, fighter, params))
+        query.update(Cl=fighter.stats["Cl"], modifier=_relic_bonus(session, fighter, params))
         if test != "flee":
             query["friends_within_3"] = params.get("friends_within_3") or 0
         if test == "rally":
-            query["home_turf"] = home_turf(battle, fighter.side)
+            query["home_turf"] = home_turf(session, fighter.side)
     elif test == "recovery":
         toughness = fighter.stats["T"]
         query.update(T=toughness, flesh_wounds=min(fighter.flesh_wounds, toughness - 1))

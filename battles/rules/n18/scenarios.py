@@ -36,18 +36,18 @@ SCENARIO_ONLY = {
 SEARCH_RULE = "cache-search"  # the guide's End phase D6 (5+) for a searching fighter
 
 
-def scenario_actions(battle) -> dict:
+def scenario_actions(session) -> dict:
     """The scenario actions this battle offers: every battle's, and its scenario's own."""
     out = {}
     for key, words in SCENARIO_ACTIONS.items():
         only = SCENARIO_ONLY.get(key)
-        if only and battle.scenario and battle.scenario != only:
+        if only and session.scenario and session.scenario != only:
             continue
         out[key] = words
     return out
 
 
-def scenario_plan(params: dict, fighters: list, battle) -> Plan:
+def scenario_plan(params: dict, fighters: list, session) -> Plan:
     action, fighter = params["action"], params["fighter"]
     if action not in SCENARIO_ACTIONS:
         raise ValidationError("No such scenario action here.")
@@ -69,8 +69,8 @@ def scenario_plan(params: dict, fighters: list, battle) -> Plan:
         }
         return Plan("scenario", "test", query, summary, fighter, side=fighter.side, params=params)
     if action == "loot-casket":
-        _casket_allowed(battle, fighter)
-        query = {"smash_and_grab": battle.scenario == "smash-and-grab", "opener": target_query(fighter)}
+        _casket_allowed(session, fighter)
+        query = {"smash_and_grab": session.scenario == "smash-and-grab", "opener": target_query(fighter)}
         return Plan("scenario", "loot-casket", query, summary, fighter, side=fighter.side, params=params)
     if action == "ammo-cache":
         _, entry = weapon_query(fighter, params["weapon"])
@@ -79,27 +79,27 @@ def scenario_plan(params: dict, fighters: list, battle) -> Plan:
     return Plan("scenario", "", {}, summary, fighter, side=fighter.side, params=params)
 
 
-def role_of(battle, side: str) -> str:
+def role_of(session, side: str) -> str:
     """The side's role in the scenario; when the scenario names none, the side's own name (the first gang is the
     attacker side, :class:`campaigns.models.Side`)."""
-    return battle.role(side) or side
+    return session.role(side) or side
 
 
-def _casket_allowed(battle, fighter) -> None:
+def _casket_allowed(session, fighter) -> None:
     """The scenario's casket rules (rulebook.n18.campaign.record): who may open one, and how many there are."""
-    rules = casket_rules(battle.scenario)
-    opened = len(battle.facts.get("caskets", []))
+    rules = casket_rules(session.scenario)
+    opened = len(session.facts.get("caskets", []))
     try:
-        check_casket(battle.scenario, Casket(role_of(battle, fighter.side)), opened + 1, None)
+        check_casket(session.scenario, Casket(role_of(session, fighter.side)), opened + 1, None)
     except RulesInputError as err:
         raise ValidationError(f"{fighter.name}: {err.message.split(': ', 1)[1]}") from err
     if opened >= rules.count:
         raise ValidationError(f"Every loot casket is open: this battle has {rules.count} ({rules.source}).")
 
 
-def apply_scenario(plan: Plan, result: dict, battle) -> list[str]:
+def apply_scenario(plan: Plan, result: dict, session) -> list[str]:
     action, fighter = plan.params["action"], plan.fighter
-    facts = dict(battle.facts)
+    facts = dict(session.facts)
     if action == "loot-casket":
         record = {
             "side": fighter.side,
@@ -116,7 +116,7 @@ def apply_scenario(plan: Plan, result: dict, battle) -> list[str]:
             if trap.get("pins"):
                 words += _pin(fighter)
         if record["credits"]:
-            words.append(f"{record['credits']} credits for {battle.gang(fighter.side).name}'s Stash after the battle")
+            words.append(f"{record['credits']} credits for {session.gang(fighter.side).name}'s Stash after the battle")
     elif action == "ammo-cache":
         exhausted = result["cache_exhausted"]
         facts["ammo_cache_exhausted"] = bool(facts.get("ammo_cache_exhausted") or exhausted)
@@ -128,11 +128,11 @@ def apply_scenario(plan: Plan, result: dict, battle) -> list[str]:
         defiled = dict(facts.get("relics_defiled", {}))
         defiled[enemy] = {"fighter": fighter.pk, "name": fighter.name}
         facts["relics_defiled"] = defiled
-        words = [f"{fighter.name} defiles {battle.gang(enemy).name}'s relic"]
+        words = [f"{fighter.name} defiles {session.gang(enemy).name}'s relic"]
     else:
         words = _cache(facts, action, fighter, result)
-    battle.facts = facts
-    activated(fighter, battle)
+    session.facts = facts
+    activated(fighter, session)
     return words
 
 

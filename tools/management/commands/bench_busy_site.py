@@ -155,7 +155,7 @@ class Command(bench_pages.Command):
         fighters = list(battle.fighters.all())
         for n in range(40):
             fighter_adjust(
-                battle=battle, fighter=fighters[n % len(fighters)], field="prone", value=n % 2 == 0, actor=self.user
+                session=battle, fighter=fighters[n % len(fighters)], field="prone", value=n % 2 == 0, actor=self.user
             )
         pages = {
             "campaign": (

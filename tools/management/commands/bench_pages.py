@@ -280,7 +280,11 @@ class Command(BaseCommand):
             fighters = list(battle.fighters.all())
             for n in range(40):
                 fighter_adjust(
-                    battle=battle, fighter=fighters[n % len(fighters)], field="prone", value=n % 2 == 0, actor=self.user
+                    session=battle,
+                    fighter=fighters[n % len(fighters)],
+                    field="prone",
+                    value=n % 2 == 0,
+                    actor=self.user,
                 )
             url = reverse("battles:battle-detail", args=[battle.pk])
             page = "battle" if side == 10 else ""
