@@ -31,7 +31,7 @@ def fighter_page(gang: Gang, pk: int) -> FighterPage:
     """:func:`fighter_detail` and :func:`fighter_history` of one fighter, each item it carries with where it may
     be handed (``move_to``, as :func:`gangs.selectors.stash_items`), read once per version of the gang and of the
     content and kept in the cache (gangs.cache): what every viewer sees, their own controls drawn apart. ``gang`` is
-    this request's, from :func:`gangs.selectors.gang_queryset` (with the content's version and whether it fought),
+    this request's, from :func:`gangs.selectors.roster_page` (with the content's version and whether it fought),
     read before any change the request made."""
     key = f"fighter-page:{pk}:{version_key(gang)}"
     found = cache.get(key)

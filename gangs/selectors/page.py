@@ -7,6 +7,7 @@ per version (the Stash, the history's campaigns, a fighter's page) builds its ca
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from django.core.cache import cache
 from django.db.models import Count, Exists, OuterRef, Q, Subquery
@@ -20,22 +21,39 @@ from gangs.permissions import GangAccess, access_as, arbitrates_campaign, gang_f
 from rulebook import gang_rules
 
 
-def gang_queryset():
-    """A gang with its house and the content's version (one query). Its roster is loaded by
-    :func:`gangs.selectors.roster.lazy_roster`,
-    and its house list and its owner by what needs them, only when a page renders a fragment the cache does not
-    hold (gangs.cache)."""
+def _founding_annotations() -> dict:
+    """Whether a gang has fought (or was imported), fought here, and carries import flags: the founding rules
+    (gang_founding, composition_problems) and the flags (import_flags) read them from the gang, so they cost a page
+    no query of their own. Read in this package only, and passed on as arguments (RosterPage.founding, gang_roster,
+    fighter_page). Every ledger entry and its battle link (written with it, gangs.ledger.ledger_record) moves the
+    gang's version, so :func:`roster_facts` keeps them with the facts of that version."""
     entries = LedgerEntry.objects.filter(gang=OuterRef("pk"))
-    return Gang.objects.select_related("house").annotate(
-        content_version=content_version_subquery(),
-        # Whether it has fought (or was imported), fought here, and carries import flags: in the same query, so the
-        # founding rules (gang_founding, composition_problems) and the flags (import_flags) cost a page no query of
-        # their own. Read in this package only, and passed on as arguments (RosterPage.founding, gang_roster,
-        # fighter_page).
-        fought=Exists(entries.filter(from_battle() | Q(data__has_key="imported"))),
-        battled=Exists(entries.filter(from_battle())),  # the founding rules' breaches an import brought
-        flagged=Exists(entries.filter(data__has_key="flags")),
-    )
+    return {
+        "fought": Exists(entries.filter(from_battle() | Q(data__has_key="imported"))),
+        "battled": Exists(entries.filter(from_battle())),  # the founding rules' breaches an import brought
+        "flagged": Exists(entries.filter(data__has_key="flags")),
+    }
+
+
+def gang_queryset():
+    """A gang with its house, the content's version and whether it fought (one query). Its roster is loaded by
+    :func:`gangs.selectors.roster.lazy_roster`, and its house list and its owner by what needs them, only when a
+    page renders a fragment the cache does not hold (gangs.cache). :func:`roster_page` reads the gang without the
+    ``Exists`` (they scan the ledger, and compiling them costs more than the rest of a warm page) and takes them
+    from its version's facts."""
+    return _versioned_with_house().annotate(**_founding_annotations())
+
+
+def _versioned_with_house():
+    """A gang with its house and the content's version, what :func:`gangs.cache.fragment_key` needs: a copy of
+    the one built for the process (resolving the subquery costs a warm page as much as running it), as a class-based
+    view's ``queryset`` is copied for each request. The kept one is never evaluated, so it never holds rows."""
+    return _built_versioned_with_house().all()
+
+
+@lru_cache(maxsize=1)
+def _built_versioned_with_house():
+    return Gang.objects.select_related("house").annotate(content_version=content_version_subquery())
 
 
 def versioned_gangs():
@@ -49,13 +67,17 @@ def versioned_gangs():
 class RosterFacts:
     """What the gang page's own (uncached) parts ask about one version of the gang: how many Hangers-on and
     Brutes it holds (the Reputation notice), whether the Stash holds items, the campaign it plays in (one at a
-    time), the territories it holds there and its battles still to be reported (what a Hired Gun is hired for).
-    Every row they are read from moves the gang's version (gangs.cache, campaigns.apps), so they are read once
-    per version and kept beside its fragments."""
+    time), the territories it holds there, its battles still to be reported (what a Hired Gun is hired for), and
+    whether it fought, fought here and carries import flags (:func:`_founding_annotations`). Every row they are
+    read from moves the gang's version (gangs.cache, campaigns.apps), so they are read once per version and kept
+    beside its fragments."""
 
     hangers_on_held: int
     stash_holds_items: bool
     campaign_id: int | None
+    fought: bool
+    battled: bool
+    flagged: bool
     territories: tuple = ()
     coming_battles: tuple = ()
     captives: tuple = ()
@@ -68,14 +90,15 @@ def version_key(gang: Gang) -> str:
     return "roster-facts:" + ":".join(str(part) for part in fragment_key(gang))
 
 
-# Moved when RosterFacts changes shape or module (it left gangs.selectors.roster): a shared cache (Redis, Memcached)
-# filled before a deploy then holds nothing under the new key that would not unpickle as the new class.
-FACTS_LAYOUT = 2
+# Moved when RosterFacts changes shape or module: a shared cache (Redis, Memcached) filled before a deploy then holds
+# nothing under the new key that would not unpickle as the new class. (2: it left gangs.selectors.roster; 3: whether
+# the gang fought, with its version.)
+FACTS_LAYOUT = 3
 
 
 def roster_facts(gang: Gang) -> RosterFacts:
-    """:class:`RosterFacts` of ``gang`` (from :func:`gang_queryset`): from the cache, else one query (three for a
-    gang in a campaign)."""
+    """:class:`RosterFacts` of ``gang`` (read with its version and the content's, as :func:`roster_page` reads it):
+    from the cache, else one query (three for a gang in a campaign)."""
     key = f"{version_key(gang)}:layout{FACTS_LAYOUT}"
     facts = cache.get(key)
     if facts is None:
@@ -92,11 +115,19 @@ def roster_facts(gang: Gang) -> RosterFacts:
                 ),
                 stash_held=Exists(Purchase.objects.filter(gang=OuterRef("pk"), fighter__isnull=True)),
                 campaign=Subquery(playing[:1]),
+                **_founding_annotations(),
             )
-            .values("held", "stash_held", "campaign")
+            .values("held", "stash_held", "campaign", "fought", "battled", "flagged")
             .get()
         )
-        facts = RosterFacts(row["held"] or 0, row["stash_held"], row["campaign"])
+        facts = RosterFacts(
+            row["held"] or 0,
+            row["stash_held"],
+            row["campaign"],
+            fought=row["fought"],
+            battled=row["battled"],
+            flagged=row["flagged"],
+        )
         if facts.campaign_id is not None:
             facts = replace(
                 facts,
@@ -132,8 +163,10 @@ def roster_page(user, pk: int) -> RosterPage:
     """The :class:`RosterPage` of gang ``pk`` for ``user`` (404 as :func:`gangs.permissions.gang_for_view`): one
     query for the gang, and, while its version is cached, none for its facts nor for whether the viewer
     arbitrates its campaign."""
-    gang = gang_for_view(user, pk, gang_queryset())
+    gang = gang_for_view(user, pk, _versioned_with_house())
     facts = roster_facts(gang)
+    # As gang_queryset would have annotated them: what the roster and the fighter page read of the gang.
+    gang.fought, gang.battled, gang.flagged = facts.fought, facts.battled, facts.flagged
     arbitrator = False
     if facts.campaign_id is not None and user.is_authenticated:
         # Who arbitrates the campaign moves the version of its gangs (campaigns.apps): kept per viewer.

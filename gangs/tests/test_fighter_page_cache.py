@@ -115,3 +115,29 @@ def test_the_owner_and_the_arbitrator_each_get_the_forms_of_their_role(
         owns = viewer == gang.owner
         assert ('name="override_reason"' in page) is not owns
         assert ('data-testid="record-refusal"' in page) is owns
+
+
+def test_the_gangs_first_battle_takes_the_hire_refund_off_at_once(client, cache_backend, gang, make_gang, make_user):
+    """Whether the gang fought is kept with its version's facts (gangs.selectors.roster_facts): the first entry a
+    campaign battle brought ends the founding, and the offer to take a hire back, on the next render."""
+    from campaigns.services import battle_arrange, campaign_create, campaign_join, campaign_start
+    from gangs.ledger import ledger_record
+    from gangs.models import LedgerKind
+
+    rival = make_gang(edition="n18")
+    campaign = campaign_create(user=make_user(), edition="n18", name="Ash Wastes League")
+    for member in (gang, rival):
+        campaign_join(campaign=campaign, gang=member, user=member.owner)
+    battle = battle_arrange(campaign=campaign_start(campaign=campaign), attacker=gang, defender=rival)
+    assert 'data-testid="remove-fighter"' in _warm(client, gang)
+    ledger_record(gang=gang, kind=LedgerKind.OTHER, description="Fought at the Sump", battle=battle)
+    assert 'data-testid="remove-fighter"' not in _page(client, gang)
+
+
+def test_an_import_marker_ends_the_founding_at_once(client, cache_backend, gang):
+    from gangs.ledger import ledger_record
+    from gangs.models import LedgerKind
+
+    assert 'data-testid="remove-fighter"' in _warm(client, gang)
+    ledger_record(gang=gang, kind=LedgerKind.OTHER, description="Imported", data={"imported": True})
+    assert 'data-testid="remove-fighter"' not in _page(client, gang)
