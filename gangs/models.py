@@ -296,17 +296,26 @@ class ImportState(models.TextChoices):
     REFUSED = "refused", "Refused"
 
 
-class YakTribeImport(models.Model):
-    """A large YakTribe file confirmed for import, imported by the worker (the outbox: written when the player
-    confirms, so a worker that stops loses nothing; gangs.tasks). ``token`` is the preview's confirmation, so the
-    same form posted twice queues one import; ``gang`` is what it made, ``problems`` why it was refused."""
+class ImportKind(models.TextChoices):
+    YAKTRIBE = "yaktribe", "Import from YakTribe"
+    GANG = "gang", "Import a gang"
+    CAMPAIGN = "campaign", "Import a campaign"
 
-    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="yaktribe_imports")
+
+class FileImport(models.Model):
+    """A large file confirmed for import, imported by the worker (the outbox: written in the request that takes the
+    file, so a worker that stops loses nothing; gangs.background_import). ``kind`` says which importer reads it;
+    ``token`` makes the same form posted twice queue one import; ``made_url`` is the page of what it made (a gang
+    or a campaign: the campaigns app is above this one, so no key to it), ``problems`` why it was refused."""
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="file_imports")
+    kind = models.CharField(max_length=8, choices=ImportKind.choices, default=ImportKind.YAKTRIBE)
     raw = models.TextField()
     choices = models.JSONField(default=dict, blank=True)
     token = models.CharField(max_length=64, unique=True)
     state = models.CharField(max_length=8, choices=ImportState.choices, default=ImportState.WAITING)
     gang = models.ForeignKey(Gang, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    made_url = models.CharField(max_length=200, blank=True)
     problems = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -314,8 +323,9 @@ class YakTribeImport(models.Model):
     class Meta:
         ordering = ["created_at", "pk"]
         constraints = [
-            models.CheckConstraint(condition=Q(state__in=ImportState.values), name="yaktribe_import_state_valid")
+            models.CheckConstraint(condition=Q(state__in=ImportState.values), name="file_import_state_valid"),
+            models.CheckConstraint(condition=Q(kind__in=ImportKind.values), name="file_import_kind_valid"),
         ]
 
     def __str__(self) -> str:
-        return f"YakTribe import {self.pk} of {self.owner}: {self.get_state_display()}"
+        return f"{self.get_kind_display()} {self.pk} of {self.owner}: {self.get_state_display()}"

@@ -25,9 +25,9 @@ from django_htmx.http import HttpResponseClientRedirect
 from content.models import Edition
 from core.pagination import page_of
 from core.responses import add_refusal, moved
-from gangs import exchange, forms, printing, services, yaktribe, yaktribe_background
+from gangs import background_import, exchange, forms, printing, services, yaktribe
 from gangs.cache import FRAGMENT_SECONDS, fragment_key
-from gangs.models import GONE, ON_ROSTER, ImportState, Purchase, YakTribeImport
+from gangs.models import GONE, ON_ROSTER, FileImport, ImportKind, ImportState, Purchase
 from gangs.permissions import (
     ViewedGang,
     gang_access,
@@ -808,8 +808,13 @@ def gang_import(request):
     if request.method == "POST" and form.is_valid():
         try:
             # Read one byte past the limit, never the whole upload: the parser refuses what is longer.
-            data = exchange.parse_gang_file(form.cleaned_data["file"].read(exchange.MAX_FILE_BYTES + 1))
-            gang = exchange.gang_import(owner=request.user, data=data)
+            raw = form.cleaned_data["file"].read(exchange.MAX_FILE_BYTES + 1)
+            if background_import.in_background(ImportKind.GANG, raw):  # a large file: the worker imports it
+                queued = background_import.import_queue(
+                    kind=ImportKind.GANG, owner=request.user, raw=raw, token=uuid.uuid4().hex
+                )
+                return redirect("gangs:import-status", pk=queued.pk)
+            gang = exchange.gang_import(owner=request.user, data=exchange.parse_gang_file(raw))
         except ValidationError as error:
             problems = error.messages
         else:
@@ -821,14 +826,20 @@ def gang_import(request):
 
 @login_required
 @require_GET
-def yaktribe_import_status(request, pk: int):
-    """A large YakTribe import the worker does: "Importing…" (the page looks again every few seconds), then the
-    gang, or why it was refused."""
-    job = get_object_or_404(YakTribeImport.objects.only("state", "gang", "problems"), pk=pk, owner=request.user)
-    if job.state == ImportState.DONE and job.gang_id:
-        return moved(request, reverse("gangs:gang-detail", args=[job.gang_id]), "Imported from YakTribe.")
-    context = {"job": job, "waiting": job.state == ImportState.WAITING, "problems": job.problems}
-    return render(request, "gangs/yaktribe_import_status.html", context)
+def import_status(request, pk: int):
+    """A large import the worker does (gangs.background_import), seen only by who sent the file: "Importing…" (the
+    page looks again every few seconds), then what it made, or every problem that refused it."""
+    job = get_object_or_404(FileImport.objects.only("kind", "state", "made_url", "problems"), pk=pk, owner=request.user)
+    importer = background_import.IMPORTERS[job.kind]
+    if job.state == ImportState.DONE and job.made_url:
+        return moved(request, job.made_url, importer.done)
+    context = {
+        "job": job,
+        "waiting": job.state == ImportState.WAITING,
+        "problems": job.problems,
+        "again": importer.again,
+    }
+    return render(request, "gangs/import_status.html", context)
 
 
 def _yaktribe_raw(form) -> bytes:
@@ -856,11 +867,11 @@ def gang_import_yaktribe(request):
         choices = {k: v for k, v in request.POST.items() if k.split("-")[0] in yaktribe.CHOICE_FIELDS}
         token = yaktribe.import_token(raw, nonce)
         try:
-            if yaktribe_background.in_background(raw):  # a large file: the worker imports it
-                queued = yaktribe_background.yaktribe_import_queue(
-                    owner=request.user, raw=raw, choices=choices, token=token
+            if background_import.in_background(ImportKind.YAKTRIBE, raw):  # a large file: the worker imports it
+                queued = background_import.import_queue(
+                    kind=ImportKind.YAKTRIBE, owner=request.user, raw=raw, choices=choices, token=token
                 )
-                return redirect("gangs:yaktribe-import-status", pk=queued.pk)
+                return redirect("gangs:import-status", pk=queued.pk)
             gang = yaktribe.yaktribe_import(owner=request.user, raw=raw, choices=choices, token=token)
         except ValidationError as error:
             form = forms.YakTribeForm()

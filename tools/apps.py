@@ -7,3 +7,6 @@ class ToolsConfig(AppConfig):
 
     name = "tools"
     verbose_name = "Tools"
+
+    def ready(self):
+        from tools.campaign_exchange import background  # noqa: F401  (registers the large campaign import)

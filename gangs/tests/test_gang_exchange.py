@@ -364,3 +364,57 @@ def test_any_oddly_typed_value_anywhere_is_refused_with_a_message(full_gang, mak
                     transaction.set_rollback(True)
             except ValidationError as error:
                 assert error.messages and all(isinstance(m, str) and m for m in error.messages)
+
+
+@pytest.mark.django_db
+def test_a_large_gang_file_is_imported_by_the_worker_seen_only_by_its_sender(client, full_gang, make_user, monkeypatch):
+    """Issue 26: a gang export over gangs.background_import.BACKGROUND_BYTES is queued, not imported in the request;
+    the worker imports it; its status page is its sender's alone."""
+    from gangs import background_import
+    from gangs.models import FileImport, ImportKind, ImportState
+    from gangs.tests.test_gang_yaktribe import _run_worker
+
+    raw = json.dumps(exchange.gang_export(full_gang)).encode()
+    assert not background_import.in_background("gang", raw)  # a file this size is imported at once
+    monkeypatch.setitem(background_import.BACKGROUND_BYTES, "gang", 100)
+    sender = make_user()
+    client.force_login(sender)
+    response = client.post(reverse("gangs:gang-import"), {"file": SimpleUploadedFile("gang.json", raw)})
+    job = FileImport.objects.get()
+    status = reverse("gangs:import-status", args=[job.pk])
+    assert response.status_code == 302 and response["Location"] == status
+    assert (job.kind, job.state) == (ImportKind.GANG, ImportState.WAITING) and not sender.gangs.exists()
+    assert 'data-testid="importing"' in client.get(status).content.decode()
+    client.force_login(make_user())
+    assert client.get(status).status_code == 404
+    _run_worker()
+    imported = sender.gangs.get()
+    assert exchange.gang_export(imported)["fighters"] == exchange.gang_export(full_gang)["fighters"]
+    client.force_login(sender)
+    assert client.get(status)["Location"] == imported.get_absolute_url()
+
+
+@pytest.mark.django_db
+def test_a_large_bad_gang_file_is_refused_whole_naming_every_problem_on_its_status_page(
+    client, full_gang, make_user, monkeypatch
+):
+    from gangs import background_import
+    from gangs.models import FileImport, ImportState
+    from gangs.tests.test_gang_yaktribe import _run_worker
+
+    monkeypatch.setitem(background_import.BACKGROUND_BYTES, "gang", 100)
+    sender = make_user()
+    client.force_login(sender)
+    data = exchange.gang_export(full_gang)
+    data["fighters"][1]["base_stats"]["BS"] = 1
+    data["fighters"][2]["equipment"].append({"equipment": "lasgun", "price": 25})
+    client.post(reverse("gangs:gang-import"), {"file": SimpleUploadedFile("gang.json", json.dumps(data).encode())})
+    _run_worker()
+    job = FileImport.objects.get()
+    assert job.state == ImportState.REFUSED and not sender.gangs.exists()
+    page = client.get(reverse("gangs:import-status", args=[job.pk])).content.decode()
+    assert "Nothing was imported" in page
+    assert "does not follow from Ganger&#x27;s 3" in page and "is not on the Juve&#x27;s list" in page
+    # What is not a gang export at all is refused in the request, whole, and nothing is queued.
+    page = client.post(reverse("gangs:gang-import"), {"file": SimpleUploadedFile("g.json", b"{not json" * 20)})
+    assert page.status_code == 200 and FileImport.objects.count() == 1

@@ -281,12 +281,12 @@ def _run_worker():
 def test_a_large_file_is_imported_by_the_worker_and_nothing_is_lost(
     client, loaded_content, make_user, monkeypatch, django_capture_on_commit_callbacks
 ):
-    from gangs import yaktribe_background
-    from gangs.models import ImportState, YakTribeImport
+    from gangs import background_import
+    from gangs.models import FileImport, ImportState
 
     text = fixture("genestealer-cult.json").decode()
-    assert not yaktribe_background.in_background(text.encode())  # a file this size is imported at once
-    monkeypatch.setattr(yaktribe_background, "BACKGROUND_BYTES", 100)
+    assert not background_import.in_background("yaktribe", text.encode())  # a file this size is imported at once
+    monkeypatch.setitem(background_import.BACKGROUND_BYTES, "yaktribe", 100)
     owner = make_user()
     client.force_login(owner)
     url = reverse("gangs:gang-import-yaktribe")
@@ -294,12 +294,12 @@ def test_a_large_file_is_imported_by_the_worker_and_nothing_is_lost(
     nonce = page.split('name="nonce" value="')[1].split('"')[0]
     confirm = {"confirm": "1", "nonce": nonce, "raw": text}
     # The queue loses the task (a worker killed, a queue down): the row waits all the same.
-    monkeypatch.setattr(yaktribe_background, "wake_importer", lambda: None)
+    monkeypatch.setattr(background_import, "wake_importer", lambda: None)
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(url, confirm)
         client.post(url, confirm)  # the same form again: one import
-    job = YakTribeImport.objects.get()
-    status = reverse("gangs:yaktribe-import-status", args=[job.pk])
+    job = FileImport.objects.get()
+    status = reverse("gangs:import-status", args=[job.pk])
     assert response.status_code == 302 and response["Location"] == status
     assert 'data-testid="importing"' in client.get(status).content.decode() and not Gang.objects.exists()
     client.force_login(make_user())
@@ -318,27 +318,27 @@ def test_a_large_file_is_imported_by_the_worker_and_nothing_is_lost(
 def test_a_large_file_the_worker_refuses_says_why(
     client, loaded_content, make_user, django_capture_on_commit_callbacks
 ):
-    from gangs import yaktribe_background
+    from gangs import background_import
     from gangs.models import ImportState
 
     owner = make_user()
     raw = fixture("genestealer-cult.json").replace(b'"Genestealer Cult"', b'"No Such Gang List"')
     with django_capture_on_commit_callbacks(execute=True):  # the import's task queued when the row is committed
-        job = yaktribe_background.yaktribe_import_queue(owner=owner, raw=raw, choices={}, token="t" * 64)
+        job = background_import.import_queue(kind="yaktribe", owner=owner, raw=raw, token="t" * 64)
     _run_worker()
     job.refresh_from_db()
     assert job.state == ImportState.REFUSED and "no 2018+ gang list is called" in job.problems[0]
     client.force_login(owner)
-    page = client.get(reverse("gangs:yaktribe-import-status", args=[job.pk])).content.decode()
+    page = client.get(reverse("gangs:import-status", args=[job.pk])).content.decode()
     assert "Nothing was imported" in page and "No Such Gang List" in page and not Gang.objects.exists()
 
 
 def test_a_hostile_file_is_refused_before_it_is_queued(loaded_content, make_user):
-    from gangs import yaktribe_background
-    from gangs.models import YakTribeImport
+    from gangs import background_import
+    from gangs.models import FileImport
 
     with pytest.raises(ValidationError):
-        yaktribe_background.yaktribe_import_queue(
-            owner=make_user(), raw=b'{"gang": [[[[[[[[1]]]]]]]]}', choices={}, token="h" * 64
+        background_import.import_queue(
+            kind="yaktribe", owner=make_user(), raw=b'{"gang": [[[[[[[[1]]]]]]]]}', token="h" * 64
         )
-    assert not YakTribeImport.objects.exists()
+    assert not FileImport.objects.exists()

@@ -83,3 +83,26 @@ def test_an_answer_past_its_cpu_budget_exits_2_naming_it():
     )
     result = subprocess.run([sys.executable, "-c", busy], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert result.returncode == 2 and json.loads(result.stderr)["error"] == "cpu-seconds: over 1"
+
+
+def test_an_odds_query_past_its_cpu_budget_is_stopped_exit_2_naming_it():
+    """Issue 26: a real query through ``odds --cpu-seconds`` is stopped at the limit, not after its answer.
+
+    Six opponents of ten dice with hatred against two swords takes well over 2 CPU seconds on this machine (four
+    take 2.5 s); under a 1-second budget the process stops it in about 1.5 s with the contract's exit 2 and JSON.
+    """
+    fighter = {"WS": 5, "A": 10, "I": 5, "weapons": ["sword", "sword"], "extra_dice": 1}
+    opponents = [{"WS": 5, "A": 10, "I": 4, "hatred": True} for _ in range(6)]
+    query = json.dumps({"fighter": fighter, "opponents": opponents})
+    result = subprocess.run(
+        [sys.executable, "-m", "rulebook", "odds", "classic", "multi-fight", "--cpu-seconds", "1"],
+        input=query,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+    assert result.returncode == 2, result.stdout[:200]
+    assert result.stdout == ""
+    assert "Traceback" not in result.stderr
+    assert json.loads(result.stderr) == {"error": "cpu-seconds: the answer needs more than the 1 CPU seconds allowed"}

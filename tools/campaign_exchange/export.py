@@ -44,7 +44,7 @@ NOT_CARRIED = {
     # Kinds of row that are not the campaign's history (docs/campaign-export.md, Not carried).
     "campaigns.JoinRequest": "a waiting one asks for a gang the file does not hold; a decided one's outcome is in the "
     "ledger of the gang that joined",
-    "gangs.YakTribeImport": "an owner's upload from YakTribe: the tool's working state, not the gang's history",
+    "gangs.FileImport": "an upload waiting for the worker (YakTribe, gang or campaign file): the tool's working state",
     "battles.BattleSession": "the battle assistant's play-by-play; what it decided is in the battle's record",
     "battles.BattleFighter": "the battle assistant's play-by-play",
     "battles.BattleAction": "the battle assistant's play-by-play",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import uuid
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -13,7 +14,9 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods
 
 from campaigns.permissions import campaign_access
+from gangs import background_import
 from gangs.forms import ImportForm
+from gangs.models import ImportKind
 from tools.campaign_exchange import campaign_export, campaign_import, parse_campaign_file, standings_csv
 from tools.campaign_exchange.check import MAX_FILE_BYTES
 
@@ -51,8 +54,15 @@ def import_file(request):
     if request.method == "POST" and form.is_valid():
         try:
             # One byte past the limit at most: the parser refuses what is longer, never reading it all.
-            data = parse_campaign_file(form.cleaned_data["file"].read(MAX_FILE_BYTES + 1))
-            campaign = campaign_import(user=request.user, data=data)
+            raw = form.cleaned_data["file"].read(MAX_FILE_BYTES + 1)
+            if background_import.in_background(
+                ImportKind.CAMPAIGN, raw
+            ):  # a large file (seconds to import): the worker imports it
+                queued = background_import.import_queue(
+                    kind=ImportKind.CAMPAIGN, owner=request.user, raw=raw, token=uuid.uuid4().hex
+                )
+                return redirect("gangs:import-status", pk=queued.pk)
+            campaign = campaign_import(user=request.user, data=parse_campaign_file(raw))
         except ValidationError as error:
             problems = error.messages
         else:

@@ -720,3 +720,62 @@ def test_a_version_1_file_imports_its_battles_as_confirmed_before_they_kept_anyt
     again = campaign_export(imported)
     assert again["version"] == 2 and {b["cancel_reason"] for b in again["battles"]} == {""}
     assert all(b["held_at_confirmation"] == b["roster_at_confirmation"] == {} for b in again["battles"])
+
+
+def test_a_large_campaign_file_is_imported_by_the_worker_seen_only_by_its_sender(
+    seasons, loaded_content, client, make_user, monkeypatch
+):
+    """Issue 26: a campaign export over gangs.background_import.BACKGROUND_BYTES (the seasons here are
+    100-300 KB: the bound is lowered) is queued,
+    not imported in the request; the worker imports it; its status page is its sender's alone."""
+    from gangs import background_import
+    from gangs.models import FileImport, ImportKind, ImportState
+    from gangs.tests.test_gang_yaktribe import _run_worker
+
+    raw = json.dumps(campaign_export(Campaign.objects.get(pk=seasons["classic"]))).encode()
+    assert not background_import.in_background("campaign", raw)
+    monkeypatch.setitem(background_import.BACKGROUND_BYTES, "campaign", 1024)
+    sender = make_user()
+    client.force_login(sender)
+    count = Campaign.objects.count()
+    response = client.post(reverse("campaign_exchange:campaign-import"), {"file": SimpleUploadedFile("c.json", raw)})
+    job = FileImport.objects.get()
+    status = reverse("gangs:import-status", args=[job.pk])
+    assert response.status_code == 302 and response["Location"] == status
+    assert (job.kind, job.state) == (ImportKind.CAMPAIGN, ImportState.WAITING) and Campaign.objects.count() == count
+    assert 'data-testid="importing"' in client.get(status).content.decode()
+    client.force_login(make_user())
+    assert client.get(status).status_code == 404
+    _run_worker()
+    imported = Campaign.objects.latest("pk")
+    assert Campaign.objects.count() == count + 1 and imported.arbitrators.filter(user=sender).exists()
+    client.force_login(sender)
+    assert client.get(status)["Location"] == reverse("campaigns:campaign-detail", args=[imported.pk])
+
+
+def test_a_large_bad_campaign_file_is_refused_whole_naming_every_problem_on_its_status_page(
+    seasons, loaded_content, client, make_user, monkeypatch
+):
+    from django.utils.html import escape
+
+    from gangs import background_import
+    from gangs.models import FileImport, ImportState
+    from gangs.tests.test_gang_yaktribe import _run_worker
+
+    data = campaign_export(Campaign.objects.get(pk=seasons["n18"]))
+    data["campaign"]["name"] = ""
+    data["gangs"][1]["fighters"][1]["type"] = "no-such-fighter"
+    data["territories"][0]["territory"] = "atlantis"
+    expected = _problems(data)
+    assert len(expected) >= 3
+    monkeypatch.setitem(background_import.BACKGROUND_BYTES, "campaign", 1024)
+    client.force_login(make_user())
+    count = Campaign.objects.count()
+    client.post(
+        reverse("campaign_exchange:campaign-import"), {"file": SimpleUploadedFile("c.json", json.dumps(data).encode())}
+    )
+    _run_worker()
+    job = FileImport.objects.get()
+    assert job.state == ImportState.REFUSED and job.problems == expected and Campaign.objects.count() == count
+    page = client.get(reverse("gangs:import-status", args=[job.pk])).content.decode()
+    assert "Nothing was imported" in page and all(escape(problem) in page for problem in expected)

@@ -4,6 +4,13 @@ Two files of 60 fighters, built from the loaded content: a YakTribe file (a Gene
 five items, two skills and an injury, the names spelt as YakTribe spells them), read, previewed and created; and
 this site's own export of a gang of 60 fighters with five items each, imported. Each is run several times; the
 median and the slowest are printed with the queries of one run. Nothing is asserted; every gang made is deleted.
+
+Then the slowest request of each kind that takes a file or a password (issue 26, "no request takes a worker for
+long"), through the whole stack in-process (middleware, forms, the view; no network): a login, the YakTribe upload
+(its preview) and its confirmation, the own-export gang import, and the campaign import of a campaign played by the
+machine (8 gangs, 3 cycles). Each request is run several times, every write rolled back; the slowest is printed
+beside the median, the file's size and whether the request imports it or queues it for the worker
+(gangs.background_import); last, the worker's own time for that campaign.
 """
 
 from __future__ import annotations
@@ -13,9 +20,12 @@ import statistics
 import time
 
 from django.contrib.auth import get_user_model
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management.base import BaseCommand
 from django.db import connection, transaction
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 
 from content.models import Edition, FighterTypeEquipment, House, Skill
 from gangs import exchange, yaktribe
@@ -29,7 +39,10 @@ class _Rollback(Exception):
 
 
 class Command(BaseCommand):
-    help = "Print the time to import a 60-fighter YakTribe file and a 60-fighter export. For make bench only."
+    help = (
+        "Print the time to import a 60-fighter YakTribe file and a 60-fighter export, then the slowest login, upload, "
+        "gang import and campaign import request. For make bench only."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--runs", type=int, default=RUNS)
@@ -46,7 +59,74 @@ class Command(BaseCommand):
         own = self._own_file(user, raw)
         label = f"own export ({len(own['fighters'])} fighters): check, create"
         self._measure(label, lambda n: exchange.gang_import(owner=user, data=own), runs)
+        self._requests(user, raw, own, runs)
         user.delete()
+
+    def _requests(self, user, raw: bytes, own: dict, runs: int) -> None:
+        """The slowest request of each kind, each a POST as the page sends it (the status code checked, so that a
+        refused file is not timed as a fast import)."""
+        from campaigns.models import Campaign
+        from gangs.background_import import in_background
+        from tools.campaign_exchange import campaign_export, campaign_import, parse_campaign_file
+        from tools.simulation import simulate
+
+        password = "bench-imports-password"
+        user.set_password(password)
+        user.save(update_fields=["password"])
+        client = Client()
+        with transaction.atomic():
+            simulate(edition="n18", gangs=8, cycles=3, seed=7, out=lambda *a: None)
+            campaign_file = json.dumps(campaign_export(Campaign.objects.latest("pk"))).encode()
+            transaction.set_rollback(True)
+        own_file = json.dumps(own).encode()
+        self.stdout.write("The slowest request of each kind (in-process, each rolled back):")
+
+        def login(n):
+            return Client().post(reverse("login"), {"username": user.username, "password": password})
+
+        def upload(n):
+            return client.post(reverse("gangs:gang-import-yaktribe"), {"file": SimpleUploadedFile("g.json", raw)})
+
+        def confirm(n):
+            form = {"confirm": "1", "raw": raw.decode(), "nonce": f"bench-{n}"}
+            return client.post(reverse("gangs:gang-import-yaktribe"), form)
+
+        def gang_import(n):
+            return client.post(reverse("gangs:gang-import"), {"file": SimpleUploadedFile("g.json", own_file)})
+
+        def campaign_import_request(n):
+            upload = SimpleUploadedFile("c.json", campaign_file)
+            return client.post(reverse("campaign_exchange:campaign-import"), {"file": upload})
+
+        def where(kind: str, raw: bytes) -> str:
+            return f"{len(raw) // 1024} KB, {'queued for the worker' if in_background(kind, raw) else 'in the request'}"
+
+        self._request("login (password checked)", login, runs)
+        client.force_login(user)
+        self._request(f"YakTribe upload and preview ({len(raw) // 1024} KB)", upload, runs, status=200)
+        self._request(f"YakTribe confirm ({where('yaktribe', raw)})", confirm, runs)
+        self._request(f"gang import ({where('gang', own_file)})", gang_import, runs)
+        self._request(f"campaign import ({where('campaign', campaign_file)})", campaign_import_request, runs)
+        self._measure(
+            "the worker's campaign import (8 gangs)",
+            lambda n: campaign_import(user=user, data=parse_campaign_file(campaign_file)),
+            runs,
+        )
+
+    def _request(self, label: str, post, runs: int, status: int = 302) -> None:
+        times = []
+        for n in range(runs):
+            with transaction.atomic():
+                start = time.perf_counter()
+                response = post(n)
+                times.append(time.perf_counter() - start)
+                transaction.set_rollback(True)
+            if response.status_code != status:
+                self.stdout.write(f"  {label:<54} answered {response.status_code}, not {status}: not timed")
+                return
+        self.stdout.write(
+            f"  {label:<54} slowest {max(times) * 1000:7.1f} ms  median {statistics.median(times) * 1000:7.1f} ms"
+        )
 
     def _measure(self, label: str, run, runs: int) -> None:
         times, queries = [], 0
