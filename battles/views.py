@@ -147,7 +147,7 @@ def _page_context(request, session, *, follow: bool = False) -> dict:
         "drawn": drawn,
         "can_act": can_act,
         "follow": follow,
-        "battle": session,
+        "session": session,
         "page_key": key,
         "fragment_seconds": FRAGMENT_SECONDS,
     }
@@ -430,7 +430,7 @@ def battle_act(request, pk: int, kind: str):
     labels = {**rules.TESTS, **getattr(rules, "SCENARIO_ACTIONS", {})}
     # Opened in the session page's panel (htmx): the action's part of its page, its choices leading on in the panel.
     in_panel = bool(request.htmx) and request.htmx.target == "act-panel"
-    context = {"battle": session, "kind": kind, "label": labels.get(choice, rules.KINDS[kind]), "in_panel": in_panel}
+    context = {"session": session, "kind": kind, "label": labels.get(choice, rules.KINDS[kind]), "in_panel": in_panel}
     page = "battles/battle_act.html#act-panel" if in_panel else "battles/battle_act.html"
     if kind in CHOICE_PARAM and not choice:
         return render(request, page, {**context, "menu": _menu_links(session, kind)})
@@ -512,7 +512,7 @@ def fighter_group(request, pk: int, fighter_pk: int):
             add_refusal(form, error)
         else:
             return moved(request, _detail_url(session), action.summary)
-    return render(request, "battles/battle_group.html", {"battle": session, "leader": leader, "form": form})
+    return render(request, "battles/battle_group.html", {"session": session, "leader": leader, "form": form})
 
 
 def _simple_change(request, pk: int, service, done: str = "", session_row=None, **options):
@@ -574,7 +574,7 @@ def battle_reinforce(request, pk: int):
             add_refusal(form, error)
         else:
             return moved(request, _detail_url(session), action.summary)
-    return render(request, "battles/battle_reinforce.html", {"battle": session, "form": form})
+    return render(request, "battles/battle_reinforce.html", {"session": session, "form": form})
 
 
 @login_required
@@ -608,7 +608,7 @@ def battle_end(request, pk: int):
             return moved(request, url, "The battle is over: its report is written.")
     names = {Side.ATTACKER: session.gang_a.name, Side.DEFENDER: session.gang_b.name, "": "nobody: a draw"}
     proposal = f"By the scenario's facts the winner is {names[proposed]}: {why}." if proposed is not None else ""
-    return render(request, "battles/battle_end.html", {"battle": session, "form": form, "proposal": proposal})
+    return render(request, "battles/battle_end.html", {"session": session, "form": form, "proposal": proposal})
 
 
 @login_required
@@ -616,7 +616,7 @@ def battle_end(request, pk: int):
 def battle_report(request, pk: int):
     session = _battle_for_viewing(request.user, pk)
     context = {
-        "battle": session,
+        "session": session,
         "report": session.report,
         "rows": display.report_rows(session.report),
         "facts": display.fact_lines(session.facts, {side: session.gang(side).name for side in Side.values}),

@@ -55,16 +55,16 @@ class BattleLog:
 class Player:
     """Both gangs' moves, from one seeded random stream; ``dice()`` gives each request its own server dice."""
 
-    def __init__(self, battle: BattleSession, rng: random.Random, dice: Callable[[], DiceSource], actor):
-        self.battle, self.rng, self.new_dice, self.actor = battle, rng, dice, actor
-        self.edition = battle.edition
+    def __init__(self, session: BattleSession, rng: random.Random, dice: Callable[[], DiceSource], actor):
+        self.session, self.rng, self.new_dice, self.actor = session, rng, dice, actor
+        self.edition = session.edition
         self.log = BattleLog()
         self.ranges = self._ranges()
 
     def _ranges(self) -> dict[str, list[tuple[int, int]]]:
         """Weapon key → (profile index, long range in inches) of each profile with a range in inches."""
         keys = {}
-        fighter_ids = self.battle.fighters.values_list("fighter_id", flat=True)
+        fighter_ids = self.session.fighters.values_list("fighter_id", flat=True)
         for purchase in Purchase.objects.filter(fighter_id__in=fighter_ids).prefetch_related("equipment__profiles"):
             keys[f"p{purchase.pk}"] = [
                 (i, p.long_range) for i, p in enumerate(purchase.equipment.profiles.all()) if p.long_range
@@ -74,8 +74,8 @@ class Player:
     # --- reading the battle -----------------------------------------------------------------------------
 
     def refresh(self) -> list[BattleFighter]:
-        self.battle.refresh_from_db()
-        return list(self.battle.fighters.all())
+        self.session.refresh_from_db()
+        return list(self.session.fighters.all())
 
     def enemies(self, fighters, fighter) -> list[BattleFighter]:
         return [f for f in fighters if f.side != fighter.side and f.condition in IN_PLAY[self.edition]]
@@ -94,7 +94,7 @@ class Player:
         done = self._try(
             f"{kind} {params}",
             lambda: action_resolve(
-                session=self.battle, kind=kind, params=params, actor=self.actor, dice=self.new_dice()
+                session=self.session, kind=kind, params=params, actor=self.actor, dice=self.new_dice()
             ),
         )
         self.log.actions += done
@@ -103,7 +103,7 @@ class Player:
     def adjust(self, fighter, name: str, value) -> bool:
         return self._try(
             f"set {fighter.name} {name}",
-            lambda: fighter_adjust(session=self.battle, fighter=fighter, field=name, value=value, actor=self.actor),
+            lambda: fighter_adjust(session=self.session, fighter=fighter, field=name, value=value, actor=self.actor),
         )
 
     def answer_prompts(self) -> None:
@@ -111,9 +111,9 @@ class Player:
         seen = set()
         for _ in range(MAX_PROMPTS):
             fighters = self.refresh()
-            if self.battle.is_over:
+            if self.session.is_over:
                 return
-            waiting = [p for p in selectors.battle_prompts(self.battle, fighters) if repr(p) not in seen]
+            waiting = [p for p in selectors.battle_prompts(self.session, fighters) if repr(p) not in seen]
             if not waiting:
                 return
             prompt = waiting[0]
@@ -127,12 +127,12 @@ class Player:
                 self._try(
                     prompt.text,
                     lambda p=prompt: battle_reinforce(
-                        session=self.battle, side=p.params["side"], actor=self.actor, dice=self.new_dice()
+                        session=self.session, side=p.params["side"], actor=self.actor, dice=self.new_dice()
                     ),
                 )
             else:
                 self.act(prompt.kind, dict(prompt.params))
-        raise RuntimeError(f"the rules kept raising prompts in the {self.battle.get_phase_display()} phase")
+        raise RuntimeError(f"the rules kept raising prompts in the {self.session.get_phase_display()} phase")
 
     def shoot_or_fight(self, fighter: BattleFighter, fighters: list[BattleFighter]) -> bool:
         """The policy's one action for a fighter: fight an engaged enemy, else shoot one in range, else charge."""
@@ -180,17 +180,17 @@ class Player:
         fighters = self.refresh()
         for side in Side.values:
             mine = [f for f in fighters if f.side == side]
-            if self.battle.bottled(side) or not any(f.condition in CAN_ACT[self.edition] for f in mine):
+            if self.session.bottled(side) or not any(f.condition in CAN_ACT[self.edition] for f in mine):
                 return True
-        return self.battle.round > MAX_ROUNDS
+        return self.session.round > MAX_ROUNDS
 
     def advance(self) -> None:
-        self._try("next phase", lambda: battle_advance(session=self.battle, actor=self.actor))
+        self._try("next phase", lambda: battle_advance(session=self.session, actor=self.actor))
 
     def n18_round(self) -> None:
         """Priority (a roll-off, seeded), the Action phase's alternating activations, the End phase's tests."""
         side = self.rng.choice(Side.values)
-        self._try("priority", lambda: battle_priority_set(session=self.battle, side=side, actor=self.actor))
+        self._try("priority", lambda: battle_priority_set(session=self.session, side=side, actor=self.actor))
         self.advance()  # to the Action phase
         for _ in range(64):
             self.answer_prompts()
@@ -220,7 +220,7 @@ class Player:
 
     def classic_turn(self) -> None:
         """One player's turn: movement (charges), shooting, hand-to-hand, recovery, prompts after every step."""
-        side = self.battle.turn_side
+        side = self.session.turn_side
         self.answer_prompts()  # the Bottle test and escaping pinning, at the start of the turn
         for phase in (Phase.MOVEMENT, Phase.SHOOTING, Phase.HAND_TO_HAND):
             if self.over():
@@ -281,21 +281,21 @@ class Player:
                 self.classic_turn()
         fighters = self.refresh()
         lost = {
-            side: self.battle.bottled(side)
+            side: self.session.bottled(side)
             or not any(f.condition in CAN_ACT[self.edition] for f in fighters if f.side == side)
             for side in Side.values
         }
         winner = next((side for side in Side.values if lost[other_side(side)] and not lost[side]), "")
-        proposed, _ = proposed_winner(self.battle, fighters)
+        proposed, _ = proposed_winner(self.session, fighters)
         winner = proposed if proposed is not None else winner
-        fled = set(self.battle.facts.get("fighters_fled", []))
+        fled = set(self.session.facts.get("fighters_fled", []))
         down = [f.fighter_id for f in fighters if f.condition == Condition.OUT_OF_ACTION and f.pk not in fled]
         captured = [pk for pk in down if pk and self.rng.random() < 0.15]
         freed = []
-        campaign_battle = self.battle.campaign_battle
+        campaign_battle = self.session.campaign_battle
         if campaign_battle is not None and campaign_battle.is_rescue and winner == Side.ATTACKER:
             from campaigns.selectors import rescue_captives
 
             freed = [c.pk for c in rescue_captives(campaign_battle)]
-        battle_end(session=self.battle, actor=self.actor, winner=winner, captured=captured, captives_freed=freed)
+        battle_end(session=self.session, actor=self.actor, winner=winner, captured=captured, captives_freed=freed)
         return winner
