@@ -538,7 +538,7 @@ def _fill_what_play_left_empty(campaign) -> None:
 
     from campaigns.models import BattleHire, CampaignGang, Cycle, IncomeVariant
     from content.models import Skill
-    from gangs.models import Advancement, FighterSkill, Injury, Purchase
+    from gangs.models import Advancement, Fighter, FighterSkill, FighterStatus, Injury, Purchase
 
     first, second = Gang.objects.filter(memberships__campaign=campaign).order_by("pk")[:2]
     Campaign.objects.filter(pk=campaign.pk).update(
@@ -581,6 +581,11 @@ def _fill_what_play_left_empty(campaign) -> None:
     skill = Skill.objects.filter(edition=campaign.edition).exclude(pk__in=fighter.skills.values("skill")).first()
     FighterSkill.objects.create(fighter=fighter, skill=skill, injury=injury)
     BattleHire.objects.create(fighter=second.fighters.order_by("pk").first(), battle=battle)
+    # Whether the dice made a captive and a Rescue Mission depends on the founding rules the simulated gangs follow:
+    # one of each, whatever they did.
+    last = second.fighters.order_by("pk").last()
+    Fighter.objects.filter(pk=last.pk).update(status=FighterStatus.CAPTURED, captured_by=first)
+    Battle.objects.filter(pk=campaign.battles.order_by("pk").last().pk).update(is_rescue=True)
 
 
 def _as_text(value) -> str:
@@ -605,7 +610,7 @@ def test_every_field_of_every_row_comes_back_or_is_named_as_left_behind(seasons,
         for field in _carried_fields(apps.get_model(label)):
             if rows and all(r[field.name] == ([] if field.many_to_many else field.get_default()) for r in rows):
                 unseen.append(f"{label}.{field.name}")
-    assert unseen == [], "left at their defaults: give each a value in _fill_what_play_left_empty"
+    assert unseen == [], f"left at their defaults: {', '.join(unseen)}; give each a value in _fill_what_play_left_empty"
 
     files = [campaign_export(c) for c in campaigns]
     importers = [_arbitrator(c).username for c in campaigns]
