@@ -330,10 +330,10 @@ def _act(request, session, kind: str, form, fighters, context: dict, op: str):
     for this very situation. A wrong die keeps the odds and the choices, names the die and asks for it again."""
     charge_from = form.charge_from() if hasattr(form, "charge_from") else None
     try:
-        plan = services.action_plan(session=session, kind=kind, params=form.params(), fighters=fighters)
-        odds = services.action_odds(session=session, plan=plan)
+        plan = selectors.action_plan(session=session, kind=kind, params=form.params(), fighters=fighters)
+        odds = selectors.action_odds(session=session, plan=plan)
         if charge_from is not None and session.edition == "n18":
-            reach = services.charge_reach_odds(session=session, fighter=plan.fighter, distance=charge_from, plan=plan)
+            reach = selectors.charge_reach_odds(session=session, fighter=plan.fighter, distance=charge_from, plan=plan)
             context["charge_odds"] = display.odds_rows(reach)
     except ValidationError as error:
         add_refusal(form, error)
@@ -364,7 +364,7 @@ def _act(request, session, kind: str, form, fighters, context: dict, op: str):
 
 def _made_before(request, session):
     """This very form was posted before (a double tap, a retry): its first answer, nothing done twice; else None."""
-    made = services.action_made(session, forms.posted_token(request.POST))
+    made = selectors.action_made(session, forms.posted_token(request.POST))
     if made is None:
         return None
     return _rolled(request, session, made)
@@ -389,14 +389,14 @@ def _table_dice(session, plan, form, dice: list, context: dict) -> list | None:
     """The dice entered so far and the next one the rules read; None after a wrong die, which is named and
     taken off (with those after it) so the page asks for it again."""
     try:
-        needed = services.action_next_die(session=session, plan=plan, dice=dice)
+        needed = selectors.action_next_die(session=session, plan=plan, dice=dice)
     except ValidationError as error:
         context["dice_error"] = " ".join(error.messages)
         if error.code != "wrong_die":
             return None
         dice = dice[: error.params["index"]]
         form.data["dice"] = " ".join(str(d) for d in dice)
-        needed = services.action_next_die(session=session, plan=plan, dice=dice)
+        needed = selectors.action_next_die(session=session, plan=plan, dice=dice)
         context.update(entered=display.entered_dice(dice), next_die=display.next_die(session.edition, needed))
         return None
     context.update(entered=display.entered_dice(dice), next_die=display.next_die(session.edition, needed))
@@ -595,7 +595,7 @@ def battle_end(request, pk: int):
     session = _battle_for_acting(request.user, pk)
     if session.is_over:
         return redirect("battles:battle-report", pk=session.pk)
-    proposed, why = services.proposed_winner(session, list(session.fighters.all()))
+    proposed, why = selectors.proposed_winner(session, list(session.fighters.all()))
     initial = {"winner": proposed} if proposed is not None else {}
     form = forms.BattleEndForm(request.POST or None, session=session, initial=initial)
     if request.method == "POST" and form.is_valid():

@@ -101,47 +101,6 @@ def battle_report(session: BattleSession, fighters: list[BattleFighter], actions
     }
 
 
-def proposed_winner(session: BattleSession, fighters: list[BattleFighter]) -> tuple[str, str]:
-    """The winner the scenario's facts decide (``rulebook.n18.campaign.victory``), as a side ("attacker",
-    "defender" or "" for a draw) and why; ``(None, "")`` when the facts leave it to the players."""
-    from rulebook.n18.campaign.victory import SideFacts, proposed_result
-
-    if session.edition != "n18" or not session.scenario:
-        return None, ""
-    role = {side: role_of(session, side) for side in Side.values}
-    facts = session.facts
-    by_pk = {f.pk: f for f in fighters}
-    caches = {"attacker": len(facts.get("caches_destroyed", [])), "defender": len(facts.get("caches_recovered", []))}
-
-    def side_facts(side: str) -> SideFacts:
-        mine = [f for f in fighters if f.side == side]
-        standing = sum(f.condition not in (Condition.OUT_OF_ACTION, Condition.SERIOUSLY_INJURED) for f in mine)
-        taken = tuple(
-            f.profile.get("category", "ganger")
-            for f in fighters
-            if f.out_of_action and f.taken_out_by_id and by_pk.get(f.taken_out_by_id, f).side == side
-        )
-        return SideFacts(
-            standing=standing,
-            fled=side in facts.get("fled", []),
-            relic_defiled=side in facts.get("relics_defiled", {}),
-            taken_out=taken,
-            caches=caches[role[side]],
-        )
-
-    by_role = {role[side]: side_facts(side) for side in (Side.ATTACKER, Side.DEFENDER)}
-    found = proposed_result(
-        session.scenario,
-        by_role.get("attacker", SideFacts()),
-        by_role.get("defender", SideFacts()),
-        caskets_opened=len(facts.get("caskets", [])),
-    )
-    if found is None:
-        return None, ""
-    side = next((s for s in (Side.ATTACKER, Side.DEFENDER) if role[s] == found.winner), "")
-    return side, f"{found.why} ({found.source})"
-
-
 def _wounding_hits(action: BattleAction) -> list[tuple[int, int]]:
     """Classic: the wounding hits an action scored, by fighter in play: hits that wounded and were not saved by
     armour (each earns +5 experience after the battle, :mod:`rulebook.classic.campaign.experience`). A shot's

@@ -8,7 +8,8 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from battles.models import BattleAction, BattleFighter, BattleSession
-from battles.services.state import battle_state, locked, log_action, repeated, save_state
+from battles.selectors import action_made
+from battles.services.state import battle_state, locked, log_action, save_state
 from content.models import Edition
 
 
@@ -22,7 +23,7 @@ def group_activate(
     from battles.rules.n18 import GROUPS, group_refusal
 
     session, fighters = locked(session)
-    if first := repeated(session, token):
+    if first := action_made(session, token):
         return first
     if session.edition != Edition.N18:
         raise ValidationError("Group Activations are a rule of the 2018+ game.")

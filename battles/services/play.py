@@ -24,153 +24,14 @@ from battles.models import (
 )
 from battles.rules import Plan, edition_rules
 from battles.rules.n18 import effects as n18_effects
-from battles.services.state import battle_state, locked, log_action, repeated, save_state, write_changed
+from battles.selectors import action_made, action_odds, action_plan, battle_prompts
+from battles.services.state import battle_state, locked, log_action, save_state, write_changed
 from campaigns.models import Side
 from content.models import Edition
-from rulebook import budget, editions
-from rulebook.dice import DiceNeeded, DiceSource, RandomDice, ReplayDice, ScriptedDice, WrongFace
+from rulebook import editions
+from rulebook.dice import DiceSource, RandomDice, ReplayDice, ScriptedDice
 from rulebook.errors import RulesInputError
-from rulebook.n18 import trading_post
 from rulebook.query import Query
-
-# What the refusal calls a choice an action needs and was not given.
-CHOICE_WORDS = {
-    "fighter": "the fighter",
-    "target": "who is hit (the target)",
-    "weapon": "the weapon",
-    "distance": "the range or distance",
-    "test": "the test",
-    "side": "the gang",
-    "opponents": "the opponents",
-    "action": "the scenario action",
-}
-
-
-class ActionChoices(dict):
-    """An action's choices, from a form or a caller: one the edition's plan reads and nobody gave (a Blast
-    prompt posted without naming anyone) is refused in words, never a server error."""
-
-    def __missing__(self, name: str):
-        raise ValidationError(f"Choose {CHOICE_WORDS.get(name, name)} first: this action needs it.", code="missing")
-
-
-def _bind(params: dict, by_id: dict) -> ActionChoices:
-    """Swap fighters given by the form (or by id) for the rows loaded in this transaction; a fighter left
-    empty counts as not given."""
-    bound = ActionChoices(params)
-    for name in ("fighter", "target"):
-        value = bound.pop(name, None)
-        if value not in (None, ""):
-            bound[name] = _row(by_id, value)
-    for name in ("opponents", "split_to"):
-        if name in bound:
-            bound[name] = [_row(by_id, o) for o in bound[name]]
-    return bound
-
-
-def _row(by_id: dict, fighter) -> BattleFighter:
-    row = by_id.get(getattr(fighter, "pk", fighter))
-    if row is None:
-        raise ValidationError("That fighter is not in this battle.")
-    return row
-
-
-def action_plan(
-    *, session: BattleSession, kind: str, params: dict, fighters: list[BattleFighter] | None = None
-) -> Plan:
-    """The rulebook call an action makes, from the fighters as they stand (reads only)."""
-    fighters = fighters if fighters is not None else list(session.fighters.all())
-    params = _bind(params, {f.pk: f for f in fighters})
-    rules = edition_rules(session.edition)
-    if kind not in rules.KINDS:
-        raise ValidationError(f"No {kind} action in this edition.")
-    return rules.plan(kind, params, fighters, session)
-
-
-# The most work a page's odds may do (rulebook.budget): about a second of one core here. Every fight of the
-# fighters a gang can field is far below it; six opponents of ten Attack dice each against two swords is above.
-ODDS_STEPS = 1_000_000
-
-
-def action_odds(*, session: BattleSession, plan: Plan) -> dict:
-    """The exact odds of the planned action: the answer ``python -m rulebook odds`` gives for its query. Odds
-    that need more work than a page may do are left out with the reason; the action can still be rolled."""
-    if not plan.rolls:
-        return {}
-    query = Query(copy.deepcopy(plan.query))
-    try:
-        with budget.bounded(ODDS_STEPS):
-            answer = editions.action(session.edition, plan.rule).odds(query)
-        query.refuse_unknown()  # the command line would refuse it too, so the odds would not be its answer
-        return answer
-    except budget.OverBudget:
-        return {"why": [ODDS_TOO_LONG]}
-    except RulesInputError as exc:
-        raise ValidationError(f"The rulebook cannot answer this: {exc}") from None
-
-
-ODDS_TOO_LONG = (
-    "No odds for this one: so many Attack dice, hits and wounds would take the site too long to count exactly. "
-    "Roll it here or at the table as usual (python -m rulebook odds can count it with time to spare)."
-)
-
-
-def charge_reach_odds(
-    *, session: BattleSession, fighter: BattleFighter, distance: int, plan: Plan | None = None
-) -> dict:
-    """2018+: how often a Charge, the fighter's Movement plus D3", covers ``distance`` inches to the enemy: the
-    answer ``python -m rulebook odds n18 charge`` gives for the same query. The fight's odds assume it arrives.
-    With the fight's ``plan``, the weapons it uses set how close the charge must come (a Versatile weapon's reach)."""
-    query = Query({"M": fighter.stats.get("M", 0), "distance": distance, "reach": _reach(plan)})
-    try:
-        answer = editions.action(session.edition, "charge").odds(query)
-        query.refuse_unknown()
-        return answer
-    except RulesInputError as exc:
-        raise ValidationError(f"The rulebook cannot answer this: {exc}") from None
-
-
-def _reach(plan: Plan | None) -> int:
-    """How far the fight's weapons reach (the shortest of them; 0 unarmed or in base contact)."""
-    if plan is None or "weapon" not in plan.query:
-        return 0
-    reaches = []
-    for field, profile in (("weapon", "profile"), ("second_weapon", "second_profile")):
-        if field in plan.query:
-            query = Query({"weapon": plan.query[field], "profile": plan.query.get(profile)})
-            try:
-                reaches.append(trading_post.reach(trading_post.read_profile(query)))
-            except RulesInputError:
-                return 0
-    return min(reaches)
-
-
-def action_next_die(*, session: BattleSession, plan: Plan, dice: list) -> DiceNeeded | None:
-    """Which die the rules read next after the dice entered so far (None once they are enough); reads only.
-
-    The roll is worked out on the entered dice and stops where they run out, so the table is asked for one die
-    at a time, in the rules' own order, each named with what it is for. A die that cannot be right (a face its
-    die does not have, or more dice than the action reads) is a ``ValidationError`` naming it.
-    """
-    if not plan.rolls:
-        return None
-    source = ScriptedDice(dice)
-    try:
-        editions.action(session.edition, plan.rule).roll(Query(copy.deepcopy(plan.query)), source)
-    except DiceNeeded as needed:
-        return needed
-    except WrongFace as wrong:
-        raise ValidationError(str(wrong), code="wrong_die", params={"index": wrong.index}) from None
-    except RulesInputError as exc:
-        raise ValidationError(str(exc)) from None
-    if source.remaining:
-        used = len(dice) - source.remaining
-        raise ValidationError(
-            f"Only {used} of the {len(dice)} dice entered are needed: die {used + 1} is one too many.",
-            code="wrong_die",
-            params={"index": used},
-        )
-    return None
 
 
 def _dice_source(dice: list | DiceSource | None, session: BattleSession, plan: Plan) -> DiceSource:
@@ -203,7 +64,7 @@ def action_resolve(
     to roll on the server. ``token``: the form's one-time token; the action it made already is returned as it is.
     """
     session, fighters = locked(session)
-    if first := repeated(session, token):
+    if first := action_made(session, token):
         return first  # the same form again (a second tap): its first answer, nothing done twice
     before = battle_state(session, fighters)
     plan = action_plan(session=session, kind=kind, params=params, fighters=fighters)
@@ -262,7 +123,7 @@ def fighter_adjust(
 ) -> BattleAction:
     """Set one state at the table's word (hidden, on overwatch, Prone, activated...), logged and undoable."""
     session, fighters = locked(session)
-    if first := repeated(session, token):
+    if first := action_made(session, token):
         return first  # the same form again (a second tap): its first answer, nothing done twice
     if field not in ADJUSTABLE[session.edition]:
         raise ValidationError(f"{field} cannot be set by hand in this edition.")
@@ -305,7 +166,7 @@ def fighter_move(*, session: BattleSession, fighter: BattleFighter, actor, token
     from battles.rules.n18 import ACTING
 
     session, fighters = locked(session)
-    if first := repeated(session, token):
+    if first := action_made(session, token):
         return first
     if session.edition != Edition.N18:
         raise ValidationError("Moving is a phase of its own in the classic turn, not an action.")
@@ -349,11 +210,10 @@ def battle_advance(
     they may have rolled at the table, or agreed to skip it); the log then says what was left, and ``reason``, the
     players' why. A test that
     applies only where the table says so (a Nerve test within 3") never stops it."""
-    from battles.selectors import battle_prompts  # the prompts read the phase's actions, as the page does
-
     session, fighters = locked(session)
-    if first := repeated(session, token):
+    if first := action_made(session, token):
         return first  # the same form again (a second tap): its first answer, nothing done twice
+    # The prompts read the phase's actions, as the page does.
     untaken = [prompt.text for prompt in battle_prompts(session, fighters) if not prompt.conditional]
     if untaken and not leave_untaken:
         raise ValidationError(
@@ -373,7 +233,7 @@ def battle_advance(
 def battle_priority_set(*, session: BattleSession, side: str, actor, token: str = "") -> BattleAction:
     """2018+: the gang that won the Priority roll-off (classic: whose turn it is)."""
     session, fighters = locked(session)
-    if first := repeated(session, token):
+    if first := action_made(session, token):
         return first  # the same form again (a second tap): its first answer, nothing done twice
     if side not in Side.values:
         raise ValidationError("Priority goes to one of the two gangs.")

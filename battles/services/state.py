@@ -49,13 +49,6 @@ def locked(session: BattleSession) -> tuple[BattleSession, list[BattleFighter]]:
     return session, list(session.fighters.all())
 
 
-def repeated(session: BattleSession, token: str) -> BattleAction | None:
-    """The action a form's one-time token already made in this battle: a second tap on the same form gets the
-    first answer rather than a second action. A service asks with the battle locked; a view may ask first, to
-    answer a repeat without reading the form against a battle that has moved on."""
-    return session.actions.filter(token=token).first() if token else None
-
-
 def log_action(session: BattleSession, before: dict, actor, **fields) -> BattleAction:
     number = (session.actions.aggregate(n=Max("number"))["n"] or 0) + 1
     state = before["battle"]

@@ -1,5 +1,5 @@
 """``{% once_token %}``: the one-time token a battle form carries (a hidden ``once`` field), fresh for each form
-rendered, so a second tap on the same button is recognised by the service (``battles.services.state.repeated``)
+rendered, so a second tap on the same button is recognised by the service (``battles.selectors.action_made``)
 and gets the first answer. Drawn into a cached fragment (``{% tokencache %}``), it is a placeholder that each request
 fills with a fresh token (core.fragments)."""
 

@@ -39,7 +39,7 @@ def battle_of_two():
 
 
 def roll_data(battle, token: str) -> dict:
-    from battles.services import action_plan
+    from battles.selectors import action_plan
     from battles.views import _seen
 
     shooter, target = battle.fighters.get(side="attacker"), battle.fighters.get(side="defender")

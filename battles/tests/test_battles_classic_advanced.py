@@ -9,8 +9,8 @@ import pytest
 from django.urls import reverse
 
 from battles.models import Condition
-from battles.services import action_odds, action_resolve
-from battles.services.play import action_plan
+from battles.selectors import action_odds, action_plan
+from battles.services import action_resolve
 from rulebook import editions
 from rulebook.query import Query
 

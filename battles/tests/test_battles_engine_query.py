@@ -239,7 +239,8 @@ def gang_of(house_slug: str, make_user, kit: list[str]):
 def test_an_escher_agility_test_and_flak_with_an_undersuit_in_a_battle(loaded_content, make_user, client):
     """The issue's cases through a battle started from saved gangs: an Escher fighter's Agility test is 2/3 (not
     1/2); a frag grenade against flak and an armoured undersuit needs 4+ to save (not 6+); the card says so."""
-    from battles.services import action_odds, action_plan, battle_start
+    from battles.selectors import action_odds, action_plan
+    from battles.services import battle_start
     from rulebook.dice import SeededDice
 
     escher = gang_of("escher", make_user, ["autopistol"])
@@ -462,7 +463,8 @@ def test_a_respirator_and_photo_goggles_change_the_odds_the_assistant_shows(load
 def test_a_battle_sends_the_respirator_and_its_card_lists_the_bio_booster(loaded_content, make_user, client):
     """Through a battle started from saved gangs: a choke gas grenade at a fighter with a respirator needs a 5+ on the
     Gas roll (the query carries it), and the bio-booster the assistant does not apply is on the card with its reason."""
-    from battles.services import action_odds, action_plan, battle_start
+    from battles.selectors import action_odds, action_plan
+    from battles.services import battle_start
     from rulebook.dice import SeededDice
 
     escher = gang_of("escher", make_user, ["choke-gas-grenade"])

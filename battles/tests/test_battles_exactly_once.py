@@ -43,20 +43,20 @@ def test_a_double_tap_whose_twin_acted_while_it_was_read_gets_the_twins_answer(c
     """The race CI met on SQLite: the second tap asks whether its form was used before the first has written,
     then reads the battle after it (the situation moved: other odds, a target gone). It answers as its twin did
     rather than draw the form again."""
-    from battles import services
+    from battles import selectors
 
     battle = make_battle("classic", fighters=2)
     client.force_login(battle.player_a)
     data = {**shoot_post(battle), "once": new_token()}
     url = reverse("battles:battle-act", args=[battle.pk, "shoot"])
     assert client.post(url, data).status_code == 302
-    asked, real = [], services.action_made
+    asked, real = [], selectors.action_made
 
     def not_yet_on_the_first_ask(battle, token):
         asked.append(token)
         return None if len(asked) == 1 else real(battle, token)
 
-    monkeypatch.setattr(services, "action_made", not_yet_on_the_first_ask)
+    monkeypatch.setattr(selectors, "action_made", not_yet_on_the_first_ask)
     battle.refresh_from_db()
     seen_before = battle.version
     again = client.post(url, data)

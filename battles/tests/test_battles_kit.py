@@ -7,7 +7,7 @@ from types import SimpleNamespace
 import pytest
 
 from battles.rules import Plan
-from battles.services import charge_reach_odds
+from battles.selectors import charge_reach_odds
 
 BATTLE, CHARGER = SimpleNamespace(edition="n18"), SimpleNamespace(stats={"M": 4})
 

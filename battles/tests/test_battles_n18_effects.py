@@ -6,7 +6,8 @@ from django.core.exceptions import ValidationError
 
 from battles.models import Condition
 from battles.rules import n18
-from battles.services import action_plan, action_resolve, action_undo, fighter_adjust
+from battles.selectors import action_plan
+from battles.services import action_resolve, action_undo, fighter_adjust
 
 
 def sides(battle):

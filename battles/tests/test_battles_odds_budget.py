@@ -4,7 +4,7 @@ need more are left out with the reason and the action can still be rolled (never
 import pytest
 from django.urls import reverse
 
-from battles.services import action_odds, action_plan, play
+from battles import selectors
 from rulebook import budget
 from rulebook.classic.combat_score import Combatant, HandWeapon, score_counts, score_odds
 
@@ -19,17 +19,17 @@ def multi_fight(battle):
 def test_odds_over_the_bound_are_left_out_with_the_reason(make_battle, monkeypatch):
     battle = make_battle("classic", fighters=2)
     lone, opponents = multi_fight(battle)
-    plan = action_plan(session=battle, kind="multi-fight", params={"fighter": lone, "opponents": opponents})
-    assert "bouts" in action_odds(session=battle, plan=plan)
-    monkeypatch.setattr(play, "ODDS_STEPS", 10)
-    assert action_odds(session=battle, plan=plan) == {"why": [play.ODDS_TOO_LONG]}
+    plan = selectors.action_plan(session=battle, kind="multi-fight", params={"fighter": lone, "opponents": opponents})
+    assert "bouts" in selectors.action_odds(session=battle, plan=plan)
+    monkeypatch.setattr(selectors, "ODDS_STEPS", 10)
+    assert selectors.action_odds(session=battle, plan=plan) == {"why": [selectors.ODDS_TOO_LONG]}
 
 
 @pytest.mark.django_db
 def test_the_page_says_why_and_still_rolls(client, make_battle, monkeypatch):
     battle = make_battle("classic", fighters=2)
     lone, opponents = multi_fight(battle)
-    monkeypatch.setattr(play, "ODDS_STEPS", 10)
+    monkeypatch.setattr(selectors, "ODDS_STEPS", 10)
     client.force_login(battle.player_a)
     url = reverse("battles:battle-act", args=[battle.pk, "multi-fight"])
     data = {"fighter": lone.pk, "opponents": [o.pk for o in opponents]}
@@ -50,6 +50,6 @@ def test_the_fights_that_held_a_worker_for_seconds_fit_a_pages_bound(attacks, ha
     steps, so the same on every machine."""
     score_counts.cache_clear()
     sword = HandWeapon("sword", parry=True)
-    with budget.bounded(play.ODDS_STEPS):
+    with budget.bounded(selectors.ODDS_STEPS):
         odds = score_odds(Combatant(WS=3, A=attacks, hatred=hatred), Combatant(WS=3, A=attacks, weapons=(sword,)))
     assert sum(odds.values()) == 1

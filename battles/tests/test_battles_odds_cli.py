@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from battles.services import action_odds, action_plan
+from battles.selectors import action_odds, action_plan
 
 ROOT = Path(__file__).resolve().parents[2]
 

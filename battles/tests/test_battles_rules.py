@@ -6,9 +6,8 @@ from django.core.exceptions import ValidationError
 
 from battles.models import Condition, Phase
 from battles.rules import n18
-from battles.selectors import battle_prompts
+from battles.selectors import action_plan, battle_prompts
 from battles.services import (
-    action_plan,
     action_resolve,
     action_undo,
     battle_end,

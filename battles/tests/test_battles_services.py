@@ -4,7 +4,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from battles.models import BattleStatus, Condition, Phase
-from battles.selectors import battle_prompts
+from battles.selectors import battle_prompts, proposed_winner
 from battles.services import (
     action_resolve,
     action_undo,
@@ -14,7 +14,6 @@ from battles.services import (
     battle_state,
     fighter_adjust,
     gang_flee,
-    proposed_winner,
 )
 
 

@@ -7,16 +7,8 @@ import pytest
 from battles.forms import ShootForm
 from battles.models import BattleSession, Condition
 from battles.rules.n18.effects import BLIND, BLIND_NEXT_ROUND, WEBBED
-from battles.selectors import battle_prompts
-from battles.services import (
-    action_next_die,
-    action_plan,
-    action_resolve,
-    battle_advance,
-    battle_end,
-    fighter_adjust,
-    fighter_move,
-)
+from battles.selectors import action_next_die, action_plan, battle_prompts
+from battles.services import action_resolve, battle_advance, battle_end, fighter_adjust, fighter_move
 from battles.tests.test_battles_n18_effects import arm
 
 pytestmark = pytest.mark.django_db

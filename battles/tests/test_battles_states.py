@@ -11,8 +11,8 @@ from battles.forms import FightForm
 from battles.models import Condition, Phase
 from battles.rules import Plan
 from battles.rules.classic import effects as classic_effects
+from battles.selectors import action_plan
 from battles.services import action_resolve, battle_advance, battle_start, fighter_adjust
-from battles.services.play import action_plan
 from rulebook.dice import SeededDice
 
 pytestmark = pytest.mark.django_db
@@ -212,7 +212,7 @@ def test_a_fighter_is_in_one_open_battle_at_a_time(make_battle):
     ],
 )
 def test_classic_psychology_tests_as_the_command_line_answers_them(make_battle, test, extra, dice, broken):
-    from battles.services import action_odds
+    from battles.selectors import action_odds
 
     battle = make_battle("classic", fighters=2)
     (leader, _), _ = sides(battle)

@@ -6,8 +6,8 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from battles.models import Condition, Phase
-from battles.selectors import battle_prompts
-from battles.services import action_next_die, action_odds, action_plan, action_resolve, battle_advance
+from battles.selectors import action_next_die, action_odds, action_plan, battle_prompts
+from battles.services import action_resolve, battle_advance
 from battles.tests.test_battles_odds_cli import cli_odds
 from rulebook.dice import DiceSource
 

@@ -7,7 +7,7 @@ from django.test import Client
 from django.urls import reverse
 
 from battles.models import BattleStatus, Condition
-from battles.services import action_plan
+from battles.selectors import action_plan
 from battles.views import _seen
 
 

@@ -13,7 +13,8 @@ from django.core.exceptions import ValidationError
 
 from battles.forms import FightForm, ShootForm
 from battles.roster import weapon_entry
-from battles.services import action_odds, action_plan, action_resolve, battle_start
+from battles.selectors import action_odds, action_plan
+from battles.services import action_resolve, battle_start
 from content.models import Equipment, EquipmentKind, FighterType, House
 from gangs.services import fighter_hire, gang_create
 from rulebook import editions

@@ -8,7 +8,8 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from battles.services import action_odds, action_plan, battle_start
+from battles.selectors import action_odds, action_plan
+from battles.services import battle_start
 from content.models import Equipment, FighterType, House
 from gangs import exchange, selectors, services
 from gangs.models import FighterStatus

@@ -34,7 +34,7 @@ WORST = [
         },
     ),
     # Each later opponent adds a die and each bout is scored once per WS the lone fighter's flesh wounds can leave
-    # him (issue 26: 3.5 s before, 0.4 s now); past battles.services.play.ODDS_STEPS a page leaves the odds out.
+    # him (issue 26: 3.5 s before, 0.4 s now); past battles.selectors.ODDS_STEPS a page leaves the odds out.
     (
         "classic multi-fight: 2 opponents of 10 dice with hatred against two swords",
         "classic",

@@ -6,7 +6,7 @@ prompt the rules raise (Nerve, Leadership, Bottle, Recovery, Rally, escaping pin
 as soon as it appears. Now and then a fighter opens a loot casket (the scenario's rules decide who may). The
 battle ends when a gang bottles out or has nobody left standing, or after :data:`MAX_ROUNDS` rounds (and in
 any case after :data:`MAX_TURNS` rounds or turns tried, should the rounds stop moving on): the players then end
-it as the scenario's facts propose (``battles.services.proposed_winner``), else the gang that did not bottle
+it as the scenario's facts propose (``battles.selectors.proposed_winner``), else the gang that did not bottle
 wins, else it is a draw. At the end a fighter Out of Action is now and then captured, and a Rescue Mission the
 rescuers won frees their captives (the end form's ticks).
 """
@@ -29,7 +29,6 @@ from battles.services import (
     battle_priority_set,
     battle_reinforce,
     fighter_adjust,
-    proposed_winner,
 )
 from campaigns.models import Side, other_side
 from gangs.models import Purchase
@@ -286,7 +285,7 @@ class Player:
             for side in Side.values
         }
         winner = next((side for side in Side.values if lost[other_side(side)] and not lost[side]), "")
-        proposed, _ = proposed_winner(self.session, fighters)
+        proposed, _ = selectors.proposed_winner(self.session, fighters)
         winner = proposed if proposed is not None else winner
         fled = set(self.session.facts.get("fighters_fled", []))
         down = [f.fighter_id for f in fighters if f.condition == Condition.OUT_OF_ACTION and f.pk not in fled]
