@@ -12,32 +12,25 @@ from battles.roster import fighter_prefetch, snapshot
 from battles.rules import edition_rules
 from battles.services.state import battle_state, locked, log_action, save_state
 from campaigns.models import Side
-from gangs.models import AVAILABLE_FOR_BATTLE, Fighter, Gang
+from campaigns.selectors import crew_candidates, hired_guns_of
+from gangs.models import Fighter, Gang
 from gangs.services.equipment import take_chem_doses
-from rulebook import gang_rules
 from rulebook.dice import DiceSource, RandomDice
+
+# What a fighter's snapshot (battles.roster.snapshot) reads, loaded with the crew he is picked from.
+SNAPSHOT_READS = {"select": ("fighter_type__house", "gang"), "prefetch": fighter_prefetch()}
 
 
 def _available(gang: Gang) -> list[Fighter]:
-    """Fighters a crew or Reinforcements are picked from: Hangers-on who stay at the hideout and
-    Hired Guns (who join the battle they were hired for after the picks) are left out."""
-    fighters = (
-        gang.fighters.filter(status__in=AVAILABLE_FOR_BATTLE)
-        .select_related("fighter_type__house", "gang")
-        .prefetch_related(*fighter_prefetch())
-    )
-    return [f for f in fighters if gang_rules.fights_in_crews(f.fighter_type.category, f.fighter_type.special_rules)]
+    """Fighters a crew or Reinforcements are picked from: the campaign's crew candidates fit to fight now
+    (Hangers-on who stay at the hideout and Hired Guns, who join the battle they were hired for after the picks,
+    are left out)."""
+    return crew_candidates(gang, fit_to_fight=True, **SNAPSHOT_READS)
 
 
 def _hired_guns(gang: Gang, campaign_battle) -> list[Fighter]:
     """The Hired Guns ``gang`` hired for this campaign battle: they join the crew after it is chosen."""
-    if campaign_battle is None:
-        return []
-    return list(
-        gang.fighters.filter(battle_hire__battle=campaign_battle, status__in=AVAILABLE_FOR_BATTLE)
-        .select_related("fighter_type__house", "gang")
-        .prefetch_related(*fighter_prefetch())
-    )
+    return hired_guns_of(campaign_battle, gang, **SNAPSHOT_READS) if campaign_battle is not None else []
 
 
 def _scenario_crew(scenario_slug: str, role: str, edition: str):
