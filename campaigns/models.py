@@ -21,6 +21,7 @@ from django.db import models
 from django.db.models import Q
 
 from content.models import Edition
+from core.caching import KeepsVersion
 
 
 def new_invite_token() -> str:
@@ -33,7 +34,7 @@ class CampaignStatus(models.TextChoices):
     FINISHED = "finished", "Finished"
 
 
-class Campaign(models.Model):
+class Campaign(KeepsVersion, models.Model):
     edition = models.CharField(max_length=8, choices=Edition.choices)
     name = models.CharField(max_length=100)
     description = models.TextField(blank=True)
@@ -69,15 +70,6 @@ class Campaign(models.Model):
 
     def __str__(self) -> str:
         return self.name
-
-    def save(self, *args, **kwargs):
-        # ``version`` is written only by campaigns.cache.bump_campaign (an F() update): a save of a copy loaded
-        # earlier must not put back an older number, under which an older campaign page may be cached.
-        if self.pk is not None and not self._state.adding and kwargs.get("update_fields") is None:
-            kwargs["update_fields"] = [
-                f.name for f in self._meta.concrete_fields if not f.primary_key and f.name != "version"
-            ]
-        super().save(*args, **kwargs)
 
     @property
     def has_cycles(self) -> bool:

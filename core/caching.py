@@ -126,3 +126,16 @@ def on_row_change(model, field: str | None, bump, uid: str) -> None:
 
     post_save.connect(after, sender=model, weak=False, dispatch_uid=uid)
     post_delete.connect(after, sender=model, weak=False, dispatch_uid=f"{uid}-delete")
+
+
+class KeepsVersion:
+    """Mixed into a model whose ``version`` field only an ``F()`` update moves (its app's bump, in the same
+    transaction as the change): saving a copy loaded earlier writes every other field and leaves ``version`` as the
+    database holds it, so it never puts back an older number under which an older page may be cached."""
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None and not self._state.adding and kwargs.get("update_fields") is None:
+            kwargs["update_fields"] = [
+                f.name for f in self._meta.concrete_fields if not f.primary_key and f.name != "version"
+            ]
+        super().save(*args, **kwargs)

@@ -15,6 +15,7 @@ from django.db.models import Q
 from django.urls import reverse
 
 from content.models import Edition, FighterCategory
+from core.caching import KeepsVersion
 
 # Characteristic codes in roster order. Classic uses the first nine; the 2018+ rules add the last three.
 STATS_CLASSIC = ("M", "WS", "BS", "S", "T", "W", "I", "A", "Ld")
@@ -23,7 +24,7 @@ STATS_BY_EDITION = {Edition.CLASSIC: STATS_CLASSIC, Edition.N18: STATS_N18}
 STAT_CHOICES = [(code, code) for code in STATS_N18]
 
 
-class Gang(models.Model):
+class Gang(KeepsVersion, models.Model):
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="gangs")
     edition = models.CharField(max_length=8, choices=Edition.choices)
     house = models.ForeignKey("content.House", on_delete=models.PROTECT, related_name="gangs")
@@ -51,15 +52,6 @@ class Gang(models.Model):
 
     def __str__(self) -> str:
         return self.name
-
-    def save(self, *args, **kwargs):
-        # ``version`` is written only by gangs.cache.bump_gang (an F() update): a save of a copy loaded earlier
-        # must not put back an older number, under which an older rendering of the roster may be cached.
-        if self.pk is not None and not self._state.adding and kwargs.get("update_fields") is None:
-            kwargs["update_fields"] = [
-                f.name for f in self._meta.concrete_fields if not f.primary_key and f.name != "version"
-            ]
-        super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
         return reverse("gangs:gang-detail", args=[self.pk])
