@@ -88,7 +88,7 @@ NOT_IN_THE_DEMO = {
     "accounts/logout/": "it would end the crawl's session (its POST is fuzzed as anonymous and stranger only)",
     "accounts/signup/verify/<str:uidb64>/<str:token>/": "mailed only when a real mail server is set; none in tests",
     "campaigns/<int:pk>/joins/<int:join_id>/<slug:decision>/": "the demo has no gang waiting to join a campaign",
-    "gangs/import/yaktribe/<int:pk>/": "the demo imports no YakTribe file large enough for the worker",
+    "gangs/import/<int:pk>/": "the demo uploads no file large enough for the worker",
     "notifications/campaigns/<int:pk>/retry/": "shown only for a notification that failed; the demo sends none",
     "share/revoke/<str:token>/": "the demo makes no read-only link",
     "shared/<str:token>/": "the demo makes no read-only link",
