@@ -44,6 +44,9 @@ NOT_MODELLED = "the engine does not model this item: play it at the table"
 # Weapon accessories change their weapon, whose profile is sent as the Trading Post prints it.
 WEAPON_ACCESSORIES = ("telescopic-sight", "mono-sight", "las-projector", "hotshot-las-pack", "gunshroud", "suspensor")
 ACCESSORY = "a weapon accessory: its weapon is sent without it (give a sight's bonus as a modifier)"
+# Booby traps are markers on the battlefield, not a fighter's kit: nobody carries them into a shot or a fight.
+BOOBY_TRAPS = ("frag-trap", "gas-trap", "melta-trap")
+BOOBY_TRAP = "a booby trap: a marker placed before deployment, set off and resolved at the table"
 # Items the battle assistant's players meet often, each with what keeps it at the table.
 REASONS = {
     "bio-booster": "one Injury dice fewer (or two, one discarded) on the fighter's first Injury roll of the battle: "
@@ -60,6 +63,11 @@ REASONS = {
     "play it at the table",
     "stimm-slug-stash": "once a battle, +2 Movement, Strength and Toughness for the round: play it at the table",
     "servo-harness-partial": "its Strength, Toughness, Movement and Initiative changes are not in the stat line",
+    "servo-harness-full": "its Strength and Toughness changes are not in the stat line",
+    "magnacles": "an Attack action of its own (the target's Initiative test, then no moving or shooting and -2 to hit "
+    "in melee): the engine keeps no such condition, play it at the table",
+    "strip-kit": "+2 to the Intelligence test of a door terminal or a loot casket: the engine rolls no such test",
+    **dict.fromkeys(BOOBY_TRAPS, BOOBY_TRAP),
     **dict.fromkeys(WEAPON_ACCESSORIES, ACCESSORY),
 }
 CATEGORY_REASONS = {
