@@ -194,7 +194,7 @@ def profile_of(slug):
             (12, 24, 1, None, "4", -2, "2", "4+"),
             {"Rending", "Unstable"},
         ),
-        ("wyld-bow-poison-arrows", ["wyld-bow"], 25, "", (9, 18, None, -1, "", 0, "", "6+"), {"Toxin"}),
+        ("wyld-bow-poison-arrows", ["wyld-bow"], 25, "", (9, 18, None, -1, "-", 0, "-", "6+"), {"Toxin"}),
     ],
 )
 def test_each_ammunition_has_its_own_profile(loaded_content, slug, fits, cost, rarity, line, traits):
