@@ -6,6 +6,7 @@ The options are built by the menus' own forms from fighters whose snapshots hold
 cannot resolve fails here."""
 
 import copy
+from fractions import Fraction
 from types import SimpleNamespace
 
 import pytest
@@ -157,3 +158,29 @@ def test_a_classic_fight_leaves_out_the_web_pistol_and_says_why(armed):
     ]
     plan = action_plan(session=battle, kind="fight", params={"fighter": attacker, "target": target}, fighters=fighters)
     assert plan.query["attacker"]["weapons"] == []  # he fights bare-handed
+
+
+def test_special_ammunition_is_its_own_line_in_the_shoot_menu_with_its_own_odds(armed):
+    # Executioner shells (issue 25): Acc +1 at long range where the shotgun's solid slug has none. The Forge Tyrant
+    # (BS 3+) hits a T4 Forge Tyrant without armour on 2+ (5/6) and wounds with S4 on 4+ (1/2): 5/12 unsaved; the
+    # solid slug hits on 3+: 2/3 × 1/2 = 1/3.
+    battle, shooter, target, entries = armed("n18")
+    by_slug = {e["slug"]: e for e in entries}
+    arm(shooter, [by_slug["shotgun"], by_slug["shotgun-executioner"]])
+    arm(target, [])
+    fighters = list(battle.fighters.all())
+    menu = ShootForm(session=battle, fighters=fighters, initial={"fighter": shooter.pk})
+    choices = {label: value for value, label in menu.fields["shooter"].choices if value}
+    assert list(choices) == ["Shotgun (solid slug)", "Shotgun (scatter)", "Shotgun: executioner (executioner)"]
+
+    def unsaved(label):
+        data = {"shooter": choices[label], "target": target.pk, "band": "long", "cover": "none"}
+        form = ShootForm(data, session=battle, fighters=fighters)
+        assert form.is_valid(), form.errors
+        plan = action_plan(session=battle, kind="shoot", params=form.params(), fighters=fighters)
+        return Fraction(action_odds(session=battle, plan=plan)["p_unsaved_exact"])
+
+    assert (unsaved("Shotgun: executioner (executioner)"), unsaved("Shotgun (solid slug)")) == (
+        Fraction(5, 12),
+        Fraction(1, 3),
+    )

@@ -122,7 +122,7 @@ def test_player_notes_drop_the_sentences_meant_for_maintainers(loaded_content, n
 @pytest.mark.parametrize(
     ("category", "at_least", "example", "cost", "rarity"),
     [
-        ("ammo", 30, "shotgun-gas-shells", 25, "R11"),
+        ("ammo", 69, "shotgun-gas-shells", 25, "R11"),
         ("chem", 8, "slaught", 30, "R10"),
         ("bionic", 9, "bionic-eye", 45, "R13"),
         ("personal", 25, "cred-sniffer", 35, "R8"),
@@ -147,6 +147,92 @@ def test_special_ammunition_fires_as_its_own_profile(loaded_content):
         "4",
         True,
     )
+
+
+def test_special_ammunition_counts(loaded_content):
+    # 62 Trading Post ammunitions (the 2023 book's 35 and the 27 of earlier books that necrovox and Gyrinx still
+    # list) and 7 a House or the Enforcers sell only from their list; every one names the weapons it fits.
+    ammo = Equipment.objects.filter(edition="n18", category="ammo", is_active=True)
+    assert ammo.count() == 69
+    assert ammo.exclude(rarity="").count() == 62
+    assert all(item.fits and item.sources for item in ammo)
+
+
+def profile_of(slug):
+    (profile,) = Equipment.objects.get(edition="n18", slug=slug).profiles.all()
+    return profile
+
+
+@pytest.mark.parametrize(
+    ("slug", "fits", "cost", "rarity", "line", "traits"),
+    [
+        ("shotgun-executioner", ["shotgun"], 20, "R9", (4, 16, -1, 1, "4", -2, "2", "6+"), {"Knockback", "Limited"}),
+        ("shotgun-inferno", ["shotgun"], 15, "R8", (4, 16, 1, None, "4", 0, "2", "5+"), {"Blaze", "Limited"}),
+        (
+            "combat-shotgun-rad",
+            ["combat-shotgun"],
+            25,
+            "R9",
+            (None, None, None, None, "2", 0, "1", "4+"),
+            {"Rad-phage", "Scattershot"},
+        ),
+        (
+            "autopistol-manstopper",
+            ["autopistol", "ironhead-autopistol"],
+            10,
+            "R8",
+            (4, 12, 1, None, "4", 0, "1", "4+"),
+            {"Limited", "Rapid Fire (1)"},
+        ),
+        ("heavy-bolter-gunk", ["heavy-bolter"], 15, "Common", (18, 36, None, -1, "5", -2, "2", "6+"), {"Gunk"}),
+        ("stub-cannon-warp", ["stub-cannon"], 15, "I10", (9, 18, None, None, "5", 0, "1", "3+"), {"Cursed"}),
+        (
+            "enforcer-boltgun-penetrator-rounds",
+            ["enforcer-boltgun"],
+            20,
+            "",
+            (12, 24, 1, None, "4", -2, "2", "4+"),
+            {"Rending", "Unstable"},
+        ),
+        ("wyld-bow-poison-arrows", ["wyld-bow"], 25, "", (9, 18, None, -1, "-", 0, "-", "6+"), {"Toxin"}),
+    ],
+)
+def test_each_ammunition_has_its_own_profile(loaded_content, slug, fits, cost, rarity, line, traits):
+    item = Equipment.objects.get(edition="n18", slug=slug)
+    assert (item.fits, item.cost, item.rarity) == (fits, cost, rarity)
+    p = profile_of(slug)
+    assert (p.short_range, p.long_range, p.acc_short, p.acc_long, p.strength, p.ap, p.damage, p.ammo) == line
+    assert traits <= set(p.traits)
+
+
+def test_the_combat_shotguns_rad_shells_are_a_template(loaded_content):
+    assert profile_of("combat-shotgun-rad").range_code == "T"
+
+
+@pytest.mark.parametrize(
+    ("house", "fighter", "item", "cost"),
+    [
+        ("goliath", "forge-boss", "grenade-launcher-stun-round", 15),  # the Trading Post's +25
+        ("palanite-enforcers", "subjugator-sergeant", "grenade-launcher-scare-gas-grenades", 40),
+        ("palanite-enforcers", "palanite-patrolman", "enforcer-boltgun-penetrator-rounds", 20),
+        ("van-saar", "prime", "lasgun-focusing-crystal", 20),  # the Trading Post's +30
+        ("orlock", "arms-master", "shotgun-executioner", 20),
+        ("cawdor", "firebrand", "blunderbuss-emperors-wrath-rounds", 35),
+        ("escher", "wyld-runner", "wyld-bow-explosive-arrows", 20),
+        ("corpse-grinder-cult", "initiate", "autopistol-fragmentation", 10),
+        ("ironhead-squat-prospectors", "digger", "stub-gun-dumdum-rounds", 5),
+    ],
+)
+def test_the_gang_lists_sell_their_ammunition_at_list_price(loaded_content, house, fighter, item, cost):
+    entry = FighterTypeEquipment.objects.get(fighter_type__slug=f"{house}-{fighter}", equipment__slug=item)
+    assert entry.cost == cost
+
+
+def test_list_ammunition_follows_the_lists_columns(loaded_content):
+    # Goliath: executioner and inferno shells for the Forge Tyrant alone; Delaque Gangers buy no dumdum rounds.
+    assert listed("goliath", "shotgun-executioner") == {"goliath-forge-tyrant"}
+    assert "delaque-ghost" not in listed("delaque", "stub-gun-dumdum-rounds")
+    assert "delaque-ghost" in listed("delaque", "stub-gun")
 
 
 def test_combi_weapons_carry_both_components(loaded_content):

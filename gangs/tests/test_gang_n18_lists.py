@@ -162,7 +162,11 @@ def build_gang(house_slug, make_user):
     weapon = Equipment.objects.get(edition="n18", slug=weapon_slug)
     purchase_buy(gang=gang, equipment=weapon, fighter=leader, actor=gang.owner)
     for fighter in [champion, *gangers]:
-        item = fighter.fighter_type.equipment_list.filter(equipment__kind="weapon").order_by("cost").first()
+        # Special ammunition is a weapon record too, but only for a fighter who carries its weapon.
+        weapons = fighter.fighter_type.equipment_list.filter(equipment__kind="weapon").exclude(
+            equipment__category="ammo"
+        )
+        item = weapons.order_by("cost").first()
         purchase_buy(gang=gang, equipment=item.equipment, fighter=fighter, actor=gang.owner)
     return gang, leader, weapon
 
