@@ -102,6 +102,8 @@ def battle_prompts(
             taken.add((kind, action.side if kind == "bottle" else action.fighter_id))
         elif action.rule == "blaze":
             taken.add((f"blaze_{action.query.get('step', 'activation')}", action.fighter_id))
+        elif action.rule == "chem":
+            taken.add((f"chem_{action.query.get('chem')}", action.fighter_id))
         elif action.kind == "reinforce":
             taken.add(("reinforce", action.side))
         casualty_ids += action.casualties

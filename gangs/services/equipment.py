@@ -232,7 +232,8 @@ CHEM_DOSE_SOURCE = (
 
 
 def take_chem_doses(*, fighters: list[Fighter], session, actor) -> list[LedgerEntry]:
-    """The fighters brought into a battle take one dose of each chem they carry before it begins (the battle's
+    """The fighters brought into a battle take one dose of each chem they carry before it begins, but those used
+    otherwise (Stinger Mould: ``rulebook.n18.kit.taken_before_battle``) (the battle's
     snapshot applies its effect, ``battles.roster``): each dose is used up, the item leaving the fighter with a
     ledger entry that names the chem, its side effect (``rulebook.n18.kit``) and the battle. ``session`` is the
     assistant's BattleSession; the entry names its campaign battle, if any. The caller holds the gangs' locks."""
@@ -244,6 +245,8 @@ def take_chem_doses(*, fighters: list[Fighter], session, actor) -> list[LedgerEn
     )
     entries, taken = [], set()
     for purchase in doses:
+        if not kit.taken_before_battle(purchase.equipment.slug):
+            continue  # Stinger Mould waits for a Lasting Injury roll
         if (purchase.fighter_id, purchase.equipment_id) in taken:
             continue  # one dose of a chem a battle: the next waits for another
         taken.add((purchase.fighter_id, purchase.equipment_id))
