@@ -98,10 +98,9 @@ class Chem:
     worst: tuple[tuple[str, int], ...] = ()  # target-number characteristic, the value it falls to at best
     skills: tuple[str, ...] = ()
     note: str = ""
-    side_effect: str = ""  # what the chem leaves behind, for the table and the post-battle sequence
-    # Its side effect is settled once the battle is over (a test at the Wrap-up or after the battle), so the
-    # post-battle sequence names it for the player (:func:`after_battle`).
-    after_battle: bool = False
+    # What the chem leaves behind, for the card and the dose's ledger entry; those settled after the battle are rolled
+    # in the post-battle sequence (rulebook.n18.campaign.post_battle: Ghast, Icrotic Slime, addiction).
+    side_effect: str = ""
     # Stinger Mould is used after a Lasting Injury roll, not before a battle: its dose stays with the fighter.
     taken_before_battle: bool = True
     # What of its effect the assistant leaves to the table, and why (listed on the fighter's card).
@@ -114,7 +113,6 @@ CHEMS = {
         best=(("WS", 2), ("I", 2)),
         side_effect="Wrap-up: a failed Toughness check makes the fighter addicted (without a dose WS and I 5+, A 1; "
         "with one WS and I 3+, no extra Attack) until they go into Recovery by choice after a battle",
-        after_battle=True,
     ),
     "spur": Chem(
         add=(("M", 2),),
@@ -127,7 +125,6 @@ CHEMS = {
         note="all weapons Reckless; must move toward or charge the nearest enemy",
         side_effect="Wrap-up: a Toughness check at +2 on the dice, failed, makes the fighter addicted (joins a crew only "
         "with a dose) until 2D6x10 credits of anti-addiction chems are bought",
-        after_battle=True,
         not_modelled="Reckless weapons and the move toward the nearest enemy are the table's: the assistant does not "
         "choose targets or moves",
     ),
@@ -135,7 +132,6 @@ CHEMS = {
         note="on taking it a D6: 1 Insane, 2-5 a random Wyrd Power, 6 both",
         side_effect="after the battle a Willpower test, failed: Willpower worsens by 1; a natural 12: Insane at the start "
         "of every battle from now on",
-        after_battle=True,
         not_modelled="its D6 is rolled and logged, but the Insane condition and the Wyrd Power it gives are played at "
         "the table: the assistant models neither psychic powers nor Insane",
     ),
@@ -144,7 +140,6 @@ CHEMS = {
         note="on taking it a check each for M, S, T, I, A and Cl: each passed improves it by D3",
         side_effect="after the battle 2D6: 2 the fighter dies, 3-11 Into Recovery, 12 a Lasting Injury roll (Bitter "
         "Enmity, Captured, Critical Injury and Memorable Death re-rolled)",
-        after_battle=True,
     ),
     "kalma": Chem(
         note="before each action 2D6 + Toughness: 11 or less the action is lost, 12 or more it wears off",
@@ -155,7 +150,6 @@ CHEMS = {
         note="moves the full distance rolled in a straight line; End phase 2D6 + Toughness of 12 or more may end it",
         side_effect="once it wears off, one action per activation for the rest of the battle; Wrap-up: a failed "
         "Toughness check makes the fighter addicted (joins a crew on a 4+) until 2D6x10 credits of anti-addiction chems",
-        after_battle=True,
         not_modelled='Movement D6" in a straight line, Reckless weapons and one action an activation once it wears off '
         "are the table's: the stat line keeps the fighter's Movement and the assistant counts no actions",
     ),
@@ -322,11 +316,3 @@ def roll(query: Query, dice: DiceSource) -> dict:
 def side_effects(slugs: list[str]) -> list[str]:
     """What each chem taken leaves behind, as "Name: effect" lines for the battle's record."""
     return [f"{slug}: {CHEMS[slug].side_effect}" for slug in dict.fromkeys(slugs) if slug in CHEMS]
-
-
-def after_battle(slugs: list[str]) -> list[str]:
-    """The side effects of the chems taken that are settled after the battle (addiction at the Wrap-up, Ghast's
-    Willpower test, Icrotic Slime's 2D6), one a chem. The player rolls them: addiction and Ghast's lasting madness
-    are states the roster does not keep, and Icrotic Slime's 12 sends the fighter to a Lasting Injury table with
-    its own re-rolls."""
-    return [CHEMS[slug].side_effect for slug in dict.fromkeys(slugs) if slug in CHEMS and CHEMS[slug].after_battle]
