@@ -271,3 +271,31 @@ def take_chem_doses(*, fighters: list[Fighter], session, actor) -> list[LedgerEn
         )
         purchase.delete()
     return entries
+
+
+def chem_dose_use(*, fighter: Fighter, slug: str, actor, reason: str, dice=None, battle=None, data=None) -> dict:
+    """A dose of the chem ``slug`` used outside a battle (Stinger Mould on a Lasting Injury, in the post-battle
+    sequence): the fighter's own dose, else one from the gang's Stash, is used up with a ledger entry. Returns what a
+    revert needs to give it back ({"pk", "fighter", "equipment_id", "price"}); refused when the gang has none left."""
+    doses = Purchase.objects.select_for_update(of=("self",)).filter(gang=fighter.gang_id, equipment__slug=slug)
+    dose = (
+        doses.filter(fighter=fighter).order_by("pk").first()
+        or doses.filter(fighter__isnull=True).select_related("equipment").order_by("pk").first()
+    )
+    if dose is None:
+        raise ValidationError(f"{fighter.gang.name} has no dose of {slug.replace('-', ' ')} left for {fighter.name}.")
+    item = dose.equipment
+    ledger_record(
+        gang=fighter.gang,
+        fighter=fighter,
+        kind=Kind.EQUIPMENT,
+        description=f"{fighter.name} used a dose of {item.name}: used up",
+        reason=reason,
+        dice=dice,
+        data={**(data or {}), "equipment": slug, "price": dose.price, "chem_used": True},
+        actor=actor,
+        battle=battle,
+    )
+    kept = {"pk": dose.pk, "fighter": dose.fighter_id, "equipment_id": dose.equipment_id, "price": dose.price}
+    dose.delete()
+    return kept

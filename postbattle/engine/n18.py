@@ -53,6 +53,7 @@ from rulebook.n18.campaign.post_battle import (
     post_battle_action_eligibility,
     post_battle_injury_test,
     roll_home_settlement,
+    stinger_mould,
     untreated_critical_injury,
 )
 from rulebook.n18.campaign.record import casket_words
@@ -113,8 +114,14 @@ def _old_battle_wounds(ctx: Context, out: StepOutcome, dice: DiceSource) -> None
         out.fighters[fid] = wound.fighter
 
 
+STINGER_MOULD = "stinger-mould"
+
+
 def _n18_lasting_injuries(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) -> StepOutcome:
     out = StepOutcome(fighters=dict(fighters))
+    # The gang's doses of Stinger Mould (its fighters' and the Stash's): each ticked fighter's roll, but a Memorable
+    # Death, uses one while any is left (``rulebook.n18.campaign.post_battle.stinger_mould``).
+    mould_left = ctx.chems_held.get(STINGER_MOULD, 0)
     for fid in taken_down(ctx, OUT_OF_ACTION):
         if ctx.results[fid].captured:
             # The report says they were taken captive: that is their Lasting Injury's result already (Captured),
@@ -138,15 +145,16 @@ def _n18_lasting_injuries(ctx: Context, fighters: dict, dice: DiceSource, choice
         if ctx.results[fid].webbed:
             _webbed(ctx, out, fid, dice)
             continue
-        attack = by_attack(ctx, fid)
-        injure(
-            ctx,
-            out,
-            out.fighters,
-            fid,
-            "Lasting Injury",
-            lambda f, attack=attack: LASTING_INJURY_RULES.roll(f, dice, caused_by_attack_action=attack),
-        )
+        before = out.fighters[fid]
+        injury = LASTING_INJURY_RULES.roll(before, dice, caused_by_attack_action=by_attack(ctx, fid))
+        mould = stinger_mould(before, injury) if choices.get(f"stinger_{fid}") and mould_left else None
+        if mould is not None:
+            mould_left -= 1
+            injury = mould
+            reason = f"Lasting Injury: {mould.changes[0].why}"
+            out.effect("chem", fighter=fid, chem=STINGER_MOULD, reason=reason, dice=list(mould.changes[0].dice))
+        injury_effects(ctx, out, fid, injury, "Lasting Injury")
+        out.fighters[fid] = injury.fighter
     if not out.lines:
         out.line("Lasting Injury", "No fighter went Out of Action.")
     return out
@@ -157,6 +165,31 @@ def _captive(ctx: Context, out: StepOutcome, fid: str, text: str, reason: str, d
     out.line("Lasting Injury", text, dice, ctx.name(fid))
     out.effect("status", fighter=fid, status=CAPTURED, captured_by=ctx.opponent_id, reason=reason, dice=dice)
     out.fighters[fid] = replace(out.fighters[fid], status=CAPTURED)
+
+
+def _n18_lasting_injury_fields(ctx: Context, fighters: dict) -> list[Field]:
+    """While the gang holds a dose of Stinger Mould: for each fighter who rolls a Lasting Injury, whether to use one on
+    the roll (going back to tick it after seeing the roll keeps its dice)."""
+    if not ctx.chems_held.get(STINGER_MOULD):
+        return []
+    return [
+        Field(
+            f"stinger_{fid}",
+            f"{ctx.name(fid)}: use a dose of Stinger Mould on the roll (any result but Memorable Death becomes Out Cold)",
+            "checkbox",
+            initial=False,
+        )
+        for fid in _rolls_lasting_injury(ctx)
+    ]
+
+
+def _rolls_lasting_injury(ctx: Context) -> list[str]:
+    """The fighters taken Out of Action who roll on the Lasting Injury table (not captured, killed or Webbed)."""
+    return [
+        fid
+        for fid in taken_down(ctx, OUT_OF_ACTION)
+        if not (ctx.results[fid].captured or ctx.results[fid].killed or ctx.results[fid].webbed)
+    ]
 
 
 def _webbed(ctx: Context, out: StepOutcome, fid: str, dice: DiceSource) -> None:
@@ -453,12 +486,14 @@ N18_STEPS = (
         "Each fighter taken Out of Action rolls on the Lasting Injury table (D66: tens die, then units die); every "
         "result is applied to the roster. Multiple Injuries rolls D3 more times, re-rolling Captured, Multiple "
         "Injuries, Memorable Death, Critical Injury and Out Cold. A fighter Webbed when taken Out of Action rolls "
-        "a D6 instead: 1-4 Out Cold, 5-6 Captured by the opposing gang.",
+        "a D6 instead: 1-4 Out Cold, 5-6 Captured by the opposing gang. A dose of Stinger Mould the gang holds may "
+        "be used on a roll: any result but Memorable Death becomes Out Cold.",
         LASTING_INJURY_RULES.table.source,
         lambda ctx, f: (
             _count_dice(ctx, OUT_OF_ACTION, "D66 (tens then units) and any further dice") + _webbed_dice(ctx)
         ),
         _n18_lasting_injuries,
+        _n18_lasting_injury_fields,
     ),
     Step(
         "rewards",

@@ -12,6 +12,8 @@ from gangs.services.equipment import take_chem_doses
 from gangs.stats import current_stats
 from gangs.testing import make_chem
 from postbattle import services
+from postbattle.engine import steps_for
+from postbattle.selectors import battle_context
 from rulebook.dice import ScriptedDice
 
 pytestmark = pytest.mark.django_db
@@ -130,3 +132,59 @@ def test_icrotic_slime_twelve_is_a_lasting_injury_with_its_re_rolls(battle):
     assert [d["value"] for d in injury["dice"]] == [6, 6, 6, 5, 4, 4]
     assert [e["status"] for e in record["effects"] if e["op"] == "status"] == [FighterStatus.RECOVERY]
     assert any("Icrotic Slime (12): removed, with a Lasting Injury" in line["text"] for line in record["lines"])
+
+
+@pytest.fixture
+def taken_out(make_confirmed_battle):
+    # The attacker's Ganger 0 was taken Out of Action by the defender's Ganger 0.
+    return make_confirmed_battle(edition="n18", results=[("attacker", 0, "out_of_action", 0, {})])
+
+
+def lasting_injury(battle, dice, use_mould: bool):
+    """The first two steps: the injury tests (nothing to roll), then the Lasting Injury roll of the attacker's
+    Ganger 0, offered a dose of Stinger Mould and using it or not."""
+    gang = battle.attacker
+    fighter = gang.fighters.order_by("pk").first()
+    sequence, _ = first_step(battle, [])
+    context, fighters = battle_context(battle, gang)
+    (step,) = [step for step in steps_for("n18") if step.slug == "lasting-injuries"]
+    assert [field.name for field in step.fields(context, fighters)] == [f"stinger_{fighter.pk}"]
+    sequence = services.sequence_step_submit(
+        sequence=sequence,
+        dice=ScriptedDice(dice),
+        entered=True,
+        choices={f"stinger_{fighter.pk}": use_mould},
+        actor=gang.owner,
+    )
+    return sequence, sequence.draft["steps"]["lasting-injuries"], fighter
+
+
+def test_stinger_mould_from_the_stash_turns_a_lasting_injury_into_out_cold(taken_out):
+    gang = taken_out.attacker
+    Purchase.objects.create(gang=gang, fighter=None, equipment=make_chem("stinger-mould", "Stinger Mould"), price=75)
+    sequence, record, fighter = lasting_injury(taken_out, [4, 4], use_mould=True)  # 44 Eye Injury, set aside
+    (used,) = record["effects"]
+    assert (used["op"], used["chem"], [d["value"] for d in used["dice"]]) == ("chem", "stinger-mould", [4, 4])
+    assert "Eye Injury" in used["reason"] and "Out Cold" in used["reason"]
+    for _ in range(4):
+        sequence = services.sequence_step_submit(
+            sequence=sequence, dice=ScriptedDice([3] * 8), choices={"recruit": False}, actor=gang.owner
+        )
+    services.sequence_apply(sequence=sequence, actor=gang.owner)
+    fighter.refresh_from_db()
+    assert fighter.status == FighterStatus.ACTIVE and not Injury.objects.filter(fighter=fighter).exists()
+    assert not Purchase.objects.filter(gang=gang, equipment__slug="stinger-mould").exists()
+    (entry,) = gang.ledger.filter(kind=LedgerKind.EQUIPMENT, data__chem_used=True)
+    assert entry.fighter == fighter and entry.dice and "Stinger Mould" in entry.description
+    sequence.refresh_from_db()
+    services.sequence_revert(sequence=sequence, actor=taken_out.campaign.created_by, reason="test")
+    (dose,) = Purchase.objects.filter(gang=gang, equipment__slug="stinger-mould")
+    assert dose.fighter is None  # back in the Stash
+
+
+def test_stinger_mould_cannot_undo_a_memorable_death(taken_out):
+    gang = taken_out.attacker
+    Purchase.objects.create(gang=gang, fighter=None, equipment=make_chem("stinger-mould", "Stinger Mould"), price=75)
+    _, record, _ = lasting_injury(taken_out, [6, 6], use_mould=True)
+    assert "chem" not in [e["op"] for e in record["effects"]]  # the dose is kept
+    assert [e["status"] for e in record["effects"] if e["op"] == "status"] == ["dead"]

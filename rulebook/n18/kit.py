@@ -158,8 +158,8 @@ CHEMS = {
         "sequence (5+ on a D6 undoes one Lasting Injury)",
         side_effect="none",
         taken_before_battle=False,
-        not_modelled="not taken before the battle: its dose stays on the roster, and using it on a Lasting Injury is "
-        "the player's to apply (the post-battle sequence does not offer it)",
+        not_modelled="not taken before the battle: the post-battle sequence offers its dose on a Lasting Injury roll; "
+        "using it instead to undo a Lasting Injury the fighter already has (5+ on a D6) is the player's to apply",
     ),
 }
 

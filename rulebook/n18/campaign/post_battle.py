@@ -77,7 +77,9 @@ def old_battle_wound_check(fighter: FighterSnapshot, dice: DiceSource) -> Injury
 # fighter starts every battle Insane. After one with Icrotic Slime, 2D6: 2 the slime eats the brain (dead), 3-11 it
 # comes off and the fighter goes Into Recovery, 12 it comes off with a Lasting Injury roll that re-rolls Bitter
 # Enmity, Captured, Critical Injury and Memorable Death. At the Wrap-up a fighter who used 'Slaught, Frenzon or
-# Obscura makes a Toughness check (Frenzon's with 2 added to the dice); failed, they are addicted.
+# Obscura makes a Toughness check (Frenzon's with 2 added to the dice); failed, they are addicted. A dose of Stinger
+# Mould used after a Lasting Injury roll sets aside any result but 66 Memorable Death (good ones too, such as 11
+# Lesson Learned): the fighter is Out Cold instead.
 
 ICROTIC_REROLL = ("bitter-enmity", "captured", "critical-injury", "memorable-death")
 ADDICTIVE = {"slaught": 0, "frenzon": 2, "obscura": 0}  # the chem, what its Toughness check adds to the dice
@@ -121,6 +123,16 @@ def icrotic_slime_removal(fighter: FighterSnapshot, dice: DiceSource) -> InjuryO
         return InjuryOutcome(fighter, (Change("note", None, f"already {fighter.status.replace('_', ' ')}", why),), ())
     change = Change("status", fighter.status, status, why, rolled)
     return InjuryOutcome(replace(fighter, status=status), (change,), ("Icrotic Slime",))
+
+
+def stinger_mould(before: FighterSnapshot, injury: InjuryOutcome) -> InjuryOutcome | None:
+    """A dose of Stinger Mould used on the Lasting Injury roll ``injury`` of the fighter ``before`` it: the fighter as
+    before it, Out Cold, the roll said with its dice; None on a Memorable Death, which it cannot undo."""
+    rolled = next((change for change in injury.changes if change.what == "result"), None)
+    if rolled is None or rolled.code == "memorable-death":
+        return None
+    why = f"{rolled.why}: set aside by a dose of Stinger Mould, Out Cold instead"
+    return InjuryOutcome(before, (Change("note", None, why, why, rolled.dice),), ("Out Cold",))
 
 
 def addiction_check(slug: str, fighter: FighterSnapshot, dice: DiceSource) -> tuple[bool, list[dict]]:
