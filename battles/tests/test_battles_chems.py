@@ -4,10 +4,12 @@ stat line goes back), Ghast's D6 and Icrotic Slime's checks are rolled once, Sti
 the assistant leaves to the table is on the card with its reason."""
 
 from fractions import Fraction as F
+from urllib.parse import urlencode
 
 import pytest
 from django.core.exceptions import ValidationError
 
+from battles.display import fighter_rows
 from battles.models import Phase
 from battles.roster import snapshot
 from battles.selectors import action_odds, action_plan, battle_prompts, charge_reach_odds
@@ -100,6 +102,8 @@ def test_spur_raises_the_stat_line_and_wears_off_in_an_end_phase(under):
     action = chem_roll(battle, fighter, "spur", [3, 4])  # 7 + 4 = 11: worn off
     assert fighter.stats["M"] == base["M"] and fighter.stats["I"] == base["I"] and reach(battle, fighter) == 0
     assert fighter.chems_working() == [] and action.dice[0]["value"] == 3
+    (row,) = [r for r in fighter_rows([fighter], (), "n18") if r["fighter"] == fighter]
+    assert row["chems"]["worn_off"] == ["Spur"]  # the card says so
     action_undo(session=battle, actor=battle.player_a)
     fighter.refresh_from_db()
     assert fighter.stats["M"] == base["M"] + 2 and fighter.chems_working() == ["spur"]
@@ -176,3 +180,14 @@ def test_stinger_mould_is_not_taken_before_the_battle(under):
     (listed,) = [n for n in fighter.profile["not_applied"] if n["name"] == "Stinger Mould"]
     assert "Lasting Injury" in listed["reason"]
     assert not snapshot(ganger).get("chems")  # the 'Slaught dose is used up; the mould is not a dose taken
+
+
+def test_the_prompt_opens_the_chem_roll_with_its_odds_and_refuses_a_chem_not_taken(under, client):
+    battle, fighter, _ = under("ghast")
+    client.force_login(battle.player_a)
+    prompt = next(p for p in battle_prompts(battle) if p.params.get("chem") == "ghast")
+    page = client.get(f"/battles/{battle.pk}/act/test/?{urlencode(prompt.params)}").content.decode()
+    assert "1/6" in page and "2/3" in page  # Ghast's odds, exact, as soon as the prompt opens it
+    refused = client.get(f"/battles/{battle.pk}/act/test/?test=chem&chem=spur&fighter={fighter.pk}")
+    assert refused.status_code == 200 and f"{fighter.name} is not under Spur" in refused.content.decode()
+    assert not battle.actions.exists()
