@@ -190,4 +190,12 @@ def test_the_prompt_opens_the_chem_roll_with_its_odds_and_refuses_a_chem_not_tak
     assert "1/6" in page and "2/3" in page  # Ghast's odds, exact, as soon as the prompt opens it
     refused = client.get(f"/battles/{battle.pk}/act/test/?test=chem&chem=spur&fighter={fighter.pk}")
     assert refused.status_code == 200 and f"{fighter.name} is not under Spur" in refused.content.decode()
+    for chem in ("", "no-such-chem", "²", "stinger-mould"):
+        odd = client.get(f"/battles/{battle.pk}/act/test/?test=chem&chem={chem}&fighter={fighter.pk}")
+        assert odd.status_code == 200, chem
+    posted = client.post(
+        f"/battles/{battle.pk}/act/test/?test=chem",
+        {"fighter": fighter.pk, "chem": "kalma", "op": "roll", "dice": "6 6"},
+    )
+    assert posted.status_code == 200 and "not under Kalma" in posted.content.decode()
     assert not battle.actions.exists()
