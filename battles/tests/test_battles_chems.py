@@ -129,11 +129,13 @@ def test_obscura_may_be_shaken_off_in_an_end_phase_and_is_listed_for_the_table(u
     (listed,) = [n for n in fighter.profile["not_applied"] if n["name"] == "Obscura"]
     assert "D6" in listed["reason"] and "Reckless" in listed["reason"]
     at_phase(battle, Phase.END)
+    assert reach(battle, fighter) == F(1, 6)  # Movement D6" + D3 covering 8": 6+2, 5+3, 6+3 of 18
     (prompt,) = prompts_for(battle, fighter, "obscura")
     assert prompt.conditional  # if the player wishes
     assert F(odds_of(battle, fighter, "obscura")["p_pass_exact"]) == F(5, 12)
     action = chem_roll(battle, fighter, "obscura", [6, 3])
     assert "one action an activation" in action.changes[0] and fighter.chems_working() == []
+    assert reach(battle, fighter) == 0  # Movement 4 again: 4 + D3 never covers 8"
 
 
 def test_ghast_rolls_its_d6_once(under):

@@ -150,8 +150,9 @@ CHEMS = {
         note="moves the full distance rolled in a straight line; End phase 2D6 + Toughness of 12 or more may end it",
         side_effect="once it wears off, one action per activation for the rest of the battle; Wrap-up: a failed "
         "Toughness check makes the fighter addicted (joins a crew on a 4+) until 2D6x10 credits of anti-addiction chems",
-        not_modelled='Movement D6" in a straight line, Reckless weapons and one action an activation once it wears off '
-        "are the table's: the stat line keeps the fighter's Movement and the assistant counts no actions",
+        not_modelled='its Movement of D6" is in the charge odds, but moving it in full in a straight line, Reckless '
+        "weapons and one action an activation once it wears off are the table's: the assistant neither moves "
+        "fighters nor counts actions",
     ),
     "stinger-mould": Chem(
         note="used after a Lasting Injury roll (all but Memorable Death become Out Cold) or in the post-battle "

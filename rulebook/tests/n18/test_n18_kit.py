@@ -201,3 +201,19 @@ def test_after_the_battle_ghast_tests_willpower_and_an_addictive_chem_toughness(
     assert post_battle.addiction_check("frenzon", fighter, ScriptedDice([2]))[0] is True  # 2 + 2 over Toughness 3
     dead = post_battle.icrotic_slime_removal(replace(fighter, status="dead"), ScriptedDice([2, 3]))
     assert dead.fighter.status == "dead" and dead.changes[0].after == "already dead"
+
+
+def test_a_charge_under_obscura_moves_d6_plus_d3():
+    answer = odds("charge", {"M": 4, "distance": 6, "movement_d6": True})
+    assert F(answer["p_reaches_exact"]) == F(1, 2)  # D6 + D3 of 6 or more: 9 of the 18 pairs
+    assert answer["move"] == {
+        "2": "1/18",
+        "3": "1/9",
+        "4": "1/6",
+        "5": "1/6",
+        "6": "1/6",
+        "7": "1/6",
+        "8": "1/9",
+        "9": "1/18",
+    }
+    assert odds("charge", {"M": 4, "distance": 6})["move"] == {"5": "1/3", "6": "1/3", "7": "1/3"}  # unchanged
