@@ -38,6 +38,7 @@ from fractions import Fraction
 from rulebook.dice import D3, TWO_D6, DiceSource, probability
 from rulebook.errors import RulesInputError
 from rulebook.n18 import checks
+from rulebook.n18.campaign.lasting_injury import TARGET_NUMBER_CHARACTERISTICS
 from rulebook.output import dist, prob
 from rulebook.query import Query
 
@@ -193,7 +194,6 @@ CHEM_ROLLS = {
     "ghast": "Ghast taken: its D6 (1 Insane, 2-5 a Wyrd Power, 6 both)",
     "icrotic-slime": "Icrotic Slime taken: a check each for M, S, T, I, A and Cl, each passed D3 better",
 }
-TARGET_NUMBERS = ("WS", "BS", "I", "Ld", "Cl", "Wil", "Int")  # improving one lowers the number, to 2+ at best
 
 
 def chem(slug: str) -> Chem | None:
@@ -246,7 +246,7 @@ def stats_in_battle(base: dict[str, int], slugs: list[str], worn_off: list[str],
     if "icrotic-slime" in working:
         for code, gain in gains.items():
             if code in out:
-                out[code] = max(2, out[code] - gain) if code in TARGET_NUMBERS else out[code] + gain
+                out[code] = max(2, out[code] - gain) if code in TARGET_NUMBER_CHARACTERISTICS else out[code] + gain
     return out
 
 
