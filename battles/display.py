@@ -254,7 +254,7 @@ def fighter_rows(
             "stats": stat_words(f.stats, edition),
             "armour": armour_words(f),
             "not_applied": f.profile.get("not_applied", []),
-            "chems": f.profile.get("chems"),
+            "chems": chem_words(f),
             "activated": activated(f, edition),
             "actions": fighter_actions(f, edition, battle_pk, enemy_down) if battle_pk else [],
             "can_move": bool(battle_pk) and edition == "n18" and f.ready and f.condition == Condition.ACTIVE,
@@ -266,6 +266,16 @@ def fighter_rows(
         }
         for f in sorted(fighters, key=lambda f: play_order(f, edition, acting_pk))
     ]
+
+
+def chem_words(fighter: BattleFighter) -> dict | None:
+    """The chems the fighter took, as the card says them: the snapshot's ``chems`` and those worn off by now."""
+    chems = fighter.profile.get("chems")
+    if not chems:
+        return None
+    working = fighter.chems_working()
+    named = zip(chems.get("slugs", []), chems["taken"], strict=False)
+    return {**chems, "worn_off": [name for slug, name in named if slug not in working]}
 
 
 def _act_url(battle_pk: int, kind: str, **params) -> str:

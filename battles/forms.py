@@ -18,6 +18,7 @@ from campaigns.models import Side, other_side
 from core.forms import EnteredDiceField, GameForm
 from core.fragments import one_time_token
 from gangs.models import AVAILABLE_FOR_BATTLE, Gang
+from rulebook.n18 import kit
 from rulebook.numbers import whole_number
 
 
@@ -549,8 +550,14 @@ N18_TEST_FIELDS = {
     "rally": ("friends_within_3", "near_relic"),
     "flee": ("near_relic",),
     "blaze": ("step", "friends_within_1", "goes_prone"),
+    "chem": ("chem",),
 }
 OPTION_FIELDS = {
+    "chem": forms.ChoiceField(
+        choices=list(kit.CHEM_ROLLS.items()),
+        widget=forms.RadioSelect(attrs={"class": "choice-buttons"}),
+        label="Chem",
+    ),
     "step": forms.ChoiceField(
         choices=[
             ("activation", "Activated while ablaze: the burn, then put it out"),

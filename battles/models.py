@@ -19,6 +19,7 @@ from django.db.models import Q
 
 from campaigns.models import Side
 from content.models import Edition
+from rulebook.n18 import kit
 
 
 class Role(models.TextChoices):
@@ -80,6 +81,7 @@ STATE_FIELDS = {
         "ablaze",
         "taken_out_by_id",
         "seriously_injured_by_id",
+        "chem_state",
     ),
 }
 # The session's own state (beside its fighters'), which each action records and undo restores.
@@ -201,6 +203,12 @@ class BattleFighter(models.Model):
         blank=True,
         help_text="2018+: keys of failed weapons jammed for the rest of the battle (no reload).",
     )
+    chem_state = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="2018+: the chems taken that have worn off ('worn_off': slugs), those whose roll on taking is made "
+        "('rolled'), and what Icrotic Slime's checks gained ('gains': {characteristic: steps}).",
+    )
     taken_out_by = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", help_text="Out of Action by."
     )
@@ -218,7 +226,18 @@ class BattleFighter(models.Model):
 
     @property
     def stats(self) -> dict:
-        return self.profile.get("stats", {})
+        """The stat line now: the snapshot's, or, once a chem has worn off or Icrotic Slime's checks gained something,
+        the line before the chems under those still working (``rulebook.n18.kit.stats_in_battle``)."""
+        chems = self.profile.get("chems") or {}
+        if not self.chem_state or "base" not in chems:
+            return self.profile.get("stats", {})
+        state = self.chem_state
+        return kit.stats_in_battle(chems["base"], chems["slugs"], state.get("worn_off", []), state.get("gains", {}))
+
+    def chems_working(self) -> list[str]:
+        """The chems taken before the battle whose effect lasts (not worn or shaken off)."""
+        slugs = (self.profile.get("chems") or {}).get("slugs", [])
+        return kit.still_working(slugs, (self.chem_state or {}).get("worn_off", []))
 
     @property
     def out_of_action(self) -> bool:

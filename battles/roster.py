@@ -135,23 +135,32 @@ def snapshot_of(*, edition: str, fighter_type, stats: dict, purchases: list, ski
         and (not purchase.equipment.fits or carried & set(purchase.equipment.fits))
     ]
     out = {"type": fighter_type.name, "category": fighter_type.category, "group_activation": 0}
-    # One dose of each chem carried is taken before the battle (a second dose of it waits for another battle).
-    chems = list(
-        {p.equipment.slug: p.equipment for p in purchases if p.equipment.category == EquipmentCategory.CHEM}.values()
-    )
+    # One dose of each chem carried is taken before the battle (a second dose of it waits for another battle);
+    # Stinger Mould is kept for after a Lasting Injury roll.
+    carried_chems = {p.equipment.slug: p.equipment for p in purchases if p.equipment.category == EquipmentCategory.CHEM}
+    chems = [item for slug, item in carried_chems.items() if kit.taken_before_battle(slug)]
+    chem_not_applied = [
+        {"name": item.name, "reason": kit.CHEMS[slug].not_modelled}
+        for slug, item in carried_chems.items()
+        if slug in kit.CHEMS and kit.CHEMS[slug].not_modelled
+    ]
     if chems:
         # A chem the fighter carries is taken before the battle begins: for this battle its effect is in the stat
-        # line every query reads.
-        stats, given, notes = kit.under_chems(stats, [c.slug for c in chems])
+        # line every query reads; ``base`` and ``slugs`` let it wear off (BattleFighter.stats).
+        slugs = [c.slug for c in chems]
+        base = dict(stats)
+        stats, given, notes = kit.under_chems(stats, slugs)
         skills = skills + [s for s in given if s not in skills]
         out["chems"] = {
             "taken": [c.name for c in chems],
+            "slugs": slugs,
+            "base": base,
             "notes": notes,
-            "side_effects": kit.side_effects([c.slug for c in chems]),
+            "side_effects": kit.side_effects(slugs),
         }
     armour = armour_entry(edition, [p.equipment for p in purchases])
     carried_wargear = wargear_entry(edition, [p.equipment for p in purchases])
-    armour["not_applied"] += carried_wargear["not_applied"]
+    armour["not_applied"] += carried_wargear["not_applied"] + chem_not_applied
     if edition == Edition.N18:
         out["group_activation"] = n18_skills.group_activation(fighter_type.special_rules or [], skills)
         out["engine_skills"] = [s for s in skills if s in n18_skills.MODELLED]

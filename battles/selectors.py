@@ -102,6 +102,8 @@ def battle_prompts(
             taken.add((kind, action.side if kind == "bottle" else action.fighter_id))
         elif action.rule == "blaze":
             taken.add((f"blaze_{action.query.get('step', 'activation')}", action.fighter_id))
+        elif action.rule == "chem":
+            taken.add((f"chem_{action.query.get('chem')}", action.fighter_id))
         elif action.kind == "reinforce":
             taken.add(("reinforce", action.side))
         casualty_ids += action.casualties
@@ -270,9 +272,13 @@ def charge_reach_odds(
     *, session: BattleSession, fighter: BattleFighter, distance: int, plan: Plan | None = None
 ) -> dict:
     """2018+: how often a Charge, the fighter's Movement plus D3", covers ``distance`` inches to the enemy: the
-    answer ``python -m rulebook odds n18 charge`` gives for the same query. The fight's odds assume it arrives.
+    answer ``python -m rulebook odds n18 charge`` gives for the same query (Movement D6" under Obscura). The fight's
+    odds assume it arrives.
     With the fight's ``plan``, the weapons it uses set how close the charge must come (a Versatile weapon's reach)."""
-    query = Query({"M": fighter.stats.get("M", 0), "distance": distance, "reach": _reach(plan)})
+    data = {"M": fighter.stats.get("M", 0), "distance": distance, "reach": _reach(plan)}
+    if "obscura" in fighter.chems_working():
+        data["movement_d6"] = True  # Obscura: Movement D6" while it lasts (rulebook.n18.kit)
+    query = Query(data)
     try:
         answer = editions.action(session.edition, "charge").odds(query)
         query.refuse_unknown()

@@ -293,7 +293,7 @@ def _action_form(session, kind: str, request, fighters, data=None):
     initial = {
         k: v
         for k, v in request.GET.items()
-        if k in ("fighter", "side", "target", "step", "charging", "shooter", "also_under")
+        if k in ("fighter", "side", "target", "step", "charging", "shooter", "also_under", "chem")
     }
     acting = whole_number(initial.get("fighter"))
     if kind in ("shoot", "fight") and acting is not None and "target" not in initial and "also_under" not in initial:

@@ -24,10 +24,18 @@ from gangs.models import (
     LedgerKind,
     Purchase,
 )
-from gangs.services import advancement_record, experience_award, fighter_hire, fighter_status_set, injury_record
+from gangs.services import (
+    advancement_record,
+    chem_dose_use,
+    experience_award,
+    fighter_hire,
+    fighter_status_set,
+    injury_record,
+)
 from postbattle.models import Sequence
 from rulebook.outcomes import (
     Advance,
+    ChemUsed,
     CreditsChange,
     ExperienceAward,
     LastingInjury,
@@ -114,6 +122,18 @@ class _Writer:
             **self.link,
         )
         self.undo["injuries"].append(injury.pk)
+
+    def chem(self, effect: ChemUsed) -> None:
+        used = chem_dose_use(
+            fighter=self.fighter(effect),
+            slug=effect.chem,
+            actor=self.actor,
+            reason=effect.reason,
+            dice=effect.dice,
+            **self.link,
+        )
+        # A revert gives the dose back where it was (the fighter's, or the Stash's).
+        self.undo["kit"][str(used.pop("pk"))] = used
 
     def status(self, effect: StatusChange) -> None:
         fighter = self.fighter(effect)
@@ -236,6 +256,8 @@ def effects_apply(sequence: Sequence, *, step_slugs, actor) -> dict:
                     writer.advance(advance)
                 case TradingPostLevel() as level:
                     writer.trade(level)
+                case ChemUsed() as used:
+                    writer.chem(used)
     return writer.undo
 
 

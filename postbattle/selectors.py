@@ -4,15 +4,15 @@ and a gang's history of sequences."""
 
 from __future__ import annotations
 
-from django.db.models import OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.db.models.fields.json import KeyTextTransform
 
 from campaigns import cache as campaign_cache
 from campaigns.models import Battle, BattleFighterResult, Campaign, CampaignArbitrator, CampaignGang, Side, other_side
 from campaigns.permissions import visible_campaigns
 from campaigns.selectors import income_rule, roster_facts, territories_held
-from content.models import Edition, Equipment
-from gangs.models import Gang, LedgerEntry
+from content.models import Edition, Equipment, EquipmentCategory
+from gangs.models import Gang, LedgerEntry, Purchase
 from postbattle.engine import Context, FighterInfo, ResultInfo, TerritoryInfo, steps_for
 from postbattle.engine.base import snapshot_from_json
 from postbattle.models import Sequence, SequenceState
@@ -77,6 +77,17 @@ def chems_taken(battle: Battle, gang: Gang) -> dict[str, dict[str, str]]:
     for fighter_id, chem, chem_name in doses.values_list("fighter_id", "slug", "name"):
         taken.setdefault(str(fighter_id), {})[chem] = chem_name or chem
     return taken
+
+
+def chems_held(gang: Gang) -> dict[str, int]:
+    """The doses of each chem ``gang`` holds now (its fighters' and the Stash's), by slug."""
+    held = (
+        Purchase.objects.filter(gang=gang, equipment__category=EquipmentCategory.CHEM)
+        .values_list("equipment__slug")
+        .annotate(doses=Count("pk"))
+        .order_by()
+    )
+    return dict(held)
 
 
 def battle_context(battle: Battle, gang: Gang) -> tuple[Context, dict[str, FighterSnapshot]]:
@@ -146,6 +157,7 @@ def battle_context(battle: Battle, gang: Gang) -> tuple[Context, dict[str, Fight
         killed_in_battle=sum(1 for r in every_result if r.killed),
         income_rule=income_rule(battle),
         chems_taken=chems_taken(battle, gang),
+        chems_held=chems_held(gang),
     )
     return context, {f["id"]: snapshot_from_json(f["snapshot"]) for f in fighters}
 

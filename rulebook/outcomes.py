@@ -113,6 +113,18 @@ class Advance(Outcome):
 
 
 @dataclass(frozen=True)
+class ChemUsed(Outcome):
+    """A dose of a chem used in the sequence (Stinger Mould on a Lasting Injury): the fighter's own, else one from the
+    Stash, used up."""
+
+    op: ClassVar[str] = "chem"
+    fighter: str
+    chem: str
+    reason: str
+    dice: list = field(default_factory=list)
+
+
+@dataclass(frozen=True)
 class TradingPostLevel(Outcome):
     """The Availability Level a Trade post-battle action rolled: Rare and Illegal items up to it until the next
     battle."""
@@ -203,6 +215,7 @@ OUTCOMES = {
         StatusChange,
         Recruit,
         Advance,
+        ChemUsed,
         TradingPostLevel,
     )
 }

@@ -9,7 +9,7 @@ import pytest
 from battles.rules import Plan
 from battles.selectors import charge_reach_odds
 
-BATTLE, CHARGER = SimpleNamespace(edition="n18"), SimpleNamespace(stats={"M": 4})
+BATTLE, CHARGER = SimpleNamespace(edition="n18"), SimpleNamespace(stats={"M": 4}, chems_working=list)
 
 
 def odds(query: dict | None) -> F:

@@ -359,6 +359,7 @@ TEST_PARAMS = {
     "fear": {"situation": "charged_by"},
     "recovery": {},
     "blaze": {"step": "activation"},
+    "chem": {"chem": "spur"},
 }
 
 
@@ -384,6 +385,13 @@ def test_every_test_asks_the_rulebook_only_what_it_knows(make_battle, edition, t
         fighter.failed_weapons = [key.partition(":")[0]]
         fighter.save()
         params["weapon"] = key
+    if test == "chem":  # a fighter who took Spur before the battle
+        from rulebook.n18 import kit
+
+        base = dict(fighter.stats)
+        fighter.profile = {**fighter.profile, "chems": {"slugs": ["spur"], "base": base}}
+        fighter.profile["stats"] = kit.under_chems(base, ["spur"])[0]
+        fighter.save()
     plan = action_plan(session=battle, kind="test", params=params)
     assert action_odds(session=battle, plan=plan) == cli_odds(edition, plan.rule, plan.query)
 

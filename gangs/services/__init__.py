@@ -15,6 +15,7 @@ from gangs.services.advancement import (
     fighter_advance_n18,
 )
 from gangs.services.equipment import (
+    chem_dose_use,
     purchase_buy,
     purchase_discard,
     purchase_move,
@@ -56,6 +57,7 @@ __all__ = [
     "purchase_sell",
     "purchase_discard",
     "purchase_move",
+    "chem_dose_use",
     "fighter_advance_classic",
     "fighter_advance_n18",
     "advancement_record",

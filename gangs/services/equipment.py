@@ -232,7 +232,8 @@ CHEM_DOSE_SOURCE = (
 
 
 def take_chem_doses(*, fighters: list[Fighter], session, actor) -> list[LedgerEntry]:
-    """The fighters brought into a battle take one dose of each chem they carry before it begins (the battle's
+    """The fighters brought into a battle take one dose of each chem they carry before it begins, but those used
+    otherwise (Stinger Mould: ``rulebook.n18.kit.taken_before_battle``) (the battle's
     snapshot applies its effect, ``battles.roster``): each dose is used up, the item leaving the fighter with a
     ledger entry that names the chem, its side effect (``rulebook.n18.kit``) and the battle. ``session`` is the
     assistant's BattleSession; the entry names its campaign battle, if any. The caller holds the gangs' locks."""
@@ -244,6 +245,8 @@ def take_chem_doses(*, fighters: list[Fighter], session, actor) -> list[LedgerEn
     )
     entries, taken = [], set()
     for purchase in doses:
+        if not kit.taken_before_battle(purchase.equipment.slug):
+            continue  # Stinger Mould waits for a Lasting Injury roll
         if (purchase.fighter_id, purchase.equipment_id) in taken:
             continue  # one dose of a chem a battle: the next waits for another
         taken.add((purchase.fighter_id, purchase.equipment_id))
@@ -268,3 +271,31 @@ def take_chem_doses(*, fighters: list[Fighter], session, actor) -> list[LedgerEn
         )
         purchase.delete()
     return entries
+
+
+def chem_dose_use(*, fighter: Fighter, slug: str, actor, reason: str, dice=None, battle=None, data=None) -> dict:
+    """A dose of the chem ``slug`` used outside a battle (Stinger Mould on a Lasting Injury, in the post-battle
+    sequence): the fighter's own dose, else one from the gang's Stash, is used up with a ledger entry. Returns what a
+    revert needs to give it back ({"pk", "fighter", "equipment_id", "price"}); refused when the gang has none left."""
+    doses = Purchase.objects.select_for_update(of=("self",)).filter(gang=fighter.gang_id, equipment__slug=slug)
+    dose = (
+        doses.filter(fighter=fighter).order_by("pk").first()
+        or doses.filter(fighter__isnull=True).select_related("equipment").order_by("pk").first()
+    )
+    if dose is None:
+        raise ValidationError(f"{fighter.gang.name} has no dose of {slug.replace('-', ' ')} left for {fighter.name}.")
+    item = dose.equipment
+    ledger_record(
+        gang=fighter.gang,
+        fighter=fighter,
+        kind=Kind.EQUIPMENT,
+        description=f"{fighter.name} used a dose of {item.name}: used up",
+        reason=reason,
+        dice=dice,
+        data={**(data or {}), "equipment": slug, "price": dose.price, "chem_used": True},
+        actor=actor,
+        battle=battle,
+    )
+    kept = {"pk": dose.pk, "fighter": dose.fighter_id, "equipment_id": dose.equipment_id, "price": dose.price}
+    dose.delete()
+    return kept

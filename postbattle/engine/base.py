@@ -92,8 +92,11 @@ class Context:
     # "" when the rules' income stands.
     income_rule: str = ""
     # The chems each fighter took before the battle (the dose entries the battle's start wrote in the ledger),
-    # by fighter id: {slug: name}. Their after-battle side effects are named in the first step.
+    # by fighter id: {slug: name}. Their after-battle side effects are rolled in the first step.
     chems_taken: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    # The doses of each chem the gang holds now, its fighters' and the Stash's, by slug: Stinger Mould may be used
+    # after a Lasting Injury roll.
+    chems_held: Mapping[str, int] = field(default_factory=dict)
 
     def name(self, fighter_id: str) -> str:
         info = self.fighters.get(fighter_id) or self.captives.get(fighter_id)

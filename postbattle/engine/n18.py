@@ -40,15 +40,20 @@ from rulebook.n18.campaign.lasting_injury import (
     roll_webbed,
 )
 from rulebook.n18.campaign.post_battle import (
+    ADDICTIVE,
     GUIDE,
     HOME_SETTLEMENT,
     MEDICAL_ESCORT,
     POST_BATTLE_INJURY,
+    addiction_check,
     apply_medical_escort,
+    ghast_willpower_test,
+    icrotic_slime_removal,
     old_battle_wound_check,
     post_battle_action_eligibility,
     post_battle_injury_test,
     roll_home_settlement,
+    stinger_mould,
     untreated_critical_injury,
 )
 from rulebook.n18.campaign.record import casket_words
@@ -70,21 +75,31 @@ def _n18_injury_tests(ctx: Context, fighters: dict, dice: DiceSource, choices: d
     if not out.lines:
         out.line(rule, "No fighter ended the battle Prone or Seriously Injured.")
     _old_battle_wounds(ctx, out, dice)
-    _chem_side_effects(ctx, out)
+    _chem_side_effects(ctx, out, dice)
     return out
 
 
-def _chem_side_effects(ctx: Context, out: StepOutcome) -> None:
-    """The side effects of the chems a fighter took before the battle that are settled once it is over (addiction,
-    Ghast's Willpower test, Icrotic Slime's 2D6: ``rulebook.n18.kit.after_battle``), as lines for the player to
-    roll at the table; the roster keeps no addiction, so nothing is applied here."""
+def _chem_side_effects(ctx: Context, out: StepOutcome, dice: DiceSource) -> None:
+    """The side effects of the chems a fighter took before the battle that are settled once it is over
+    (``rulebook.n18.campaign.post_battle``), rolled here once with the step's dice: Ghast's Willpower test (Willpower
+    worse, or Insane for good, recorded as a mark on the fighter), Icrotic Slime's 2D6 (dead, Into Recovery, or a
+    Lasting Injury), and the Toughness check of an addictive chem ('Slaught, Frenzon, Obscura), whose addiction the
+    roster does not keep: said with its die for the player to note."""
     for fid, chems in ctx.chems_taken.items():
         result = ctx.results.get(fid)
         if fid not in out.fighters or (result is not None and result.killed):
             continue
         for slug, name in chems.items():
-            for effect in kit.after_battle([slug]):
-                out.line("Chems", f"took {name} before the battle; roll at the table: {effect}", (), ctx.name(fid))
+            if slug == "ghast":
+                injure(ctx, out, out.fighters, fid, "Chems", lambda f: ghast_willpower_test(f, dice))
+            elif slug == "icrotic-slime":
+                injure(ctx, out, out.fighters, fid, "Chems", lambda f: icrotic_slime_removal(f, dice))
+            elif slug in ADDICTIVE:
+                addicted, rolled = addiction_check(slug, out.fighters[fid], dice)
+                text = f"{name}: Toughness check {'failed: addicted' if addicted else 'passed: not addicted'}"
+                if addicted:
+                    text += f" ({kit.CHEMS[slug].side_effect}; the roster keeps no addiction: note it)"
+                out.line("Chems", text, rolled, ctx.name(fid))
 
 
 def _old_battle_wounds(ctx: Context, out: StepOutcome, dice: DiceSource) -> None:
@@ -99,8 +114,14 @@ def _old_battle_wounds(ctx: Context, out: StepOutcome, dice: DiceSource) -> None
         out.fighters[fid] = wound.fighter
 
 
+STINGER_MOULD = "stinger-mould"
+
+
 def _n18_lasting_injuries(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) -> StepOutcome:
     out = StepOutcome(fighters=dict(fighters))
+    # The gang's doses of Stinger Mould (its fighters' and the Stash's): each ticked fighter's roll, but a Memorable
+    # Death, uses one while any is left (``rulebook.n18.campaign.post_battle.stinger_mould``).
+    mould_left = ctx.chems_held.get(STINGER_MOULD, 0)
     for fid in taken_down(ctx, OUT_OF_ACTION):
         if ctx.results[fid].captured:
             # The report says they were taken captive: that is their Lasting Injury's result already (Captured),
@@ -124,15 +145,16 @@ def _n18_lasting_injuries(ctx: Context, fighters: dict, dice: DiceSource, choice
         if ctx.results[fid].webbed:
             _webbed(ctx, out, fid, dice)
             continue
-        attack = by_attack(ctx, fid)
-        injure(
-            ctx,
-            out,
-            out.fighters,
-            fid,
-            "Lasting Injury",
-            lambda f, attack=attack: LASTING_INJURY_RULES.roll(f, dice, caused_by_attack_action=attack),
-        )
+        before = out.fighters[fid]
+        injury = LASTING_INJURY_RULES.roll(before, dice, caused_by_attack_action=by_attack(ctx, fid))
+        mould = stinger_mould(before, injury) if choices.get(f"stinger_{fid}") and mould_left else None
+        if mould is not None:
+            mould_left -= 1
+            injury = mould
+            reason = f"Lasting Injury: {mould.changes[0].why}"
+            out.effect("chem", fighter=fid, chem=STINGER_MOULD, reason=reason, dice=list(mould.changes[0].dice))
+        injury_effects(ctx, out, fid, injury, "Lasting Injury")
+        out.fighters[fid] = injury.fighter
     if not out.lines:
         out.line("Lasting Injury", "No fighter went Out of Action.")
     return out
@@ -143,6 +165,31 @@ def _captive(ctx: Context, out: StepOutcome, fid: str, text: str, reason: str, d
     out.line("Lasting Injury", text, dice, ctx.name(fid))
     out.effect("status", fighter=fid, status=CAPTURED, captured_by=ctx.opponent_id, reason=reason, dice=dice)
     out.fighters[fid] = replace(out.fighters[fid], status=CAPTURED)
+
+
+def _n18_lasting_injury_fields(ctx: Context, fighters: dict) -> list[Field]:
+    """While the gang holds a dose of Stinger Mould: for each fighter who rolls a Lasting Injury, whether to use one on
+    the roll (going back to tick it after seeing the roll keeps its dice)."""
+    if not ctx.chems_held.get(STINGER_MOULD):
+        return []
+    return [
+        Field(
+            f"stinger_{fid}",
+            f"{ctx.name(fid)}: use a dose of Stinger Mould on the roll (any result but Memorable Death becomes Out Cold)",
+            "checkbox",
+            initial=False,
+        )
+        for fid in _rolls_lasting_injury(ctx)
+    ]
+
+
+def _rolls_lasting_injury(ctx: Context) -> list[str]:
+    """The fighters taken Out of Action who roll on the Lasting Injury table (not captured, killed or Webbed)."""
+    return [
+        fid
+        for fid in taken_down(ctx, OUT_OF_ACTION)
+        if not (ctx.results[fid].captured or ctx.results[fid].killed or ctx.results[fid].webbed)
+    ]
 
 
 def _webbed(ctx: Context, out: StepOutcome, fid: str, dice: DiceSource) -> None:
@@ -390,6 +437,19 @@ def _old_wound_dice(ctx: Context, fighters: dict) -> str:
     return f" Then a D6 for each of {count} fighter(s) with an Old Battle Wound." if count else ""
 
 
+def _chem_dice(ctx: Context, fighters: dict) -> str:
+    """The dice the chems taken before the battle ask for after it, in the order they are rolled."""
+    words = {"ghast": "2D6 (Ghast)", "icrotic-slime": "2D6 (Icrotic Slime; a D66 and more on a 12)"}
+    wanted = [
+        words.get(slug, f"a D6 ({name})")
+        for fid, chems in ctx.chems_taken.items()
+        if fid in fighters and not (fid in ctx.results and ctx.results[fid].killed)
+        for slug, name in chems.items()
+        if slug in words or slug in ADDICTIVE
+    ]
+    return f" Then the chems: {', '.join(wanted)}." if wanted else ""
+
+
 def _n18_roster(ctx: Context, fighters: dict, dice: DiceSource, choices: dict) -> StepOutcome:
     """Update Roster. Seed note 5: a fighter in Recovery or Convalescence misses the next battle; one who
     was in it before this battle and did not fight has now missed it, and is back."""
@@ -410,10 +470,13 @@ N18_STEPS = (
         "Prone & Seriously Injured",
         "A fighter who ended the battle Prone and Seriously Injured tests: on a 3+ they survive; on 1-2 they roll on "
         "the Lasting Injury table. Then each fighter with an Old Battle Wound who took part rolls a D6: on a 1 they "
-        "go into Convalescence. A fighter who took a chem with an after-battle side effect is named with what to roll.",
+        "go into Convalescence. Then the chems taken before the battle: Ghast's Willpower test, Icrotic Slime's 2D6 "
+        "and the Toughness check of 'Slaught, Frenzon and Obscura.",
         POST_BATTLE_INJURY.source,
         lambda ctx, f: (
-            _count_dice(ctx, SERIOUSLY_INJURED, "D6 (then D66 and any further dice on a 1-2)") + _old_wound_dice(ctx, f)
+            _count_dice(ctx, SERIOUSLY_INJURED, "D6 (then D66 and any further dice on a 1-2)")
+            + _old_wound_dice(ctx, f)
+            + _chem_dice(ctx, f)
         ),
         _n18_injury_tests,
     ),
@@ -423,12 +486,14 @@ N18_STEPS = (
         "Each fighter taken Out of Action rolls on the Lasting Injury table (D66: tens die, then units die); every "
         "result is applied to the roster. Multiple Injuries rolls D3 more times, re-rolling Captured, Multiple "
         "Injuries, Memorable Death, Critical Injury and Out Cold. A fighter Webbed when taken Out of Action rolls "
-        "a D6 instead: 1-4 Out Cold, 5-6 Captured by the opposing gang.",
+        "a D6 instead: 1-4 Out Cold, 5-6 Captured by the opposing gang. A dose of Stinger Mould the gang holds may "
+        "be used on a roll: any result but Memorable Death becomes Out Cold.",
         LASTING_INJURY_RULES.table.source,
         lambda ctx, f: (
             _count_dice(ctx, OUT_OF_ACTION, "D66 (tens then units) and any further dice") + _webbed_dice(ctx)
         ),
         _n18_lasting_injuries,
+        _n18_lasting_injury_fields,
     ),
     Step(
         "rewards",

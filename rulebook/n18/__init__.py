@@ -4,7 +4,7 @@ Each table and action is defined in the module that implements its rule and regi
 """
 
 from rulebook.editions import Action
-from rulebook.n18 import campaign, checks, close_quarters, fighting, movement, shooting
+from rulebook.n18 import campaign, checks, close_quarters, fighting, kit, movement, shooting
 from rulebook.n18.advancement import GANGER_ADVANCEMENT
 from rulebook.n18.damage import INJURY_DICE
 
@@ -45,6 +45,12 @@ CORE_ACTIONS = (
         movement.move_cost_roll,
     ),
     Action("fall", "falling, being forced off a ledge, or jumping down", movement.fall_odds, movement.fall_roll),
+    Action(
+        "chem",
+        "a chem's roll: wearing off (Spur, Obscura, Kalma), Ghast's D6, Icrotic Slime's checks",
+        kit.odds,
+        kit.roll,
+    ),
 )
 
 ACTIONS: dict = {action.name: action for action in (*CORE_ACTIONS, *campaign.ACTIONS)}

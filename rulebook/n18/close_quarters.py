@@ -8,7 +8,8 @@ Sources (numbers are facts; the wording here is ours):
   fighter's Movement plus D3"; a fighter who ends it Engaged makes a free Fight action with one more Attack
   dice (Close Combat step 3; ``charging`` in the ``fight`` action), at -1 to hit if they could not see the
   enemy when they charged; with a Versatile weapon the charge need only end within its reach (Weapon Traits:
-  Versatile). A Coup de Grace, by a fighter engaged with no one else, takes a Prone and
+  Versatile). A fighter under Obscura has a Movement of D6" (the 2023 book's Chems, ``rulebook.n18.kit``): their
+  charge covers D6 + D3" (``movement_d6``). A Coup de Grace, by a fighter engaged with no one else, takes a Prone and
   Seriously Injured enemy within 1" Out of Action: no dice.
 - Blaze: after an attack with the Blaze trait hits a fighter and does not take them Out of Action, a D6 of
   4+ sets them ablaze. When they are next activated they take a Strength 3, AP -1, Damage 1 hit; a Pinned
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from rulebook.dice import D3, D6, DiceSource, Dist, chain, map_dist, probability
+from rulebook.dice import D3, D6, DiceSource, Dist, chain, combine, map_dist, probability
 from rulebook.errors import RulesInputError
 from rulebook.n18.armour import Defence
 from rulebook.n18.damage import Fighter, classify, fighter_json, read_fighter
@@ -37,32 +38,41 @@ from rulebook.query import Query
 CHARGE_UNSEEN_MODIFIER = -1
 
 
-def charge_reaches(movement: int, distance: float) -> Fraction:
-    """Chance a charge of Movement + D3" covers ``distance`` inches."""
-    return probability(D3.distribution(), lambda extra: movement + extra >= distance)
+def charge_move(movement: int, movement_d6: bool = False) -> Dist:
+    """The inches a charge covers: Movement + D3", or D6 + D3" for a Movement of D6" (Obscura)."""
+    if movement_d6:
+        return combine(D6.distribution(), D3.distribution(), lambda a, b: a + b)
+    return map_dist(D3.distribution(), lambda extra: movement + extra)
 
 
-def _charge(query: Query) -> tuple[int, float, bool]:
-    """Movement, the distance the charge must cover, and whether the enemy was out of sight. With a Versatile
-    weapon (``reach``, its Long range) the charger need only come within its reach of the enemy (2023 core
-    rulebook, Weapon Traits: Versatile)."""
+def charge_reaches(movement: int, distance: float, movement_d6: bool = False) -> Fraction:
+    """Chance a charge of Movement + D3" (D6 + D3" with ``movement_d6``) covers ``distance`` inches."""
+    return probability(charge_move(movement, movement_d6), lambda move: move >= distance)
+
+
+def _charge(query: Query) -> tuple[int, float, bool, bool]:
+    """Movement, the distance the charge must cover, whether the enemy was out of sight and whether Movement is D6"
+    (``movement_d6``). With a Versatile weapon (``reach``, its Long range) the charger need only come within its
+    reach of the enemy (2023 core rulebook, Weapon Traits: Versatile)."""
     movement, distance = query.int("M", 1, 12), query.number("distance", 0, 100)
     reach = query.int("reach", 0, 12, default=0)
-    return movement, max(0, distance - reach), query.bool("unseen")
+    return movement, max(0, distance - reach), query.bool("unseen"), query.bool("movement_d6")
 
 
 def charge_odds(query: Query) -> dict:
-    movement, distance, unseen = _charge(query)
+    movement, distance, unseen, movement_d6 = _charge(query)
     return {
-        "move": {str(movement + extra): "1/3" for extra in (1, 2, 3)},
-        **prob("p_reaches", charge_reaches(movement, distance)),
+        "move": {str(move): str(p) for move, p in sorted(charge_move(movement, movement_d6).items())},
+        **prob("p_reaches", charge_reaches(movement, distance, movement_d6)),
         "attack_dice_bonus": 1,
         "hit_modifier": CHARGE_UNSEEN_MODIFIER if unseen else 0,
     }
 
 
 def charge_roll(query: Query, dice: DiceSource) -> dict:
-    movement, distance, unseen = _charge(query)
+    movement, distance, unseen, movement_d6 = _charge(query)
+    if movement_d6:
+        movement = dice.d6('Charge: Movement D6" (Obscura)')
     extra = dice.roll(D3, f'Charge: D3" added to Movement {movement}"')
     return {
         "move": movement + extra,

@@ -36,7 +36,19 @@ def test_each_outcome_reads_back_from_its_json():
     assert isinstance(capture, StatusChange) and capture.captured_by == 3 and not capture.captive
     trade = outcome("trade", level=9, reason="Post-battle action: Trade", dice=[])
     assert outcome_from_json(trade.as_json()) == trade and trade.level == 9
-    assert set(OUTCOMES) == {"xp", "credits", "reputation", "injury", "status", "recruit", "advance", "trade"}
+    used = outcome("chem", fighter="7", chem="stinger-mould", reason="Lasting Injury: 44, set aside", dice=[])
+    assert outcome_from_json(used.as_json()) == used and used.as_json()["op"] == "chem"
+    assert set(OUTCOMES) == {
+        "xp",
+        "credits",
+        "reputation",
+        "injury",
+        "status",
+        "recruit",
+        "advance",
+        "chem",
+        "trade",
+    }
 
 
 def test_an_unknown_outcome_or_field_is_refused():

@@ -12,7 +12,8 @@ from __future__ import annotations
 from battles.models import Condition
 from battles.rules import Plan, bottle_outcome, counted, lock_in_combat, weapon_fails, weapon_key
 from battles.rules import casualties as casualties_among
-from rulebook.n18 import trading_post
+from rulebook.n18 import kit, trading_post
+from rulebook.n18.campaign.lasting_injury import characteristic_change_text
 from rulebook.n18.shooting import NOT_RELOADED
 from rulebook.query import Query
 
@@ -263,10 +264,47 @@ def apply_test(plan: Plan, result: dict, session) -> list[str]:
             # chapter); one forced off a ledge falls in the enemy's activation.
             activated(fighter, session)
         return changes or [f"{fighter.name}: {result['outcome'].replace('_', ' ')}"]
+    if kind == "chem":
+        return _chem(fighter, plan.query["chem"], result)
     if kind == "agility":
         # Taken while moving in their own activation (leaping a gap, climbing): it counts as acting.
         activated(fighter, session)
     return [f"{fighter.name} {'passes' if result.get('passed') else 'fails'}"]
+
+
+def _chem(fighter, slug: str, result: dict) -> list[str]:
+    """A chem's roll written onto the fighter (``rulebook.n18.kit``): Spur worn off, Kalma or Obscura shaken off (their
+    effect gone from the stat line and the prompts), a failed Kalma roll wasting the action, Ghast's D6 said (its
+    Insane and Wyrd Power are the table's), Icrotic Slime's gains in the stat line."""
+    state = dict(fighter.chem_state or {})
+    name = kit.CHEM_NAMES[slug]
+    if slug in kit.SHAKE_OFF:
+        if not result["passed"]:
+            if slug == "kalma":
+                return [f"{fighter.name} is still under Kalma ({result['total']}): the action is wasted"]
+            return [f"{fighter.name} is still under {name} ({result['total']})"]
+        state["worn_off"] = [*state.get("worn_off", []), slug]
+        fighter.chem_state = state
+        if slug == "obscura":
+            return [f"{fighter.name} shakes off Obscura ({result['total']}): one action an activation from now on"]
+        return [f"{fighter.name}: {name} wears off ({result['total']})"]
+    state["rolled"] = [*state.get("rolled", []), slug]
+    if slug == "ghast":
+        fighter.chem_state = state
+        return [f"{fighter.name}'s Ghast ({result['score']}): {GHAST_WORDS[result['outcome']]}"]
+    before = fighter.stats
+    state["gains"] = dict(result["gains"])
+    fighter.chem_state = state
+    after = fighter.stats
+    better = [characteristic_change_text(c, before[c], after[c]) for c in kit.ICROTIC_CHECKS if before[c] != after[c]]
+    return [f"{fighter.name}'s Icrotic Slime: {', '.join(better) or 'no check passed'}"]
+
+
+GHAST_WORDS = {
+    "insane": "Insane (played at the table)",
+    "wyrd_power": "a random Wyrd Power (rolled and played at the table)",
+    "both": "a random Wyrd Power and Insane (played at the table)",
+}
 
 
 def _recovery(fighter, outcome: str, assisted: bool) -> list[str]:

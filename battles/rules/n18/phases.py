@@ -13,12 +13,14 @@ from battles.models import Condition, Phase
 from battles.rules import Prompt, bottle_prompt, friends_test, next_phase, test_prompt
 from battles.rules.n18.effects import BLAZE_TO_ROLL, BLIND_NEXT_ROUND
 from campaigns.models import Side, other_side
+from rulebook.n18 import kit
 
 
 def prompts(session, fighters: list, last_casualties: list, taken: set) -> list[Prompt]:
     steady = (Condition.ACTIVE, Condition.PINNED)
     out = friends_test(fighters, last_casualties, taken, "nerve", 'Nerve test if within 3"', steady, _is)
     out += _blaze(session, fighters, taken)
+    out += _chems(session, fighters, taken)
     if session.phase != Phase.END:
         return out
     for side in Side.values:
@@ -59,6 +61,36 @@ def _blaze(session, fighters: list, taken: set) -> list[Prompt]:
             )
             for f in fighters
             if f.ablaze and f.ready and not f.out_of_action and ("blaze_activation", f.pk) not in taken
+        ]
+    return out
+
+
+def _chems(session, fighters: list, taken: set) -> list[Prompt]:
+    """The rolls the chems taken before the battle ask for (``rulebook.n18.kit``): Ghast's D6 and Icrotic Slime's
+    checks once, as soon as the battle is under way; before each action of a fighter under Kalma (its Action phase,
+    while Ready; listed, the table knows when he acts); in each End phase, Spur's check to wear off and, if the player
+    wishes, Obscura's."""
+    out = []
+    for f in fighters:
+        if f.out_of_action:
+            continue
+        working = f.chems_working()
+        rolled = (f.chem_state or {}).get("rolled", [])
+        wanted = [(slug, False) for slug in kit.ON_TAKING if slug in working and slug not in rolled]
+        if session.phase == Phase.ACTION and "kalma" in working and f.ready:
+            wanted.append(("kalma", True))
+        if session.phase == Phase.END:
+            wanted += [(slug, slug == "obscura") for slug in ("spur", "obscura") if slug in working]
+        out += [
+            Prompt(
+                f"{f.name}: {kit.CHEM_ROLLS[slug]}",
+                "test",
+                {"test": "chem", "chem": slug, "fighter": f.pk},
+                kit.CHEMS[slug].note,
+                conditional=conditional,
+            )
+            for slug, conditional in wanted
+            if (f"chem_{slug}", f.pk) not in taken or slug == "kalma"
         ]
     return out
 

@@ -21,7 +21,7 @@ from battles.rules import range_bands as shared_range_bands
 from battles.rules.n18.effects import BLIND
 from rulebook.errors import RulesInputError
 from rulebook.n18 import armour as n18_armour
-from rulebook.n18 import fighting, shot, trading_post
+from rulebook.n18 import fighting, kit, shot, trading_post
 from rulebook.n18.campaign.scenarios import SCENARIOS
 from rulebook.n18.shot import range_bands as weapon_range_bands
 from rulebook.n18.skills import FIGHT_SKILLS, IRON_WILL
@@ -40,6 +40,7 @@ TESTS = {
     "reload": "Reload (Ammo test)",
     "flee": "Cool test to stay (gang bottled out)",
     "blaze": "Blaze: burn and put the fire out",
+    "chem": "Chem: its roll (wearing off, Kalma before an action, Ghast, Icrotic Slime)",
 }
 COVER = {"none": "In the open", "partial": "Partial cover (-1)", "full": "Full cover (-2)"}
 FALL_CAUSES = {"fall": "Falls", "forced": "Forced off a ledge", "jump_down": "Jumps down"}
@@ -346,6 +347,10 @@ def test_plan(params: dict, fighters: list, session) -> Plan:
                 friends_within_1=params.get("friends_within_1") or 0,
                 goes_prone=bool(params.get("goes_prone")),
             )
+    elif test == "chem":
+        rule, query = "chem", chem_query(fighter, params.get("chem") or "")
+        words = f"{fighter.name}: {kit.CHEM_ROLLS[query['chem']]}"
+        return Plan("test", rule, query, words, fighter, side=fighter.side, params=params)
     elif test == "agility":
         rule, query = "agility", {"modifier": params.get("modifier") or 0}
         if "escher" in fighter.profile.get("house_rules", []):
@@ -358,6 +363,23 @@ def test_plan(params: dict, fighters: list, session) -> Plan:
             "target": target_query(fighter),
         }
     return Plan("test", rule, query, f"{fighter.name}: {TESTS[test]}", fighter, side=fighter.side, params=params)
+
+
+def chem_query(fighter, slug: str) -> dict:
+    """The ``chem`` query for a chem the fighter took before the battle: the roll to shake it off while it still
+    works (Spur, Kalma, Obscura), or its roll on taking, once (Ghast, Icrotic Slime: the characteristics before the
+    slime). Refused for a chem the fighter did not take, one worn off, or a roll made already."""
+    if slug not in kit.CHEM_ROLLS:
+        raise ValidationError("Choose the chem whose roll to make.")
+    if slug not in fighter.chems_working():
+        raise ValidationError(f"{fighter.name} is not under {kit.CHEM_NAMES[slug]} (not taken, or worn off).")
+    if slug in kit.SHAKE_OFF:
+        return {"chem": slug, "T": fighter.stats["T"]}
+    if slug in (fighter.chem_state or {}).get("rolled", []):
+        raise ValidationError(f"{fighter.name}'s {kit.CHEM_NAMES[slug]} roll is made already.")
+    if slug == "icrotic-slime":
+        return {"chem": slug, **{code: fighter.stats[code] for code in kit.ICROTIC_CHECKS}}
+    return {"chem": slug}
 
 
 def ammo_value(entry: dict) -> int:

@@ -70,6 +70,80 @@ def old_battle_wound_check(fighter: FighterSnapshot, dice: DiceSource) -> Injury
     return InjuryOutcome(replace(fighter, status=CONVALESCENCE), (change,), ("Old Battle Wound",))
 
 
+# --- Chems' side effects after the battle -------------------------------------------------------------
+# Source: the 2023 Core Rulebook, Chems (the necrovox copy in yakuzadave/necroman_v2,
+# ``necrovox_docs/Necromunda_Docs/12-armoury/17-chems.md``), in our words: after a battle in which a fighter used
+# Ghast, a Willpower test; failed, Willpower one step worse; a natural 12, the mind is damaged for good and the
+# fighter starts every battle Insane. After one with Icrotic Slime, 2D6: 2 the slime eats the brain (dead), 3-11 it
+# comes off and the fighter goes Into Recovery, 12 it comes off with a Lasting Injury roll that re-rolls Bitter
+# Enmity, Captured, Critical Injury and Memorable Death. At the Wrap-up a fighter who used 'Slaught, Frenzon or
+# Obscura makes a Toughness check (Frenzon's with 2 added to the dice); failed, they are addicted. A dose of Stinger
+# Mould used after a Lasting Injury roll sets aside any result but 66 Memorable Death (good ones too, such as 11
+# Lesson Learned): the fighter is Out Cold instead.
+
+ICROTIC_REROLL = ("bitter-enmity", "captured", "critical-injury", "memorable-death")
+ADDICTIVE = {"slaught": 0, "frenzon": 2, "obscura": 0}  # the chem, what its Toughness check adds to the dice
+GHAST_INSANE = "ghast-insane"
+
+
+def ghast_willpower_test(fighter: FighterSnapshot, dice: DiceSource) -> InjuryOutcome:
+    """Ghast's test after the battle: 2D6 reaching Willpower passes; a failure marks the fighter with Willpower one
+    step worse (to 12+ at worst), a natural 12 with the Insane condition at the start of every battle."""
+    willpower = fighter.characteristics["Wil"]
+    mark = len(dice.rolls)
+    total = sum(dice.two_d6(f"Ghast: Willpower test ({willpower}+)"))
+    rolled = tuple(r.as_json() for r in dice.rolls[mark:])
+    why = f"Ghast: Willpower test {total} against {willpower}+"
+    if total == 12:
+        result = Change("result", None, "Ghast: mind damaged", f"{why}: a natural 12", rolled, total, GHAST_INSANE)
+        insane = Change("note", None, "begins every battle subject to the Insane condition", why)
+        marked = Change("injuries", fighter.injuries, (*fighter.injuries, GHAST_INSANE), why)
+        return InjuryOutcome(replace(fighter, injuries=marked.after), (result, marked, insane), ("Ghast",))
+    if total >= willpower or willpower >= 12:
+        return InjuryOutcome(fighter, (Change("note", None, f"{why}: no effect", why, rolled),), ())
+    result = Change("result", None, "Ghast: Willpower worse", f"{why}: failed", rolled, total, "ghast-willpower")
+    worse = Change("Wil", willpower, willpower + 1, why)
+    after = replace(fighter, characteristics={**fighter.characteristics, "Wil": willpower + 1})
+    return InjuryOutcome(after, (result, worse), ("Ghast",))
+
+
+def icrotic_slime_removal(fighter: FighterSnapshot, dice: DiceSource) -> InjuryOutcome:
+    """Icrotic Slime scraped off after the battle: 2D6, 2 dead, 3-11 Into Recovery, 12 a Lasting Injury roll with
+    its re-rolls (:data:`ICROTIC_REROLL`); a fighter keeps the worse status."""
+    mark = len(dice.rolls)
+    total = sum(dice.two_d6("Icrotic Slime: 2 dead, 3-11 Into Recovery, 12 a Lasting Injury"))
+    rolled = tuple(r.as_json() for r in dice.rolls[mark:])
+    why = f"Icrotic Slime ({total})"
+    if total == 12:
+        injury = LASTING_INJURY_RULES.roll(fighter, dice, reroll=ICROTIC_REROLL, purpose=f"{why}: Lasting Injury")
+        removed = Change("note", None, f"{why}: removed, with a Lasting Injury", why, rolled)
+        return InjuryOutcome(injury.fighter, (removed, *injury.changes), injury.results, injury.attacker_xp)
+    status = DEAD if total == 2 else RECOVERY
+    if STATUS_RANK[fighter.status] >= STATUS_RANK[status]:
+        return InjuryOutcome(fighter, (Change("note", None, f"already {fighter.status.replace('_', ' ')}", why),), ())
+    change = Change("status", fighter.status, status, why, rolled)
+    return InjuryOutcome(replace(fighter, status=status), (change,), ("Icrotic Slime",))
+
+
+def stinger_mould(before: FighterSnapshot, injury: InjuryOutcome) -> InjuryOutcome | None:
+    """A dose of Stinger Mould used on the Lasting Injury roll ``injury`` of the fighter ``before`` it: the fighter as
+    before it, Out Cold, the roll said with its dice; None on a Memorable Death, which it cannot undo."""
+    rolled = next((change for change in injury.changes if change.what == "result"), None)
+    if rolled is None or rolled.code == "memorable-death":
+        return None
+    why = f"{rolled.why}: set aside by a dose of Stinger Mould, Out Cold instead"
+    return InjuryOutcome(before, (Change("note", None, why, why, rolled.dice),), ("Out Cold",))
+
+
+def addiction_check(slug: str, fighter: FighterSnapshot, dice: DiceSource) -> tuple[bool, list[dict]]:
+    """The Wrap-up's Toughness check of a fighter who used an addictive chem (:data:`ADDICTIVE`): a D6, plus what the
+    chem adds, equal to or under Toughness passes. Whether they are now addicted, and the die."""
+    toughness = fighter.characteristics["T"]
+    mark = len(dice.rolls)
+    face = dice.d6(f"{slug}: Toughness check ({toughness} or under, {ADDICTIVE[slug]:+d} to the dice)")
+    return face + ADDICTIVE[slug] > toughness, [r.as_json() for r in dice.rolls[mark:]]
+
+
 # --- Medical Escort -------------------------------------------------------------------------------
 
 MEDICAL_ESCORT = Table(

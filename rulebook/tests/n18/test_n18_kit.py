@@ -2,13 +2,18 @@
 and the Sidearm trait under its 2018 name. Hand-worked fractions through the command line."""
 
 import json
+from dataclasses import replace
 from fractions import Fraction as F
 
 import pytest
 
+from rulebook.dice import ScriptedDice
+from rulebook.errors import RulesInputError
 from rulebook.n18 import fighting, kit, trading_post
+from rulebook.n18.campaign import post_battle
 from rulebook.n18.resolution import p_save
 from rulebook.query import Query
+from rulebook.roster import FighterSnapshot
 from rulebook.tests.cli_answers import ok, refused
 
 TARGET = {"T": 3, "W": 1, "WS": 4, "A": 1, "S": 3, "weapon": "fighting knife"}
@@ -152,3 +157,63 @@ def test_icrotic_slime_drops_the_mind_to_10_and_two_chems_risk_a_bad_reaction():
     assert not any("D6 of" in note for note in notes)
     out, _, notes = kit.under_chems(stats, ["icrotic-slime", "slaught"])
     assert out["WS"] == 2 and "D6 of 2 or less" in notes[-1]
+
+
+def test_a_chem_worn_off_leaves_the_line_and_icrotic_slime_gains_last_with_it():
+    base = {"M": 4, "WS": 4, "S": 3, "T": 3, "I": 3, "A": 1, "Ld": 7, "Cl": 3, "Int": 8, "Wil": 8}
+    assert kit.stats_in_battle(base, ["spur"], [], {}) == {**base, "M": 6, "I": 2}
+    assert kit.stats_in_battle(base, ["spur"], ["spur"], {}) == base
+    gained = kit.stats_in_battle(base, ["icrotic-slime"], [], {"M": 2, "Cl": 3, "I": 1})
+    # Movement higher; Cool and Initiative are target numbers: lower, never past 2+.
+    assert (gained["M"], gained["Cl"], gained["I"], gained["Ld"]) == (6, 2, 2, 10)
+    assert kit.stats_in_battle(base, ["icrotic-slime", "spur"], [], {"I": 1})["I"] == 2
+    assert not kit.taken_before_battle("stinger-mould") and kit.taken_before_battle("a-house-chem")
+
+
+@pytest.mark.parametrize(
+    ("slug", "toughness", "p"),
+    [("spur", 3, F(7, 12)), ("spur", 8, F(1)), ("kalma", 3, F(5, 18)), ("obscura", 10, F(1)), ("kalma", 1, F(1, 12))],
+)
+def test_shaking_a_chem_off_is_2d6_plus_toughness(slug, toughness, p):
+    assert kit.shake_off_chance(slug, toughness) == p
+    assert F(kit.odds(Query({"chem": slug, "T": toughness}))["p_pass_exact"]) == p
+
+
+def test_icrotic_slime_checks_roll_a_d3_for_each_passed():
+    values = {"M": 4, "S": 3, "T": 3, "I": 4, "A": 1, "Cl": 7}
+    # M 4 passes on 4 (D3 1), S fails on 5, T passes on 3 (D3 3), I 4+ passes on 4 (D3 2), A fails on 2, Cl 7+ on 3+4.
+    answer = kit.roll(Query({"chem": "icrotic-slime", **values}), ScriptedDice([4, 1, 5, 3, 3, 4, 2, 2, 3, 4, 1]))
+    assert answer["gains"] == {"M": 1, "T": 3, "I": 2, "Cl": 1}
+    assert F(kit.odds(Query({"chem": "icrotic-slime", **values}))["p_I_exact"]) == F(1, 2)
+    assert kit.roll(Query({"chem": "ghast"}), ScriptedDice([1]))["outcome"] == "insane"
+    with pytest.raises(RulesInputError):
+        kit.odds(Query({"chem": "slaught"}))
+
+
+def test_after_the_battle_ghast_tests_willpower_and_an_addictive_chem_toughness():
+    fighter = FighterSnapshot(characteristics={"T": 3, "Wil": 8})
+    worse = post_battle.ghast_willpower_test(fighter, ScriptedDice([3, 4]))
+    assert worse.fighter.characteristics["Wil"] == 9
+    assert post_battle.ghast_willpower_test(fighter, ScriptedDice([4, 4])).fighter == fighter  # 8 passes
+    insane = post_battle.ghast_willpower_test(fighter, ScriptedDice([6, 6]))
+    assert insane.fighter.injuries == ("ghast-insane",) and insane.fighter.characteristics["Wil"] == 8
+    assert post_battle.addiction_check("slaught", fighter, ScriptedDice([3]))[0] is False
+    assert post_battle.addiction_check("frenzon", fighter, ScriptedDice([2]))[0] is True  # 2 + 2 over Toughness 3
+    dead = post_battle.icrotic_slime_removal(replace(fighter, status="dead"), ScriptedDice([2, 3]))
+    assert dead.fighter.status == "dead" and dead.changes[0].after == "already dead"
+
+
+def test_a_charge_under_obscura_moves_d6_plus_d3():
+    answer = odds("charge", {"M": 4, "distance": 6, "movement_d6": True})
+    assert F(answer["p_reaches_exact"]) == F(1, 2)  # D6 + D3 of 6 or more: 9 of the 18 pairs
+    assert answer["move"] == {
+        "2": "1/18",
+        "3": "1/9",
+        "4": "1/6",
+        "5": "1/6",
+        "6": "1/6",
+        "7": "1/6",
+        "8": "1/9",
+        "9": "1/18",
+    }
+    assert odds("charge", {"M": 4, "distance": 6})["move"] == {"5": "1/3", "6": "1/3", "7": "1/3"}  # unchanged
