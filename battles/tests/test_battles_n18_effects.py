@@ -172,3 +172,17 @@ def test_only_an_active_fighter_finds_the_cache(make_battle):
     fighter_adjust(session=battle, fighter=leader, field="condition", value=Condition.PINNED, actor=battle.player_a)
     plan = action_plan(session=battle, kind="scenario", params={"action": "search-cache", "fighter": leader})
     assert plan.warnings == [f"{leader.name} is not Active: only an Active fighter finds the cache"]
+
+
+@pytest.mark.django_db
+def test_opening_a_casket_warns_as_shooting_does_when_the_fighter_may_not_act(make_battle):
+    """Issue 21's walk: a Forge Tyrant left Prone and Pinned by a Booby Trapped casket, his activation spent, opened
+    the next casket without a word, where Shoot and Fight name what the rules forbid."""
+    battle = make_battle("n18", fighters=2, scenario="smash-and-grab", role_a="attacker")
+    (leader, _), _ = sides(battle)
+    fresh = action_plan(session=battle, kind="scenario", params={"action": "loot-casket", "fighter": leader})
+    assert fresh.warnings == []
+    fighter_adjust(session=battle, fighter=leader, field="condition", value=Condition.PINNED, actor=battle.player_a)
+    fighter_adjust(session=battle, fighter=leader, field="ready", value=False, actor=battle.player_a)
+    plan = action_plan(session=battle, kind="scenario", params={"action": "loot-casket", "fighter": leader})
+    assert plan.warnings == [f"{leader.name} has been activated this round already", f"{leader.name} is Pinned"]

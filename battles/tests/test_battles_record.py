@@ -128,6 +128,33 @@ def test_the_end_form_records_captures_and_a_rescue_frees_the_captive(campaign_b
     assert captive.status == FighterStatus.ACTIVE and captive.captured_by_id is None
 
 
+@pytest.mark.parametrize(("winner", "freed"), [("defender", True), ("attacker", False)])
+def test_a_rescue_mission_ended_in_the_assistant_against_its_captives_is_refused(campaign_battle, winner, freed):
+    """Issue 21's walk: the assistant's end form gave the captors the win of a Rescue Mission whose captive it
+    freed (the captive went home, the captors were credited with the win), where the hand report refuses the
+    same record: every captive freed is the rescuers' win, none freed the captors' (the Rescue Mission's
+    Victory)."""
+    cb = campaign_battle()
+    captive = cb.defender.fighters.first()
+    captive.status, captive.captured_by = FighterStatus.CAPTURED, cb.attacker
+    captive.save()
+    rescue = Battle.objects.create(
+        campaign=cb.campaign,
+        origin="challenge",
+        attacker=cb.defender,
+        defender=cb.attacker,
+        scenario="rescue-mission",
+        scenario_name="Rescue Mission",
+        is_rescue=True,
+    )
+    played = battle_start_from_campaign(campaign_battle=rescue, started_by=rescue.attacker.owner, dice=SeededDice(4))
+    with pytest.raises(ValidationError, match="Rescue Mission"):
+        battle_end(session=played, actor=played.player_a, winner=winner, captives_freed=[captive.pk] if freed else [])
+    rescue.refresh_from_db()
+    played.refresh_from_db()
+    assert rescue.status == "scheduled" and not played.is_over
+
+
 def test_a_fighter_who_succumbed_to_the_web_is_recorded_webbed_in_the_campaign_battle(campaign_battle):
     from battles.models import Condition
     from battles.rules.n18.effects import WEBBED_OUT_OF_ACTION

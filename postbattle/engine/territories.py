@@ -12,7 +12,7 @@ from rulebook.dice import DiceSource
 from rulebook.errors import RulesInputError
 from rulebook.n18.campaign import territories as rules
 from rulebook.n18.campaign.lasting_injury import CAPTURED, DEAD, LASTING_INJURY_RULES, RECOVERY
-from rulebook.n18.campaign.post_battle import HOME_SETTLEMENT_RECRUIT
+from rulebook.n18.campaign.post_battle import recruit_table
 from rulebook.roster import roll_amount
 
 
@@ -92,7 +92,7 @@ def collect_territory(
         out.effect("recruit", category="hanger_on", fighter_type=hanger_on, name=hanger_on, reason=why)
     if found.recruit_roll and choices.get(f"recruit_{territory.slug}"):
         mark = len(dice.rolls)
-        recruit = HOME_SETTLEMENT_RECRUIT.roll(dice)
+        recruit = recruit_table(territory.name).roll(dice)
         out.line(
             f"{territory.name}: Recruit",
             f"two D6 rolled {recruit['roll'] // 10} and {recruit['roll'] % 10}: {recruit['result']}",

@@ -184,3 +184,27 @@ def make_confirmed_battle_like(battle):
         winner=battle.attacker,
         rewards=battle.rewards,
     )
+
+
+def test_going_back_cannot_hand_the_settlements_recruit_the_home_settlements_dice(battle, make_territory):
+    """Issue 21's walk: the Settlement's recruit roll asked its dice as the Home Settlement's, so a replay after going
+    back matched by purpose: untick the Home Settlement's roll and the Settlement's took its double 6."""
+
+    def settlement_recruit(record):
+        return [line["text"] for line in record["lines"] if line["rule"] == "Settlement: Recruit"]
+
+    hand_over(battle, make_territory, "Settlement")
+    sequence = up_to_income(battle)
+    # Home Settlement: income 2, recruit 6 6 (a free Ganger); Settlement: income 3, recruit 1 2 (nobody).
+    sequence, record = income(sequence, [2, 6, 6, 3, 1, 2], recruit=True, recruit_settlement=True)
+    assert settlement_recruit(record) == ["two D6 rolled 1 and 2: No recruit"]
+    sequence = services.sequence_step_back(sequence=sequence, to=3, actor=battle.attacker.owner)
+    sequence = services.sequence_step_submit(
+        sequence=sequence,
+        dice=ScriptedDice([]),
+        choices={"recruit": False, "recruit_settlement": True},
+        actor=battle.attacker.owner,
+    )
+    record = sequence.draft["steps"]["income"]
+    assert settlement_recruit(record) == ["two D6 rolled 1 and 2: No recruit"]
+    assert not [e for e in record["effects"] if e["op"] == "recruit"]

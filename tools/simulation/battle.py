@@ -292,6 +292,8 @@ class Player:
         captured = [pk for pk in down if pk and self.rng.random() < 0.15]
         freed = []
         campaign_battle = self.session.campaign_battle
+        if campaign_battle is not None and campaign_battle.is_rescue and not winner:
+            winner = Side.DEFENDER  # the Rescue Mission's Victory: no captive freed is the captors' win, not a draw
         if campaign_battle is not None and campaign_battle.is_rescue and winner == Side.ATTACKER:
             from campaigns.selectors import rescue_captives
 

@@ -446,7 +446,10 @@ def hand_report(battle: Battle, rng: random.Random, dice) -> None:
     if fled["attacker"] != fled["defender"]:
         winner = battle.defender if fled["attacker"] else battle.attacker
     else:
-        winner = rng.choice([battle.attacker, battle.defender, None])
+        # The Rescue Mission's Victory: every captive freed is the rescuers' win, none the captors' (never a draw).
+        winner = rng.choice(
+            [battle.attacker, battle.defender] if battle.is_rescue else [battle.attacker, battle.defender, None]
+        )
     freed = []
     if battle.is_rescue and winner is not None and winner.pk == battle.attacker_id:
         freed = list(captives_of(battle.attacker, battle.defender).values_list("pk", flat=True))

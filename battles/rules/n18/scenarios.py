@@ -13,7 +13,7 @@ from django.core.exceptions import ValidationError
 from battles.models import Condition
 from battles.rules import Plan, weapon_query
 from battles.rules.n18.effects import _pin, activated, harm
-from battles.rules.n18.queries import ammo_value, target_query
+from battles.rules.n18.queries import _activation_warnings, ammo_value, target_query
 from campaigns.models import other_side
 from rulebook.errors import RulesInputError
 from rulebook.n18.campaign.record import Casket, casket_rules, check_casket
@@ -52,6 +52,11 @@ def scenario_plan(params: dict, fighters: list, session) -> Plan:
     if action not in SCENARIO_ACTIONS:
         raise ValidationError("No such scenario action here.")
     summary = f"{fighter.name}: {SCENARIO_ACTIONS[action].lower()}"
+    # Opening a casket, defiling a relic and a cache's Double actions are the fighter's own action: the same
+    # warnings as Shoot and Fight (activated already, Pinned, Broken), so a fighter left Prone and Pinned by a
+    # Booby Trapped casket is not seen opening the next one without a word. Ransacking the ammo cache is part of
+    # a shot's Ammo test, and the search has its own warning.
+    warnings = _activation_warnings(fighter)
     if action == "search-cache":
         warnings = (
             []
@@ -67,16 +72,18 @@ def scenario_plan(params: dict, fighters: list, session) -> Plan:
             "value": fighter.stats["Int"],
             "modifier": params.get("friends_near") or 0,
         }
-        return Plan("scenario", "test", query, summary, fighter, side=fighter.side, params=params)
+        return Plan("scenario", "test", query, summary, fighter, side=fighter.side, params=params, warnings=warnings)
     if action == "loot-casket":
         _casket_allowed(session, fighter)
         query = {"smash_and_grab": session.scenario == "smash-and-grab", "opener": target_query(fighter)}
-        return Plan("scenario", "loot-casket", query, summary, fighter, side=fighter.side, params=params)
+        return Plan(
+            "scenario", "loot-casket", query, summary, fighter, side=fighter.side, params=params, warnings=warnings
+        )
     if action == "ammo-cache":
         _, entry = weapon_query(fighter, params["weapon"])
         query = {"ammo": ammo_value(entry)}
         return Plan("scenario", "ammo-cache", query, summary, fighter, side=fighter.side, params=params)
-    return Plan("scenario", "", {}, summary, fighter, side=fighter.side, params=params)
+    return Plan("scenario", "", {}, summary, fighter, side=fighter.side, params=params, warnings=warnings)
 
 
 def role_of(session, side: str) -> str:

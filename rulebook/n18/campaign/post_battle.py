@@ -240,6 +240,18 @@ HOME_SETTLEMENT_RECRUIT = Table(
 )
 
 
+def recruit_table(territory: str) -> Table:
+    """The Home Settlement's recruit roll as another territory grants it (the Settlement's boon): the same rows, its
+    dice asked for in that territory's name, so that going back to the step never hands one territory's kept dice
+    to the other (kept dice answer by die and purpose, :class:`rulebook.dice.ReplayDice`)."""
+    slug = territory.lower().replace(" ", "-")
+    return replace(
+        HOME_SETTLEMENT_RECRUIT,
+        name=f"{slug}-recruit",
+        title=f"{territory} recruit (two D6, read as first die then second)",
+    )
+
+
 def roll_home_settlement(dice: DiceSource, *, recruit: bool = True) -> dict:
     """The Home Settlement after a battle: D6x10 credits income and, if the gang chooses, the recruit roll."""
     income = roll_amount(HOME_SETTLEMENT["income"], dice, "Home Settlement income")
