@@ -17,6 +17,8 @@ from campaigns.services.battles import (
     battle_roles_choose,
     battle_scenario_choose,
     battle_scenario_roll,
+    report_check,
+    report_rows,
 )
 from campaigns.services.campaigns import (
     arbitrator_add,
@@ -41,6 +43,8 @@ from campaigns.services.matchmaking import battle_arrange, battle_cancel, challe
 from campaigns.services.territories import territory_add, territory_assign
 
 __all__ = [
+    "report_check",
+    "report_rows",
     "arbitrator_add",
     "arbitrator_remove",
     "battle_arrange",
