@@ -467,7 +467,8 @@ def side_facts(record: BattleRecord, role: str) -> SideFacts:
         fled=role in record.fled and role in record.bottled,
         relic_defiled=bool(record.relic_defiled.get(role)) if "relic" in reads else None,
         victory_points=record.victory_points.get(role),
-        taken_out=taken if record.fighters else None,
+        # A record naming the fighters of one gang only says nothing of whom the other took down, nor who stood.
+        taken_out=taken if entered == set(ROLES) else None,
         caches=caches,
     )
 
