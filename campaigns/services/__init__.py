@@ -43,8 +43,6 @@ from campaigns.services.matchmaking import battle_arrange, battle_cancel, challe
 from campaigns.services.territories import territory_add, territory_assign
 
 __all__ = [
-    "report_check",
-    "report_rows",
     "arbitrator_add",
     "arbitrator_remove",
     "battle_arrange",
@@ -72,6 +70,8 @@ __all__ = [
     "cycle_advance",
     "cycle_pair",
     "gang_remove",
+    "report_check",
+    "report_rows",
     "require_impartial_battle",
     "standing_snapshot_take",
     "territory_add",
