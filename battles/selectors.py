@@ -341,14 +341,21 @@ def proposed_winner(session: BattleSession, fighters: list[BattleFighter]) -> tu
     facts = session.facts
     by_pk = {f.pk: f for f in fighters}
     caches = {"attacker": len(facts.get("caches_destroyed", [])), "defender": len(facts.get("caches_recovered", []))}
+    fled = set(facts.get("fighters_fled", []))
+
+    def credited(f: BattleFighter) -> BattleFighter | None:
+        """Who took ``f`` Out of Action as the end of battle's record credits it (battles.services.end.
+        battle_report), so the campaign's check of the result agrees: whoever took them Out of Action, or
+        Seriously Injured them first; a fighter who fled is nobody's."""
+        if not f.out_of_action or f.pk in fled:
+            return None
+        return by_pk.get(f.taken_out_by_id or f.seriously_injured_by_id)
 
     def side_facts(side: str) -> SideFacts:
         mine = [f for f in fighters if f.side == side]
         standing = sum(f.condition not in (Condition.OUT_OF_ACTION, Condition.SERIOUSLY_INJURED) for f in mine)
         taken = tuple(
-            f.profile.get("category", "ganger")
-            for f in fighters
-            if f.out_of_action and f.taken_out_by_id and by_pk.get(f.taken_out_by_id, f).side == side
+            f.profile.get("category", "ganger") for f in fighters if getattr(credited(f), "side", None) == side
         )
         return SideFacts(
             standing=standing,

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 
 from campaigns.models import RULE_FIELDS, Campaign, CampaignTerritory, HouseRules, Outcome
+from campaigns.services import report_check, report_rows
 from content.models import Equipment, House, HouseKind, Territory
 from core.forms import EnteredDiceField, GameForm, GameModelForm
 from gangs.models import AVAILABLE_FOR_BATTLE, Gang, LedgerKind
 from rulebook.n18.campaign.record import CASKET_TABLES, casket_rules, other
 from rulebook.n18.campaign.scenarios import SCENARIOS
-from rulebook.n18.campaign.victory import TRAP_POINTS_RULE, SideFacts, proposed_result, trap_victory_points
 
 
 class CampaignGameForm(GameForm):
@@ -251,12 +252,13 @@ class CrewForm(DiceForm):
 
 OUTCOME_PREFIX = "fighter"
 LEFT_BEHIND = "left-behind"  # a casket row's "opened by" when no fighter opened it (see ReportForm._caskets)
-# A scenario's deeds whose rewards name the fighter: (award, label, (scenario, sides whose fighters can do it)).
-DEEDS = (
-    ("relic_defiled", "Defiled the enemy relic", ("border-dispute", ("attacker", "defender"))),
-    ("caches_destroyed", "Caches destroyed", ("search-and-destroy", ("attacker",))),
-    ("caches_recovered", "Caches recovered", ("search-and-destroy", ("defender",))),
-)
+# A scenario's deeds whose rewards name the fighter, with their labels; which scenario asks which of them, and of
+# which sides' fighters, is the scenario's data (rulebook.n18.campaign.scenarios: Scenario.deeds).
+DEEDS = {
+    "relic_defiled": "Defiled the enemy relic",
+    "caches_destroyed": "Caches destroyed",
+    "caches_recovered": "Caches recovered",
+}
 # The report's scenario facts (rulebook.n18.campaign.scenarios: Scenario.report_facts) and their fields, with the
 # value each takes where the scenario does not ask for it.
 FACT_FIELDS = {
@@ -265,8 +267,15 @@ FACT_FIELDS = {
     "caches": {"caches_destroyed": None, "caches_recovered": None},
     "victory_points": {"attacker_victory_points": None, "defender_victory_points": None},
 }
-AWARD_PARTS = ("rallies", *(award for award, _, _ in DEEDS))
-ROW_PARTS = ("took_part", "outcome", "caused_by", "captured", "killed", "webbed", *AWARD_PARTS)
+AWARD_PARTS = ("rallies", *DEEDS)
+# The report's field each part of the record's problems concerns (rulebook.n18.campaign.record.Problem); any other
+# is the report's as a whole.
+PROBLEM_FIELDS = {
+    "result": "result",
+    "victory_points.attacker": "attacker_victory_points",
+    "victory_points.defender": "defender_victory_points",
+}
+ROW_PARTS = ("took_part", "outcome", "caused_by", "captured", "killed", "webbed", "reinforcement", *AWARD_PARTS)
 
 
 class ReportForm(CampaignGameForm):
@@ -274,9 +283,10 @@ class ReportForm(CampaignGameForm):
 
     Fighter rows are fields named ``fighter-<pk>-took_part``, ``-outcome``, ``-caused_by`` (who took them
     down: the standard experience is awarded from it), ``-captured`` and, in a 2018+ campaign, ``-killed``, ``-webbed``,
-    ``-rallies`` and the scenario's own deeds (``-relic_defiled``, ``-caches_destroyed``,
-    ``-caches_recovered``) whose rewards go to the fighter who did them. Built from the two rosters so the
-    form also works without JavaScript.
+    ``-rallies``, ``-reinforcement`` (arrived as a Reinforcement, for the sides the scenario reinforces) and the
+    scenario's own deeds (``-relic_defiled``, ``-caches_destroyed``, ``-caches_recovered``) whose rewards go to the
+    fighter who did them. Built from the two rosters so the form also works without JavaScript. The report is
+    checked as the battle's one record (``campaigns.services.report_check``), as the service checks it again.
     """
 
     result = forms.ChoiceField(choices=(), widget=forms.RadioSelect)
@@ -427,8 +437,12 @@ class ReportForm(CampaignGameForm):
             fields["killed"] = forms.BooleanField(required=False, label="Killed during the battle")
             fields["webbed"] = forms.BooleanField(required=False, label="Webbed when taken Out of Action")
             fields["rallies"] = forms.IntegerField(required=False, min_value=0, max_value=20, label="Rallies")
-            for award, label, wanted in DEEDS:
-                if self.battle.scenario == wanted[0] and side in wanted[1]:
+            scenario = SCENARIOS.get(self.battle.scenario)
+            if scenario is not None and side in scenario.reinforced:
+                fields["reinforcement"] = forms.BooleanField(required=False, label="Arrived as a Reinforcement")
+            for award, sides in scenario.deeds if scenario is not None else ():
+                if side in sides:
+                    label = DEEDS[award]
                     fields[award] = (
                         forms.BooleanField(required=False, label=label)
                         if award == "relic_defiled"
@@ -443,14 +457,14 @@ class ReportForm(CampaignGameForm):
         if self.errors:
             return data
         data.update(self.left_out)
-        results, deeds = [], {award: {"attacker": 0, "defender": 0} for award, _, _ in DEEDS}
+        results, reinforcements = [], []
         # A correction keeps whoever the report already has, whatever this battle's sequence did to them since.
         reported = set(self.battle.fighter_results.values_list("fighter_id", flat=True))
-        for fighter, side, _ in self.rows:
+        for fighter, *_ in self.rows:
             row = {part: data.get(f"{OUTCOME_PREFIX}-{fighter.pk}-{part}") for part in ROW_PARTS}
             awards = {award: int(row[award] or 0) for award in AWARD_PARTS if row[award]}
             if not row["took_part"]:
-                if awards or row["killed"] or row["webbed"]:
+                if awards or row["killed"] or row["webbed"] or row["reinforcement"]:
                     self.add_error(None, f"{fighter.name} did not take part, so did nothing in the battle.")
                 continue
             if fighter.status not in AVAILABLE_FOR_BATTLE and fighter.pk not in reported:
@@ -460,19 +474,12 @@ class ReportForm(CampaignGameForm):
                     "gang's battles until back on the roster, so cannot have taken part.",
                 )
                 continue
-            outcome = row["outcome"] or Outcome.OK
-            if row["killed"] and outcome != Outcome.OUT_OF_ACTION:
-                self.add_error(None, f"{fighter.name}: a fighter killed during the battle is Out of Action.")
-            if row["webbed"] and (outcome != Outcome.OUT_OF_ACTION or row["killed"]):
-                self.add_error(
-                    None, f"{fighter.name}: only a fighter taken Out of Action (and not killed) can be Webbed then."
-                )
-            for award in deeds:
-                deeds[award][side] += awards.get(award, 0)
+            if row["reinforcement"]:
+                reinforcements.append(fighter.pk)
             results.append(
                 {
                     "fighter": fighter.pk,
-                    "outcome": outcome,
+                    "outcome": row["outcome"] or Outcome.OK,
                     "caused_by": row["caused_by"],
                     "captured": bool(row["captured"]),
                     "killed": bool(row["killed"]),
@@ -480,7 +487,6 @@ class ReportForm(CampaignGameForm):
                     "awards": awards,
                 }
             )
-        self._check_deeds(data, deeds)
         side_of = {f.pk: side for f, side, _ in self.rows}
         data["caskets"] = self._caskets(data, side_of)
         if data["caskets"]:
@@ -488,93 +494,33 @@ class ReportForm(CampaignGameForm):
             data["caskets_opened"] = max(data["caskets_opened"] or 0, len(data["caskets"]))
         data["fighter_results"] = results
         data["captives_freed"] = [c.pk for c in self.captives if data.get(f"captive-{c.pk}-freed")]
-        if self.is_n18 and not self.errors:
-            self._check_result(data, results)
+        data["reinforcements"] = reinforcements
+        if not self.errors:
+            self._check_record(data)
         return data
 
-    def _check_result(self, data: dict, results: list[dict]) -> None:
-        """Where the scenario's facts decide the winner (guide, each scenario's Victory), the result must agree."""
-        categories = {f.pk: f.fighter_type.category for f, _, _ in self.rows}
-        side_of = {f.pk: side for f, side, _ in self.rows}
-        entered = {side_of[r["fighter"]] for r in results}
+    def _check_record(self, data: dict) -> None:
+        """The report as the battle's one record, by the scenario's rules: each problem goes to the field it
+        concerns; the relics and cache counts become what the fighters' deeds say."""
+        bottled = tuple(side for side in ("attacker", "defender") if data[f"{side}_bottled"])
+        fled = tuple(side for side in bottled if data[f"{side}_fled"])
+        try:
+            rows = report_rows(self.battle, data["fighter_results"])
+        except ValidationError as err:
+            self.add_error(None, err)
+            return
+        facts = {**self._facts(data), "captives_freed": data["captives_freed"]}
+        winner = None if data["result"] == "draw" else data["result"]
+        record, problems = report_check(self.battle, rows, facts, bottled=bottled, fled=fled, winner=winner)
+        for problem in problems:
+            field = PROBLEM_FIELDS.get(problem.part)
+            self.add_error(field if field in self.fields else None, problem.message)
+        for side in ("attacker", "defender"):
+            data[f"{side}_relic_defiled"] = bool(record.relic_defiled.get(side))
+        data["caches_destroyed"], data["caches_recovered"] = record.caches_destroyed, record.caches_recovered
 
-        def facts(side: str) -> SideFacts:
-            mine = [r for r in results if side_of[r["fighter"]] == side]
-            taken = tuple(
-                categories[r["fighter"]]
-                for r in results
-                if r["outcome"] == Outcome.OUT_OF_ACTION and r["caused_by"] and side_of[r["fighter"]] != side
-            )
-            caches = data["caches_destroyed"] if side == "attacker" else data["caches_recovered"]
-            if self.battle.scenario == "search-and-destroy":
-                caches = caches or 0  # the form asks who destroyed and recovered each: none named is none
-            return SideFacts(
-                standing=sum(r["outcome"] == Outcome.OK for r in mine) if entered == {"attacker", "defender"} else None,
-                fled=data[f"{side}_fled"] and data[f"{side}_bottled"],
-                relic_defiled=data[f"{side}_relic_defiled"],
-                victory_points=data[f"{side}_victory_points"],
-                taken_out=taken if results else None,
-                caches=caches,
-            )
-
-        if self.battle.scenario == "the-trap":
-            self._check_victory_points(data, facts("attacker"), facts("defender"))
-            if self.errors:  # a refused count leaves the form's data
-                return
-        proposal = proposed_result(
-            self.battle.scenario,
-            facts("attacker"),
-            facts("defender"),
-            caskets_opened=data["caskets_opened"],
-            captives=len(self.captives),
-            captives_freed=len(data["captives_freed"]) if self.captives else None,
-        )
-        chosen = None if data["result"] == "draw" else data["result"]
-        if proposal is not None and proposal.winner != chosen:
-            names = {"attacker": self.battle.attacker.name, "defender": self.battle.defender.name}
-            said = f"{names[proposal.winner]} wins" if proposal.winner else "the battle is a draw"
-            self.add_error(
-                "result", f"By the scenario's facts {said} ({proposal.why}); change the result or the facts."
-            )
-
-    def _check_victory_points(self, data: dict, attacker: SideFacts, defender: SideFacts) -> None:
-        """The Trap's Victory Points follow from the record: those typed must be what it gives."""
-        names = {"attacker": self.battle.attacker.name, "defender": self.battle.defender.name}
-        for side, mine, theirs in (("attacker", attacker, defender), ("defender", defender, attacker)):
-            typed, owed = data[f"{side}_victory_points"], trap_victory_points(mine, theirs)
-            if typed is None or owed is None or owed[0] <= typed <= owed[1]:
-                continue
-            given = str(owed[0]) if owed[0] == owed[1] else f"{owed[0]} to {owed[1]}"
-            self.add_error(
-                f"{side}_victory_points",
-                f"{names[side]}'s Victory Points: the record gives {given}, not "
-                f"{typed} (The Trap: {TRAP_POINTS_RULE}).",
-            )
-
-    def _check_deeds(self, data: dict, deeds: dict) -> None:
-        """The scenario's facts follow from the fighters' deeds: a relic defiled by one named fighter of the
-        other gang, caches counted as the fighters who destroyed or recovered them."""
-        names = {"attacker": self.battle.attacker.name, "defender": self.battle.defender.name}
-        for side, enemy in (("attacker", "defender"), ("defender", "attacker")):
-            defilers = deeds["relic_defiled"][enemy]
-            if defilers > 1:
-                self.add_error(None, f"{names[side]}'s relic can only be defiled once: tick one fighter.")
-            elif data[f"{side}_relic_defiled"] and not defilers and self.battle.scenario == "border-dispute":
-                self.add_error(None, f"Say which of {names[enemy]}'s fighters defiled {names[side]}'s relic.")
-            data[f"{side}_relic_defiled"] = bool(data[f"{side}_relic_defiled"] or defilers)
-        for award in ("caches_destroyed", "caches_recovered"):
-            named = sum(deeds[award].values())
-            if data[award] is None and named:
-                data[award] = named
-            elif data[award] is not None and named != data[award] and self.battle.scenario == "search-and-destroy":
-                what = award.replace("_", " ")
-                self.add_error(None, f"{data[award]} {what}, but the fighters' rows name {named}: say who did each.")
-        if (data["caches_destroyed"] or 0) + (data["caches_recovered"] or 0) > 4:
-            self.add_error(None, "There are four weapon caches.")
-
-    def report(self) -> dict:
-        """Keyword arguments for ``battle_report_submit``."""
-        data, battle = self.cleaned_data, self.battle
+    def _facts(self, data: dict) -> dict:
+        """The scenario's facts the players entered (``None`` and all-false pairs left out)."""
         facts = {
             "caskets_opened": data["caskets_opened"],
             "caskets": data["caskets"] or None,
@@ -582,7 +528,13 @@ class ReportForm(CampaignGameForm):
             "caches_destroyed": data["caches_destroyed"],
             "caches_recovered": data["caches_recovered"],
             "victory_points": {s: data[f"{s}_victory_points"] for s in ("attacker", "defender")},
+            "reinforcements": data["reinforcements"] or None,
         }
+        return _drop_empty(facts)
+
+    def report(self) -> dict:
+        """Keyword arguments for ``battle_report_submit``."""
+        data, battle = self.cleaned_data, self.battle
         return {
             "winner": {"attacker": battle.attacker, "defender": battle.defender}.get(data["result"]),
             "is_draw": data["result"] == "draw",
@@ -591,7 +543,7 @@ class ReportForm(CampaignGameForm):
             "attacker_fled": data["attacker_fled"],
             "defender_fled": data["defender_fled"],
             "fighter_results": data["fighter_results"],
-            "scenario_facts": _drop_empty(facts),
+            "scenario_facts": self._facts(data),
             "captives_freed": data["captives_freed"],
             "notes": data["notes"],
         }

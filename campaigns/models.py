@@ -246,7 +246,8 @@ class Battle(models.Model):
     - ``scenario_facts``: the scenario's own facts, e.g. ``{"caskets_opened": 3, "caskets": [{"side":
       "attacker", "fighter": "12", "result": "jackpot", "credits": 130}], "relic_defiled":
       {"attacker": true, "defender": false}, "caches_destroyed": 1, "caches_recovered": 2,
-      "victory_points": {"attacker": 4, "defender": 2}}``;
+      "victory_points": {"attacker": 4, "defender": 2}, "reinforcements": [31]}`` (``reinforcements``: the
+      roster fighters who arrived as Reinforcements; a battle stored without the key had none);
     - ``rewards``: the scenario's rewards as data (``rulebook`` ``Reward.as_json()``), to be rolled
       after the battle;
     - ``held_at_confirmation``: ``{"<gang id>": [campaign territory ids]}``, what each gang held once the report

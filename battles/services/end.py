@@ -231,7 +231,7 @@ CAMPAIGN_OUTCOMES = {
 
 
 def campaign_facts(session: BattleSession) -> dict:
-    """The scenario facts in the campaign's words (roles rather than sides)."""
+    """The scenario facts in the campaign's words (roles rather than sides; the roster's fighter ids)."""
     role = {side: role_of(session, side) for side in Side.values}
     facts = session.facts
     fighter_of = dict(session.fighters.values_list("pk", "fighter_id"))
@@ -245,6 +245,15 @@ def campaign_facts(session: BattleSession) -> dict:
         for c in facts.get("caskets", [])
     ]
     out = {"caskets_opened": len(caskets), "caskets": caskets}
+    # The fighters who came on after the starting crew: the assistant brings them in only as Reinforcements
+    # (battle_reinforce); the campaign's record checks the scenario has them for that side.
+    reinforcements = [
+        f.fighter_id
+        for f in session.fighters.order_by("side", "order")
+        if f.fighter_id and session.starting_crew(f.side) and f.order >= session.starting_crew(f.side)
+    ]
+    if reinforcements:
+        out["reinforcements"] = reinforcements
     for name in ("caches_destroyed", "caches_recovered"):
         if facts.get(name):
             out[name] = len(facts[name])

@@ -1,11 +1,19 @@
 """The battle assistant writes the campaign battle's one record: caskets by the scenario's rules (and paid to
 the opener's gang), captures and rescues from the end form, fleeing fighters as fled; Undo re-uses the dice."""
 
+from html import unescape
+
 import pytest
 from django.core.exceptions import ValidationError
 
 from battles.models import BattleSession, BattleStatus
-from battles.services import action_resolve, action_undo, battle_end, battle_start_from_campaign
+from battles.services import (
+    action_resolve,
+    action_undo,
+    battle_end,
+    battle_reinforce,
+    battle_start_from_campaign,
+)
 from campaigns.models import Battle, Campaign, CampaignArbitrator
 from campaigns.services import battle_report_confirm
 from gangs.models import FighterStatus
@@ -167,7 +175,7 @@ def test_a_fighter_who_succumbed_to_the_web_is_recorded_webbed_in_the_campaign_b
         fighter.save(update_fields=["condition"])
     battle.facts = {**battle.facts, WEBBED_OUT_OF_ACTION: [webbed.pk]}  # as a Recovery failed while Webbed leaves it
     battle.save(update_fields=["facts"])
-    battle_end(session=battle, actor=battle.player_a, winner="attacker")
+    battle_end(session=battle, actor=battle.player_a, winner="")  # The Trap: nobody took them down, 0 to 0
     assert cb.fighter_results.get(fighter=webbed.fighter).webbed
     assert not cb.fighter_results.get(fighter=other.fighter).webbed
 
@@ -181,7 +189,7 @@ def test_a_fighter_who_flees_is_recorded_as_fled(client, campaign_battle):
     action_resolve(
         session=battle, kind="test", params={"test": "flee", "fighter": runner}, actor=battle.player_b, dice=[1, 1]
     )
-    battle_end(session=battle, actor=battle.player_a, winner="attacker")
+    battle_end(session=battle, actor=battle.player_a, winner="")  # The Trap: nobody taken down, 0 to 0
     result = cb.fighter_results.get(fighter=runner.fighter)
     assert result.outcome == "fled" and result.caused_by_id is None
     from django.urls import reverse
@@ -262,3 +270,60 @@ def test_border_dispute_the_relic_of_the_gang_that_fled_counts_as_defiled(campai
         if f.side == "attacker" and f.pk == battle.facts["relics_defiled"]["defender"]["fighter"]
     )
     assert cb.fighter_results.get(fighter=defiler.fighter).awards.get("relic_defiled") == 1
+
+
+def test_the_assistant_end_is_refused_when_the_result_contradicts_the_scenario(campaign_battle):
+    """Issue 21: the assistant's end of battle writes through the record's check as the hand report does. Smash &
+    Grab with no casket opened is the defender's (the guide's Victory); ending it as the attacker's is refused with
+    the rule, and nothing is written."""
+    cb = campaign_battle("smash-and-grab")
+    battle = battle_start_from_campaign(campaign_battle=cb, started_by=cb.attacker.owner, dice=SeededDice(4))
+    with pytest.raises(ValidationError, match=r"the defender wins|Gang .* wins \(0 loot caskets opened \(3 win\)\)"):
+        battle_end(session=battle, actor=battle.player_a, winner="attacker")
+    battle.refresh_from_db()
+    cb.refresh_from_db()
+    assert battle.status == BattleStatus.IN_PROGRESS and cb.status == "scheduled" and not cb.fighter_results.exists()
+    battle_end(session=battle, actor=battle.player_a, winner="defender")
+    cb.refresh_from_db()
+    assert cb.winner_id == cb.defender_id
+
+
+def arrived(battle, side):
+    """The roster fighter the last Reinforcements brought on for ``side``."""
+    return battle.fighters.filter(side=side).order_by("-order").first().fighter
+
+
+def test_the_assistant_end_is_refused_for_reinforcements_the_scenario_does_not_have(campaign_battle, make_fighter):
+    """The Trap sends no Reinforcements (the guide's crews): a fighter brought on anyway is refused at the end,
+    naming the fighter and the rule."""
+    cb = campaign_battle("the-trap")
+    for _ in range(4):  # seven fighters: one left out of the crew of six
+        make_fighter(cb.attacker)
+    battle = battle_start_from_campaign(campaign_battle=cb, started_by=cb.attacker.owner, dice=SeededDice(4))
+    battle_reinforce(session=battle, side="attacker", actor=battle.player_a, count=1, dice=SeededDice(1))
+    spare = arrived(battle, "attacker")
+    assert battle.fighters.filter(side="attacker").count() == 7
+    with pytest.raises(ValidationError, match=f"{spare.name}: in The Trap the attacker receives no Reinforcements"):
+        battle_end(session=battle, actor=battle.player_a, winner="")
+    assert not Battle.objects.get(pk=cb.pk).fighter_results.exists()
+
+
+def test_reinforcements_go_from_the_assistant_into_the_record_and_onto_the_battle_page(
+    client, campaign_battle, make_fighter
+):
+    """Border Dispute reinforces both gangs: whoever the assistant brought on is in the campaign battle's record
+    as a Reinforcement, and the battle page says so in words."""
+    from django.urls import reverse
+
+    cb = campaign_battle("border-dispute")
+    make_fighter(cb.defender)  # one not in the starting crew, whatever the crew's dice
+    battle = battle_start_from_campaign(campaign_battle=cb, started_by=cb.attacker.owner, dice=SeededDice(4))
+    battle_reinforce(session=battle, side="defender", actor=battle.player_a, count=1, dice=SeededDice(1))
+    spare = arrived(battle, "defender")
+    battle_end(session=battle, actor=battle.player_a, winner="")  # both gangs stand, no relic defiled: a draw
+    cb.refresh_from_db()
+    assert cb.scenario_facts["reinforcements"] == [spare.pk]
+    assert cb.fighter_results.filter(fighter=spare).exists()
+    client.force_login(battle.player_a)
+    page = client.get(reverse("campaigns:battle-detail", args=[cb.campaign_id, cb.pk])).content.decode()
+    assert f"Reinforcements for {cb.defender.name}: {spare.name}" in unescape(page)

@@ -474,6 +474,8 @@ def report_initial(battle: Battle) -> dict:
                     initial[f"{prefix}-{award}"] = count
     for pk in facts.get("captives_freed", []):
         initial[f"captive-{pk}-freed"] = True
+    for pk in facts.get("reinforcements", []):
+        initial[f"fighter-{pk}-reinforcement"] = True
     for n, casket in enumerate(facts.get("caskets") or [], 1):
         initial |= {
             f"casket-{n}-fighter": int(casket["fighter"]) if casket.get("fighter") else None,
@@ -497,7 +499,8 @@ def facts_display(battle: Battle) -> list[str]:
     names = {"attacker": battle.attacker.name, "defender": battle.defender.name}
     lines = []
     facts = battle.scenario_facts
-    fighters = {str(r.fighter_id): r.fighter.name for r in battle.fighter_results.all()}
+    rows = {str(r.fighter_id): r for r in battle.fighter_results.all()}
+    fighters = {pk: r.fighter.name for pk, r in rows.items()}
     for casket in facts.get("caskets") or ():
         found = Casket.from_json(casket)
         side = names.get(found.side, found.side)
@@ -509,8 +512,15 @@ def facts_display(battle: Battle) -> list[str]:
     if facts.get("captives_freed"):
         freed = Fighter.objects.filter(pk__in=facts["captives_freed"]).order_by("pk").values_list("name", flat=True)
         lines.append(f"Freed from {battle.defender.name}: {', '.join(freed)}")
+    reinforcements = [rows[str(pk)] for pk in facts.get("reinforcements", ()) if str(pk) in rows]
+    for side in ("attacker", "defender"):
+        came = [r.fighter.name for r in reinforcements if r.side == side]
+        if came:
+            lines.append(f"Reinforcements for {names[side]}: {', '.join(came)}")
     for key, value in facts.items():
-        if key in ("caskets", "captives_freed", "held") or (key == "caskets_opened" and facts.get("caskets")):
+        if key in ("caskets", "captives_freed", "held", "reinforcements") or (
+            key == "caskets_opened" and facts.get("caskets")
+        ):
             continue
         label = FACT_LABELS.get(key, key.replace("_", " ").capitalize())
         if isinstance(value, dict):

@@ -17,6 +17,8 @@ from campaigns.services.battles import (
     battle_roles_choose,
     battle_scenario_choose,
     battle_scenario_roll,
+    report_check,
+    report_rows,
 )
 from campaigns.services.campaigns import (
     arbitrator_add,
@@ -68,6 +70,8 @@ __all__ = [
     "cycle_advance",
     "cycle_pair",
     "gang_remove",
+    "report_check",
+    "report_rows",
     "require_impartial_battle",
     "standing_snapshot_take",
     "territory_add",

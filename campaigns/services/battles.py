@@ -41,7 +41,7 @@ from gangs.models import Fighter, FighterStatus, Gang
 from gangs.services import fighter_status_set
 from rulebook.dice import DiceSource
 from rulebook.errors import RulesInputError
-from rulebook.n18.campaign.record import BattleRecord, Casket, FighterEnd, check_record
+from rulebook.n18.campaign.record import BattleRecord, Casket, FighterEnd, Problem, validate_record
 from rulebook.n18.campaign.record import other as other_role
 from rulebook.n18.campaign.victory import SideFacts, proposed_result
 
@@ -295,16 +295,43 @@ def battle_record_of(
         winner,
         tuple(str(pk) for pk in facts.get("captives_freed", ())),
         gangs,
+        dict(facts.get("relic_defiled") or {}),
+        facts.get("caches_destroyed"),
+        facts.get("caches_recovered"),
+        {role: points for role, points in (facts.get("victory_points") or {}).items() if points is not None},
+        tuple(str(pk) for pk in facts.get("reinforcements", ())),
+        {
+            role: tuple(str(pk) for pk in crew["fighters"])
+            for role, crew in (battle.crews or {}).items()
+            if crew.get("fighters") is not None
+        },
     )
 
 
+def report_check(
+    battle: Battle, rows: list[BattleFighterResult], facts: dict, *, bottled=(), fled=(), winner: str | None = None
+) -> tuple[BattleRecord, list[Problem]]:
+    """The report as the battle's one record, checked by the scenario's rules (each fighter's end, each casket,
+    the scenario's facts, the Reinforcements and the result: ``rulebook.n18.campaign.record.validate_record``):
+    the record completed and the problems found. The hand report's form and :func:`battle_report_submit` (which
+    the battle assistant's end of battle calls) both check through here."""
+    names = {Side.ATTACKER: battle.attacker.name, Side.DEFENDER: battle.defender.name}
+    captives = captives_of(battle.attacker, battle.defender).count() if battle.is_rescue else 0
+    record = battle_record_of(battle, rows, facts, bottled=bottled, fled=fled, winner=winner)
+    return validate_record(record, names=names, captives=captives)
+
+
+def report_rows(battle: Battle, fighter_results: Iterable[dict]) -> list[BattleFighterResult]:
+    """The report's fighter rows (not saved), each fighter in one of the two gangs; refused otherwise."""
+    return _fighter_rows(battle, fighter_results)
+
+
 def _checked_facts(battle: Battle, rows: list[BattleFighterResult], facts: dict, *, bottled, fled, winner) -> dict:
-    """Check the report as one record (each fighter's end, each casket against the scenario's rules) and return
-    the facts with the caskets as the record stores them."""
-    try:
-        record = check_record(battle_record_of(battle, rows, facts, bottled=bottled, fled=fled, winner=winner))
-    except RulesInputError as err:
-        raise ValidationError(err.message) from err
+    """Refuse a report whose record :func:`report_check` finds problems in; return the facts with the caskets
+    as the record stores them."""
+    record, problems = report_check(battle, rows, facts, bottled=bottled, fled=fled, winner=winner)
+    if problems:
+        raise ValidationError([p.message for p in problems])
     if record.caskets:
         facts["caskets"] = [c.as_json() for c in record.caskets]
     if record.opened():

@@ -412,3 +412,49 @@ def test_webbed_is_refused_for_a_fighter_not_out_of_action(client, world):
             fighter_results=[{"fighter": b_ganger.pk, "outcome": "seriously_injured", "webbed": True}],
         )
     assert battle.fighter_results.count() == 0
+
+
+def test_reinforcements_on_a_hand_report_go_into_the_record_and_onto_the_battle_page(client, world):
+    """Issue 21: Reinforcements lived only in the assistant. A hand report of Border Dispute (both gangs are
+    reinforced) says who arrived as one; the record keeps them and the battle page names them."""
+    battle = world["battle"]("border-dispute")
+    _, _, a_ganger, _ = roster(world["gangs"]["alice"])
+    _, _, b_ganger, b_ganger2 = roster(world["gangs"]["bob"])
+    data = {"result": "draw"} | row(a_ganger) | row(b_ganger) | row(b_ganger2, reinforcement="on")
+    assert report(client, world, battle, data).status_code == 302
+    battle.refresh_from_db()
+    assert battle.scenario_facts["reinforcements"] == [b_ganger2.pk]
+    page = unescape(
+        client.get(reverse("campaigns:battle-detail", args=[world["campaign"].pk, battle.pk])).content.decode()
+    )
+    assert f"Reinforcements for {world['gangs']['bob'].name}: {b_ganger2.name}" in page
+    # A correction starts from the record: the box is ticked again.
+    from campaigns.selectors import report_initial
+
+    assert report_initial(battle)[f"fighter-{b_ganger2.pk}-reinforcement"] is True
+
+
+def test_a_reinforcement_is_refused_from_the_starting_crew_and_where_the_scenario_has_none(client, world):
+    battle = world["battle"]("border-dispute")
+    _, _, a_ganger, _ = roster(world["gangs"]["alice"])
+    _, _, b_ganger, _ = roster(world["gangs"]["bob"])
+    Battle.objects.filter(pk=battle.pk).update(crews={"defender": {"fighters": [str(b_ganger.pk)]}})
+    data = {"result": "draw"} | row(a_ganger) | row(b_ganger, reinforcement="on")
+    page = unescape(report(client, world, battle, data).content.decode())
+    assert f"{b_ganger.name} was in the defender's starting crew, so cannot also arrive as a Reinforcement" in page
+    assert battle.fighter_results.count() == 0
+    # The Trap sends none: the report does not ask, and the service refuses one all the same.
+    trap = world["battle"]("the-trap")
+    page = client.get(reverse("campaigns:battle-report", args=[world["campaign"].pk, trap.pk])).content.decode()
+    assert "-reinforcement" not in page
+    from django.core.exceptions import ValidationError
+
+    with pytest.raises(ValidationError, match=f"{b_ganger.name}: in The Trap the defender receives no Reinforcements"):
+        services.battle_report_submit(
+            battle=trap,
+            actor=world["users"]["alice"],
+            winner=None,
+            is_draw=True,
+            fighter_results=[{"fighter": b_ganger.pk, "outcome": "ok"}],
+            scenario_facts={"reinforcements": [b_ganger.pk]},
+        )

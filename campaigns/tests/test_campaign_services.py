@@ -382,7 +382,8 @@ def test_report_then_confirm_moves_the_stakes(challenge):
 def test_the_reporting_arbitrator_may_confirm(challenge):
     battle = services.battle_scenario_roll(battle=challenge, dice=ScriptedDice([1, 1]))
     arbitrator = battle.campaign.created_by
-    battle = report(battle, arbitrator, winner=battle.defender)
+    # Smash & Grab: two caskets opened, the defender's battle (the record refuses a result its facts contradict).
+    battle = report(battle, arbitrator, winner=battle.defender, scenario_facts={"caskets_opened": 2})
     battle = services.battle_report_confirm(battle=battle, actor=arbitrator, is_arbitrator=True)
     challenge.stakes.refresh_from_db()
     assert challenge.stakes.holder == battle.defender  # the defender kept it

@@ -292,11 +292,12 @@ class Player:
         captured = [pk for pk in down if pk and self.rng.random() < 0.15]
         freed = []
         campaign_battle = self.session.campaign_battle
-        if campaign_battle is not None and campaign_battle.is_rescue and not winner:
-            winner = Side.DEFENDER  # the Rescue Mission's Victory: no captive freed is the captors' win, not a draw
-        if campaign_battle is not None and campaign_battle.is_rescue and winner == Side.ATTACKER:
+        if campaign_battle is not None and campaign_battle.is_rescue:
             from campaigns.selectors import rescue_captives
 
-            freed = [c.pk for c in rescue_captives(campaign_battle)]
+            if winner == Side.ATTACKER:
+                freed = [c.pk for c in rescue_captives(campaign_battle)]
+            elif rescue_captives(campaign_battle):
+                winner = Side.DEFENDER  # no captive took flight: the captors' (the record refuses a draw)
         battle_end(session=self.session, actor=self.actor, winner=winner, captured=captured, captives_freed=freed)
         return winner

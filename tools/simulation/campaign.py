@@ -389,9 +389,9 @@ def hand_report(battle: Battle, rng: random.Random, dice) -> None:
     Seriously Injured, Out of Action (now and then killed or captured) or, in a gang that bottled, fled; loot
     caskets opened by the sides the scenario lets open them, rolled on its table; a Rescue Mission the rescuers
     win frees their captives. The service checks it as the one battle record, as it does the report form's."""
-    from campaigns.services import battle_report_submit
+    from campaigns.services import battle_report_submit, report_check, report_rows
     from rulebook.n18.campaign.battlefield import open_loot_casket
-    from rulebook.n18.campaign.record import casket_rules
+    from rulebook.n18.campaign.record import casket_rules, decided_result
     from rulebook.n18.campaign.record import other as other_role
 
     n18 = battle.campaign.edition == Edition.N18
@@ -450,9 +450,19 @@ def hand_report(battle: Battle, rng: random.Random, dice) -> None:
         winner = rng.choice(
             [battle.attacker, battle.defender] if battle.is_rescue else [battle.attacker, battle.defender, None]
         )
-    freed = []
-    if battle.is_rescue and winner is not None and winner.pk == battle.attacker_id:
-        freed = list(captives_of(battle.attacker, battle.defender).values_list("pk", flat=True))
+    held = list(captives_of(battle.attacker, battle.defender).values_list("pk", flat=True)) if battle.is_rescue else []
+    freed = held if winner is not None and winner.pk == battle.attacker_id else []
+    if n18:
+        # Where the scenario's facts decide the result, the players report that one (the record refuses another).
+        rows = report_rows(battle, results)
+        bottled_roles = tuple(role for role, did in bottled.items() if did)
+        fled_roles = tuple(role for role, did in fled.items() if did)
+        record, _ = report_check(
+            battle, rows, {**facts, "captives_freed": freed}, bottled=bottled_roles, fled=fled_roles
+        )
+        decided = decided_result(record, captives=len(held))
+        if decided is not None:
+            winner = {"attacker": battle.attacker, "defender": battle.defender}.get(decided.winner)
     battle_report_submit(
         battle=battle,
         actor=battle.attacker.owner,

@@ -559,6 +559,9 @@ def _fill_what_play_left_empty(campaign) -> None:
         defender_bottled=True, attacker_fled=True, defender_fled=True, cancel_reason="Their player moved away"
     )
     battle.fighter_results.filter(pk=battle.fighter_results.order_by("pk").first().pk).update(killed=True, webbed=True)
+    # A fighter who arrived as a Reinforcement names a roster fighter, as a casket's opener does.
+    arrived = battle.fighter_results.order_by("pk").last().fighter_id
+    Battle.objects.filter(pk=battle.pk).update(scenario_facts={**battle.scenario_facts, "reinforcements": [arrived]})
     campaign.house_rule_versions.update(
         note="Club season",
         starting_credits=1100,

@@ -3,9 +3,12 @@
 A campaign battle's record holds each fighter's end (fielded, Out of Action and by whom, Seriously Injured at
 the end, fled, killed, captured and by which gang, freed from captivity, rallies and the scenario's deeds) and
 the scenario's facts (each loot casket with the side whose fighter opened it and what it held, relics,
-caches, bottling and fleeing, captives freed). The hand-entered report and the battle assistant's end of
-battle both go through :func:`check_record`, which refuses a contradiction with a message naming the fighter
-and the rule. Its JSON form (:meth:`BattleRecord.as_json`) is stable: sides are roles (``attacker``,
+caches, Victory Points, bottling and fleeing, captives freed, the fighters who arrived as Reinforcements)
+and the starting crews when they were picked. The hand-entered report and the battle assistant's end of
+battle both go through :func:`check_record` (:func:`validate_record` lists every problem), which refuses a
+contradiction with a message naming the fighter and the rule: the scenario's own rules (its caskets, relics,
+caches, Victory Points, which roles receive Reinforcements, the result its facts decide) come from its data
+in :mod:`rulebook.n18.campaign.scenarios` and :mod:`rulebook.n18.campaign.victory`. Its JSON form (:meth:`BattleRecord.as_json`) is stable: sides are roles (``attacker``,
 ``defender``; the two sides of a scenario without roles are stored under those names too), fighter ids are
 strings.
 
@@ -19,17 +22,25 @@ Webbed D6 after the battle instead of a Lasting Injury (2023 Core Rulebook, Cond
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from rulebook.errors import RulesInputError
 from rulebook.n18.campaign.battlefield import LOOT_CASKET, LOOT_CASKET_SMASH_AND_GRAB
 from rulebook.n18.campaign.lasting_injury import WEBBED_SOURCE
-from rulebook.n18.campaign.scenarios import SCENARIOS, Caskets
+from rulebook.n18.campaign.scenarios import GUIDE, SCENARIOS, Caskets, Scenario
+from rulebook.n18.campaign.victory import (
+    TRAP_POINTS_RULE,
+    Proposal,
+    SideFacts,
+    proposed_result,
+    trap_victory_points,
+)
 from rulebook.roster import amount_distribution
 
 OK, SERIOUSLY_INJURED, OUT_OF_ACTION, FLED = "ok", "seriously_injured", "out_of_action", "fled"
 OUTCOMES = (OK, SERIOUSLY_INJURED, OUT_OF_ACTION, FLED)
 ROLES = ("attacker", "defender")
+ROLE_NAMES = {"attacker": "the attacker", "defender": "the defender"}
 CASKET_TABLES = {t.name: t for t in (LOOT_CASKET, LOOT_CASKET_SMASH_AND_GRAB)}
 FLEEING_SOURCE = "2023 Core Rulebook, Fleeing the Battlefield (necrovox): a fighter who flees is not Out of Action"
 
@@ -124,6 +135,12 @@ class BattleRecord:
     winner: str | None = None  # a role, or None for a draw
     captives_freed: tuple[str, ...] = ()
     gangs: Mapping[str, int] = field(default_factory=dict)  # role -> gang id
+    relic_defiled: Mapping[str, bool] = field(default_factory=dict)  # role -> its relic was defiled
+    caches_destroyed: int | None = None
+    caches_recovered: int | None = None
+    victory_points: Mapping[str, int] = field(default_factory=dict)  # role -> the points the players counted
+    reinforcements: tuple[str, ...] = ()  # the fighters who arrived as Reinforcements during the battle
+    crews: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # role -> its starting crew, when picked
 
     def opened(self, role: str | None = None) -> int:
         """Caskets opened (by ``role``'s fighters): the caskets named, or the count given."""
@@ -145,6 +162,12 @@ class BattleRecord:
             "winner": self.winner,
             "captives_freed": list(self.captives_freed),
             "gangs": dict(self.gangs),
+            "relic_defiled": dict(self.relic_defiled),
+            "caches_destroyed": self.caches_destroyed,
+            "caches_recovered": self.caches_recovered,
+            "victory_points": dict(self.victory_points),
+            "reinforcements": list(self.reinforcements),
+            "crews": {role: list(crew) for role, crew in self.crews.items()},
         }
 
     @classmethod
@@ -159,6 +182,12 @@ class BattleRecord:
             data.get("winner"),
             tuple(str(c) for c in data.get("captives_freed", ())),
             dict(data.get("gangs") or {}),
+            dict(data.get("relic_defiled") or {}),
+            data.get("caches_destroyed"),
+            data.get("caches_recovered"),
+            dict(data.get("victory_points") or {}),
+            tuple(str(f) for f in data.get("reinforcements", ())),  # a record older than Reinforcements: none
+            {role: tuple(str(f) for f in crew) for role, crew in (data.get("crews") or {}).items()},
         )
 
 
@@ -205,8 +234,8 @@ def _check_fighter(end: FighterEnd, friends: Mapping[str, FighterEnd]) -> None:
     if end.webbed and (end.outcome != OUT_OF_ACTION or end.killed):
         raise RulesInputError(
             "fighters.webbed",
-            f"{name}: only a fighter taken Out of Action (and not killed) while Webbed rolls the Webbed D6 "
-            f"({WEBBED_SOURCE})",
+            f"{name}: only a fighter taken Out of Action (and not killed) can be Webbed then, and rolls the Webbed "
+            f"D6 ({WEBBED_SOURCE})",
         )
 
 
@@ -260,9 +289,61 @@ def _check_left_behind(scenario: str, casket: Casket, who: str, opener: FighterE
         raise RulesInputError("caskets.fighter", f"{who}: a casket left behind is rolled for, no fighter opens it")
 
 
-def check_record(record: BattleRecord) -> BattleRecord:
-    """Refuse a record that contradicts itself or the scenario's rules; return it with each casket's result
-    as its table slug."""
+@dataclass(frozen=True)
+class Problem:
+    """A contradiction in a record: the part of the report it concerns (``result``, ``relic``, ``caches``,
+    ``victory_points.<role>``, ``reinforcements``, or a field of the record's own checks) and the message, which
+    names the fighter and the rule."""
+
+    part: str
+    message: str
+
+
+class RecordRefused(RulesInputError):
+    """:func:`check_record`'s refusal, with every problem found."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = tuple(problems)
+        super().__init__(problems[0].part, " ".join(p.message for p in problems))
+
+
+def check_record(record: BattleRecord, *, names: Mapping[str, str] | None = None, captives: int = 0) -> BattleRecord:
+    """Refuse a record that contradicts itself or the scenario's rules (:class:`RecordRefused`); return it
+    completed as :func:`validate_record` does."""
+    checked, problems = validate_record(record, names=names, captives=captives)
+    if problems:
+        raise RecordRefused(problems)
+    return checked
+
+
+def validate_record(
+    record: BattleRecord, *, names: Mapping[str, str] | None = None, captives: int = 0
+) -> tuple[BattleRecord, list[Problem]]:
+    """The record completed (each casket's result as its table slug, a relic defiled by a fighter named as
+    defiled, the cache counts the fighters' deeds give) and the problems found in it. ``names``: each role's
+    gang, for the messages; ``captives``: the rescuers' fighters the captors held, in a Rescue Mission.
+
+    The record's own checks stop at the first problem; the scenario's facts are checked only on a record that
+    passes them, and the result only against facts that pass theirs."""
+    try:
+        record = _checked(record)
+    except RulesInputError as err:
+        return record, [Problem(err.field, err.message)]
+    scenario = SCENARIOS.get(record.scenario)
+    if scenario is None:  # not one of the guide's scenarios: it has no rules of its own to hold the record to
+        return record, []
+    names = {**ROLE_NAMES, **(names or {})}
+    record, problems = _deeds(record, scenario, names)
+    if not problems:
+        problems = _victory_points(record, names)
+    if not problems:
+        problems = _result(record, names, captives)
+    return record, problems
+
+
+def _checked(record: BattleRecord) -> BattleRecord:
+    """The record's own checks: each fighter's end, the Reinforcements and each casket against the scenario's
+    rules; each casket's result returned as its table slug."""
     sides = {role: {f.fighter: f for f in record.fighters if f.side == role} for role in ROLES}
     seen: set[str] = set()
     for end in record.fighters:
@@ -277,6 +358,7 @@ def check_record(record: BattleRecord) -> BattleRecord:
     for role in record.fled:
         if role not in record.bottled:
             raise RulesInputError("fled", "A gang flees only after bottling out.")
+    _check_reinforcements(record)
     rules = casket_rules(record.scenario)
     if record.opened() > rules.count:
         name = SCENARIOS[record.scenario].name if record.scenario in SCENARIOS else "this battle"
@@ -290,17 +372,151 @@ def check_record(record: BattleRecord) -> BattleRecord:
             raise RulesInputError("caskets.fighter", f"casket {index}: opened by a fighter who did not take part")
         contents = check_casket(record.scenario, casket, index, opener, record.fled)
         caskets.append(Casket(casket.side, contents["slug"], casket.credits, casket.fighter, casket.left_behind))
-    return BattleRecord(
-        record.scenario,
-        record.fighters,
-        tuple(caskets),
-        record.caskets_opened,
-        record.bottled,
-        record.fled,
-        record.winner,
-        record.captives_freed,
-        record.gangs,
+    return replace(record, caskets=tuple(caskets))
+
+
+def _check_reinforcements(record: BattleRecord) -> None:
+    """A Reinforcement took part, for a side the scenario sends Reinforcements to, and was not in its gang's
+    starting crew already (the guide's Border Dispute and Search & Destroy: Reinforcements)."""
+    scenario = SCENARIOS.get(record.scenario)
+    name = scenario.name if scenario else "this battle"
+    source = scenario.sources[0] if scenario and scenario.sources else GUIDE
+    if len(set(record.reinforcements)) != len(record.reinforcements):
+        raise RulesInputError("reinforcements", "A fighter arrives as a Reinforcement once.")
+    for fighter_id in record.reinforcements:
+        end = record.fighter(fighter_id)
+        if end is None:
+            raise RulesInputError(
+                "reinforcements", f"fighter {fighter_id}: a Reinforcement takes part in the battle, so has a row"
+            )
+        if scenario is None or end.side not in scenario.reinforced:
+            raise RulesInputError(
+                "reinforcements",
+                f"{end.name}: in {name} the {end.side} receives no Reinforcements ({source})",
+            )
+        if fighter_id in record.crews.get(end.side, ()):
+            raise RulesInputError(
+                "reinforcements",
+                f"{end.name} was in the {end.side}'s starting crew, so cannot also arrive as a Reinforcement",
+            )
+
+
+def _deeds(record: BattleRecord, scenario: Scenario, names: Mapping[str, str]) -> tuple[BattleRecord, list[Problem]]:
+    """The scenario's facts follow from the fighters' deeds: each deed by a fighter of a role the scenario lets
+    do it, a relic defiled once by one named enemy fighter, the caches counted as the fighters who destroyed or
+    recovered them, no more caches than the scenario hides."""
+    problems = []
+    source = scenario.sources[0] if scenario.sources else GUIDE
+    for end in record.fighters:
+        for deed in DEED_NAMES:
+            if end.awards.get(deed) and end.side not in dict(scenario.deeds).get(deed, ()):
+                what = DEED_NAMES[deed]
+                problems.append(Problem(deed, f"{end.name}: in {scenario.name} the {end.side} {what} ({source})"))
+    defiled = dict(record.relic_defiled)
+    for side in ROLES:
+        enemy = other(side)
+        defilers = [f.name for f in record.fighters if f.side == enemy and f.awards.get("relic_defiled")]
+        if len(defilers) > 1:
+            problems.append(
+                Problem(
+                    "relic",
+                    f"{names[side]}'s relic can only be defiled once, not by {' and '.join(defilers)}: tick one "
+                    f"fighter ({source})",
+                )
+            )
+        elif defiled.get(side) and not defilers and "relic" in scenario.report_facts:
+            problems.append(Problem("relic", f"Say which of {names[enemy]}'s fighters defiled {names[side]}'s relic."))
+        defiled[side] = bool(defiled.get(side) or defilers)
+    counts = {}
+    for deed in ("caches_destroyed", "caches_recovered"):
+        given, named = getattr(record, deed), sum(int(f.awards.get(deed) or 0) for f in record.fighters)
+        if given is not None and named != given and "caches" in scenario.report_facts:
+            what = deed.replace("_", " ")
+            problems.append(
+                Problem("caches", f"{given} {what}, but the fighters' rows name {named}: say who did each.")
+            )
+        counts[deed] = named if given is None and named else given
+    found = (counts["caches_destroyed"] or 0) + (counts["caches_recovered"] or 0)
+    if found > scenario.caches:
+        problems.append(
+            Problem("caches", f"{scenario.name} hides {scenario.caches} weapon caches, not {found} ({source})")
+        )
+    return replace(record, relic_defiled=defiled, **counts), problems
+
+
+# The deeds a scenario names its fighters for (Scenario.deeds), in words for a refusal.
+DEED_NAMES = {
+    "relic_defiled": "defiles no relic",
+    "caches_destroyed": "destroys no weapon cache",
+    "caches_recovered": "recovers no weapon cache",
+}
+
+
+def side_facts(record: BattleRecord, role: str) -> SideFacts:
+    """One side's end of the battle as the scenario's Victory reads it (:mod:`rulebook.n18.campaign.victory`)."""
+    scenario = SCENARIOS.get(record.scenario)
+    reads = scenario.report_facts if scenario else ()
+    entered = {f.side for f in record.fighters}
+    mine = [f for f in record.fighters if f.side == role]
+    taken = tuple(f.category for f in record.fighters if f.side != role and f.outcome == OUT_OF_ACTION and f.by)
+    caches = record.caches_destroyed if role == "attacker" else record.caches_recovered
+    if "caches" in reads:
+        caches = caches or 0  # the report names who destroyed and recovered each: none named is none
+    return SideFacts(
+        standing=sum(f.outcome == OK for f in mine) if entered == set(ROLES) else None,
+        fled=role in record.fled and role in record.bottled,
+        relic_defiled=bool(record.relic_defiled.get(role)) if "relic" in reads else None,
+        victory_points=record.victory_points.get(role),
+        # A record naming the fighters of one gang only says nothing of whom the other took down, nor who stood.
+        taken_out=taken if entered == set(ROLES) else None,
+        caches=caches,
     )
+
+
+def _victory_points(record: BattleRecord, names: Mapping[str, str]) -> list[Problem]:
+    """The Trap's Victory Points follow from the record: those counted must be what it gives."""
+    scenario = SCENARIOS[record.scenario]
+    if "victory_points" not in scenario.report_facts:
+        return []
+    problems = []
+    for role in ROLES:
+        counted, owed = (
+            record.victory_points.get(role),
+            trap_victory_points(side_facts(record, role), side_facts(record, other(role))),
+        )
+        if counted is None or owed is None or owed[0] <= counted <= owed[1]:
+            continue
+        given = str(owed[0]) if owed[0] == owed[1] else f"{owed[0]} to {owed[1]}"
+        problems.append(
+            Problem(
+                f"victory_points.{role}",
+                f"{names[role]}'s Victory Points: the record gives {given}, not {counted} (The Trap: {TRAP_POINTS_RULE}).",
+            )
+        )
+    return problems
+
+
+def decided_result(record: BattleRecord, *, captives: int = 0) -> Proposal | None:
+    """The result the record's facts decide by the scenario's Victory, or None where the players say who won.
+    ``captives``: in a Rescue Mission, the rescuers' fighters the captors held."""
+    counted = record.caskets or record.caskets_opened is not None
+    return proposed_result(
+        record.scenario,
+        side_facts(record, "attacker"),
+        side_facts(record, "defender"),
+        caskets_opened=record.opened() if counted else None,
+        captives=captives,
+        captives_freed=len(record.captives_freed) if captives else None,
+    )
+
+
+def _result(record: BattleRecord, names: Mapping[str, str], captives: int) -> list[Problem]:
+    """Where the scenario's facts decide the winner (the guide, each scenario's Victory), the result must agree."""
+    proposal = decided_result(record, captives=captives)
+    if proposal is None or proposal.winner == record.winner:
+        return []
+    said = f"{names[proposal.winner]} wins" if proposal.winner else "the battle is a draw"
+    return [Problem("result", f"By the scenario's facts {said} ({proposal.why}); change the result or the facts.")]
 
 
 def casket_words(casket: Casket, scenario: str) -> str:

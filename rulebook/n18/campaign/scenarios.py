@@ -116,10 +116,24 @@ class Scenario:
     # The facts a battle report asks for this scenario beyond the fighters and the caskets, each read by its
     # Victory or Rewards: "caskets_opened" (a count), "relic", "caches", "victory_points".
     report_facts: tuple[str, ...] = ()
+    # The weapon caches the scenario hides (Search & Destroy: one in each quarter of the battlefield).
+    caches: int = 0
+    # The deeds its rewards name a fighter for, with the roles whose fighters can do them: "relic_defiled",
+    # "caches_destroyed", "caches_recovered".
+    deeds: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @property
     def has_attacker(self) -> bool:
         return any(role in ("attacker", "defender") for role, _ in self.crews) or self.roles is not None
+
+    @property
+    def reinforced(self) -> tuple[str, ...]:
+        """The roles whose crew receives Reinforcements during the battle (the scenario's crew rules)."""
+        roles: list[str] = []
+        for role, crew in self.crews:
+            if crew.reinforcements:
+                roles += ["attacker", "defender"] if role == "both" else [role]
+        return tuple(roles)
 
     def crew(self, role: str) -> Crew:
         for name, crew in self.crews:
@@ -244,6 +258,7 @@ BORDER_DISPUTE = Scenario(
     notes="No attacker or defender: turf is decided by a roll-off.",
     sources=(f"{GUIDE}, D6 Result 5-8: Border Dispute",),
     report_facts=("relic",),
+    deeds=(("relic_defiled", ("attacker", "defender")),),
 )
 
 THE_TRAP = Scenario(
@@ -325,6 +340,8 @@ SEARCH_AND_DESTROY = Scenario(
     "scenarios: the challenger attacks.",
     sources=(f"{GUIDE}, D6 Result 11-12: Search & Destroy",),
     report_facts=("caches",),
+    caches=4,
+    deeds=(("caches_destroyed", ("attacker",)), ("caches_recovered", ("defender",))),
 )
 
 RESCUE_MISSION = Scenario(
