@@ -156,7 +156,7 @@ def test_a_rescue_mission_ended_in_the_assistant_against_its_captives_is_refused
         is_rescue=True,
     )
     played = battle_start_from_campaign(campaign_battle=rescue, started_by=rescue.attacker.owner, dice=SeededDice(4))
-    with pytest.raises(ValidationError, match="Rescue Mission"):
+    with pytest.raises(ValidationError, match="By the scenario.s facts"):
         battle_end(session=played, actor=played.player_a, winner=winner, captives_freed=[captive.pk] if freed else [])
     rescue.refresh_from_db()
     played.refresh_from_db()

@@ -43,7 +43,6 @@ from rulebook.dice import DiceSource
 from rulebook.errors import RulesInputError
 from rulebook.n18.campaign.record import BattleRecord, Casket, FighterEnd, Problem, validate_record
 from rulebook.n18.campaign.record import other as other_role
-from rulebook.n18.campaign.victory import SideFacts, proposed_result
 
 
 def _require_scheduled(battle: Battle) -> None:
@@ -339,26 +338,6 @@ def _checked_facts(battle: Battle, rows: list[BattleFighterResult], facts: dict,
     return facts
 
 
-def _check_rescue_result(battle: Battle, winner: str | None, fled: dict, *, held: int, freed: int) -> None:
-    """A Rescue Mission's winner follows from the captives freed (the rulebook's Rescue Mission Victory): every
-    one freed is the rescuers' win, none the captors'. The hand report's form refuses a contradiction before the
-    record gets here; the assistant's end form sends it here, so its report cannot free a captive and credit
-    the captors with the win."""
-    proposal = proposed_result(
-        "rescue-mission",
-        SideFacts(fled=fled[Side.ATTACKER]),
-        SideFacts(fled=fled[Side.DEFENDER]),
-        captives=held,
-        captives_freed=freed,
-    )
-    if proposal is not None and proposal.winner != winner:
-        names = {Side.ATTACKER: battle.attacker.name, Side.DEFENDER: battle.defender.name}
-        said = f"{names[proposal.winner]} wins" if proposal.winner else "the battle is a draw"
-        raise ValidationError(
-            f"By the Rescue Mission's captives {said} ({proposal.why}); change the result or the captives freed."
-        )
-
-
 @transaction.atomic
 def battle_report_submit(
     *,
@@ -409,19 +388,13 @@ def battle_report_submit(
     rows = _fighter_rows(battle, fighter_results)
     facts = dict(scenario_facts or {})
     freed = sorted(set(captives_freed))
-    held = (
-        set(captives_of(battle.attacker, battle.defender).values_list("pk", flat=True))
-        if freed or battle.is_rescue
-        else set()
-    )
     if freed:
+        held = set(captives_of(battle.attacker, battle.defender).values_list("pk", flat=True))
         if not battle.is_rescue or not set(freed) <= held:
             raise ValidationError(f"Only a Rescue Mission frees captives, and only those {battle.defender.name} holds.")
         facts["captives_freed"] = freed
     bottled = tuple(side for side, did in ((Side.ATTACKER, attacker_bottled), (Side.DEFENDER, defender_bottled)) if did)
     role = battle.side_of(winner) if winner is not None else None
-    if battle.is_rescue and battle.campaign.edition == "n18":
-        _check_rescue_result(battle, role, fled, held=len(held), freed=len(freed))
     facts = _checked_facts(
         battle, rows, facts, bottled=bottled, fled=tuple(side for side, did in fled.items() if did), winner=role
     )
