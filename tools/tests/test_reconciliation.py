@@ -11,6 +11,7 @@ import pytest
 from django.db.models import F
 
 from campaigns.models import Battle, Campaign, HouseRules
+from campaigns.selectors import territories_held
 from gangs.ledger import ledger_record
 from gangs.models import LedgerEntry, LedgerKind
 from postbattle.models import Sequence, SequenceState
@@ -139,3 +140,17 @@ def test_credits_no_rule_explains_are_found(loaded_content, season):
     battle = _any_battle(season)
     _extra(battle, battle.attacker, kind=LedgerKind.OTHER, credits=5, reason="Found under a floor plate")
     _broken(battle, battle.attacker.name, "Found under a floor plate: +5 credits that no rule explains")
+
+
+def test_workshop_income_to_a_law_abiding_gang_is_found(loaded_content, season):
+    """The Workshop pays income to an Outlaw gang only (rulebook.n18.campaign.territories): the simulated gangs are
+    Law-abiding, so whatever its dice, a Law-abiding holder is owed none of it."""
+    for battle in Battle.objects.filter(campaign=season, status="confirmed").order_by("pk"):
+        for gang in (battle.attacker, battle.defender):
+            roster = battle.roster_at_confirmation[str(gang.pk)]
+            held = [t.territory.name for t in territories_held(battle, gang)]
+            if "Workshop" in held and not roster["outlaw"]:
+                _extra(battle, gang, kind=LedgerKind.CREDITS, credits=30, reason="Collect Income: Workshop")
+                _broken(battle, gang.name, "Collect Income: Workshop: the recorded dice give 0 credits")
+                return
+    pytest.fail("no Law-abiding gang held the Workshop in a battle of the season")
