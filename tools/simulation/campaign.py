@@ -20,6 +20,7 @@ from campaigns import services as campaign_services
 from campaigns.models import Battle, BattleStatus, Campaign
 from campaigns.rules import classic_choices
 from campaigns.selectors import captives_of, contenders, crew_candidates, engaged_gang_ids, rating_of, standings
+from campaigns.services.house_rules import house_rules_change
 from content.models import Edition, Territory
 from gangs.models import Fighter, FighterStatus, Gang, LedgerEntry, LedgerKind
 from postbattle import engine
@@ -37,6 +38,7 @@ POLICIES = ("mixed", "assistant", "hand")  # how the battles are played: either 
 # (income for an Outlaw gang only, a free Ammo-jack for a Law-abiding one), a Collapsed Dome (the dice the player
 # chooses, a double's Lasting Injury).
 RULED_TERRITORIES = ("settlement", "workshop", "collapsed-dome")
+HOUSE_RULES = {"winner_credits": 20, "loser_credits": 10, "credits_per_out_of_action": 5}
 # What a captor does with a captive, in turn, when the player deals with one (the post-battle actions).
 CAPTIVE_DEALS = ("Claim Bounties", "Sell to Guilders", "Dispose of Captives")
 
@@ -165,6 +167,10 @@ class Simulation:
             campaign_services.territory_assign(
                 held=held, holder=gang, actor=arbitrator, reason="The simulation's starting territories"
             )
+        if campaign.has_cycles:
+            # House rules that pay after every battle, on top of the rules' rewards, so that the reconciliation
+            # checks them on real battles (a club's usual ones: something for taking part, more for the win).
+            house_rules_change(campaign=campaign, actor=arbitrator, **HOUSE_RULES, note="The simulation's house rules")
         campaign = campaign_services.campaign_start(campaign=campaign)
         self.check_all(campaign, "the campaign started")
         return campaign

@@ -5,17 +5,16 @@ one that no rule explains, and the invariant names the gang, the battle and the 
 Each case changes the rows inside its test's own transaction (rolled back after it): the campaign is played once
 for the module."""
 
-from datetime import timedelta
-
 import pytest
 from django.db.models import F
 
-from campaigns.models import Battle, Campaign, HouseRules
+from campaigns.models import Battle, Campaign
 from campaigns.selectors import territories_held
 from gangs.ledger import ledger_record
 from gangs.models import LedgerEntry, LedgerKind
 from postbattle.models import Sequence, SequenceState
 from tools.simulation import invariants, simulate
+from tools.simulation.campaign import HOUSE_RULES
 
 
 @pytest.fixture(scope="module")
@@ -123,17 +122,13 @@ def test_reputation_for_a_territory_the_battle_was_not_fought_for_is_found(loade
 
 
 def test_house_rule_credits_unpaid_and_unowed_are_found(loaded_content, season):
+    """The simulation's house rules pay the winner (tools.simulation.campaign.HOUSE_RULES)."""
     battle = Battle.objects.filter(campaign=season, status="confirmed", winner__isnull=False).order_by("pk").first()
+    won = HOUSE_RULES["winner_credits"]
     _extra(battle, battle.winner, kind=LedgerKind.CREDITS, credits=50, data={"house_rule": "winner_credits"})
-    _broken(battle, battle.winner.name, "house rule winner_credits: owed 0 credits, the ledger holds 50")
-    LedgerEntry.objects.filter(data__house_rule="winner_credits").delete()
-    HouseRules.objects.create(
-        campaign=battle.campaign,
-        in_force_from=battle.confirmed_at - timedelta(seconds=1),
-        starting_credits=battle.campaign.starting_credits,
-        winner_credits=50,
-    )
-    _broken(battle, battle.winner.name, "house rule winner_credits: owed 50 credits, the ledger holds 0")
+    _broken(battle, battle.winner.name, f"house rule winner_credits: owed {won} credits, the ledger holds {won + 50}")
+    LedgerEntry.objects.filter(battle_link__battle=battle, data__house_rule="winner_credits").update(credits=0)
+    _broken(battle, battle.winner.name, f"house rule winner_credits: owed {won} credits, the ledger holds 0")
 
 
 def test_credits_no_rule_explains_are_found(loaded_content, season):
