@@ -149,3 +149,12 @@ def test_workshop_income_to_a_law_abiding_gang_is_found(loaded_content, season):
                 _broken(battle, gang.name, "Collect Income: Workshop: the recorded dice give 0 credits")
                 return
     pytest.fail("no Law-abiding gang held the Workshop in a battle of the season")
+
+
+def test_lasting_injury_experience_that_is_not_its_die_is_found(loaded_content, season):
+    battle = _any_battle(season)
+    fighter = battle.attacker.fighters.order_by("pk").first()
+    d3 = [{"die": "D3", "for": "Lesson Learned experience", "value": 2}]
+    reason = "Lasting Injury: Lesson Learned (41): goes into Convalescence and gains D3 experience"
+    _extra(battle, battle.attacker, kind=LedgerKind.EXPERIENCE, fighter=fighter, experience=3, reason=reason, dice=d3)
+    _broken(battle, battle.attacker.name, "3 XP; the recorded D3 gives [2]")
