@@ -321,7 +321,8 @@ class _Reconciliation:
     Not battle-owed, so no amount is allowed for them: statuses, injuries, advances written as such, the
     campaign log (challenges, re-rolls, reverts), the Trading Post's level, chem doses (whose kit is used up
     with no credits). Spending with the battle's link (Hired Guns' fees, kit bought, advances: ``SPENDING``)
-    may only take away. Any other entry with an amount is a failure: nothing unowed.
+    may only take away. An arbitrator's override and a sale of kit carry no battle's link (``gangs.services``):
+    a correction is the gang's, not the battle's. Any other entry with an amount is a failure: nothing unowed.
     """
 
     def __init__(self, battle: Battle):
