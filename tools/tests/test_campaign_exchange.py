@@ -32,7 +32,9 @@ from tools.simulation import simulate
 def seasons(module_content, django_db_blocker):
     """One campaign of each edition, played to the end of its last cycle: {edition: campaign pk}."""
     with django_db_blocker.unblock():
-        for edition, cycles, seed in (("n18", 2, 3), ("classic", 1, 5)):
+        # n18 seed 5: since the simulation hands out territories, sets house rules and deals with captives (issue
+        # 21), its season has what the field checks need (a winner, a sequence reverted and run again).
+        for edition, cycles, seed in (("n18", 2, 5), ("classic", 1, 5)):
             simulate(edition=edition, gangs=2, cycles=cycles, seed=seed, out=lambda *a: None)
         return {c.edition: c.pk for c in Campaign.objects.all()}
 
