@@ -11,7 +11,8 @@ File shapes (see docs/content.md and the files' own ``notes``):
 - Armoury / Trading Post: ``weapons``, ``armour``, ``wargear`` lists (the team's weapons format).
 - Houses: ``composition``, ``houses`` (each with ``fighter_types`` and, for n18, an
   ``equipment_list`` of ``{"item", "cost", "fighter_types"}``; an entry marked ``"optional": true``
-  waits, reported, until its item exists), an optional ``equipment`` block
+  waits, reported, until its item exists; 2018+ lists that are the Trading Post up to a Rarity state it as a
+  ``trading_post_allowance`` instead, expanded from the equipment loaded), an optional ``equipment`` block
   (house-list items missing from the Trading Post, in the weapons format) and, for classic,
   ``fighter_types`` shared by every house with per-house ``skill_access``.
 - Skills: ``skill_tables`` with their ``skills`` (each with a one-line ``summary`` in our own words).

@@ -4,7 +4,8 @@ and equipment lists) and territories, each record checked and turned into the co
 Part of :mod:`content.loader`, whose docstring gives the file shapes; the rows are written by
 :class:`content.loader.rows.RowWriter`. Classic equipment lists are weapon-list categories, expanded into one row
 per Armoury weapon of those categories at its Armoury price, leaving out rare items (bought at the Trading Post
-only) and items without a fixed price.
+only) and items without a fixed price. A 2018+ ``trading_post_allowance`` expands the same way, into the Trading Post
+items up to a Rarity that :func:`rulebook.n18.trading_post.hire_allowance` takes.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from content.models import (
     Territory,
     WeaponProfile,
 )
+from rulebook.n18 import trading_post
 
 CLASSIC_STATS = {"M": "movement", "WS": "weapon_skill", "BS": "ballistic_skill", "S": "strength", "T": "toughness"}
 CLASSIC_STATS |= {"W": "wounds", "I": "initiative", "A": "attacks", "Ld": "leadership"}
@@ -57,6 +59,7 @@ class EditionLoader(RowWriter):
     def __init__(self, edition: str, documents: list[tuple[Path, dict]], report: LoadReport):
         super().__init__(edition, report, (House, FighterType, Equipment, SkillTable, Skill, Territory, Rule))
         self.documents = documents
+        self._trading_post_items: list[dict] | None = None
 
     def run(self) -> None:
         kinds = defaultdict(list)
@@ -348,6 +351,7 @@ class EditionLoader(RowWriter):
             self.sync_children(SkillAccess, "fighter_type", fighter_type, "table_id", wanted)
 
     def load_equipment_list(self, house_record: Field, fighter_types: dict) -> None:
+        derived = self.allowance_lists(house_record, fighter_types)
         wanted: dict[str, dict[int, dict]] = {slug: {} for slug in fighter_types}
         if self.edition == Edition.CLASSIC:
             for local_slug, (fighter_type, _record) in fighter_types.items():
@@ -377,7 +381,50 @@ class EditionLoader(RowWriter):
                     entry.fail("item", f"{item.slug!r} is listed twice for {local_slug}")
                 wanted[local_slug][item.pk] = {"cost": cost, "is_included": included}
         for local_slug, (fighter_type, _record) in fighter_types.items():
-            self.sync_children(FighterTypeEquipment, "fighter_type", fighter_type, "equipment_id", wanted[local_slug])
+            # An entry the list writes out keeps its own price over the allowance's Trading Post price.
+            rows = derived.get(local_slug, {}) | wanted[local_slug]
+            self.sync_children(FighterTypeEquipment, "fighter_type", fighter_type, "equipment_id", rows)
+
+    def allowance_lists(self, house_record: Field, fighter_types: dict) -> dict[str, dict[int, dict]]:
+        """The lists of fighter types that take Trading Post items up to a Rarity when hired (Venators, Outcast
+        Leaders and Champions): ``trading_post_allowance`` entries ``{"up_to_rarity", "fighter_types"}``, each
+        type listing every such item of the edition's data at its Trading Post price (``rulebook.n18.trading_post
+        .hire_allowance`` decides which), so the lists follow the Trading Post as it grows."""
+        allowances = house_record.children("trading_post_allowance")
+        if allowances and self.edition != Edition.N18:
+            house_record.fail("trading_post_allowance", "only a 2018+ list takes Trading Post items by Rarity")
+        derived: dict[str, dict[int, dict]] = {}
+        for allowance in allowances:
+            up_to = allowance.count("up_to_rarity")
+            local_slugs = allowance.strings("fighter_types")
+            if not local_slugs:
+                allowance.fail("fighter_types", "names no fighter type")
+            for local_slug in local_slugs:
+                if local_slug not in fighter_types:
+                    allowance.fail("fighter_types", f"{local_slug!r} is not a fighter type of this house")
+                if local_slug in derived:
+                    allowance.fail("fighter_types", f"{local_slug!r} has two allowances")
+                fighter_type = fighter_types[local_slug][0]
+                slugs = trading_post.hire_allowance(
+                    self.trading_post_items(),
+                    up_to=up_to,
+                    weapon_categories=fighter_type.weapon_categories,
+                    hierarchy=fighter_type.category in (FighterCategory.LEADER, FighterCategory.CHAMPION),
+                )
+                items = self.existing[Equipment]
+                derived[local_slug] = {items[s].pk: {"cost": items[s].cost, "is_included": False} for s in slugs}
+        return derived
+
+    def trading_post_items(self) -> list[dict]:
+        """The official items of this load, as :func:`rulebook.n18.trading_post.hire_allowance` reads them (read
+        once: every list is loaded after the equipment)."""
+        if self._trading_post_items is None:
+            self._trading_post_items = [
+                {f: getattr(row, f) for f in ("slug", "kind", "category", "rarity", "cost", "fits")}
+                for row in self.existing[Equipment].values()
+                if row.is_official and row.pk in self.seen[Equipment]
+            ]
+        return self._trading_post_items
 
     # --- territories ----------------------------------------------------------------------------------------
     def load_territory(self, record: Field) -> None:

@@ -157,6 +157,78 @@ def test_fighters_only_list_what_their_weapon_types_allow(loaded_content):
     )
 
 
+# Venators and Outcast Leaders and Champions take Trading Post items up to a Rarity (``trading_post_allowance``):
+# the kinds their written lists lacked, each at its Trading Post price and availability (V2: the necrovox armoury
+# pages' chems, grenades, combi-weapons and special ammunition rows).
+ALLOWANCE_CHECKS = [
+    ("venators-hunt-leader-1", "shotgun-executioner", 20, "R9"),
+    ("venators-hunt-leader-1", "slaught", 30, "R10"),
+    ("venators-hunt-leader-1", "bolter-plasma-gun-combi-weapon", 115, "R10"),
+    ("venators-hunt-leader-1", "melta-bomb", 60, "R11"),
+    ("venators-hunt-champion-2", "frenzon", 20, "R9"),
+    ("venators-hunt-champion-2", "krak-grenade", 45, "R8"),
+    ("venators-hunter-2", "stub-gun-dumdum-rounds", 5, "R7"),
+    ("venators-hunter-2", "kalma", 15, "Common"),
+    ("venators-hunter-2", "stub-gun-plasma-pistol-combi-pistol", 40, "R8"),
+    ("venators-hunter-2", "frag-grenade", 30, "Common"),
+    ("underhive-outcasts-leader-wyrd-3", "shotgun-executioner", 20, "R9"),
+    ("underhive-outcasts-leader-wyrd-3", "frenzon", 20, "R9"),
+    ("underhive-outcasts-leader-wyrd-3", "bolter-flamer-combi-weapon", 180, "R8"),
+    ("underhive-outcasts-leader-wyrd-3", "choke-gas-grenade", 50, "R9"),
+    ("underhive-outcasts-champion-survivor", "stub-gun-dumdum-rounds", 5, "R7"),
+    ("underhive-outcasts-champion-survivor", "kalma", 15, "Common"),
+    ("underhive-outcasts-champion-survivor", "autogun-grenade-launcher-combi-weapon", 30, "R7"),
+    ("underhive-outcasts-champion-survivor", "krak-grenade", 45, "R8"),
+]
+
+
+def _allowance_list(fighter_type: str) -> dict[str, tuple[int, str]]:
+    rows = FighterTypeEquipment.objects.filter(fighter_type__slug=fighter_type)
+    return {
+        item: (cost, rarity) for item, cost, rarity in rows.values_list("equipment__slug", "cost", "equipment__rarity")
+    }
+
+
+def test_rarity_allowances_take_the_newer_trading_post_kinds(loaded_content):
+    lists = {fighter: _allowance_list(fighter) for fighter in {check[0] for check in ALLOWANCE_CHECKS}}
+    found = [(fighter, item, *lists[fighter].get(item, (None, None))) for fighter, item, _, _ in ALLOWANCE_CHECKS]
+    assert found == ALLOWANCE_CHECKS
+    # Above the allowance: 'Slaught is Rare (10) for an Outcast Leader's 9, the melta bomb Rare (11) for a Champion's
+    # 10, the choke gas grenade Rare (9) for a Hunter's 8; ammunition only for a weapon the fighter may take.
+    assert "slaught" not in lists["underhive-outcasts-leader-wyrd-3"]
+    assert "melta-bomb" not in lists["venators-hunt-champion-2"]
+    assert "choke-gas-grenade" not in lists["venators-hunter-2"]
+    assert "grenade-launcher-smoke-grenades" not in lists["venators-hunter-2"]
+
+
+# List entries per fighter type as measured (86, 78, 41, 44, 68 and 49 while the lists were written out in the files).
+# The lists grow with the Trading Post data, so more is fine; fewer means an item the allowance takes went missing.
+ALLOWANCE_COUNTS = {
+    "venators-hunt-leader-1": 198,
+    "venators-hunt-champion-1": 177,
+    "venators-hunter-1": 79,
+    "venators-hunter-1-specialist": 89,
+    "underhive-outcasts-leader-brawler-1": 143,
+    "underhive-outcasts-champion-wyrd": 92,
+}
+
+
+def test_rarity_allowance_lists_count_and_leave_out_what_the_allowance_does_not_take(loaded_content):
+    counts = {fighter: len(_allowance_list(fighter)) for fighter in ALLOWANCE_COUNTS}
+    assert {fighter: n for fighter, n in counts.items() if n < ALLOWANCE_COUNTS[fighter]} == {}
+    for house in ("venators", "underhive-outcasts"):
+        rows = FighterTypeEquipment.objects.filter(fighter_type__house__slug=house)
+        # Nothing Illegal, and no list-only item such as the Beastmaster's beasts.
+        assert not rows.filter(equipment__rarity__startswith="I").exists(), house
+        assert not rows.filter(equipment__slug__in=["millisaur", "ripperjack", "wasteland-giant-rat"]).exists()
+        # Status items and Exotic Beasts go to Leaders and Champions only.
+        hierarchy_kit = rows.filter(equipment__category__in=["status", "exotic_beast"])
+        assert hierarchy_kit.exists(), house
+        assert set(hierarchy_kit.values_list("fighter_type__category", flat=True)) <= {"leader", "champion"}, house
+    # The Hive Scum keep the list the Outcasts' book writes out, the fighting knife at its own price.
+    assert len(_allowance_list("underhive-outcasts-hive-scum")) == 30
+
+
 def test_gang_weapons_carry_profiles_for_the_battle_assistant(loaded_content):
     boltgun = Equipment.objects.get(edition="n18", slug="enforcer-boltgun")
     (profile,) = boltgun.profiles.all()

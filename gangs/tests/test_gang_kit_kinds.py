@@ -85,8 +85,11 @@ def test_counts_of_each_kind(loaded_content):
 
 
 def test_items_moved_to_the_trading_post_keep_the_lists_that_name_them(loaded_content):
-    # Magnacles stay part of every Enforcer's kit; the strip kit stays on the Cawdor list at its list price.
-    magnacles = FighterTypeEquipment.objects.filter(equipment__slug="magnacles")
+    # Magnacles stay part of every Enforcer's kit (Venators and Outcasts may buy them from the Trading Post by their
+    # Rarity allowance); the strip kit stays on the Cawdor list at its list price.
+    magnacles = FighterTypeEquipment.objects.filter(
+        equipment__slug="magnacles", fighter_type__house__slug="palanite-enforcers"
+    )
     assert magnacles.exists() and all(e.is_included and e.cost == 0 for e in magnacles)
     strip_kit = FighterTypeEquipment.objects.get(fighter_type__slug="cawdor-word-keeper", equipment__slug="strip-kit")
     assert strip_kit.cost == 15

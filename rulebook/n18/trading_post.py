@@ -4,15 +4,26 @@
 The file's ``sources`` map names where each record's numbers come from (BSData necromunda-gang-war for
 profiles and rarity, gyrinx content for list prices). Look-ups accept a slug (``plasma-pistol``) or a
 name in any case (``Plasma pistol``), and a profile by its name (``maximal power``).
+
+What a fighter hired with a Rarity allowance takes from the Trading Post (:func:`hire_allowance`) follows the
+necrovox gang pages in yakuzadave/necroman_v2 (``necrovox_docs/gang-docs/gang-lists/venators.md``: "When hired,
+choose Common and Rare equipment up to Rarity value 11" for a Hunt Leader, 10 for a Champion, 8 for a Hunter, whose
+weapons are Basic, Pistol and Close Combat; ``outcasts/outcasts.md``: "Choose any Common and Rare equipment up to
+Rare (9)" for an Outcast Leader, 8 for a Champion) and the 2023 Armoury's Status Items page
+(``necrovox_docs/Necromunda_Docs/12-armoury/19-status-items.md``): Extravagant Goods and servo-skulls go only to
+Leaders, Champions and fighters with Gang Hierarchy, each Exotic Beast is "available to any Gang Leader or
+Champion", and grenades are Wargear, not weapons.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Collection, Iterable, Mapping
 from functools import cache
 from pathlib import Path
 
 from rulebook.errors import RulesInputError
+from rulebook.n18.campaign.trading import availability
 from rulebook.numbers import is_whole_number, whole_number
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "n18" / "trading_post.json"
@@ -219,3 +230,49 @@ def resolve_strength(value, user_strength: int | None, field: str) -> int:
     if user_strength is None:
         raise RulesInputError(field, f"the weapon's Strength is {value!r}: give the fighter's S")
     return user_strength + (int(value[2:]) if value.startswith("S+") else 0)
+
+
+# --- what a fighter hired with a Rarity allowance takes from the Trading Post ------------------------------------
+
+# The weapon categories a fighter's weapon restriction speaks of ("Basic, Pistol & Close Combat weapons"): grenades
+# are Wargear, and special ammunition goes with the weapon it is fired from.
+RESTRICTED_WEAPONS = frozenset({"pistol", "basic", "special", "heavy", "close_combat"})
+# Kinds sold only to Leaders, Champions and fighters with Gang Hierarchy: status items and Exotic Beasts.
+HIERARCHY_ONLY = frozenset({"status", "exotic_beast"})
+
+
+def hire_allowance(
+    items: Iterable[Mapping], *, up_to: int, weapon_categories: Collection[str], hierarchy: bool
+) -> list[str]:
+    """The slugs of the Trading Post items a fighter may take when hired with "Common and Rare equipment up to
+    Rarity ``up_to``" (Venators, Underhive Outcast Leaders and Champions), in the order of ``items``.
+
+    ``items`` are mappings with ``slug``, ``kind`` (weapon, armour, wargear), ``category``, ``rarity`` as the data
+    writes it (``Common``, ``R9``, ``I8``), ``cost`` and ``fits`` (the weapons a special ammunition is fired from).
+    Taken: every Common item and every Rare one up to the allowance, but no Illegal one and none the Trading Post
+    does not sell (no price or no availability); weapons only of the fighter's ``weapon_categories``; status items
+    and Exotic Beasts only for a Leader or Champion (``hierarchy``); special ammunition only for a weapon taken here.
+    """
+
+    def allowed(item: Mapping) -> bool:
+        if item["cost"] is None:
+            return False
+        try:
+            kind, level = availability(item["rarity"])
+        except RulesInputError:
+            return False  # no availability: an item of a list, not of the Trading Post
+        return kind == "common" or (kind == "rare" and level <= up_to)
+
+    offered = [item for item in items if allowed(item)]
+    taken = {
+        item["slug"]
+        for item in offered
+        if (
+            item["kind"] != "weapon"
+            or item["category"] not in RESTRICTED_WEAPONS
+            or item["category"] in weapon_categories
+        )
+        and (item["category"] not in HIERARCHY_ONLY or hierarchy)
+        and not item["fits"]
+    }
+    return [item["slug"] for item in offered if item["slug"] in taken or set(item["fits"]) & taken]

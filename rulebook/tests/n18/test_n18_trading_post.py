@@ -185,3 +185,62 @@ def test_throwing_knives_reach_twice_and_four_times_the_throwers_strength(distan
         "distance": distance,
     }
     assert shooting.odds(Query(query))["range"] == {"band": band, "short_range": 6, "long_range": 12}
+
+
+# --- what a fighter hired with a Rarity allowance takes (Venators, Outcast Leaders and Champions) ----------------
+
+
+def _item(slug, kind, category, rarity, cost=10, fits=()):
+    return {"slug": slug, "kind": kind, "category": category, "rarity": rarity, "cost": cost, "fits": list(fits)}
+
+
+ALLOWANCE_ITEMS = [
+    _item("autogun", "weapon", "basic", "Common"),
+    _item("plasma-gun", "weapon", "special", "R9"),
+    _item("meltagun", "weapon", "special", "R11"),
+    _item("heavy-stubber", "weapon", "heavy", "R7"),
+    _item("frag-grenade", "weapon", "grenade", "Common"),
+    _item("autogun-rad", "weapon", "ammo", "R9", fits=["autogun"]),
+    _item("heavy-stubber-rad", "weapon", "ammo", "R9", fits=["heavy-stubber"]),
+    _item("flak-armour", "armour", "armour", "Common"),
+    _item("slaught", "wargear", "chem", "R10"),
+    _item("ghast", "wargear", "chem", "I9"),
+    _item("gold-plated-gun", "wargear", "status", "R10"),
+    _item("necromundan-giant-rat", "wargear", "exotic_beast", "Common"),
+    _item("caryatid", "wargear", "exotic_beast", "R15", cost=None),
+    _item("phyrr-cat", "wargear", "exotic_beast", ""),
+]
+
+
+def test_an_allowance_takes_common_and_rare_items_up_to_its_rarity_and_nothing_illegal():
+    taken = trading_post.hire_allowance(
+        ALLOWANCE_ITEMS, up_to=10, weapon_categories={"basic", "special", "heavy"}, hierarchy=True
+    )
+    # The meltagun is Rare (11), Ghast Illegal (9); the Caryatid has no price and the Phyrr Cat no availability.
+    assert taken == [
+        "autogun",
+        "plasma-gun",
+        "heavy-stubber",
+        "frag-grenade",
+        "autogun-rad",
+        "heavy-stubber-rad",
+        "flak-armour",
+        "slaught",
+        "gold-plated-gun",
+        "necromundan-giant-rat",
+    ]
+    assert "meltagun" in trading_post.hire_allowance(
+        ALLOWANCE_ITEMS, up_to=11, weapon_categories={"special"}, hierarchy=True
+    )
+
+
+def test_an_allowance_keeps_the_weapon_restriction_and_the_leaders_own_kit():
+    # A Venator Hunter: Basic, Pistol and Close Combat weapons, up to Rarity 8, no Gang Hierarchy.
+    taken = trading_post.hire_allowance(
+        ALLOWANCE_ITEMS, up_to=8, weapon_categories={"basic", "pistol", "close_combat"}, hierarchy=False
+    )
+    # Grenades are Wargear, not weapons; ammunition comes only with a weapon taken; status items and Exotic
+    # Beasts are for Leaders and Champions.
+    assert taken == ["autogun", "frag-grenade", "flak-armour"]
+    with_rad = trading_post.hire_allowance(ALLOWANCE_ITEMS, up_to=9, weapon_categories={"basic"}, hierarchy=False)
+    assert "autogun-rad" in with_rad and "heavy-stubber-rad" not in with_rad
