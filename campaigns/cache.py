@@ -73,8 +73,9 @@ def _annotated_campaigns():
 
 
 #: Moved whenever what the page's keys hold changes shape, so a cache filled before a deploy is never read as the
-#: new shape (2: the page's head says whether a join request waits, and holds its gangs as (id, name) pairs).
-PAGE_LAYOUT = 2
+#: new shape (2: the page's head says whether a join request waits, and holds its gangs as (id, name) pairs; 3: and
+#: each gang's owner, which decides who may see the page).
+PAGE_LAYOUT = 3
 
 
 def page_key(campaign, *parts) -> str:
