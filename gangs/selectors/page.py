@@ -56,13 +56,6 @@ def _built_versioned_with_house():
     return Gang.objects.select_related("house").annotate(content_version=content_version_subquery())
 
 
-def versioned_gangs():
-    """Gangs with their house, owner and the content's version, what :func:`gangs.cache.fragment_key` needs (one
-    query): for a page cached by the gang's version that reads nothing else :func:`gang_queryset` brings (the
-    history: those ``Exists`` would scan a long ledger for nothing)."""
-    return Gang.objects.select_related("house", "owner").annotate(content_version=content_version_subquery())
-
-
 @dataclass(frozen=True)
 class RosterFacts:
     """What the gang page's own (uncached) parts ask about one version of the gang: how many Hangers-on and
