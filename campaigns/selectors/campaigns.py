@@ -247,7 +247,7 @@ class CachedCampaignPage:
     """:func:`campaign_page` with what else the page draws the same for every viewer (the active gangs' ids and
     names, for the log's filter; the rating and Reputation charts; the house rules' history), read once per version of
     the campaign, its gangs and the content and kept in the cache (campaigns.cache). ``campaign`` comes from
-    :func:`campaigns.cache.page_queryset`.
+    :func:`campaigns.cache.page_campaign`.
 
     Read in two parts: what every request needs outside the page's cached fragments (:attr:`HEAD`: the cycle, the
     arbitrators, the gangs and their owners, the house rules' history and whether a join request waits) at once; the

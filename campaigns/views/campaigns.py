@@ -70,7 +70,9 @@ def campaign_detail(request, pk: int):
     """The campaign page: what every viewer sees comes from the cache while the campaign, its gangs and the
     content are unchanged (campaigns.cache); who the viewer is, and so which controls and forms they get, is
     decided on each request."""
-    campaign = get_object_or_404(campaign_cache.page_queryset(), pk=pk)
+    campaign = campaign_cache.page_campaign(pk)
+    if campaign is None:
+        raise Http404
     page = selectors.CachedCampaignPage(campaign)
     access = page.access(request.user)
     # A page asked for with no filter draws the filter's form only into a fragment that is not in the cache, and
