@@ -16,6 +16,7 @@ from battles.rules import Plan, Prompt, edition_rules
 from battles.rules.n18.scenarios import role_of
 from campaigns.models import Side
 from campaigns.permissions import can_see_campaign, visible_campaigns
+from core.queries import Precompiled
 from rulebook import budget, editions
 from rulebook.dice import DiceNeeded, ScriptedDice, WrongFace
 from rulebook.errors import RulesInputError
@@ -40,10 +41,21 @@ PAGE_RELATED = ("gang_a__name", "gang_a__version", "gang_b__name", "gang_b__vers
 
 
 def battle_page_get(pk: int) -> BattleSession:
-    """The battle as :func:`battle_get` reads it, with only what its page shows of the related rows."""
+    """The battle as :func:`battle_get` reads it, with only what its page shows of the related rows: one query,
+    compiled once (core.queries), as every poll of the page sends it."""
+    found = _BATTLE_PAGE.objects(pk)
+    if not found:
+        raise BattleSession.DoesNotExist
+    return found[0]
+
+
+def _battle_page(pk: int):
     own = [field.attname for field in BattleSession._meta.concrete_fields]
     related = BattleSession.objects.select_related("gang_a", "gang_b", "campaign_battle__campaign")
-    return related.only(*own, *PAGE_RELATED).get(pk=pk)
+    return related.only(*own, *PAGE_RELATED).filter(pk=pk).order_by()
+
+
+_BATTLE_PAGE = Precompiled(_battle_page)
 
 
 def battle_fighters(session: BattleSession) -> list[BattleFighter]:

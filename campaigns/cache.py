@@ -7,7 +7,7 @@ served from Django's cache until one of them moves (the roster's discipline, gan
   issuing an ``F()`` update): whatever wrote the change (a service, the post-battle sequence, the admin).
 - What the page shows of its gangs (rating, Reputation, names, the campaign log's ledger entries) is each gang's
   roster version (gangs.cache): the key carries the sum of the versions of every gang that plays or played in the
-  campaign, read in the same query as the campaign (:func:`page_queryset`). Versions only grow, so the sum moves
+  campaign, read in the same query as the campaign (:func:`page_campaign`). Versions only grow, so the sum moves
   whenever one of them does, and a gang joining or leaving moves the campaign's own version.
 - A key holds only what every viewer sees: who may do what (arbitrator, player of a gang), the forms and their
   CSRF tokens are decided and drawn for each request (campaigns.views.campaigns.campaign_detail).
@@ -17,7 +17,6 @@ served from Django's cache until one of them moves (the roster's discipline, gan
 
 from __future__ import annotations
 
-import functools
 import hashlib
 
 from django.db.models import F, OuterRef, Subquery, Sum
@@ -25,9 +24,19 @@ from django.db.models.signals import m2m_changed
 
 from content.versioning import content_version_subquery
 from core.caching import on_row_change
+from core.queries import Precompiled
 from gangs.cache import FRAGMENT_SECONDS
 
-__all__ = ["FRAGMENT_SECONDS", "bump_campaign", "connect", "follow_battle", "list_key", "page_key", "page_queryset"]
+__all__ = [
+    "FRAGMENT_SECONDS",
+    "bump_campaign",
+    "connect",
+    "follow_battle",
+    "list_key",
+    "list_versions",
+    "page_campaign",
+    "page_key",
+]
 
 
 def bump_campaign(campaign_id: int | None) -> None:
@@ -58,38 +67,46 @@ def _gangs_version() -> Subquery:
     return Subquery(gangs)
 
 
-def page_queryset():
-    """Campaigns annotated with what :func:`page_key` needs besides their own version (in the same query)."""
-    return _annotated_campaigns().all()
+def page_campaign(pk: int):
+    """Campaign ``pk`` annotated with what :func:`page_key` needs besides its own version, or None: one query,
+    compiled once (core.queries: resolving its two subqueries costs more than a warm page's whole query)."""
+    found = _PAGE_CAMPAIGN.objects(pk)
+    return found[0] if found else None
 
 
-@functools.cache
-def _annotated_campaigns():
-    # Built once: resolving the two subqueries costs more than a warm campaign page's whole query. Never evaluated
-    # itself (its result would be kept here): each caller gets a fresh copy (:func:`page_queryset`).
+def _page_campaign(pk: int):
     from campaigns.models import Campaign
 
-    return Campaign.objects.annotate(gangs_version=_gangs_version(), content_version=content_version_subquery())
+    annotated = Campaign.objects.annotate(gangs_version=_gangs_version(), content_version=content_version_subquery())
+    return annotated.filter(pk=pk).order_by()
+
+
+_PAGE_CAMPAIGN = Precompiled(_page_campaign)
 
 
 #: Moved whenever what the page's keys hold changes shape, so a cache filled before a deploy is never read as the
-#: new shape (2: the page's head says whether a join request waits, and holds its gangs as (id, name) pairs).
-PAGE_LAYOUT = 2
+#: new shape (2: the page's head says whether a join request waits, and holds its gangs as (id, name) pairs; 3: and
+#: each gang's owner, which decides who may see the page).
+PAGE_LAYOUT = 3
 
 
 def page_key(campaign, *parts) -> str:
-    """The cache key of the campaign page's data for ``campaign`` (from :func:`page_queryset`)."""
+    """The cache key of the campaign page's data for ``campaign`` (from :func:`page_campaign`)."""
     values = (campaign.pk, campaign.version, campaign.gangs_version or 0, campaign.content_version or 0, *parts)
     return f"campaign-page{PAGE_LAYOUT}:" + ":".join(str(value) for value in values)
 
 
-def list_key(name: str, campaigns, *parts) -> str:
-    """The cache key of a list drawn from ``campaigns`` (a queryset of every campaign the list may show rows of):
-    their ids, versions and gangs' versions, in one query. A campaign that comes into the list's reach or leaves
-    it changes the ids; any change to one of them moves its versions."""
-    versions = (
+def list_versions(campaigns):
+    """The id, version and gangs' versions of each of ``campaigns`` (a queryset), for :func:`list_key`."""
+    return (
         campaigns.annotate(gangs_version=_gangs_version()).order_by("pk").values_list("pk", "version", "gangs_version")
     )
+
+
+def list_key(name: str, versions, *parts) -> str:
+    """The cache key of a list drawn from the campaigns whose :func:`list_versions` are ``versions`` (every campaign
+    the list may show rows of; one query). A campaign that comes into the list's reach or leaves it changes the ids;
+    any change to one of them moves its versions."""
     digest = hashlib.blake2b(repr((parts, list(versions))).encode(), digest_size=16).hexdigest()
     return f"{name}:{digest}"
 

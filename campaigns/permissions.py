@@ -82,10 +82,33 @@ def campaign_access(user, campaign_id: int, campaigns: QuerySet[Campaign] | None
     arbitrates = Exists(CampaignArbitrator.objects.filter(campaign=OuterRef("pk"), user=user))
     campaigns = campaigns if campaigns is not None else Campaign.objects.all()
     campaign = get_object_or_404(campaigns.annotate(viewer_arbitrates=arbitrates), pk=campaign_id)
-    arbitrator = campaign.viewer_arbitrates
-    gang_ids = frozenset(
-        campaign.memberships.filter(gang__owner=user, removed_at__isnull=True).values_list("gang_id", flat=True)
-    )
+    return _access(campaign, campaign.viewer_arbitrates, _own_gang_ids(user, campaign))
+
+
+def access_in(user, campaign: Campaign) -> Access:
+    """:func:`campaign_access` to a campaign already read (two queries); 404 for a stranger."""
+    if not user.is_authenticated:
+        raise Http404
+    return _access(campaign, is_arbitrator(user, campaign), _own_gang_ids(user, campaign))
+
+
+def access_from(user, campaign: Campaign, arbitrator_ids, owners: dict[int, int]) -> Access:
+    """:func:`campaign_access` without a query, from what a page read earlier holds: its arbitrators' user ids and
+    each active gang's owner (``owners``, by gang id). Only for values kept under a key that moves with each of them
+    (a cached campaign page's head, campaigns.cache): an arbitrator added or removed, a gang joining or leaving
+    and a gang changing hands each move it. 404 for a stranger."""
+    if not user.is_authenticated:
+        raise Http404
+    gang_ids = {gang_id for gang_id, owner_id in owners.items() if owner_id == user.pk}
+    return _access(campaign, user.pk in arbitrator_ids, gang_ids)
+
+
+def _own_gang_ids(user, campaign: Campaign):
+    return campaign.memberships.filter(gang__owner=user, removed_at__isnull=True).values_list("gang_id", flat=True)
+
+
+def _access(campaign: Campaign, arbitrator: bool, gang_ids) -> Access:
+    gang_ids = frozenset(gang_ids)
     if not arbitrator and not gang_ids:
         raise Http404
     return Access(campaign, arbitrator, gang_ids)

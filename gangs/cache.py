@@ -48,8 +48,7 @@ def bump_fighters_gang(fighter_id: int | None) -> None:
 def fragment_key(gang, *parts) -> list:
     """The ``{% cache %}`` vary-on values of a roster fragment: the gang, its version, the content's version and
     what else the fragment depends on. ``gang`` comes from :func:`gangs.selectors.gang_queryset` (or
-    :func:`gangs.selectors.versioned_gangs`), whose query
-    reads the content's version (:func:`content.versioning.content_version_subquery`; None before any change)."""
+    :func:`gangs.selectors.roster_page`), whose query reads the content's version (:func:`content.versioning.content_version_subquery`; None before any change)."""
     return [gang.pk, gang.version, gang.content_version or 0, *parts]
 
 

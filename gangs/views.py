@@ -60,7 +60,6 @@ from gangs.selectors import (
     specialist_primary_tables,
     stash_items,
     undoable,
-    versioned_gangs,
     viewer_sees_campaign,
     with_move_to,
 )
@@ -179,9 +178,10 @@ HISTORY_PAGE_SIZE = 50  # entries a page of the gang's history; a page's size do
 @login_required
 @require_GET
 def gang_history_view(request, pk: int):
-    viewed = viewed_gang(request.user, pk, versioned_gangs())
-    gang, access = viewed.gang, viewed.access
-    keeps_record = record_keeper(viewed)[0] if access.can_edit else False
+    # The roster's read: one query for the gang, and who the viewer is to it from what its version keeps.
+    roster = roster_page(request.user, pk)
+    gang, access = roster.gang, roster.access
+    keeps_record = record_keeper(ViewedGang(gang, access, roster.in_campaign))[0] if access.can_edit else False
     key = fragment_key(gang)
     page = page_of(gang_history(gang), request, HISTORY_PAGE_SIZE, cached_as="gang-history:" + ":".join(map(str, key)))
     # The rows are drawn once per version, page, viewer's visibility and undo rights ({% tokencache %}); they are

@@ -24,6 +24,7 @@ from campaigns.models import (
     Cycle,
     StandingSnapshot,
 )
+from campaigns.permissions import Access, access_from, access_in
 from campaigns.selectors.house_rules import house_rules_history
 from content.models import Edition, FighterCategory, SkillAccess
 from gangs.models import ON_ROSTER, Advancement, Fighter, FighterStatus, Gang, LedgerEntry, LedgerKind, Purchase
@@ -246,29 +247,39 @@ class CachedCampaignPage:
     """:func:`campaign_page` with what else the page draws the same for every viewer (the active gangs' ids and
     names, for the log's filter; the rating and Reputation charts; the house rules' history), read once per version of
     the campaign, its gangs and the content and kept in the cache (campaigns.cache). ``campaign`` comes from
-    :func:`campaigns.cache.page_queryset`.
+    :func:`campaigns.cache.page_campaign`.
 
-    Read in two parts: what every request draws outside the page's cached fragments (:attr:`HEAD`: the cycle, the
-    arbitrators, the gangs, the house rules' history and whether a join request waits) at once; the rest
-    (standings, battles, charts) only when a fragment that is not in the cache asks for it (``page["standings"]``),
-    so a warm page does not unpickle it."""
+    Read in two parts: what every request needs outside the page's cached fragments (:attr:`HEAD`: the cycle, the
+    arbitrators, the gangs and their owners, the house rules' history and whether a join request waits) at once; the
+    rest (standings, battles, charts) only when a fragment that is not in the cache asks for it
+    (``page["standings"]``), so a warm page does not unpickle it. Who the viewer is to the campaign comes from the
+    head too (:meth:`access`)."""
 
-    HEAD = frozenset({"cycle", "arbitrators", "gangs", "house_rules_history", "joins_waiting"})
+    HEAD = frozenset({"cycle", "arbitrators", "gangs", "owners", "house_rules_history", "joins_waiting"})
 
     def __init__(self, campaign: Campaign):
         self.campaign = campaign
         self.key = page_key(campaign)
         self.head = cache.get(self.key + ":head")
         self.rest: dict | None = None
+
+    def access(self, user) -> Access:
+        """What ``user`` may do in the campaign (404 for a stranger): from the head while it is cached, with no
+        query (its key moves with every arbitrator, membership and gang owner); otherwise two queries, so that a
+        stranger's request never reads the page."""
         if self.head is None:
-            self._read()
+            return access_in(user, self.campaign)
+        arbitrator_ids = {held.user_id for held in self.head["arbitrators"]}
+        return access_from(user, self.campaign, arbitrator_ids, self.head["owners"])
 
     def _read(self) -> None:
         page = cache.get(self.key)
         if page is None:
             page = campaign_page(self.campaign)
+            gangs = list(campaign_gangs(self.campaign).values_list("pk", "name", "owner_id"))
             # Each request unpickles the head: the gangs as (id, name), not whole rows.
-            page["gangs"] = list(campaign_gangs(self.campaign).values_list("pk", "name"))
+            page["gangs"] = [(pk, name) for pk, name, _ in gangs]
+            page["owners"] = {pk: owner_id for pk, _, owner_id in gangs}
             taken = page.pop("snapshots")  # drawn into the charts: not kept twice
             page["rating_chart"] = charts.standing_chart(taken, "rating")
             page["reputation_chart"] = charts.standing_chart(taken, "reputation")
@@ -281,7 +292,7 @@ class CachedCampaignPage:
             self.head = {name: page[name] for name in self.HEAD}
 
     def __getitem__(self, name: str):
-        if name in self.HEAD:
+        if name in self.HEAD and self.head is not None:
             return self.head[name]
         if self.rest is None:
             self._read()

@@ -70,9 +70,11 @@ def campaign_detail(request, pk: int):
     """The campaign page: what every viewer sees comes from the cache while the campaign, its gangs and the
     content are unchanged (campaigns.cache); who the viewer is, and so which controls and forms they get, is
     decided on each request."""
-    access = campaign_access(request.user, pk, campaign_cache.page_queryset())
-    campaign = access.campaign
+    campaign = campaign_cache.page_campaign(pk)
+    if campaign is None:
+        raise Http404
     page = selectors.CachedCampaignPage(campaign)
+    access = page.access(request.user)
     # A page asked for with no filter draws the filter's form only into a fragment that is not in the cache, and
     # reads the log's rows only then too: neither is made unless it is drawn.
     if request.GET:
@@ -83,19 +85,23 @@ def campaign_detail(request, pk: int):
     gang_id, kind = log_filter.get("gang"), log_filter.get("kind") or ""
     entries = SimpleLazyObject(lambda: selectors.campaign_log_entries(campaign, gang_id=gang_id, kind=kind))
     log_key = campaign_cache.page_key(campaign, "log", gang_id or "", kind)
-    log_page = page_of(entries, request, LOG_PAGE_SIZE, param="log_page", cached_as=log_key)
+    # Its number read from the cache only when a fragment that is not there draws it.
+    log_page = SimpleLazyObject(lambda: page_of(entries, request, LOG_PAGE_SIZE, param="log_page", cached_as=log_key))
     shared = {
         "campaign": campaign,
         "log": log_page,  # its rows read only if the log's fragment is not in the cache
         "log_form": log_form,
         "log_page": log_page,
         "log_key": log_key,
-        "page_key": campaign_cache.page_key(campaign),
+        "page_key": page.key,
         "fragment_seconds": campaign_cache.FRAGMENT_SECONDS,
     }
     if request.htmx and request.htmx.target == "campaign-log":
         return render(request, "campaigns/campaign_detail.html#log", shared)
     # The forms are drawn only into fragments with controls (cached per kind of viewer): made only when one is.
+    invite_url = request.build_absolute_uri(reverse("campaigns:campaign-join", args=[campaign.invite_token]))
+    joins_drawn = access.is_arbitrator and page["joins_waiting"]
+    settings_panel = selectors.settings_panel(campaign, page["house_rules_history"])
     context = {
         **shared,
         "page": page,
@@ -104,7 +110,7 @@ def campaign_detail(request, pk: int):
         "access": access,
         "is_arbitrator": access.is_arbitrator,
         "viewer_key": access.viewer_key,
-        "invite_url": request.build_absolute_uri(reverse("campaigns:campaign-join", args=[campaign.invite_token])),
+        "invite_url": invite_url,
         "my_gang_ids": access.gang_ids,
         "pairing_form": SimpleLazyObject(PairingForm),
         "cycle_form": SimpleLazyObject(
@@ -113,8 +119,14 @@ def campaign_detail(request, pk: int):
         "arbitrator_form": SimpleLazyObject(ArbitratorForm),
         "territory_form": SimpleLazyObject(lambda: TerritoryAddForm(edition=campaign.edition)),
         # Read only when the cached page says a request is waiting (a request made or decided moves its version).
-        "join_requests": selectors.waiting_joins(campaign) if access.is_arbitrator and page["joins_waiting"] else [],
-        **selectors.settings_panel(campaign, page["house_rules_history"]),
+        "join_requests": selectors.waiting_joins(campaign) if joins_drawn else [],
+        **settings_panel,
+        # The whole page kept as one fragment for this kind of viewer (every value it varies with, as each
+        # fragment's), unless the log is filtered or paged (its links carry the request's query) or a join request
+        # is drawn (from its gang's rows, which the campaign's version does not follow).
+        "body_key": None
+        if request.GET or joins_drawn
+        else [page.key, access.viewer_key, invite_url, settings_panel["house_rules_now"].pk],
     }
     return render(request, "campaigns/campaign_detail.html", context)
 

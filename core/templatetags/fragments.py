@@ -22,6 +22,10 @@ register = template.Library()
 
 class TokenCacheNode(CacheNode):
     def render(self, context):
+        if context.get(DRAWING_FOR_CACHE):
+            # Drawn into a fragment that is itself being kept: the placeholders stay for the outer one to fill, or
+            # the outer one would keep this request's tokens.
+            return super().render(context)
         token = context.get("csrf_token")
         with context.push({"csrf_token": CSRF_PLACEHOLDER, DRAWING_FOR_CACHE: True}):
             html = super().render(context)

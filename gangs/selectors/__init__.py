@@ -59,7 +59,6 @@ from gangs.selectors.page import (
     gang_queryset,
     let_go_notice,
     roster_page,
-    versioned_gangs,
     viewer_sees_campaign,
 )
 from gangs.selectors.record import INJURY_RULES, injury_rows, is_record_entry, undoable
@@ -127,7 +126,6 @@ __all__ = [
     "let_go_notice",
     "roster_page",
     "stash_items",
-    "versioned_gangs",
     "viewer_sees_campaign",
     "with_move_to",
 ]

@@ -11,13 +11,15 @@ from functools import lru_cache
 
 from django.core.cache import cache
 from django.db.models import Count, Exists, OuterRef, Q, Subquery
+from django.http import Http404
 
 from content.versioning import content_version_subquery
+from core.queries import Precompiled
 from gangs.cache import FRAGMENT_SECONDS, fragment_key
 from gangs.campaign_facts import campaign_facts
 from gangs.ledger import from_battle
 from gangs.models import ON_ROSTER, Fighter, FighterStatus, Gang, LedgerEntry, Purchase
-from gangs.permissions import GangAccess, access_as, arbitrates_campaign, gang_for_view
+from gangs.permissions import GangAccess, access_as, arbitrates_campaign
 from rulebook import gang_rules
 
 
@@ -56,11 +58,9 @@ def _built_versioned_with_house():
     return Gang.objects.select_related("house").annotate(content_version=content_version_subquery())
 
 
-def versioned_gangs():
-    """Gangs with their house, owner and the content's version, what :func:`gangs.cache.fragment_key` needs (one
-    query): for a page cached by the gang's version that reads nothing else :func:`gang_queryset` brings (the
-    history: those ``Exists`` would scan a long ledger for nothing)."""
-    return Gang.objects.select_related("house", "owner").annotate(content_version=content_version_subquery())
+# The gang as gang_for_view gives it, from _versioned_with_house's query compiled once (core.queries): the roster,
+# the print sheet, a fighter's page and the history each send it on every request.
+_ROSTER_GANG = Precompiled(lambda pk: _built_versioned_with_house().filter(pk=pk).order_by())
 
 
 @dataclass(frozen=True)
@@ -161,9 +161,14 @@ class RosterPage:
 
 def roster_page(user, pk: int) -> RosterPage:
     """The :class:`RosterPage` of gang ``pk`` for ``user`` (404 as :func:`gangs.permissions.gang_for_view`): one
-    query for the gang, and, while its version is cached, none for its facts nor for whether the viewer
+    query for the gang (compiled once), and, while its version is cached, none for its facts nor for whether the viewer
     arbitrates its campaign."""
-    gang = gang_for_view(user, pk, _versioned_with_house())
+    if not user.is_authenticated:
+        raise Http404  # as gang_for_view
+    found = _ROSTER_GANG.objects(pk)
+    if not found:
+        raise Http404
+    gang = found[0]
     facts = roster_facts(gang)
     # As gang_queryset would have annotated them: what the roster and the fighter page read of the gang.
     gang.fought, gang.battled, gang.flagged = facts.fought, facts.battled, facts.flagged
