@@ -142,8 +142,12 @@ def income_rule(battle: Battle) -> str:
 
 
 def house_rules_due(battle: Battle, gang: Gang) -> list[Payment]:
-    """What applying the gang's sequence will pay by the house rules (the sequence page shows it first)."""
-    return post_battle_payments(battle, gang, battle.campaign.territories.filter(holder=gang).count())
+    """What applying the gang's sequence will pay by the house rules (the sequence page shows it first): per
+    territory, those held when the battle was confirmed, as its income reads them (a re-run after a revert pays
+    the same however the territories moved since)."""
+    from campaigns.selectors.campaigns import territories_held  # that module imports this one
+
+    return post_battle_payments(battle, gang, len(territories_held(battle, gang)))
 
 
 def challenge_refusal(campaign: Campaign, challenger_rating: int, target_rating: int) -> str:

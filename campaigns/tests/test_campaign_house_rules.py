@@ -13,7 +13,7 @@ from campaigns.models import CampaignTerritory, HouseRules, IncomeVariant
 from campaigns.selectors import house_rules_history as history
 from campaigns.selectors import join_flags, rules_in_force
 from campaigns.services.house_rules import house_rules_change
-from content.models import Equipment
+from content.models import Equipment, Territory
 from gangs.ledger import ledger_totals
 from gangs.models import Gang, LedgerEntry, LedgerKind
 from gangs.services import fighter_hire, purchase_buy
@@ -157,6 +157,26 @@ def test_the_rules_income_stands_without_a_variant(make_confirmed_battle):
     sequence = n18_full_run(battle)
     postbattle.sequence_apply(sequence=sequence, actor=battle.attacker.owner)
     assert battle.attacker.ledger.filter(kind=LedgerKind.CREDITS, reason__startswith="Collect Income").exists()
+
+
+def test_income_per_territory_counts_the_territories_held_at_confirmation(make_confirmed_battle):
+    """Issue 21: a territory taken after the battle was confirmed is not paid for by its house rule (nor by a re-run
+    after a revert), as the rules' income is not; found by the simulation's reconciliation."""
+    from campaigns.selectors import house_rules_due
+
+    battle = n18_battle(make_confirmed_battle)
+    campaign, gang = battle.campaign, battle.attacker
+    house_rules_change(
+        campaign=campaign, actor=_arbitrator(campaign), income_variant=IncomeVariant.PER_TERRITORY, income_amount=7
+    )
+    battle.confirmed_at = timezone.now()
+    held = list(CampaignTerritory.objects.filter(campaign=campaign, holder=gang).values_list("pk", flat=True))
+    battle.held_at_confirmation = {str(gang.pk): held}
+    battle.save(update_fields=["confirmed_at", "held_at_confirmation"])
+    territory = Territory.objects.create(edition="n18", name="Old Ruins", slug="old-ruins", income="D3x10")
+    later = services.territory_add(campaign=campaign, territory=territory)
+    services.territory_assign(held=later, holder=gang, actor=None, reason="Taken after the battle")
+    assert [(p.rule, p.credits) for p in house_rules_due(battle, gang)] == [("income_amount", 7 * len(held))]
 
 
 def test_the_loser_and_a_flat_income_are_paid_too(make_confirmed_battle):

@@ -33,6 +33,12 @@ from tools.simulation.gangs import found_gang, houses, long_name, player
 from tools.simulation.invariants import InvariantBroken, check, check_all
 
 POLICIES = ("mixed", "assistant", "hand")  # how the battles are played: either way at random, or all one way
+# Territories in every campaign's pool: a Settlement (income, Reputation while held, a recruit roll), a Workshop
+# (income for an Outlaw gang only, a free Ammo-jack for a Law-abiding one), a Collapsed Dome (the dice the player
+# chooses, a double's Lasting Injury).
+RULED_TERRITORIES = ("settlement", "workshop", "collapsed-dome")
+# What a captor does with a captive, in turn, when the player deals with one (the post-battle actions).
+CAPTIVE_DEALS = ("Claim Bounties", "Sell to Guilders", "Dispose of Captives")
 
 
 @dataclass(frozen=True)
@@ -65,6 +71,8 @@ class SimulationResult:
     hand_reported: int = 0
     caskets: int = 0
     bounties: int = 0
+    sales: int = 0
+    incomes: int = 0
     reverts: int = 0
     fighters_lost: int = 0
     captures: int = 0
@@ -96,6 +104,7 @@ class SimulationResult:
             f"{self.battles} battles ({self.hand_reported} reported by hand), {self.actions} actions, "
             f"{self.fighters_lost} fighters lost, {self.captures} captures, {self.rescues} rescues in "
             f"{self.rescue_missions} Rescue Missions, {self.caskets} caskets, {self.bounties} bounties, "
+            f"{self.sales} captives sold to the Guilders, {self.incomes} territory incomes, "
             f"{self.reverts} reverts and re-runs, {self.credits} credits in the Stashes, "
             f"{self.per_battle:.2f} s per battle; invariants intact"
         )
@@ -112,6 +121,7 @@ class Simulation:
         self.tag = f"sim{seed}-{uuid.uuid4().hex[:6]}"
         self.gang_count = gangs
         self.written: dict[int, int] = {}  # applied sequence → ledger entries it wrote
+        self.deals = 0  # captives dealt with so far (CAPTIVE_DEALS in turn)
 
     def check_all(self, campaign: Campaign, step: str, *, complete: bool = False) -> None:
         check_all(campaign, step, written=self.written, complete=complete)
@@ -143,8 +153,18 @@ class Simulation:
             )
             campaign_services.campaign_join(campaign=campaign, gang=gang, user=owner, dice=self.dice())
         pool = Territory.objects.active().filter(edition=self.edition, is_home_settlement=False).order_by("slug")
-        for territory in list(pool)[: self.gang_count]:
+        ruled = sorted((t for t in pool if t.slug in RULED_TERRITORIES), key=lambda t: RULED_TERRITORIES.index(t.slug))
+        others = [t for t in pool if t.slug not in RULED_TERRITORIES][: self.gang_count]
+        for territory in others:
             campaign_services.territory_add(campaign=campaign, territory=territory)
+        # The territories whose rules the reconciliation checks are handed out at the start, one to each of the
+        # first gangs, so that even a small campaign collects their income after every battle those gangs fight.
+        gangs = invariants.campaign_gangs(campaign)
+        for territory, gang in zip(ruled, gangs, strict=False):
+            held = campaign_services.territory_add(campaign=campaign, territory=territory)
+            campaign_services.territory_assign(
+                held=held, holder=gang, actor=arbitrator, reason="The simulation's starting territories"
+            )
         campaign = campaign_services.campaign_start(campaign=campaign)
         self.check_all(campaign, "the campaign started")
         return campaign
@@ -296,10 +316,15 @@ class Simulation:
             current = steps[sequence.step]
             context, _ = battle_context(battle, gang)
             fields = current.fields(context, fighters_before(sequence, sequence.step))
+            deal = self._deal_with_captives(fields) if current.slug == "actions" else {}
             for choices in (self._choices(fields), self._choices(fields, initial=True)):
                 try:
                     sequence = postbattle_services.sequence_step_submit(
-                        sequence=sequence, dice=self.dice(), choices=choices, actor=gang.owner, step=sequence.step
+                        sequence=sequence,
+                        dice=self.dice(),
+                        choices={**choices, **deal},
+                        actor=gang.owner,
+                        step=sequence.step,
                     )
                     break
                 except ValidationError as refusal:
@@ -309,6 +334,21 @@ class Simulation:
         postbattle_services.sequence_apply(sequence=sequence, actor=gang.owner)
         self.written[sequence.pk] = invariants.sequence_entries(sequence)
         return sequence
+
+    def _deal_with_captives(self, fields) -> dict:
+        """Now and then a fighter free of other duties deals with a captive the gang holds, by the next of
+        ``CAPTIVE_DEALS`` in turn: picked at random among five actions and every target, a bounty would seldom be
+        claimed. The answers replace that fighter's own, whichever way the rest of the form is filled in."""
+        deal: dict = {}
+        for f in fields:
+            if not f.name.startswith("target_") or f.initial:
+                continue  # not a fighter's target, or a fighter escorting a patient to the Doc
+            captives = [value for value, _ in f.options if value.startswith("captive:") and value not in deal.values()]
+            if captives and self.rng.random() < 0.6:
+                action = CAPTIVE_DEALS[self.deals % len(CAPTIVE_DEALS)]
+                deal |= {f"action_{f.name.removeprefix('target_')}": action, f.name: captives[0]}
+                self.deals += 1
+        return deal
 
     def _choices(self, fields, *, initial: bool = False) -> dict:
         """The player's answers to a step's questions: at random among the offered ones, or the form's defaults."""
@@ -328,9 +368,14 @@ class Simulation:
         self.result.fighters_lost += entries.filter(data__status=FighterStatus.DEAD).count()
         self.result.captures += entries.filter(data__status=FighterStatus.CAPTURED).count()
         self.result.caskets += len(battle.scenario_facts.get("caskets") or ())
-        self.result.bounties += LedgerEntry.objects.filter(
-            battle_link__battle=battle, reason__startswith="Post-battle action: Claim Bounties", reverses__isnull=True
-        ).count()
+        # What was paid and still stands (a reverted sequence's entries and their reversals left out).
+        paid = LedgerEntry.objects.filter(
+            battle_link__battle=battle, kind=LedgerKind.CREDITS, reverses__isnull=True, reversed_by__isnull=True
+        )
+        self.result.bounties += paid.filter(reason__startswith="Post-battle action: Claim Bounties").count()
+        self.result.sales += paid.filter(reason__startswith="Post-battle action: Sell to Guilders").count()
+        incomes = paid.filter(reason__startswith="Collect Income: ").exclude(reason__endswith=": Home Settlement")
+        self.result.incomes += incomes.count()
         if battle.is_rescue:
             still = set(captives_of(battle.attacker, battle.defender).values_list("pk", flat=True))
             freed = Fighter.objects.filter(pk__in=held_before - still).exclude(status=FighterStatus.DEAD)

@@ -108,6 +108,9 @@ def test_a_campaign_reported_by_hand_reconciles_captures_rescues_bounties_and_ca
     battles = re.search(r"(\d+) battles \((\d+) reported by hand\)", summary)
     assert battles and battles[1] == battles[2] and int(battles[1]) >= 3 and summary.endswith("invariants intact")
     assert "0 captures" not in summary and "in 0 Rescue Missions" not in summary and " 0 caskets" not in summary
+    # The captors deal with their captives (a bounty, a sale) and the territories handed out pay their income.
+    for counted in ("bounties", "captives sold to the Guilders", "territory incomes"):
+        assert int(re.search(rf"(\d+) {counted}", summary)[1]) > 0, counted
 
 
 def test_reconciliation_finds_a_casket_left_unpaid(content, monkeypatch):
@@ -120,7 +123,9 @@ def test_reconciliation_finds_a_casket_left_unpaid(content, monkeypatch):
             return Casket.from_json({**data, "credits": 0, "result": ""})
 
     monkeypatch.setattr(selectors, "Casket", Unpaid)  # the sequence forgets what the caskets held
-    with pytest.raises(CommandError, match=r"reconciled: .* is owed \d+ credits of loot caskets"):
+    with pytest.raises(
+        CommandError, match=r"reconciled: .* in battle \d+ .*, loot caskets: owed \d+ credits, the ledger holds 0"
+    ):
         simulate("--edition", "n18", "--gangs", "3", "--cycles", "3", "--seed", "4", "--policy", "hand")
 
 

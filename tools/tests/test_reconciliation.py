@@ -1,0 +1,156 @@
+"""Issue 21's reconciliation breaks for each reason it reconciles: one machine-played campaign (reported by hand,
+with territories, caskets, captives dealt with), then, one at a time, a ledger entry of a battle paid wrong, or
+one that no rule explains, and the invariant names the gang, the battle and the reason.
+
+Each case changes the rows inside its test's own transaction (rolled back after it): the campaign is played once
+for the module."""
+
+from datetime import timedelta
+
+import pytest
+from django.db.models import F
+
+from campaigns.models import Battle, Campaign, HouseRules
+from campaigns.selectors import territories_held
+from gangs.ledger import ledger_record
+from gangs.models import LedgerEntry, LedgerKind
+from postbattle.models import Sequence, SequenceState
+from tools.simulation import invariants, simulate
+
+
+@pytest.fixture(scope="module")
+def season(module_content, django_db_blocker):
+    """The campaign of the hand-reported test in test_simulate_campaign, played once: its pk."""
+    with django_db_blocker.unblock():
+        simulate(edition="n18", gangs=3, cycles=3, seed=4, out=lambda *a: None, policy="hand")
+        return Campaign.objects.get().pk
+
+
+@pytest.fixture
+def loaded_content(module_content, db):
+    return module_content
+
+
+def _live(season, **filters):
+    entries = LedgerEntry.objects.filter(
+        battle_link__battle__campaign=season, reverses__isnull=True, reversed_by__isnull=True, **filters
+    )
+    entry = entries.select_related("gang", "fighter__gang", "battle_link__battle").order_by("pk").first()
+    assert entry is not None, f"the season has no entry {filters}: the case cannot be tried"
+    return entry, entry.battle_link.battle
+
+
+def _broken(battle: Battle, gang_name: str, reason: str) -> None:
+    problem = invariants.reconciled(battle)
+    assert problem.startswith(f"{gang_name} in battle {battle.pk} ("), problem
+    assert reason in problem, problem
+
+
+def test_the_season_reconciles(loaded_content, season):
+    for battle in Battle.objects.filter(campaign=season, status="confirmed"):
+        assert invariants.reconciled(battle) == ""
+
+
+# An entry of each reason paid 10 more than its rule gives: (its reason starts so, or its kind is, the words named).
+PAID_MORE = [
+    ("Collect Income: Settlement", {"reason": "Collect Income: Settlement"}, "Collect Income: Settlement"),
+    ("Collect Income: Home Settlement", {"reason": "Collect Income: Home Settlement"}, "Collect Income: Home"),
+    ("Loot casket", {"reason__startswith": "Loot casket"}, "loot caskets"),
+    ("Claim Bounties", {"reason__startswith": "Post-battle action: Claim Bounties:"}, "Claim Bounties"),
+    ("Sell to Guilders", {"reason__startswith": "Post-battle action: Sell to Guilders:"}, "Sell to Guilders"),
+    ("a scenario's credits", {"reason__startswith": "credits for ", "credits__gt": 0}, "credits for "),
+]
+
+
+@pytest.mark.parametrize(("case", "filters", "reason"), PAID_MORE, ids=[c[0] for c in PAID_MORE])
+def test_ten_credits_more_than_the_rule_gives_are_found(loaded_content, season, case, filters, reason):
+    entry, battle = _live(season, **filters)
+    LedgerEntry.objects.filter(pk=entry.pk).update(credits=F("credits") + 10)
+    _broken(battle, entry.gang.name, reason)
+
+
+def test_experience_more_than_the_record_gives_is_found(loaded_content, season):
+    entry, battle = _live(season, reason__startswith="experience for fighter: 1 x")
+    LedgerEntry.objects.filter(pk=entry.pk).update(experience=F("experience") + 1)
+    _broken(battle, entry.fighter.gang.name, "standard experience")
+
+
+def test_a_scenario_reward_that_is_not_its_dice_is_found(loaded_content, season):
+    entry, battle = _live(season, reason__startswith="credits for ", credits__gt=0)
+    die = next(d for d in entry.dice if d["die"] == "D6")
+    die["value"] = 1 if die["value"] != 1 else 2  # the amount stays, the recorded die says otherwise
+    LedgerEntry.objects.filter(pk=entry.pk).update(dice=entry.dice)
+    _broken(battle, entry.gang.name, "the recorded dice give")
+
+
+def _sequence(battle: Battle, gang) -> Sequence:
+    return Sequence.objects.get(battle=battle, gang=gang, state=SequenceState.APPLIED)
+
+
+def _extra(battle: Battle, gang, **fields) -> None:
+    """An entry written in the name of ``gang``'s applied sequence of ``battle``, as the sequence writes them."""
+    data = {"post_battle": _sequence(battle, gang).pk, **fields.pop("data", {})}
+    ledger_record(gang=gang, battle=battle, data=data, description=fields.pop("description", "Extra"), **fields)
+
+
+def _any_battle(season) -> Battle:
+    return Battle.objects.filter(campaign=season, status="confirmed").select_related("attacker").order_by("pk").first()
+
+
+def test_a_bounty_without_a_captive_is_found(loaded_content, season):
+    battle = _any_battle(season)
+    reason = "Post-battle action: Claim Bounties: Nobody (the bounty: all of 250)"
+    _extra(battle, battle.attacker, kind=LedgerKind.CREDITS, credits=250, reason=reason)
+    _broken(battle, battle.attacker.name, "Post-battle action: Claim Bounties: owed 0 credits")
+
+
+def test_income_from_a_territory_not_held_is_found(loaded_content, season):
+    battle = _any_battle(season)
+    _extra(battle, battle.attacker, kind=LedgerKind.CREDITS, credits=30, reason="Collect Income: Old Ruins")
+    _broken(battle, battle.attacker.name, "Collect Income: Old Ruins: not held at confirmation")
+
+
+def test_a_free_recruit_no_roll_gave_is_found(loaded_content, season):
+    battle = _any_battle(season)
+    _extra(battle, battle.attacker, kind=LedgerKind.HIRE, reason="Free recruit: Home Settlement recruit (66)")
+    _broken(battle, battle.attacker.name, "free recruit")
+
+
+def test_reputation_for_a_territory_the_battle_was_not_fought_for_is_found(loaded_content, season):
+    battle = Battle.objects.filter(campaign=season, status="confirmed", stakes__isnull=True).order_by("pk").first()
+    _extra(battle, battle.attacker, kind=LedgerKind.TERRITORY, reputation=1, description="Took Settlement")
+    _broken(battle, battle.attacker.name, "Took Settlement: a territory the battle was not fought for")
+
+
+def test_house_rule_credits_unpaid_and_unowed_are_found(loaded_content, season):
+    battle = Battle.objects.filter(campaign=season, status="confirmed", winner__isnull=False).order_by("pk").first()
+    _extra(battle, battle.winner, kind=LedgerKind.CREDITS, credits=50, data={"house_rule": "winner_credits"})
+    _broken(battle, battle.winner.name, "house rule winner_credits: owed 0 credits, the ledger holds 50")
+    LedgerEntry.objects.filter(data__house_rule="winner_credits").delete()
+    HouseRules.objects.create(
+        campaign=battle.campaign,
+        in_force_from=battle.confirmed_at - timedelta(seconds=1),
+        starting_credits=battle.campaign.starting_credits,
+        winner_credits=50,
+    )
+    _broken(battle, battle.winner.name, "house rule winner_credits: owed 50 credits, the ledger holds 0")
+
+
+def test_credits_no_rule_explains_are_found(loaded_content, season):
+    battle = _any_battle(season)
+    _extra(battle, battle.attacker, kind=LedgerKind.OTHER, credits=5, reason="Found under a floor plate")
+    _broken(battle, battle.attacker.name, "Found under a floor plate: +5 credits that no rule explains")
+
+
+def test_workshop_income_to_a_law_abiding_gang_is_found(loaded_content, season):
+    """The Workshop pays income to an Outlaw gang only (rulebook.n18.campaign.territories): the simulated gangs are
+    Law-abiding, so whatever its dice, a Law-abiding holder is owed none of it."""
+    for battle in Battle.objects.filter(campaign=season, status="confirmed").order_by("pk"):
+        for gang in (battle.attacker, battle.defender):
+            roster = battle.roster_at_confirmation[str(gang.pk)]
+            held = [t.territory.name for t in territories_held(battle, gang)]
+            if "Workshop" in held and not roster["outlaw"]:
+                _extra(battle, gang, kind=LedgerKind.CREDITS, credits=30, reason="Collect Income: Workshop")
+                _broken(battle, gang.name, "Collect Income: Workshop: the recorded dice give 0 credits")
+                return
+    pytest.fail("no Law-abiding gang held the Workshop in a battle of the season")
