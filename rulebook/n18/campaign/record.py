@@ -3,7 +3,7 @@
 A campaign battle's record holds each fighter's end (fielded, Out of Action and by whom, Seriously Injured at
 the end, fled, killed, captured and by which gang, freed from captivity, rallies and the scenario's deeds) and
 the scenario's facts (each loot casket with the side whose fighter opened it and what it held, relics,
-caches, bottling and fleeing, captives freed). The hand-entered report and the battle assistant's end of
+caches, bottling and fleeing, captives freed and which fighter freed each). The hand-entered report and the battle assistant's end of
 battle both go through :func:`check_record`, which refuses a contradiction with a message naming the fighter
 and the rule. Its JSON form (:meth:`BattleRecord.as_json`) is stable: sides are roles (``attacker``,
 ``defender``; the two sides of a scenario without roles are stored under those names too), fighter ids are
@@ -13,7 +13,9 @@ Sources: the club campaign guide "Playing Necromunda Games in Cycle 1 & 2" (Batt
 Caskets, Smash & Grab); fleeing the battlefield as the 2023 Core Rulebook gives it (necrovox, The Post-Battle
 Sequence: a fighter who fled is not Out of Action, so no Lasting Injury and nobody's experience); a capture
 has its captor, the opposing gang of a two-gang battle; a fighter Webbed when taken Out of Action rolls the
-Webbed D6 after the battle instead of a Lasting Injury (2023 Core Rulebook, Conditions: Webbed).
+Webbed D6 after the battle instead of a Lasting Injury (2023 Core Rulebook, Conditions: Webbed); in a Rescue
+Mission a captive is freed by one of the attackers' fighters (the Free Captive action) or by no fighter (they broke
+their bonds, or the captors fled), 2023 Core Rulebook, Rescue Mission: Captive Models and Fleeing the Battlefield.
 """
 
 from __future__ import annotations
@@ -124,6 +126,9 @@ class BattleRecord:
     winner: str | None = None  # a role, or None for a draw
     captives_freed: tuple[str, ...] = ()
     gangs: Mapping[str, int] = field(default_factory=dict)  # role -> gang id
+    # A Rescue Mission's captive freed -> the attacker's fighter who freed them; a captive freed by no fighter is
+    # not a key. Records written before it was kept have none: nobody is owed the freer's experience.
+    freed_by: Mapping[str, str] = field(default_factory=dict)
 
     def opened(self, role: str | None = None) -> int:
         """Caskets opened (by ``role``'s fighters): the caskets named, or the count given."""
@@ -145,6 +150,7 @@ class BattleRecord:
             "winner": self.winner,
             "captives_freed": list(self.captives_freed),
             "gangs": dict(self.gangs),
+            "freed_by": dict(self.freed_by),
         }
 
     @classmethod
@@ -159,6 +165,7 @@ class BattleRecord:
             data.get("winner"),
             tuple(str(c) for c in data.get("captives_freed", ())),
             dict(data.get("gangs") or {}),
+            {str(c): str(f) for c, f in (data.get("freed_by") or {}).items()},
         )
 
 
@@ -260,6 +267,20 @@ def _check_left_behind(scenario: str, casket: Casket, who: str, opener: FighterE
         raise RulesInputError("caskets.fighter", f"{who}: a casket left behind is rolled for, no fighter opens it")
 
 
+def _check_freed_by(record: BattleRecord) -> None:
+    """Each fighter who freed a captive: an attacker who took part, freeing a captive the record says was freed."""
+    for captive, freer in record.freed_by.items():
+        if captive not in record.captives_freed:
+            raise RulesInputError("freed_by", f"captive {captive} was not freed, so nobody freed them")
+        end = record.fighter(freer)
+        if end is None:
+            raise RulesInputError("freed_by", f"captive {captive}: freed by a fighter who did not take part")
+        if end.side != "attacker":
+            raise RulesInputError(
+                "freed_by", f"{end.name} fights for the captors: only the rescuers free a captive (Free Captive)"
+            )
+
+
 def check_record(record: BattleRecord) -> BattleRecord:
     """Refuse a record that contradicts itself or the scenario's rules; return it with each casket's result
     as its table slug."""
@@ -277,6 +298,7 @@ def check_record(record: BattleRecord) -> BattleRecord:
     for role in record.fled:
         if role not in record.bottled:
             raise RulesInputError("fled", "A gang flees only after bottling out.")
+    _check_freed_by(record)
     rules = casket_rules(record.scenario)
     if record.opened() > rules.count:
         name = SCENARIOS[record.scenario].name if record.scenario in SCENARIOS else "this battle"
@@ -300,6 +322,7 @@ def check_record(record: BattleRecord) -> BattleRecord:
         record.winner,
         record.captives_freed,
         record.gangs,
+        record.freed_by,
     )
 
 
