@@ -42,7 +42,7 @@ from rulebook.errors import RulesInputError
 from rulebook.gang_rules import roll_starting_experience
 from rulebook.n18.campaign.battle_rewards import captive_price
 from rulebook.n18.campaign.lasting_injury import LASTING_INJURY
-from rulebook.n18.campaign.post_battle import HOME_SETTLEMENT_RECRUIT, roll_home_settlement
+from rulebook.n18.campaign.post_battle import recruit_table, roll_home_settlement
 from rulebook.n18.campaign.record import casket_contents, casket_rules
 from rulebook.n18.campaign.scenarios import SCENARIOS, roll_reward
 from rulebook.n18.campaign.territories import boon, collect, reputation_while_held
@@ -511,7 +511,7 @@ class _Reconciliation:
         )
         recruits = int(bool(collected.law_abiding_recruit and inputs.get(f"hanger_on_{slug}")))
         if found.recruit_roll and inputs.get(f"recruit_{slug}"):
-            recruits += int(bool(HOME_SETTLEMENT_RECRUIT.roll(dice)["recruit"]))
+            recruits += int(bool(recruit_table(name).roll(dice)["recruit"]))
         return collected.credits, recruits
 
     def captives(self, role: str, gang: Gang, entries) -> str:
