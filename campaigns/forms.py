@@ -324,9 +324,16 @@ class ReportForm(CampaignGameForm):
         self._casket_fields(attacker_fighters, defender_fighters)
         # Rescue Mission: each of the rescuers' fighters the captors hold; ticked when freed (and taken flight).
         self.captives = list(captives)
+        rescuers = [("", "no fighter: broke free, or the captors fled")] + [
+            (str(f.pk), f.name) for f in attacker_fighters if f.status != "captured"
+        ]
         for captive in self.captives:
             self.fields[f"captive-{captive.pk}-freed"] = forms.BooleanField(
                 required=False, label=f"{captive.name} freed and taken flight"
+            )
+            # Who freed them earns D3 XP (2023 Core Rulebook, Rescue Mission: Rewards).
+            self.fields[f"captive-{captive.pk}-freed_by"] = forms.ChoiceField(
+                required=False, choices=rescuers, label=f"{captive.name} freed by"
             )
 
     def _casket_fields(self, attacker_fighters, defender_fighters) -> None:
@@ -409,6 +416,10 @@ class ReportForm(CampaignGameForm):
     def captive_fields(self) -> list:
         return [self[f"captive-{captive.pk}-freed"] for captive in self.captives]
 
+    @property
+    def freer_fields(self) -> list:
+        return [self[f"captive-{captive.pk}-freed_by"] for captive in self.captives]
+
     def _fighter_fields(self, fighter, enemies, side) -> list:
         prefix = f"{OUTCOME_PREFIX}-{fighter.pk}"
         fields = {
@@ -488,6 +499,15 @@ class ReportForm(CampaignGameForm):
             data["caskets_opened"] = max(data["caskets_opened"] or 0, len(data["caskets"]))
         data["fighter_results"] = results
         data["captives_freed"] = [c.pk for c in self.captives if data.get(f"captive-{c.pk}-freed")]
+        data["freed_by"] = {}
+        for captive in self.captives:
+            freer = data.get(f"captive-{captive.pk}-freed_by")
+            if freer and captive.pk not in data["captives_freed"]:
+                self.add_error(
+                    f"captive-{captive.pk}-freed_by", f"{captive.name} was not freed: tick them, or say nobody."
+                )
+            elif freer:
+                data["freed_by"][captive.pk] = int(freer)
         if self.is_n18 and not self.errors:
             self._check_result(data, results)
         return data
@@ -593,6 +613,7 @@ class ReportForm(CampaignGameForm):
             "fighter_results": data["fighter_results"],
             "scenario_facts": _drop_empty(facts),
             "captives_freed": data["captives_freed"],
+            "freed_by": data["freed_by"],
             "notes": data["notes"],
         }
 

@@ -495,9 +495,12 @@ def hand_report(battle: Battle, rng: random.Random, dice) -> None:
         winner = rng.choice(
             [battle.attacker, battle.defender] if battle.is_rescue else [battle.attacker, battle.defender, None]
         )
-    freed = []
+    freed, freed_by = [], {}
     if battle.is_rescue and winner is not None and winner.pk == battle.attacker_id:
         freed = list(captives_of(battle.attacker, battle.defender).values_list("pk", flat=True))
+        # The first rescuer frees them (Free Captive), unless the captors fled, which freed them (no fighter did).
+        if sides["attacker"] and not fled["defender"]:
+            freed_by = dict.fromkeys(freed, sides["attacker"][0].pk)
     battle_report_submit(
         battle=battle,
         actor=battle.attacker.owner,
@@ -510,6 +513,7 @@ def hand_report(battle: Battle, rng: random.Random, dice) -> None:
         fighter_results=results,
         scenario_facts=facts,
         captives_freed=freed,
+        freed_by=freed_by,
         notes="Reported by hand",
     )
 
