@@ -315,7 +315,8 @@ def _checked_facts(battle: Battle, rows: list[BattleFighterResult], facts: dict,
 
 def _check_rescue_result(battle: Battle, winner: str | None, fled: dict, *, held: int, freed: int) -> None:
     """A Rescue Mission's winner follows from the captives freed (the rulebook's Rescue Mission Victory): every
-    one freed is the rescuers' win, none the captors'. The hand report's form refuses a contradiction before the
+    one freed is the rescuers' win, none the captors'; captors who flee leave every captive freed (2023 Core
+    Rulebook, Rescue Mission: Fleeing the Battlefield), which the rewards then count. The hand report's form refuses a contradiction before the
     record gets here; the assistant's end form sends it here, so its report cannot free a captive and credit
     the captors with the win."""
     proposal = proposed_result(
@@ -325,6 +326,9 @@ def _check_rescue_result(battle: Battle, winner: str | None, fled: dict, *, held
         captives=held,
         captives_freed=freed,
     )
+    if fled[Side.DEFENDER] and not fled[Side.ATTACKER] and freed < held:
+        # 2023 Core Rulebook, Rescue Mission: Fleeing the Battlefield: the captors who flee leave every captive freed.
+        raise ValidationError(f"{battle.defender.name} fled the battlefield, so every captive is freed: tick them all.")
     if proposal is not None and proposal.winner != winner:
         names = {Side.ATTACKER: battle.attacker.name, Side.DEFENDER: battle.defender.name}
         said = f"{names[proposal.winner]} wins" if proposal.winner else "the battle is a draw"

@@ -361,6 +361,24 @@ def test_a_captive_freed_by_a_fighter_is_freed_by_one_of_the_rescuers(client, wo
         )
 
 
+def test_captors_who_flee_leave_every_captive_freed(world):
+    """2023 Core Rulebook, Rescue Mission: Fleeing the Battlefield: the rescuers win and the captives are freed,
+    so a report keeping the captive held is refused; freed, the captive's rewards are owed (by nobody's hand)."""
+    _, a_champion, a_ganger, _ = roster(world["gangs"]["alice"])
+    capture(world, a_champion)
+    battle = rescue(world)
+    fled = {"defender_bottled": True, "defender_fled": True, "fighter_results": [{"fighter": a_ganger.pk}]}
+    with pytest.raises(ValidationError, match="fled the battlefield, so every captive is freed"):
+        services.battle_report_submit(battle=battle, actor=world["users"]["alice"], winner=battle.attacker, **fled)
+    services.battle_report_submit(
+        battle=battle, actor=world["users"]["alice"], winner=battle.attacker, captives_freed=[a_champion.pk], **fled
+    )
+    battle = confirm(world, battle)
+    outcome = rewards_step(battle, world["gangs"]["alice"], [1])  # the Leader's D3; nobody freed them by hand
+    assert (str(a_champion.pk), 1) in xp_effects(outcome)
+    assert not any("fighter who freed" in line["text"] for line in outcome.lines)
+
+
 def test_the_traps_victory_points_must_follow_from_the_record(client, world):
     """Walked in issue 23: Victory Points typed were never checked against whom each gang took Out of Action."""
     battle = world["battle"]("the-trap")
