@@ -500,12 +500,15 @@ class ReportForm(CampaignGameForm):
         data["fighter_results"] = results
         data["captives_freed"] = [c.pk for c in self.captives if data.get(f"captive-{c.pk}-freed")]
         data["freed_by"] = {}
+        took_part = {r["fighter"] for r in results}
+        names = {f.pk: f.name for f, _, _ in self.rows}
         for captive in self.captives:
             freer = data.get(f"captive-{captive.pk}-freed_by")
+            field = f"captive-{captive.pk}-freed_by"
             if freer and captive.pk not in data["captives_freed"]:
-                self.add_error(
-                    f"captive-{captive.pk}-freed_by", f"{captive.name} was not freed: tick them, or say nobody."
-                )
+                self.add_error(field, f"{captive.name} was not freed: tick them, or say nobody.")
+            elif freer and int(freer) not in took_part:
+                self.add_error(field, f"{captive.name}: {names.get(int(freer))} did not take part, so freed nobody.")
             elif freer:
                 data["freed_by"][captive.pk] = int(freer)
         if self.is_n18 and not self.errors:

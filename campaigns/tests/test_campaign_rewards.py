@@ -350,6 +350,11 @@ def test_a_captive_freed_by_a_fighter_is_freed_by_one_of_the_rescuers(client, wo
     data = {"result": "defender", f"captive-{a_champion.pk}-freed_by": str(a_ganger.pk)} | row(a_ganger)
     page = unescape(report(client, world, battle, data).content.decode())
     assert f"{a_champion.name} was not freed: tick them, or say nobody." in page
+    a_leader = roster(world["gangs"]["alice"])[0]
+    data |= {"result": "attacker", f"captive-{a_champion.pk}-freed": "on"}
+    data[f"captive-{a_champion.pk}-freed_by"] = str(a_leader.pk)
+    page = unescape(report(client, world, battle, data).content.decode())
+    assert f"{a_champion.name}: {a_leader.name} did not take part, so freed nobody." in page
     with pytest.raises(ValidationError, match="did not take part"):
         services.battle_report_submit(
             battle=battle,
