@@ -759,9 +759,16 @@ class BattleEndForm(BattleGameForm):
                     label=f"{f.name} ({session.gang(f.side).name}) captured by {session.gang(other_side(f.side)).name}",
                 )
             self.captives = rescue_captives(session.campaign_battle)
+            rescuers = [("", "no fighter: broke free, or the captors fled")] + [
+                (str(f.fighter_id), f.name) for f in session.fighters.all() if f.side == Side.ATTACKER and f.fighter_id
+            ]
             for captive in self.captives:
                 self.fields[f"freed-{captive.pk}"] = forms.BooleanField(
                     required=False, label=f"{captive.name} freed and taken flight"
+                )
+                # Who freed them earns D3 XP (2023 Core Rulebook, Rescue Mission: Rewards).
+                self.fields[f"freed_by-{captive.pk}"] = forms.ChoiceField(
+                    required=False, choices=rescuers, label=f"{captive.name} freed by"
                 )
 
     @property
@@ -772,8 +779,19 @@ class BattleEndForm(BattleGameForm):
     def freed_fields(self) -> list:
         return [self[f"freed-{c.pk}"] for c in self.captives]
 
+    @property
+    def freer_fields(self) -> list:
+        return [self[f"freed_by-{c.pk}"] for c in self.captives]
+
     def clean(self):
         data = super().clean()
         data["captured"] = [f.fighter_id for f in self.out_of_action if data.pop(f"captured-{f.pk}", False)]
         data["captives_freed"] = [c.pk for c in self.captives if data.pop(f"freed-{c.pk}", False)]
+        data["freed_by"] = {}
+        for captive in self.captives:
+            freer = data.pop(f"freed_by-{captive.pk}", "")
+            if freer and captive.pk not in data["captives_freed"]:
+                self.add_error(f"freed_by-{captive.pk}", f"{captive.name} was not freed: tick them, or say nobody.")
+            elif freer:
+                data["freed_by"][captive.pk] = int(freer)
         return data

@@ -334,9 +334,16 @@ class ReportForm(CampaignGameForm):
         self._casket_fields(attacker_fighters, defender_fighters)
         # Rescue Mission: each of the rescuers' fighters the captors hold; ticked when freed (and taken flight).
         self.captives = list(captives)
+        rescuers = [("", "no fighter: broke free, or the captors fled")] + [
+            (str(f.pk), f.name) for f in attacker_fighters if f.status != "captured"
+        ]
         for captive in self.captives:
             self.fields[f"captive-{captive.pk}-freed"] = forms.BooleanField(
                 required=False, label=f"{captive.name} freed and taken flight"
+            )
+            # Who freed them earns D3 XP (2023 Core Rulebook, Rescue Mission: Rewards).
+            self.fields[f"captive-{captive.pk}-freed_by"] = forms.ChoiceField(
+                required=False, choices=rescuers, label=f"{captive.name} freed by"
             )
 
     def _casket_fields(self, attacker_fighters, defender_fighters) -> None:
@@ -419,6 +426,10 @@ class ReportForm(CampaignGameForm):
     def captive_fields(self) -> list:
         return [self[f"captive-{captive.pk}-freed"] for captive in self.captives]
 
+    @property
+    def freer_fields(self) -> list:
+        return [self[f"captive-{captive.pk}-freed_by"] for captive in self.captives]
+
     def _fighter_fields(self, fighter, enemies, side) -> list:
         prefix = f"{OUTCOME_PREFIX}-{fighter.pk}"
         fields = {
@@ -495,6 +506,18 @@ class ReportForm(CampaignGameForm):
         data["fighter_results"] = results
         data["captives_freed"] = [c.pk for c in self.captives if data.get(f"captive-{c.pk}-freed")]
         data["reinforcements"] = reinforcements
+        data["freed_by"] = {}
+        took_part = {r["fighter"] for r in results}
+        names = {f.pk: f.name for f, _, _ in self.rows}
+        for captive in self.captives:
+            freer = data.get(f"captive-{captive.pk}-freed_by")
+            field = f"captive-{captive.pk}-freed_by"
+            if freer and captive.pk not in data["captives_freed"]:
+                self.add_error(field, f"{captive.name} was not freed: tick them, or say nobody.")
+            elif freer and int(freer) not in took_part:
+                self.add_error(field, f"{captive.name}: {names.get(int(freer))} did not take part, so freed nobody.")
+            elif freer:
+                data["freed_by"][captive.pk] = int(freer)
         if not self.errors:
             self._check_record(data)
         return data
@@ -509,7 +532,11 @@ class ReportForm(CampaignGameForm):
         except ValidationError as err:
             self.add_error(None, err)
             return
-        facts = {**self._facts(data), "captives_freed": data["captives_freed"]}
+        facts = {
+            **self._facts(data),
+            "captives_freed": data["captives_freed"],
+            "freed_by": [{"captive": c, "fighter": f} for c, f in sorted(data["freed_by"].items())],
+        }
         winner = None if data["result"] == "draw" else data["result"]
         record, problems = report_check(self.battle, rows, facts, bottled=bottled, fled=fled, winner=winner)
         for problem in problems:
@@ -545,6 +572,7 @@ class ReportForm(CampaignGameForm):
             "fighter_results": data["fighter_results"],
             "scenario_facts": self._facts(data),
             "captives_freed": data["captives_freed"],
+            "freed_by": data["freed_by"],
             "notes": data["notes"],
         }
 

@@ -36,12 +36,15 @@ def _gang_result(battle: Battle, side: str, gang: Gang) -> GangResult:
         caskets_opened=max(int(facts.get("caskets_opened") or 0), len(facts.get("caskets") or ())),
         caches_destroyed=int(facts.get("caches_destroyed") or 0),
         caches_recovered=int(facts.get("caches_recovered") or 0),
+        captives_freed=len(facts.get("captives_freed") or ()),
     )
 
 
-def _awards(results: list[BattleFighterResult], gang: Gang) -> dict[str, dict[str, int]]:
+def _awards(results: list[BattleFighterResult], gang: Gang, rescue: dict) -> dict[str, dict[str, int]]:
     """Each of the gang's fighters' awards: what their own row recorded, except the standard experience,
-    which only the enemies' rows decide (who took them Out of Action, who was killed)."""
+    which only the enemies' rows decide (who took them Out of Action, who was killed), and a Rescue Mission's,
+    which the record's captives freed decide (each one freed, and the fighter who freed them): ``rescue``, the
+    battle's facts for the rescuers (the attacker: the captives and who freed them are theirs), {} for the captors."""
     awards = {
         str(r.fighter_id): {k: v for k, v in (r.awards or {}).items() if k not in RECORD_AWARDS}
         for r in results
@@ -54,6 +57,11 @@ def _awards(results: list[BattleFighterResult], gang: Gang) -> dict[str, dict[st
     ]
     for fid, counts in standard_awards(record).items():
         awards[fid] = {**awards.get(fid, {}), **counts}
+    for freed in rescue.get("freed_by") or ():
+        counts = awards.setdefault(str(freed["fighter"]), {})
+        counts["captives_freed"] = counts.get("captives_freed", 0) + 1
+    for captive in rescue.get("captives_freed") or ():
+        awards.setdefault(str(captive), {})["rescued"] = 1
     return awards
 
 
@@ -149,7 +157,7 @@ def battle_context(battle: Battle, gang: Gang) -> tuple[Context, dict[str, Fight
         },
         leader=roster["leader"],
         underdog_by=underdog,
-        awards=_awards(every_result, gang),
+        awards=_awards(every_result, gang, (battle.scenario_facts or {}) if side == Side.ATTACKER else {}),
         caskets=tuple(c for c in map(Casket.from_json, battle.scenario_facts.get("caskets") or ()) if c.side == side),
         # What the territories' boons read (postbattle.engine.territories).
         house=roster["house"],

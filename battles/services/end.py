@@ -130,12 +130,14 @@ def battle_end(
     notes: str = "",
     captured=(),
     captives_freed=(),
+    freed_by=None,
     dice: DiceSource | None = None,
 ) -> BattleSession:
     """End the battle: write the report (and hand it to the campaign's post-battle sequence, if any).
 
     ``captured``: the (gang) fighter ids taken captive by the other gang; ``captives_freed``: in a campaign's
-    Rescue Mission, the captives freed. The campaign checks both as part of the battle's record."""
+    Rescue Mission, the captives freed, and ``freed_by`` the fighter who freed each (captive id -> fighter id;
+    a captive freed by no fighter is not in it). The campaign checks them as part of the battle's record."""
     session, fighters = locked(session)
     if winner not in ("", Side.ATTACKER, Side.DEFENDER):
         raise ValidationError("The winner is one of the two gangs, or nobody (a draw).")
@@ -148,6 +150,8 @@ def battle_end(
     for row in report["fighters"]:
         row["captured"] = row["fighter"] in captured
     report.update(winner=winner or None, draw=not winner, notes=notes, captives_freed=sorted(set(captives_freed)))
+    if freed_by:
+        report["freed_by"] = {str(captive): freer for captive, freer in freed_by.items()}
     before = battle_state(session, fighters)
     session.report = report
     session.status = BattleStatus.ENDED
@@ -295,5 +299,6 @@ def _campaign_report_submit(session: BattleSession, report: dict, actor) -> None
         fighter_results=results,
         scenario_facts=campaign_facts(session),
         captives_freed=report.get("captives_freed", ()),
+        freed_by={int(captive): int(freer) for captive, freer in (report.get("freed_by") or {}).items()},
         notes=report.get("notes", ""),
     )

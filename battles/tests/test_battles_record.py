@@ -127,13 +127,28 @@ def test_the_end_form_records_captures_and_a_rescue_frees_the_captive(campaign_b
     played = battle_start_from_campaign(campaign_battle=rescue, started_by=rescue.attacker.owner, dice=SeededDice(4))
     from battles.forms import BattleEndForm
 
-    form = BattleEndForm({"winner": "attacker", f"freed-{captive.pk}": "on"}, session=played)
+    freer = next(f.fighter for f in played.fighters.all() if f.side == "attacker" and f.fighter_id)
+    data = {"winner": "attacker", f"freed-{captive.pk}": "on", f"freed_by-{captive.pk}": str(freer.pk)}
+    form = BattleEndForm(data, session=played)
     assert form.is_valid(), form.errors
-    assert form.cleaned_data["captives_freed"] == [captive.pk]
+    assert (form.cleaned_data["captives_freed"], form.cleaned_data["freed_by"]) == (
+        [captive.pk],
+        {captive.pk: freer.pk},
+    )
     battle_end(session=played, actor=played.player_a, **form.cleaned_data)
     battle_report_confirm(battle=rescue, actor=rescue.defender.owner, is_arbitrator=True)
     captive.refresh_from_db()
     assert captive.status == FighterStatus.ACTIVE and captive.captured_by_id is None
+    # The record says who freed the captive, and the rescuers' rewards follow it (2023 Core Rulebook): the freer's
+    # D3 (2), the captive's 1 XP, the Leader's D3 (3), +2 Reputation.
+    rescue.refresh_from_db()
+    assert rescue.scenario_facts["freed_by"] == [{"captive": captive.pk, "fighter": freer.pk}]
+    context, start = battle_context(rescue, rescue.attacker)
+    step = next(s for s in engine.steps_for("n18") if s.slug == "rewards")
+    outcome = step.run(context, start, ScriptedDice([2, 3]), {})
+    xp = {(e["fighter"], e["amount"]) for e in outcome.effects if e["op"] == "xp" and e["reason"].startswith("exp")}
+    assert {(str(freer.pk), 2), (str(captive.pk), 1)} <= xp
+    assert [e["amount"] for e in outcome.effects if e["op"] == "reputation"] == [2]
 
 
 @pytest.mark.parametrize(("winner", "freed"), [("defender", True), ("attacker", False)])

@@ -487,6 +487,8 @@ def report_initial(battle: Battle) -> dict:
         initial[f"captive-{pk}-freed"] = True
     for pk in facts.get("reinforcements", []):
         initial[f"fighter-{pk}-reinforcement"] = True
+    for freed in facts.get("freed_by") or ():
+        initial[f"captive-{freed['captive']}-freed_by"] = str(freed["fighter"])
     for n, casket in enumerate(facts.get("caskets") or [], 1):
         initial |= {
             f"casket-{n}-fighter": int(casket["fighter"]) if casket.get("fighter") else None,
@@ -521,15 +523,17 @@ def facts_display(battle: Battle) -> list[str]:
         who = fighters.get(found.fighter or "", "a fighter")
         lines.append(f"{who} ({side}) opened a loot casket: {casket_words(found, battle.scenario)}")
     if facts.get("captives_freed"):
-        freed = Fighter.objects.filter(pk__in=facts["captives_freed"]).order_by("pk").values_list("name", flat=True)
-        lines.append(f"Freed from {battle.defender.name}: {', '.join(freed)}")
+        freers = {str(f["captive"]): fighters.get(str(f["fighter"]), "a fighter") for f in facts.get("freed_by") or ()}
+        freed = Fighter.objects.filter(pk__in=facts["captives_freed"]).order_by("pk").values_list("pk", "name")
+        named = [f"{name} (freed by {freers[str(pk)]})" if str(pk) in freers else name for pk, name in freed]
+        lines.append(f"Freed from {battle.defender.name}: {', '.join(named)}")
     reinforcements = [rows[str(pk)] for pk in facts.get("reinforcements", ()) if str(pk) in rows]
     for side in ("attacker", "defender"):
         came = [r.fighter.name for r in reinforcements if r.side == side]
         if came:
             lines.append(f"Reinforcements for {names[side]}: {', '.join(came)}")
     for key, value in facts.items():
-        if key in ("caskets", "captives_freed", "held", "reinforcements") or (
+        if key in ("caskets", "captives_freed", "freed_by", "held", "reinforcements") or (
             key == "caskets_opened" and facts.get("caskets")
         ):
             continue

@@ -3,7 +3,7 @@ players or the battle assistant submit, and the confirmation the post-battle seq
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -304,6 +304,7 @@ def battle_record_of(
             for role, crew in (battle.crews or {}).items()
             if crew.get("fighters") is not None
         },
+        {str(f["captive"]): str(f["fighter"]) for f in facts.get("freed_by") or ()},
     )
 
 
@@ -352,6 +353,7 @@ def battle_report_submit(
     fighter_results: Iterable[dict] = (),
     scenario_facts: dict | None = None,
     captives_freed: Iterable[int] = (),
+    freed_by: Mapping[int, int] | None = None,
     notes: str = "",
 ) -> Battle:
     """Enter (or correct, until confirmed) the report of a battle.
@@ -360,7 +362,9 @@ def battle_report_submit(
     "seriously_injured" | "out_of_action", "caused_by": <enemy fighter pk> or None, "captured": bool,
     "killed": bool, "webbed": bool, "awards": {...}}`` (see :class:`campaigns.models.BattleFighterResult`).
     ``scenario_facts`` is the scenario's own facts (see :class:`campaigns.models.Battle`). In a Rescue
-    Mission, ``captives_freed`` are the rescuers' captives freed (and taken flight); the rest stay captive. The battle assistant calls this
+    Mission, ``captives_freed`` are the rescuers' captives freed (and taken flight); the rest stay captive;
+    ``freed_by`` names, for a captive freed by one of the rescuers (the Free Captive action), that fighter (a
+    captive who broke their bonds, or was freed when the captors fled, is not in it). The battle assistant calls this
     when a battle ends; either player may call it from the report form.
     """
     battle = (
@@ -393,6 +397,8 @@ def battle_report_submit(
         if not battle.is_rescue or not set(freed) <= held:
             raise ValidationError(f"Only a Rescue Mission frees captives, and only those {battle.defender.name} holds.")
         facts["captives_freed"] = freed
+    if freed_by:
+        facts["freed_by"] = [{"captive": c, "fighter": f} for c, f in sorted(freed_by.items())]
     bottled = tuple(side for side, did in ((Side.ATTACKER, attacker_bottled), (Side.DEFENDER, defender_bottled)) if did)
     role = battle.side_of(winner) if winner is not None else None
     facts = _checked_facts(

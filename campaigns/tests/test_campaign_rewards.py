@@ -265,6 +265,125 @@ def test_a_captive_rescued_after_a_disposal_was_rolled_cannot_be_disposed_of(cli
     assert a_champion.status == FighterStatus.ACTIVE
 
 
+def rescue_won(client, world):
+    """alice's Champion, held by bob, freed by her Ganger in a Rescue Mission she wins (the hand report)."""
+    a_leader, a_champion, a_ganger, _ = roster(world["gangs"]["alice"])
+    capture(world, a_champion)
+    battle = rescue(world)
+    data = {"result": "attacker", f"captive-{a_champion.pk}-freed": "on"} | row(a_ganger)
+    data[f"captive-{a_champion.pk}-freed_by"] = str(a_ganger.pk)
+    assert report(client, world, battle, data).status_code == 302
+    battle.refresh_from_db()
+    assert battle.scenario_facts["freed_by"] == [{"captive": a_champion.pk, "fighter": a_ganger.pk}]
+    return confirm(world, battle), (a_leader, a_champion, a_ganger)
+
+
+def run_sequence(battle, gang):
+    sequence = postbattle.sequence_start(battle=battle, gang=gang, actor=gang.owner)
+    for _ in engine.steps_for("n18"):
+        sequence = postbattle.sequence_step_submit(sequence=sequence, dice=SeededDice(3), actor=gang.owner)
+    postbattle.sequence_apply(sequence=sequence, actor=gang.owner)
+
+
+def test_a_rescue_mission_won_pays_the_rulebooks_rewards(client, world):
+    """2023 Core Rulebook, Rescue Mission: Rewards: D3 XP to who freed the captive, 1 XP to the captive freed and
+    taken flight, D3 XP to the rescuers' Leader (every captive freed), +2 Reputation to the rescuers and -1 to the
+    captors per captive freed."""
+    battle, (a_leader, a_champion, a_ganger) = rescue_won(client, world)
+    from campaigns.selectors import facts_display
+
+    said = f"Freed from {world['gangs']['bob'].name}: {a_champion.name} (freed by {a_ganger.name})"
+    assert said in facts_display(battle)
+    outcome = rewards_step(battle, world["gangs"]["alice"], [3, 2])  # the freer's D3, then the Leader's
+    assert xp_effects(outcome) == {(str(a_ganger.pk), 3), (str(a_champion.pk), 1), (str(a_leader.pk), 2)}
+    assert [e["amount"] for e in outcome.effects if e["op"] == "reputation"] == [2]
+    captors = rewards_step(battle, world["gangs"]["bob"], [])
+    assert xp_effects(captors) == set()
+    assert [e["amount"] for e in captors.effects if e["op"] == "reputation"] == [-1]
+
+
+def test_a_rescue_mission_won_writes_its_rewards_in_the_ledger_and_reconciles(client, world):
+    from tools.simulation import invariants
+
+    battle, (_, a_champion, a_ganger) = rescue_won(client, world)
+    for gang in (world["gangs"]["alice"], world["gangs"]["bob"]):
+        run_sequence(battle, gang)
+    rescued = LedgerEntry.objects.get(fighter=a_champion, battle_link__battle=battle, experience__gt=0)
+    assert rescued.experience == 1 and rescued.reason.startswith("experience for captive freed (freed and took")
+    freer = LedgerEntry.objects.get(fighter=a_ganger, battle_link__battle=battle, experience__gt=0)
+    assert 1 <= freer.experience <= 3 and "Rescue Mission" in freer.reason and len(freer.dice) == 1
+    reputation = dict(
+        LedgerEntry.objects.filter(battle_link__battle=battle, reputation__lt=0)
+        .values_list("gang__name", "reputation")
+        .union(
+            LedgerEntry.objects.filter(
+                battle_link__battle=battle, reason__startswith="reputation for attacker"
+            ).values_list("gang__name", "reputation")
+        )
+    )
+    assert reputation == {world["gangs"]["alice"].name: 2, world["gangs"]["bob"].name: -1}
+    assert invariants.reconciled(battle) == ""
+    # The freed fighter's experience left unpaid, then paid to another fighter: the reconciliation finds both.
+    LedgerEntry.objects.filter(pk=rescued.pk).update(experience=0)
+    assert "experience for captive freed" in invariants.reconciled(battle)
+    LedgerEntry.objects.filter(pk=rescued.pk).update(experience=1, fighter=a_ganger)
+    assert "owed to fighters" in invariants.reconciled(battle)
+
+
+def test_a_rescue_mission_lost_pays_nothing_for_the_rescue(client, world):
+    """No captive freed: the captors win; no Reputation moves and no Leader earns anything for it."""
+    _, a_champion, a_ganger, _ = roster(world["gangs"]["alice"])
+    capture(world, a_champion)
+    battle = rescue(world)
+    assert report(client, world, battle, {"result": "defender"} | row(a_ganger)).status_code == 302
+    battle = confirm(world, battle)
+    for gang in (world["gangs"]["alice"], world["gangs"]["bob"]):
+        outcome = rewards_step(battle, gang, [])
+        assert outcome.effects == []
+        assert [line["text"] for line in outcome.lines] == ["Nothing is owed to this gang."]
+
+
+def test_a_captive_freed_by_a_fighter_is_freed_by_one_of_the_rescuers(client, world):
+    _, a_champion, a_ganger, _ = roster(world["gangs"]["alice"])
+    capture(world, a_champion)
+    battle = rescue(world)
+    data = {"result": "defender", f"captive-{a_champion.pk}-freed_by": str(a_ganger.pk)} | row(a_ganger)
+    page = unescape(report(client, world, battle, data).content.decode())
+    assert f"{a_champion.name} was not freed: tick them, or say nobody." in page
+    a_leader = roster(world["gangs"]["alice"])[0]
+    data |= {"result": "attacker", f"captive-{a_champion.pk}-freed": "on"}
+    data[f"captive-{a_champion.pk}-freed_by"] = str(a_leader.pk)
+    page = unescape(report(client, world, battle, data).content.decode())
+    assert f"{a_champion.name}: {a_leader.name} did not take part, so freed nobody." in page
+    with pytest.raises(ValidationError, match="did not take part"):
+        services.battle_report_submit(
+            battle=battle,
+            actor=world["users"]["alice"],
+            winner=battle.attacker,
+            fighter_results=[{"fighter": a_ganger.pk, "outcome": "ok"}],
+            captives_freed=[a_champion.pk],
+            freed_by={a_champion.pk: roster(world["gangs"]["alice"])[0].pk},
+        )
+
+
+def test_captors_who_flee_leave_every_captive_freed(world):
+    """2023 Core Rulebook, Rescue Mission: Fleeing the Battlefield: the rescuers win and the captives are freed,
+    so a report keeping the captive held is refused; freed, the captive's rewards are owed (by nobody's hand)."""
+    _, a_champion, a_ganger, _ = roster(world["gangs"]["alice"])
+    capture(world, a_champion)
+    battle = rescue(world)
+    fled = {"defender_bottled": True, "defender_fled": True, "fighter_results": [{"fighter": a_ganger.pk}]}
+    with pytest.raises(ValidationError, match="fled the battlefield, so every captive is freed"):
+        services.battle_report_submit(battle=battle, actor=world["users"]["alice"], winner=battle.attacker, **fled)
+    services.battle_report_submit(
+        battle=battle, actor=world["users"]["alice"], winner=battle.attacker, captives_freed=[a_champion.pk], **fled
+    )
+    battle = confirm(world, battle)
+    outcome = rewards_step(battle, world["gangs"]["alice"], [1])  # the Leader's D3; nobody freed them by hand
+    assert (str(a_champion.pk), 1) in xp_effects(outcome)
+    assert not any("fighter who freed" in line["text"] for line in outcome.lines)
+
+
 def test_the_traps_victory_points_must_follow_from_the_record(client, world):
     """Walked in issue 23: Victory Points typed were never checked against whom each gang took Out of Action."""
     battle = world["battle"]("the-trap")

@@ -115,6 +115,8 @@ def test_a_rescue_mission_report_frees_the_captive(page, log_in_browser, world, 
     page.goto(reverse("campaigns:battle-report", args=[world["campaign"].pk, battle.pk]))
     page.get_by_label(f"{alice.name} won").check()
     page.get_by_label(f"{captive.name} freed and taken flight").check()
+    # Who freed the captive (their D3 XP): left at nobody, the captive broke free.
+    assert page.get_by_label(f"{captive.name} freed by").input_value() == ""
     assert fits(page)
     page.screenshot(path=str(tmp_path / f"rescue-{width}.png"), full_page=True)
     page.get_by_role("button", name="Save the report").click()

@@ -177,3 +177,26 @@ def test_the_json_form_carries_the_scenarios_facts_and_an_older_record_reads_as_
     assert BattleRecord.from_json(data) == record
     older = {key: value for key, value in data.items() if key not in ("reinforcements", "crews", "relic_defiled")}
     assert BattleRecord.from_json(older).reinforcements == ()
+
+
+def test_a_captive_is_freed_by_one_of_the_rescuers_who_took_part():
+    """2023 Core Rulebook, Rescue Mission: Free Captive is an attacking fighter's action; the freer is named."""
+    ends = (FighterEnd("1", "Ripper", "attacker"), FighterEnd("2", "Slag", "defender"))
+    freed = check_record(BattleRecord("rescue-mission", ends, captives_freed=("9",), freed_by={"9": "1"}))
+    assert freed.freed_by == {"9": "1"}
+    with pytest.raises(RulesInputError, match="Slag fights for the captors"):
+        check_record(BattleRecord("rescue-mission", ends, captives_freed=("9",), freed_by={"9": "2"}))
+    with pytest.raises(RulesInputError, match="captive 8 was not freed"):
+        check_record(BattleRecord("rescue-mission", ends, captives_freed=("9",), freed_by={"8": "1"}))
+    with pytest.raises(RulesInputError, match="freed by a fighter who did not take part"):
+        check_record(BattleRecord("rescue-mission", ends, captives_freed=("9",), freed_by={"9": "5"}))
+    # A captive who broke their bonds, or was freed when the captors fled, was freed by nobody.
+    assert check_record(BattleRecord("rescue-mission", ends, captives_freed=("9",))).freed_by == {}
+
+
+def test_who_freed_whom_is_in_the_json_form_and_older_records_read_without_it():
+    record = BattleRecord("rescue-mission", captives_freed=("9",), freed_by={"9": "1"})
+    assert record.as_json()["freed_by"] == {"9": "1"}
+    assert BattleRecord.from_json(record.as_json()) == record
+    old = {k: v for k, v in record.as_json().items() if k != "freed_by"}
+    assert BattleRecord.from_json(old).freed_by == {}

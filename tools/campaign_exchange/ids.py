@@ -89,9 +89,9 @@ CREWS = Rules(
     skip=frozenset({"crew", "dice", "size_dice", "size"}),
 )
 SCENARIO_ROLL = Rules({"chosen_by": GANG}, skip=frozenset({"dice", "roll_off"}))
-# A loot casket names the roster fighter who opened it, and the Reinforcements are roster fighters (the battle
-# record, rulebook.n18.campaign.record).
-FACTS = Rules({"captives_freed": FIGHTER, "fighter": FIGHTER, "reinforcements": FIGHTER})
+# A loot casket names the roster fighter who opened it, a Rescue Mission who freed which captive, and the
+# Reinforcements are roster fighters (the battle record, rulebook.n18.campaign.record).
+FACTS = Rules({"captives_freed": FIGHTER, "fighter": FIGHTER, "captive": FIGHTER, "reinforcements": FIGHTER})
 # Battle.held_at_confirmation: each gang's campaign territories; Battle.roster_at_confirmation: each gang's
 # roster as campaigns.selectors.roster_facts reads it (its fighters' and captives' ``id``, its ``leader``).
 HELD = ByGang(TERRITORY)

@@ -299,5 +299,15 @@ class Player:
                 freed = [c.pk for c in rescue_captives(campaign_battle)]
             elif rescue_captives(campaign_battle):
                 winner = Side.DEFENDER  # no captive took flight: the captors' (the record refuses a draw)
-        battle_end(session=self.session, actor=self.actor, winner=winner, captured=captured, captives_freed=freed)
+        # The first rescuer on the battlefield frees each captive (Free Captive).
+        rescuer = next((f.fighter_id for f in fighters if f.side == Side.ATTACKER and f.fighter_id), None)
+        freed_by = dict.fromkeys(freed, rescuer) if rescuer else {}
+        battle_end(
+            session=self.session,
+            actor=self.actor,
+            winner=winner,
+            captured=captured,
+            captives_freed=freed,
+            freed_by=freed_by,
+        )
         return winner

@@ -503,13 +503,21 @@ def hand_report(battle: Battle, rng: random.Random, dice) -> None:
         )
     held = list(captives_of(battle.attacker, battle.defender).values_list("pk", flat=True)) if battle.is_rescue else []
     freed = held if winner is not None and winner.pk == battle.attacker_id else []
+    # The first rescuer frees them (Free Captive), unless the captors fled, which freed them (no fighter did).
+    freed_by = (
+        dict.fromkeys(freed, sides["attacker"][0].pk) if freed and sides["attacker"] and not fled["defender"] else {}
+    )
     if n18:
         # Where the scenario's facts decide the result, the players report that one (the record refuses another).
         rows = report_rows(battle, results)
         bottled_roles = tuple(role for role, did in bottled.items() if did)
         fled_roles = tuple(role for role, did in fled.items() if did)
         record, _ = report_check(
-            battle, rows, {**facts, "captives_freed": freed}, bottled=bottled_roles, fled=fled_roles
+            battle,
+            rows,
+            {**facts, "captives_freed": freed, "freed_by": [{"captive": c, "fighter": f} for c, f in freed_by.items()]},
+            bottled=bottled_roles,
+            fled=fled_roles,
         )
         decided = decided_result(record, captives=len(held))
         if decided is not None:
@@ -526,6 +534,7 @@ def hand_report(battle: Battle, rng: random.Random, dice) -> None:
         fighter_results=results,
         scenario_facts=facts,
         captives_freed=freed,
+        freed_by=freed_by,
         notes="Reported by hand",
     )
 

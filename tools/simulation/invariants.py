@@ -222,6 +222,10 @@ DEED_AWARDS = {
     "fighter who destroyed a cache": "caches_destroyed",
     "fighter who recovered a cache": "caches_recovered",
 }
+# The Rescue Mission's fighter rewards (2023 Core Rulebook): owed by the record's captives freed and who freed them.
+RESCUE_AWARDS = ("fighter who freed a captive", "captive freed")
+# A Leader's reward owed to a gang that won (the side named; None: either); no entry when the gang has no Leader.
+LEADERS = {"victorious gang's Leader": None, "attacking gang's Leader": "attacker"}
 CAPTIVE_ACTIONS = ("Sell to Guilders", "Claim Bounties", "Dispose of Captives")
 # What a gang spends with a battle's link (a Hired Gun hired for it, kit bought or an advance taken in Update
 # Roster): the player's choice, never a reward; the ledger invariant checks the totals, this one the sign.
@@ -256,8 +260,19 @@ def _owed_times(reward, role: str, won: bool, draw: bool, bottled: bool, relic: 
         "loot casket not opened": max(0, 5 - opened),
         "cache destroyed": int(facts.get("caches_destroyed") or 0),
         "cache recovered": int(facts.get("caches_recovered") or 0),
+        "captive freed": len(facts.get("captives_freed") or ()),
     }[reward.per]
     return min(times, amount_dice(reward.cap) // max(1, amount_dice(reward.amount))) if reward.cap else times
+
+
+def _rescued(recipient: str, role: str, facts: dict) -> dict[int, int]:
+    """The Rescue Mission's fighter rewards the record owes, by fighter id: each captive freed (the rescuers'
+    fighters) earns it once, each fighter who freed captives once per captive."""
+    if role != "attacker":
+        return {}
+    if recipient == "captive freed":
+        return {int(pk): 1 for pk in facts.get("captives_freed") or ()}
+    return dict(Counter(int(freed["fighter"]) for freed in facts.get("freed_by") or ()))
 
 
 class _MissingDie(Exception):
@@ -300,7 +315,8 @@ class _Reconciliation:
     - the standard experience (``experience for fighter ...``): from the record's rows (+1 per enemy Out of
       Action, +1 more for a Leader or Champion, +1 per kill, +1 per Rally);
     - the scenario's rewards (``credits/experience/reputation for <recipient> ...``): owed by the record (who
-      won, bottled, relics, caches, caskets left), each entry the rule's total for its recorded dice;
+      won, bottled, relics, caches, caskets left, a Rescue Mission's captives freed and who freed each: paid to
+      exactly those fighters), each entry the rule's total for its recorded dice;
     - ``Collect Income: <territory>`` (credits): the territories held at confirmation, each one's boon
       (``rulebook.n18.campaign.territories``: who collects, enhanced boons, doubles, chosen dice, Dome Runners,
       captives in a mine, the Home Settlement's D6x10) run again on the income step's recorded dice; none when a
@@ -409,25 +425,32 @@ class _Reconciliation:
             prefix = f"{reward.kind} for {reward.recipient}{cond}: {reward.amount}"
             found = self.take(entries, lambda e, prefix=prefix: e.reason.startswith(prefix))
             each = {}
-            if reward.recipient in DEED_AWARDS or reward.recipient == "victorious gang's Leader":
+            if reward.recipient in RESCUE_AWARDS:
+                each = _rescued(reward.recipient, role, facts)
+                times = sum(each.values())
+            elif reward.recipient in LEADERS:
+                times = int(won and LEADERS[reward.recipient] in (None, role))
+            elif reward.recipient in DEED_AWARDS:
                 counts = {
                     r.fighter_id: int((r.awards or {}).get(DEED_AWARDS.get(reward.recipient, ""), 0))
                     for r in self.results
                     if r.fighter.gang_id == gang.pk
                 }
-                times = sum(counts.values()) if reward.recipient in DEED_AWARDS else int(won)
-                each = counts if reward.recipient in DEED_AWARDS else {}
+                times, each = sum(counts.values()), counts
             else:
                 times = _owed_times(reward, role, won, draw, bottled, relic, facts)
             total = sum(e.credits + e.reputation + e.experience for e in found)
             if (
                 times
                 and (not found or not _in_range(reward, times, total))
-                and not (reward.recipient == "victorious gang's Leader" and not found)
+                and not (reward.recipient in LEADERS and not found)
             ):
                 return self.problem(gang, prefix, f"owed x{times}, the ledger holds {total} ({len(found)} entries)")
             if not times and found:
                 return self.problem(gang, prefix, f"not owed, the ledger holds {total}")
+            if reward.recipient in RESCUE_AWARDS and {e.fighter_id for e in found} != set(each):
+                detail = f"owed to fighters {sorted(each)}, the ledger pays {sorted({e.fighter_id for e in found})}"
+                return self.problem(gang, prefix, detail)
             for e in found:
                 amount = e.credits + e.reputation + e.experience
                 try:

@@ -789,3 +789,15 @@ def test_a_large_bad_campaign_file_is_refused_whole_naming_every_problem_on_its_
     assert job.state == ImportState.REFUSED and job.problems == expected and Campaign.objects.count() == count
     page = client.get(reverse("gangs:import-status", args=[job.pk])).content.decode()
     assert "Nothing was imported" in page and all(escape(problem) in page for problem in expected)
+
+
+def test_who_freed_which_captive_names_fighters_in_the_file():
+    """A Rescue Mission's record names the captive and the rescuer who freed them: both are fighters' ids, written
+    as the file's numbers and read back as the new site's."""
+    facts = {"captives_freed": [9], "freed_by": [{"captive": 9, "fighter": 4}], "caskets_opened": 2}
+    moved = ids.walk(facts, ids.FACTS, lambda kind, value: f"{kind} {value}")
+    assert moved == {
+        "captives_freed": ["fighter 9"],
+        "freed_by": [{"captive": "fighter 9", "fighter": "fighter 4"}],
+        "caskets_opened": 2,
+    }

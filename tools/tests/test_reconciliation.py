@@ -158,3 +158,28 @@ def test_lasting_injury_experience_that_is_not_its_die_is_found(loaded_content, 
     reason = "Lasting Injury: Lesson Learned (41): goes into Convalescence and gains D3 experience"
     _extra(battle, battle.attacker, kind=LedgerKind.EXPERIENCE, fighter=fighter, experience=3, reason=reason, dice=d3)
     _broken(battle, battle.attacker.name, "3 XP; the recorded D3 gives [2]")
+
+
+# A Rescue Mission's rewards (2023 Core Rulebook), each paid wrong by one: (its reason starts so).
+RESCUE_PAID_WRONG = [
+    "experience for fighter who freed a captive",
+    "experience for captive freed",
+    "reputation for attacker: 2",
+    "reputation for defender: -1",
+]
+
+
+@pytest.mark.parametrize("reason", RESCUE_PAID_WRONG)
+def test_a_rescue_mission_reward_paid_wrong_is_found(loaded_content, season, reason):
+    """The season's Rescue Missions won reconcile; one reward paid one more (or the captive's entry left unpaid, the
+    captive's XP being exactly 1) is found."""
+    entry, battle = _live(season, reason__startswith=reason)
+    field = "experience" if reason.startswith("experience") else "reputation"
+    LedgerEntry.objects.filter(pk=entry.pk).update(**{field: F(field) + 1})
+    _broken(battle, (entry.fighter.gang if entry.fighter_id else entry.gang).name, reason)
+
+
+def test_a_rescue_reward_left_unpaid_is_found(loaded_content, season):
+    entry, battle = _live(season, reason__startswith="experience for captive freed")
+    LedgerEntry.objects.filter(pk=entry.pk).delete()
+    _broken(battle, entry.fighter.gang.name, "experience for captive freed")

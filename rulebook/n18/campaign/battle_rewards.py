@@ -10,6 +10,12 @@ Sources:
   taken Out of Action, +1 more for an enemy Leader or Champion, +1 for a kill during the battle,
   +1 for a Rally). Our reading: "standard" means the rules' standard experience, owed after every
   battle, so every scenario gives them (Search & Destroy does not give them twice).
+- The Rescue Mission, which the guide names without rules: the 2023 Core Rulebook's Rewards (its data in
+  :mod:`.scenarios`): D3 XP to the fighter who freed each captive, 1 XP to each captive freed and taken flight,
+  D3 XP to the attackers' Leader when every captive was, +2 Reputation to the attacker and -1 to the defender
+  per captive freed, -1 to a gang that bottled out. The record's captives freed are those freed and taken
+  flight (a captive freed who did not get away stays captive), which is also who won: the attacker wins
+  exactly when every captive was freed, so that Leader's D3 is owed to an attacker that won.
 - Smash & Grab sets up five loot caskets (its deployment), so the unopened ones are 5 minus those
   opened.
 - Post-battle actions: the guide names Trade, Sell to Guilders, Claim Bounties, Dispose of
@@ -46,7 +52,12 @@ FIGHTER_RECIPIENTS = {
     "fighter who defiled an enemy relic": "relic_defiled",
     "fighter who destroyed a cache": "caches_destroyed",
     "fighter who recovered a cache": "caches_recovered",
+    # The Rescue Mission: the award counts the battle's record gives (who freed whom, who was freed), not typed.
+    "fighter who freed a captive": "captives_freed",
+    "captive freed": "rescued",
 }
+# A Leader's reward, owed when the gang won, to the side named (None: either side).
+LEADERS = {"victorious gang's Leader": None, "attacking gang's Leader": "attacker"}
 # The standard experience the battle's record decides (who took whom Out of Action, and kills): never a
 # count the players type in, so a report cannot claim more than it records.
 RECORD_AWARDS = ("out_of_action", "leader_or_champion_out_of_action", "kills")
@@ -76,6 +87,7 @@ class GangResult:
     caskets_opened: int = 0
     caches_destroyed: int = 0
     caches_recovered: int = 0
+    captives_freed: int = 0  # a Rescue Mission's captives freed (and taken flight)
 
     @property
     def lost(self) -> bool:
@@ -157,6 +169,7 @@ def _gang_times(reward: Reward, gang: GangResult) -> int:
         "loot casket not opened": max(0, LOOT_CASKETS - gang.caskets_opened),
         "cache destroyed": gang.caches_destroyed,
         "cache recovered": gang.caches_recovered,
+        "captive freed": gang.captives_freed,
     }
     if reward.per not in per:
         raise RulesInputError("reward.per", f"no reading for a reward per {reward.per!r}")
@@ -174,13 +187,13 @@ def rewards_due(
     if scenario not in SCENARIOS:
         raise RulesInputError("scenario", f"unknown scenario {scenario!r}")
     found = SCENARIOS[scenario]
-    source = f"{GUIDE}, {found.name}: Rewards"
+    source = found.rewards_source or f"{GUIDE}, {found.name}: Rewards"
     rewards = [(r, source) for r in found.rewards]
     rewards += [(r, standard_source(found.name)) for r in STANDARD_EXPERIENCE if r not in found.rewards]
     due: list[RewardDue] = []
     for reward, where in rewards:
-        if reward.recipient == "victorious gang's Leader":
-            if gang.won and leader is not None:
+        if reward.recipient in LEADERS:
+            if gang.won and LEADERS[reward.recipient] in (None, gang.side) and leader is not None:
                 due.append(RewardDue(reward, 1, leader, where))
         elif reward.recipient == "fighter" or reward.recipient in FIGHTER_RECIPIENTS:
             key = (

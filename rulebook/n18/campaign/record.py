@@ -3,7 +3,7 @@
 A campaign battle's record holds each fighter's end (fielded, Out of Action and by whom, Seriously Injured at
 the end, fled, killed, captured and by which gang, freed from captivity, rallies and the scenario's deeds) and
 the scenario's facts (each loot casket with the side whose fighter opened it and what it held, relics,
-caches, Victory Points, bottling and fleeing, captives freed, the fighters who arrived as Reinforcements)
+caches, Victory Points, bottling and fleeing, captives freed and which fighter freed each, the fighters who arrived as Reinforcements)
 and the starting crews when they were picked. The hand-entered report and the battle assistant's end of
 battle both go through :func:`check_record` (:func:`validate_record` lists every problem), which refuses a
 contradiction with a message naming the fighter and the rule: the scenario's own rules (its caskets, relics,
@@ -16,7 +16,9 @@ Sources: the club campaign guide "Playing Necromunda Games in Cycle 1 & 2" (Batt
 Caskets, Smash & Grab); fleeing the battlefield as the 2023 Core Rulebook gives it (necrovox, The Post-Battle
 Sequence: a fighter who fled is not Out of Action, so no Lasting Injury and nobody's experience); a capture
 has its captor, the opposing gang of a two-gang battle; a fighter Webbed when taken Out of Action rolls the
-Webbed D6 after the battle instead of a Lasting Injury (2023 Core Rulebook, Conditions: Webbed).
+Webbed D6 after the battle instead of a Lasting Injury (2023 Core Rulebook, Conditions: Webbed); in a Rescue
+Mission a captive is freed by one of the attackers' fighters (the Free Captive action) or by no fighter (they broke
+their bonds, or the captors fled), 2023 Core Rulebook, Rescue Mission: Captive Models and Fleeing the Battlefield.
 """
 
 from __future__ import annotations
@@ -141,6 +143,9 @@ class BattleRecord:
     victory_points: Mapping[str, int] = field(default_factory=dict)  # role -> the points the players counted
     reinforcements: tuple[str, ...] = ()  # the fighters who arrived as Reinforcements during the battle
     crews: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # role -> its starting crew, when picked
+    # A Rescue Mission's captive freed -> the attacker's fighter who freed them; a captive freed by no fighter is
+    # not a key. Records written before it was kept have none: nobody is owed the freer's experience.
+    freed_by: Mapping[str, str] = field(default_factory=dict)
 
     def opened(self, role: str | None = None) -> int:
         """Caskets opened (by ``role``'s fighters): the caskets named, or the count given."""
@@ -168,6 +173,7 @@ class BattleRecord:
             "victory_points": dict(self.victory_points),
             "reinforcements": list(self.reinforcements),
             "crews": {role: list(crew) for role, crew in self.crews.items()},
+            "freed_by": dict(self.freed_by),
         }
 
     @classmethod
@@ -188,6 +194,7 @@ class BattleRecord:
             dict(data.get("victory_points") or {}),
             tuple(str(f) for f in data.get("reinforcements", ())),  # a record older than Reinforcements: none
             {role: tuple(str(f) for f in crew) for role, crew in (data.get("crews") or {}).items()},
+            {str(c): str(f) for c, f in (data.get("freed_by") or {}).items()},
         )
 
 
@@ -289,6 +296,20 @@ def _check_left_behind(scenario: str, casket: Casket, who: str, opener: FighterE
         raise RulesInputError("caskets.fighter", f"{who}: a casket left behind is rolled for, no fighter opens it")
 
 
+def _check_freed_by(record: BattleRecord) -> None:
+    """Each fighter who freed a captive: an attacker who took part, freeing a captive the record says was freed."""
+    for captive, freer in record.freed_by.items():
+        if captive not in record.captives_freed:
+            raise RulesInputError("freed_by", f"captive {captive} was not freed, so nobody freed them")
+        end = record.fighter(freer)
+        if end is None:
+            raise RulesInputError("freed_by", f"captive {captive}: freed by a fighter who did not take part")
+        if end.side != "attacker":
+            raise RulesInputError(
+                "freed_by", f"{end.name} fights for the captors: only the rescuers free a captive (Free Captive)"
+            )
+
+
 @dataclass(frozen=True)
 class Problem:
     """A contradiction in a record: the part of the report it concerns (``result``, ``relic``, ``caches``,
@@ -337,8 +358,21 @@ def validate_record(
     if not problems:
         problems = _victory_points(record, names)
     if not problems:
-        problems = _result(record, names, captives)
+        problems = _captors_fled(record, names, captives) or _result(record, names, captives)
     return record, problems
+
+
+def _captors_fled(record: BattleRecord, names: Mapping[str, str], captives: int) -> list[Problem]:
+    """Captors who flee leave every captive freed (2023 Core Rulebook, Rescue Mission: Fleeing the Battlefield)."""
+    if not captives or "defender" not in record.fled or "attacker" in record.fled:
+        return []
+    if len(record.captives_freed) >= captives:
+        return []
+    return [
+        Problem(
+            "captives_freed", f"{names['defender']} fled the battlefield, so every captive is freed: tick them all."
+        )
+    ]
 
 
 def _checked(record: BattleRecord) -> BattleRecord:
@@ -359,6 +393,7 @@ def _checked(record: BattleRecord) -> BattleRecord:
         if role not in record.bottled:
             raise RulesInputError("fled", "A gang flees only after bottling out.")
     _check_reinforcements(record)
+    _check_freed_by(record)
     rules = casket_rules(record.scenario)
     if record.opened() > rules.count:
         name = SCENARIOS[record.scenario].name if record.scenario in SCENARIOS else "this battle"

@@ -6,7 +6,9 @@ Scenario and Campaign Cycle 1 & 2 Scenarios. Seed note 1: the table's rows read 
 9-10 The Trap, 11-12 Search & Destroy; headings say "D6 Result" but the roll is 2D6.
 
 A gang whose fighter is held captive may, instead of challenging for a Territory, challenge the
-captors to the Rescue Mission: no roll. The guide names that scenario but gives none of its rules.
+captors to the Rescue Mission: no roll. The guide names that scenario but gives none of its rules; where the
+guide is silent we follow the 2023 Core Rulebook (necrovox copy, Scenarios: 11. Rescue Mission), whose
+Rewards are :data:`RESCUE_MISSION`'s.
 
 Crews as the guide writes them. Custom (N): the player picks up to N fighters. Random (X): X
 fighters picked at random. Hybrid (X+Y): the player picks X, then Y more are picked at random (the
@@ -28,6 +30,7 @@ from rulebook.tables import Row, Table
 
 GUIDE = "club campaign guide 'Playing Necromunda Games in Cycle 1 & 2'"
 UNAVAILABLE = frozenset({RECOVERY, CONVALESCENCE, CAPTURED, CRITICAL_INJURY, DEAD})
+RESCUE_RULEBOOK = "2023 Core Rulebook, Scenarios: 11. Rescue Mission (necrovox copy)"
 CHALLENGER_ATTACKS = (
     "In a campaign the gang that issued the challenge attacks; otherwise roll off and the winner chooses."
 )
@@ -121,6 +124,8 @@ class Scenario:
     # The deeds its rewards name a fighter for, with the roles whose fighters can do them: "relic_defiled",
     # "caches_destroyed", "caches_recovered".
     deeds: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # Where the rewards come from when not the guide's own (the Rescue Mission's are the 2023 Core Rulebook's).
+    rewards_source: str = ""
 
     @property
     def has_attacker(self) -> bool:
@@ -353,10 +358,27 @@ RESCUE_MISSION = Scenario(
     ending="",
     victory="",
     rules=(),
-    rewards=(),
+    # The 2023 Core Rulebook's Rewards. "Freed" is the record's captives freed, who are the ones freed and taken
+    # flight (the record's reading: a captive freed who did not get away stays captive), so the rescuers win
+    # exactly when every captive is freed (or when the captors flee, which frees them), and their Leader's D3
+    # is owed exactly then.
+    rewards=(
+        Reward("experience", "fighter who freed a captive", "D3", per="captive freed"),
+        Reward("experience", "captive freed", "1", condition="freed and took flight"),
+        Reward(
+            "experience",
+            "attacking gang's Leader",
+            "D3",
+            condition="every captive freed and took flight; whether or not they took part",
+        ),
+        Reward("reputation", "attacker", "2", per="captive freed"),
+        Reward("reputation", "defender", "-1", per="captive freed"),
+        BOTTLED_OUT,
+    ),
     notes="Chosen instead of rolling when the challenger's fighter is held captive by the challenged gang. The "
     "guide gives no rules for it: use the rulebook's Rescue Mission.",
-    sources=(f"{GUIDE}, Roll for Scenario",),
+    sources=(f"{GUIDE}, Roll for Scenario", f"{RESCUE_RULEBOOK}: Rewards"),
+    rewards_source=f"{RESCUE_RULEBOOK}: Rewards",
 )
 
 SCENARIOS = {s.slug: s for s in (SMASH_AND_GRAB, BORDER_DISPUTE, THE_TRAP, SEARCH_AND_DESTROY, RESCUE_MISSION)}

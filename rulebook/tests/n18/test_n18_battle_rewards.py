@@ -4,6 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from rulebook.dice import ScriptedDice
 from rulebook.errors import RulesInputError
 from rulebook.n18.campaign.battle_rewards import (
     ACTION_EFFECTS,
@@ -15,7 +16,7 @@ from rulebook.n18.campaign.battle_rewards import (
     standard_awards,
 )
 from rulebook.n18.campaign.post_battle import POST_BATTLE_ACTIONS
-from rulebook.n18.campaign.scenarios import SCENARIOS
+from rulebook.n18.campaign.scenarios import SCENARIOS, roll_reward
 
 
 def owed(scenario, gang, awards=None, leader="L"):
@@ -130,9 +131,45 @@ def test_captive_sells_for_half_its_value(value):
     assert captive_sale_price(value) == value // 2 and 2 * captive_sale_price(value) <= value
 
 
-def test_rescue_mission_owes_only_the_standard_experience():
-    assert SCENARIOS["rescue-mission"].rewards == ()
-    assert owed("rescue-mission", GangResult("attacker", won=True)) == []
+RESCUED = {"f": {"captives_freed": 2}, "c1": {"rescued": 1}, "c2": {"rescued": 1}}
+
+
+def test_rescue_mission_won_owes_the_rulebooks_rewards():
+    """2023 Core Rulebook, Rescue Mission: Rewards: two captives freed (both by fighter f), the attackers won."""
+    assert owed("rescue-mission", GangResult("attacker", won=True, captives_freed=2), RESCUED) == [
+        ("experience", "attacking gang's Leader", "D3", 1, "L"),
+        ("experience", "captive freed", "1", 1, "c1"),
+        ("experience", "captive freed", "1", 1, "c2"),
+        ("experience", "fighter who freed a captive", "D3", 2, "f"),
+        ("reputation", "attacker", "2", 2, None),
+    ]
+    assert owed("rescue-mission", GangResult("defender", captives_freed=2, bottled=True)) == [
+        ("reputation", "defender", "-1", 2, None),
+        ("reputation", "each gang that bottled out", "-1", 1, None),
+    ]
+
+
+def test_rescue_mission_draw_and_lost_owe_no_leader():
+    """One of two captives freed is a draw: no Leader's D3; none freed (the captors won) owes nothing at all,
+    and the captors' own Leader earns nothing for winning it."""
+    draw = owed("rescue-mission", GangResult("attacker", draw=True, captives_freed=1), {"c1": {"rescued": 1}})
+    assert draw == [("experience", "captive freed", "1", 1, "c1"), ("reputation", "attacker", "2", 1, None)]
+    assert owed("rescue-mission", GangResult("attacker")) == []
+    assert owed("rescue-mission", GangResult("defender", won=True)) == []
+
+
+def test_rescue_mission_rewards_cite_the_2023_rulebook():
+    due = rewards_due("rescue-mission", GangResult("attacker", won=True, captives_freed=1), {}, leader="L")
+    assert {d.source for d in due} == {"2023 Core Rulebook, Scenarios: 11. Rescue Mission (necrovox copy): Rewards"}
+
+
+def test_rescue_mission_reputation_is_exact_per_captive():
+    """+2 and -1 per captive freed, no dice (none scripted, none asked for); the freer's D3 is rolled per captive."""
+    rewards = {r.recipient: r for r in SCENARIOS["rescue-mission"].rewards}
+    assert roll_reward(rewards["attacker"], ScriptedDice([]), times=3)["total"] == 6
+    assert roll_reward(rewards["defender"], ScriptedDice([]), times=3)["total"] == -3
+    freer = roll_reward(rewards["fighter who freed a captive"], ScriptedDice([2, 3]), times=2)
+    assert freer["total"] == 2 + 3 and len(freer["dice"]) == 2
 
 
 # --- the standard experience from the battle's record ---------------------------------------------------
