@@ -92,7 +92,8 @@ def _pick_crews(battle: Battle, dice: SeededDice) -> Battle:
 
 
 def _report(battle: Battle) -> Battle:
-    """A plausible report: the attacker wins, the defender bottles out, one defender Out of Action."""
+    """A plausible report: the attacker wins, the defender bottles out, one defender Out of Action (and, in a Border
+    Dispute, the defender's relic defiled)."""
     crews = {side: [int(i) for i in battle.crews[side]["fighters"]] for side in Side.values}
     attackers, defenders = crews[Side.ATTACKER], crews[Side.DEFENDER]
     results = [{"fighter": pk, "outcome": Outcome.OK} for pk in attackers + defenders[1:]]
@@ -104,6 +105,10 @@ def _report(battle: Battle) -> Battle:
                 "caused_by": attackers[0] if attackers else None,
             }
         )
+    if battle.scenario == "border-dispute" and attackers:
+        # The attacker's win must follow from the facts (Border Dispute's Victory): its first fighter defiled the
+        # defender's relic.
+        results[0]["awards"] = {"relic_defiled": 1}
     facts = {"caskets_opened": 3} if battle.scenario == "smash-and-grab" else {}
     return services.battle_report_submit(
         battle=battle,

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from battles.models import BattleSession
 from battles.tests.test_battles_n18_effects import arm
-from battles.tests.test_battles_table_speed_browser import Taps, back_on_the_battle, card, no_horizontal_scroll
+from battles.tests.test_battles_table_speed_browser import Taps, back_on_the_battle, card, choose, no_horizontal_scroll
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -78,7 +78,7 @@ def test_split_scatter_and_reload_in_counted_taps(page, log_in_browser, make_bat
     tap.count = 0
     tap(page.get_by_role("link", name="Test", exact=True))
     tap(page.get_by_role("link", name="Agility test"))
-    page.locator("select[name=fighter]").select_option(index=1)
+    choose(page, "fighter", 1)
     tap.count += 1
     table_dice(page, tap, [4])
     back_on_the_battle(page, battle)
@@ -95,7 +95,7 @@ def test_split_scatter_and_reload_in_counted_taps(page, log_in_browser, make_bat
     tap.count = 0
     tap(page.get_by_role("link", name="Test", exact=True))
     tap(page.get_by_role("link", name="Reload (Ammo test)"))
-    page.locator("select[name=weapon]").select_option(index=1)
+    choose(page, "weapon", 1)
     tap.count += 1
     table_dice(page, tap, [1])
     back_on_the_battle(page, battle)
@@ -103,7 +103,7 @@ def test_split_scatter_and_reload_in_counted_taps(page, log_in_browser, make_bat
     tap.count = 0
     tap(page.get_by_role("link", name="Test", exact=True))
     tap(page.get_by_role("link", name="Reload (Ammo test)"))
-    page.locator("select[name=weapon]").select_option(index=1)
+    choose(page, "weapon", 1)
     tap.count += 1
     expect(page.get_by_test_id("odds")).to_be_visible()
     tap(page.get_by_test_id("roll"))

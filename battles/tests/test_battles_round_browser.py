@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from battles.models import BattleSession
 from battles.services import fighter_adjust
-from battles.tests.test_battles_table_speed_browser import Taps, back_on_the_battle, no_horizontal_scroll
+from battles.tests.test_battles_table_speed_browser import Taps, back_on_the_battle, choose, no_horizontal_scroll
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -111,7 +111,7 @@ def test_an_n18_round_and_a_classic_turn_in_counted_taps(page, log_in_browser, m
     tap.count = 0
     tap(page.get_by_role("link", name="Test", exact=True))
     tap(page.get_by_role("link", name="Agility test"))
-    page.locator("select[name=fighter]").select_option(index=1)
+    choose(page, "fighter", 1)
     tap.count += 1
     page.get_by_test_id("odds").wait_for()
     tap(page.get_by_test_id("roll"))

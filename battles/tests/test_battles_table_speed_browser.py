@@ -36,6 +36,17 @@ def back_on_the_battle(page, battle):
     page.get_by_test_id("turn").wait_for()
 
 
+def choose(page, select: str, index: int) -> None:
+    """Pick option ``index`` of the action form's ``select`` once htmx has bound the form that the panel just
+    loaded: a choice made in the moment between the swap and htmx processing the new form fires a change nobody
+    listens to (a person's tap is never that quick; a script's can be)."""
+    page.wait_for_function(
+        "() => { const f = document.querySelector('#action-form'); "
+        "return !!(f && f['htmx-internal-data'] && f['htmx-internal-data'].initHash); }"
+    )
+    page.locator(f"select[name={select}]").select_option(index=index)
+
+
 def card(page, fighter):
     return page.get_by_test_id(f"fighter-{fighter.pk}")
 
