@@ -162,3 +162,47 @@ def test_a_battle_whose_rounds_stop_moving_on_still_ends(content, monkeypatch):
     monkeypatch.setattr(battle, "MAX_TURNS", 3)
     lines = simulate("--edition", "n18", "--gangs", "2", "--cycles", "1", "--seed", "1", "--policy", "assistant")
     assert "1 battles" in lines[-1] and lines[-1].endswith("invariants intact")
+
+
+def test_an_end_phase_full_of_prompts_answers_each_once_and_the_battle_ends(make_battle):
+    """Issue 21: with seed 6 of 16 gangs one battle's End phase kept raising prompts past 1,400 actions (the
+    run now ends every battle, whatever the policy). That End phase, built directly: Border Dispute's
+    Reinforcements, a gang bottled out (a Cool test each to stay), fighters Seriously Injured (Recovery), one Broken
+    (Rally), one who may catch fire (Blaze) and the other gang's Bottle test. The players answer each prompt once,
+    none is raised again once answered, the next round begins, and the battle ends within the stated round limit."""
+    import random
+
+    from battles.models import BattleSession, Condition, Phase
+    from battles.rules.n18.effects import BLAZE_TO_ROLL
+    from battles.selectors import battle_prompts
+    from rulebook.dice import SeededDice
+    from tools.simulation.battle import MAX_ROUNDS, Player
+
+    session = make_battle("n18", fighters=4, scenario="border-dispute")  # a crew of three, one in reserve
+    fighters = list(session.fighters.order_by("order", "pk"))
+    attackers, defenders = ([f for f in fighters if f.side == side] for side in ("attacker", "defender"))
+    session.fighters.update(ready=False)
+    for fighter, changes in (
+        (attackers[1], {"broken": True}),
+        (attackers[2], {"condition": Condition.SERIOUSLY_INJURED, "prone": True}),
+        (defenders[1], {"condition": Condition.SERIOUSLY_INJURED, "prone": True}),
+    ):
+        session.fighters.filter(pk=fighter.pk).update(**changes)
+    BattleSession.objects.filter(pk=session.pk).update(
+        phase=Phase.END, round=3, bottled_b=True, facts={BLAZE_TO_ROLL: [attackers[0].pk]}
+    )
+    session.refresh_from_db()
+    asked = {(p.kind, p.params.get("test")) for p in battle_prompts(session)}
+    expected = {("reinforce", None), *(("test", t) for t in ("bottle", "recovery", "rally", "flee", "blaze"))}
+    assert expected <= asked, asked
+
+    stream = random.Random(6)
+    player = Player(session, random.Random(6), lambda: SeededDice(stream.randrange(1 << 30)), session.player_a)
+    player.answer_prompts()
+    assert battle_prompts(session) == [], "a prompt answered is raised again"
+    player.advance()
+    session.refresh_from_db()
+    assert (session.round, session.phase) == (4, Phase.PRIORITY) and player.log.refusals == []
+    player.play()
+    session.refresh_from_db()
+    assert session.is_over and session.round <= MAX_ROUNDS + 1 and player.log.refusals == []
