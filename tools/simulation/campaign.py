@@ -323,14 +323,16 @@ class Simulation:
         return out
 
     def _tally(self, battle: Battle, held_before: set) -> None:
-        entries = LedgerEntry.objects.filter(battle_link__battle=battle, kind=LedgerKind.STATUS, reverses__isnull=True)
+        # The entries that stand: a sequence reverted and run again wrote each of them twice, once reversed.
+        live = LedgerEntry.objects.filter(battle_link__battle=battle, reverses__isnull=True, reversed_by__isnull=True)
+        entries = live.filter(kind=LedgerKind.STATUS)
         self.result.battles += 1
         self.result.fighters_lost += entries.filter(data__status=FighterStatus.DEAD).count()
         self.result.captures += entries.filter(data__status=FighterStatus.CAPTURED).count()
         self.result.caskets += len(battle.scenario_facts.get("caskets") or ())
-        self.result.bounties += LedgerEntry.objects.filter(
-            battle_link__battle=battle, reason__startswith="Post-battle action: Claim Bounties", reverses__isnull=True
-        ).count()
+        # One a bounty paid (the captive's status entry shares the reason).
+        claims = live.filter(kind=LedgerKind.CREDITS, reason__startswith="Post-battle action: Claim Bounties")
+        self.result.bounties += claims.count()
         if battle.is_rescue:
             still = set(captives_of(battle.attacker, battle.defender).values_list("pk", flat=True))
             freed = Fighter.objects.filter(pk__in=held_before - still).exclude(status=FighterStatus.DEAD)
