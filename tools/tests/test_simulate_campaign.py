@@ -206,3 +206,26 @@ def test_an_end_phase_full_of_prompts_answers_each_once_and_the_battle_ends(make
     player.play()
     session.refresh_from_db()
     assert session.is_over and session.round <= MAX_ROUNDS + 1 and player.log.refusals == []
+
+
+def test_a_bottle_test_after_reinforcements_with_more_casualties_than_the_starting_crew(make_battle):
+    """Issue 21, seed 5 of 16 gangs in the assistant: a Border Dispute crew of three, reinforced, ended a round with
+    four Out of Action; the Bottle test was refused ("out_of_action: must be at most 3, not 4"), so the End phase
+    required it for ever and the battle ended only at the players' turn limit. The test now bottles them out."""
+    from battles.models import BattleSession, Condition, Phase
+    from battles.services import action_resolve, battle_advance, battle_reinforce
+    from rulebook.dice import ScriptedDice
+
+    session = make_battle("n18", fighters=4, scenario="border-dispute")  # a crew of three, one in reserve
+    battle_reinforce(session=session, side="attacker", actor=session.player_a, count=1, dice=ScriptedDice([1]))
+    assert session.fighters.filter(side="attacker").count() == 4 and session.starting_crew_a == 3
+    session.fighters.filter(side="attacker").update(condition=Condition.OUT_OF_ACTION, ready=False)
+    BattleSession.objects.filter(pk=session.pk).update(phase=Phase.END)
+    session.refresh_from_db()
+    params = {"test": "bottle", "side": "attacker"}
+    action_resolve(session=session, kind="test", params=params, actor=session.player_a, dice=[1])
+    session.refresh_from_db()
+    assert session.bottled("attacker")
+    battle_advance(session=session, actor=session.player_a, leave_untaken=True)
+    session.refresh_from_db()
+    assert session.round == 2
