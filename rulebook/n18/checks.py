@@ -134,10 +134,15 @@ def recovery(toughness: int, flesh_wounds: int, assisted: bool) -> Dist:
 
 def _bottle_inputs(query: Query) -> tuple[int, int, int, int]:
     crew = query.int("starting_crew", 1, 30)
-    si = query.int("seriously_injured", 0, crew)
-    ooa = query.int("out_of_action", 0, crew)
-    if si + ooa > crew:
-        raise RulesInputError("out_of_action", "Seriously Injured and Out of Action fighters exceed the starting crew")
+    # Reinforcements (Border Dispute, Search & Destroy) join the gang on the table: its casualties may outnumber the
+    # starting crew, while the test still reads the starting crew (2023 core rulebook, Bottle Tests).
+    fielded = crew + query.int("reinforcements", 0, 30, default=0)
+    si = query.int("seriously_injured", 0, fielded)
+    ooa = query.int("out_of_action", 0, fielded)
+    if si + ooa > fielded:
+        raise RulesInputError(
+            "out_of_action", "Seriously Injured and Out of Action fighters exceed the fighters fielded"
+        )
     # Iron Will: a fighter of the gang with the skill, in play and not Seriously Injured (rulebook.n18.skills).
     modifier = query.int("modifier", -6, 6, default=0) + skills.IRON_WILL_MODIFIER * query.bool("iron_will")
     return si, ooa, crew, modifier, query.bool("home_turf")

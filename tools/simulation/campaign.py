@@ -369,15 +369,15 @@ class Simulation:
         return out
 
     def _tally(self, battle: Battle, held_before: set) -> None:
-        entries = LedgerEntry.objects.filter(battle_link__battle=battle, kind=LedgerKind.STATUS, reverses__isnull=True)
+        # The entries that stand: a sequence reverted and run again wrote each of them twice, once reversed.
+        live = LedgerEntry.objects.filter(battle_link__battle=battle, reverses__isnull=True, reversed_by__isnull=True)
+        entries = live.filter(kind=LedgerKind.STATUS)
         self.result.battles += 1
         self.result.fighters_lost += entries.filter(data__status=FighterStatus.DEAD).count()
         self.result.captures += entries.filter(data__status=FighterStatus.CAPTURED).count()
         self.result.caskets += len(battle.scenario_facts.get("caskets") or ())
-        # What was paid and still stands (a reverted sequence's entries and their reversals left out).
-        paid = LedgerEntry.objects.filter(
-            battle_link__battle=battle, kind=LedgerKind.CREDITS, reverses__isnull=True, reversed_by__isnull=True
-        )
+        # What was paid and still stands; one a bounty (the captive's status entry shares the reason).
+        paid = live.filter(kind=LedgerKind.CREDITS)
         self.result.bounties += paid.filter(reason__startswith="Post-battle action: Claim Bounties").count()
         self.result.sales += paid.filter(reason__startswith="Post-battle action: Sell to Guilders").count()
         incomes = paid.filter(reason__startswith="Collect Income: ").exclude(reason__endswith=": Home Settlement")

@@ -310,6 +310,7 @@ def test_plan(params: dict, fighters: list, session) -> Plan:
         query = {
             "kind": "bottle",
             "starting_crew": session.starting_crew(side) or len(mine),
+            "reinforcements": max(len(mine) - session.starting_crew(side), 0),
             "seriously_injured": sum(f.condition == Condition.SERIOUSLY_INJURED for f in mine),
             "out_of_action": sum(f.out_of_action for f in mine),
             "home_turf": home_turf(session, side),

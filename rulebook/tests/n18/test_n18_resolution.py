@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulebook.dice import ScriptedDice, SeededDice
+from rulebook.errors import RulesInputError
 from rulebook.n18 import BENCHMARKS, checks, fighting, shooting
 from rulebook.n18.damage import (
     FLESH_WOUND,
@@ -243,6 +244,16 @@ def test_characteristic_tests(query, p):
 def test_bottle_test(si, ooa, crew, p):
     query = {"kind": "bottle", "seriously_injured": si, "out_of_action": ooa, "starting_crew": crew}
     assert exact(checks.odds(Query(query)), "p_bottled") == p
+
+
+def test_a_bottle_test_counts_the_reinforcements_casualties_against_the_starting_crew():
+    """Issue 21 (seed 5 of 16 gangs): a Border Dispute crew of three with four Out of Action after Reinforcements
+    was refused, so the End phase could never end; the casualties are bounded by the fighters fielded."""
+    query = {"kind": "bottle", "seriously_injured": 0, "out_of_action": 4, "starting_crew": 3, "reinforcements": 2}
+    assert exact(checks.odds(Query(query)), "p_bottled") == 1
+    assert exact(checks.odds(Query({**query, "out_of_action": 1})), "p_bottled") == F(2, 3)
+    with pytest.raises(RulesInputError, match="exceed the fighters fielded"):
+        checks.odds(Query({**query, "seriously_injured": 2}))
 
 
 def test_nerve_and_rally_are_cool_tests():
