@@ -98,17 +98,24 @@ def _cpu_budget(options: list[str]) -> int | None:
 
 
 def _limit_cpu(seconds: int) -> None:
+    """Stop the answer once it has used ``seconds`` of CPU time: a profiling timer counts the process's CPU time
+    from now, to the millisecond (the kernel's RLIMIT_CPU counts whole seconds from the start, so the time spent
+    importing could stretch the budget by most of a second); the kernel's limit stays as the backstop should the
+    interpreter not get to run the handler."""
     import resource
     import signal
 
     def over(signum, frame):
+        signal.setitimer(signal.ITIMER_PROF, 0)
         signal.signal(signal.SIGXCPU, signal.SIG_IGN)  # the kernel repeats it each second past the limit
         raise OverBudget(seconds)
 
+    signal.signal(signal.SIGPROF, over)
     signal.signal(signal.SIGXCPU, over)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
     used = resource.getrusage(resource.RUSAGE_SELF)
     spent = math.ceil(used.ru_utime + used.ru_stime)
-    resource.setrlimit(resource.RLIMIT_CPU, (spent + seconds, spent + seconds + 5))
+    resource.setrlimit(resource.RLIMIT_CPU, (spent + seconds + 1, spent + seconds + 5))
 
 
 def _odds(args: list[str]) -> int:

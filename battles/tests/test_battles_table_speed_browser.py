@@ -1,6 +1,8 @@
 """Speed at the table, counted in taps at 412 px: a shot and a fight from the battle page to the result, with the
 server's dice and with dice rolled at the table and entered by their faces."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -163,7 +165,8 @@ def test_a_fight_in_four_taps_and_injury_dice_as_results(page, log_in_browser, m
     assert attacker.condition == "active" and not attacker.prone  # a melee fight pins nobody
     # Activated fighters are marked and listed last among those in play.
     cards = page.locator(f"section[aria-label='{battle.gang_b.name}'] article.fighter")
-    assert "is-activated" in (cards.nth(1).get_attribute("class") or "")
+    # (expect waits out htmx's settle, during which the swapped card carries its htmx-added classes only)
+    expect(cards.nth(1)).to_have_class(re.compile(r"\bis-activated\b"))
     assert cards.nth(1).get_attribute("data-testid") == f"fighter-{attacker.pk}"
 
     # A fight with the server's dice, counted: the card's Fight, the weapon, the opponent, Roll.

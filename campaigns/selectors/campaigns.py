@@ -507,6 +507,24 @@ FACT_LABELS = {
 }
 
 
+# The scenario's facts that a fighter's deed makes (BattleFighterResult.awards), said with who did them.
+DEEDS = ("relic_defiled", "caches_destroyed", "caches_recovered")
+
+
+def _deed_line(key: str, label: str, value, results, names: dict) -> str:
+    """A deed's fact with the fighters who did it: "Slag Dogs' relic defiled by Word-Keeper Ossa", "Caches
+    destroyed: 2 (Ripper 1, Slag 1)"."""
+    doers = [(r, r.awards.get(key)) for r in results if (r.awards or {}).get(key)]
+    if key == "relic_defiled":
+        said = []
+        for side in (side for side, did in value.items() if did):
+            by = [r.fighter.name for r, _ in doers if r.side != side]
+            said.append(f"{names.get(side, side)}'s relic defiled" + (f" by {', '.join(by)}" if by else ""))
+        return "; ".join(said)
+    by = ", ".join(f"{r.fighter.name} {count}" for r, count in doers)
+    return f"{label}: {value}" + (f" ({by})" if by else "")
+
+
 def facts_display(battle: Battle) -> list[str]:
     """The scenario's facts as short lines for the battle page, in words (never the stored data)."""
     names = {"attacker": battle.attacker.name, "defender": battle.defender.name}
@@ -538,7 +556,9 @@ def facts_display(battle: Battle) -> list[str]:
         ):
             continue
         label = FACT_LABELS.get(key, key.replace("_", " ").capitalize())
-        if isinstance(value, dict):
+        if key in DEEDS:
+            lines.append(_deed_line(key, label, value, rows.values(), names))
+        elif isinstance(value, dict):
             # Per gang: a yes names the gang, a count follows its name, a no is left out (never "False").
             parts = [f"{names.get(side, side)}{'' if v is True else f' {v}'}" for side, v in value.items() if v]
             if parts:

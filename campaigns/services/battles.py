@@ -332,6 +332,14 @@ def _checked_facts(battle: Battle, rows: list[BattleFighterResult], facts: dict,
     record, problems = report_check(battle, rows, facts, bottled=bottled, fled=fled, winner=winner)
     if problems:
         raise ValidationError([p.message for p in problems])
+    # The facts the fighters' deeds complete (a relic defiled by a fighter named, the caches they count) are kept
+    # as the record has them, whichever report they came from.
+    defiled = {role: True for role, did in record.relic_defiled.items() if did}
+    if defiled:
+        facts["relic_defiled"] = {**(facts.get("relic_defiled") or {}), **defiled}
+    for deed in ("caches_destroyed", "caches_recovered"):
+        if getattr(record, deed) is not None:
+            facts[deed] = getattr(record, deed)
     if record.caskets:
         facts["caskets"] = [c.as_json() for c in record.caskets]
     if record.opened():

@@ -162,6 +162,9 @@ def test_scenario_rewards_go_to_the_fighter_named(client, world):
     assert report(client, world, battle, data).status_code == 302
     battle.refresh_from_db()
     assert battle.scenario_facts["relic_defiled"] == {"defender": True}
+    from campaigns.selectors import facts_display
+
+    assert f"{world['gangs']['bob'].name}'s relic defiled by {a_champion.name}" in facts_display(battle)
     confirm(world, battle)
     # Border Dispute, alice's relic safe: D6x10 credits (4), the defiler's D3 XP (3), the Leader's D3 XP (1),
     # D3 Reputation (2).
@@ -178,6 +181,11 @@ def test_caches_name_their_fighters_and_the_counts_follow(client, world):
     assert report(client, world, battle, data).status_code == 302
     battle.refresh_from_db()
     assert (battle.scenario_facts["caches_destroyed"], battle.scenario_facts["caches_recovered"]) == (3, 1)
+    from campaigns.selectors import facts_display
+
+    said = facts_display(battle)
+    assert f"Caches destroyed: 3 ({a_ganger.name} 2, {a_ganger2.name} 1)" in said
+    assert f"Caches recovered: 1 ({b_champion.name} 1)" in said
     confirm(world, battle)
     # Attacker: D6x10 per cache destroyed (3 dice), then each destroyer's D3 XP per cache, D3 Reputation.
     outcome = rewards_step(battle, world["gangs"]["alice"], [1, 1, 1, 3, 2, 1, 1])
@@ -303,6 +311,8 @@ def test_a_rescue_mission_won_pays_the_rulebooks_rewards(client, world):
 
 
 def test_a_rescue_mission_won_writes_its_rewards_in_the_ledger_and_reconciles(client, world):
+    from django.db.models import Q
+
     from tools.simulation import invariants
 
     battle, (_, a_champion, a_ganger) = rescue_won(client, world)
@@ -312,13 +322,10 @@ def test_a_rescue_mission_won_writes_its_rewards_in_the_ledger_and_reconciles(cl
     assert rescued.experience == 1 and rescued.reason.startswith("experience for captive freed (freed and took")
     freer = LedgerEntry.objects.get(fighter=a_ganger, battle_link__battle=battle, experience__gt=0)
     assert 1 <= freer.experience <= 3 and "Rescue Mission" in freer.reason and len(freer.dice) == 1
+    rescue_reputation = Q(reputation__lt=0) | Q(reason__startswith="reputation for attacker")
     reputation = dict(
-        LedgerEntry.objects.filter(battle_link__battle=battle, reputation__lt=0)
-        .values_list("gang__name", "reputation")
-        .union(
-            LedgerEntry.objects.filter(
-                battle_link__battle=battle, reason__startswith="reputation for attacker"
-            ).values_list("gang__name", "reputation")
+        LedgerEntry.objects.filter(rescue_reputation, battle_link__battle=battle).values_list(
+            "gang__name", "reputation"
         )
     )
     assert reputation == {world["gangs"]["alice"].name: 2, world["gangs"]["bob"].name: -1}
