@@ -655,15 +655,16 @@ class TestForm(ActionForm):
 class ScenarioForm(ActionForm):
     fighter = forms.ChoiceField(label="Fighter")
 
-    def __init__(self, *args, action: str, **kwargs):
-        super().__init__(*args, **kwargs)
+    def __init__(self, *args, action: str, session, **kwargs):
+        super().__init__(*args, session=session, **kwargs)
         self.action = action
         if action == "ammo-cache":
             del self.fields["fighter"]
             self.fields["weapon"] = forms.ChoiceField(label="Fighter and weapon")
             _weapon_field(self, "weapon", _in_play(self.fighters), "shoots")
         else:
-            self.fields["fighter"].choices = _fighter_choices(_in_play(self.fighters))
+            able = [f for f in _in_play(self.fighters) if self.rules is classic or n18.may_take(session, action, f)]
+            self.fields["fighter"].choices = _fighter_choices(able)
         if action in ("defile-relic", "recover-cache"):
             del self.fields["dice"]
         if action == "destroy-cache":

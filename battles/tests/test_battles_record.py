@@ -67,6 +67,31 @@ def test_smash_and_grab_the_defender_cannot_open_a_casket_and_there_are_five(cam
         casket(battle, attackers[1], [3, 2])
 
 
+@pytest.mark.parametrize(
+    ("scenario", "action", "offered"),
+    [
+        ("smash-and-grab", "loot-casket", "attacker"),
+        ("search-and-destroy", "destroy-cache", "attacker"),
+        ("search-and-destroy", "recover-cache", "defender"),
+        ("search-and-destroy", "loot-casket", "both"),
+    ],
+)
+def test_a_scenario_actions_form_offers_only_the_fighters_whose_side_may_take_it(
+    campaign_battle, scenario, action, offered
+):
+    """Issue 21's walk: the assistant's casket form listed the defender's fighters in Smash & Grab, only for the
+    choice to be refused; a cache is destroyed by the attacker and carried off by the defender."""
+    from battles.forms import ScenarioForm
+
+    cb = campaign_battle(scenario)
+    battle = battle_start_from_campaign(campaign_battle=cb, started_by=cb.attacker.owner, dice=SeededDice(4))
+    attackers, defenders = sides(battle)
+    form = ScenarioForm(action=action, session=battle, fighters=attackers + defenders)
+    choices = {str(value) for value, _ in form.fields["fighter"].choices if value}
+    wanted = {"attacker": attackers, "defender": defenders, "both": attackers + defenders}[offered]
+    assert choices == {str(f.pk) for f in wanted}
+
+
 def test_a_casket_opened_in_the_assistant_pays_the_openers_gang(campaign_battle):
     cb = campaign_battle("smash-and-grab")
     battle = battle_start_from_campaign(campaign_battle=cb, started_by=cb.attacker.owner, dice=SeededDice(4))

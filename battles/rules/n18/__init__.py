@@ -40,7 +40,7 @@ from battles.rules.n18.queries import (
     shoot_plan,
     test_plan,
 )
-from battles.rules.n18.scenarios import SCENARIO_ACTIONS, apply_scenario, scenario_actions, scenario_plan
+from battles.rules.n18.scenarios import SCENARIO_ACTIONS, apply_scenario, may_take, scenario_actions, scenario_plan
 
 __all__ = [
     "ACTING",
@@ -63,6 +63,7 @@ __all__ = [
     "offered",
     "range_bands",
     "prompts",
+    "may_take",
     "scenario_actions",
 ]
 

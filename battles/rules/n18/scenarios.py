@@ -17,6 +17,7 @@ from battles.rules.n18.queries import _activation_warnings, ammo_value, target_q
 from campaigns.models import other_side
 from rulebook.errors import RulesInputError
 from rulebook.n18.campaign.record import Casket, casket_rules, check_casket
+from rulebook.n18.campaign.scenarios import SCENARIOS
 
 SCENARIO_ACTIONS = {
     "loot-casket": "Open a loot casket",
@@ -45,6 +46,27 @@ def scenario_actions(session) -> dict:
             continue
         out[key] = words
     return out
+
+
+# The scenario actions only some roles may take, and the deed each is (rulebook.n18.campaign.scenarios' Scenario.deeds).
+ACTION_DEEDS = {
+    "defile-relic": "relic_defiled",
+    "destroy-cache": "caches_destroyed",
+    "recover-cache": "caches_recovered",
+}
+
+
+def may_take(session, action: str, fighter) -> bool:
+    """Whether the scenario lets the fighter's side take the action at all (Smash & Grab's caskets are the
+    attacker's, a cache is destroyed by the attacker and carried off by the defender): the action's form offers
+    only those fighters, and the plan still refuses the others with the rule's words."""
+    role = role_of(session, fighter.side)
+    if action == "loot-casket":
+        return role in casket_rules(session.scenario).openers
+    found = SCENARIOS.get(session.scenario)
+    if action not in ACTION_DEEDS or found is None or not found.deeds:
+        return True
+    return role in dict(found.deeds).get(ACTION_DEEDS[action], ())
 
 
 def scenario_plan(params: dict, fighters: list, session) -> Plan:
