@@ -50,6 +50,21 @@ def sides(battle):
     return [f for f in fighters if f.side == "attacker"], [f for f in fighters if f.side == "defender"]
 
 
+def rescue_mission(cb, captive):
+    """``captive`` (of ``cb``'s defender) held by ``cb``'s attacker, and the Rescue Mission his gang issues for him."""
+    captive.status, captive.captured_by = FighterStatus.CAPTURED, cb.attacker
+    captive.save()
+    return Battle.objects.create(
+        campaign=cb.campaign,
+        origin="challenge",
+        attacker=cb.defender,
+        defender=cb.attacker,
+        scenario="rescue-mission",
+        scenario_name="Rescue Mission",
+        is_rescue=True,
+    )
+
+
 def casket(battle, fighter, dice=None):
     params = {"action": "loot-casket", "fighter": fighter}
     return action_resolve(session=battle, kind="scenario", params=params, actor=battle.player_a, dice=dice)
@@ -138,17 +153,7 @@ def test_the_end_form_records_captures_and_a_rescue_frees_the_captive(campaign_b
     battle_report_confirm(battle=cb, actor=cb.defender.owner, is_arbitrator=True)
     # Held: the captive's gang comes back for them with a Rescue Mission played in the assistant, and wins.
     captive = target.fighter
-    captive.status, captive.captured_by = FighterStatus.CAPTURED, cb.attacker
-    captive.save()
-    rescue = Battle.objects.create(
-        campaign=cb.campaign,
-        origin="challenge",
-        attacker=cb.defender,
-        defender=cb.attacker,
-        scenario="rescue-mission",
-        scenario_name="Rescue Mission",
-        is_rescue=True,
-    )
+    rescue = rescue_mission(cb, captive)
     played = battle_start_from_campaign(campaign_battle=rescue, started_by=rescue.attacker.owner, dice=SeededDice(4))
     from battles.forms import BattleEndForm
 
@@ -184,17 +189,7 @@ def test_a_rescue_mission_ended_in_the_assistant_against_its_captives_is_refused
     Victory)."""
     cb = campaign_battle()
     captive = cb.defender.fighters.first()
-    captive.status, captive.captured_by = FighterStatus.CAPTURED, cb.attacker
-    captive.save()
-    rescue = Battle.objects.create(
-        campaign=cb.campaign,
-        origin="challenge",
-        attacker=cb.defender,
-        defender=cb.attacker,
-        scenario="rescue-mission",
-        scenario_name="Rescue Mission",
-        is_rescue=True,
-    )
+    rescue = rescue_mission(cb, captive)
     played = battle_start_from_campaign(campaign_battle=rescue, started_by=rescue.attacker.owner, dice=SeededDice(4))
     with pytest.raises(ValidationError, match="By the scenario.s facts"):
         battle_end(session=played, actor=played.player_a, winner=winner, captives_freed=[captive.pk] if freed else [])
